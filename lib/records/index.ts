@@ -1,0 +1,6 @@
+// The record format shared by the CLI and the web app: languages, keys, critic verdicts, validation, reading.
+export * from "./critic";
+export * from "./hash";
+export * from "./languages";
+export * from "./reader";
+export * from "./validate";

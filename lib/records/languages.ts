@@ -1,0 +1,103 @@
+/** Every language an AutoCodeBench record may be written in, in the order the benchmark lists them. */
+export const LANGUAGES = [
+  "python",
+  "cpp",
+  "java",
+  "javascript",
+  "go",
+  "shell",
+  "csharp",
+  "dart",
+  "elixir",
+  "julia",
+  "kotlin",
+  "perl",
+  "php",
+  "racket",
+  "r",
+  "ruby",
+  "rust",
+  "scala",
+  "swift",
+  "typescript",
+] as const;
+
+/** One of the canonical language ids in {@link LANGUAGES}. */
+export type Language = (typeof LANGUAGES)[number];
+
+const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
+
+// Spellings generators and people actually use; the canonical ids win over these.
+const ALIASES: Readonly<Record<string, Language>> = {
+  "c++": "cpp",
+  py: "python",
+  js: "javascript",
+  ts: "typescript",
+  golang: "go",
+  rs: "rust",
+  bash: "shell",
+  sh: "shell",
+  cs: "csharp",
+  "c#": "csharp",
+};
+
+/** Maps a language name or alias (any case, surrounding spaces allowed) to its canonical id, or null. */
+export function normalizeLanguage(input: string): Language | null {
+  if (typeof input !== "string") return null;
+  const key = input.trim().toLowerCase();
+  if (LANGUAGE_SET.has(key)) return key as Language;
+  return Object.hasOwn(ALIASES, key) ? ALIASES[key] : null;
+}
+
+/** Type guard for a string that is already a canonical language id. */
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === "string" && LANGUAGE_SET.has(value);
+}
+
+/** Display names for the UI and reports. */
+export const LANGUAGE_LABELS: Record<Language, string> = {
+  python: "Python",
+  cpp: "C++",
+  java: "Java",
+  javascript: "JavaScript",
+  go: "Go",
+  shell: "Shell",
+  csharp: "C#",
+  dart: "Dart",
+  elixir: "Elixir",
+  julia: "Julia",
+  kotlin: "Kotlin",
+  perl: "Perl",
+  php: "PHP",
+  racket: "Racket",
+  r: "R",
+  ruby: "Ruby",
+  rust: "Rust",
+  scala: "Scala",
+  swift: "Swift",
+  typescript: "TypeScript",
+};
+
+/** Monaco editor language ids; Monaco has no Racket mode, so Racket borrows Scheme's highlighting. */
+export const MONACO_LANGUAGE: Record<Language, string> = {
+  python: "python",
+  cpp: "cpp",
+  java: "java",
+  javascript: "javascript",
+  go: "go",
+  shell: "shell",
+  csharp: "csharp",
+  dart: "dart",
+  elixir: "elixir",
+  julia: "julia",
+  kotlin: "kotlin",
+  perl: "perl",
+  php: "php",
+  racket: "scheme",
+  r: "r",
+  ruby: "ruby",
+  rust: "rust",
+  scala: "scala",
+  swift: "swift",
+  typescript: "typescript",
+};

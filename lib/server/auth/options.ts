@@ -1,0 +1,76 @@
+import "server-only";
+
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import GitHubProvider from "next-auth/providers/github";
+import type { Provider } from "next-auth/providers/index";
+import { z } from "zod";
+
+import { findActorByEmail, verifyPassword } from "@/lib/server/db/users";
+
+import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
+
+const credentialsSchema = z.object({ email: z.string().email(), password: z.string().min(1) });
+
+function toProvider(config: ExternalProviderConfig): Provider {
+  if (config.kind === "github") return GitHubProvider({ clientId: config.clientId, clientSecret: config.clientSecret });
+  return {
+    id: "oidc",
+    name: config.name,
+    type: "oauth",
+    wellKnown: `${config.issuer}/.well-known/openid-configuration`,
+    authorization: { params: { scope: "openid email profile" } },
+    idToken: true,
+    checks: ["pkce", "state"],
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    profile: (profile: { sub: string; email?: string; name?: string }) => ({ id: profile.sub, email: profile.email ?? null, name: profile.name ?? null }),
+  };
+}
+
+/** The external sign-in buttons to show on the sign-in page. */
+export function externalSignInOptions(): { id: string; name: string }[] {
+  return externalProvidersFromEnv(process.env).map((config) => (config.kind === "github" ? { id: "github", name: "GitHub" } : { id: "oidc", name: config.name }));
+}
+
+/**
+ * next-auth configuration: email + password, plus GitHub / OIDC when configured. Sessions are JWTs
+ * holding only the user id; the role is re-read from the database on every request (getActor).
+ * External sign-in is allowed only for people who already have an account (invited first).
+ */
+export const authOptions: NextAuthOptions = {
+  session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
+  pages: { signIn: "/signin", error: "/signin" },
+  useSecureCookies: process.env.VERITY_SECURE_COOKIES === "1" || process.env.NEXTAUTH_URL?.startsWith("https://"),
+  providers: [
+    CredentialsProvider({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials) {
+        const parsed = credentialsSchema.safeParse(credentials);
+        if (!parsed.success) return null;
+        const actor = await verifyPassword(parsed.data);
+        return actor ? { id: actor.id, email: actor.email, name: actor.name } : null;
+      },
+    }),
+    ...externalProvidersFromEnv(process.env).map(toProvider),
+  ],
+  callbacks: {
+    async signIn({ user, account }) {
+      if (!account || account.type === "credentials") return true;
+      if (!user.email) return "/signin?error=NoEmail";
+      return (await findActorByEmail(user.email)) ? true : "/signin?error=NotInvited";
+    },
+    async jwt({ token, user, account }) {
+      if (user && account) {
+        // For external providers the provider's id is not ours: map the email to our user.
+        const actor = account.type === "credentials" ? { id: user.id } : await findActorByEmail(user.email ?? "");
+        if (actor) token.sub = actor.id;
+      }
+      return token;
+    },
+    async session({ session, token }) {
+      return { ...session, userId: token.sub };
+    },
+  },
+};

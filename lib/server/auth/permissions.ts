@@ -1,0 +1,36 @@
+// The one permission table: every mutation and protected read names a scope from it.
+import type { Role } from "@/lib/generated/prisma/enums";
+
+export const SCOPES = [
+  "records:read",
+  "labels:write",
+  "sandbox:run",
+  "reviews:write",
+  "imports:write",
+  "campaigns:admin",
+  "reports:export",
+  "users:admin",
+  "tokens:write",
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ["ADMIN", "REVIEWER", "ANNOTATOR"] as const satisfies readonly Role[];
+
+const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  ADMIN: SCOPES,
+  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write"],
+  ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write"],
+};
+
+/** Who is acting: a signed-in user or the owner of an API token, with the role read from the database. */
+export type Actor = { id: string; email: string; name: string | null; role: Role; languages: string[] };
+
+/** Whether the actor's role grants the scope; use it to hide UI, and assertCan to enforce. */
+export function can(actor: Pick<Actor, "role"> | null | undefined, scope: Scope): boolean {
+  return actor ? ROLE_SCOPES[actor.role].includes(scope) : false;
+}
+
+/** The scopes a role holds, for display. */
+export function scopesOf(role: Role): readonly Scope[] {
+  return ROLE_SCOPES[role];
+}

@@ -1,0 +1,47 @@
+import "server-only";
+
+import { resolve } from "node:path";
+
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((value) => value === "1" || value === "true");
+
+const envSchema = z.object({
+  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  VERITY_DATA_DIR: z.string().default(".data"),
+  VERITY_DB_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  VERITY_DEMO: z.enum(["0", "1"]).default("1"),
+  VERITY_PUBLIC_URL: z.string().url().optional(),
+  VERITY_SECURE_COOKIES: booleanFlag,
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+});
+
+export type AppConfig = {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  dbPort: number;
+  loadDemo: boolean;
+  publicUrl: string;
+  port: number;
+};
+
+/** Reads Verity's settings from the environment (see the configuration table in the README). */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const value = parsed.data;
+  return {
+    databaseUrl: value.DATABASE_URL,
+    dataDir: resolve(value.VERITY_DATA_DIR),
+    dbPort: value.VERITY_DB_PORT,
+    loadDemo: value.VERITY_DEMO === "1",
+    publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
+    port: value.PORT,
+  };
+}

@@ -1,0 +1,26 @@
+import "server-only";
+
+import { PrismaPg } from "@prisma/adapter-pg";
+
+import { PrismaClient } from "@/lib/generated/prisma/client";
+
+const globalForPrisma = globalThis as unknown as { verityPrisma?: PrismaClient };
+
+/**
+ * The Prisma client of this process. Only modules in lib/server/db may call it.
+ * DATABASE_URL is set by `openDatabase()` (CLI, start script) or by the environment.
+ */
+export function prisma(): PrismaClient {
+  if (!globalForPrisma.verityPrisma) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set: start Verity with `npm start` or set DATABASE_URL.");
+    globalForPrisma.verityPrisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  }
+  return globalForPrisma.verityPrisma;
+}
+
+/** Closes the client's connections (CLI commands call this before exiting). */
+export async function disconnectPrisma(): Promise<void> {
+  await globalForPrisma.verityPrisma?.$disconnect();
+  globalForPrisma.verityPrisma = undefined;
+}

@@ -1,0 +1,300 @@
+import "server-only";
+
+import type { PoolClient } from "pg";
+
+import { type CriticVerdict, type ParsedRecord, parseCriticLine, readItems, validateRecord } from "@/lib/records";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+
+import { prisma } from "./client";
+import { pgPool } from "./pool";
+
+/** Rows per INSERT statement: large enough to amortise round trips, small enough to keep memory flat. */
+const BATCH_SIZE = 1000;
+/** How many bad lines are listed; the count covers all of them. */
+const MAX_LISTED_ERRORS = 1000;
+const PROGRESS_INTERVAL_MS = 500;
+
+export const DATASET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export type ImportOrigin = "cli" | "web" | "api" | "demo";
+
+export type ImportProgress = { linesRead: number; bytesRead: number; bytesTotal: number | null; imported: number; errorCount: number };
+
+export type ImportSummary = {
+  jobId: string;
+  dataset: string;
+  ok: boolean;
+  imported: number;
+  duplicates: number;
+  skipped: number;
+  errorCount: number;
+  errors: { line: number; message: string }[];
+  byLanguage: Record<string, number>;
+};
+
+export type ImportInput = {
+  /** null only for the operator CLI, which has shell access to the server. */
+  actor: Actor | null;
+  datasetName: string;
+  source: AsyncIterable<Uint8Array | string>;
+  skipInvalid: boolean;
+  origin: ImportOrigin;
+  fileName?: string | null;
+  bytesTotal?: number | null;
+  onProgress?: (progress: ImportProgress) => void;
+};
+
+/**
+ * The one import path behind the CLI, the upload page and the REST API. Streams the file (JSONL or a
+ * JSON array, optionally gzipped), validates every record, and writes inside ONE transaction, so a
+ * file with errors imports nothing (unless skipInvalid) and a crash leaves nothing behind. Records
+ * already in the dataset (same content hash) count as duplicates. Scope: imports:write.
+ */
+export async function importRecords(input: ImportInput): Promise<ImportSummary> {
+  if (input.actor) assertCan(input.actor, "imports:write");
+  const datasetName = input.datasetName.trim();
+  if (!DATASET_NAME_PATTERN.test(datasetName)) {
+    throw new AppError("INVALID_INPUT", "A dataset name is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit.", {
+      dataset: ["Use letters, digits, dots, dashes or underscores."],
+    });
+  }
+  const job = await prisma().importJob.create({
+    data: { datasetName, source: input.origin, fileName: input.fileName ?? null, bytesTotal: input.bytesTotal ?? null, createdById: input.actor?.id ?? null },
+    select: { id: true },
+  });
+
+  const state = { linesRead: 0, bytesRead: 0, imported: 0, valid: 0, errorCount: 0 };
+  const errors: ImportSummary["errors"] = [];
+  const byLanguage: Record<string, number> = {};
+  let lastProgressAt = 0;
+  const reportProgress = async (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+    lastProgressAt = now;
+    const progress = { linesRead: state.linesRead, bytesRead: state.bytesRead, bytesTotal: input.bytesTotal ?? null, imported: state.imported, errorCount: state.errorCount };
+    input.onProgress?.(progress);
+    await prisma().importJob.update({ where: { id: job.id }, data: { linesRead: state.linesRead, bytesRead: BigInt(state.bytesRead), imported: state.imported } });
+  };
+
+  async function* countBytes(source: AsyncIterable<Uint8Array | string>) {
+    for await (const chunk of source) {
+      state.bytesRead += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+      yield chunk;
+    }
+  }
+
+  const client = await pgPool().connect();
+  let committed = false;
+  try {
+    await client.query("BEGIN");
+    const datasetId = await upsertDataset(client, datasetName);
+    let batch: (ParsedRecord & { line: number })[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const inserted = await insertBatch(client, datasetId, batch);
+      state.imported += inserted.length;
+      for (const language of inserted) byLanguage[language] = (byLanguage[language] ?? 0) + 1;
+      batch = [];
+    };
+    for await (const item of readItems(countBytes(input.source))) {
+      state.linesRead = Math.max(state.linesRead, item.line);
+      const result = "error" in item ? { ok: false as const, message: item.error } : validateRecord(item.value);
+      if (!result.ok) {
+        state.errorCount += 1;
+        if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, message: result.message });
+      } else {
+        state.valid += 1;
+        // Once the file is known to be rejected, keep reading only to report every bad line.
+        if (input.skipInvalid || state.errorCount === 0) batch.push({ ...result.record, line: item.line });
+        if (batch.length >= BATCH_SIZE) await flush();
+      }
+      await reportProgress();
+    }
+    await flush();
+
+    const ok = state.errorCount === 0 || input.skipInvalid;
+    const summary: ImportSummary = {
+      jobId: job.id,
+      dataset: datasetName,
+      ok,
+      imported: ok ? state.imported : 0,
+      duplicates: ok ? state.valid - state.imported : 0,
+      skipped: input.skipInvalid ? state.errorCount : 0,
+      errorCount: state.errorCount,
+      errors,
+      byLanguage: ok ? byLanguage : {},
+    };
+    if (ok && state.valid === 0) {
+      summary.ok = false;
+    }
+    if (summary.ok) {
+      await client.query(
+        `INSERT INTO "AuditEvent" (id, "actorId", action, "targetType", "targetId", after) VALUES ($1, $2, 'dataset.import', 'Dataset', $3, $4)`,
+        [`aud_${job.id}`, input.actor?.id ?? null, datasetId, JSON.stringify({ origin: input.origin, fileName: input.fileName ?? null, imported: summary.imported, duplicates: summary.duplicates, skipped: summary.skipped })],
+      );
+      await client.query("COMMIT");
+      committed = true;
+    } else {
+      await client.query("ROLLBACK");
+    }
+    await reportProgress(true);
+    await prisma().importJob.update({
+      where: { id: job.id },
+      data: {
+        status: summary.ok ? "SUCCEEDED" : "FAILED",
+        datasetId: summary.ok ? datasetId : null,
+        imported: summary.imported,
+        duplicates: summary.duplicates,
+        skipped: summary.skipped,
+        errors: errors.slice(0, 200),
+        byLanguage: summary.byLanguage,
+        message: summary.ok ? null : state.valid === 0 && state.errorCount === 0 ? "The file holds no records." : `${state.errorCount} bad line(s); nothing was imported.`,
+        finishedAt: new Date(),
+      },
+    });
+    return summary;
+  } catch (error) {
+    if (!committed) await client.query("ROLLBACK").catch(() => {});
+    await prisma()
+      .importJob.update({ where: { id: job.id }, data: { status: "FAILED", message: error instanceof AppError ? error.message : "The import failed; nothing was imported.", finishedAt: new Date() } })
+      .catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function upsertDataset(client: PoolClient, name: string): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO "Dataset" (id, name) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+    [`ds_${crypto.randomUUID().replaceAll("-", "")}`, name],
+  );
+  return rows[0].id;
+}
+
+/** Inserts a batch with one array-parameter statement; returns the languages of the rows that were new. */
+async function insertBatch(client: PoolClient, datasetId: string, batch: (ParsedRecord & { line: number })[]): Promise<string[]> {
+  const { rows } = await client.query<{ id: number; key: string; language: string }>(
+    `INSERT INTO "Record" ("datasetId", key, line, language, difficulty, question, "canonicalSolution", "demoTestFunc", "fullTestFunc", extra)
+     SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[])
+     ON CONFLICT ("datasetId", key) DO NOTHING
+     RETURNING id, key, language`,
+    [
+      datasetId,
+      batch.map((r) => r.key),
+      batch.map((r) => r.line),
+      batch.map((r) => r.language),
+      batch.map((r) => r.difficulty),
+      batch.map((r) => r.question),
+      batch.map((r) => r.canonicalSolution),
+      batch.map((r) => r.demoTestFunc),
+      batch.map((r) => r.fullTestFunc),
+      batch.map((r) => JSON.stringify(r.extra)),
+    ],
+  );
+  const criticByKey = new Map(batch.filter((r) => r.critic).map((r) => [r.key, r.critic!]));
+  const critics = rows.flatMap((row) => (criticByKey.has(row.key) ? [{ recordId: row.id, verdict: criticByKey.get(row.key)! }] : []));
+  if (critics.length > 0) await upsertCritics(client, critics);
+  return rows.map((row) => row.language);
+}
+
+/** Writes critic verdicts for records, replacing earlier ones. */
+export async function upsertCritics(client: PoolClient, critics: { recordId: number; verdict: CriticVerdict }[]): Promise<void> {
+  await client.query(
+    `INSERT INTO "CriticVerdict" ("recordId", "overallPass", "failedRules", rules, "keyPoints", reasoning, raw)
+     SELECT "recordId", "overallPass", ARRAY(SELECT jsonb_array_elements_text("failedRules")), rules, ARRAY(SELECT jsonb_array_elements_text("keyPoints")), reasoning, raw
+     FROM unnest($1::int[], $2::boolean[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::text[], $7::text[])
+       AS t("recordId", "overallPass", "failedRules", rules, "keyPoints", reasoning, raw)
+     ON CONFLICT ("recordId") DO UPDATE SET "overallPass" = EXCLUDED."overallPass", "failedRules" = EXCLUDED."failedRules",
+       rules = EXCLUDED.rules, "keyPoints" = EXCLUDED."keyPoints", reasoning = EXCLUDED.reasoning, raw = EXCLUDED.raw`,
+    [
+      critics.map((c) => c.recordId),
+      critics.map((c) => c.verdict.overallPass),
+      critics.map((c) => JSON.stringify(c.verdict.failedRules)),
+      critics.map((c) => JSON.stringify(c.verdict.rules)),
+      critics.map((c) => JSON.stringify(c.verdict.keyPoints)),
+      critics.map((c) => c.verdict.reasoning),
+      critics.map((c) => c.verdict.raw),
+    ],
+  );
+}
+
+/** An import job's state, for the upload page's progress. Scope: imports:write. */
+export async function findImportJob({ actor, jobId }: { actor: Actor; jobId: string }) {
+  assertCan(actor, "imports:write");
+  const job = await prisma().importJob.findUnique({
+    where: { id: jobId },
+    select: { id: true, datasetName: true, status: true, linesRead: true, bytesRead: true, bytesTotal: true, imported: true, duplicates: true, skipped: true, errors: true, message: true },
+  });
+  if (!job) throw new AppError("NOT_FOUND", "No such import.");
+  return { ...job, bytesRead: Number(job.bytesRead), bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal) };
+}
+
+export type CriticImportSummary = { dataset: string; ok: boolean; attached: number; errorCount: number; errors: { line: number; message: string }[] };
+
+/**
+ * Attaches a separate critic file to a dataset's records, each line keyed by the record's source
+ * line number or its content hash. All or nothing, like importRecords. Scope: imports:write.
+ */
+export async function importCriticFile({ actor, datasetName, source }: { actor: Actor | null; datasetName: string; source: AsyncIterable<Uint8Array | string> }): Promise<CriticImportSummary> {
+  if (actor) assertCan(actor, "imports:write");
+  const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  const errors: CriticImportSummary["errors"] = [];
+  let errorCount = 0;
+  let attached = 0;
+  const fail = (line: number, message: string) => {
+    errorCount += 1;
+    if (errors.length < MAX_LISTED_ERRORS) errors.push({ line, message });
+  };
+  const client = await pgPool().connect();
+  try {
+    await client.query("BEGIN");
+    let batch: { line: number; recordLine: number | null; key: string | null; verdict: CriticVerdict }[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const { rows } = await client.query<{ id: number; line: number; key: string }>(
+        `SELECT id, line, key FROM "Record" WHERE "datasetId" = $1 AND (line = ANY($2::int[]) OR key = ANY($3::text[]))`,
+        [dataset.id, batch.flatMap((b) => (b.recordLine === null ? [] : [b.recordLine])), batch.flatMap((b) => (b.key === null ? [] : [b.key]))],
+      );
+      const byLine = new Map(rows.map((row) => [row.line, row.id]));
+      const byKey = new Map(rows.map((row) => [row.key, row.id]));
+      const critics: { recordId: number; verdict: CriticVerdict }[] = [];
+      for (const entry of batch) {
+        const recordId = entry.key !== null ? byKey.get(entry.key) : byLine.get(entry.recordLine!);
+        if (recordId === undefined) fail(entry.line, entry.key !== null ? `no record with hash ${entry.key.slice(0, 12)}… in "${datasetName}"` : `no record from line ${entry.recordLine} in "${datasetName}"`);
+        else critics.push({ recordId, verdict: entry.verdict });
+      }
+      if (critics.length > 0 && errorCount === 0) await upsertCritics(client, critics);
+      attached += critics.length;
+      batch = [];
+    };
+    for await (const item of readItems(source)) {
+      if ("error" in item) {
+        fail(item.line, item.error);
+        continue;
+      }
+      const parsed = parseCriticLine(item.value);
+      if (!parsed.ok) fail(item.line, parsed.message);
+      else batch.push({ line: item.line, recordLine: parsed.line ?? item.line, key: parsed.key, verdict: parsed.verdict });
+      if (batch.length >= BATCH_SIZE) await flush();
+    }
+    await flush();
+    const ok = errorCount === 0 && attached > 0;
+    if (ok) {
+      await client.query(
+        `INSERT INTO "AuditEvent" (id, "actorId", action, "targetType", "targetId", after) VALUES ($1, $2, 'dataset.import-critic', 'Dataset', $3, $4)`,
+        [`aud_${crypto.randomUUID()}`, actor?.id ?? null, dataset.id, JSON.stringify({ attached })],
+      );
+    }
+    await client.query(ok ? "COMMIT" : "ROLLBACK");
+    return { dataset: datasetName, ok, attached: ok ? attached : 0, errorCount, errors };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

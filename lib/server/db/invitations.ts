@@ -1,0 +1,72 @@
+import "server-only";
+
+import type { Role } from "@/lib/generated/prisma/enums";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { hashSecret, newSecret } from "@/lib/server/auth/secrets";
+import { AppError } from "@/lib/server/errors";
+
+import { writeAudit } from "./audit";
+import { prisma } from "./client";
+import { hashPassword, normalizeEmail } from "./users";
+
+export const INVITATION_DAYS = 7;
+
+/** Creates an invitation and returns its one-time token (only its hash is stored). Scope: users:admin. */
+export async function createInvitation({ actor, email, role, languages }: { actor: Actor; email: string; role: Role; languages: string[] }): Promise<{ token: string; expiresAt: Date }> {
+  const normalized = normalizeEmail(email);
+  const token = newSecret("inv");
+  const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
+  await prisma().$transaction(async (tx) => {
+    if (await tx.user.findUnique({ where: { email: normalized }, select: { id: true } })) {
+      throw new AppError("CONFLICT", `${normalized} already has an account.`, { email: ["This person already has an account."] });
+    }
+    const invitation = await tx.invitation.create({
+      data: { email: normalized, role, languages, tokenHash: hashSecret(token), expiresAt, invitedById: actor.id },
+      select: { id: true },
+    });
+    await writeAudit(tx, { actorId: actor.id, action: "invitation.create", targetType: "Invitation", targetId: invitation.id, after: { email: normalized, role, languages } });
+  });
+  return { token, expiresAt };
+}
+
+export type PendingInvitation = { email: string; role: Role; languages: string[]; expiresAt: Date };
+
+/** The invitation behind a token if it is still open; null when unknown, used or expired. */
+export async function findOpenInvitation(token: string): Promise<PendingInvitation | null> {
+  return prisma().invitation.findFirst({
+    where: { tokenHash: hashSecret(token), acceptedAt: null, expiresAt: { gt: new Date() } },
+    select: { email: true, role: true, languages: true, expiresAt: true },
+  });
+}
+
+/** Open invitations, newest first, for the admin's user page. */
+export async function listOpenInvitations(): Promise<(PendingInvitation & { id: string; createdAt: Date })[]> {
+  return prisma().invitation.findMany({
+    where: { acceptedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, email: true, role: true, languages: true, expiresAt: true, createdAt: true },
+  });
+}
+
+/** Accepts an invitation: creates the user with the invited role. The conditional update makes a token usable once. */
+export async function acceptInvitation({ token, name, password }: { token: string; name: string | null; password: string }): Promise<Actor> {
+  const passwordHash = await hashPassword(password);
+  return prisma().$transaction(async (tx) => {
+    const invitation = await tx.invitation.findFirst({
+      where: { tokenHash: hashSecret(token), acceptedAt: null, expiresAt: { gt: new Date() } },
+      select: { id: true, email: true, role: true, languages: true },
+    });
+    if (!invitation) throw new AppError("NOT_FOUND", "This invitation link is invalid, used or expired. Ask your admin for a new one.");
+    const claimed = await tx.invitation.updateMany({ where: { id: invitation.id, acceptedAt: null }, data: { acceptedAt: new Date() } });
+    if (claimed.count !== 1) throw new AppError("CONFLICT", "This invitation was just used.");
+    if (await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } })) {
+      throw new AppError("CONFLICT", `${invitation.email} already has an account. Sign in instead.`);
+    }
+    const user = await tx.user.create({
+      data: { email: invitation.email, name, passwordHash, role: invitation.role, languages: invitation.languages },
+      select: { id: true, email: true, name: true, role: true, languages: true },
+    });
+    await writeAudit(tx, { actorId: user.id, action: "invitation.accept", targetType: "User", targetId: user.id, after: { email: user.email, role: user.role } });
+    return user;
+  });
+}

@@ -1,0 +1,134 @@
+import "server-only";
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import * as engineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
+
+const PRISMA_DIR = resolve(process.cwd(), "prisma");
+const MIGRATIONS_DIR = join(PRISMA_DIR, "migrations");
+const SCHEMA_PATH = join(PRISMA_DIR, "schema.prisma");
+const LOCKFILE = "migration_lock.toml";
+// schema.prisma as of the newest migration; the next migration is the diff from it.
+const SNAPSHOT_PATH = join(MIGRATIONS_DIR, "schema.snapshot.prisma");
+
+type Engine = Awaited<ReturnType<typeof engineBindings.SchemaEngine.new>>;
+
+let wasmReady: Promise<void> | undefined;
+
+/**
+ * Loads Prisma's schema engine compiled to WebAssembly. The package imports its `.wasm`
+ * bundler-style, which Node cannot do, so the module is instantiated here by hand.
+ */
+function loadWasm(): Promise<void> {
+  wasmReady ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const bindingsFile = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+    const bytes = readFileSync(join(dirname(bindingsFile), "schema_engine_bg.wasm"));
+    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": engineBindings });
+    engineBindings.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+  })();
+  return wasmReady;
+}
+
+async function withEngine<T>(databaseUrl: string, run: (engine: Engine) => Promise<T>): Promise<T> {
+  await loadWasm();
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: databaseUrl }));
+  const schema = readFileSync(SCHEMA_PATH, "utf8");
+  const engine = await engineBindings.SchemaEngine.new(
+    { datamodels: [[SCHEMA_PATH, schema]] },
+    () => {},
+    adapter,
+  );
+  try {
+    return await run(engine);
+  } finally {
+    engine.free();
+  }
+}
+
+function migrationsList() {
+  const directories = existsSync(MIGRATIONS_DIR)
+    ? readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort()
+    : [];
+  const lockPath = join(MIGRATIONS_DIR, LOCKFILE);
+  return {
+    baseDir: MIGRATIONS_DIR,
+    lockfile: { path: LOCKFILE, content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null },
+    shadowDbInitScript: "",
+    migrationDirectories: directories.map((name) => {
+      const file = join(MIGRATIONS_DIR, name, "migration.sql");
+      return {
+        path: name,
+        migrationFile: {
+          path: "migration.sql",
+          content: existsSync(file)
+            ? { tag: "ok" as const, value: readFileSync(file, "utf8") }
+            : { tag: "error" as const, value: `${file} is missing` },
+        },
+      };
+    }),
+  };
+}
+
+const noFilters = { externalTables: [], externalEnums: [] };
+
+/** Applies the migrations in prisma/migrations that the database has not seen; returns their names. */
+export async function applyMigrations(databaseUrl: string): Promise<string[]> {
+  return withEngine(databaseUrl, async (engine) => {
+    const { appliedMigrationNames } = await engine.applyMigrations({
+      migrationsList: migrationsList(),
+      filters: noFilters,
+    });
+    return appliedMigrationNames;
+  });
+}
+
+/**
+ * Writes a new migration folder with the SQL that takes the schema as of the last migration
+ * (kept beside the migrations as a snapshot) to schema.prisma, and moves the snapshot forward.
+ * A datamodel-to-datamodel diff needs no database: the engine's createMigration and introspection
+ * paths need a shadow-database factory or catalog types the WebAssembly build lacks.
+ * Returns the folder name, or null when nothing changed.
+ */
+export async function createMigration(databaseUrl: string, name: string): Promise<string | null> {
+  const schema = readFileSync(SCHEMA_PATH, "utf8");
+  const previous = existsSync(SNAPSHOT_PATH) ? readFileSync(SNAPSHOT_PATH, "utf8") : null;
+  // The engine insists on a connection even for a datamodel-only diff; nothing is written to it.
+  return withEngine(databaseUrl, async (engine) => {
+    const diff = await engine.diff({
+      from: previous === null ? { tag: "empty" } : { tag: "schemaDatamodel", files: [{ path: SNAPSHOT_PATH, content: previous }] },
+      to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_PATH, content: schema }] },
+      script: true,
+      exitCode: null,
+      filters: noFilters,
+    });
+    const script = diff.stdout ?? "";
+    if (isEmptyMigration(script)) return null;
+    const folder = `${timestamp()}_${name}`;
+    mkdirSync(join(MIGRATIONS_DIR, folder), { recursive: true });
+    writeFileSync(join(MIGRATIONS_DIR, folder, "migration.sql"), script);
+    writeFileSync(SNAPSHOT_PATH, schema);
+    const lockPath = join(MIGRATIONS_DIR, LOCKFILE);
+    if (!existsSync(lockPath)) writeFileSync(lockPath, 'provider = "postgresql"\n');
+    return folder;
+  });
+}
+
+function isEmptyMigration(script: string): boolean {
+  return script
+    .split("\n")
+    .every((line) => line.trim() === "" || line.trim().startsWith("--"));
+}
+
+/** Prisma's migration folder prefix: UTC yyyyMMddHHmmss. */
+function timestamp(date = new Date()): string {
+  return date.toISOString().replace(/[-:T]/g, "").slice(0, 14);
+}

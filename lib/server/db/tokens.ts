@@ -1,0 +1,56 @@
+import "server-only";
+
+import type { Actor } from "@/lib/server/auth/permissions";
+import { hashSecret, newSecret } from "@/lib/server/auth/secrets";
+import { AppError } from "@/lib/server/errors";
+
+import { writeAudit } from "./audit";
+import { prisma } from "./client";
+
+export type TokenRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+
+/** Creates a personal API token for a user; returns the secret once (only its hash is kept). */
+export async function createApiToken({ actorId, userId, name }: { actorId: string | null; userId: string; name: string }): Promise<{ token: string; row: TokenRow }> {
+  const token = newSecret("vty");
+  const row = await prisma().$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: { userId, name, prefix: token.slice(0, 10), tokenHash: hashSecret(token) },
+      select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    });
+    await writeAudit(tx, { actorId, action: "token.create", targetType: "ApiToken", targetId: created.id, after: { userId, name } });
+    return created;
+  });
+  return { token, row };
+}
+
+/** The actor behind a bearer token, or null when unknown, revoked, or its owner is disabled. */
+export async function findActorByToken(token: string): Promise<Actor | null> {
+  const row = await prisma().apiToken.findFirst({
+    where: { tokenHash: hashSecret(token), revokedAt: null, user: { disabledAt: null } },
+    select: { id: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true, languages: true } } },
+  });
+  if (!row) return null;
+  // Touch lastUsedAt at most once a minute to keep API calls from writing on every request.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await prisma().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  }
+  return row.user;
+}
+
+/** The actor's own tokens, newest first. */
+export async function listApiTokens({ actor }: { actor: Actor }): Promise<TokenRow[]> {
+  return prisma().apiToken.findMany({
+    where: { userId: actor.id },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+  });
+}
+
+/** Revokes one of the actor's own tokens (scoped by owner: someone else's token is NOT_FOUND). */
+export async function revokeApiToken({ actor, tokenId }: { actor: Actor; tokenId: string }): Promise<void> {
+  await prisma().$transaction(async (tx) => {
+    const result = await tx.apiToken.updateMany({ where: { id: tokenId, userId: actor.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (result.count !== 1) throw new AppError("NOT_FOUND", "No such active token.");
+    await writeAudit(tx, { actorId: actor.id, action: "token.revoke", targetType: "ApiToken", targetId: tokenId });
+  });
+}

@@ -1,0 +1,112 @@
+import "server-only";
+
+import { patternClassifier } from "./classify";
+import type { Recipe } from "./types";
+
+type GoImport = { alias: string | null; path: string };
+
+const IMPORT_BLOCK = /^[ \t]*import\s*\(([\s\S]*?)\)[ \t]*;?[ \t]*$/gm;
+const IMPORT_SINGLE = /^[ \t]*import\s+(?:([\w.]+)\s+)?"([^"]+)"[ \t]*;?[ \t]*$/gm;
+const IMPORT_SPEC = /^\s*(?:([\w.]+)\s+)?"([^"]+)"/;
+
+function parseImports(source: string): GoImport[] {
+  const found: GoImport[] = [];
+  for (const match of source.matchAll(IMPORT_BLOCK)) {
+    for (const line of match[1].split(/\r?\n|;/)) {
+      const spec = IMPORT_SPEC.exec(line.replace(/\/\/.*$/, ""));
+      if (spec) found.push({ alias: spec[1] ?? null, path: spec[2] });
+    }
+  }
+  for (const match of source.matchAll(IMPORT_SINGLE)) {
+    found.push({ alias: match[1] ?? null, path: match[2] });
+  }
+  return found;
+}
+
+function stripPackageAndImports(source: string): string {
+  return source
+    .replace(IMPORT_BLOCK, "")
+    .replace(IMPORT_SINGLE, "")
+    .replace(/^[ \t]*package\s+\w+[ \t]*;?[ \t]*$/gm, "")
+    .trim();
+}
+
+function importName(spec: GoImport): string {
+  if (spec.alias) return spec.alias;
+  const segments = spec.path.split("/");
+  const last = segments.at(-1) ?? spec.path;
+  // "gopkg.in/yaml.v3" → yaml, "example.com/mod/v2" → mod
+  if (/^v\d+$/.test(last) && segments.length > 1) return segments.at(-2) ?? last;
+  return last.replace(/\.v\d+$/, "").replace(/^go-/, "");
+}
+
+/**
+ * Splices Go into one `package main` test file: imports of both parts merged, deduped, and the
+ * unused ones dropped (Go refuses unused imports, and the two parts often import the same packages
+ * for different uses). When the test has no `func TestXxx`, a test calling its entry point is added.
+ */
+export function spliceGo(solution: string, test: string): string {
+  const bodySolution = stripPackageAndImports(solution);
+  let bodyTest = stripPackageAndImports(test);
+  if (!/\bfunc\s+Test\w*\s*\(/.test(bodyTest)) {
+    const entry = ["demoTesting", "fullTesting", "main"].find((name) =>
+      new RegExp(`\\bfunc\\s+${name}\\s*\\(\\s*\\)`).test(`${bodySolution}\n${bodyTest}`),
+    );
+    if (entry) bodyTest += `\n\nfunc TestSandboxEntry(t *testing.T) {\n\t${entry}()\n}`;
+  }
+  const code = `${bodySolution}\n\n${bodyTest}`;
+  const seen = new Set<string>();
+  const imports: GoImport[] = [];
+  for (const spec of [...parseImports(solution), ...parseImports(test), { alias: null, path: "testing" }]) {
+    const key = `${spec.alias ?? ""} ${spec.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const name = importName(spec);
+    const isUsed = name === "_" || name === "." || new RegExp(`(?<![\\w.])${name}\\s*\\.`).test(code);
+    if (isUsed) imports.push(spec);
+  }
+  const importBlock = imports.length
+    ? `import (\n${imports.map((spec) => `\t${spec.alias ? `${spec.alias} ` : ""}"${spec.path}"`).join("\n")}\n)\n\n`
+    : "";
+  return `package main\n\n${importBlock}${code}\n`;
+}
+
+export const GO_MOD = "module sandbox\n\ngo 1.19\n";
+
+export const goRecipe: Recipe = {
+  language: "go",
+  timeoutAllowanceMs: 1_000,
+  failurePatterns: [],
+  splice(solution, test) {
+    const program = spliceGo(solution, test);
+    return {
+      files: [
+        { path: "go.mod", content: GO_MOD },
+        { path: "main_test.go", content: program },
+      ],
+      program,
+      syntaxError: null,
+    };
+  },
+  compile: null,
+  // One step like the reference: a build failure inside `go test` is a RUNTIME_ERROR there too.
+  run: { argv: ["go", "test", "-count=1", "."] },
+  env: {
+    GOCACHE: "/job/.cache/go-build",
+    GOPATH: "/job/.go",
+    GOMODCACHE: "/job/.go/pkg/mod",
+    GOFLAGS: "-mod=mod",
+    GOPROXY: "off",
+    GOSUMDB: "off",
+    GOTOOLCHAIN: "local",
+    GOTELEMETRY: "off",
+    GO111MODULE: "on",
+    CGO_ENABLED: "0",
+  },
+  toolchain: { commands: ["go"], version: ["go", "version"] },
+  hello: {
+    solution: 'package main\n\nimport "fmt"\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc show() { fmt.Println(Add(1, 2)) }\n',
+    test: 'package main\n\nimport "testing"\n\nfunc TestDemo(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("add is wrong")\n\t}\n}\n',
+  },
+  classify: patternClassifier([]),
+};

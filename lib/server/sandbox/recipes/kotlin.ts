@@ -1,0 +1,32 @@
+import "server-only";
+
+import { patternClassifier } from "./classify";
+import { hoistLines, joinBlocks } from "./splice-helpers";
+import type { Recipe } from "./types";
+
+/** Splices Kotlin scripts: `import` lines of both parts hoisted and deduped, then solution and test. */
+export function spliceKotlin(solution: string, test: string): string {
+  const { hoisted, bodies } = hoistLines([solution, test], (line) => /^\s*import\s+[\w.*`]+(\s+as\s+\w+)?\s*;?\s*$/.test(line));
+  return joinBlocks([hoisted.join("\n"), ...bodies]);
+}
+
+const patterns = ["AssertionError"] as const;
+
+export const kotlinRecipe: Recipe = {
+  language: "kotlin",
+  timeoutAllowanceMs: 10_000,
+  failurePatterns: patterns,
+  splice(solution, test) {
+    const program = spliceKotlin(solution, test);
+    return { files: [{ path: "test.kts", content: program }], program, syntaxError: null };
+  },
+  compile: null,
+  run: { argv: ["kotlinc", "-script", "test.kts"] },
+  env: {},
+  toolchain: { commands: ["kotlinc", "java"], version: ["kotlinc", "-version"] },
+  hello: {
+    solution: "fun add(a: Int, b: Int): Int = a + b\n",
+    test: 'check(add(1, 2) == 3) { "add is wrong" }\n',
+  },
+  classify: patternClassifier(patterns),
+};

@@ -1,0 +1,41 @@
+import "server-only";
+
+import { patternClassifier } from "./classify";
+import { splitLines } from "./splice-helpers";
+import type { Recipe } from "./types";
+
+function isLangLine(line: string): boolean {
+  return line.trim().startsWith("#lang");
+}
+
+/** Splices Racket: the solution's first `#lang` line (default `#lang racket`), every other one dropped. */
+export function spliceRacket(solution: string, test: string): string {
+  const langLine = splitLines(solution).find(isLangLine)?.trim() ?? "#lang racket";
+  const strip = (source: string) =>
+    splitLines(source)
+      .filter((line) => !isLangLine(line))
+      .join("\n")
+      .trimEnd();
+  return `${langLine}\n\n${strip(solution)}\n\n${strip(test)}\n`;
+}
+
+const patterns = ["FAILURE", "ERROR"] as const;
+
+export const racketRecipe: Recipe = {
+  language: "racket",
+  timeoutAllowanceMs: 0,
+  failurePatterns: patterns,
+  splice(solution, test) {
+    const program = spliceRacket(solution, test);
+    return { files: [{ path: "test.rkt", content: program }], program, syntaxError: null };
+  },
+  compile: null,
+  run: { argv: ["raco", "test", "test.rkt"] },
+  env: { PLTUSERHOME: "/job" },
+  toolchain: { commands: ["raco", "racket"], version: ["racket", "--version"] },
+  hello: {
+    solution: "#lang racket\n(define (add a b) (+ a b))\n",
+    test: "#lang racket\n(require rackunit)\n(check-equal? (add 1 2) 3)\n",
+  },
+  classify: patternClassifier(patterns),
+};

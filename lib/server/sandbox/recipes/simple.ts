@@ -1,0 +1,115 @@
+import "server-only";
+
+import type { SandboxLanguage } from "@/lib/server/sandbox/types";
+
+import { patternClassifier } from "./classify";
+import { concatSplice } from "./splice-helpers";
+import type { Recipe } from "./types";
+
+type SimpleSpec = {
+  language: SandboxLanguage;
+  file: string;
+  /** The interpreter command; the file name is appended. */
+  interpreter: readonly string[];
+  failurePatterns?: readonly string[];
+  timeoutAllowanceMs?: number;
+  env?: Record<string, string>;
+  version: readonly string[];
+  hello: { solution: string; test: string };
+};
+
+/** Builds a recipe for a language whose splice is "solution + newline + test" run by one interpreter. */
+export function simpleRecipe(spec: SimpleSpec): Recipe {
+  const failurePatterns = spec.failurePatterns ?? [];
+  return {
+    language: spec.language,
+    timeoutAllowanceMs: spec.timeoutAllowanceMs ?? 0,
+    failurePatterns,
+    splice(solution, test) {
+      const program = concatSplice(solution, test);
+      return { files: [{ path: spec.file, content: program }], program, syntaxError: null };
+    },
+    compile: null,
+    run: { argv: [...spec.interpreter, spec.file] },
+    env: spec.env ?? {},
+    toolchain: { commands: [spec.interpreter[0]], version: spec.version },
+    hello: spec.hello,
+    classify: patternClassifier(failurePatterns),
+  };
+}
+
+export const pythonRecipe = simpleRecipe({
+  language: "python",
+  file: "test.py",
+  interpreter: ["python3"],
+  failurePatterns: ["AssertionError"],
+  // Bytecode caches would land in the job folder and are useless for a one-shot run.
+  env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" },
+  version: ["python3", "--version"],
+  hello: { solution: "def add(a, b):\n    return a + b\n", test: "assert add(1, 2) == 3\n" },
+});
+
+export const shellRecipe = simpleRecipe({
+  language: "shell",
+  file: "test.sh",
+  interpreter: ["bash"],
+  version: ["bash", "--version"],
+  hello: {
+    solution: 'add() {\n  echo $(( $1 + $2 ))\n}\n',
+    test: '[ "$(add 1 2)" = "3" ] || exit 1\n',
+  },
+});
+
+export const elixirRecipe = simpleRecipe({
+  language: "elixir",
+  file: "test.ex",
+  interpreter: ["elixir"],
+  failurePatterns: ["assertion fails"],
+  version: ["elixir", "--version"],
+  hello: {
+    solution: "defmodule Hello do\n  def add(a, b), do: a + b\nend\n",
+    test: "3 = Hello.add(1, 2)\n",
+  },
+});
+
+export const juliaRecipe = simpleRecipe({
+  language: "julia",
+  file: "test.jl",
+  interpreter: ["julia"],
+  failurePatterns: ["AssertionError"],
+  // Keep the user depot in the job folder but still see system-wide packages (trailing colon).
+  env: { JULIA_DEPOT_PATH: "/job/.julia:" },
+  version: ["julia", "--version"],
+  hello: { solution: "add(a, b) = a + b\n", test: "@assert add(1, 2) == 3\n" },
+});
+
+export const perlRecipe = simpleRecipe({
+  language: "perl",
+  file: "test.pl",
+  interpreter: ["perl"],
+  failurePatterns: ["failed"],
+  version: ["perl", "-e", 'print "perl $^V\\n"'],
+  hello: {
+    solution: "sub add { my ($a, $b) = @_; return $a + $b; }\n",
+    test: 'die "add is wrong\\n" unless add(1, 2) == 3;\n',
+  },
+});
+
+export const rRecipe = simpleRecipe({
+  language: "r",
+  file: "test.r",
+  interpreter: ["Rscript"],
+  version: ["Rscript", "--version"],
+  hello: { solution: "add <- function(a, b) a + b\n", test: "stopifnot(add(1, 2) == 3)\n" },
+});
+
+export const rubyRecipe = simpleRecipe({
+  language: "ruby",
+  file: "test.rb",
+  interpreter: ["ruby"],
+  version: ["ruby", "--version"],
+  hello: {
+    solution: "def add(a, b)\n  a + b\nend\n",
+    test: 'raise "add is wrong" unless add(1, 2) == 3\n',
+  },
+});

@@ -1,0 +1,50 @@
+import "server-only";
+
+import type { Outcome, SandboxLanguage } from "@/lib/server/sandbox/types";
+
+/** A file the recipe writes into the job folder, relative to it. */
+export type JobFile = { path: string; content: string };
+
+/** What splicing a solution and a test produces. */
+export type SplicedJob = {
+  files: JobFile[];
+  /** The program text shown to users (the main source file). */
+  program: string;
+  /** Set when the spliced program is refused before running (e.g. PHP without a closing `?>`). */
+  syntaxError: string | null;
+};
+
+/** One command run inside the sandbox, from the job folder. */
+export type Step = { argv: string[] };
+
+/** What a step did, as far as classification cares. */
+export type StepOutcome = {
+  exitCode: number | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+};
+
+export type ClassifyInput = {
+  syntaxError: boolean;
+  compile: StepOutcome | null;
+  run: StepOutcome | null;
+};
+
+export type Recipe = {
+  language: SandboxLanguage;
+  /** Added to the base timeout of every step (reference `timelimit_factor`). */
+  timeoutAllowanceMs: number;
+  /** Substrings of stdout+stderr that mean WRONG_ANSWER even on exit 0. */
+  failurePatterns: readonly string[];
+  splice(solution: string, test: string): SplicedJob;
+  compile: Step | null;
+  run: Step;
+  /** Extra environment inside the sandbox (caches and homes inside the job folder). */
+  env: Readonly<Record<string, string>>;
+  /** Commands that must be on the sandbox PATH, other files it needs, and how to ask for a version. */
+  toolchain: { commands: readonly string[]; files?: readonly string[]; version: readonly string[] };
+  /** A tiny passing solution/test pair for `doctor`. */
+  hello: { solution: string; test: string };
+  classify(input: ClassifyInput): Outcome;
+};

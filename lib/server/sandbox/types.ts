@@ -1,0 +1,72 @@
+import "server-only";
+
+import type { Language } from "@/lib/records/languages";
+
+/** Outcome names as the reference AutoCodeBench sandbox spells them. */
+export const OUTCOMES = [
+  "PASSED",
+  "WRONG_ANSWER",
+  "RUNTIME_ERROR",
+  "COMPILATION_ERROR",
+  "TIME_LIMIT_EXCEEDED",
+  "SYNTAX_ERROR",
+  "ARGUMENT_ERROR",
+  "INTERNAL_ERROR",
+] as const;
+
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** The sandbox runs exactly the record languages. */
+export type SandboxLanguage = Language;
+
+export type BackendName = "local" | "acb";
+
+/** Which resource limit ended a run, when one did. */
+export type LimitName = "time" | "memory" | "output" | "processes";
+
+export type RunRequest = {
+  language: SandboxLanguage;
+  solution: string;
+  test: string;
+  /** Base timeout per step; the language allowance is added on top. Default 5 000 ms. */
+  timeoutMs?: number;
+};
+
+/** One run, normalised across backends; what the UI shows next to the outcome. */
+export type SandboxResult = {
+  outcome: Outcome;
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  compileOutput: string | null;
+  timeMs: number;
+  memoryKb: number | null;
+  limit: LimitName | null;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** The spliced program that actually ran. */
+  program: string;
+  backend: BackendName;
+  language: SandboxLanguage;
+};
+
+export type BackendAvailability = { available: boolean; reason?: string };
+
+export interface SandboxBackend {
+  readonly name: BackendName;
+  run(request: RunRequest): Promise<SandboxResult>;
+  availability(language: SandboxLanguage): Promise<BackendAvailability>;
+}
+
+export type LanguageAvailability = {
+  available: boolean;
+  backend: BackendName;
+  reason?: string;
+};
+
+/** Default base timeout of one step, before the per-language allowance. */
+export const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** Per-stream output cap. */
+export const OUTPUT_CAP_BYTES = 1024 * 1024;

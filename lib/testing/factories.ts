@@ -1,0 +1,36 @@
+// Small factories for integration tests: each test makes its own rows with unique names.
+import { randomUUID } from "node:crypto";
+
+import type { Role } from "@/lib/generated/prisma/enums";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { upsertUserFromCli } from "@/lib/server/db/users";
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+export async function makeUser(role: Role, languages: string[] = []): Promise<Actor> {
+  const { actor } = await upsertUserFromCli({ email: `${uniqueName(role.toLowerCase())}@example.test`, role, languages, password: "correct horse battery" });
+  return actor;
+}
+
+/** A valid AutoCodeBench-style record; `seed` makes its content (and so its hash) unique. */
+export function makeRecord(seed: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    question: `Write \`add_${seed}(a, b)\` in Python that returns the sum.`,
+    canonical_solution: `def add_${seed}(a, b):\n    return a + b\n`,
+    demo_test_func: `def test():\n    assert add_${seed}(1, 2) == 3\n\ntest()\n`,
+    full_test_func: `def test():\n    assert add_${seed}(-1, 1) == 0\n\ntest()\n`,
+    language: "python",
+    difficulty: "easy",
+    ...overrides,
+  };
+}
+
+export function toJsonl(records: unknown[]): string {
+  return records.map((record) => JSON.stringify(record)).join("\n") + "\n";
+}
+
+export async function* chunks(text: string): AsyncGenerator<string> {
+  yield text;
+}

@@ -1,0 +1,25 @@
+// The `verity` command line: one program, a subcommand per job.
+import { Command } from "commander";
+
+import { registerDbCommands } from "./commands/db";
+import { registerImportCommands } from "./commands/import";
+import { registerServeCommand } from "./commands/serve";
+import { registerUserCommands } from "./commands/users";
+import { registerSandboxCommands } from "./commands/sandbox";
+
+const program = new Command()
+  .name("verity")
+  .description("Verify generated code-benchmark records.")
+  .showHelpAfterError()
+  .exitOverride((error) => {
+    // Usage errors exit 2; help and version exit 0.
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  });
+
+registerServeCommand(program);
+registerDbCommands(program);
+registerImportCommands(program);
+registerUserCommands(program);
+registerSandboxCommands(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,68 @@
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+import type { Command } from "commander";
+
+import { readConfig } from "@/lib/server/config";
+import { openDatabase } from "@/lib/server/db/database";
+import { disconnectPrisma } from "@/lib/server/db/client";
+import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
+import { closePgPool } from "@/lib/server/db/pool";
+
+const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
+
+/** The session-signing secret: NEXTAUTH_SECRET, or one generated once and kept in the data folder. */
+function authSecret(dataDir: string): string {
+  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const file = join(dataDir, "auth-secret");
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
+/** Registers `verity serve`, what `npm start` runs: database, migrations, demo data, then Next.js. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .option("--dev", "run Next.js in development mode", false)
+    .description("Start Verity (the web app) on the embedded database or DATABASE_URL.")
+    .action(async (options: { dev: boolean }) => {
+      const config = readConfig();
+      const database = await openDatabase({ log: (message) => console.log(message) });
+      console.log(database.isOwner ? `Embedded PostgreSQL running in ${config.dataDir}` : "Using the database that is already running.");
+      if (config.loadDemo) {
+        const demo = await loadDemoDatasetIfEmpty();
+        if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
+      }
+      await disconnectPrisma();
+      await closePgPool();
+
+      const env = {
+        ...process.env,
+        DATABASE_URL: database.url,
+        NEXTAUTH_SECRET: authSecret(config.dataDir),
+        NEXTAUTH_URL: config.publicUrl,
+        PORT: String(config.port),
+      };
+      if (!options.dev && !existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
+        console.log("Building the app once (next build)…");
+        const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+        if (build.status !== 0) {
+          await database.stop();
+          process.exit(build.status ?? 1);
+        }
+      }
+      const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(config.port)], { stdio: "inherit", env });
+      console.log(`Verity: ${config.publicUrl}`);
+      const shutdown = (signal: NodeJS.Signals) => server.kill(signal);
+      process.on("SIGINT", shutdown);
+      process.on("SIGTERM", shutdown);
+      process.on("exit", () => server.kill("SIGTERM"));
+      server.on("exit", async (code) => {
+        await database.stop();
+        process.exit(code ?? 0);
+      });
+    });
+}
