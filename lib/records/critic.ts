@@ -141,15 +141,12 @@ function textOf(value: unknown): string {
   return typeof value === "string" ? value : rawText(value);
 }
 
+const SUMMARY_FIELDS = ["overall_pass", "overallPass", "failed_rules", "failedRules"];
+
 function hasCriticShape(obj: JsonObject): boolean {
-  return (
-    "rule_results" in obj ||
-    "ruleResults" in obj ||
-    "overall_pass" in obj ||
-    "overallPass" in obj ||
-    (isPlainObject(obj.summary) &&
-      ["overall_pass", "overallPass", "failed_rules", "failedRules"].some((name) => name in (obj.summary as JsonObject)))
-  );
+  if ("rule_results" in obj || "ruleResults" in obj || "overall_pass" in obj || "overallPass" in obj) return true;
+  const summary = obj.summary;
+  return isPlainObject(summary) && SUMMARY_FIELDS.some((name) => name in summary);
 }
 
 // Finds the object holding rule_results/summary, looking through strings and wrapper fields.

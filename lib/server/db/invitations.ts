@@ -2,6 +2,7 @@ import "server-only";
 
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { Actor } from "@/lib/server/auth/permissions";
+import { assertCan } from "@/lib/server/auth/guard";
 import { hashSecret, newSecret } from "@/lib/server/auth/secrets";
 import { AppError } from "@/lib/server/errors";
 
@@ -13,6 +14,7 @@ export const INVITATION_DAYS = 7;
 
 /** Creates an invitation and returns its one-time token (only its hash is stored). Scope: users:admin. */
 export async function createInvitation({ actor, email, role, languages }: { actor: Actor; email: string; role: Role; languages: string[] }): Promise<{ token: string; expiresAt: Date }> {
+  assertCan(actor, "users:admin");
   const normalized = normalizeEmail(email);
   const token = newSecret("inv");
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
@@ -40,7 +42,8 @@ export async function findOpenInvitation(token: string): Promise<PendingInvitati
 }
 
 /** Open invitations, newest first, for the admin's user page. */
-export async function listOpenInvitations(): Promise<(PendingInvitation & { id: string; createdAt: Date })[]> {
+export async function listOpenInvitations({ actor }: { actor: Actor }): Promise<(PendingInvitation & { id: string; createdAt: Date })[]> {
+  assertCan(actor, "users:admin");
   return prisma().invitation.findMany({
     where: { acceptedAt: null, expiresAt: { gt: new Date() } },
     orderBy: { createdAt: "desc" },

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { hashSecret, newSecret } from "@/lib/server/auth/secrets";
 import { AppError } from "@/lib/server/errors";
@@ -39,6 +40,7 @@ export async function findActorByToken(token: string): Promise<Actor | null> {
 
 /** The actor's own tokens, newest first. */
 export async function listApiTokens({ actor }: { actor: Actor }): Promise<TokenRow[]> {
+  assertCan(actor, "tokens:write");
   return prisma().apiToken.findMany({
     where: { userId: actor.id },
     orderBy: { createdAt: "desc" },
@@ -48,6 +50,7 @@ export async function listApiTokens({ actor }: { actor: Actor }): Promise<TokenR
 
 /** Revokes one of the actor's own tokens (scoped by owner: someone else's token is NOT_FOUND). */
 export async function revokeApiToken({ actor, tokenId }: { actor: Actor; tokenId: string }): Promise<void> {
+  assertCan(actor, "tokens:write");
   await prisma().$transaction(async (tx) => {
     const result = await tx.apiToken.updateMany({ where: { id: tokenId, userId: actor.id, revokedAt: null }, data: { revokedAt: new Date() } });
     if (result.count !== 1) throw new AppError("NOT_FOUND", "No such active token.");

@@ -3,6 +3,7 @@ import "server-only";
 import bcrypt from "bcryptjs";
 
 import type { Role } from "@/lib/generated/prisma/enums";
+import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
@@ -90,8 +91,9 @@ export async function upsertUserFromCli(input: { email: string; role: Role; lang
 
 export type UserRow = Actor & { createdAt: Date; disabled: boolean; hasPassword: boolean };
 
-/** All users, for the admin's user list. Scope: users:admin (checked by the caller's guard). */
-export async function listUsers(): Promise<UserRow[]> {
+/** All users, for the admin's user list. Scope: users:admin. */
+export async function listUsers({ actor }: { actor: Actor }): Promise<UserRow[]> {
+  assertCan(actor, "users:admin");
   const users = await prisma().user.findMany({
     orderBy: { createdAt: "asc" },
     select: { ...actorSelect, createdAt: true, disabledAt: true, passwordHash: true },
@@ -101,6 +103,7 @@ export async function listUsers(): Promise<UserRow[]> {
 
 /** Changes a user's role and languages; an admin cannot demote themselves (there must stay an admin). */
 export async function updateUserAccess({ actor, userId, role, languages }: { actor: Actor; userId: string; role: Role; languages: string[] }): Promise<void> {
+  assertCan(actor, "users:admin");
   if (userId === actor.id && role !== "ADMIN") throw new AppError("CONFLICT", "You cannot remove your own admin role.");
   await prisma().$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { role: true, languages: true } });

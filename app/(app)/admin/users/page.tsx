@@ -1,0 +1,55 @@
+import { InviteForm } from "@/components/admin/invite-form";
+import { UserAccessRow } from "@/components/admin/user-access-row";
+import { Card, PageHeader } from "@/components/ui/primitives";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { listOpenInvitations } from "@/lib/server/db/invitations";
+import { listUsers } from "@/lib/server/db/users";
+
+export const metadata = { title: "Users" };
+
+export default async function UsersPage() {
+  const actor = await requirePageActor("users:admin", "/admin/users");
+  const [users, invitations] = await Promise.all([listUsers({ actor }), listOpenInvitations({ actor })]);
+  return (
+    <>
+      <PageHeader title="Users" description="Invite annotators and reviewers with the languages they know; change roles as the team changes." />
+      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+        <Card title={`People (${users.length})`}>
+          <table className="w-full text-sm">
+            <thead className="text-left text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-1">Person</th>
+                <th className="py-1">Role</th>
+                <th className="py-1">Languages</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {users.map((user) => (
+                <UserAccessRow key={user.id} user={{ id: user.id, email: user.email, name: user.name, role: user.role, languages: user.languages }} isSelf={user.id === actor.id} />
+              ))}
+            </tbody>
+          </table>
+        </Card>
+        <div className="space-y-6">
+          <Card title="Invite someone">
+            <InviteForm />
+          </Card>
+          <Card title={`Open invitations (${invitations.length})`}>
+            {invitations.length === 0 ? (
+              <p className="text-sm text-slate-500">None.</p>
+            ) : (
+              <ul className="space-y-1 text-sm">
+                {invitations.map((invitation) => (
+                  <li key={invitation.id}>
+                    {invitation.email} · {invitation.role.toLowerCase()} · expires {invitation.expiresAt.toISOString().slice(0, 10)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+
+import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
+import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { AppError } from "@/lib/server/errors";
+import { browseRecords, datasetFacets } from "@/lib/server/db/records";
+import { recordQuerySchema } from "@/lib/validation/records";
+
+export const metadata = { title: "Records" };
+
+const PAGE_SIZE = 50;
+
+export default async function DatasetPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string>> }) {
+  const name = decodeURIComponent((await params).name);
+  const rawQuery = await searchParams;
+  const actor = await requirePageActor("records:read", `/datasets/${encodeURIComponent(name)}`);
+  const parsed = recordQuerySchema.safeParse({ ...rawQuery, limit: PAGE_SIZE });
+  const query = parsed.success ? parsed.data : recordQuerySchema.parse({ limit: PAGE_SIZE });
+  const { limit, cursor, ...filters } = query;
+
+  const result = await Promise.all([browseRecords({ actor, datasetName: name, filters, limit, cursor }), datasetFacets({ actor, datasetName: name })]).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const [page, facets] = result;
+  const filterParams = new URLSearchParams(Object.entries(filters).flatMap(([key, value]) => (value ? [[key, String(value)]] : [])));
+  const nextHref = page.nextCursor ? `?${new URLSearchParams([...filterParams, ["cursor", String(page.nextCursor)]])}` : null;
+
+  return (
+    <>
+      <PageHeader title={name} description={`${page.total.toLocaleString("en")} records match${Object.keys(filters).some((k) => filters[k as keyof typeof filters]) ? " these filters" : ""}.`} />
+      <Card className="mb-4">
+        <form className="flex flex-wrap items-end gap-3" role="search">
+          <label className="text-sm">
+            <span className="mb-1 block text-slate-600">Language</span>
+            <Select name="language" defaultValue={filters.language ?? ""} aria-label="Language">
+              <option value="">All</option>
+              {facets.languages.map(({ language, count }) => (
+                <option key={language} value={language}>
+                  {LANGUAGE_LABELS[language as Language] ?? language} ({count})
+                </option>
+              ))}
+            </Select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block text-slate-600">Difficulty</span>
+            <Select name="difficulty" defaultValue={filters.difficulty ?? ""} aria-label="Difficulty">
+              <option value="">All</option>
+              {facets.difficulties.map((difficulty) => (
+                <option key={difficulty} value={difficulty}>
+                  {difficulty}
+                </option>
+              ))}
+            </Select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block text-slate-600">Critic</span>
+            <Select name="critic" defaultValue={filters.critic ?? ""} aria-label="Critic verdict">
+              <option value="">All</option>
+              <option value="pass">Passed</option>
+              <option value="fail">Failed</option>
+              <option value="none">No verdict</option>
+            </Select>
+          </label>
+          <label className="min-w-64 flex-1 text-sm">
+            <span className="mb-1 block text-slate-600">Search in questions</span>
+            <Input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="e.g. binary search" aria-label="Search in questions" />
+          </label>
+          <Button type="submit">Filter</Button>
+          <Link href={`/datasets/${encodeURIComponent(name)}`} className="py-1.5 text-sm text-slate-600 hover:underline">
+            Clear
+          </Link>
+        </form>
+      </Card>
+      <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+        <table className="min-w-full text-sm">
+          <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th className="px-3 py-2">Line</th>
+              <th className="px-3 py-2">Language</th>
+              <th className="px-3 py-2">Difficulty</th>
+              <th className="px-3 py-2">Question</th>
+              <th className="px-3 py-2">Critic</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {page.items.map((item) => (
+              <tr key={item.id} className="hover:bg-indigo-50/40">
+                <td className="px-3 py-2 tabular-nums text-slate-500">{item.line}</td>
+                <td className="px-3 py-2">{LANGUAGE_LABELS[item.language as Language] ?? item.language}</td>
+                <td className="px-3 py-2 text-slate-600">{item.difficulty ?? "—"}</td>
+                <td className="max-w-xl truncate px-3 py-2">
+                  <Link href={`/records/${item.id}`} className="text-indigo-700 hover:underline">
+                    {item.title || "(untitled)"}
+                  </Link>
+                </td>
+                <td className="px-3 py-2">
+                  {!item.hasCritic ? <Badge>none</Badge> : item.criticPass === true ? <Badge tone="green">pass</Badge> : item.criticPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
+                </td>
+              </tr>
+            ))}
+            {page.items.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="px-3 py-6 text-center text-slate-500">
+                  No records match.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      <nav className="mt-3 flex justify-between text-sm" aria-label="Pagination">
+        {cursor ? (
+          <Link href={`?${filterParams}`} className="text-indigo-700 hover:underline">
+            ← First page
+          </Link>
+        ) : (
+          <span />
+        )}
+        {nextHref ? (
+          <Link href={nextHref} className="text-indigo-700 hover:underline">
+            Next page →
+          </Link>
+        ) : null}
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+
+import { CodeViewer } from "@/components/records/code-viewer";
+import { CriticPanel } from "@/components/records/critic-panel";
+import { QuestionMarkdown } from "@/components/records/question-markdown";
+import { Badge, Card } from "@/components/ui/primitives";
+import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { AppError } from "@/lib/server/errors";
+import { getRecord } from "@/lib/server/db/records";
+
+export const metadata = { title: "Record" };
+
+export default async function RecordPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await requirePageActor("records:read", `/records/${id}`);
+  const recordId = Number(id);
+  if (!Number.isSafeInteger(recordId) || recordId <= 0) notFound();
+  const record = await getRecord({ actor, id: recordId }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
+  const extraKeys = Object.keys(record.extra);
+
+  return (
+    <>
+      <nav className="mb-2 text-sm text-slate-500">
+        <Link href={`/datasets/${encodeURIComponent(record.dataset)}`} className="hover:underline">
+          {record.dataset}
+        </Link>{" "}
+        / line {record.line}
+      </nav>
+      <div className="mb-4 flex flex-wrap items-center gap-2">
+        <h1 className="text-xl font-semibold">Record {record.id}</h1>
+        <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
+        {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
+        <span className="font-mono text-xs text-slate-400" title="Content hash">
+          {record.key.slice(0, 12)}
+        </span>
+      </div>
+      <div className="grid gap-4 xl:grid-cols-2">
+        <div className="space-y-4">
+          <Card title="Question">
+            <QuestionMarkdown source={record.question} />
+          </Card>
+          <Card title="Critic">
+            <CriticPanel critic={record.critic} />
+          </Card>
+          {extraKeys.length > 0 ? (
+            <Card title="Other fields">
+              <pre className="max-h-60 overflow-auto font-mono text-xs whitespace-pre-wrap">{JSON.stringify(record.extra, null, 2)}</pre>
+            </Card>
+          ) : null}
+        </div>
+        <div className="space-y-4">
+          <Card title="Canonical solution">
+            <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" />
+          </Card>
+          <Card title="Demo test (public)">
+            <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" height={220} />
+          </Card>
+          <Card title="Full test (private)">
+            <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" height={320} />
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+
+import { importRecords } from "@/lib/server/db/imports";
+import { listRecords } from "@/lib/server/db/records";
+import { apiRoute, parseSearchParams } from "@/lib/server/http";
+import { importQuerySchema, recordQuerySchema } from "@/lib/validation/records";
+
+type Params = { name: string };
+
+/** GET /api/v1/datasets/{name}/records?language=&difficulty=&critic=&q=&limit=&cursor= */
+export const GET = apiRoute<Params>("records:read", async ({ request, actor, params }) => {
+  const { limit, cursor, ...filters } = parseSearchParams(request, recordQuerySchema);
+  const page = await listRecords({ actor, datasetName: decodeURIComponent(params.name), filters, limit, cursor });
+  return Response.json(page);
+});
+
+/**
+ * POST /api/v1/datasets/{name}/records — body: JSONL or a JSON array, optionally gzipped, streamed.
+ * ?skipInvalid=1 imports the valid records. 201 with the summary; 422 when nothing was imported.
+ */
+export const POST = apiRoute<Params>("imports:write", async ({ request, actor, params }) => {
+  const { skipInvalid, fileName } = parseSearchParams(request, importQuerySchema);
+  const length = Number(request.headers.get("content-length"));
+  const summary = await importRecords({
+    actor,
+    datasetName: decodeURIComponent(params.name),
+    source: request.body ? Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>) : emptyBody(),
+    skipInvalid,
+    origin: request.headers.get("x-verity-client") === "web" ? "web" : "api",
+    fileName: fileName ?? null,
+    bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
+  });
+  const { ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage } = summary;
+  return Response.json({ ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage }, { status: ok ? 201 : 422 });
+});
+
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}

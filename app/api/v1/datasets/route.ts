@@ -1,0 +1,8 @@
+import { listDatasets } from "@/lib/server/db/records";
+import { apiRoute } from "@/lib/server/http";
+
+/** GET /api/v1/datasets → [{id, name, records, byLanguage}] */
+export const GET = apiRoute("records:read", async ({ actor }) => {
+  const datasets = await listDatasets({ actor });
+  return Response.json(datasets.map(({ id, name, records, byLanguage }) => ({ id, name, records, byLanguage })));
+});

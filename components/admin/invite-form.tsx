@@ -1,0 +1,68 @@
+"use client";
+
+import { useState } from "react";
+
+import { inviteUserAction } from "@/app/(app)/admin/users/actions";
+import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
+import type { LANGUAGES } from "@/lib/records/languages";
+
+import { LanguagePicker } from "./language-picker";
+
+export function InviteForm() {
+  const [link, setLink] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [isPending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setPending(true);
+    const result = await inviteUserAction({
+      email: String(form.get("email")),
+      role: String(form.get("role")) as "ANNOTATOR",
+      languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],
+    });
+    setPending(false);
+    if (!result.ok) {
+      setError(result.message);
+      setFieldErrors(result.fieldErrors ?? {});
+      setLink(undefined);
+      return;
+    }
+    setError(undefined);
+    setFieldErrors({});
+    setLink(result.data.link);
+    formElement.reset();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      <Field label="Email" htmlFor="invite-email" error={fieldErrors.email?.[0]}>
+        <Input id="invite-email" name="email" type="email" required />
+      </Field>
+      <Field label="Role" htmlFor="invite-role">
+        <Select id="invite-role" name="role" defaultValue="ANNOTATOR">
+          <option value="ANNOTATOR">Annotator</option>
+          <option value="REVIEWER">Reviewer</option>
+          <option value="ADMIN">Admin</option>
+        </Select>
+      </Field>
+      <div>
+        <span className="mb-1 block text-sm font-medium text-slate-700">Languages they know</span>
+        <LanguagePicker name="languages" />
+      </div>
+      <Button type="submit" disabled={isPending}>
+        {isPending ? "Creating…" : "Create invitation link"}
+      </Button>
+      {link ? (
+        <div className="rounded-md bg-emerald-50 p-3 text-sm ring-1 ring-emerald-200" role="status">
+          <p className="font-medium text-emerald-900">Invitation link (valid 7 days, usable once):</p>
+          <input readOnly value={link} aria-label="Invitation link" className="mt-1 w-full rounded bg-white px-2 py-1 font-mono text-xs ring-1 ring-emerald-300" onFocus={(event) => event.currentTarget.select()} />
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,69 @@
+"use client";
+
+import { useState } from "react";
+
+import { updateUserAccessAction } from "@/app/(app)/admin/users/actions";
+import { Button, Select } from "@/components/ui/primitives";
+import type { LANGUAGES } from "@/lib/records/languages";
+
+import { LanguagePicker } from "./language-picker";
+
+type Role = "ADMIN" | "REVIEWER" | "ANNOTATOR";
+type UserSummary = { id: string; email: string; name: string | null; role: Role; languages: string[] };
+
+/** One user in the admin's table, with an inline editor for role and languages. */
+export function UserAccessRow({ user, isSelf }: { user: UserSummary; isSelf: boolean }) {
+  const [isEditing, setEditing] = useState(false);
+  const [message, setMessage] = useState<string>();
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const result = await updateUserAccessAction({
+      userId: user.id,
+      role: String(form.get("role")) as Role,
+      languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],
+    });
+    if (result.ok) setEditing(false);
+    setMessage(result.ok ? "Saved." : result.message);
+  }
+
+  return (
+    <tr className="align-top">
+      <td className="py-2 pr-2">
+        <div className="font-medium">{user.name ?? user.email}</div>
+        {user.name ? <div className="text-xs text-slate-500">{user.email}</div> : null}
+        {message ? <div className="text-xs text-slate-600">{message}</div> : null}
+      </td>
+      {isEditing ? (
+        <td colSpan={3} className="py-2">
+          <form onSubmit={onSubmit} className="space-y-2">
+            <Select name="role" defaultValue={user.role} aria-label={`Role of ${user.email}`} disabled={isSelf}>
+              <option value="ANNOTATOR">Annotator</option>
+              <option value="REVIEWER">Reviewer</option>
+              <option value="ADMIN">Admin</option>
+            </Select>
+            {isSelf ? <input type="hidden" name="role" value={user.role} /> : null}
+            <LanguagePicker name="languages" defaultValue={user.languages} />
+            <div className="flex gap-2">
+              <Button type="submit">Save</Button>
+              <Button type="button" variant="secondary" onClick={() => setEditing(false)}>
+                Cancel
+              </Button>
+            </div>
+          </form>
+        </td>
+      ) : (
+        <>
+          <td className="py-2 pr-2">{user.role.toLowerCase()}</td>
+          <td className="py-2 pr-2 text-slate-600">{user.languages.join(", ") || "—"}</td>
+          <td className="py-2 text-right">
+            <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${user.email}`}>
+              Edit
+            </Button>
+          </td>
+        </>
+      )}
+    </tr>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+
+import { createFirstAdminAction } from "@/app/signin/actions";
+import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+
+export function FirstAdminForm() {
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [error, setError] = useState<string>();
+  const [isPending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input = { email: String(form.get("email")), name: String(form.get("name") ?? ""), password: String(form.get("password")) };
+    setPending(true);
+    const result = await createFirstAdminAction(input);
+    if (!result.ok) {
+      setPending(false);
+      setError(result.message);
+      setFieldErrors(result.fieldErrors ?? {});
+      return;
+    }
+    await signIn("credentials", { email: input.email, password: input.password, redirect: false });
+    window.location.assign("/datasets");
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      <div>
+        <h2 className="text-lg font-semibold">Create the first admin</h2>
+        <p className="mt-1 text-sm text-slate-600">Verity has no users yet. The first account administers it: it imports datasets and invites the team.</p>
+      </div>
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      <Field label="Email" htmlFor="email" error={fieldErrors.email?.[0]}>
+        <Input id="email" name="email" type="email" autoComplete="email" required autoFocus />
+      </Field>
+      <Field label="Name" htmlFor="name" error={fieldErrors.name?.[0]}>
+        <Input id="name" name="name" autoComplete="name" />
+      </Field>
+      <Field label="Password" htmlFor="password" error={fieldErrors.password?.[0]} hint="At least 10 characters.">
+        <Input id="password" name="password" type="password" autoComplete="new-password" required minLength={10} />
+      </Field>
+      <Button type="submit" className="w-full" disabled={isPending}>
+        {isPending ? "Creating…" : "Create admin account"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import Link from "next/link";
+
+import { SignOutButton } from "@/components/auth/signout-button";
+import { type Actor, can } from "@/lib/server/auth/permissions";
+
+export function TopNav({ actor }: { actor: Actor }) {
+  const links = [
+    { href: "/datasets", label: "Datasets", visible: can(actor, "records:read") },
+    { href: "/admin/import", label: "Import", visible: can(actor, "imports:write") },
+    { href: "/admin/users", label: "Users", visible: can(actor, "users:admin") },
+    { href: "/settings/tokens", label: "API tokens", visible: can(actor, "tokens:write") },
+  ];
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <nav className="mx-auto flex max-w-7xl items-center gap-6 px-4 py-2.5" aria-label="Main">
+        <Link href="/datasets" className="font-semibold text-indigo-700">
+          Verity
+        </Link>
+        <ul className="flex gap-4 text-sm">
+          {links
+            .filter((link) => link.visible)
+            .map((link) => (
+              <li key={link.href}>
+                <Link href={link.href} className="text-slate-700 hover:text-indigo-700">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+        </ul>
+        <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
+          <span title={actor.email}>
+            {actor.name ?? actor.email} · {actor.role.toLowerCase()}
+          </span>
+          <SignOutButton />
+        </div>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+
+import { useState } from "react";
+
+import { createTokenAction, revokeTokenAction } from "@/app/(app)/settings/tokens/actions";
+import { Badge, Button, ErrorNote, Input } from "@/components/ui/primitives";
+
+type TokenSummary = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+
+export function TokenManager({ tokens }: { tokens: TokenSummary[] }) {
+  const [secret, setSecret] = useState<string>();
+  const [error, setError] = useState<string>();
+
+  async function onCreate(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const result = await createTokenAction({ name: String(new FormData(formElement).get("name")) });
+    if (!result.ok) return setError(result.fieldErrors?.name?.[0] ?? result.message);
+    setError(undefined);
+    setSecret(result.data.token);
+    formElement.reset();
+  }
+
+  async function onRevoke(tokenId: string) {
+    const result = await revokeTokenAction({ tokenId });
+    if (!result.ok) setError(result.message);
+  }
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={onCreate} className="flex max-w-md gap-2">
+        <Input name="name" placeholder="Token name, e.g. pre-labelling script" aria-label="Token name" required maxLength={60} />
+        <Button type="submit">Create token</Button>
+      </form>
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {secret ? (
+        <div className="rounded-md bg-amber-50 p-3 text-sm ring-1 ring-amber-200" role="status">
+          <p className="font-medium">Copy the token now; it will not be shown again.</p>
+          <input readOnly value={secret} aria-label="New token" className="mt-1 w-full rounded bg-white px-2 py-1 font-mono text-xs ring-1 ring-amber-300" onFocus={(event) => event.currentTarget.select()} />
+        </div>
+      ) : null}
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs uppercase text-slate-500">
+          <tr>
+            <th className="py-1">Name</th>
+            <th className="py-1">Token</th>
+            <th className="py-1">Created</th>
+            <th className="py-1">Last used</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {tokens.map((token) => (
+            <tr key={token.id}>
+              <td className="py-2">{token.name}</td>
+              <td className="py-2 font-mono text-xs">{token.prefix}…</td>
+              <td className="py-2">{token.createdAt.slice(0, 10)}</td>
+              <td className="py-2">{token.lastUsedAt?.slice(0, 16).replace("T", " ") ?? "never"}</td>
+              <td className="py-2 text-right">
+                {token.revokedAt ? (
+                  <Badge>revoked</Badge>
+                ) : (
+                  <Button variant="danger" onClick={() => onRevoke(token.id)}>
+                    Revoke
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+          {tokens.length === 0 ? (
+            <tr>
+              <td colSpan={5} className="py-3 text-slate-500">
+                No tokens yet.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}

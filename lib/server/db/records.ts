@@ -1,0 +1,161 @@
+import "server-only";
+
+import type { CriticRule } from "@/lib/records";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+import { prisma } from "./client";
+
+export type DatasetSummary = { id: string; name: string; createdAt: Date; records: number; byLanguage: Record<string, number> };
+
+/** Every dataset with its record count per language. Scope: records:read. */
+export async function listDatasets({ actor }: { actor: Actor }): Promise<DatasetSummary[]> {
+  assertCan(actor, "records:read");
+  const [datasets, counts] = await Promise.all([
+    prisma().dataset.findMany({ orderBy: { createdAt: "desc" }, select: { id: true, name: true, createdAt: true } }),
+    prisma().record.groupBy({ by: ["datasetId", "language"], _count: { _all: true } }),
+  ]);
+  return datasets.map((dataset) => {
+    const byLanguage: Record<string, number> = {};
+    for (const row of counts) if (row.datasetId === dataset.id) byLanguage[row.language] = row._count._all;
+    return { ...dataset, records: Object.values(byLanguage).reduce((sum, n) => sum + n, 0), byLanguage };
+  });
+}
+
+export type CriticView = { overallPass: boolean | null; failedRules: string[]; rules: CriticRule[]; keyPoints: string[]; reasoning: string | null; raw: string };
+
+export type RecordView = {
+  id: number;
+  key: string;
+  line: number;
+  dataset: string;
+  language: string;
+  difficulty: string | null;
+  question: string;
+  canonicalSolution: string;
+  demoTestFunc: string;
+  fullTestFunc: string;
+  extra: Record<string, unknown>;
+  critic: CriticView | null;
+};
+
+export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean };
+
+export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; q?: string };
+
+const recordSelect = {
+  id: true,
+  key: true,
+  line: true,
+  language: true,
+  difficulty: true,
+  question: true,
+  canonicalSolution: true,
+  demoTestFunc: true,
+  fullTestFunc: true,
+  extra: true,
+  dataset: { select: { name: true } },
+  critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
+} as const satisfies Prisma.RecordSelect;
+
+type SelectedRecord = Prisma.RecordGetPayload<{ select: typeof recordSelect }>;
+
+function toRecordView(row: SelectedRecord): RecordView {
+  const { dataset, critic, extra, ...rest } = row;
+  return {
+    ...rest,
+    dataset: dataset.name,
+    extra: (extra ?? {}) as Record<string, unknown>,
+    critic: critic ? { ...critic, rules: critic.rules as CriticRule[] } : null,
+  };
+}
+
+function recordWhere(datasetId: string, filters: RecordFilters): Prisma.RecordWhereInput {
+  return {
+    datasetId,
+    ...(filters.language ? { language: filters.language } : {}),
+    ...(filters.difficulty ? { difficulty: filters.difficulty } : {}),
+    ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
+    ...(filters.critic === "fail" ? { critic: { overallPass: false } } : {}),
+    ...(filters.critic === "none" ? { critic: null } : {}),
+    ...(filters.q ? { question: { contains: filters.q, mode: "insensitive" as const } } : {}),
+  };
+}
+
+async function findDatasetId(name: string): Promise<string> {
+  const dataset = await prisma().dataset.findUnique({ where: { name }, select: { id: true } });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${name}".`);
+  return dataset.id;
+}
+
+/** The first Markdown heading or sentence of a question, as a one-line title. */
+function titleOf(question: string): string {
+  const firstLine = question.split("\n").map((line) => line.replace(/^#+\s*/, "").trim()).find(Boolean) ?? "";
+  return firstLine.length > 120 ? `${firstLine.slice(0, 117)}…` : firstLine;
+}
+
+/**
+ * One page of a dataset's records in import order (ascending id), with keyset
+ * pagination on id so page 1,000 costs what page 1 does. Scope: records:read.
+ */
+export async function listRecords({ actor, datasetName, filters, limit, cursor }: { actor: Actor; datasetName: string; filters: RecordFilters; limit: number; cursor?: number }) {
+  assertCan(actor, "records:read");
+  const datasetId = await findDatasetId(datasetName);
+  const where = recordWhere(datasetId, filters);
+  const rows = await prisma().record.findMany({
+    where: cursor ? { ...where, id: { gt: cursor } } : where,
+    orderBy: { id: "asc" },
+    take: limit + 1,
+    select: recordSelect,
+  });
+  const page = rows.slice(0, limit).map(toRecordView);
+  return { records: page, nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+}
+
+/** A page of list rows for the browser table plus the filtered total. Scope: records:read. */
+export async function browseRecords({ actor, datasetName, filters, limit, cursor }: { actor: Actor; datasetName: string; filters: RecordFilters; limit: number; cursor?: number }) {
+  assertCan(actor, "records:read");
+  const datasetId = await findDatasetId(datasetName);
+  const where = recordWhere(datasetId, filters);
+  const [rows, total] = await Promise.all([
+    prisma().record.findMany({
+      where: cursor ? { ...where, id: { gt: cursor } } : where,
+      orderBy: { id: "asc" },
+      take: limit + 1,
+      select: { id: true, key: true, line: true, language: true, difficulty: true, question: true, critic: { select: { overallPass: true } } },
+    }),
+    prisma().record.count({ where }),
+  ]);
+  const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic, ...row }) => ({
+    ...row,
+    title: titleOf(question),
+    criticPass: critic?.overallPass ?? null,
+    hasCritic: critic !== null,
+  }));
+  return { items, total, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
+}
+
+/** One record with its critic verdict. Scope: records:read. */
+export async function getRecord({ actor, id }: { actor: Actor; id: number }): Promise<RecordView> {
+  assertCan(actor, "records:read");
+  const row = await prisma().record.findUnique({ where: { id }, select: recordSelect });
+  if (!row) throw new AppError("NOT_FOUND", "No such record.");
+  return toRecordView(row);
+}
+
+/** The languages and difficulties present in a dataset, for filter menus. Scope: records:read. */
+export async function datasetFacets({ actor, datasetName }: { actor: Actor; datasetName: string }) {
+  assertCan(actor, "records:read");
+  const datasetId = await findDatasetId(datasetName);
+  const [languages, difficulties] = await Promise.all([
+    prisma().record.groupBy({ by: ["language"], where: { datasetId }, _count: { _all: true }, orderBy: { language: "asc" } }),
+    prisma().record.groupBy({ by: ["difficulty"], where: { datasetId }, _count: { _all: true } }),
+  ]);
+  return {
+    languages: languages.map((row) => ({ language: row.language, count: row._count._all })),
+    difficulties: difficulties.flatMap((row) => (row.difficulty ? [row.difficulty] : [])).sort(),
+  };
+}

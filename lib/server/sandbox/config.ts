@@ -1,0 +1,86 @@
+import "server-only";
+
+import { z } from "zod";
+
+import { LANGUAGES } from "@/lib/records/languages";
+
+import type { BackendName, SandboxLanguage } from "./types";
+
+export type SandboxConfig = {
+  defaultBackend: BackendName;
+  /** Base URL of the acb service, without a trailing slash; null when unset. */
+  acbUrl: string | null;
+  /** Languages sent to a backend other than the default. */
+  routes: Partial<Record<SandboxLanguage, BackendName>>;
+  /** Run without bubblewrap when it is missing (development only). */
+  isUnsafe: boolean;
+  concurrency: number;
+  memoryLimitMb: number;
+  /** Where job folders are created; null means the OS temp folder. */
+  workDir: string | null;
+};
+
+const backendSchema = z.enum(["local", "acb"]);
+const languageSchema = z.enum(LANGUAGES);
+
+const envSchema = z.object({
+  VERITY_SANDBOX: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((value) => (value ? value : "local"))
+    .pipe(backendSchema),
+  VERITY_SANDBOX_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value.replace(/\/+$/, "") : null))
+    .pipe(z.url({ protocol: /^https?$/ }).nullable()),
+  VERITY_SANDBOX_ROUTES: z.string().optional(),
+  VERITY_SANDBOX_UNSAFE: z.enum(["", "0", "1", "true", "false"]).optional(),
+  VERITY_SANDBOX_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  VERITY_SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).optional(),
+  VERITY_SANDBOX_WORKDIR: z.string().optional(),
+});
+
+/** Parses `VERITY_SANDBOX_ROUTES` (`kotlin:acb,scala:acb`); throws on an unknown language or backend. */
+export function parseRoutes(text: string | undefined): Partial<Record<SandboxLanguage, BackendName>> {
+  const routes: Partial<Record<SandboxLanguage, BackendName>> = {};
+  for (const entry of (text ?? "").split(",")) {
+    const trimmed = entry.trim();
+    if (!trimmed) continue;
+    const [language, backend, ...rest] = trimmed.split(":").map((part) => part.trim().toLowerCase());
+    const parsedLanguage = languageSchema.safeParse(language);
+    const parsedBackend = backendSchema.safeParse(backend);
+    if (rest.length > 0 || !parsedLanguage.success || !parsedBackend.success) {
+      throw new Error(`VERITY_SANDBOX_ROUTES: cannot read "${trimmed}" (expected language:local or language:acb)`);
+    }
+    routes[parsedLanguage.data] = parsedBackend.data;
+  }
+  return routes;
+}
+
+/** Reads the sandbox settings from the environment; pure, throws with every problem listed. */
+export function parseSandboxConfig(env: Record<string, string | undefined>, cpuCount: number): SandboxConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid sandbox configuration: ${problems.join("; ")}`);
+  }
+  const value = parsed.data;
+  return {
+    defaultBackend: value.VERITY_SANDBOX,
+    acbUrl: value.VERITY_SANDBOX_URL,
+    routes: parseRoutes(value.VERITY_SANDBOX_ROUTES),
+    isUnsafe: value.VERITY_SANDBOX_UNSAFE === "1" || value.VERITY_SANDBOX_UNSAFE === "true",
+    concurrency: value.VERITY_SANDBOX_CONCURRENCY ?? Math.max(1, cpuCount),
+    memoryLimitMb: value.VERITY_SANDBOX_MEMORY_MB ?? 1024,
+    workDir: value.VERITY_SANDBOX_WORKDIR?.trim() || null,
+  };
+}
+
+/** The backend a language runs on under this configuration. */
+export function backendFor(config: SandboxConfig, language: SandboxLanguage): BackendName {
+  return config.routes[language] ?? config.defaultBackend;
+}

@@ -1,0 +1,15 @@
+import "server-only";
+
+export type SandboxErrorCode = "SANDBOX_UNAVAILABLE" | "SANDBOX_INVALID_REQUEST" | "SANDBOX_FAILED";
+
+/** A run that could not happen at all (no isolation, bad request, backend down); not an outcome. */
+export class SandboxError extends Error {
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "SandboxError";
+  }
+}

@@ -1,0 +1,137 @@
+import "server-only";
+
+import { spawn } from "node:child_process";
+import type { Writable } from "node:stream";
+
+export type StepSpec = {
+  argv: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  uid?: number;
+  gid?: number;
+  timeoutMs: number;
+  outputCapBytes: number;
+  /** Runs after spawn and before the program is released (cgroup attach). */
+  beforeStart?: (pid: number) => Promise<void>;
+  /** Runs when the wall-clock timeout fires, next to killing the process group. */
+  onTimeout?: () => Promise<void>;
+};
+
+export type StepRun = {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  wallMs: number;
+};
+
+/** Keeps the first `cap` bytes of a stream and counts (then drops) the rest, so the child never blocks. */
+export class CappedBuffer {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private total = 0;
+
+  constructor(private readonly cap: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.kept >= this.cap) return;
+    const room = this.cap - this.kept;
+    const slice = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(slice);
+    this.kept += slice.length;
+  }
+
+  get isTruncated(): boolean {
+    return this.total > this.cap;
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+// A gate: the shell waits on fd 3 until the parent has put it into the job's cgroup, then execs the
+// real command, so no user code runs outside the limits.
+const GATE_SCRIPT = 'read -r _ <&3; exec 3<&-; exec "$@"';
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // the group is already gone
+  }
+}
+
+/**
+ * Runs one command in its own process group with a wall-clock timeout that kills the whole group,
+ * stdin closed, and stdout/stderr capped.
+ */
+export async function runStep(spec: StepSpec): Promise<StepRun> {
+  const child = spawn("/bin/sh", ["-c", GATE_SCRIPT, "sh", ...spec.argv], {
+    cwd: spec.cwd,
+    env: { ...spec.env } as NodeJS.ProcessEnv,
+    uid: spec.uid,
+    gid: spec.gid,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+  });
+  const stdout = new CappedBuffer(spec.outputCapBytes);
+  const stderr = new CappedBuffer(spec.outputCapBytes);
+  child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", reject);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+
+  await spawned;
+  const pid = child.pid as number;
+  const gate = child.stdio[3] as Writable;
+  try {
+    await spec.beforeStart?.(pid);
+  } catch (error) {
+    killGroup(pid);
+    await exited;
+    throw error;
+  }
+
+  const startedAt = performance.now();
+  gate.end("go\n");
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(pid);
+    void spec.onTimeout?.();
+  }, spec.timeoutMs);
+
+  const { code, signal } = await exited;
+  const wallMs = Math.round(performance.now() - startedAt);
+  clearTimeout(timer);
+  // Anything the program left behind in its group goes too (the pid namespace already takes care of
+  // it under bubblewrap; this covers unsafe mode).
+  killGroup(pid);
+  // Pipes close once the last writer is gone; do not hang on a writer that escaped the group.
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+
+  return {
+    exitCode: code,
+    signal,
+    timedOut,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutTruncated: stdout.isTruncated,
+    stderrTruncated: stderr.isTruncated,
+    wallMs,
+  };
+}
