@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 
@@ -7,6 +8,7 @@ import { acceptInvitationAction } from "@/app/invite/[token]/actions";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 
 export function AcceptInvitationForm({ token, email }: { token: string; email: string }) {
+  const router = useRouter();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string>();
   const [isPending, setPending] = useState(false);
@@ -24,7 +26,8 @@ export function AcceptInvitationForm({ token, email }: { token: string; email: s
       return;
     }
     await signIn("credentials", { email, password, redirect: false });
-    window.location.assign("/datasets");
+    router.push("/datasets");
+    router.refresh();
   }
 
   return (

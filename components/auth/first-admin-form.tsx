@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 
@@ -7,6 +8,7 @@ import { createFirstAdminAction } from "@/app/signin/actions";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 
 export function FirstAdminForm() {
+  const router = useRouter();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string>();
   const [isPending, setPending] = useState(false);
@@ -24,7 +26,8 @@ export function FirstAdminForm() {
       return;
     }
     await signIn("credentials", { email: input.email, password: input.password, redirect: false });
-    window.location.assign("/datasets");
+    router.push("/datasets");
+    router.refresh();
   }
 
   return (

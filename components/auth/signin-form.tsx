@@ -1,11 +1,13 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 
 export function SignInForm({ callbackUrl, external, initialError }: { callbackUrl: string; external: { id: string; name: string }[]; initialError?: string }) {
+  const router = useRouter();
   const [error, setError] = useState(initialError);
   const [isPending, setPending] = useState(false);
 
@@ -15,9 +17,13 @@ export function SignInForm({ callbackUrl, external, initialError }: { callbackUr
     setPending(true);
     setError(undefined);
     const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    if (result?.ok) {
+      router.push(callbackUrl);
+      router.refresh();
+      return;
+    }
     setPending(false);
-    if (result?.ok) window.location.assign(callbackUrl);
-    else setError("Wrong email or password.");
+    setError("Wrong email or password.");
   }
 
   return (

@@ -2,7 +2,7 @@
 // invitations, the first admin, role scopes in the data layer, and the REST routes' answers.
 import { gzipSync } from "node:zlib";
 
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { GET as getDatasets } from "@/app/api/v1/datasets/route";
 import { GET as getRecords, POST as postRecords } from "@/app/api/v1/datasets/[name]/records/route";
@@ -240,11 +240,17 @@ describe("authorization", () => {
     }
   });
 
-  it("does not answer 2xx to a request with no Authorization header", async () => {
-    // Outside Next there is no request scope for next-auth's session lookup; whatever it does, the
-    // route must not let the request through.
-    const response = await getDatasets(new Request("http://localhost/api/v1/datasets"), params({}));
-    expect(response.status).toBeGreaterThanOrEqual(400);
+  it("does not let a request with no Authorization header through", async () => {
+    // Outside Next, next-auth's getServerSession throws (headers() has no request scope), so the
+    // wrapper answers 500 here; inside Next the session is empty and the answer is 401.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const response = await getDatasets(new Request("http://localhost/api/v1/datasets"), params({}));
+      expect([401, 500]).toContain(response.status);
+      expect(((await response.json()) as ErrorBody).error.code).not.toBe("FORBIDDEN");
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it("lists datasets with their counts to any signed-in role", async () => {
@@ -365,6 +371,21 @@ describe("authorization", () => {
       expect(await lines("?q=trie")).toEqual([4, 6]);
       expect(await lines("?q=trie&critic=fail")).toEqual([6]);
       expect(await lines("?language=swift")).toEqual([]);
+    });
+
+    it("treats % and _ in q as literal text, not LIKE wildcards", async () => {
+      const other = uniqueName("wild");
+      const otherSeed = other.replaceAll("-", "_");
+      await importRecords({
+        actor: admin,
+        datasetName: other,
+        source: chunks(toJsonl([makeRecord(`${otherSeed}_0`, { question: "Return 100% of the input." }), makeRecord(`${otherSeed}_1`, { question: "Return the input unchanged." })])),
+        skipInvalid: false,
+        origin: "api",
+      });
+      const response = await getRecords(new Request(recordsUrl(other, "?q=%25"), { headers: bearer(annotatorToken) }), params({ name: other }));
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as Page).records.map((r) => r.line)).toEqual([1]);
     });
 
     it("combines a filter with pagination", async () => {

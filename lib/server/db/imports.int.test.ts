@@ -230,6 +230,37 @@ describe("importRecords", () => {
     expect(job).toMatchObject({ datasetName: name, status: "SUCCEEDED", linesRead: 10, bytesRead: Buffer.byteLength(text), bytesTotal: Buffer.byteLength(text), imported: 10, duplicates: 0 });
   });
 
+  it("reports imported 0 in the last progress of a file rejected after a full batch went in", async () => {
+    const name = uniqueName("lateerror");
+    const seed = name.replaceAll("-", "_");
+    // More than one batch of good records, so some were written (then rolled back) before the bad line.
+    const text = toJsonl(records(seed, 1200)) + "{bad\n";
+    const seen: ImportProgress[] = [];
+    const summary = await importRecords({ actor: admin, datasetName: name, source: chunks(text), skipInvalid: false, origin: "api", onProgress: (p) => seen.push(p) });
+    expect(summary).toMatchObject({ ok: false, imported: 0, errorCount: 1, errors: [{ line: 1201, message: expect.stringMatching(/invalid JSON/) }] });
+    expect(seen[seen.length - 1]).toMatchObject({ linesRead: 1201, imported: 0, errorCount: 1 });
+    expect(await datasetExists(name)).toBe(false);
+    const job = await findImportJob({ actor: admin, jobId: summary.jobId });
+    expect(job).toMatchObject({ status: "FAILED", imported: 0, linesRead: 1201 });
+  });
+
+  it("rethrows a failing source, writes nothing, and marks the job FAILED", async () => {
+    const name = uniqueName("broken");
+    const seed = name.replaceAll("-", "_");
+    async function* broken(): AsyncGenerator<string> {
+      yield toJsonl(records(seed, 3));
+      throw new Error("socket hang up");
+    }
+    const error = await importRecords({ actor: admin, datasetName: name, source: broken(), skipInvalid: true, origin: "api" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe("socket hang up");
+    expect(await datasetExists(name)).toBe(false);
+    const job = await prisma().importJob.findFirstOrThrow({ where: { datasetName: name }, select: { status: true, message: true, finishedAt: true } });
+    expect(job.status).toBe("FAILED");
+    expect(job.message).toMatch(/nothing was imported/);
+    expect(job.finishedAt).not.toBeNull();
+  });
+
   it("refuses a bad dataset name before writing anything", async () => {
     const jobsBefore = await prisma().importJob.count();
     const error = await importText("../etc", toJsonl([makeRecord("badname")])).catch((e: unknown) => e);
@@ -367,6 +398,23 @@ describe("importCriticFile", () => {
     expect(summary.errors.find((e) => e.line === 3)?.message).toMatch(/invalid JSON/);
     expect(summary.errors.find((e) => e.line === 4)?.message).toMatch(/"line" must be a positive integer/);
     for (const record of await allRecords(name)) expect(record.critic).toBeNull();
+  });
+
+  it("refuses a line number shared by records from two files of one dataset", async () => {
+    const name = uniqueName("cfmulti");
+    const seed = name.replaceAll("-", "_");
+    await importText(name, toJsonl(records(`${seed}_a`, 2)));
+    await importText(name, toJsonl(records(`${seed}_b`, 2)));
+    const summary = await importCriticFile({ actor: admin, datasetName: name, source: chunks(toJsonl([{ line: 1, critic_result: CRITIC_RESULT }])) });
+    expect(summary).toMatchObject({ ok: false, attached: 0, errorCount: 1 });
+    expect(summary.errors[0]).toMatchObject({ line: 1, message: expect.stringMatching(/line 1 matches 2 records/) });
+    for (const record of await allRecords(name)) expect(record.critic).toBeNull();
+
+    // Addressed by key, the same verdict attaches to exactly one of them.
+    const target = (await allRecords(name))[2];
+    const byKey = await importCriticFile({ actor: admin, datasetName: name, source: chunks(toJsonl([{ key: target.key, critic_result: CRITIC_RESULT }])) });
+    expect(byKey).toMatchObject({ ok: true, attached: 1 });
+    expect((await allRecords(name)).map((r) => r.critic?.overallPass ?? null)).toEqual([null, null, false, null]);
   });
 
   it("answers NOT_FOUND for an unknown dataset", async () => {

@@ -139,6 +139,8 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
     } else {
       await client.query("ROLLBACK");
     }
+    // A rejected file imported nothing, whatever the batches wrote before the rollback.
+    state.imported = summary.imported;
     await reportProgress(true);
     await prisma().importJob.update({
       where: { id: job.id },
@@ -259,13 +261,16 @@ export async function importCriticFile({ actor, datasetName, source }: { actor: 
         `SELECT id, line, key FROM "Record" WHERE "datasetId" = $1 AND (line = ANY($2::int[]) OR key = ANY($3::text[]))`,
         [dataset.id, batch.flatMap((b) => (b.recordLine === null ? [] : [b.recordLine])), batch.flatMap((b) => (b.key === null ? [] : [b.key]))],
       );
-      const byLine = new Map(rows.map((row) => [row.line, row.id]));
+      // A dataset filled from several files has several records per line number; such a line is ambiguous.
+      const byLine = new Map<number, number[]>();
+      for (const row of rows) byLine.set(row.line, [...(byLine.get(row.line) ?? []), row.id]);
       const byKey = new Map(rows.map((row) => [row.key, row.id]));
       const critics: { recordId: number; verdict: CriticVerdict }[] = [];
       for (const entry of batch) {
-        const recordId = entry.key !== null ? byKey.get(entry.key) : byLine.get(entry.recordLine!);
-        if (recordId === undefined) fail(entry.line, entry.key !== null ? `no record with hash ${entry.key.slice(0, 12)}… in "${datasetName}"` : `no record from line ${entry.recordLine} in "${datasetName}"`);
-        else critics.push({ recordId, verdict: entry.verdict });
+        const candidates = entry.key !== null ? [byKey.get(entry.key)].filter((id) => id !== undefined) : (byLine.get(entry.recordLine!) ?? []);
+        if (candidates.length === 1) critics.push({ recordId: candidates[0], verdict: entry.verdict });
+        else if (candidates.length > 1) fail(entry.line, `line ${entry.recordLine} matches ${candidates.length} records in "${datasetName}" (it was imported from several files); address them by "key"`);
+        else fail(entry.line, entry.key !== null ? `no record with hash ${entry.key.slice(0, 12)}… in "${datasetName}"` : `no record from line ${entry.recordLine} in "${datasetName}"`);
       }
       if (critics.length > 0 && errorCount === 0) await upsertCritics(client, critics);
       attached += critics.length;

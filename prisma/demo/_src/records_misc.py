@@ -976,17 +976,17 @@ def fullTesting(): Unit = {
   assert(sumOfSquares(List(0, 0, 0)) == 0L)
   assert(sumOfSquares(List(10, -10)) == 200L)
   assert(sumOfSquares(List(Int.MaxValue)) == 4611686014132420609L)
-  assert(sumOfSquares(List(46341, 46341)) == 4295022562L)
+  assert(sumOfSquares(List(46341, 46341)) == 4294976562L)
   println("All tests passed")
 }
 
 fullTesting()
 ''',
     valid=True, flaw=None,
-    explanation="Valid: Long arithmetic is required by the statement; (2^31 - 1)^2 = 4611686014132420609 and 2 * 46341^2 = 4295022562. Not runnable here (no Scala toolchain); checked by reading.",
+    explanation="Valid: Long arithmetic is required by the statement; (2^31 - 1)^2 = 4611686014132420609 and 2 * 46341^2 = 4294976562. Not runnable here (no Scala toolchain); checked by reading.",
     critic=dict(name="sumOfSquares", style="string"),
     reasoning='''
-sumOfSquares consistent. Int.MaxValue^2 = 4611686014132420609 fits in Long. 46341^2 = 2147488281, times 2 = 4295022562. Pass.
+sumOfSquares consistent. Int.MaxValue^2 = 4611686014132420609 fits in Long. 46341^2 = 2147488281, times 2 = 4294976562. Pass.
 ''',
 )
 

@@ -494,20 +494,21 @@ def test():
     assert sorted(distinct_words("b a B")) == ["a", "b"]
     assert distinct_words("") == []
     assert distinct_words("hello") == ["hello"]
-    assert distinct_words("the cat and the hat") == ["hat", "the", "and", "cat"]
+    assert sorted(distinct_words("the cat and the hat")) == ["and", "cat", "hat", "the"]
     assert distinct_words("One one ONE") == ["one"]
-    assert distinct_words("red green blue green") == ["green", "blue", "red"]
+    assert distinct_words("Red green RED") == ["green", "red"]
     assert len(distinct_words("a b c d e f")) == 6
+    assert distinct_words("   ") == []
 
 if __name__ == "__main__":
     test()
 ''',
-    explanation="Two full-test asserts expect one particular order of list(set(...)), which changes between runs because Python randomises string hashing; the statement even says the order is unspecified. Running the full test a few times gives different outcomes.",
+    explanation="One full-test assert expects distinct_words(\"Red green RED\") == [\"green\", \"red\"], an order produced by list(set(...)) that changes between runs because Python randomises string hashing (about half of the runs fail); the statement even says the order is unspecified. Running the full test a few times gives different outcomes.",
     critic=dict(name="distinct_words", fails={
-        "Randomness/Non-reproducible": "The full test compares `distinct_words(...)` against lists in a fixed order, but the solution builds the result from a set; string hash randomisation makes the order differ between runs.",
+        "Randomness/Non-reproducible": "The full test compares `distinct_words(\"Red green RED\")` against a list in a fixed order, but the solution builds the result from a set; string hash randomisation makes the order differ between runs.",
     }, key_points=["Order-dependent asserts on set-derived output.", "Compare sorted lists or sets instead."]),
     reasoning='''
-Demo test sorts the result, fine. Full test: `distinct_words("the cat and the hat") == ["hat", "the", "and", "cat"]` depends on set iteration order, which depends on PYTHONHASHSEED. Statement explicitly says order is unspecified, so the expected order is an artefact of one run. Non-reproducible.
+Demo test sorts the result, fine, and most full-test cases sort too. But `distinct_words("Red green RED") == ["green", "red"]` depends on set iteration order, which depends on PYTHONHASHSEED. Statement explicitly says order is unspecified, so the expected order is an artefact of one run. Non-reproducible.
 ''',
 )
 

@@ -65,7 +65,7 @@ export const elixirRecipe = simpleRecipe({
   file: "test.ex",
   interpreter: ["elixir"],
   failurePatterns: ["assertion fails"],
-  version: ["elixir", "--version"],
+  version: ["elixir", "--short-version"],
   hello: {
     solution: "defmodule Hello do\n  def add(a, b), do: a + b\nend\n",
     test: "3 = Hello.add(1, 2)\n",

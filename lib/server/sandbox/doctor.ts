@@ -1,0 +1,113 @@
+import "server-only";
+
+import { LANGUAGES } from "@/lib/records/languages";
+
+import { describeCgroupMode } from "./cgroup";
+import type { SandboxRouter } from "./index";
+import { getRecipe } from "./recipes";
+import type { BackendName, Outcome, SandboxLanguage } from "./types";
+
+export type IsolationReport = {
+  mode: "bubblewrap" | "unsafe" | "refused";
+  bwrapPath: string | null;
+  prlimitPath: string | null;
+  /** The user programs run as (null: the current user, when not root). */
+  user: string | null;
+  /** True when a program really ran inside the sandbox as an unprivileged user. */
+  works: boolean;
+  detail: string | null;
+  cgroupMode: "v2" | "v1" | "none";
+  cgroup: string;
+};
+
+export type LanguageReport = {
+  language: SandboxLanguage;
+  backend: BackendName;
+  toolchainFound: boolean;
+  missing: string[];
+  /** The hello program PASSED inside the sandbox; null when it was not tried. */
+  works: boolean | null;
+  outcome: Outcome | null;
+  version: string | null;
+  detail: string | null;
+};
+
+export type DoctorReport = { isolation: IsolationReport; languages: LanguageReport[] };
+
+/** First non-empty line of a version command's output. */
+export function firstLine(text: string): string | null {
+  return (
+    text
+      .split("\n")
+      .map((line) => line.trim())
+      .find(Boolean) ?? null
+  );
+}
+
+async function checkIsolation(router: SandboxRouter): Promise<IsolationReport> {
+  const status = await router.local.isolation();
+  const cgroupMode = status.cgroup.kind;
+  const base = {
+    mode: status.mode,
+    bwrapPath: status.bwrapPath,
+    prlimitPath: status.prlimitPath,
+    user: status.user?.name ?? null,
+    cgroupMode,
+    cgroup: describeCgroupMode(status.cgroup),
+  };
+  if (status.problem) return { ...base, works: false, detail: status.problem };
+  try {
+    const run = await router.local.runCommand(["/bin/sh", "-c", "id -u"], { timeoutMs: 10_000 });
+    const uid = Number(run.stdout.trim());
+    if (run.exitCode !== 0) return { ...base, works: false, detail: `test program failed: ${run.stderr.trim()}` };
+    if (uid === 0) return { ...base, works: false, detail: "programs run as root inside the sandbox" };
+    return { ...base, works: true, detail: `programs run as uid ${uid}` };
+  } catch (error) {
+    return { ...base, works: false, detail: (error as Error).message };
+  }
+}
+
+async function checkLanguage(router: SandboxRouter, language: SandboxLanguage, canRun: boolean): Promise<LanguageReport> {
+  const recipe = getRecipe(language);
+  const backend = router.backendFor(language);
+  const toolchain = await router.local.toolchain(language);
+  const report: LanguageReport = {
+    language,
+    backend,
+    toolchainFound: toolchain.isFound,
+    missing: toolchain.missing,
+    works: null,
+    outcome: null,
+    version: null,
+    detail: toolchain.isFound ? null : `not found: ${toolchain.missing.join(", ")}`,
+  };
+  if (!toolchain.isFound || !canRun) return report;
+  try {
+    const version = await router.local.runCommand(recipe.toolchain.version, { timeoutMs: 30_000, env: recipe.env });
+    report.version = firstLine(`${version.stdout}\n${version.stderr}`);
+    // Generous timeout: first runs warm caches (JVM class data, Go build cache).
+    const hello = await router.local.run({ language, ...recipe.hello, timeoutMs: 30_000 });
+    report.outcome = hello.outcome;
+    report.works = hello.outcome === "PASSED";
+    if (!report.works) report.detail = (hello.stderr || hello.compileOutput || hello.stdout).trim().slice(0, 300);
+  } catch (error) {
+    report.works = false;
+    report.detail = (error as Error).message;
+  }
+  return report;
+}
+
+/** Checks isolation and, per language, the toolchain inside the sandbox (runs a hello program). */
+export async function runDoctor(
+  router: SandboxRouter,
+  options: { languages?: readonly SandboxLanguage[]; onLanguage?: (report: LanguageReport) => void } = {},
+): Promise<DoctorReport> {
+  const isolation = await checkIsolation(router);
+  const languages: LanguageReport[] = [];
+  for (const language of options.languages ?? LANGUAGES) {
+    const report = await checkLanguage(router, language, isolation.works);
+    options.onLanguage?.(report);
+    languages.push(report);
+  }
+  return { isolation, languages };
+}

@@ -1,0 +1,34 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// End-to-end tests drive Debian's Chromium (Playwright cannot download its own browser here)
+// against a real Verity server on its own embedded PostgreSQL folder and port.
+const PORT = Number(process.env.VERITY_E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${PORT}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "rm -rf .data/e2e && node scripts/verity.mjs serve",
+    url: `${baseURL}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    env: { VERITY_DATA_DIR: ".data/e2e", VERITY_DB_PORT: "54359", PORT: String(PORT), VERITY_DEMO: "0", VERITY_PUBLIC_URL: baseURL, NEXTAUTH_SECRET: "e2e-only-secret-not-for-production" },
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});
