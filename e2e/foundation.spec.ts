@@ -80,7 +80,7 @@ test("a returning user signs in with email and password; a wrong password is ref
   await page.getByLabel("Email").fill(annotator.email);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Wrong email or password");
+  await expect(page.getByText("Wrong email or password.")).toBeVisible();
   await signIn(page, annotator);
   await expect(page.getByText("Ann Otator · annotator")).toBeVisible();
 });
@@ -92,7 +92,7 @@ test("an upload with one bad line names the line and imports nothing", async ({ 
   await page.getByLabel("File").setInputFiles({ name: "bad.jsonl", mimeType: "application/json", buffer: Buffer.from(body) });
   await page.getByLabel("Dataset").fill("e2e-bad");
   await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByRole("alert").first()).toContainText("nothing was imported");
+  await expect(page.getByText("1 bad line: nothing was imported")).toBeVisible();
   await expect(page.getByRole("cell", { name: "line 2" })).toBeVisible();
   await page.getByRole("link", { name: "Datasets" }).click();
   await expect(page.getByText("No datasets yet")).toBeVisible();

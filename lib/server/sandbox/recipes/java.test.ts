@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+
+import { classifyJava, javaRecipe, parseJUnitSummary, spliceJava } from "./java";
+
+describe("spliceJava", () => {
+  it("drops package lines, hoists and dedupes imports, makes top-level types package-private", () => {
+    const solution = "package com.acme;\n\nimport java.util.List;\n\npublic class Adder {\n    public static class Inner {}\n}";
+    const test =
+      "import java.util.List;\nimport org.junit.jupiter.api.Test;\n\npublic final class AdderTest {\n    @Test\n    public void t() {}\n}";
+    const program = spliceJava(solution, test);
+    expect(program).not.toContain("package com.acme");
+    expect(program.match(/import java\.util\.List;/g)).toHaveLength(1);
+    expect(program.indexOf("import org.junit.jupiter.api.Test;")).toBeLessThan(program.indexOf("class Adder"));
+    expect(program).toContain("\nclass Adder {");
+    expect(program).toContain("\nfinal class AdderTest {");
+    // Nested public types may stay public.
+    expect(program).toContain("public static class Inner");
+  });
+
+  it("writes Main.java and compiles against JUnit", () => {
+    expect(javaRecipe.splice("class A {}", "class ATest {}").files[0].path).toBe("Main.java");
+    expect(javaRecipe.compile?.argv[0]).toBe("javac");
+  });
+});
+
+const summary = (found: number, ok: number, failed: number) =>
+  `[ ${found} tests found ]\n[ ${ok} tests successful ]\n[ ${failed} tests failed ]\n`;
+
+describe("classifyJava", () => {
+  const compiled = { exitCode: 0, timedOut: false, stdout: "", stderr: "" };
+
+  it("reads the JUnit summary", () => {
+    expect(parseJUnitSummary(summary(3, 2, 1))).toEqual({ found: 3, successful: 2, failed: 1 });
+    expect(parseJUnitSummary("no summary")).toBeNull();
+  });
+
+  it("JUnit failures are WRONG_ANSWER, no tests found is RUNTIME_ERROR, all green is PASSED", () => {
+    const run = (stdout: string, exitCode: number) => ({ exitCode, timedOut: false, stdout, stderr: "" });
+    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(2, 1, 1), 1) })).toBe("WRONG_ANSWER");
+    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(0, 0, 0), 2) })).toBe("RUNTIME_ERROR");
+    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(0, 0, 0), 0) })).toBe("RUNTIME_ERROR");
+    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(2, 2, 0), 0) })).toBe("PASSED");
+  });
+
+  it("keeps compile errors and timeouts", () => {
+    expect(classifyJava({ syntaxError: false, compile: { ...compiled, exitCode: 1 }, run: null })).toBe("COMPILATION_ERROR");
+    expect(
+      classifyJava({ syntaxError: false, compile: compiled, run: { exitCode: null, timedOut: true, stdout: "", stderr: "" } }),
+    ).toBe("TIME_LIMIT_EXCEEDED");
+  });
+});

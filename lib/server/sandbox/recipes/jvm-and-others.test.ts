@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+
+import { csharpRecipe, spliceCsharp } from "./csharp";
+import { dartRecipe, spliceDart } from "./dart";
+import { kotlinRecipe, spliceKotlin } from "./kotlin";
+import { scalaRecipe } from "./scala";
+import { spliceSwift, swiftRecipe } from "./swift";
+import type { Recipe } from "./types";
+
+function classify(recipe: Recipe, stdout: string, exitCode = 0) {
+  return recipe.classify({ syntaxError: false, compile: null, run: { exitCode, timedOut: false, stdout, stderr: "" } });
+}
+
+describe("spliceCsharp", () => {
+  it("hoists and dedupes using directives but not using statements", () => {
+    const program = spliceCsharp(
+      "using System;\nusing System.Linq;\nclass A { static int F() { using var s = new S(); return 1; } }",
+      "using System;\nclass P { static void RunTests() { } }",
+    );
+    expect(program.match(/using System;/g)).toHaveLength(1);
+    expect(program.startsWith("using System;\nusing System.Linq;")).toBe(true);
+    expect(program).toContain("using var s = new S();");
+  });
+
+  it("makes bare static members public and renames RunTests to Main when there is no Main", () => {
+    const program = spliceCsharp("class A {\n    static int F() => 1;\n}", "class P {\n    static void RunTests() { }\n}");
+    expect(program).toContain("    public static int F() => 1;");
+    expect(program).toContain("public static void Main(");
+    expect(program).not.toContain("RunTests(");
+  });
+
+  it("keeps RunTests when a Main exists, and classifies 'Assertion failed'", () => {
+    const program = spliceCsharp("class A {}", "class P {\n    public static void Main() { RunTests(); }\n    static void RunTests() {}\n}");
+    expect(program).toContain("RunTests()");
+    expect(classify(csharpRecipe, "Assertion failed: x")).toBe("WRONG_ANSWER");
+    expect(csharpRecipe.splice("a", "b").files.map((f) => f.path)).toEqual(["MyProject/MyProject.csproj", "MyProject/Program.cs"]);
+  });
+});
+
+describe("spliceDart", () => {
+  it("hoists imports and runs with asserts enabled", () => {
+    const program = spliceDart("import 'dart:math';\nint f() => max(1, 2);", "import 'dart:math';\nvoid main() { assert(f() == 2); }");
+    expect(program.match(/import 'dart:math';/g)).toHaveLength(1);
+    expect(dartRecipe.run.argv).toEqual(["dart", "run", "--enable-asserts", "test.dart"]);
+    expect(classify(dartRecipe, "Test 1 failed")).toBe("WRONG_ANSWER");
+    expect(classify(dartRecipe, "", 255)).toBe("RUNTIME_ERROR");
+  });
+});
+
+describe("spliceKotlin", () => {
+  it("hoists imports (no semicolons) above both parts", () => {
+    const program = spliceKotlin("import kotlin.math.max\nfun f() = max(1, 2)", "import kotlin.math.max\nimport java.util.*\ncheck(f() == 2)");
+    expect(program).toBe("import kotlin.math.max\nimport java.util.*\n\nfun f() = max(1, 2)\n\ncheck(f() == 2)\n");
+    expect(kotlinRecipe.run.argv).toEqual(["kotlinc", "-script", "test.kts"]);
+    expect(classify(kotlinRecipe, "java.lang.AssertionError: x", 1)).toBe("WRONG_ANSWER");
+  });
+});
+
+describe("scala recipe", () => {
+  it("concatenates into a .sc script and classifies AssertionError", () => {
+    expect(scalaRecipe.splice("def f = 1", "assert(f == 1)").program).toBe("def f = 1\nassert(f == 1)");
+    expect(classify(scalaRecipe, "", 1)).toBe("RUNTIME_ERROR");
+    expect(classify(scalaRecipe, "java.lang.AssertionError: assertion failed", 1)).toBe("WRONG_ANSWER");
+    expect(scalaRecipe.timeoutAllowanceMs).toBe(25_000);
+  });
+});
+
+describe("spliceSwift", () => {
+  it("prepends import Foundation when the solution uses math names", () => {
+    expect(spliceSwift("func f(_ x: Double) -> Double { sqrt(x) }", "assert(f(4) == 2)").startsWith("import Foundation\n")).toBe(true);
+  });
+
+  it("does not import Foundation twice or when nothing needs it", () => {
+    expect(spliceSwift("import Foundation\nlet x = sqrt(4.0)", "").match(/import Foundation/g)).toHaveLength(1);
+    expect(spliceSwift("func f() -> Int { 1 }", "assert(f() == 1)")).toBe("func f() -> Int { 1 }\nassert(f() == 1)");
+    expect(classify(swiftRecipe, "test.swift:3: Assertion failed", 132)).toBe("WRONG_ANSWER");
+  });
+});
