@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+
+import { backendFor, parseRoutes, parseSandboxConfig } from "./config";
+
+describe("parseSandboxConfig", () => {
+  it("defaults to the local backend, one job per core and 1 GiB", () => {
+    const config = parseSandboxConfig({}, 4);
+    expect(config).toEqual({
+      defaultBackend: "local",
+      acbUrl: null,
+      routes: {},
+      isUnsafe: false,
+      concurrency: 4,
+      memoryLimitMb: 1024,
+      workDir: null,
+    });
+  });
+
+  it("reads every variable", () => {
+    const config = parseSandboxConfig(
+      {
+        VERITY_SANDBOX: "acb",
+        VERITY_SANDBOX_URL: "http://sandbox:8080/",
+        VERITY_SANDBOX_ROUTES: "kotlin:acb, scala:acb,python:local",
+        VERITY_SANDBOX_UNSAFE: "1",
+        VERITY_SANDBOX_CONCURRENCY: "3",
+        VERITY_SANDBOX_MEMORY_MB: "512",
+        VERITY_SANDBOX_WORKDIR: "/var/tmp/verity",
+      },
+      2,
+    );
+    expect(config.defaultBackend).toBe("acb");
+    expect(config.acbUrl).toBe("http://sandbox:8080");
+    expect(config.routes).toEqual({ kotlin: "acb", scala: "acb", python: "local" });
+    expect(config.isUnsafe).toBe(true);
+    expect(config.concurrency).toBe(3);
+    expect(config.memoryLimitMb).toBe(512);
+    expect(config.workDir).toBe("/var/tmp/verity");
+    expect(backendFor(config, "python")).toBe("local");
+    expect(backendFor(config, "ruby")).toBe("acb");
+  });
+
+  it("rejects an unknown backend, a bad URL and a zero concurrency", () => {
+    expect(() => parseSandboxConfig({ VERITY_SANDBOX: "docker" }, 2)).toThrow(/VERITY_SANDBOX/);
+    expect(() => parseSandboxConfig({ VERITY_SANDBOX_URL: "not a url" }, 2)).toThrow(/VERITY_SANDBOX_URL/);
+    expect(() => parseSandboxConfig({ VERITY_SANDBOX_CONCURRENCY: "0" }, 2)).toThrow(/CONCURRENCY/);
+  });
+});
+
+describe("parseRoutes", () => {
+  it("ignores empty entries and rejects unknown languages or backends", () => {
+    expect(parseRoutes(" ,kotlin:acb,")).toEqual({ kotlin: "acb" });
+    expect(() => parseRoutes("cobol:acb")).toThrow(/cobol:acb/);
+    expect(() => parseRoutes("kotlin:docker")).toThrow(/kotlin:docker/);
+    expect(() => parseRoutes("kotlin")).toThrow(/expected language:local/);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+
+import { baseSandboxEnv, buildBwrapArgv, rebaseEnv, signalFromExitCode } from "./isolation";
+
+const input = {
+  bwrapPath: "/usr/bin/bwrap",
+  prlimitPath: "/usr/bin/prlimit",
+  hostJobDir: "/tmp/verity-job-abc",
+  roots: [
+    { path: "/bin", kind: "symlink" as const, target: "usr/bin" },
+    { path: "/lib64", kind: "dir" as const },
+  ],
+  etcPaths: ["/etc/ld.so.cache"],
+  env: baseSandboxEnv({ GOCACHE: "/job/.cache" }),
+  limits: { cpuSeconds: 11, processes: 512, fileSizeBytes: 1024, openFiles: 64 },
+  argv: ["python3", "test.py"],
+};
+
+describe("buildBwrapArgv", () => {
+  const argv = buildBwrapArgv(input);
+  const joined = argv.join(" ");
+
+  it("unshares every namespace, dies with its parent and starts a new session", () => {
+    expect(argv[0]).toBe("/usr/bin/bwrap");
+    for (const flag of ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]) expect(argv).toContain(flag);
+    expect(argv).not.toContain("--share-net");
+  });
+
+  it("binds system folders read-only and only the job folder writable", () => {
+    expect(joined).toContain("--ro-bind /usr /usr");
+    expect(joined).toContain("--symlink usr/bin /bin");
+    expect(joined).toContain("--ro-bind /lib64 /lib64");
+    expect(joined).toContain("--ro-bind /etc/ld.so.cache /etc/ld.so.cache");
+    expect(joined).toContain("--bind /tmp/verity-job-abc /job --chdir /job");
+    expect(argv.filter((arg) => arg === "--bind")).toHaveLength(1);
+  });
+
+  it("sets only the given environment and runs the program under prlimit", () => {
+    expect(joined).toContain("--setenv HOME /job");
+    expect(joined).toContain("--setenv GOCACHE /job/.cache");
+    const separator = argv.indexOf("--");
+    expect(argv.slice(separator + 1)).toEqual([
+      "/usr/bin/prlimit",
+      "--cpu=11",
+      "--nproc=512",
+      "--fsize=1024",
+      "--nofile=64",
+      "--core=0",
+      "--",
+      "python3",
+      "test.py",
+    ]);
+  });
+});
+
+describe("rebaseEnv", () => {
+  it("points /job paths at the host job folder, leaving look-alikes alone", () => {
+    expect(rebaseEnv({ HOME: "/job", GOCACHE: "/job/.cache", X: "/jobs", P: "/a:/job/b" }, "/tmp/j")).toEqual({
+      HOME: "/tmp/j",
+      GOCACHE: "/tmp/j/.cache",
+      X: "/jobs",
+      P: "/a:/tmp/j/b",
+    });
+  });
+});
+
+describe("signalFromExitCode", () => {
+  it("maps 128+N to the signal name", () => {
+    const signals = { SIGKILL: 9, SIGSEGV: 11 };
+    expect(signalFromExitCode(137, signals)).toBe("SIGKILL");
+    expect(signalFromExitCode(139, signals)).toBe("SIGSEGV");
+    expect(signalFromExitCode(1, signals)).toBeNull();
+    expect(signalFromExitCode(null, signals)).toBeNull();
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+
+import { limitFired, stepRlimits } from "./local";
+import type { StepRun } from "./run-step";
+
+const step: StepRun = {
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  stdout: "",
+  stderr: "",
+  stdoutTruncated: false,
+  stderrTruncated: false,
+  wallMs: 1,
+};
+
+describe("limitFired", () => {
+  it("names the limit that ended a run, time first", () => {
+    expect(limitFired([step], null)).toBeNull();
+    expect(limitFired([{ ...step, timedOut: true }], { isOomKilled: true, isPidsLimitHit: false })).toBe("time");
+    expect(limitFired([{ ...step, signal: "SIGXCPU" }], null)).toBe("time");
+    expect(limitFired([{ ...step, exitCode: 137 }], { isOomKilled: true, isPidsLimitHit: false })).toBe("memory");
+    expect(limitFired([step], { isOomKilled: false, isPidsLimitHit: true })).toBe("processes");
+    expect(limitFired([{ ...step, stdoutTruncated: true }], null)).toBe("output");
+    expect(limitFired([{ ...step, signal: "SIGXFSZ" }], null)).toBe("output");
+  });
+});
+
+describe("stepRlimits", () => {
+  it("lets every core work for the whole timeout before RLIMIT_CPU fires", () => {
+    expect(stepRlimits(5_000, 2).cpuSeconds).toBe(11);
+    expect(stepRlimits(5_500, 1).cpuSeconds).toBe(7);
+    expect(stepRlimits(5_000, 64).cpuSeconds).toBe(41);
+    expect(stepRlimits(5_000, 2).processes).toBeGreaterThan(64);
+  });
+});
