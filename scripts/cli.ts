@@ -5,6 +5,7 @@ import { registerDbCommands } from "./commands/db";
 import { registerImportCommands } from "./commands/import";
 import { registerServeCommand } from "./commands/serve";
 import { registerUserCommands } from "./commands/users";
+import { registerVerifyCommands } from "./commands/verify";
 import { registerSandboxCommands } from "./commands/sandbox";
 
 const program = new Command()
@@ -20,6 +21,7 @@ registerServeCommand(program);
 registerDbCommands(program);
 registerImportCommands(program);
 registerUserCommands(program);
+registerVerifyCommands(program);
 registerSandboxCommands(program);
 
 await program.parseAsync(process.argv);

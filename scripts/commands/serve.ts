@@ -11,6 +11,8 @@ import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
 import { closePgPool } from "@/lib/server/db/pool";
+import { stopBoss } from "@/lib/server/jobs/boss";
+import { startVerificationWorkers } from "@/lib/server/jobs/verification";
 
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
 
@@ -36,8 +38,13 @@ export function registerServeCommand(program: Command): void {
         const demo = await loadDemoDatasetIfEmpty();
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
       }
-      await disconnectPrisma();
-      await closePgPool();
+      // The app's own process drains the verification queue too, unless workers run elsewhere.
+      const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
+      if (hasWorkers) await startVerificationWorkers();
+      else {
+        await disconnectPrisma();
+        await closePgPool();
+      }
 
       const env = {
         ...process.env,
@@ -61,6 +68,7 @@ export function registerServeCommand(program: Command): void {
       process.on("SIGTERM", shutdown);
       process.on("exit", () => server.kill("SIGTERM"));
       server.on("exit", async (code) => {
+        if (hasWorkers) await stopBoss(10_000).catch(() => {});
         await database.stop();
         process.exit(code ?? 0);
       });

@@ -7,6 +7,7 @@ export const SCOPES = [
   "sandbox:run",
   "reviews:write",
   "imports:write",
+  "datasets:verify",
   "campaigns:admin",
   "reports:export",
   "users:admin",

@@ -11,7 +11,7 @@ import { prisma } from "./client";
 import { pgPool } from "./pool";
 
 /** Rows per INSERT statement: large enough to amortise round trips, small enough to keep memory flat. */
-const BATCH_SIZE = 250;
+const BATCH_SIZE = 1000;
 /** How many bad lines are listed; the count covers all of them. */
 const MAX_LISTED_ERRORS = 1000;
 const PROGRESS_INTERVAL_MS = 500;

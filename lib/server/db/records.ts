@@ -40,11 +40,13 @@ export type RecordView = {
   fullTestFunc: string;
   extra: Record<string, unknown>;
   critic: CriticView | null;
+  /** Batch verification: canonical solution PASSED both tests; null until verified. */
+  executableValid: boolean | null;
 };
 
-export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean };
+export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean; executableValid: boolean | null };
 
-export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; q?: string };
+export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; executable?: "valid" | "failed" | "unknown"; q?: string };
 
 const recordSelect = {
   id: true,
@@ -57,6 +59,7 @@ const recordSelect = {
   demoTestFunc: true,
   fullTestFunc: true,
   extra: true,
+  executableValid: true,
   dataset: { select: { name: true } },
   critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
 } as const satisfies Prisma.RecordSelect;
@@ -81,6 +84,7 @@ function recordWhere(datasetId: string, filters: RecordFilters): Prisma.RecordWh
     ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
     ...(filters.critic === "fail" ? { critic: { overallPass: false } } : {}),
     ...(filters.critic === "none" ? { critic: null } : {}),
+    ...(filters.executable ? { executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null } : {}),
     ...(filters.q ? { question: { contains: filters.q, mode: "insensitive" as const } } : {}),
   };
 }
@@ -125,7 +129,7 @@ export async function browseRecords({ actor, datasetName, filters, limit, cursor
       where: cursor ? { ...where, id: { gt: cursor } } : where,
       orderBy: { id: "asc" },
       take: limit + 1,
-      select: { id: true, key: true, line: true, language: true, difficulty: true, question: true, critic: { select: { overallPass: true } } },
+      select: { id: true, key: true, line: true, language: true, difficulty: true, question: true, executableValid: true, critic: { select: { overallPass: true } } },
     }),
     prisma().record.count({ where }),
   ]);

@@ -31,7 +31,7 @@ describe("buildBwrapArgv", () => {
     expect(joined).toContain("--symlink usr/bin /bin");
     expect(joined).toContain("--ro-bind /lib64 /lib64");
     expect(joined).toContain("--ro-bind /etc/ld.so.cache /etc/ld.so.cache");
-    expect(joined).toContain("--bind /tmp/verity-job-abc /job --chdir /job");
+    expect(joined).toContain("--bind /tmp/verity-job-abc /job --chdir /job --remount-ro /");
     expect(argv.filter((arg) => arg === "--bind")).toHaveLength(1);
   });
 

@@ -119,6 +119,9 @@ export function buildBwrapArgv(input: SandboxCommandInput): string[] {
     SANDBOX_JOB_DIR,
     "--chdir",
     SANDBOX_JOB_DIR,
+    // bwrap's root is a scratch tmpfs; make it read-only so /job and /tmp are the only writable places.
+    "--remount-ro",
+    "/",
     "--clearenv",
   );
   for (const [key, value] of Object.entries(input.env)) args.push("--setenv", key, value);

@@ -1,7 +1,11 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
+import { ExecutableBadge } from "@/components/records/executable-badge";
+import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
+import { can } from "@/lib/server/auth/permissions";
+import { latestVerification } from "@/lib/server/jobs/verification";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { AppError } from "@/lib/server/errors";
@@ -30,7 +34,11 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
 
   return (
     <>
-      <PageHeader title={name} description={`${page.total.toLocaleString("en")} records match${Object.keys(filters).some((k) => filters[k as keyof typeof filters]) ? " these filters" : ""}.`} />
+      <PageHeader
+        title={name}
+        description={`${page.total.toLocaleString("en")} records match${Object.values(filters).some(Boolean) ? " these filters" : ""}.`}
+        actions={can(actor, "datasets:verify") ? <VerifyButton dataset={name} latest={await latestVerification({ actor, datasetName: name })} /> : null}
+      />
       <Card className="mb-4">
         <form className="flex flex-wrap items-end gap-3" role="search">
           <label className="text-sm">
@@ -64,6 +72,15 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
               <option value="none">No verdict</option>
             </Select>
           </label>
+          <label className="text-sm">
+            <span className="mb-1 block text-slate-600">Executable</span>
+            <Select name="executable" defaultValue={filters.executable ?? ""} aria-label="Executable-valid">
+              <option value="">All</option>
+              <option value="valid">Passes its tests</option>
+              <option value="failed">Fails its tests</option>
+              <option value="unknown">Not verified</option>
+            </Select>
+          </label>
           <label className="min-w-64 flex-1 text-sm">
             <span className="mb-1 block text-slate-600">Search in questions</span>
             <Input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="e.g. binary search" aria-label="Search in questions" />
@@ -83,6 +100,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
               <th className="px-3 py-2">Difficulty</th>
               <th className="px-3 py-2">Question</th>
               <th className="px-3 py-2">Critic</th>
+              <th className="px-3 py-2">Executable</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -99,11 +117,14 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
                 <td className="px-3 py-2">
                   {!item.hasCritic ? <Badge>none</Badge> : item.criticPass === true ? <Badge tone="green">pass</Badge> : item.criticPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
                 </td>
+                <td className="px-3 py-2">
+                  <ExecutableBadge value={item.executableValid} />
+                </td>
               </tr>
             ))}
             {page.items.length === 0 ? (
               <tr>
-                <td colSpan={5} className="px-3 py-6 text-center text-slate-500">
+                <td colSpan={6} className="px-3 py-6 text-center text-slate-500">
                   No records match.
                 </td>
               </tr>

@@ -3,9 +3,12 @@ import { notFound } from "next/navigation";
 
 import { CodeViewer } from "@/components/records/code-viewer";
 import { CriticPanel } from "@/components/records/critic-panel";
+import { ExecutableBadge } from "@/components/records/executable-badge";
+import { RunPanel } from "@/components/records/run-panel";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Badge, Card } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
+import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { AppError } from "@/lib/server/errors";
 import { getRecord } from "@/lib/server/db/records";
@@ -36,6 +39,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
         <h1 className="text-xl font-semibold">Record {record.id}</h1>
         <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
+        <ExecutableBadge value={record.executableValid} />
         <span className="font-mono text-xs text-slate-400" title="Content hash">
           {record.key.slice(0, 12)}
         </span>
@@ -44,6 +48,9 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
         <div className="space-y-4">
           <Card title="Question">
             <QuestionMarkdown source={record.question} />
+          </Card>
+          <Card title="Run in the sandbox">
+            <RunPanel recordId={record.id} canRun={can(actor, "sandbox:run")} />
           </Card>
           <Card title="Critic">
             <CriticPanel critic={record.critic} />

@@ -1,0 +1,182 @@
+import "server-only";
+
+import { availableParallelism } from "node:os";
+
+import type { Language } from "@/lib/records/languages";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { prisma } from "@/lib/server/db/client";
+import { AppError } from "@/lib/server/errors";
+import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+
+import { getBoss } from "./boss";
+
+export const VERIFY_QUEUE = "verify-record";
+const ENQUEUE_CHUNK = 1000;
+
+type VerifyJob = { batchId: string; recordId: number };
+
+export type LanguageVerification = { records: number; executableValid: number; failed: number; unavailable: number };
+
+export type VerificationProgress = {
+  batchId: string;
+  dataset: string;
+  language: string | null;
+  status: "RUNNING" | "SUCCEEDED" | "FAILED";
+  total: number;
+  done: number;
+  executableValid: number;
+  failed: number;
+  unavailable: number;
+};
+
+async function ensureQueue(): Promise<void> {
+  const boss = await getBoss();
+  if (!(await boss.getQueue(VERIFY_QUEUE))) await boss.createQueue(VERIFY_QUEUE, { name: VERIFY_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: 300 });
+}
+
+/**
+ * Starts batch verification of a dataset (optionally one language): every record not yet verified
+ * (all of them with `force`) gets a queued job. A RUNNING batch with the same scope is resumed
+ * instead, so a crashed run picks up where it stopped without rerunning finished records.
+ * `actor` is null for the operator CLI. Scope: datasets:verify.
+ */
+export async function startVerification({ actor, datasetName, language, force }: { actor: Actor | null; datasetName: string; language?: Language; force: boolean }): Promise<{ batchId: string; total: number; resumed: boolean }> {
+  if (actor) assertCan(actor, "datasets:verify");
+  const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  await ensureQueue();
+  const running = await prisma().verificationBatch.findFirst({
+    where: { datasetId: dataset.id, language: language ?? null, force, status: "RUNNING" },
+    select: { id: true, total: true },
+    orderBy: { createdAt: "desc" },
+  });
+  if (running) return { batchId: running.id, total: running.total, resumed: true };
+
+  const where = { datasetId: dataset.id, ...(language ? { language } : {}), ...(force ? {} : { executableValid: null }) };
+  const total = await prisma().record.count({ where });
+  const batch = await prisma().verificationBatch.create({
+    data: { datasetId: dataset.id, language: language ?? null, force, total, createdById: actor?.id ?? null, status: total === 0 ? "SUCCEEDED" : "RUNNING", finishedAt: total === 0 ? new Date() : null },
+    select: { id: true },
+  });
+  const boss = await getBoss();
+  // Page through ids so 100,000 records enqueue with flat memory.
+  let cursor = 0;
+  for (;;) {
+    const ids = await prisma().record.findMany({ where: { ...where, id: { gt: cursor } }, orderBy: { id: "asc" }, take: ENQUEUE_CHUNK, select: { id: true } });
+    if (ids.length === 0) break;
+    await boss.insert(ids.map(({ id }) => ({ name: VERIFY_QUEUE, data: { batchId: batch.id, recordId: id } satisfies VerifyJob })));
+    cursor = ids[ids.length - 1].id;
+  }
+  return { batchId: batch.id, total, resumed: false };
+}
+
+/**
+ * Verifies one record for a batch: canonical solution against the demo and the full test. Results,
+ * the record's executable-valid flag and the batch counters are written in one transaction, and a
+ * job delivered twice (after a crash) finds its results and does nothing.
+ */
+export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<void> {
+  const done = await prisma().runResult.count({ where: { batchId, recordId } });
+  if (done > 0) return;
+  const record = await prisma().record.findUnique({ where: { id: recordId }, select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
+  if (!record) return;
+  let results: { demo: SandboxResult; full: SandboxResult } | null = null;
+  try {
+    const language = record.language as Language;
+    const demo = await runInSandbox({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
+    const full = await runInSandbox({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
+    results = { demo, full };
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+  }
+  const isValid = results !== null && results.demo.outcome === "PASSED" && results.full.outcome === "PASSED";
+  await prisma().$transaction(async (tx) => {
+    if ((await tx.runResult.count({ where: { batchId, recordId } })) > 0) return;
+    if (results) {
+      for (const [kind, result] of [["DEMO", results.demo], ["FULL", results.full]] as const) {
+        await tx.runResult.create({ data: { ...toRunData(result), recordId, batchId, kind } });
+      }
+      await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verifiedAt: new Date() } });
+    }
+    const batch = await tx.verificationBatch.update({
+      where: { id: batchId },
+      data: { done: { increment: 1 }, ...(results === null ? { unavailable: { increment: 1 } } : isValid ? { executableValid: { increment: 1 } } : { failed: { increment: 1 } }) },
+      select: { done: true, total: true },
+    });
+    if (batch.done >= batch.total) await tx.verificationBatch.updateMany({ where: { id: batchId, status: "RUNNING" }, data: { status: "SUCCEEDED", finishedAt: new Date() } });
+  });
+  // A sandbox that could not run at all leaves a marker run so the job is not repeated.
+  if (results === null) await prisma().runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: "The language is unavailable in the sandbox.", timeMs: 0, program: "" } });
+}
+
+function toRunData(result: SandboxResult) {
+  return {
+    backend: result.backend,
+    outcome: result.outcome,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    compileOutput: result.compileOutput,
+    timeMs: Math.round(result.timeMs),
+    memoryKb: result.memoryKb === null ? null : Math.round(result.memoryKb),
+    limit: result.limit,
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+    program: result.program,
+  };
+}
+
+/** Starts `concurrency` workers draining the verification queue in this process; returns their ids. */
+export async function startVerificationWorkers(concurrency = Number(process.env.VERITY_WORKER_CONCURRENCY) || availableParallelism()): Promise<string[]> {
+  await ensureQueue();
+  const boss = await getBoss();
+  const ids: string[] = [];
+  for (let index = 0; index < concurrency; index++) {
+    ids.push(
+      await boss.work<VerifyJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+        await verifyRecord(job.data);
+      }),
+    );
+  }
+  return ids;
+}
+
+/** A batch's counters. Scope: records:read (null actor: operator CLI). */
+export async function getVerificationProgress({ actor, batchId }: { actor: Actor | null; batchId: string }): Promise<VerificationProgress> {
+  if (actor) assertCan(actor, "records:read");
+  const batch = await prisma().verificationBatch.findUnique({
+    where: { id: batchId },
+    select: { id: true, language: true, status: true, total: true, done: true, executableValid: true, failed: true, unavailable: true, dataset: { select: { name: true } } },
+  });
+  if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
+  const { id, dataset, ...counters } = batch;
+  return { batchId: id, dataset: dataset.name, ...counters };
+}
+
+/** The newest batch of a dataset, for the dataset page. Scope: records:read. */
+export async function latestVerification({ actor, datasetName }: { actor: Actor; datasetName: string }): Promise<VerificationProgress | null> {
+  assertCan(actor, "records:read");
+  const batch = await prisma().verificationBatch.findFirst({ where: { dataset: { name: datasetName } }, orderBy: { createdAt: "desc" }, select: { id: true } });
+  return batch ? getVerificationProgress({ actor, batchId: batch.id }) : null;
+}
+
+/** Per language: records, executable-valid, failed, and not verified (unavailable). Scope: records:read. */
+export async function verificationByLanguage({ actor, datasetName, language }: { actor: Actor | null; datasetName: string; language?: string }): Promise<Record<string, LanguageVerification>> {
+  if (actor) assertCan(actor, "records:read");
+  const rows = await prisma().record.groupBy({
+    by: ["language", "executableValid"],
+    where: { dataset: { name: datasetName }, ...(language ? { language } : {}) },
+    _count: { _all: true },
+  });
+  const byLanguage: Record<string, LanguageVerification> = {};
+  for (const row of rows) {
+    const entry = (byLanguage[row.language] ??= { records: 0, executableValid: 0, failed: 0, unavailable: 0 });
+    entry.records += row._count._all;
+    if (row.executableValid === true) entry.executableValid += row._count._all;
+    else if (row.executableValid === false) entry.failed += row._count._all;
+    else entry.unavailable += row._count._all;
+  }
+  return byLanguage;
+}

@@ -1,0 +1,70 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+import { SingleBar } from "cli-progress";
+import type { Command } from "commander";
+
+import { normalizeLanguage } from "@/lib/records/languages";
+import { stopBoss } from "@/lib/server/jobs/boss";
+import { getVerificationProgress, startVerification, startVerificationWorkers, verificationByLanguage } from "@/lib/server/jobs/verification";
+
+import { usageError, withDatabase } from "./with-database";
+
+/** Registers `verity verify` (batch verification with in-process workers) and `verity worker`. */
+export function registerVerifyCommands(program: Command): void {
+  program
+    .command("verify")
+    .requiredOption("--dataset <name>", "dataset to verify")
+    .option("--language <language>", "only this language")
+    .option("--force", "rerun records that were already verified", false)
+    .option("--json", "print one JSON summary object as the last line", false)
+    .description("Run every record's canonical solution against its demo and full tests; mark executable-valid records.")
+    .action(async (options: { dataset: string; language?: string; force: boolean; json: boolean }) => {
+      const language = options.language ? (normalizeLanguage(options.language) ?? usageError(`unknown language "${options.language}"`)) : undefined;
+      const byLanguage = await withDatabase(async () => {
+        try {
+          const batch = await startVerification({ actor: null, datasetName: options.dataset, language, force: options.force });
+          if (!options.json) console.error(`${batch.resumed ? "Resuming" : "Starting"} verification of ${batch.total} records${language ? ` (${language})` : ""}.`);
+          await startVerificationWorkers();
+          const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable}", stream: process.stderr }) : null;
+          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0 });
+          for (;;) {
+            const progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
+            bar?.update(progress.done, { valid: progress.executableValid, failed: progress.failed, unavailable: progress.unavailable });
+            if (progress.status !== "RUNNING") break;
+            await sleep(500);
+          }
+          bar?.stop();
+          return await verificationByLanguage({ actor: null, datasetName: options.dataset, language });
+        } finally {
+          await stopBoss();
+        }
+      }).catch((error: unknown) => {
+        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      });
+      if (options.json) {
+        console.log(JSON.stringify({ dataset: options.dataset, byLanguage }));
+      } else {
+        for (const [name, counts] of Object.entries(byLanguage).sort()) {
+          console.log(`${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} not run`);
+        }
+      }
+      process.exit(0);
+    });
+
+  program
+    .command("worker")
+    .description("Drain the verification queue on this machine until stopped (for extra worker machines).")
+    .action(async () => {
+      await withDatabase(async () => {
+        const ids = await startVerificationWorkers();
+        console.log(`Verification worker running (${ids.length} at once). Stop with Ctrl+C; unfinished jobs are retried elsewhere.`);
+        await new Promise<void>((resolve) => {
+          process.once("SIGINT", resolve);
+          process.once("SIGTERM", resolve);
+        });
+        await stopBoss();
+      });
+      process.exit(0);
+    });
+}
