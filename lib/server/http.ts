@@ -44,3 +44,21 @@ export function parseSearchParams<T extends z.ZodType>(request: Request, schema:
   if (!parsed.success) throw new AppError("INVALID_INPUT", "Invalid query parameters.", z.flattenError(parsed.error).fieldErrors as Record<string, string[]>);
   return parsed.data;
 }
+
+/** Reads a JSON body; a body that is not JSON is a 422, not a 500. */
+export async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch {
+    throw new AppError("INVALID_INPUT", "The body must be JSON.");
+  }
+}
+
+/** A URL path segment as text; tolerates both raw and already-decoded segments (a bad escape stays as is). */
+export function pathSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

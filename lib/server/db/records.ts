@@ -85,7 +85,8 @@ function recordWhere(datasetId: string, filters: RecordFilters): Prisma.RecordWh
     ...(filters.critic === "fail" ? { critic: { overallPass: false } } : {}),
     ...(filters.critic === "none" ? { critic: null } : {}),
     ...(filters.executable ? { executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null } : {}),
-    ...(filters.q ? { question: { contains: filters.q, mode: "insensitive" as const } } : {}),
+    // ILIKE would read % and _ in the search text as wildcards; escape them to search literally.
+    ...(filters.q ? { question: { contains: filters.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { latestVerification } from "@/lib/server/jobs/verification";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { AppError } from "@/lib/server/errors";
+import { pathSegment } from "@/lib/server/http";
 import { browseRecords, datasetFacets } from "@/lib/server/db/records";
 import { recordQuerySchema } from "@/lib/validation/records";
 
@@ -17,7 +18,7 @@ export const metadata = { title: "Records" };
 const PAGE_SIZE = 50;
 
 export default async function DatasetPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string>> }) {
-  const name = decodeURIComponent((await params).name);
+  const name = pathSegment((await params).name);
   const rawQuery = await searchParams;
   const actor = await requirePageActor("records:read", `/datasets/${encodeURIComponent(name)}`);
   const parsed = recordQuerySchema.safeParse({ ...rawQuery, limit: PAGE_SIZE });

@@ -3,7 +3,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 
 import { importRecords } from "@/lib/server/db/imports";
 import { listRecords } from "@/lib/server/db/records";
-import { apiRoute, parseSearchParams } from "@/lib/server/http";
+import { apiRoute, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importQuerySchema, recordQuerySchema } from "@/lib/validation/records";
 
 type Params = { name: string };
@@ -11,7 +11,7 @@ type Params = { name: string };
 /** GET /api/v1/datasets/{name}/records?language=&difficulty=&critic=&q=&limit=&cursor= */
 export const GET = apiRoute<Params>("records:read", async ({ request, actor, params }) => {
   const { limit, cursor, ...filters } = parseSearchParams(request, recordQuerySchema);
-  const page = await listRecords({ actor, datasetName: decodeURIComponent(params.name), filters, limit, cursor });
+  const page = await listRecords({ actor, datasetName: pathSegment(params.name), filters, limit, cursor });
   return Response.json(page);
 });
 
@@ -24,7 +24,7 @@ export const POST = apiRoute<Params>("imports:write", async ({ request, actor, p
   const length = Number(request.headers.get("content-length"));
   const summary = await importRecords({
     actor,
-    datasetName: decodeURIComponent(params.name),
+    datasetName: pathSegment(params.name),
     source: request.body ? Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>) : emptyBody(),
     skipInvalid,
     origin: request.headers.get("x-verity-client") === "web" ? "web" : "api",

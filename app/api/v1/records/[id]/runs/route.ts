@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/server/errors";
 import { runRecord } from "@/lib/server/db/runs";
-import { apiRoute } from "@/lib/server/http";
+import { apiRoute, readJson } from "@/lib/server/http";
 import { createRateLimiter } from "@/lib/server/rate-limit";
 import { runRequestSchema } from "@/lib/validation/runs";
 
@@ -11,9 +11,7 @@ const limiter = createRateLimiter({ capacity: 20, perMinute: 30 });
 export const POST = apiRoute<{ id: string }>("sandbox:run", async ({ request, actor, params }) => {
   const recordId = Number(params.id);
   if (!Number.isSafeInteger(recordId) || recordId <= 0) throw new AppError("NOT_FOUND", "No such record.");
-  const body = runRequestSchema.parse(await request.json().catch(() => {
-    throw new AppError("INVALID_INPUT", "The body must be JSON.");
-  }));
+  const body = runRequestSchema.parse(await readJson(request));
   limiter.take(actor.id);
   const runs = await runRecord({ actor, recordId, ...body });
   return Response.json({ runs }, { status: 201 });

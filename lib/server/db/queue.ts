@@ -1,0 +1,223 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+import type { AnnotationInput } from "@/lib/validation/campaigns";
+
+import { writeAudit } from "./audit";
+import { getCampaign } from "./campaigns";
+import { prisma } from "./client";
+
+export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
+
+type Tx = Prisma.TransactionClient;
+
+/** Returns leases past their expiry in a campaign to the pool (inside the caller's transaction). */
+async function releaseExpiredLeases(tx: Tx, campaignId: string): Promise<void> {
+  await tx.$executeRaw`
+    WITH expired AS (
+      UPDATE "Assignment" a SET status = 'EXPIRED', "finishedAt" = now()
+      FROM "CampaignItem" i
+      WHERE a."itemId" = i.id AND i."campaignId" = ${campaignId} AND a.status = 'ACTIVE' AND a."leaseExpiresAt" < now()
+      RETURNING a."itemId"
+    )
+    UPDATE "CampaignItem" c SET "slotsTaken" = c."slotsTaken" - e.n
+    FROM (SELECT "itemId", count(*)::int AS n FROM expired GROUP BY "itemId") e
+    WHERE c.id = e."itemId"`;
+}
+
+/**
+ * Claims the actor's next item in a campaign with a lease: their current unexpired lease if they
+ * have one (two tabs get the same item), otherwise the first item in campaign order that has a free
+ * slot, is in one of their languages and that they never held. The item row is locked (SKIP LOCKED)
+ * and its slot counter bumped in the same transaction, so an item never exceeds its overlap.
+ * Returns null when nothing is left for the actor. Scope: labels:write.
+ */
+export async function claimNextItem({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<Claim | null> {
+  assertCan(actor, "labels:write");
+  const campaign = await getCampaign({ actor, campaignId });
+  return prisma().$transaction(async (tx) => {
+    // One claim at a time per annotator and campaign, so two tabs cannot take two items.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.id}), hashtext(${campaignId}))`;
+    const current = await tx.assignment.findFirst({
+      where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
+      select: { itemId: true, leaseExpiresAt: true, item: { select: { recordId: true } } },
+    });
+    if (current) return { itemId: current.itemId, recordId: current.item.recordId, leaseExpiresAt: current.leaseExpiresAt, isNew: false };
+    await releaseExpiredLeases(tx, campaignId);
+    const [candidate] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
+      SELECT i.id, i."recordId" FROM "CampaignItem" i
+      WHERE i."campaignId" = ${campaignId} AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
+        AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})
+      ORDER BY i.position
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED`;
+    if (!candidate) return null;
+    const taken = await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${candidate.id} AND "slotsTaken" < target`;
+    if (taken !== 1) throw new AppError("CONFLICT", "That item was just taken; try again.");
+    const leaseExpiresAt = new Date(Date.now() + campaign.leaseMinutes * 60_000);
+    await tx.assignment.create({ data: { itemId: candidate.id, userId: actor.id, leaseExpiresAt } });
+    return { itemId: candidate.id, recordId: candidate.recordId, leaseExpiresAt, isNew: true };
+  });
+}
+
+/** Extends the actor's lease on an item while they work on it. Scope: labels:write. */
+export async function renewLease({ actor, itemId }: { actor: Actor; itemId: string }): Promise<Date> {
+  assertCan(actor, "labels:write");
+  const assignment = await prisma().assignment.findFirst({
+    where: { itemId, userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() } },
+    select: { id: true, item: { select: { campaign: { select: { leaseMinutes: true } } } } },
+  });
+  if (!assignment) throw new AppError("CONFLICT", "Your lease on this item has ended. Submit to keep your work if the slot is still free.");
+  const leaseExpiresAt = new Date(Date.now() + assignment.item.campaign.leaseMinutes * 60_000);
+  await prisma().assignment.update({ where: { id: assignment.id }, data: { leaseExpiresAt } });
+  return leaseExpiresAt;
+}
+
+/** Skips the actor's current item with a reason: the slot goes back to the pool, and they will not get it again. Scope: labels:write. */
+export async function skipItem({ actor, itemId, reason }: { actor: Actor; itemId: string; reason: string }): Promise<void> {
+  assertCan(actor, "labels:write");
+  await prisma().$transaction(async (tx) => {
+    const result = await tx.assignment.updateMany({ where: { itemId, userId: actor.id, status: "ACTIVE" }, data: { status: "SKIPPED", skipReason: reason, finishedAt: new Date() } });
+    if (result.count !== 1) throw new AppError("NOT_FOUND", "You hold no lease on this item.");
+    await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" - 1 WHERE id = ${itemId}`;
+    await writeAudit(tx, { actorId: actor.id, action: "item.skip", targetType: "CampaignItem", targetId: itemId, after: { reason } });
+  });
+}
+
+export type SubmittedAnnotation = { id: string; revision: number; valid: boolean; categories: string[]; note: string | null; created: boolean };
+
+function sameLabel(a: { valid: boolean; categories: string[]; note: string | null; testLine: number | null; needsReview: boolean }, b: typeof a): boolean {
+  return a.valid === b.valid && a.note === b.note && a.testLine === b.testLine && a.needsReview === b.needsReview && [...a.categories].sort().join() === [...b.categories].sort().join();
+}
+
+/**
+ * Submits (or revises) the actor's label on an item. The item row is locked, so a double submit
+ * yields one annotation; a stale form (baseRevision behind) gets CONFLICT; a submit after the lease
+ * expired is accepted while the item still has a free slot. Every version is appended to the
+ * revision history; in blind mode the first version is also kept as the pre-reveal label.
+ * Runs the actor made on the record while holding the item are attached as evidence. Scope: labels:write.
+ */
+export async function submitAnnotation({ actor, itemId, input }: { actor: Actor; itemId: string; input: AnnotationInput }): Promise<SubmittedAnnotation> {
+  assertCan(actor, "labels:write");
+  return prisma().$transaction(async (tx) => {
+    const [item] = await tx.$queryRaw<{ id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]>`
+      SELECT id, "recordId", "campaignId", language, "slotsTaken", target FROM "CampaignItem" WHERE id = ${itemId} FOR UPDATE`;
+    if (!item || !actor.languages.includes(item.language)) throw new AppError("NOT_FOUND", "No such item.");
+    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: item.campaignId }, select: { blind: true, categories: { select: { key: true } } } });
+    const known = new Set(campaign.categories.map((category) => category.key));
+    const unknown = input.categories.filter((key) => !known.has(key));
+    if (unknown.length) throw new AppError("INVALID_INPUT", `Unknown error categories: ${unknown.join(", ")}.`, { categories: [`Unknown: ${unknown.join(", ")}`] });
+    const label = { valid: input.valid, categories: [...new Set(input.categories)], note: input.note, testLine: input.testLine ?? null, needsReview: input.needsReview };
+
+    const existing = await tx.annotation.findUnique({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      select: { id: true, revision: true, valid: true, categories: true, note: true, testLine: true, needsReview: true, activeMs: true },
+    });
+    if (existing) {
+      if (sameLabel(existing, label)) return { ...existing, created: false };
+      if (input.baseRevision !== undefined && input.baseRevision !== existing.revision) {
+        throw new AppError("CONFLICT", `This label changed since you opened it (now revision ${existing.revision}). Reload to see it; your form keeps your edits.`);
+      }
+      const revision = existing.revision + 1;
+      const activeMs = existing.activeMs + input.activeMs;
+      await tx.annotation.update({ where: { id: existing.id }, data: { ...label, activeMs, revision } });
+      await tx.annotationRevision.create({ data: { annotationId: existing.id, revision, ...label, activeMs } });
+      await writeAudit(tx, { actorId: actor.id, action: "label.revise", targetType: "Annotation", targetId: existing.id, before: { valid: existing.valid, categories: existing.categories, note: existing.note }, after: { ...label, revision } });
+      return { id: existing.id, revision, ...label, created: false };
+    }
+
+    const assignment = await tx.assignment.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } }, select: { id: true, status: true, leaseExpiresAt: true, createdAt: true } });
+    const holdsSlot = assignment?.status === "ACTIVE";
+    if (!holdsSlot) {
+      if (item.slotsTaken >= item.target) {
+        throw new AppError("CONFLICT", "Your lease on this item expired and its last slot went to someone else. Your label was not saved; copy your note before moving on.");
+      }
+      await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${itemId}`;
+    }
+    const since = assignment?.createdAt ?? new Date();
+    await tx.assignment.upsert({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      create: { itemId, userId: actor.id, status: "SUBMITTED", leaseExpiresAt: new Date(), finishedAt: new Date() },
+      update: { status: "SUBMITTED", finishedAt: new Date() },
+    });
+    const annotation = await tx.annotation.create({
+      data: {
+        itemId,
+        userId: actor.id,
+        ...label,
+        activeMs: input.activeMs,
+        ...(campaign.blind ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
+      },
+      select: { id: true },
+    });
+    await tx.annotationRevision.create({ data: { annotationId: annotation.id, revision: 1, ...label, activeMs: input.activeMs } });
+    await tx.runResult.updateMany({ where: { recordId: item.recordId, userId: actor.id, annotationId: null, createdAt: { gte: since } }, data: { annotationId: annotation.id } });
+    await writeAudit(tx, { actorId: actor.id, action: "label.create", targetType: "Annotation", targetId: annotation.id, after: { itemId, ...label } });
+    return { id: annotation.id, revision: 1, ...label, created: true };
+  });
+}
+
+/** The actor's labels in a campaign, newest first, for their history list. Scope: labels:write. */
+export async function listMyAnnotations({ actor, campaignId, limit = 200 }: { actor: Actor; campaignId: string; limit?: number }) {
+  assertCan(actor, "labels:write");
+  return prisma().annotation.findMany({
+    where: { userId: actor.id, item: { campaignId } },
+    orderBy: { updatedAt: "desc" },
+    take: limit,
+    select: { id: true, itemId: true, valid: true, categories: true, note: true, revision: true, updatedAt: true, item: { select: { language: true, record: { select: { id: true, question: true } } } } },
+  });
+}
+
+/**
+ * What the annotator's record view needs for one item: the record, the campaign's taxonomy, the
+ * actor's lease and label with its revisions. In blind mode the critic is left out until the actor
+ * has submitted a first label, so it never reaches the browser early. Scoped to items the actor
+ * holds or held: anything else is NOT_FOUND. Scope: labels:write.
+ */
+export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: string }) {
+  assertCan(actor, "labels:write");
+  const item = await prisma().campaignItem.findFirst({
+    where: { id: itemId, assignments: { some: { userId: actor.id } } },
+    select: {
+      id: true,
+      language: true,
+      campaign: { select: { id: true, name: true, blind: true, leaseMinutes: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true, description: true, invalidating: true } } } },
+      assignments: { where: { userId: actor.id }, select: { status: true, leaseExpiresAt: true } },
+      annotations: {
+        where: { userId: actor.id },
+        select: { id: true, valid: true, categories: true, note: true, testLine: true, needsReview: true, revision: true, preRevealValid: true, preRevealCategories: true, activeMs: true, revisions: { orderBy: { revision: "desc" }, select: { revision: true, valid: true, categories: true, note: true, createdAt: true } } },
+      },
+      record: {
+        select: {
+          id: true,
+          key: true,
+          line: true,
+          language: true,
+          difficulty: true,
+          question: true,
+          canonicalSolution: true,
+          demoTestFunc: true,
+          fullTestFunc: true,
+          extra: true,
+          executableValid: true,
+          critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
+        },
+      },
+    },
+  });
+  if (!item) throw new AppError("NOT_FOUND", "No such item.");
+  const annotation = item.annotations[0] ?? null;
+  const isCriticVisible = !item.campaign.blind || annotation !== null;
+  const { critic, ...record } = item.record;
+  return {
+    itemId: item.id,
+    campaign: item.campaign,
+    assignment: item.assignments[0] ?? null,
+    annotation,
+    isCriticVisible,
+    record: { ...record, critic: isCriticVisible && critic ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] } : null },
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+import { LANGUAGES } from "@/lib/records/languages";
+
+export const FINAL_RULES = ["consensus", "majority", "strict"] as const;
+
+const categorySchema = z.object({
+  key: z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "Use lowercase letters, digits and dashes."),
+  label: z.string().trim().min(1).max(60),
+  description: z.string().trim().max(300).default(""),
+  invalidating: z.boolean(),
+  criticRule: z.string().trim().max(80).nullable().default(null),
+});
+
+/** Body of POST /api/v1/campaigns and the admin's campaign form. */
+export const createCampaignSchema = z.object({
+  dataset: z.string().trim().min(1),
+  name: z.string().trim().min(1).max(100),
+  languages: z.array(z.enum(LANGUAGES)).min(1).optional(),
+  perLanguage: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  seed: z.string().trim().min(1).max(100).optional(),
+  overlap: z.number().int().min(1).max(10).default(1),
+  agreementFraction: z.number().min(0).max(1).default(0),
+  blind: z.boolean().default(false),
+  finalRule: z.enum(FINAL_RULES).default("consensus"),
+  leaseMinutes: z.number().int().min(1).max(24 * 60).default(30),
+  categories: z.array(categorySchema).min(1).max(40).optional(),
+});
+
+export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
+
+/** Body of POST /api/v1/items/{id}/annotations. */
+export const annotationSchema = z
+  .object({
+    valid: z.boolean(),
+    categories: z.array(z.string().max(41)).max(40).default([]),
+    note: z.string().max(10_000).optional().transform((value) => value?.trim() || null),
+    testLine: z.number().int().min(1).max(1_000_000).nullable().optional(),
+    needsReview: z.boolean().default(false),
+    activeMs: z.number().int().min(0).max(7 * 24 * 3600 * 1000).default(0),
+    // The revision the form was loaded at; a mismatch means someone (another tab) changed it: 409.
+    baseRevision: z.number().int().min(0).optional(),
+  })
+  .refine((body) => body.valid || body.note, { message: "Say why it is invalid.", path: ["note"] })
+  .refine((body) => body.valid || body.categories.length > 0, { message: "Pick at least one error category.", path: ["categories"] });
+
+export type AnnotationInput = z.infer<typeof annotationSchema>;
+
+export const skipSchema = z.object({ reason: z.string().trim().min(1, "Say why you skip it.").max(500) });
