@@ -1,0 +1,38 @@
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+
+import { Card, PageHeader } from "@/components/ui/primitives";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getCampaign } from "@/lib/server/db/campaigns";
+import { claimNextItem } from "@/lib/server/db/queue";
+import { AppError } from "@/lib/server/errors";
+
+export const metadata = { title: "Next item" };
+
+/** Claims the viewer's next item (or their current lease) and opens it; says so when nothing is left. */
+export default async function NextItemPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await requirePageActor("labels:write", `/campaigns/${id}/next`);
+  const campaign = await getCampaign({ actor, campaignId: id }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  // Two annotators can race for the last slot of an item; the loser simply takes the next one.
+  const claim = await claimNextItem({ actor, campaignId: id }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "CONFLICT") return claimNextItem({ actor, campaignId: id });
+    throw error;
+  });
+  if (claim) redirect(`/campaigns/${id}/items/${claim.itemId}`);
+
+  return (
+    <>
+      <PageHeader title="You're done with this campaign" description={campaign.name} />
+      <Card>
+        <p className="text-sm text-slate-700">There is nothing left for you to label here: every item in your languages is either labelled by you, skipped by you, or has all the annotators it needs. Thank you!</p>
+        <Link href={`/campaigns/${id}`} autoFocus className="mt-4 inline-block rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2">
+          Back to the campaign
+        </Link>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+
+import { HistoryList } from "@/components/campaigns/history-list";
+import { ProgressBar } from "@/components/campaigns/progress-bar";
+import { Badge, Card, PageHeader } from "@/components/ui/primitives";
+import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { can } from "@/lib/server/auth/permissions";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/db/campaigns";
+import { listMyAnnotations } from "@/lib/server/db/queue";
+import { AppError } from "@/lib/server/errors";
+
+export const metadata = { title: "Campaign" };
+
+/** The first heading of a Markdown statement, or its first line, as a title. */
+function titleOf(question: string): string {
+  const line = question.split("\n").find((text) => text.trim() !== "") ?? "Untitled";
+  return line.replace(/^#+\s*/, "").trim().slice(0, 120);
+}
+
+export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await requirePageActor("records:read", `/campaigns/${id}`);
+  const campaign = await getCampaign({ actor, campaignId: id }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const canLabel = can(actor, "labels:write");
+  const [progress, categories, mine] = await Promise.all([getCampaignProgress({ actor, campaignId: id }), listCategories({ campaignId: id }), canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([])]);
+  const { submitted, skipped, active, available } = progress.mine;
+  const hasWork = active > 0 || available > 0;
+
+  return (
+    <>
+      <nav className="mb-2 text-sm text-slate-500">
+        <Link href="/campaigns" className="hover:underline">
+          Campaigns
+        </Link>{" "}
+        / {campaign.dataset}
+      </nav>
+      <PageHeader
+        title={campaign.name}
+        description={`${campaign.itemCount.toLocaleString("en")} items from ${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule · seed ${campaign.seed}`}
+        actions={
+          canLabel && hasWork ? (
+            <Link href={`/campaigns/${id}/next`} prefetch={false} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2">
+              {active > 0 || submitted > 0 || skipped > 0 ? "Continue" : "Start"}
+            </Link>
+          ) : canLabel ? (
+            <Badge tone="green">Nothing left for you here</Badge>
+          ) : null
+        }
+      />
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card title="Overall progress" className="lg:col-span-2">
+          <div className="space-y-4">
+            <ProgressBar label="Labels, all annotators" done={progress.annotationsDone} wanted={progress.annotationsWanted} />
+            <p className="text-sm text-slate-600">
+              {progress.itemsComplete} of {progress.items} items complete · {progress.activeLeases} being worked on now {campaign.blind ? "· " : ""}
+              {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
+            </p>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {Object.entries(progress.byLanguage)
+                .sort(([a], [b]) => a.localeCompare(b))
+                .map(([language, row]) => (
+                  <ProgressBar key={language} label={LANGUAGE_LABELS[language as Language] ?? language} done={row.annotationsDone} wanted={row.annotationsWanted} />
+                ))}
+            </div>
+          </div>
+        </Card>
+        <Card title="Your progress">
+          <dl className="grid grid-cols-2 gap-3 text-sm" aria-label="Your progress">
+            {[
+              ["Submitted", submitted],
+              ["Skipped", skipped],
+              ["In progress", active],
+              ["Still available", available],
+            ].map(([label, value]) => (
+              <div key={label} className="rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
+                <dt className="text-xs text-slate-500">{label}</dt>
+                <dd className="text-lg font-semibold tabular-nums text-slate-900" data-testid={`mine-${String(label).toLowerCase().replaceAll(" ", "-")}`}>
+                  {value}
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {actor.languages.length === 0 ? <p className="mt-3 text-xs text-slate-500">You have no languages yet; ask an admin to add yours.</p> : null}
+        </Card>
+      </div>
+      {canLabel ? (
+        <Card title="Your labels" className="mt-4">
+          <HistoryList
+            campaignId={id}
+            categoryLabels={Object.fromEntries(categories.map((category) => [category.key, category.label]))}
+            entries={mine.map((entry) => ({ id: entry.id, itemId: entry.itemId, valid: entry.valid, categories: entry.categories, note: entry.note, revision: entry.revision, updatedAt: entry.updatedAt, language: entry.item.language, title: titleOf(entry.item.record.question) }))}
+          />
+        </Card>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import { CampaignForm } from "@/components/campaigns/campaign-form";
+import { CampaignTable } from "@/components/campaigns/campaign-table";
+import { Card, PageHeader } from "@/components/ui/primitives";
+import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
+import { can } from "@/lib/server/auth/permissions";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getCampaignProgress, listCampaigns } from "@/lib/server/db/campaigns";
+import { listDatasets } from "@/lib/server/db/records";
+
+export const metadata = { title: "Campaigns" };
+
+export default async function CampaignsPage() {
+  const actor = await requirePageActor("records:read", "/campaigns");
+  const isAdmin = can(actor, "campaigns:admin");
+  const [campaigns, datasets] = await Promise.all([listCampaigns({ actor }), isAdmin ? listDatasets({ actor }) : Promise.resolve([])]);
+  const rows = await Promise.all(campaigns.map(async (campaign) => ({ ...campaign, progress: await getCampaignProgress({ actor, campaignId: campaign.id }) })));
+
+  return (
+    <>
+      <PageHeader title="Campaigns" description="Verification campaigns: a seeded sample of a dataset, labelled by people who know its languages." />
+      <div className="space-y-6">
+        {rows.length === 0 ? (
+          <Card>
+            <p className="text-sm text-slate-600">No campaigns yet.{isAdmin ? " Create one below." : " An admin has to create one in your languages first."}</p>
+          </Card>
+        ) : (
+          <CampaignTable campaigns={rows} />
+        )}
+        {isAdmin ? (
+          <Card title="New campaign">
+            {datasets.length === 0 ? (
+              <p className="text-sm text-slate-600">Import a dataset first.</p>
+            ) : (
+              <CampaignForm datasets={datasets.map((dataset) => ({ name: dataset.name, languages: Object.keys(dataset.byLanguage).sort() }))} defaultCategories={[...DEFAULT_CATEGORIES]} />
+            )}
+          </Card>
+        ) : null}
+      </div>
+    </>
+  );
+}

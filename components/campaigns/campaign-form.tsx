@@ -1,0 +1,137 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { createCampaignAction } from "@/app/(app)/campaigns/actions";
+import { LanguagePicker } from "@/components/admin/language-picker";
+import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
+import type { CategoryDefinition } from "@/lib/annotation/categories";
+import type { Language } from "@/lib/records/languages";
+import { FINAL_RULES } from "@/lib/validation/campaigns";
+
+import { CategoryTable } from "./category-table";
+
+type Created = { id: string; name: string; itemCount: number; seed: string };
+
+function optionalNumber(value: FormDataEntryValue | null): number | null {
+  const text = String(value ?? "").trim();
+  return text === "" ? null : Number(text);
+}
+
+/** The admin's form for a new campaign: dataset, sample, overlap, blind mode, final rule, lease and taxonomy. */
+export function CampaignForm({ datasets, defaultCategories }: { datasets: { name: string; languages: string[] }[]; defaultCategories: CategoryDefinition[] }) {
+  const router = useRouter();
+  const [dataset, setDataset] = useState(datasets[0]?.name ?? "");
+  const [overlap, setOverlap] = useState(1);
+  const [categories, setCategories] = useState(defaultCategories);
+  const [error, setError] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [created, setCreated] = useState<Created>();
+  const [isPending, setPending] = useState(false);
+  const datasetLanguages = datasets.find((entry) => entry.name === dataset)?.languages ?? [];
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    const result = await createCampaignAction({
+      dataset,
+      name: String(form.get("name")),
+      languages: form.getAll("languages").map(String) as Language[],
+      perLanguage: optionalNumber(form.get("perLanguage")),
+      seed: String(form.get("seed") ?? "").trim() || undefined,
+      overlap,
+      agreementFraction: overlap === 1 ? (optionalNumber(form.get("agreementFraction")) ?? 0) : 0,
+      blind: form.get("blind") === "on",
+      finalRule: String(form.get("finalRule")) as (typeof FINAL_RULES)[number],
+      leaseMinutes: optionalNumber(form.get("leaseMinutes")) ?? 30,
+      categories,
+    });
+    setPending(false);
+    if (!result.ok) {
+      setError(result.message);
+      setFieldErrors(result.fieldErrors ?? {});
+      return;
+    }
+    setError(undefined);
+    setFieldErrors({});
+    setCreated(result.data);
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-5">
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {created ? (
+        <div className="rounded-md bg-emerald-50 p-3 text-sm ring-1 ring-emerald-200" role="status">
+          Created{" "}
+          <Link href={`/campaigns/${created.id}`} className="font-medium text-emerald-900 underline">
+            {created.name}
+          </Link>{" "}
+          with {created.itemCount} items. Seed: <code className="font-mono">{created.seed}</code> (use it to draw the same sample again).
+        </div>
+      ) : null}
+      <div className="grid gap-4 md:grid-cols-2">
+        <Field label="Dataset" htmlFor="campaign-dataset" error={fieldErrors.dataset?.[0]}>
+          <Select id="campaign-dataset" value={dataset} onChange={(event) => setDataset(event.target.value)} className="w-full">
+            {datasets.map((entry) => (
+              <option key={entry.name} value={entry.name}>
+                {entry.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Campaign name" htmlFor="campaign-name" error={fieldErrors.name?.[0]}>
+          <Input id="campaign-name" name="name" required maxLength={100} />
+        </Field>
+      </div>
+      <div>
+        <span className="mb-1 block text-sm font-medium text-slate-700">Languages</span>
+        <LanguagePicker key={dataset} name="languages" defaultValue={datasetLanguages} />
+        <p className="mt-1 text-xs text-slate-500">Preselected: every language in {dataset || "the dataset"}.</p>
+        {fieldErrors.languages ? <p className="text-xs text-red-700" role="alert">{fieldErrors.languages[0]}</p> : null}
+      </div>
+      <div className="grid gap-4 md:grid-cols-3">
+        <Field label="Records per language" htmlFor="campaign-per-language" hint="Empty: all of them." error={fieldErrors.perLanguage?.[0]}>
+          <Input id="campaign-per-language" name="perLanguage" type="number" min={1} />
+        </Field>
+        <Field label="Seed" htmlFor="campaign-seed" hint="Optional; a random one is drawn and shown." error={fieldErrors.seed?.[0]}>
+          <Input id="campaign-seed" name="seed" maxLength={100} />
+        </Field>
+        <Field label="Lease minutes" htmlFor="campaign-lease" error={fieldErrors.leaseMinutes?.[0]}>
+          <Input id="campaign-lease" name="leaseMinutes" type="number" min={1} max={1440} defaultValue={30} required />
+        </Field>
+        <Field label="Overlap K (annotators per record)" htmlFor="campaign-overlap" error={fieldErrors.overlap?.[0]}>
+          <Input id="campaign-overlap" type="number" min={1} max={10} value={overlap} onChange={(event) => setOverlap(Math.max(1, Number(event.target.value) || 1))} required />
+        </Field>
+        {overlap === 1 ? (
+          <Field label="Agreement subset fraction" htmlFor="campaign-agreement" hint="0–1: share of records that get a second annotator." error={fieldErrors.agreementFraction?.[0]}>
+            <Input id="campaign-agreement" name="agreementFraction" type="number" min={0} max={1} step={0.05} defaultValue={0} />
+          </Field>
+        ) : null}
+        <Field label="Final-label rule" htmlFor="campaign-final-rule" error={fieldErrors.finalRule?.[0]}>
+          <Select id="campaign-final-rule" name="finalRule" defaultValue="consensus" className="w-full">
+            {FINAL_RULES.map((rule) => (
+              <option key={rule} value={rule}>
+                {rule}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" name="blind" className="mt-0.5 size-4" />
+        <span>
+          <span className="font-medium text-slate-800">Blind mode</span>
+          <span className="block text-xs text-slate-500">Annotators see the critic only after their first label, which is kept as the pre-reveal label.</span>
+        </span>
+      </label>
+      <CategoryTable rows={categories} onChange={setCategories} error={fieldErrors.categories?.[0]} />
+      <Button type="submit" disabled={isPending}>
+        {isPending ? "Creating…" : "Create campaign"}
+      </Button>
+    </form>
+  );
+}
