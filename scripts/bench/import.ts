@@ -4,8 +4,8 @@
 //
 //   node scripts/run-ts.mjs scripts/bench/import.ts [--records N] [--database-url URL] [--no-write]
 import { once } from "node:events";
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -13,6 +13,8 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+
+import { describeMachine, machineLine, writeBenchmarkSection } from "./report";
 
 const { values: options } = parseArgs({
   options: {
@@ -222,13 +224,7 @@ async function main(): Promise<void> {
     const importRate = RECORD_COUNT / imported.seconds;
     const copyRate = RECORD_COUNT / copied.seconds;
     const ratio = importRate / copyRate;
-    const machine = {
-      cpu: cpus()[0]?.model ?? "unknown",
-      cores: cpus().length,
-      memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
-      node: process.version,
-      postgres: postgresVersion,
-    };
+    const machine = describeMachine(postgresVersion);
     const date = new Date().toISOString().slice(0, 10);
 
     const table = [
@@ -261,14 +257,14 @@ async function main(): Promise<void> {
       "",
       stageTable,
       "",
-      `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory} RAM, Node ${machine.node}, PostgreSQL ${machine.postgres}.`,
+      machineLine(machine),
       "",
     ].join("\n");
 
     console.log(`\n${table}\n\nRatio import / COPY: ${ratio.toFixed(2)}\n\n${stageTable}\n\nMachine: ${JSON.stringify(machine)}\n`);
     if (!options["no-write"]) {
       const docs = resolve("docs/benchmarks.md");
-      writeSection(docs, section);
+      writeBenchmarkSection(SECTION, section, docs);
       console.error(`Wrote the "${SECTION.slice(3)}" section of ${docs}`);
     }
   } finally {
@@ -280,23 +276,6 @@ async function main(): Promise<void> {
     await handle.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
-}
-
-/** Replaces this benchmark's section of the file (up to the next "## " heading), or appends it. */
-function writeSection(path: string, section: string): void {
-  const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
-  const lines = current.split("\n");
-  const start = lines.findIndex((line) => line.trim() === SECTION);
-  let next: string;
-  if (start === -1) {
-    next = `${current.trimEnd()}\n\n${section}`;
-  } else {
-    const end = lines.findIndex((line, i) => i > start && line.startsWith("## "));
-    const before = lines.slice(0, start).join("\n").trimEnd();
-    const after = end === -1 ? "" : lines.slice(end).join("\n");
-    next = [before, section.trimEnd(), after].filter((part) => part !== "").join("\n\n");
-  }
-  writeFileSync(path, `${next.trimEnd()}\n`);
 }
 
 await main();

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
+import { recordTitle } from "@/components/campaigns/record-title";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
@@ -12,12 +13,6 @@ import { listMyAnnotations } from "@/lib/server/db/queue";
 import { AppError } from "@/lib/server/errors";
 
 export const metadata = { title: "Campaign" };
-
-/** The first heading of a Markdown statement, or its first line, as a title. */
-function titleOf(question: string): string {
-  const line = question.split("\n").find((text) => text.trim() !== "") ?? "Untitled";
-  return line.replace(/^#+\s*/, "").trim().slice(0, 120);
-}
 
 export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -93,7 +88,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           <HistoryList
             campaignId={id}
             categoryLabels={Object.fromEntries(categories.map((category) => [category.key, category.label]))}
-            entries={mine.map((entry) => ({ id: entry.id, itemId: entry.itemId, valid: entry.valid, categories: entry.categories, note: entry.note, revision: entry.revision, updatedAt: entry.updatedAt, language: entry.item.language, title: titleOf(entry.item.record.question) }))}
+            entries={mine.map((entry) => ({ id: entry.id, itemId: entry.itemId, valid: entry.valid, categories: entry.categories, note: entry.note, revision: entry.revision, updatedAt: entry.updatedAt, language: entry.item.language, title: recordTitle(entry.item.record.question) }))}
           />
         </Card>
       ) : null}

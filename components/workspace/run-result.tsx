@@ -1,0 +1,36 @@
+import { OutcomeBadge } from "@/components/records/run-panel";
+
+export type RunView = { id: string; kind: string; outcome: string; exitCode: number | null; signal: string | null; timeMs: number; stdout: string; stderr: string; compileOutput: string | null; limit: string | null; stdoutTruncated: boolean; stderrTruncated: boolean; program: string; backend: string };
+
+/** One sandbox run as the run panel shows it: outcome, exit, time, outputs and the program that ran. */
+export function RunResult({ result, title }: { result: RunView; title: string }) {
+  return (
+    <div className="space-y-2 rounded-md p-3 text-sm ring-1 ring-slate-200" data-testid="scratch-result">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium">{title}</span>
+        <OutcomeBadge outcome={result.outcome} />
+        <span className="text-slate-600">
+          exit {result.exitCode ?? "—"}
+          {result.signal ? ` (${result.signal})` : ""} · {Math.round(result.timeMs)} ms · {result.backend}
+          {result.limit ? ` · ${result.limit} limit` : ""}
+        </span>
+      </div>
+      {result.compileOutput ? <Output label="Compiler" text={result.compileOutput} /> : null}
+      <Output label={`stdout${result.stdoutTruncated ? " (truncated at 1 MiB)" : ""}`} text={result.stdout} />
+      <Output label={`stderr${result.stderrTruncated ? " (truncated at 1 MiB)" : ""}`} text={result.stderr} />
+      <details>
+        <summary className="cursor-pointer text-slate-700">Program that ran</summary>
+        <pre className="mt-1 max-h-72 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">{result.program}</pre>
+      </details>
+    </div>
+  );
+}
+
+function Output({ label, text }: { label: string; text: string }) {
+  return (
+    <div>
+      <div className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</div>
+      <pre className="mt-0.5 max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap ring-1 ring-slate-200">{text || "(empty)"}</pre>
+    </div>
+  );
+}

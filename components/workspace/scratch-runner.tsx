@@ -1,0 +1,79 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+
+import { Button, ErrorNote } from "@/components/ui/primitives";
+
+import { CodeEditor } from "./code-editor";
+import { RunResult, type RunView } from "./run-result";
+import { useHotkeys } from "./use-hotkeys";
+
+/**
+ * Edit & run: editable copies of the solution and the full test, run together as a scratch run.
+ * The record itself never changes. Keyboard: E opens the editors and focuses Run; E again runs.
+ */
+export function ScratchRunner({ recordId, language, solution, test, canRun }: { recordId: number; language: string; solution: string; test: string; canRun: boolean }) {
+  const [isOpen, setOpen] = useState(false);
+  const [code, setCode] = useState({ solution, test });
+  const [result, setResult] = useState<RunView>();
+  const [error, setError] = useState<string>();
+  const [isRunning, setRunning] = useState(false);
+  const runButton = useRef<HTMLButtonElement>(null);
+  const running = useRef(false);
+
+  useEffect(() => {
+    if (isOpen) runButton.current?.focus();
+  }, [isOpen]);
+
+  async function run() {
+    if (running.current) return;
+    running.current = true;
+    setRunning(true);
+    setError(undefined);
+    try {
+      const response = await fetch(`/api/v1/records/${recordId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "scratch", ...code }) });
+      const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
+      if (!response.ok || !body.runs?.[0]) setError(body.error?.message ?? `The run failed (${response.status}).`);
+      else setResult(body.runs[0]);
+    } catch {
+      setError("The server could not be reached. Try again.");
+    } finally {
+      running.current = false;
+      setRunning(false);
+    }
+  }
+
+  useHotkeys({ e: () => (isOpen ? void run() : setOpen(true)) }, canRun);
+
+  if (!canRun) return <p className="text-sm text-slate-500">Your role cannot run code.</p>;
+  if (!isOpen) {
+    return (
+      <div className="flex items-center gap-3 text-sm">
+        <Button variant="secondary" onClick={() => setOpen(true)} title="Shortcut: E">
+          Edit &amp; run (E)
+        </Button>
+        <span className="text-slate-500">Probe a doubt on a scratch copy; the record is never changed.</span>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-3 text-sm">
+      <p className="text-slate-600">Scratch copies: edit freely, then run the solution against the edited full test. Esc leaves an editor.</p>
+      <CodeEditor label="Scratch solution" language={language} value={code.solution} onChange={(value) => setCode((current) => ({ ...current, solution: value }))} height={220} />
+      <CodeEditor label="Scratch full test" language={language} value={code.test} onChange={(value) => setCode((current) => ({ ...current, test: value }))} height={220} />
+      <div className="flex flex-wrap gap-2">
+        <Button ref={runButton} onClick={() => void run()} disabled={isRunning} title="Shortcut: E">
+          {isRunning ? "Running…" : "Run edited code (E)"}
+        </Button>
+        <Button variant="secondary" onClick={() => setCode({ solution, test })} disabled={isRunning}>
+          Reset to the record
+        </Button>
+        <Button variant="secondary" onClick={() => setOpen(false)}>
+          Close
+        </Button>
+      </div>
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {result ? <RunResult result={result} title="Scratch run" /> : null}
+    </div>
+  );
+}
