@@ -6,6 +6,7 @@ import { type Actor, can } from "@/lib/server/auth/permissions";
 export function TopNav({ actor }: { actor: Actor }) {
   const links = [
     { href: "/datasets", label: "Datasets", visible: can(actor, "records:read") },
+    { href: "/campaigns", label: "Campaigns", visible: can(actor, "records:read") },
     { href: "/admin/import", label: "Import", visible: can(actor, "imports:write") },
     { href: "/admin/users", label: "Users", visible: can(actor, "users:admin") },
     { href: "/settings/tokens", label: "API tokens", visible: can(actor, "tokens:write") },

@@ -11,7 +11,7 @@ export function OutcomeBadge({ outcome }: { outcome: string }) {
 }
 
 /** Runs the canonical solution against the record's tests in the sandbox and shows what happened. Keyboard: R runs both. */
-export function RunPanel({ recordId, canRun }: { recordId: number; canRun: boolean }) {
+export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: number; canRun: boolean; unavailableReason?: string }) {
   const [runs, setRuns] = useState<Run[]>([]);
   const [error, setError] = useState<string>();
   const [running, setRunning] = useState<string | null>(null);
@@ -35,7 +35,7 @@ export function RunPanel({ recordId, canRun }: { recordId: number; canRun: boole
   );
 
   useEffect(() => {
-    if (!canRun) return;
+    if (!canRun || unavailableReason) return;
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement;
       if (event.key.toLowerCase() !== "r" || event.metaKey || event.ctrlKey || event.altKey || target.closest("input, textarea, select, .monaco-editor")) return;
@@ -44,9 +44,16 @@ export function RunPanel({ recordId, canRun }: { recordId: number; canRun: boole
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [canRun, run]);
+  }, [canRun, unavailableReason, run]);
 
   if (!canRun) return <p className="text-sm text-slate-500">Your role cannot run code.</p>;
+  if (unavailableReason) {
+    return (
+      <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+        This language cannot run here: {unavailableReason}. An admin can install its toolchain (<code>npm run sandbox:install</code>) or route it to an acb sandbox (VERITY_SANDBOX_ROUTES).
+      </p>
+    );
+  }
   return (
     <div className="space-y-3 text-sm">
       <div className="flex flex-wrap gap-2">

@@ -75,7 +75,7 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
       setMessage(undefined);
       setBaseRevision(result.revision);
       if (blind && result.created) {
-        setSaved("Saved. The critic is now shown; revise your label if it changes your mind, or go on with Next.");
+        setSaved("Saved. The critic is now shown: revise your label if it changes your mind, or press Enter to go on.");
         router.refresh();
         return;
       }
@@ -111,7 +111,7 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
           {([true, false] as const).map((option) => (
             <label key={String(option)} className={`flex cursor-pointer items-center gap-2 rounded-md px-3 py-1.5 ring-1 focus-within:ring-2 focus-within:ring-indigo-500 ${valid === option ? (option ? "bg-emerald-50 ring-emerald-400" : "bg-red-50 ring-red-400") : "ring-slate-300"}`}>
               <input type="radio" name="verdict" checked={valid === option} onChange={() => setValid(option)} className="size-4" />
-              {option ? "Valid" : "Invalid"} <kbd className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">{option ? "V" : "I"}</kbd>
+              {option ? "Valid" : "Invalid"} <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">{option ? "V" : "I"}</kbd>
             </label>
           ))}
         </div>
@@ -120,7 +120,7 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
       <CategoryChecklist categories={categories} selected={selected} isAllowed={allowed} onToggle={toggle} error={errors.categories} />
       <div className="space-y-1">
         <label htmlFor="label-note" className="block font-medium text-slate-700">
-          Note {valid === false ? <span className="font-normal text-slate-500">(required)</span> : null} <kbd className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">N</kbd>
+          Note {valid === false ? <span className="font-normal text-slate-500">(required)</span> : null} <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">N</kbd>
         </label>
         <textarea id="label-note" ref={noteField} value={note} onChange={(event) => setNote(event.target.value)} onKeyDown={onNoteKeyDown} rows={4} aria-invalid={Boolean(errors.note)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="What is wrong, and where? Ctrl+Enter submits, Esc leaves the field." />
         {errors.note ? <p className="text-xs text-red-700" role="alert">{errors.note}</p> : null}

@@ -12,6 +12,7 @@ import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { AppError } from "@/lib/server/errors";
 import { getRecord } from "@/lib/server/db/records";
+import { languageAvailability } from "@/lib/server/sandbox";
 
 export const metadata = { title: "Record" };
 
@@ -25,6 +26,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
     throw error;
   });
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
+  const availability = (await languageAvailability())[record.language as Language];
   const extraKeys = Object.keys(record.extra);
 
   return (
@@ -50,7 +52,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             <QuestionMarkdown source={record.question} />
           </Card>
           <Card title="Run in the sandbox">
-            <RunPanel recordId={record.id} canRun={can(actor, "sandbox:run")} />
+            <RunPanel recordId={record.id} canRun={can(actor, "sandbox:run")} unavailableReason={availability?.available === false ? (availability.reason ?? "no toolchain") : undefined} />
           </Card>
           <Card title="Critic">
             <CriticPanel critic={record.critic} />

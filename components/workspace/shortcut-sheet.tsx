@@ -1,0 +1,61 @@
+"use client";
+
+import { useRef } from "react";
+
+import { Button } from "@/components/ui/primitives";
+
+import { useHotkeys } from "./use-hotkeys";
+
+const SHORTCUTS: [keys: string, what: string][] = [
+  ["V", "Mark valid"],
+  ["I", "Mark invalid"],
+  ["1 – 9", "Toggle the numbered error category"],
+  ["N", "Write the note"],
+  ["Enter", "Submit the label and go to the next item"],
+  ["Ctrl/⌘ + Enter", "Submit from inside the note"],
+  ["R", "Run the demo and the full test"],
+  ["E", "Edit & run a scratch copy (press again to run it)"],
+  ["S", "Skip: type a reason, Enter confirms"],
+  ["Esc", "Leave a text field or editor; close this sheet"],
+  ["?", "Show these shortcuts"],
+];
+
+/** The keyboard shortcut sheet: a modal dialog opened with ? (or its button), closed with Esc. */
+export function ShortcutSheet() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const open = () => dialog.current?.showModal();
+  useHotkeys({ "?": open });
+
+  return (
+    <>
+      <Button variant="secondary" onClick={open} className="px-2 py-1 text-xs" aria-haspopup="dialog">
+        Shortcuts (?)
+      </Button>
+      <dialog ref={dialog} aria-labelledby="shortcut-title" className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl ring-1 ring-slate-200 backdrop:bg-slate-900/40">
+        <div className="p-5">
+          <h2 id="shortcut-title" className="text-base font-semibold text-slate-900">
+            Keyboard shortcuts
+          </h2>
+          <p className="mt-1 text-xs text-slate-500">Single keys work whenever you are not typing in a field or an editor.</p>
+          <table className="mt-3 w-full text-sm">
+            <tbody>
+              {SHORTCUTS.map(([keys, what]) => (
+                <tr key={keys} className="border-t border-slate-100">
+                  <td className="py-1.5 pr-3 whitespace-nowrap">
+                    <kbd className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs ring-1 ring-slate-300">{keys}</kbd>
+                  </td>
+                  <td className="py-1.5 text-slate-700">{what}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <form method="dialog" className="mt-4 text-right">
+            <Button type="submit" autoFocus>
+              Close
+            </Button>
+          </form>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+
+import { Button, ErrorNote } from "@/components/ui/primitives";
+
+import { useHotkeys } from "./use-hotkeys";
+
+/** Skips the item with a required reason and moves on. Keyboard: S opens the reason field, Enter confirms, Esc cancels. */
+export function SkipControl({ itemId, campaignId }: { itemId: string; campaignId: string }) {
+  const router = useRouter();
+  const [isOpen, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string>();
+  const [isPending, setPending] = useState(false);
+  const pending = useRef(false);
+
+  useHotkeys({ s: () => setOpen(true) });
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending.current) return;
+    if (!reason.trim()) {
+      setError("Say why you skip it.");
+      return;
+    }
+    pending.current = true;
+    setPending(true);
+    try {
+      const response = await fetch(`/api/v1/items/${itemId}/skip`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ reason }) });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => ({}))) as { error?: { message: string } };
+        setError(body.error?.message ?? `Skipping failed (${response.status}).`);
+        return;
+      }
+      router.push(`/campaigns/${campaignId}/next`);
+    } catch {
+      setError("The server could not be reached. Try again.");
+    } finally {
+      pending.current = false;
+      setPending(false);
+    }
+  }
+
+  if (!isOpen) {
+    return (
+      <Button variant="secondary" onClick={() => setOpen(true)} title="Shortcut: S">
+        Skip… (S)
+      </Button>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2 text-sm" aria-label="Skip this item" noValidate>
+      <div className="min-w-64 flex-1 space-y-1">
+        <label htmlFor="skip-reason" className="block font-medium text-slate-700">
+          Reason for skipping
+        </label>
+        <input
+          id="skip-reason"
+          autoFocus
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Escape") setOpen(false);
+          }}
+          maxLength={500}
+          required
+          placeholder="e.g. I do not know this library well enough"
+          className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+        />
+      </div>
+      <Button type="submit" variant="danger" disabled={isPending}>
+        {isPending ? "Skipping…" : "Confirm skip"}
+      </Button>
+      <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+        Cancel
+      </Button>
+      {error ? <div className="w-full"><ErrorNote>{error}</ErrorNote></div> : null}
+    </form>
+  );
+}

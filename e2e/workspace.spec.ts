@@ -1,0 +1,166 @@
+import { expect, type Page, test } from "@playwright/test";
+
+// The annotation workspace, keyboard first. Runs after foundation.spec.ts, whose admin and
+// python annotator it reuses; it brings its own dataset and campaigns.
+test.describe.configure({ mode: "serial" });
+
+const admin = { email: "admin@example.test", password: "admin-password-1" };
+const annotator = { email: "ann@example.test", password: "annotator-password-1" };
+const campaigns = { keyboard: "", blind: "" };
+
+const critic = { rule_results: [{ rule: "Other Issues", result: "pass", reason: "Statement, solution and tests agree." }], summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] } };
+
+/** A small python record whose canonical solution really passes both tests. */
+function record(name: string, operator: string, a: number, b: number) {
+  const value = (x: number, y: number) => (operator === "+" ? x + y : operator === "*" ? x * y : x - y);
+  return {
+    question: `# Workspace ${name}\n\nWrite \`${name}(a, b)\` in Python returning \`a ${operator} b\`.`,
+    canonical_solution: `def ${name}(a, b):\n    return a ${operator} b\n`,
+    demo_test_func: `assert ${name}(${a}, ${b}) == ${value(a, b)}\n`,
+    full_test_func: `assert ${name}(${b}, ${a}) == ${value(b, a)}\nassert ${name}(0, 0) == 0\n`,
+    language: "python",
+    difficulty: "easy",
+    critic,
+  };
+}
+
+async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/datasets$/);
+}
+
+/** Waits for the next item's page after the current one (identified by its heading) was left. */
+async function expectNextItem(page: Page, previousHeading: string): Promise<string> {
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).not.toHaveText(previousHeading);
+  await expect(page).toHaveURL(/\/items\/itm_/);
+  return (await heading.textContent()) ?? "";
+}
+
+/** Presses a shortcut until it took effect: the first key on a fresh page may land before hydration. */
+async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.keyboard.press(key);
+    await check();
+  }).toPass({ timeout: 15_000 });
+}
+
+test("the admin imports a python dataset and creates two campaigns", async ({ page }) => {
+  await signIn(page, admin);
+  const body = [record("ws_add", "+", 1, 2), record("ws_mul", "*", 3, 4), record("ws_sub", "-", 9, 4), record("ws_add2", "+", 5, 6), record("ws_mul2", "*", 2, 7)].map((r) => JSON.stringify(r)).join("\n");
+  const imported = await page.request.post("/api/v1/datasets/e2e-workspace/records", { data: body, headers: { "content-type": "application/x-ndjson" } });
+  expect(imported.status()).toBe(201);
+
+  for (const [slot, name, blind] of [["keyboard", "Keyboard campaign", false], ["blind", "Blind campaign", true]] as const) {
+    const response = await page.request.post("/api/v1/campaigns", { data: { dataset: "e2e-workspace", name, languages: ["python"], blind, seed: "e2e" } });
+    expect(response.status()).toBe(201);
+    const created = (await response.json()) as { id: string; itemCount: number };
+    expect(created.itemCount).toBe(5);
+    campaigns[slot] = created.id;
+  }
+  await page.getByRole("link", { name: "Campaigns" }).click();
+  await expect(page.getByRole("link", { name: "Keyboard campaign" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Blind campaign" })).toBeVisible();
+});
+
+test("an annotator labels three records and skips one by keyboard alone", async ({ page }) => {
+  await signIn(page, annotator);
+  await page.getByRole("link", { name: "Campaigns" }).click();
+  await page.getByRole("link", { name: "Keyboard campaign" }).click();
+  await page.getByRole("link", { name: "Start" }).click();
+  await expect(page).toHaveURL(/\/items\/itm_/);
+  let heading = (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
+
+  // First record: run the tests (R), probe a scratch copy (E opens, E runs), then Valid and Enter.
+  const valid = page.getByRole("radio", { name: "Valid", exact: true });
+  await pressUntil(page, "v", () => expect(valid).toBeChecked({ timeout: 1_000 }));
+  await page.keyboard.press("r");
+  await expect(page.getByTestId("run-result").filter({ hasText: "Demo test" })).toContainText("PASSED", { timeout: 45_000 });
+  await expect(page.getByTestId("run-result").filter({ hasText: "Full test" })).toContainText("PASSED");
+  await page.keyboard.press("e");
+  const runEdited = page.getByRole("button", { name: /Run edited code/ });
+  await expect(runEdited).toBeFocused();
+  await expect(page.getByTestId("editor-scratch-solution").locator(".view-lines")).toContainText("def ws_");
+  await page.keyboard.press("e");
+  await expect(page.getByTestId("scratch-result")).toContainText("Scratch run");
+  await expect(page.getByTestId("scratch-result")).toContainText("PASSED", { timeout: 45_000 });
+  await page.keyboard.press("Enter");
+  heading = await expectNextItem(page, heading);
+
+  // Second record: Invalid with two categories and a note, submitted from inside the note.
+  const invalid = page.getByRole("radio", { name: "Invalid", exact: true });
+  await pressUntil(page, "i", () => expect(invalid).toBeChecked({ timeout: 1_000 }));
+  await page.keyboard.press("1");
+  await page.keyboard.press("3");
+  await expect(page.getByRole("checkbox", { name: "Statement incomplete" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Statement ambiguous" })).toBeChecked();
+  await page.keyboard.press("3");
+  await expect(page.getByRole("checkbox", { name: "Statement ambiguous" })).not.toBeChecked();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Say why it is invalid.")).toBeVisible();
+  await page.keyboard.press("n");
+  await expect(page.getByLabel(/^Note/)).toBeFocused();
+  await page.keyboard.type("The statement never says what to return for empty input.");
+  await page.keyboard.press("Control+Enter");
+  heading = await expectNextItem(page, heading);
+
+  // Third record: Valid, Enter.
+  await pressUntil(page, "v", () => expect(valid).toBeChecked({ timeout: 1_000 }));
+  await page.keyboard.press("Enter");
+  heading = await expectNextItem(page, heading);
+
+  // Fourth record: S opens the reason, Enter confirms the skip.
+  await pressUntil(page, "s", () => expect(page.getByLabel("Reason for skipping")).toBeFocused({ timeout: 1_000 }));
+  await page.keyboard.type("I cannot judge this one");
+  await page.keyboard.press("Enter");
+  await expectNextItem(page, heading);
+
+  // The shortcut sheet opens with ? and closes with Esc.
+  await page.keyboard.press("?");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeHidden();
+
+  await page.getByRole("link", { name: "Keyboard campaign" }).click();
+  await expect(page.getByTestId("mine-submitted")).toHaveText("3");
+  await expect(page.getByTestId("mine-skipped")).toHaveText("1");
+  await expect(page.getByTestId("mine-in-progress")).toHaveText("1");
+  await expect(page.getByRole("list", { name: "Your labels" }).getByRole("listitem")).toHaveCount(3);
+  await expect(page.getByText("The statement never says what to return for empty input.")).toBeVisible();
+});
+
+test("blind mode hides the critic until the first label, then allows a revision", async ({ page }) => {
+  await signIn(page, annotator);
+  await page.goto(`/campaigns/${campaigns.blind}/next`);
+  await expect(page).toHaveURL(/\/items\/itm_/);
+  const itemUrl = page.url();
+  await expect(page.getByText("The critic is hidden until you submit a first label.")).toBeVisible();
+  await expect(page.getByText("Overall:")).toHaveCount(0);
+
+  const valid = page.getByRole("radio", { name: "Valid", exact: true });
+  await pressUntil(page, "v", () => expect(valid).toBeChecked({ timeout: 1_000 }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toContainText("The critic is now shown");
+  await expect(page.getByText("Overall:")).toBeVisible();
+  await expect(page.getByText("The critic is hidden until you submit a first label.")).toHaveCount(0);
+  expect(page.url()).toBe(itemUrl);
+
+  // Revise after seeing the critic: Invalid with a category and a note.
+  await page.keyboard.press("i");
+  await page.keyboard.press("2");
+  await page.keyboard.press("n");
+  await page.keyboard.type("On second thought the names differ.");
+  await page.keyboard.press("Control+Enter");
+  await expect(page).not.toHaveURL(itemUrl);
+
+  await page.goto(itemUrl);
+  await expect(page.getByText("Your label (revision 2)")).toBeVisible();
+  await expect(page.getByRole("radio", { name: "Invalid", exact: true })).toBeChecked();
+  const revisions = page.getByRole("list", { name: "Revisions" }).getByRole("listitem");
+  await expect(revisions).toHaveCount(2);
+  await expect(revisions.first()).toContainText("Name mismatch");
+  await expect(page.getByText("Before the critic was shown:")).toContainText("valid");
+});

@@ -1,0 +1,216 @@
+// Queue benchmark (issue: annotation workspace). On a database of its own: 100,000 records, a
+// campaign of 100,000 items, 50 simulated annotators claiming and submitting through the REST API
+// for 60 s (claim and submit latency, throughput, over-assignment check); then 300,000 annotations
+// in the database and the record view's server response time. Writes docs/benchmarks.md.
+//
+//   npm run bench:queue [-- --seconds 60 --annotators 50 --no-write]
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import pg from "pg";
+
+import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./report";
+
+const { values: options } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "60" },
+    annotators: { type: "string", default: "50" },
+    records: { type: "string", default: "100000" },
+    "no-write": { type: "boolean", default: false },
+  },
+});
+const SECONDS = Number(options.seconds);
+const ANNOTATORS = Number(options.annotators);
+const RECORDS = Number(options.records);
+const PORT = 3400;
+const BASE = `http://127.0.0.1:${PORT}`;
+const SECTION = "## Queue and record view (issue: annotation workspace)";
+
+process.env.VERITY_DATA_DIR = ".data/bench-queue";
+process.env.VERITY_DB_PORT = "54389";
+delete process.env.DATABASE_URL;
+
+const { openDatabase } = await import("@/lib/server/db/database");
+const { upsertUserFromCli } = await import("@/lib/server/db/users");
+const { createApiToken } = await import("@/lib/server/db/tokens");
+const { createCampaign } = await import("@/lib/server/db/campaigns");
+const { disconnectPrisma } = await import("@/lib/server/db/client");
+const { LANGUAGES } = await import("@/lib/records/languages");
+
+const PASSWORD = "bench-password-1";
+
+/** 100,000 synthetic records written straight in SQL (the import path has its own benchmark). */
+async function seedRecords(client: pg.Client, dataset: string): Promise<void> {
+  const { rows } = await client.query<{ id: string }>(`INSERT INTO "Dataset" (id, name) VALUES ('ds_' || md5($1), $1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`, [dataset]);
+  await client.query(
+    `INSERT INTO "Record" ("datasetId", key, line, language, difficulty, question, "canonicalSolution", "demoTestFunc", "fullTestFunc")
+     SELECT $1, md5('rec' || i), i, ($2::text[])[1 + i % array_length($2::text[], 1)], (ARRAY['easy','medium','hard'])[1 + i % 3],
+            '# Problem ' || i || E'\\n\\n' || repeat('Write a function that handles case ' || i || '. ', 12),
+            repeat('def solve_' || i || '(x):\n    return x\n', 12), 'assert solve_' || i || '(1) == 1\n', repeat('assert solve_' || i || '(2) == 2\n', 10)
+     FROM generate_series(1, $3::int) AS i
+     ON CONFLICT ("datasetId", key) DO NOTHING`,
+    [rows[0].id, [...LANGUAGES], RECORDS],
+  );
+}
+
+async function time<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await run();
+  return { value, ms: performance.now() - started };
+}
+
+async function startServer(databaseUrl: string) {
+  const server = spawn(process.execPath, ["scripts/verity.mjs", "serve"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), VERITY_DEMO: "0", VERITY_IN_APP_WORKERS: "0", NEXTAUTH_SECRET: "bench-only", VERITY_PUBLIC_URL: BASE },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const ok = await fetch(`${BASE}/api/health`).then((response) => response.ok).catch(() => false);
+    if (ok) return server;
+    await sleep(1000);
+  }
+  server.kill();
+  throw new Error("the app did not come up on port 3400");
+}
+
+/** Signs in through next-auth's credentials flow and returns the session cookie header. */
+async function signIn(email: string): Promise<string> {
+  const csrfResponse = await fetch(`${BASE}/api/auth/csrf`);
+  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
+  const cookies = csrfResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+  const response = await fetch(`${BASE}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: "true" }),
+  });
+  const session = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).find((cookie) => cookie.includes("session-token"));
+  if (!session) throw new Error(`sign-in failed for ${email}`);
+  return session;
+}
+
+async function main(): Promise<void> {
+  const database = await openDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  let server: ReturnType<typeof spawn> | null = null;
+  try {
+    const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
+    const run = Date.now().toString(36);
+    const dataset = "bench-queue";
+    console.error(`Seeding ${RECORDS.toLocaleString("en-US")} records…`);
+    await seedRecords(client, dataset);
+    const users = [];
+    for (let index = 0; index < ANNOTATORS; index++) {
+      const { actor } = await upsertUserFromCli({ email: `annotator${index}@bench.test`, role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
+      users.push({ actor, token: (await createApiToken({ actorId: null, userId: actor.id, name: `bench-${run}` })).token });
+    }
+    const admin = (await upsertUserFromCli({ email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
+    console.error("Creating the campaign of every record…");
+    const created = await time(() => createCampaign({ actor: admin, input: { dataset, name: `queue-${run}`, overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } }));
+    const campaign = created.value;
+
+    server = await startServer(database.url);
+    console.error(`Running ${ANNOTATORS} annotators for ${SECONDS} s…`);
+    const claimMs: number[] = [];
+    const submitMs: number[] = [];
+    let errors = 0;
+    const deadline = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      users.map(async ({ token }) => {
+        const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+        while (Date.now() < deadline) {
+          const claim = await time(() => fetch(`${BASE}/api/v1/campaigns/${campaign.id}/claim`, { method: "POST", headers }));
+          if (claim.value.status === 204) return;
+          if (!claim.value.ok) {
+            errors += 1;
+            continue;
+          }
+          claimMs.push(claim.ms);
+          const { item } = (await claim.value.json()) as { item: { id: string } };
+          const submit = await time(() => fetch(`${BASE}/api/v1/items/${item.id}/annotations`, { method: "POST", headers, body: JSON.stringify({ valid: true, categories: [], activeMs: 1000 }) }));
+          await submit.value.arrayBuffer();
+          if (submit.value.ok) submitMs.push(submit.ms);
+          else errors += 1;
+        }
+      }),
+    );
+    const overAssigned = (await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "CampaignItem" i WHERE i."campaignId" = $1 AND (i."slotsTaken" > i.target OR (SELECT count(*) FROM "Annotation" a WHERE a."itemId" = i.id) > i.target)`,
+      [campaign.id],
+    )).rows[0].n;
+    const duplicates = (await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [campaign.id])).rows[0].n;
+
+    // 300,000 annotations in the database: a second campaign with overlap 3, filled in SQL.
+    console.error("Filling a campaign of overlap 3 with 300,000 annotations…");
+    const full = await createCampaign({ actor: admin, input: { dataset, name: `view-${run}`, overlap: 3, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    const userIds = users.map(({ actor }) => actor.id);
+    await client.query(
+      `INSERT INTO "Assignment" (id, "itemId", "userId", status, "leaseExpiresAt", "finishedAt")
+       SELECT 'asg_' || md5(i.id || k), i.id, ($2::text[])[1 + (i.position + k) % array_length($2::text[], 1)], 'SUBMITTED', now(), now()
+       FROM "CampaignItem" i CROSS JOIN generate_series(0, 2) k WHERE i."campaignId" = $1`,
+      [full.id, userIds],
+    );
+    await client.query(
+      `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
+       SELECT 'ann_' || md5(a.id), a."itemId", a."userId", (hashtext(a.id) % 5) <> 0, '{}', '{}', 30000, now() FROM "Assignment" a
+       JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1`,
+      [full.id],
+    );
+    await client.query(`UPDATE "CampaignItem" SET "slotsTaken" = target WHERE "campaignId" = $1`, [full.id]);
+    await client.query("ANALYZE");
+    const annotationCount = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Annotation"`)).rows[0].n);
+
+    console.error("Measuring the record view…");
+    const viewer = users[0];
+    const cookie = await signIn(viewer.actor.email);
+    const items = (await client.query<{ id: string; recordId: number }>(
+      `SELECT i.id, i."recordId" FROM "CampaignItem" i JOIN "Annotation" a ON a."itemId" = i.id AND a."userId" = $2 WHERE i."campaignId" = $1 ORDER BY random() LIMIT 200`,
+      [full.id, viewer.actor.id],
+    )).rows;
+    const viewMs: number[] = [];
+    const workspaceMs: number[] = [];
+    for (const item of items) {
+      const record = await time(() => fetch(`${BASE}/records/${item.recordId}`, { headers: { cookie } }).then((response) => response.text().then(() => response.status)));
+      if (record.value === 200) viewMs.push(record.ms);
+      const workspace = await time(() => fetch(`${BASE}/campaigns/${full.id}/items/${item.id}`, { headers: { cookie } }).then((response) => response.text().then(() => response.status)));
+      if (workspace.value === 200) workspaceMs.push(workspace.ms);
+    }
+
+    const machine = describeMachine(postgres);
+    const fmt = (values: number[], p: number) => (values.length ? `${percentile(values, p).toFixed(1)} ms` : "—");
+    const table = [
+      "| measure | n | p50 | p95 | p99 |",
+      "|---|---:|---:|---:|---:|",
+      `| claim (POST /api/v1/campaigns/{id}/claim) | ${claimMs.length} | ${fmt(claimMs, 50)} | ${fmt(claimMs, 95)} | ${fmt(claimMs, 99)} |`,
+      `| submit (POST /api/v1/items/{id}/annotations) | ${submitMs.length} | ${fmt(submitMs, 50)} | ${fmt(submitMs, 95)} | ${fmt(submitMs, 99)} |`,
+      `| record page (GET /records/{id}) | ${viewMs.length} | ${fmt(viewMs, 50)} | ${fmt(viewMs, 95)} | ${fmt(viewMs, 99)} |`,
+      `| annotator's item page (GET /campaigns/{id}/items/{item}) | ${workspaceMs.length} | ${fmt(workspaceMs, 50)} | ${fmt(workspaceMs, 95)} | ${fmt(workspaceMs, 99)} |`,
+    ].join("\n");
+    const section = [
+      SECTION,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:queue\` (embedded PostgreSQL in \`.data/bench-queue\`, app on port ${PORT}, production build).`,
+      `${RECORDS.toLocaleString("en-US")} records; a campaign of ${campaign.itemCount.toLocaleString("en-US")} items (created in ${(created.ms / 1000).toFixed(2)} s); ${ANNOTATORS} concurrent simulated annotators claiming and submitting through the REST API for ${SECONDS} s.`,
+      "",
+      table,
+      "",
+      `Throughput: ${(submitMs.length / SECONDS).toFixed(1)} labels/s (${submitMs.length} in ${SECONDS} s), ${errors} failed requests. Over-assigned items: **${overAssigned}**; annotator twice on an item: **${duplicates}**.`,
+      `The page timings ran with ${annotationCount.toLocaleString("en-US")} annotations and ${RECORDS.toLocaleString("en-US")} records in the database, one request at a time, after the load test.`,
+      "",
+      machineLine(machine),
+      "",
+    ].join("\n");
+    console.log(section);
+    if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+  } finally {
+    server?.kill("SIGTERM");
+    await client.end();
+    await disconnectPrisma();
+    await database.stop();
+  }
+}
+
+await main();
+process.exit(0);
