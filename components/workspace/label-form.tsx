@@ -62,7 +62,7 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
     pending.current = true;
     setPending(true);
     try {
-      const body = { valid, categories: chosen, note: note.trim() || undefined, testLine: testLine ? Number(testLine) : null, needsReview, activeMs: activeTime.peek(), ...(baseRevision > 0 ? { baseRevision } : {}) };
+      const body = { valid, categories: chosen, note: note.trim() || undefined, testLine: testLine ? Number(testLine) : null, needsReview, activeMs: activeTime.peek(), baseRevision };
       const response = await fetch(`/api/v1/items/${itemId}/annotations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       const result = (await response.json()) as { revision?: number; created?: boolean; error?: { message: string; fieldErrors?: Record<string, string[]> } };
       if (!response.ok || result.revision === undefined) {
