@@ -41,7 +41,7 @@ export function CampaignTable({ campaigns }: { campaigns: CampaignRow[] }) {
               </td>
               <td className="px-3 py-2">{campaign.blind ? <Badge tone="amber">blind</Badge> : <Badge>open</Badge>}</td>
               <td className="px-3 py-2">
-                <ProgressBar done={campaign.progress.annotationsDone} wanted={campaign.progress.annotationsWanted} label={`Labels for ${campaign.name}`} />
+                <ProgressBar done={campaign.progress.annotationsDone} wanted={campaign.progress.annotationsWanted} label={`Labels for ${campaign.name}`} caption="Labels" />
               </td>
             </tr>
           ))}

@@ -1,10 +1,10 @@
-/** A labelled progress bar: done out of wanted, with the percentage. */
-export function ProgressBar({ done, wanted, label }: { done: number; wanted: number; label: string }) {
+/** A labelled progress bar: done out of wanted, with the percentage. `caption` replaces the visible label when the context names it already. */
+export function ProgressBar({ done, wanted, label, caption = label }: { done: number; wanted: number; label: string; caption?: string }) {
   const percent = wanted > 0 ? Math.min(100, Math.round((done / wanted) * 100)) : 0;
   return (
     <div className="space-y-1">
       <div className="flex justify-between text-xs text-slate-600">
-        <span>{label}</span>
+        <span>{caption}</span>
         <span>
           {done.toLocaleString("en")} / {wanted.toLocaleString("en")} ({percent}%)
         </span>

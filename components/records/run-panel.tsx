@@ -2,17 +2,14 @@
 
 import { useCallback, useEffect, useState } from "react";
 
-import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
+import { Button, ErrorNote } from "@/components/ui/primitives";
 
-type Run = { id: string; kind: "DEMO" | "FULL" | "SCRATCH"; outcome: string; exitCode: number | null; signal: string | null; timeMs: number; stdout: string; stderr: string; compileOutput: string | null; limit: string | null; stdoutTruncated: boolean; stderrTruncated: boolean; program: string; backend: string };
+import { RunResult, type RunView } from "./run-result";
 
-export function OutcomeBadge({ outcome }: { outcome: string }) {
-  return <Badge tone={outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" ? "amber" : "red"}>{outcome}</Badge>;
-}
 
 /** Runs the canonical solution against the record's tests in the sandbox and shows what happened. Keyboard: R runs both. */
 export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: number; canRun: boolean; unavailableReason?: string }) {
-  const [runs, setRuns] = useState<Run[]>([]);
+  const [runs, setRuns] = useState<RunView[]>([]);
   const [error, setError] = useState<string>();
   const [running, setRunning] = useState<string | null>(null);
 
@@ -22,7 +19,7 @@ export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: nu
       setError(undefined);
       try {
         const response = await fetch(`/api/v1/records/${recordId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind }) });
-        const body = (await response.json()) as { runs?: Run[]; error?: { message: string } };
+        const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
         if (!response.ok || !body.runs) setError(body.error?.message ?? `The run failed (${response.status}).`);
         else setRuns(body.runs);
       } catch {
@@ -69,34 +66,8 @@ export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: nu
       </div>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       {runs.map((result) => (
-        <div key={result.id} className="space-y-2 rounded-md p-3 ring-1 ring-slate-200" data-testid="run-result">
-          <div className="flex flex-wrap items-center gap-2">
-            <span className="font-medium">{result.kind === "DEMO" ? "Demo test" : result.kind === "FULL" ? "Full test" : "Scratch"}</span>
-            <OutcomeBadge outcome={result.outcome} />
-            <span className="text-slate-600">
-              exit {result.exitCode ?? "—"}
-              {result.signal ? ` (${result.signal})` : ""} · {Math.round(result.timeMs)} ms · {result.backend}
-              {result.limit ? ` · ${result.limit} limit` : ""}
-            </span>
-          </div>
-          {result.compileOutput ? <Output label="Compiler" text={result.compileOutput} /> : null}
-          <Output label={`stdout${result.stdoutTruncated ? " (truncated at 1 MiB)" : ""}`} text={result.stdout} />
-          <Output label={`stderr${result.stderrTruncated ? " (truncated at 1 MiB)" : ""}`} text={result.stderr} />
-          <details>
-            <summary className="cursor-pointer text-slate-700">Program that ran</summary>
-            <pre className="mt-1 max-h-72 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">{result.program}</pre>
-          </details>
-        </div>
+        <RunResult key={result.id} result={result} title={result.kind === "DEMO" ? "Demo test" : result.kind === "FULL" ? "Full test" : "Scratch"} />
       ))}
-    </div>
-  );
-}
-
-function Output({ label, text }: { label: string; text: string }) {
-  return (
-    <div>
-      <div className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</div>
-      <pre className="mt-0.5 max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap ring-1 ring-slate-200">{text || "(empty)"}</pre>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 
 import { CodeEditor } from "./code-editor";
-import { RunResult, type RunView } from "./run-result";
+import { RunResult, type RunView } from "@/components/records/run-result";
 import { useHotkeys } from "./use-hotkeys";
 
 /**
@@ -73,7 +73,7 @@ export function ScratchRunner({ recordId, language, solution, test, canRun }: { 
         </Button>
       </div>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
-      {result ? <RunResult result={result} title="Scratch run" /> : null}
+      {result ? <RunResult result={result} title="Scratch run" testId="scratch-result" /> : null}
     </div>
   );
 }

@@ -1,11 +1,15 @@
-import { OutcomeBadge } from "@/components/records/run-panel";
+import { Badge } from "@/components/ui/primitives";
+
+export function OutcomeBadge({ outcome }: { outcome: string }) {
+  return <Badge tone={outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" ? "amber" : "red"}>{outcome}</Badge>;
+}
 
 export type RunView = { id: string; kind: string; outcome: string; exitCode: number | null; signal: string | null; timeMs: number; stdout: string; stderr: string; compileOutput: string | null; limit: string | null; stdoutTruncated: boolean; stderrTruncated: boolean; program: string; backend: string };
 
 /** One sandbox run as the run panel shows it: outcome, exit, time, outputs and the program that ran. */
-export function RunResult({ result, title }: { result: RunView; title: string }) {
+export function RunResult({ result, title, testId = "run-result" }: { result: RunView; title: string; testId?: string }) {
   return (
-    <div className="space-y-2 rounded-md p-3 text-sm ring-1 ring-slate-200" data-testid="scratch-result">
+    <div className="space-y-2 rounded-md p-3 text-sm ring-1 ring-slate-200" data-testid={testId}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{title}</span>
         <OutcomeBadge outcome={result.outcome} />
