@@ -6,6 +6,7 @@ import { registerImportCommands } from "./commands/import";
 import { registerServeCommand } from "./commands/serve";
 import { registerUserCommands } from "./commands/users";
 import { registerVerifyCommands } from "./commands/verify";
+import { registerReportCommands } from "./commands/report";
 import { registerSandboxCommands } from "./commands/sandbox";
 
 const program = new Command()
@@ -22,6 +23,7 @@ registerDbCommands(program);
 registerImportCommands(program);
 registerUserCommands(program);
 registerVerifyCommands(program);
+registerReportCommands(program);
 registerSandboxCommands(program);
 
 await program.parseAsync(process.argv);

@@ -105,6 +105,13 @@ export async function createCampaign({ actor, input }: { actor: Actor | null; in
   );
 }
 
+/** A campaign for the operator CLI, which has shell access and no actor. */
+export async function getCampaignForOperator(campaignId: string): Promise<CampaignSummary> {
+  const row = await prisma().campaign.findUnique({ where: { id: campaignId }, select: campaignSelect });
+  if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
+  return toSummary(row);
+}
+
 /** Campaigns the actor can see: all for admins and reviewers, those sharing a language for annotators. Scope: records:read. */
 export async function listCampaigns({ actor }: { actor: Actor }): Promise<CampaignSummary[]> {
   assertCan(actor, "records:read");

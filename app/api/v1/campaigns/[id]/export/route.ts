@@ -1,0 +1,22 @@
+import { Readable } from "node:stream";
+
+import { z } from "zod";
+
+import { getCampaign } from "@/lib/server/db/campaigns";
+import { exportCampaign } from "@/lib/server/db/exports";
+import { apiRoute, parseSearchParams } from "@/lib/server/http";
+
+const querySchema = z.object({ what: z.enum(["labels", "verified"]), format: z.enum(["jsonl", "csv"]).default("jsonl") });
+
+/** GET /api/v1/campaigns/{id}/export?what=labels|verified[&format=jsonl|csv] → a streamed export (CSV only for labels). */
+export const GET = apiRoute<{ id: string }>("reports:export", async ({ request, actor, params }) => {
+  const { what, format } = parseSearchParams(request, querySchema);
+  // Checked before streaming starts, so a missing campaign is a 404 rather than a broken stream.
+  const campaign = await getCampaign({ actor, campaignId: params.id });
+  const outputFormat = what === "verified" ? "jsonl" : format;
+  const body = Readable.toWeb(Readable.from(exportCampaign({ actor, campaignId: params.id, what, format: outputFormat }))) as ReadableStream<Uint8Array>;
+  const fileName = `${campaign.name}-${what}.${outputFormat}`.replace(/[^\w.-]/g, "_");
+  return new Response(body, {
+    headers: { "content-type": outputFormat === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName}"` },
+  });
+});

@@ -1,0 +1,233 @@
+import "server-only";
+
+import { cohensKappa, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+
+import { getCampaign, getCampaignForOperator } from "./campaigns";
+import { prisma } from "./client";
+
+export type ReportRow = {
+  sampled: number;
+  labelled: number;
+  resolved: number;
+  valid: number;
+  /** valid / resolved, a fraction in [0, 1]; null when nothing is resolved. */
+  validity: number | null;
+  ci: [number, number] | null;
+  criticPass: number | null;
+  executableValid: number | null;
+  humanCriticKappa: number | null;
+  alpha: number | null;
+  topCategories: { key: string; count: number }[];
+};
+
+export type CampaignReport = {
+  campaign: { id: string; name: string; dataset: string; finalRule: string; overlap: number };
+  byLanguage: Record<string, ReportRow>;
+  pooled: ReportRow;
+  /** Unweighted mean over languages of each rate; counts are totals; no interval. */
+  macro: ReportRow;
+  byDifficulty: Record<string, Pick<ReportRow, "sampled" | "resolved" | "valid" | "validity" | "ci">>;
+  byCategory: { key: string; label: string; count: number; shareOfInvalid: number | null }[];
+  categoriesByLanguage: Record<string, Record<string, number>>;
+};
+
+type Counts = {
+  sampled: number;
+  labelled: number;
+  resolved: number;
+  valid: number;
+  criticKnown: number;
+  criticPass: number;
+  execKnown: number;
+  execValid: number;
+  bothValid: number;
+  bothInvalid: number;
+  humanValidCriticInvalid: number;
+  humanInvalidCriticValid: number;
+};
+
+const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid", "criticKnown", "criticPass", "execKnown", "execValid", "bothValid", "bothInvalid", "humanValidCriticInvalid", "humanInvalidCriticValid"];
+
+// The per-item final label in SQL, mirroring `finalLabel` in lib/metrics: an adjudication wins;
+// then unanimity; then the campaign's rule (majority: more than half; strict: any Invalid).
+// $1 is the campaign id, $2 its rule.
+const FINALS_CTE = `
+  labels AS (
+    SELECT a."itemId", count(*)::int AS n, (count(*) FILTER (WHERE a.valid))::int AS n_valid
+    FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
+    WHERE i."campaignId" = $1
+    GROUP BY a."itemId"
+  ),
+  items AS (
+    SELECT i.id, i.language, coalesce(r.difficulty, 'unknown') AS difficulty, coalesce(l.n, 0) AS n, coalesce(l.n_valid, 0) AS n_valid,
+           adj.valid AS adj_valid, adj.categories AS adj_categories, c."overallPass" AS critic_pass, r."executableValid" AS exec_valid
+    FROM "CampaignItem" i
+    JOIN "Record" r ON r.id = i."recordId"
+    LEFT JOIN labels l ON l."itemId" = i.id
+    LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
+    LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
+    WHERE i."campaignId" = $1
+  ),
+  finals AS (
+    SELECT *, CASE
+      WHEN adj_valid IS NOT NULL THEN adj_valid
+      WHEN n = 0 THEN NULL
+      WHEN n_valid = n THEN true
+      WHEN n_valid = 0 THEN false
+      WHEN $2 = 'strict' THEN false
+      WHEN $2 = 'majority' AND n_valid * 2 > n THEN true
+      WHEN $2 = 'majority' AND (n - n_valid) * 2 > n THEN false
+      ELSE NULL END AS final_valid
+    FROM items
+  )`;
+
+async function queryCounts(campaignId: string, rule: string, groupBy: "language" | "difficulty") {
+  return prisma().$queryRawUnsafe<(Counts & { grp: string })[]>(
+    `WITH ${FINALS_CTE}
+     SELECT ${groupBy} AS grp,
+       count(*)::int AS sampled,
+       (count(*) FILTER (WHERE n > 0))::int AS labelled,
+       count(final_valid)::int AS resolved,
+       (count(*) FILTER (WHERE final_valid))::int AS valid,
+       count(critic_pass)::int AS "criticKnown",
+       (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
+       count(exec_valid)::int AS "execKnown",
+       (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
+       (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
+       (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
+       (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
+       (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
+     FROM finals GROUP BY ${groupBy} ORDER BY ${groupBy}`,
+    campaignId,
+    rule,
+  );
+}
+
+/** Final categories of invalid items: the adjudicator's, else the invalidating ones of those who said Invalid. */
+async function queryCategories(campaignId: string, rule: string) {
+  return prisma().$queryRawUnsafe<{ language: string; category: string; count: number }[]>(
+    `WITH ${FINALS_CTE},
+     item_categories AS (
+       SELECT f.id, f.language, unnest(f.adj_categories) AS category FROM finals f WHERE f.final_valid = false AND f.adj_valid IS NOT NULL
+       UNION
+       SELECT f.id, f.language, unnest(a.categories) AS category
+       FROM finals f JOIN "Annotation" a ON a."itemId" = f.id AND NOT a.valid
+       WHERE f.final_valid = false AND f.adj_valid IS NULL
+     )
+     SELECT ic.language, ic.category, count(*)::int AS count
+     FROM item_categories ic
+     JOIN "ErrorCategory" ec ON ec."campaignId" = $1 AND ec.key = ic.category
+     WHERE ec.invalidating OR ic.id IN (SELECT id FROM finals WHERE adj_valid IS NOT NULL)
+     GROUP BY ic.language, ic.category`,
+    campaignId,
+    rule,
+  );
+}
+
+/** How many items had each (valid, invalid) split of labels, per language: enough for Krippendorff's alpha. */
+async function querySplits(campaignId: string) {
+  return prisma().$queryRaw<{ language: string; nValid: number; nInvalid: number; items: number }[]>`
+    SELECT i.language, l.n_valid AS "nValid", (l.n - l.n_valid) AS "nInvalid", count(*)::int AS items
+    FROM (SELECT a."itemId", count(*)::int AS n, (count(*) FILTER (WHERE a.valid))::int AS n_valid FROM "Annotation" a JOIN "CampaignItem" ci ON ci.id = a."itemId" WHERE ci."campaignId" = ${campaignId} GROUP BY a."itemId") l
+    JOIN "CampaignItem" i ON i.id = l."itemId"
+    WHERE l.n >= 2
+    GROUP BY 1, 2, 3`;
+}
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator > 0 ? numerator / denominator : null;
+}
+
+function alphaFromSplits(splits: { nValid: number; nInvalid: number; items: number }[]): number | null {
+  const units = splits.flatMap((split) => Array.from({ length: split.items }, () => [...Array<boolean>(split.nValid).fill(true), ...Array<boolean>(split.nInvalid).fill(false)]));
+  return krippendorffAlphaNominal(units);
+}
+
+function kappaFromConfusion(counts: Counts): number | null {
+  const pairs: [boolean, boolean][] = [
+    ...Array.from({ length: counts.bothValid }, () => [true, true] as [boolean, boolean]),
+    ...Array.from({ length: counts.bothInvalid }, () => [false, false] as [boolean, boolean]),
+    ...Array.from({ length: counts.humanValidCriticInvalid }, () => [true, false] as [boolean, boolean]),
+    ...Array.from({ length: counts.humanInvalidCriticValid }, () => [false, true] as [boolean, boolean]),
+  ];
+  return cohensKappa(pairs);
+}
+
+function toRow(counts: Counts, splits: { nValid: number; nInvalid: number; items: number }[], categories: Record<string, number>): ReportRow {
+  return {
+    sampled: counts.sampled,
+    labelled: counts.labelled,
+    resolved: counts.resolved,
+    valid: counts.valid,
+    validity: ratio(counts.valid, counts.resolved),
+    ci: wilsonInterval(counts.valid, counts.resolved),
+    criticPass: ratio(counts.criticPass, counts.criticKnown),
+    executableValid: ratio(counts.execValid, counts.execKnown),
+    humanCriticKappa: kappaFromConfusion(counts),
+    alpha: alphaFromSplits(splits),
+    topCategories: Object.entries(categories)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .slice(0, 3)
+      .map(([key, count]) => ({ key, count })),
+  };
+}
+
+function mean(values: (number | null)[]): number | null {
+  const defined = values.filter((value): value is number => value !== null);
+  return defined.length ? defined.reduce((sum, value) => sum + value, 0) / defined.length : null;
+}
+
+/**
+ * The validity report of a campaign, computed in SQL: per language sampled, labelled, resolved and
+ * valid items, validity with its Wilson 95% interval, critic pass and executable-valid rates,
+ * human–critic kappa, annotator alpha and top error categories; pooled and macro totals; breakdowns
+ * by difficulty and error category. Scope: reports:export (null actor: operator CLI).
+ */
+export async function getCampaignReport({ actor, campaignId }: { actor: Actor | null; campaignId: string }): Promise<CampaignReport> {
+  if (actor) assertCan(actor, "reports:export");
+  // The operator CLI (no actor) sees every campaign; people see what getCampaign lets them.
+  const campaign = actor ? await getCampaign({ actor, campaignId }) : await getCampaignForOperator(campaignId);
+  const categoryDefs = await prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { key: true, label: true } });
+  const [byLanguageCounts, byDifficultyCounts, categoryRows, splits] = await Promise.all([
+    queryCounts(campaignId, campaign.finalRule, "language"),
+    queryCounts(campaignId, campaign.finalRule, "difficulty"),
+    queryCategories(campaignId, campaign.finalRule),
+    querySplits(campaignId),
+  ]);
+  const categoriesByLanguage: Record<string, Record<string, number>> = {};
+  for (const row of categoryRows) (categoriesByLanguage[row.language] ??= {})[row.category] = row.count;
+
+  const byLanguage: Record<string, ReportRow> = {};
+  for (const counts of byLanguageCounts) {
+    byLanguage[counts.grp] = toRow(counts, splits.filter((split) => split.language === counts.grp), categoriesByLanguage[counts.grp] ?? {});
+  }
+  const totals = Object.fromEntries(COUNT_KEYS.map((key) => [key, byLanguageCounts.reduce((sum, row) => sum + row[key], 0)])) as Counts;
+  const allCategories: Record<string, number> = {};
+  for (const row of categoryRows) allCategories[row.category] = (allCategories[row.category] ?? 0) + row.count;
+  const pooled = toRow(totals, splits, allCategories);
+  const rows = Object.values(byLanguage);
+  const macro: ReportRow = {
+    ...pooled,
+    validity: mean(rows.map((row) => row.validity)),
+    ci: null,
+    criticPass: mean(rows.map((row) => row.criticPass)),
+    executableValid: mean(rows.map((row) => row.executableValid)),
+    humanCriticKappa: mean(rows.map((row) => row.humanCriticKappa)),
+    alpha: mean(rows.map((row) => row.alpha)),
+  };
+  const invalidItems = totals.resolved - totals.valid;
+  return {
+    campaign: { id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap },
+    byLanguage,
+    pooled,
+    macro,
+    byDifficulty: Object.fromEntries(
+      byDifficultyCounts.map((counts) => [counts.grp, { sampled: counts.sampled, resolved: counts.resolved, valid: counts.valid, validity: ratio(counts.valid, counts.resolved), ci: wilsonInterval(counts.valid, counts.resolved) }]),
+    ),
+    byCategory: categoryDefs.map((definition) => ({ key: definition.key, label: definition.label, count: allCategories[definition.key] ?? 0, shareOfInvalid: ratio(allCategories[definition.key] ?? 0, invalidItems) })),
+    categoriesByLanguage,
+  };
+}
+

@@ -1,0 +1,61 @@
+import { createWriteStream, renameSync, rmSync } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+
+import type { Command } from "commander";
+
+import { reportToCsv, reportToMarkdown } from "@/lib/reports/format";
+import { exportCampaign, findCampaignIdByName } from "@/lib/server/db/exports";
+import { getCampaignReport } from "@/lib/server/db/reports";
+
+import { usageError, withDatabase } from "./with-database";
+
+async function campaignId(name: string): Promise<string> {
+  const id = await findCampaignIdByName(name);
+  if (!id) {
+    console.error(`error: no campaign named "${name}"`);
+    process.exit(1);
+  }
+  return id;
+}
+
+/** Registers `verity report` and `verity export`. */
+export function registerReportCommands(program: Command): void {
+  program
+    .command("report")
+    .requiredOption("--campaign <name>", "campaign to report on")
+    .option("--format <format>", "md, csv or json", "md")
+    .description("Print the validity report of a campaign (per language, with 95% intervals).")
+    .action(async (options: { campaign: string; format: string }) => {
+      if (!["md", "csv", "json"].includes(options.format)) usageError("--format must be md, csv or json");
+      const report = await withDatabase(async () => getCampaignReport({ actor: null, campaignId: await campaignId(options.campaign) }));
+      process.stdout.write(options.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : options.format === "csv" ? reportToCsv(report) : reportToMarkdown(report));
+      process.exit(0);
+    });
+
+  program
+    .command("export")
+    .requiredOption("--campaign <name>", "campaign to export")
+    .requiredOption("--what <what>", "labels (every item's labels) or verified (the final-Valid records in the input format)")
+    .requiredOption("--out <file>", "file to write (JSONL; .csv writes labels as CSV)")
+    .description("Export a campaign's labels or its verified subset.")
+    .action(async (options: { campaign: string; what: string; out: string }) => {
+      if (options.what !== "labels" && options.what !== "verified") usageError("--what must be labels or verified");
+      const format = options.out.endsWith(".csv") ? "csv" : "jsonl";
+      if (format === "csv" && options.what === "verified") usageError("the verified subset is JSONL in the input format; use a .jsonl file");
+      // Written next to the target and renamed at the end: a failed export never leaves half a file.
+      const partial = `${options.out}.partial`;
+      await withDatabase(async () => {
+        const id = await campaignId(options.campaign);
+        try {
+          await pipeline(Readable.from(exportCampaign({ actor: null, campaignId: id, what: options.what as "labels" | "verified", format })), createWriteStream(partial));
+          renameSync(partial, options.out);
+        } catch (error) {
+          rmSync(partial, { force: true });
+          throw error;
+        }
+      });
+      console.error(`Wrote ${options.out}`);
+      process.exit(0);
+    });
+}
