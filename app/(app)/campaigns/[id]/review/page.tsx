@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+
+import { QueueFilters } from "@/components/review/queue-filters";
+import { QueueList } from "@/components/review/queue-list";
+import { parseQueueQuery, toQueueFilters } from "@/components/review/queue-query";
+import { QueueTabs } from "@/components/review/queue-tabs";
+import { PageHeader } from "@/components/ui/primitives";
+import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { can } from "@/lib/server/auth/permissions";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getCampaignAgreement } from "@/lib/server/db/agreement";
+import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
+import { listReviewQueue } from "@/lib/server/db/review";
+import { AppError } from "@/lib/server/errors";
+
+export const metadata = { title: "Review" };
+
+export default async function ReviewQueuePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { id } = await params;
+  const actor = await requirePageActor("reviews:write", `/campaigns/${id}/review`);
+  const query = parseQueueQuery(await searchParams);
+  const campaign = await getCampaign({ actor, campaignId: id }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  // The annotator filter lists the people who labelled in this campaign; the agreement figures carry them.
+  const [queue, categories, agreement] = await Promise.all([
+    listReviewQueue({ actor, campaignId: id, filters: toQueueFilters(query) }),
+    listCategories({ campaignId: id }),
+    can(actor, "reports:export") ? getCampaignAgreement({ actor, campaignId: id }) : Promise.resolve(null),
+  ]);
+  const annotators = (agreement?.annotators ?? []).map((annotator) => ({ value: annotator.userId, label: annotator.name ? `${annotator.name} (${annotator.email})` : annotator.email }));
+
+  return (
+    <>
+      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
+        <Link href="/campaigns" className="hover:underline">
+          Campaigns
+        </Link>{" "}
+        /{" "}
+        <Link href={`/campaigns/${id}`} className="hover:underline">
+          {campaign.name}
+        </Link>
+      </nav>
+      <PageHeader title="Review queues" description={`Items of ${campaign.name} that need a reviewer: those in several queues come first. ${queue.items.length} shown.`} />
+      <QueueTabs campaignId={id} query={query} counts={queue.counts} />
+      <QueueFilters
+        campaignId={id}
+        query={query}
+        languages={campaign.languages.map((language) => ({ value: language, label: LANGUAGE_LABELS[language as Language] ?? language }))}
+        annotators={annotators}
+        categories={categories.map((category) => ({ value: category.key, label: category.label }))}
+      />
+      <QueueList campaignId={id} query={query} items={queue.items} />
+    </>
+  );
+}
