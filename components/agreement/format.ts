@@ -7,9 +7,9 @@ export function formatNumber(value: number | null, digits = 3): string | null {
   return value === null || !Number.isFinite(value) ? null : value.toFixed(digits);
 }
 
-/** A share as a percentage with one decimal. */
+/** A share (0–1) as a percentage with two decimals. */
 export function formatPercent(value: number | null): string | null {
-  return value === null || !Number.isFinite(value) ? null : `${(value * 100).toFixed(1)}%`;
+  return value === null || !Number.isFinite(value) ? null : `${(value * 100).toFixed(2)}%`;
 }
 
 /** Active time: "850 ms", "12.3 s", "4 min 05 s". */

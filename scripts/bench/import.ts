@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 
-import { describeMachine, machineLine, writeBenchmarkSection } from "./report";
+import { describeMachine, machineLine, writeBenchmarkSection } from "./common";
 
 const { values: options } = parseArgs({
   options: {

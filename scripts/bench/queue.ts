@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
-import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./report";
+import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
 
 const { values: options } = parseArgs({
   options: {

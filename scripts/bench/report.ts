@@ -1,38 +1,102 @@
-// Shared by the benchmark scripts: the machine they ran on, and writing their section of docs/benchmarks.md.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
-import { resolve } from "node:path";
+// Report and export benchmark (issue: reports). Uses the database `npm run bench:queue` leaves in
+// .data/bench-queue (100,000 records; a campaign with 300,000 annotations): times the SQL report, and
+// streams the verified subset of a campaign whose 100,000 items are all labelled Valid, sampling the
+// process's peak memory. Writes docs/benchmarks.md.
+//
+//   npm run bench:report [-- --no-write]
+import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { parseArgs } from "node:util";
 
-export type Machine = { cpu: string; cores: number; memory: string; node: string; postgres: string };
+import pg from "pg";
 
-export function describeMachine(postgres: string): Machine {
-  return { cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`, node: process.version, postgres };
-}
+import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
 
-export function machineLine(machine: Machine): string {
-  return `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory} RAM, Node ${machine.node}, PostgreSQL ${machine.postgres}.`;
-}
+const { values: options } = parseArgs({ options: { "no-write": { type: "boolean", default: false }, runs: { type: "string", default: "5" } } });
+const SECTION = "## Report and verified export (issue: reports)";
 
-/** Replaces the section headed `heading` in docs/benchmarks.md (up to the next "## " heading), or appends it. */
-export function writeBenchmarkSection(heading: string, section: string, path = resolve("docs/benchmarks.md")): void {
-  const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
-  const lines = current.split("\n");
-  const start = lines.findIndex((line) => line.trim() === heading);
-  let next: string;
-  if (start === -1) {
-    next = `${current.trimEnd()}\n\n${section}`;
-  } else {
-    const end = lines.findIndex((line, i) => i > start && line.startsWith("## "));
-    const before = lines.slice(0, start).join("\n").trimEnd();
-    const after = end === -1 ? "" : lines.slice(end).join("\n");
-    next = [before, section.trimEnd(), after].filter((part) => part !== "").join("\n\n");
+process.env.VERITY_DATA_DIR = ".data/bench-queue";
+process.env.VERITY_DB_PORT = "54389";
+delete process.env.DATABASE_URL;
+
+const { openDatabase } = await import("@/lib/server/db/database");
+const { getCampaignReport } = await import("@/lib/server/db/reports");
+const { exportCampaign } = await import("@/lib/server/db/exports");
+const { createCampaign } = await import("@/lib/server/db/campaigns");
+const { upsertUserFromCli } = await import("@/lib/server/db/users");
+const { disconnectPrisma } = await import("@/lib/server/db/client");
+
+async function main(): Promise<void> {
+  const database = await openDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const workDir = mkdtempSync(join(tmpdir(), "verity-export-"));
+  try {
+    const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
+    const busiest = (await client.query<{ id: string; name: string; annotations: string }>(
+      `SELECT c.id, c.name, count(a.id) AS annotations FROM "Campaign" c JOIN "CampaignItem" i ON i."campaignId" = c.id JOIN "Annotation" a ON a."itemId" = i.id GROUP BY c.id ORDER BY count(a.id) DESC LIMIT 1`,
+    )).rows[0];
+    if (!busiest) throw new Error("No labelled campaign in .data/bench-queue: run `npm run bench:queue` first.");
+    const items = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "CampaignItem" WHERE "campaignId" = $1`, [busiest.id])).rows[0].n);
+
+    const reportMs: number[] = [];
+    for (let run = 0; run < Number(options.runs); run++) {
+      const started = performance.now();
+      await getCampaignReport({ actor: null, campaignId: busiest.id });
+      reportMs.push(performance.now() - started);
+    }
+
+    // A campaign of every record, each labelled Valid once, so the verified subset is all 100,000.
+    const admin = (await upsertUserFromCli({ email: "admin@bench.test", role: "ADMIN", languages: [] })).actor;
+    const annotator = (await upsertUserFromCli({ email: "annotator0@bench.test", role: "ANNOTATOR", languages: [] })).actor;
+    const dataset = (await client.query<{ name: string }>(`SELECT d.name FROM "Campaign" c JOIN "Dataset" d ON d.id = c."datasetId" WHERE c.id = $1`, [busiest.id])).rows[0].name;
+    const all = await createCampaign({ actor: admin, input: { dataset, name: `export-${Date.now().toString(36)}`, overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    await client.query(
+      `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
+       SELECT 'ann_' || md5(i.id), i.id, $2, true, '{}', '{}', 20000, now() FROM "CampaignItem" i WHERE i."campaignId" = $1`,
+      [all.id, annotator.id],
+    );
+    const file = join(workDir, "verified.jsonl");
+    let peakRss = process.memoryUsage().rss;
+    const baselineRss = peakRss;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 50);
+    const started = performance.now();
+    await pipeline(Readable.from(exportCampaign({ actor: null, campaignId: all.id, what: "verified", format: "jsonl" })), createWriteStream(file));
+    const exportSeconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const exportBytes = statSync(file).size;
+    let exported = 0;
+    for await (const chunk of (await import("node:fs")).createReadStream(file)) exported += (chunk as Buffer).toString("latin1").split("\n").length - 1;
+
+    const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
+    const section = [
+      SECTION,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:report\` on the database left by \`npm run bench:queue\`.`,
+      "",
+      "| measure | value |",
+      "|---|---|",
+      `| report of campaign "${busiest.name}" (${items.toLocaleString("en-US")} items, ${Number(busiest.annotations).toLocaleString("en-US")} annotations), ${reportMs.length} runs | p50 ${percentile(reportMs, 50).toFixed(0)} ms, max ${Math.max(...reportMs).toFixed(0)} ms |`,
+      `| verified export (${exported.toLocaleString("en-US")} records, ${mib(exportBytes)} of JSONL) | ${exportSeconds.toFixed(1)} s, ${(exported / exportSeconds).toFixed(0)} records/s |`,
+      `| process RSS during the export | ${mib(baselineRss)} before, ${mib(peakRss)} peak |`,
+      "",
+      machineLine(describeMachine(postgres)),
+      "",
+    ].join("\n");
+    console.log(section);
+    if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+    await client.end();
+    await disconnectPrisma();
+    await database.stop();
   }
-  writeFileSync(path, `${next.trimEnd()}\n`);
 }
 
-/** The p-th percentile (0–100) of a list of numbers, nearest-rank. */
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+await main();
+process.exit(0);

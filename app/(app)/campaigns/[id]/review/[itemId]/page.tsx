@@ -1,0 +1,137 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+
+import { recordTitle } from "@/components/campaigns/record-title";
+import { CodeViewer } from "@/components/records/code-viewer";
+import { CriticPanel } from "@/components/records/critic-panel";
+import { ExecutableBadge } from "@/components/records/executable-badge";
+import { QuestionMarkdown } from "@/components/records/question-markdown";
+import { RunPanel } from "@/components/records/run-panel";
+import { AnnotationList } from "@/components/review/annotation-list";
+import { DecisionForm } from "@/components/review/decision-form";
+import { DecisionHistory } from "@/components/review/decision-history";
+import { QUEUE_LABELS, type QueueKey, parseQueueQuery, queueSearch, toQueueFilters } from "@/components/review/queue-query";
+import { QueueStepper } from "@/components/review/queue-stepper";
+import { Badge, Card } from "@/components/ui/primitives";
+import { SplitPane } from "@/components/workspace/split-pane";
+import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
+import { can } from "@/lib/server/auth/permissions";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
+import { getReviewItem, listReviewQueue } from "@/lib/server/db/review";
+import { AppError } from "@/lib/server/errors";
+
+import { adjudicateAction } from "../actions";
+
+export const metadata = { title: "Adjudication" };
+
+function orNotFound(error: unknown): never {
+  if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+  throw error;
+}
+
+export default async function AdjudicationPage({ params, searchParams }: { params: Promise<{ id: string; itemId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { id, itemId } = await params;
+  const actor = await requirePageActor("reviews:write", `/campaigns/${id}/review/${itemId}`);
+  const query = parseQueueQuery(await searchParams);
+  const [campaign, item, categories, queue] = await Promise.all([
+    getCampaign({ actor, campaignId: id }).catch(orNotFound),
+    getReviewItem({ actor, itemId }).catch(orNotFound),
+    listCategories({ campaignId: id }),
+    listReviewQueue({ actor, campaignId: id, filters: toQueueFilters(query) }).catch(orNotFound),
+  ]);
+  if (item.campaign.id !== id) notFound();
+  const { record } = item;
+  const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
+  const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
+
+  // Neighbours in the queue; once decided the item has left it, so "next" is the queue's top.
+  const search = queueSearch(query);
+  const hrefOf = (target: string) => `/campaigns/${id}/review/${target}${search}`;
+  const index = queue.items.findIndex((entry) => entry.itemId === itemId);
+  const nextItem = index >= 0 ? queue.items[index + 1] : queue.items[0];
+  const previousItem = index > 0 ? queue.items[index - 1] : null;
+  const reasons = index >= 0 ? (Object.entries(queue.items[index].reasons) as [QueueKey, string][]) : [];
+
+  const left = (
+    <>
+      <Card title="Question">
+        <QuestionMarkdown source={record.question} />
+      </Card>
+      <Card title="Canonical solution">
+        <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" height={300} />
+      </Card>
+      <Card title="Demo test (public)">
+        <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" height={200} />
+      </Card>
+      <Card title="Full test (private)">
+        <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" height={320} />
+      </Card>
+    </>
+  );
+
+  const right = (
+    <>
+      <Card title="Decision">
+        <div className="space-y-4">
+          <DecisionHistory decision={item.adjudication} categoryLabels={categoryLabels} viewerId={actor.id} />
+          <DecisionForm
+            key={itemId}
+            itemId={itemId}
+            categories={categories}
+            current={item.adjudication ? { revision: item.adjudication.revision, valid: item.adjudication.valid, categories: item.adjudication.categories, reason: item.adjudication.reason } : null}
+            onDecide={adjudicateAction}
+          />
+        </div>
+      </Card>
+      <Card title={`Annotations (${item.annotations.length})`}>
+        <AnnotationList annotations={item.annotations} categoryLabels={categoryLabels} isBlind={campaign.blind} />
+      </Card>
+      <Card title="Critic">
+        <CriticPanel critic={record.critic} />
+      </Card>
+      <Card title="Run in the sandbox">
+        <RunPanel recordId={record.id} canRun={can(actor, "sandbox:run")} />
+      </Card>
+    </>
+  );
+
+  return (
+    <>
+      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
+        <Link href="/campaigns" className="hover:underline">
+          Campaigns
+        </Link>{" "}
+        /{" "}
+        <Link href={`/campaigns/${id}`} className="hover:underline">
+          {campaign.name}
+        </Link>{" "}
+        /{" "}
+        <Link href={`/campaigns/${id}/review${search}`} className="hover:underline">
+          Review
+        </Link>
+      </nav>
+      <div className="mb-4 flex flex-wrap items-center gap-2">
+        <h1 className="text-xl font-semibold" title={recordTitle(record.question)}>
+          Record {record.id}
+        </h1>
+        <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
+        {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
+        <ExecutableBadge value={record.executableValid} />
+        {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
+        {reasons.map(([queueName, reason]) => (
+          <Badge key={queueName} tone="amber" title={reason}>
+            {QUEUE_LABELS[queueName]}
+          </Badge>
+        ))}
+        <div className="ml-auto">
+          <QueueStepper queueHref={`/campaigns/${id}/review${search}`} previousHref={previousItem ? hrefOf(previousItem.itemId) : null} nextHref={nextItem ? hrefOf(nextItem.itemId) : null} position={index >= 0 ? index + 1 : null} total={queue.items.length} />
+        </div>
+      </div>
+      <p className="mb-3 text-xs text-slate-500">
+        Keys: <kbd>V</kbd>/<kbd>I</kbd> verdict · <kbd>1</kbd>–<kbd>9</kbd> categories · <kbd>Enter</kbd> decide (<kbd>Ctrl+Enter</kbd> in the reason) · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>R</kbd> run the tests
+      </p>
+      <SplitPane left={left} right={right} />
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+import { openApiDocument } from "@/lib/api/catalog";
+import { readConfig } from "@/lib/server/config";
+
+/** GET /api/v1/openapi.json — the OpenAPI document of the whole /api/v1 (public, like any API description). */
+export function GET(): Response {
+  return Response.json(openApiDocument(readConfig().publicUrl));
+}

@@ -1,0 +1,117 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+
+import { Button, ErrorNote } from "@/components/ui/primitives";
+import { CategoryChecklist, type WorkspaceCategory } from "@/components/workspace/category-checklist";
+import { useHotkeys } from "@/components/workspace/use-hotkeys";
+import type { ActionResult } from "@/lib/server/action";
+
+export type DecisionInput = { itemId: string; valid: boolean; categories: string[]; reason: string; baseRevision?: number };
+export type DecideAction = (input: DecisionInput) => Promise<ActionResult<{ revision: number }>>;
+
+type Errors = { valid?: string; categories?: string; reason?: string };
+
+/**
+ * The reviewer's decision: Valid/Invalid, categories from the campaign taxonomy, a required reason.
+ * Sends the revision on screen as baseRevision; on CONFLICT it shows why, reloads the decision that
+ * now stands and keeps what the reviewer typed. Keyboard: V, I, 1–9, Enter (Ctrl/Cmd+Enter in the reason).
+ */
+export function DecisionForm({ itemId, categories, current, onDecide }: { itemId: string; categories: WorkspaceCategory[]; current: { revision: number; valid: boolean; categories: string[]; reason: string } | null; onDecide: DecideAction }) {
+  const router = useRouter();
+  const [valid, setValid] = useState<boolean | null>(current?.valid ?? null);
+  const [selected, setSelected] = useState<string[]>(current?.categories ?? []);
+  const [reason, setReason] = useState(current?.reason ?? "");
+  const [errors, setErrors] = useState<Errors>({});
+  const [message, setMessage] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+  const [isPending, setPending] = useState(false);
+  const pending = useRef(false);
+  const form = useRef<HTMLFormElement>(null);
+  const allowed = (key: string) => valid !== true || !categories.find((category) => category.key === key)?.invalidating;
+
+  function toggle(key: string) {
+    if (!allowed(key)) return;
+    setSelected((list) => (list.includes(key) ? list.filter((entry) => entry !== key) : [...list, key]));
+  }
+
+  const digitKeys = Object.fromEntries(categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]));
+  useHotkeys({ v: () => setValid(true), i: () => setValid(false), Enter: () => form.current?.requestSubmit(), ...digitKeys });
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending.current) return;
+    const chosen = selected.filter(allowed);
+    const problems: Errors = {};
+    if (valid === null) problems.valid = "Choose Valid (V) or Invalid (I).";
+    if (valid === false && chosen.length === 0) problems.categories = "Pick at least one error category.";
+    if (!reason.trim()) problems.reason = "Give the reason for the decision.";
+    setErrors(problems);
+    setSaved(undefined);
+    if (valid === null || Object.keys(problems).length > 0) return setMessage(undefined);
+    pending.current = true;
+    setPending(true);
+    try {
+      const result = await onDecide({ itemId, valid, categories: chosen, reason: reason.trim(), ...(current ? { baseRevision: current.revision } : {}) });
+      if (result.ok) {
+        setMessage(undefined);
+        setSaved(`Decision saved (revision ${result.data.revision}).`);
+      } else {
+        const fields = result.fieldErrors ?? {};
+        setErrors({ valid: fields.valid?.[0], categories: fields.categories?.[0], reason: fields.reason?.[0] });
+        setMessage(result.code === "CONFLICT" ? `${result.message} The decision that now stands is shown; your form is kept.` : result.message);
+      }
+      // Either way the decision on screen may be stale: reload it (the form keeps its state).
+      router.refresh();
+    } catch {
+      setMessage("The server could not be reached. Your form is kept; try again.");
+    } finally {
+      pending.current = false;
+      setPending(false);
+    }
+  }
+
+  function onReasonKeyDown(event: React.KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      form.current?.requestSubmit();
+    } else if (event.key === "Escape") {
+      event.currentTarget.blur();
+    }
+  }
+
+  return (
+    <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Decision" noValidate>
+      {message ? <ErrorNote>{message}</ErrorNote> : null}
+      {saved ? (
+        <p className="rounded-md bg-emerald-50 px-3 py-2 text-emerald-900 ring-1 ring-emerald-200" role="status">
+          {saved}
+        </p>
+      ) : null}
+      <fieldset>
+        <legend className="mb-1 font-medium text-slate-700">Verdict</legend>
+        <div className="flex gap-2">
+          {([true, false] as const).map((option) => (
+            <label key={String(option)} className={`flex cursor-pointer items-center gap-2 rounded-md px-3 py-1.5 ring-1 focus-within:ring-2 focus-within:ring-indigo-500 ${valid === option ? (option ? "bg-emerald-50 ring-emerald-400" : "bg-red-50 ring-red-400") : "ring-slate-300"}`}>
+              <input type="radio" name="decision-verdict" checked={valid === option} onChange={() => setValid(option)} className="size-4" />
+              {option ? "Valid" : "Invalid"} <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">{option ? "V" : "I"}</kbd>
+            </label>
+          ))}
+        </div>
+        {errors.valid ? <p className="mt-1 text-xs text-red-700" role="alert">{errors.valid}</p> : null}
+      </fieldset>
+      <CategoryChecklist categories={categories} selected={selected} isAllowed={allowed} onToggle={toggle} error={errors.categories} />
+      <div className="space-y-1">
+        <label htmlFor="decision-reason" className="block font-medium text-slate-700">
+          Reason <span className="font-normal text-slate-500">(required)</span>
+        </label>
+        <textarea id="decision-reason" value={reason} onChange={(event) => setReason(event.target.value)} onKeyDown={onReasonKeyDown} rows={4} aria-invalid={Boolean(errors.reason)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="Why this verdict? Ctrl+Enter submits, Esc leaves the field." />
+        {errors.reason ? <p className="text-xs text-red-700" role="alert">{errors.reason}</p> : null}
+      </div>
+      <Button type="submit" disabled={isPending} title="Shortcut: Enter">
+        {isPending ? "Saving…" : current ? `Revise decision (Enter)` : "Decide (Enter)"}
+      </Button>
+    </form>
+  );
+}

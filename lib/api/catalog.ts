@@ -1,0 +1,62 @@
+// Every /api/v1 operation in one table: its scope, what it takes and returns. The OpenAPI document
+// is built from it, and a test checks it against the route files so neither can drift.
+import type { Scope } from "@/lib/server/auth/permissions";
+
+export type Operation = {
+  method: "GET" | "POST";
+  /** OpenAPI path under /api/v1, with {params}. */
+  path: string;
+  scope: Scope;
+  summary: string;
+  query?: Record<string, string>;
+  body?: string;
+  responses: Record<number, string>;
+};
+
+const errors = { 401: "No valid token or session.", 403: "The role lacks the scope.", 404: "Not found, or not visible to the caller.", 422: "Invalid input, with field errors." };
+
+export const API_OPERATIONS: Operation[] = [
+  { method: "GET", path: "/datasets", scope: "records:read", summary: "Datasets with record counts per language.", responses: { 200: "[{id, name, records, byLanguage}]", 401: errors[401] } },
+  { method: "GET", path: "/datasets/{name}/records", scope: "records:read", summary: "A page of a dataset's records.", query: { language: "language id", difficulty: "easy|medium|hard", critic: "pass|fail|none", executable: "valid|failed|unknown", q: "text in the question", limit: "1–500 (50)", cursor: "nextCursor of the previous page" }, responses: { 200: "{records: [{id, key, line, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, executableValid}], nextCursor}", ...errors } },
+  { method: "POST", path: "/datasets/{name}/records", scope: "imports:write", summary: "Import records (JSONL or a JSON array, optionally gzipped) into a dataset; all or nothing unless skipInvalid.", query: { skipInvalid: "1 to import the valid records", fileName: "shown in the import log" }, body: "application/x-ndjson", responses: { 201: "{ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors: [{line, message}], byLanguage}", 422: "Nothing imported: the summary lists every bad line.", 401: errors[401], 403: errors[403] } },
+  { method: "POST", path: "/datasets/{name}/verifications", scope: "datasets:verify", summary: "Start (or resume) batch verification of a dataset.", body: "{language?, force?}", responses: { 202: "{batchId, total, resumed}", ...errors } },
+  { method: "GET", path: "/imports/{id}", scope: "imports:write", summary: "An import's progress.", responses: { 200: "{status, linesRead, bytesRead, bytesTotal, imported, duplicates, skipped, errors, message}", ...errors } },
+  { method: "GET", path: "/verifications/{id}", scope: "records:read", summary: "A verification batch's progress.", responses: { 200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable}", ...errors } },
+  { method: "POST", path: "/records/{id}/runs", scope: "sandbox:run", summary: "Run a record in the sandbox (rate-limited per user); stored with who ran it.", body: '{kind: "demo"|"full"|"both"|"scratch", solution?, test?}', responses: { 201: "{runs: [{outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend}]}", 429: "Too many runs.", 502: "The sandbox could not run it (unavailable language, backend down).", ...errors } },
+  { method: "GET", path: "/campaigns", scope: "records:read", summary: "Campaigns visible to the caller.", responses: { 200: "[campaign]", 401: errors[401] } },
+  { method: "POST", path: "/campaigns", scope: "campaigns:admin", summary: "Create a campaign over a stratified, seeded sample.", body: "{dataset, name, languages?, perLanguage?, seed?, overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?}", responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors } },
+  { method: "POST", path: "/campaigns/{id}/claim", scope: "labels:write", summary: "Claim the caller's next item with a lease.", responses: { 200: "{item: {id}, record, leaseExpiresAt, categories}", 204: "Nothing left for the caller.", ...errors } },
+  { method: "GET", path: "/campaigns/{id}/progress", scope: "records:read", summary: "Campaign progress overall, per language and for the caller.", responses: { 200: "{items, annotationsWanted, annotationsDone, itemsComplete, activeLeases, mine, byLanguage}", ...errors } },
+  { method: "GET", path: "/campaigns/{id}/disagreements", scope: "reviews:write", summary: "Review queues.", query: { queue: "annotators|critic|execution|flagged", language: "language id", annotator: "user id", category: "category key" }, responses: { 200: "{items: [{itemId, recordId, language, reasons}], counts}", ...errors } },
+  { method: "GET", path: "/campaigns/{id}/agreement", scope: "reports:export", summary: "Agreement figures; undefined metrics are null.", responses: { 200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, criticRules, annotators}", ...errors } },
+  { method: "GET", path: "/campaigns/{id}/report", scope: "reports:export", summary: "The validity report per language with Wilson 95% intervals; rates are fractions.", query: { format: "json|csv|md" }, responses: { 200: "{byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, executableValid, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory}", ...errors } },
+  { method: "GET", path: "/campaigns/{id}/export", scope: "reports:export", summary: "Stream per-item labels or the verified subset (final-Valid records in the input format).", query: { what: "labels|verified", format: "jsonl|csv (labels only)" }, responses: { 200: "application/x-ndjson or text/csv", ...errors } },
+  { method: "POST", path: "/items/{id}/annotations", scope: "labels:write", summary: "Submit or revise the caller's label on an item.", body: "{valid, categories, note?, testLine?, needsReview?, activeMs?, baseRevision?}", responses: { 201: "Created.", 200: "Revised, or unchanged (a repeated submit).", 409: "Stale revision, or the lease expired and the slot is gone.", ...errors } },
+  { method: "POST", path: "/items/{id}/skip", scope: "labels:write", summary: "Skip the caller's current item with a reason.", body: "{reason}", responses: { 204: "Skipped.", ...errors } },
+  { method: "POST", path: "/items/{id}/lease", scope: "labels:write", summary: "Extend the caller's lease.", responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors } },
+  { method: "POST", path: "/items/{id}/adjudication", scope: "reviews:write", summary: "Record or revise the final decision on an item.", body: "{valid, categories, reason, baseRevision?}", responses: { 201: "First decision.", 200: "Revised.", 409: "Another reviewer decided first, or the decision changed.", ...errors } },
+];
+
+/** The OpenAPI 3.1 document of /api/v1, built from the catalog. */
+export function openApiDocument(serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of API_OPERATIONS) {
+    const pathParams = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+    const queryParams = Object.entries(operation.query ?? {}).map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } }));
+    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = {
+      summary: operation.summary,
+      description: `Scope: \`${operation.scope}\`.`,
+      security: [{ bearer: [] }],
+      parameters: [...pathParams, ...queryParams],
+      ...(operation.body ? { requestBody: { required: true, content: { [operation.body === "application/x-ndjson" ? "application/x-ndjson" : "application/json"]: { schema: { description: operation.body } } } } } : {}),
+      responses: Object.fromEntries(Object.entries(operation.responses).map(([status, description]) => [status, { description }])),
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Verity API", version: "1", description: "Import, annotate, review and report on generated code-benchmark records. Authenticate with a personal API token: `Authorization: Bearer <token>`. Errors: `{error: {code, message, fieldErrors?}}`." },
+    servers: [{ url: `${serverUrl}/api/v1` }],
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    paths,
+  };
+}
