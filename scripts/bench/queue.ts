@@ -160,6 +160,14 @@ async function main(): Promise<void> {
       [full.id],
     );
     await client.query(`UPDATE "CampaignItem" SET "slotsTaken" = target WHERE "campaignId" = $1`, [full.id]);
+    // Written in SQL, so the per-item counters the submit path keeps are set here too.
+    await client.query(
+      `UPDATE "CampaignItem" i SET "labelCount" = a.n, "validCount" = a.n_valid
+       FROM (SELECT "itemId", count(*)::int AS n, (count(*) FILTER (WHERE valid))::int AS n_valid FROM "Annotation" GROUP BY "itemId") a
+       WHERE a."itemId" = i.id AND i."campaignId" = $1`,
+      [full.id],
+    );
+
     await client.query("ANALYZE");
     const annotationCount = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Annotation"`)).rows[0].n);
 

@@ -59,6 +59,13 @@ async function main(): Promise<void> {
        SELECT 'ann_' || md5(i.id), i.id, $2, true, '{}', '{}', 20000, now() FROM "CampaignItem" i WHERE i."campaignId" = $1`,
       [all.id, annotator.id],
     );
+    // Written in SQL, so the per-item counters the submit path keeps are set here too.
+    await client.query(
+      `UPDATE "CampaignItem" i SET "labelCount" = a.n, "validCount" = a.n_valid
+       FROM (SELECT "itemId", count(*)::int AS n, (count(*) FILTER (WHERE valid))::int AS n_valid FROM "Annotation" GROUP BY "itemId") a
+       WHERE a."itemId" = i.id AND i."campaignId" = $1`,
+      [all.id],
+    );
     const file = join(workDir, "verified.jsonl");
     let peakRss = process.memoryUsage().rss;
     const baselineRss = peakRss;

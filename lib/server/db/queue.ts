@@ -124,6 +124,7 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
       const revision = existing.revision + 1;
       const activeMs = existing.activeMs + input.activeMs;
       await tx.annotation.update({ where: { id: existing.id }, data: { ...label, activeMs, revision } });
+      if (existing.valid !== label.valid) await tx.campaignItem.update({ where: { id: itemId }, data: { validCount: { increment: label.valid ? 1 : -1 } } });
       await tx.annotationRevision.create({ data: { annotationId: existing.id, revision, ...label, activeMs } });
       await writeAudit(tx, { actorId: actor.id, action: "label.revise", targetType: "Annotation", targetId: existing.id, before: { valid: existing.valid, categories: existing.categories, note: existing.note }, after: { ...label, revision } });
       return { id: existing.id, revision, ...label, created: false };
@@ -154,6 +155,7 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
       select: { id: true },
     });
     await tx.annotationRevision.create({ data: { annotationId: annotation.id, revision: 1, ...label, activeMs: input.activeMs } });
+    await tx.campaignItem.update({ where: { id: itemId }, data: { labelCount: { increment: 1 }, validCount: { increment: label.valid ? 1 : 0 } } });
     await tx.runResult.updateMany({ where: { recordId: item.recordId, userId: actor.id, annotationId: null, createdAt: { gte: since } }, data: { annotationId: annotation.id } });
     await writeAudit(tx, { actorId: actor.id, action: "label.create", targetType: "Annotation", targetId: annotation.id, after: { itemId, ...label } });
     return { id: annotation.id, revision: 1, ...label, created: true };

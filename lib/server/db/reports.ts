@@ -54,18 +54,11 @@ const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid"
 // then unanimity; then the campaign's rule (majority: more than half; strict: any Invalid).
 // $1 is the campaign id, $2 its rule.
 const FINALS_CTE = `
-  labels AS (
-    SELECT a."itemId", count(*)::int AS n, (count(*) FILTER (WHERE a.valid))::int AS n_valid
-    FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
-    WHERE i."campaignId" = $1
-    GROUP BY a."itemId"
-  ),
   items AS (
-    SELECT i.id, i.language, coalesce(r.difficulty, 'unknown') AS difficulty, coalesce(l.n, 0) AS n, coalesce(l.n_valid, 0) AS n_valid,
+    SELECT i.id, i.language, coalesce(r.difficulty, 'unknown') AS difficulty, i."labelCount" AS n, i."validCount" AS n_valid,
            adj.valid AS adj_valid, adj.categories AS adj_categories, c."overallPass" AS critic_pass, r."executableValid" AS exec_valid
     FROM "CampaignItem" i
     JOIN "Record" r ON r.id = i."recordId"
-    LEFT JOIN labels l ON l."itemId" = i.id
     LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
     LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
     WHERE i."campaignId" = $1
@@ -129,10 +122,9 @@ async function queryCategories(campaignId: string, rule: string) {
 /** How many items had each (valid, invalid) split of labels, per language: enough for Krippendorff's alpha. */
 async function querySplits(campaignId: string) {
   return prisma().$queryRaw<{ language: string; nValid: number; nInvalid: number; items: number }[]>`
-    SELECT i.language, l.n_valid AS "nValid", (l.n - l.n_valid) AS "nInvalid", count(*)::int AS items
-    FROM (SELECT a."itemId", count(*)::int AS n, (count(*) FILTER (WHERE a.valid))::int AS n_valid FROM "Annotation" a JOIN "CampaignItem" ci ON ci.id = a."itemId" WHERE ci."campaignId" = ${campaignId} GROUP BY a."itemId") l
-    JOIN "CampaignItem" i ON i.id = l."itemId"
-    WHERE l.n >= 2
+    SELECT language, "validCount" AS "nValid", ("labelCount" - "validCount") AS "nInvalid", count(*)::int AS items
+    FROM "CampaignItem"
+    WHERE "campaignId" = ${campaignId} AND "labelCount" >= 2
     GROUP BY 1, 2, 3`;
 }
 

@@ -1,0 +1,52 @@
+export type AuditRow = { id: string; actorEmail: string; action: string; targetType: string; targetId: string | null; before: unknown; after: unknown; createdAt: Date };
+
+/** One JSON value: compact on one line, the indented whole on expanding. */
+function JsonValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="text-slate-300">—</span>;
+  const compact = JSON.stringify(value);
+  if (compact.length <= 60) return <code className="font-mono text-xs text-slate-700">{compact}</code>;
+  return (
+    <details>
+      <summary className="cursor-pointer font-mono text-xs text-slate-700">{compact.slice(0, 60)}…</summary>
+      <pre className="mt-1 max-h-72 max-w-md overflow-auto rounded bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap ring-1 ring-slate-200">{JSON.stringify(value, null, 2)}</pre>
+    </details>
+  );
+}
+
+/** Audit events, newest first: when, who, what, on which target, and the values before and after. */
+export function AuditTable({ events }: { events: AuditRow[] }) {
+  if (events.length === 0) return <p className="text-sm text-slate-600">No events match.</p>;
+  return (
+    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Audit events">
+        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-3 py-2">Time (UTC)</th>
+            <th scope="col" className="px-3 py-2">Actor</th>
+            <th scope="col" className="px-3 py-2">Action</th>
+            <th scope="col" className="px-3 py-2">Target</th>
+            <th scope="col" className="px-3 py-2">Before</th>
+            <th scope="col" className="px-3 py-2">After</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 align-top">
+          {events.map((event) => (
+            <tr key={event.id}>
+              <td className="px-3 py-2 whitespace-nowrap tabular-nums text-slate-600">
+                <time dateTime={event.createdAt.toISOString()}>{event.createdAt.toISOString().slice(0, 19).replace("T", " ")}</time>
+              </td>
+              <td className="px-3 py-2 text-slate-700">{event.actorEmail}</td>
+              <td className="px-3 py-2 font-mono text-xs">{event.action}</td>
+              <td className="px-3 py-2 text-slate-700">
+                {event.targetType}
+                {event.targetId ? <span className="block font-mono text-xs text-slate-500">{event.targetId}</span> : null}
+              </td>
+              <td className="px-3 py-2"><JsonValue value={event.before} /></td>
+              <td className="px-3 py-2"><JsonValue value={event.after} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

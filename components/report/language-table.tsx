@@ -1,0 +1,105 @@
+import type { ReactNode } from "react";
+
+import { MissingValue } from "./missing-value";
+import { formatCoefficient, formatInterval, formatPercent, GAPS, languageName, type ReportRowView, sortedLanguages, validityGap } from "./report-format";
+
+type Props = {
+  byLanguage: Record<string, ReportRowView>;
+  pooled: ReportRowView;
+  macro: ReportRowView;
+  overlap: number;
+  categoryLabels: Record<string, string>;
+};
+
+const COLUMNS = ["Sampled", "Labelled", "Resolved (n)", "Valid", "Validity [95% CI]", "Critic pass", "Executable-valid", "κ human–critic", "α annotators", "Top error categories"];
+
+/** The paper table: one row per language, then the pooled and the macro totals. */
+export function LanguageTable({ byLanguage, pooled, macro, overlap, categoryLabels }: Props) {
+  const languages = sortedLanguages(byLanguage);
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full text-sm">
+        <caption className="sr-only">Validity by language, with the pooled and macro totals</caption>
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+            <th scope="col" className="py-2 pr-3">
+              Language
+            </th>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col" className={`px-3 py-2 ${column === "Top error categories" ? "" : "text-right"} whitespace-nowrap`}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {languages.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length + 1} className="py-6 text-center text-slate-500">
+                This campaign has no items.
+              </td>
+            </tr>
+          ) : (
+            languages.map(([language, row]) => <ReportRowCells key={language} name={languageName(language)} row={row} overlap={overlap} categoryLabels={categoryLabels} />)
+          )}
+        </tbody>
+        <tbody className="border-t-2 border-slate-300 bg-slate-50 font-medium">
+          <ReportRowCells name="All languages (pooled)" hint="Every item counted once, whatever its language" row={pooled} overlap={overlap} categoryLabels={categoryLabels} />
+          <ReportRowCells name="Mean over languages (macro)" hint="Unweighted mean of each rate over the languages where it is defined; counts are totals" row={macro} overlap={overlap} categoryLabels={categoryLabels} isMacro />
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Num({ children, muted = false, title }: { children: ReactNode; muted?: boolean; title?: string }) {
+  return (
+    <td title={title} className={`whitespace-nowrap px-3 py-2 text-right tabular-nums ${muted ? "text-slate-400" : "text-slate-800"}`}>
+      {children}
+    </td>
+  );
+}
+
+function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = false }: { name: string; hint?: string; row: ReportRowView; overlap: number; categoryLabels: Record<string, string>; isMacro?: boolean }) {
+  const rate = (value: number | null, reason: string) => (value === null ? <MissingValue reason={isMacro ? GAPS.macro : reason} /> : formatPercent(value));
+  const coefficient = (value: number | null, reason: string) => (value === null ? <MissingValue reason={isMacro ? GAPS.macro : reason} /> : formatCoefficient(value));
+  const countTitle = isMacro ? "Totals, as in the pooled row" : undefined;
+  return (
+    <tr>
+      <th scope="row" title={hint} className="whitespace-nowrap py-2 pr-3 text-left font-medium text-slate-900">
+        {name}
+      </th>
+      <Num muted={isMacro} title={countTitle}>{row.sampled}</Num>
+      <Num muted={isMacro} title={countTitle}>{row.labelled}</Num>
+      <Num muted={isMacro} title={countTitle}>{row.resolved}</Num>
+      <Num muted={isMacro} title={countTitle}>{row.valid}</Num>
+      <Num>
+        {row.validity === null ? (
+          <MissingValue reason={isMacro ? GAPS.macro : validityGap(row)} />
+        ) : (
+          <>
+            <span className="font-semibold">{formatPercent(row.validity)}</span>{" "}
+            {row.ci ? <span className="text-slate-500">{formatInterval(row.ci)}</span> : <MissingValue reason={isMacro ? GAPS.macroInterval : validityGap(row)} />}
+          </>
+        )}
+      </Num>
+      <Num>{rate(row.criticPass, GAPS.criticPass)}</Num>
+      <Num>{rate(row.executableValid, GAPS.executableValid)}</Num>
+      <Num>{coefficient(row.humanCriticKappa, GAPS.kappa)}</Num>
+      <Num>{coefficient(row.alpha, overlap < 2 ? GAPS.alphaNoOverlap : GAPS.alpha)}</Num>
+      <td className="px-3 py-2 text-slate-700">
+        {row.topCategories.length === 0 ? (
+          <span className="text-slate-400">none</span>
+        ) : (
+          <ul className="flex flex-wrap gap-1">
+            {row.topCategories.map((category) => (
+              <li key={category.key} className="whitespace-nowrap rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700">
+                {categoryLabels[category.key] ?? category.key} ({category.count})
+              </li>
+            ))}
+          </ul>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,49 @@
+// Formatting shared by the report's tables and charts: rates as percentages with one decimal,
+// agreement coefficients with two, and the reasons an undefined value is shown as "—".
+import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+
+/** The report's per-row figures, as the server computes them (rates are fractions). */
+export type ReportRowView = {
+  sampled: number;
+  labelled: number;
+  resolved: number;
+  valid: number;
+  validity: number | null;
+  ci: [number, number] | null;
+  criticPass: number | null;
+  executableValid: number | null;
+  humanCriticKappa: number | null;
+  alpha: number | null;
+  topCategories: { key: string; count: number }[];
+};
+
+export function languageName(language: string): string {
+  return LANGUAGE_LABELS[language as Language] ?? language;
+}
+
+/** Languages sorted by their display name, as in the Markdown table. */
+export function sortedLanguages<T>(byLanguage: Record<string, T>): [string, T][] {
+  return Object.entries(byLanguage).sort(([a], [b]) => languageName(a).localeCompare(languageName(b)));
+}
+
+export const formatPercent = (fraction: number) => `${(100 * fraction).toFixed(1)}%`;
+
+export const formatInterval = ([low, high]: [number, number]) => `[${(100 * low).toFixed(1)}, ${(100 * high).toFixed(1)}]`;
+
+export const formatCoefficient = (value: number) => value.toFixed(2);
+
+/** Why a row's validity is undefined. */
+export function validityGap(row: Pick<ReportRowView, "labelled" | "resolved">): string {
+  if (row.labelled === 0) return "Nothing labelled yet";
+  return "No resolved items: the labels so far disagree or await more annotators";
+}
+
+export const GAPS = {
+  macroInterval: "No interval: a mean over languages is not a single binomial proportion",
+  criticPass: "No critic verdicts for these items",
+  executableValid: "Not run in the sandbox yet",
+  kappa: "Undefined: needs resolved items with a critic verdict, and not one label everywhere on both sides",
+  alpha: "Undefined: needs items with two or more labels, and some variation between labels",
+  alphaNoOverlap: "Undefined: overlap 1, each item has one annotator",
+  macro: "Undefined for every language",
+} as const;

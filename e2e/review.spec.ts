@@ -1,0 +1,163 @@
+import { type Browser, expect, type Page, test } from "@playwright/test";
+
+// Review and agreement. Runs after foundation.spec.ts (its admin and python annotator) and brings
+// its own dataset, campaign, second annotator and reviewer, all named uniquely per run.
+test.describe.configure({ mode: "serial" });
+
+const admin = { email: "admin@example.test", password: "admin-password-1" };
+const annotator = { email: "ann@example.test", password: "annotator-password-1" };
+const run = Date.now().toString(36);
+const second = { email: `ann2-${run}@example.test`, password: "annotator-password-2", name: `Second ${run}` };
+const reviewer = { email: `rev-${run}@example.test`, password: "reviewer-password-1", name: `Rita ${run}` };
+const dataset = `e2e-review-${run}`;
+const campaignName = `Review campaign ${run}`;
+let campaignId = "";
+let itemId = "";
+
+const critic = { rule_results: [{ rule: "Other Issues", result: "pass", reason: "Looks consistent." }], summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] } };
+const record = {
+  question: `# Review ${run}\n\nWrite \`double(x)\` in Python returning twice \`x\`.`,
+  canonical_solution: "def double(x):\n    return 2 * x\n",
+  demo_test_func: "assert double(2) == 4\n",
+  full_test_func: "assert double(3) == 6\nassert double(0) == 0\n",
+  language: "python",
+  difficulty: "easy",
+  critic,
+};
+
+async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/datasets$/);
+}
+
+/** The admin invites someone on the Users page; the invitee sets a name and password in a fresh browser. */
+async function invite(page: Page, browser: Browser, user: { email: string; password: string; name: string }, role: "ANNOTATOR" | "REVIEWER") {
+  await page.goto("/admin/users");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Role").selectOption(role);
+  await page.getByLabel("Python").check();
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const link = page.getByLabel("Invitation link");
+  await expect(link).toHaveValue(/\/invite\/inv_/);
+  const invitee = await (await browser.newContext()).newPage();
+  await invitee.goto(await link.inputValue());
+  await invitee.getByLabel("Your name").fill(user.name);
+  await invitee.getByLabel("Password").fill(user.password);
+  await invitee.getByRole("button", { name: "Create account" }).click();
+  await expect(invitee.getByText(`${user.name} · ${role.toLowerCase()}`)).toBeVisible();
+  await invitee.context().close();
+}
+
+/** Signs the annotator in and labels the campaign's one item through the API with their own session. */
+async function label(browser: Browser, user: { email: string; password: string }, body: { valid: boolean; categories: string[]; note?: string }) {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, user);
+  const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`);
+  expect(claim.status()).toBe(200);
+  const claimed = (await claim.json()) as { item: { id: string } };
+  const saved = await page.request.post(`/api/v1/items/${claimed.item.id}/annotations`, { data: { ...body, activeMs: 12_000 } });
+  expect(saved.status()).toBe(201);
+  await page.context().close();
+  return claimed.item.id;
+}
+
+test("the admin sets up a campaign with overlap 2, a second annotator and a reviewer", async ({ page, browser }) => {
+  await signIn(page, admin);
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: { "content-type": "application/x-ndjson" } });
+  expect(imported.status()).toBe(201);
+  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName, languages: ["python"], overlap: 2, seed: "e2e" } });
+  expect(created.status()).toBe(201);
+  campaignId = ((await created.json()) as { id: string }).id;
+  await invite(page, browser, second, "ANNOTATOR");
+  await invite(page, browser, reviewer, "REVIEWER");
+});
+
+test("two annotators label the same item oppositely", async ({ browser }) => {
+  itemId = await label(browser, annotator, { valid: true, categories: [] });
+  const other = await label(browser, second, { valid: false, categories: ["wrong-expected-output"], note: "double(0) should be rejected by the statement." });
+  expect(other).toBe(itemId);
+});
+
+test("the reviewer settles the disagreement and the agreement figures move", async ({ page }) => {
+  await signIn(page, reviewer);
+  await page.goto(`/campaigns/${campaignId}/agreement`);
+  const overall = page.getByRole("figure", { name: "Human vs critic, Overall" });
+  await expect(overall).toContainText("items 0");
+
+  await page.goto(`/campaigns/${campaignId}`);
+  await page.getByRole("link", { name: "Review queues" }).click();
+  const disagree = page.getByRole("navigation", { name: "Review queues" }).getByRole("link", { name: /Annotators disagree/ });
+  await expect(disagree).toContainText("1");
+  await disagree.click();
+  await expect(disagree).toHaveAttribute("aria-current", "page");
+  const rows = page.getByRole("table", { name: "Items to review" }).getByRole("row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText("1 valid vs 1 invalid");
+  await rows.nth(1).getByRole("link", { name: /^Record \d+$/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/review/${itemId}\\?queue=annotators`));
+
+  // Both labels are shown, with who said what.
+  const annotations = page.getByRole("list", { name: "Annotations" });
+  await expect(annotations.getByRole("listitem", { name: `Label by ${annotator.email}` })).toContainText("Valid");
+  await expect(annotations.getByRole("listitem", { name: `Label by ${second.email}` })).toContainText("double(0) should be rejected");
+  await expect(page.getByTestId("current-decision")).toContainText("No reviewer has decided");
+
+  // Keyboard: I, then the category's number; the reason is typed and Ctrl+Enter decides.
+  const invalid = page.getByRole("radio", { name: "Invalid", exact: true });
+  await expect(async () => {
+    await page.keyboard.press("i");
+    await expect(invalid).toBeChecked({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await page.keyboard.press("4");
+  await expect(page.getByRole("checkbox", { name: "Wrong expected output" })).toBeChecked();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Give the reason for the decision.")).toBeVisible();
+  await page.getByLabel(/^Reason/).fill("The tests expect behaviour the statement does not give.");
+  await page.keyboard.press("Control+Enter");
+  await expect(page.getByRole("status")).toContainText("Decision saved (revision 1)");
+  await expect(page.getByTestId("current-decision")).toContainText("Decision (revision 1)");
+  await expect(page.getByTestId("current-decision")).toContainText(reviewer.email);
+
+  await page.getByRole("navigation", { name: "Queue" }).getByRole("link", { name: "Queue" }).click();
+  await expect(page.getByRole("navigation", { name: "Review queues" }).getByRole("link", { name: /Annotators disagree/ })).toContainText("0");
+  await expect(page.getByText("Nothing to review here.")).toBeVisible();
+
+  await page.goto(`/campaigns/${campaignId}/agreement`);
+  await expect(overall).toContainText("items 1");
+  await expect(overall.getByRole("row", { name: /Human invalid/ })).toContainText("1");
+});
+
+test("a revision that lost a race shows the decision that stands and keeps the typed reason", async ({ page }) => {
+  await signIn(page, reviewer);
+  await page.goto(`/campaigns/${campaignId}/review/${itemId}`);
+  await expect(page.getByTestId("current-decision")).toContainText("Decision (revision 1)");
+
+  // Meanwhile the admin revises the decision through the API.
+  const adminPage = await (await page.context().browser()!.newContext()).newPage();
+  await signIn(adminPage, admin);
+  const revised = await adminPage.request.post(`/api/v1/items/${itemId}/adjudication`, { data: { valid: true, categories: [], reason: "On reflection the tests match the statement.", baseRevision: 1 } });
+  expect(revised.status()).toBe(200);
+  await adminPage.context().close();
+
+  const reason = page.getByLabel(/^Reason/);
+  await reason.fill("Still invalid: double(0) is not specified.");
+  await page.getByRole("button", { name: /Revise decision/ }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "already decided" })).toContainText(admin.email);
+  await expect(page.getByTestId("current-decision")).toContainText("Decision (revision 2)");
+  await expect(page.getByTestId("current-decision")).toContainText("On reflection the tests match the statement.");
+  await expect(reason).toHaveValue("Still invalid: double(0) is not specified.");
+});
+
+test("the admin finds the decisions in the audit log", async ({ page }) => {
+  await signIn(page, admin);
+  await page.getByRole("link", { name: "Audit log" }).click();
+  await page.getByLabel("Action").selectOption("adjudication.");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/action=adjudication\./);
+  const events = page.getByRole("table", { name: "Audit events" });
+  await expect(events.getByRole("row").filter({ hasText: itemId })).toHaveCount(2);
+  await expect(events.getByRole("row").filter({ hasText: "adjudication.create" }).filter({ hasText: reviewer.email })).toHaveCount(1);
+});
