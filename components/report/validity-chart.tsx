@@ -41,7 +41,7 @@ export function ValidityChart({ points, pooled }: { points: ValidityPoint[]; poo
   );
 }
 
-function ValidityTooltip({ active, payload }: TooltipContentProps<number, string>) {
+function ValidityTooltip({ active, payload }: TooltipContentProps) {
   const datum = active ? (payload[0]?.payload as Datum | undefined) : undefined;
   if (!datum) return null;
   return (

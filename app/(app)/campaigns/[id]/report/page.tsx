@@ -1,0 +1,69 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+
+import { AgreementChart } from "@/components/report/agreement-chart";
+import { CategoryTable, DifficultyTable } from "@/components/report/breakdown-tables";
+import { CategoryChart } from "@/components/report/category-chart";
+import { LanguageTable } from "@/components/report/language-table";
+import { ReportDownloads } from "@/components/report/report-downloads";
+import { languageName, sortedLanguages } from "@/components/report/report-format";
+import { ValidityChart } from "@/components/report/validity-chart";
+import { Card, PageHeader } from "@/components/ui/primitives";
+import { reportToMarkdown } from "@/lib/reports/format";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getCampaignReport } from "@/lib/server/db/reports";
+import { AppError } from "@/lib/server/errors";
+
+export const metadata = { title: "Validity report" };
+
+export default async function CampaignReportPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await requirePageActor("reports:export", `/campaigns/${id}/report`);
+  const report = await getCampaignReport({ actor, campaignId: id }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const { campaign } = report;
+  const languages = sortedLanguages(report.byLanguage);
+  const categoryLabels = Object.fromEntries(report.byCategory.map((category) => [category.key, category.label]));
+
+  return (
+    <>
+      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
+        <Link href="/campaigns" className="hover:underline">
+          Campaigns
+        </Link>{" "}
+        /{" "}
+        <Link href={`/campaigns/${id}`} className="hover:underline">
+          {campaign.name}
+        </Link>{" "}
+        / Report
+      </nav>
+      <PageHeader
+        title={`Validity report: ${campaign.name}`}
+        description={`${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule. Validity is valid / resolved items, with a Wilson 95% interval; hover a “—” to see why a value is undefined.`}
+      />
+      <Card title="Validity by language">
+        <LanguageTable byLanguage={report.byLanguage} pooled={report.pooled} macro={report.macro} overlap={campaign.overlap} categoryLabels={categoryLabels} />
+      </Card>
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <div className="lg:col-span-2">
+          <ValidityChart points={languages.map(([language, row]) => ({ name: languageName(language), validity: row.validity, ci: row.ci, resolved: row.resolved }))} pooled={report.pooled.validity} />
+        </div>
+        <CategoryChart languages={languages.map(([language]) => ({ name: languageName(language), counts: report.categoriesByLanguage[language] ?? {} }))} categoryLabels={categoryLabels} />
+        <AgreementChart points={languages.map(([language, row]) => ({ name: languageName(language), alpha: row.alpha, kappa: row.humanCriticKappa }))} />
+      </div>
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <Card title="By difficulty">
+          <DifficultyTable byDifficulty={report.byDifficulty} />
+        </Card>
+        <Card title="By error category">
+          <CategoryTable byCategory={report.byCategory} />
+        </Card>
+      </div>
+      <div className="mt-4">
+        <ReportDownloads campaignId={id} markdown={reportToMarkdown(report)} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `npm run bench`: every benchmark, one after the other, each rewriting its section of
+# docs/benchmarks.md with the machine it ran on. Needs a production build (`npm run build`) for
+# the queue benchmark and `npm run sandbox:install` for the sandbox one.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ -f .next/BUILD_ID ] || npx next build
+npm run bench:import
+npm run bench:queue
+npm run bench:report
+npm run bench:sandbox
+echo "Wrote docs/benchmarks.md"
