@@ -1,11 +1,16 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 
 import { ChartFrame } from "./chart-frame";
 import { formatCoefficient } from "./report-format";
 
 export type AgreementPoint = { name: string; alpha: number | null; kappa: number | null };
+
+const SERIES = [
+  { key: "alpha", name: "α between annotators", color: "#6366f1" },
+  { key: "kappa", name: "κ human–critic", color: "#f59e0b" },
+] as const;
 
 const describe = (value: number | null) => (value === null ? "undefined" : formatCoefficient(value));
 
@@ -34,8 +39,11 @@ export function AgreementChart({ points }: { points: AgreementPoint[] }) {
         <ReferenceLine y={0} stroke="#94a3b8" />
         <Tooltip formatter={(value) => (typeof value === "number" ? formatCoefficient(value) : "undefined")} cursor={{ fill: "rgba(99, 102, 241, 0.08)" }} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Bar dataKey="alpha" name="α between annotators" fill="#6366f1" maxBarSize={32} isAnimationActive={false} />
-        <Bar dataKey="kappa" name="κ human–critic" fill="#f59e0b" maxBarSize={32} isAnimationActive={false} />
+        {SERIES.map((series) => (
+          <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} maxBarSize={32} isAnimationActive={false}>
+            <LabelList dataKey={series.key} position="top" fontSize={10} fill="#334155" formatter={(value: unknown) => (typeof value === "number" ? formatCoefficient(value) : "")} />
+          </Bar>
+        ))}
       </BarChart>
     </ChartFrame>
   );

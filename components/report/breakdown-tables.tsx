@@ -6,7 +6,9 @@ type CategoryRow = { key: string; label: string; count: number; shareOfInvalid: 
 
 const DIFFICULTY_ORDER = ["easy", "medium", "hard", "unknown"];
 
-const headClass = "px-3 py-2 text-right text-xs font-medium uppercase tracking-wide text-slate-500";
+const headBase = "py-2 text-xs font-medium uppercase tracking-wide text-slate-500";
+const headClass = `${headBase} px-3 text-right`;
+const firstHeadClass = `${headBase} pr-3 text-left`;
 const cellClass = "whitespace-nowrap px-3 py-2 text-right tabular-nums text-slate-800";
 
 /** Validity by the records' difficulty; the order is easy → hard, then anything else. */
@@ -19,7 +21,7 @@ export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string,
       <caption className="sr-only">Validity by difficulty</caption>
       <thead>
         <tr className="border-b border-slate-200">
-          <th scope="col" className={`${headClass} pl-0 text-left`}>
+          <th scope="col" className={firstHeadClass}>
             Difficulty
           </th>
           <th scope="col" className={headClass}>Sampled</th>
@@ -64,7 +66,7 @@ export function CategoryTable({ byCategory }: { byCategory: CategoryRow[] }) {
         <caption className="sr-only">Error categories of invalid items</caption>
         <thead>
           <tr className="border-b border-slate-200">
-            <th scope="col" className={`${headClass} pl-0 text-left`}>
+            <th scope="col" className={firstHeadClass}>
               Category
             </th>
             <th scope="col" className={headClass}>Items</th>

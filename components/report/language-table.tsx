@@ -22,11 +22,11 @@ export function LanguageTable({ byLanguage, pooled, macro, overlap, categoryLabe
         <caption className="sr-only">Validity by language, with the pooled and macro totals</caption>
         <thead>
           <tr className="border-b border-slate-200 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <th scope="col" className="py-2 pr-3">
+            <th scope="col" className="py-2 pr-2 align-bottom">
               Language
             </th>
             {COLUMNS.map((column) => (
-              <th key={column} scope="col" className={`px-3 py-2 ${column === "Top error categories" ? "" : "text-right"} whitespace-nowrap`}>
+              <th key={column} scope="col" className={`px-2 py-2 align-bottom ${column === "Top error categories" ? "min-w-44 text-left" : "text-right"}`}>
                 {column}
               </th>
             ))}
@@ -54,7 +54,7 @@ export function LanguageTable({ byLanguage, pooled, macro, overlap, categoryLabe
 
 function Num({ children, muted = false, title }: { children: ReactNode; muted?: boolean; title?: string }) {
   return (
-    <td title={title} className={`whitespace-nowrap px-3 py-2 text-right tabular-nums ${muted ? "text-slate-400" : "text-slate-800"}`}>
+    <td title={title} className={`whitespace-nowrap px-2 py-2 text-right tabular-nums ${muted ? "text-slate-400" : "text-slate-800"}`}>
       {children}
     </td>
   );
@@ -66,7 +66,7 @@ function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = fa
   const countTitle = isMacro ? "Totals, as in the pooled row" : undefined;
   return (
     <tr>
-      <th scope="row" title={hint} className="whitespace-nowrap py-2 pr-3 text-left font-medium text-slate-900">
+      <th scope="row" title={hint} className="whitespace-nowrap py-2 pr-2 text-left font-medium text-slate-900">
         {name}
       </th>
       <Num muted={isMacro} title={countTitle}>{row.sampled}</Num>
@@ -87,7 +87,7 @@ function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = fa
       <Num>{rate(row.executableValid, GAPS.executableValid)}</Num>
       <Num>{coefficient(row.humanCriticKappa, GAPS.kappa)}</Num>
       <Num>{coefficient(row.alpha, overlap < 2 ? GAPS.alphaNoOverlap : GAPS.alpha)}</Num>
-      <td className="px-3 py-2 text-slate-700">
+      <td className="px-2 py-2 text-slate-700">
         {row.topCategories.length === 0 ? (
           <span className="text-slate-400">none</span>
         ) : (

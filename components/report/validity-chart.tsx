@@ -33,7 +33,7 @@ export function ValidityChart({ points, pooled }: { points: ValidityPoint[]; poo
         <Tooltip content={ValidityTooltip} cursor={{ fill: "rgba(99, 102, 241, 0.08)" }} />
         <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
         {pooled !== null ? <ReferenceLine y={100 * pooled} stroke="#64748b" strokeDasharray="4 4" label={{ value: `pooled ${formatPercent(pooled)}`, position: "insideTopRight", fontSize: 11, fill: "#475569" }} /> : null}
-        <Bar dataKey="validity" name="Validity, with 95% interval" fill="#6366f1" maxBarSize={48} isAnimationActive={false}>
+        <Bar dataKey="validity" name="Validity, with 95% interval" fill="#6366f1" maxBarSize={48} minPointSize={2} isAnimationActive={false}>
           <ErrorBar dataKey="error" width={6} strokeWidth={1.5} stroke="#1e293b" />
         </Bar>
       </BarChart>
