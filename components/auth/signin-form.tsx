@@ -23,7 +23,7 @@ export function SignInForm({ callbackUrl, external, initialError }: { callbackUr
       return;
     }
     setPending(false);
-    setError("Wrong email or password.");
+    setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password.");
   }
 
   return (

@@ -40,7 +40,7 @@ export function AgreementChart({ points }: { points: AgreementPoint[] }) {
         <Tooltip formatter={(value) => (typeof value === "number" ? formatCoefficient(value) : "undefined")} cursor={{ fill: "rgba(99, 102, 241, 0.08)" }} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {SERIES.map((series) => (
-          <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} maxBarSize={32} isAnimationActive={false}>
+          <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} maxBarSize={32} minPointSize={(value) => (value === null || value === undefined ? 0 : 2)} isAnimationActive={false}>
             <LabelList dataKey={series.key} position="top" fontSize={10} fill="#334155" formatter={(value: unknown) => (typeof value === "number" ? formatCoefficient(value) : "")} />
           </Bar>
         ))}

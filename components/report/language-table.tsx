@@ -26,7 +26,7 @@ export function LanguageTable({ byLanguage, pooled, macro, overlap, categoryLabe
               Language
             </th>
             {COLUMNS.map((column) => (
-              <th key={column} scope="col" className={`px-2 py-2 align-bottom ${column === "Top error categories" ? "min-w-44 text-left" : "text-right"}`}>
+              <th key={column} scope="col" className={`px-2 py-2 align-bottom ${column === "Top error categories" ? "min-w-40 text-left" : "text-right"}`}>
                 {column}
               </th>
             ))}
@@ -91,13 +91,7 @@ function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = fa
         {row.topCategories.length === 0 ? (
           <span className="text-slate-400">none</span>
         ) : (
-          <ul className="flex flex-wrap gap-1">
-            {row.topCategories.map((category) => (
-              <li key={category.key} className="whitespace-nowrap rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700">
-                {categoryLabels[category.key] ?? category.key} ({category.count})
-              </li>
-            ))}
-          </ul>
+          <span className="text-xs font-normal">{row.topCategories.map((category) => `${categoryLabels[category.key] ?? category.key} (${category.count})`).join(", ")}</span>
         )}
       </td>
     </tr>

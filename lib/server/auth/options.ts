@@ -7,8 +7,11 @@ import type { Provider } from "next-auth/providers/index";
 import { z } from "zod";
 
 import { findActorByEmail, verifyPassword } from "@/lib/server/db/users";
+import { createRateLimiter } from "@/lib/server/rate-limit";
 
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
+
+const signInLimiter = createRateLimiter({ capacity: 10, perMinute: 5 });
 
 const credentialsSchema = z.object({ email: z.string().email(), password: z.string().min(1) });
 
@@ -49,6 +52,12 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials) {
         const parsed = credentialsSchema.safeParse(credentials);
         if (!parsed.success) return null;
+        // Password guessing: a burst of 10 attempts per email, then 5 a minute.
+        try {
+          signInLimiter.take(parsed.data.email.toLowerCase());
+        } catch {
+          throw new Error("Too many sign-in attempts for this email. Wait a minute and try again.");
+        }
         const actor = await verifyPassword(parsed.data);
         return actor ? { id: actor.id, email: actor.email, name: actor.name } : null;
       },

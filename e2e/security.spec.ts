@@ -1,0 +1,45 @@
+import { expect, type Page, test } from "@playwright/test";
+
+// Generated text is untrusted: script injected into a question, the critic's reasoning, an error
+// category's label or a note must render as text and never run. Also checks the CSP header.
+const PAYLOAD = `<script>window.__pwned = "script"</script><img src=x onerror="window.__pwned='img'"><a href="javascript:window.__pwned='link'">click</a>`;
+
+async function signInAsAdmin(page: Page) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill("admin@example.test");
+  await page.getByLabel("Password").fill("admin-password-1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/datasets$/);
+}
+
+test("injected script in generated text and labels stays inert", async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await signInAsAdmin(page);
+  const dataset = `xss-${Date.now()}`;
+  const record = {
+    question: `# Hostile ${dataset}\n\n${PAYLOAD}\n\nWrite \`f()\`.`,
+    canonical_solution: "def f():\n    return 1\n",
+    demo_test_func: "assert f() == 1\n",
+    full_test_func: "assert f() == 1\n",
+    language: "python",
+    critic_result: { summary: { overall_pass: false, failed_rules: [PAYLOAD], key_points: [PAYLOAD] } },
+    critic_reasoning: PAYLOAD,
+  };
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: { "content-type": "application/x-ndjson" } });
+  expect(imported.status()).toBe(201);
+
+  const response = await page.goto(`/datasets/${dataset}`);
+  expect(response?.headers()["content-security-policy"]).toContain("'strict-dynamic'");
+  await page.getByRole("link", { name: `Hostile ${dataset}` }).click();
+  await expect(page.getByRole("heading", { name: `Hostile ${dataset}` })).toBeVisible();
+  await page.getByText("Reasoning").click();
+  await expect(page.getByText('<script>window.__pwned = "script"</script>').first()).toBeVisible();
+  // Monaco still loads under the policy.
+  await expect(page.getByTestId("code-canonical-solution").locator(".view-lines")).toContainText("def f():");
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+});
