@@ -1,6 +1,7 @@
 // The `verity` command line: one program, a subcommand per job.
 import { Command } from "commander";
 
+import { registerBackupCommands } from "./commands/backup";
 import { registerDbCommands } from "./commands/db";
 import { registerImportCommands } from "./commands/import";
 import { registerServeCommand } from "./commands/serve";
@@ -24,6 +25,7 @@ registerImportCommands(program);
 registerUserCommands(program);
 registerVerifyCommands(program);
 registerReportCommands(program);
+registerBackupCommands(program);
 registerSandboxCommands(program);
 
 await program.parseAsync(process.argv);

@@ -25,7 +25,7 @@ export function ChartFrame({ title, summary, isEmpty, emptyText, note, height = 
           {children}
         </div>
       )}
-      {note ? <p className="mt-2 text-xs text-slate-500">{note}</p> : null}
+      {note && !isEmpty ? <p className="mt-2 text-xs text-slate-500">{note}</p> : null}
     </figure>
   );
 }

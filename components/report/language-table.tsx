@@ -21,7 +21,7 @@ export function LanguageTable({ byLanguage, pooled, macro, overlap, categoryLabe
       <table className="min-w-full text-sm">
         <caption className="sr-only">Validity by language, with the pooled and macro totals</caption>
         <thead>
-          <tr className="border-b border-slate-200 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-xs font-semibold text-slate-600">
             <th scope="col" className="py-2 pr-2 align-bottom">
               Language
             </th>

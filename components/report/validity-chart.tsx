@@ -34,7 +34,7 @@ export function ValidityChart({ points, pooled }: { points: ValidityPoint[]; poo
         <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
         {pooled !== null ? <ReferenceLine y={100 * pooled} stroke="#64748b" strokeDasharray="4 4" label={{ value: `pooled ${formatPercent(pooled)}`, position: "insideTopRight", fontSize: 11, fill: "#475569" }} /> : null}
         <Bar dataKey="validity" name="Validity, with 95% interval" fill="#6366f1" maxBarSize={48} minPointSize={2} isAnimationActive={false}>
-          <ErrorBar dataKey="error" width={6} strokeWidth={1.5} stroke="#1e293b" />
+          <ErrorBar dataKey="error" width={6} strokeWidth={1.5} stroke="#1e293b" isAnimationActive={false} />
         </Bar>
       </BarChart>
     </ChartFrame>

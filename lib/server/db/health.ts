@@ -12,3 +12,17 @@ export async function checkDatabase(): Promise<{ ok: boolean; latencyMs: number;
     return { ok: false, latencyMs: Math.round(performance.now() - started), error: "The database does not answer." };
   }
 }
+
+/** Verification jobs waiting and running, read from pg-boss's tables (absent until a worker first started). */
+export async function checkQueue(): Promise<{ ok: boolean; waiting: number | null; active: number | null; error?: string }> {
+  try {
+    const [exists] = await prisma().$queryRaw<{ present: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`;
+    if (!exists.present) return { ok: true, waiting: 0, active: 0 };
+    const [row] = await prisma().$queryRaw<{ waiting: bigint; active: bigint }[]>`
+      SELECT count(*) FILTER (WHERE state IN ('created', 'retry')) AS waiting, count(*) FILTER (WHERE state = 'active') AS active
+      FROM pgboss.job WHERE name = 'verify-record'`;
+    return { ok: true, waiting: Number(row.waiting), active: Number(row.active) };
+  } catch {
+    return { ok: false, waiting: null, active: null, error: "The job queue cannot be read." };
+  }
+}

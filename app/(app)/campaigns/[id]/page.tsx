@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
+import { ReportLink } from "@/components/report/report-link";
 import { ReviewLinks } from "@/components/review/review-links";
 import { recordTitle } from "@/components/campaigns/record-title";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
@@ -48,7 +49,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           ) : null
         }
       />
-      <ReviewLinks actor={actor} campaignId={id} />
+      <div className="flex flex-wrap items-start gap-2"><ReviewLinks actor={actor} campaignId={id} /><ReportLink actor={actor} campaignId={id} /></div>
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="Overall progress" className="lg:col-span-2">
           <div className="space-y-4">

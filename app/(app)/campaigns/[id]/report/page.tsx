@@ -43,6 +43,9 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
         title={`Validity report: ${campaign.name}`}
         description={`${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule. Validity is valid / resolved items, with a Wilson 95% interval; hover a “—” to see why a value is undefined.`}
       />
+      {report.pooled.labelled === 0 ? (
+        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">Nothing is labelled yet: the figures fill in as annotators label items.</p>
+      ) : null}
       <Card title="Validity by language">
         <LanguageTable byLanguage={report.byLanguage} pooled={report.pooled} macro={report.macro} overlap={campaign.overlap} categoryLabels={categoryLabels} />
       </Card>
