@@ -36,7 +36,8 @@ export async function listAuditEvents({ actor, filters, limit = 100, before }: {
       ...(filters.targetType ? { targetType: filters.targetType } : {}),
       ...(actorIds ? { actorId: { in: actorIds } } : {}),
       ...(filters.since ? { createdAt: { gte: filters.since } } : {}),
-      ...(cursorEvent ? { createdAt: { lt: cursorEvent.createdAt } } : {}),
+      // (createdAt, id) order: events in the same millisecond at a page boundary are not skipped.
+      ...(cursorEvent && before ? { OR: [{ createdAt: { lt: cursorEvent.createdAt } }, { createdAt: cursorEvent.createdAt, id: { lt: before } }] } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,

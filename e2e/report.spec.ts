@@ -1,0 +1,125 @@
+import { readFile } from "node:fs/promises";
+
+import { type Browser, expect, type Page, test } from "@playwright/test";
+
+// The validity report. Runs after foundation.spec.ts (its admin and python annotator) and brings
+// its own three-record python dataset and campaign, named uniquely per run.
+test.describe.configure({ mode: "serial" });
+
+const admin = { email: "admin@example.test", password: "admin-password-1" };
+const annotator = { email: "ann@example.test", password: "annotator-password-1" };
+const run = Date.now().toString(36);
+const dataset = `e2e-report-${run}`;
+const campaignName = `Report campaign ${run}`;
+let campaignId = "";
+
+const critic = { rule_results: [{ rule: "Other Issues", result: "pass", reason: "Consistent." }], summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] } };
+
+function record(name: string, a: number, b: number) {
+  return {
+    question: `# Report ${run} ${name}\n\nWrite \`${name}(a, b)\` in Python returning \`a + b\`.`,
+    canonical_solution: `def ${name}(a, b):\n    return a + b\n`,
+    demo_test_func: `assert ${name}(${a}, ${b}) == ${a + b}\n`,
+    full_test_func: `assert ${name}(${b}, ${a}) == ${a + b}\n`,
+    language: "python",
+    difficulty: "easy",
+    critic,
+  };
+}
+
+async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/datasets$/);
+}
+
+async function annotatorPage(browser: Browser) {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, annotator);
+  return page;
+}
+
+test("the admin imports three python records and creates a campaign", async ({ page }) => {
+  await signIn(page, admin);
+  const body = [record("rp_one", 1, 2), record("rp_two", 3, 4), record("rp_three", 5, 6)].map((item) => JSON.stringify(item)).join("\n");
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { "content-type": "application/x-ndjson" } });
+  expect(imported.status()).toBe(201);
+  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName, languages: ["python"], seed: "e2e" } });
+  expect(created.status()).toBe(201);
+  const campaign = (await created.json()) as { id: string; itemCount: number };
+  expect(campaign.itemCount).toBe(3);
+  campaignId = campaign.id;
+});
+
+test("the annotator labels two records valid and one invalid, and may not open the report", async ({ browser }) => {
+  const page = await annotatorPage(browser);
+  const bodies = [{ valid: true }, { valid: false, categories: ["wrong-expected-output"], note: "The second test expects the wrong sum." }, { valid: true }];
+  for (const body of bodies) {
+    const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`);
+    expect(claim.status()).toBe(200);
+    const { item } = (await claim.json()) as { item: { id: string } };
+    const saved = await page.request.post(`/api/v1/items/${item.id}/annotations`, { data: body });
+    expect(saved.status()).toBe(201);
+  }
+  await page.goto(`/campaigns/${campaignId}`);
+  await expect(page.getByRole("heading", { name: campaignName })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Report", exact: true })).toHaveCount(0);
+  const forbidden = await page.goto(`/campaigns/${campaignId}/report`);
+  expect(forbidden?.status()).toBe(404);
+  await page.context().close();
+});
+
+test("the admin reads validity per language with its interval, the totals and the breakdowns", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto(`/campaigns/${campaignId}`);
+  await page.getByRole("link", { name: "Report", exact: true }).click();
+  await expect(page.getByRole("heading", { name: `Validity report: ${campaignName}` })).toBeVisible();
+
+  const table = page.getByRole("table", { name: /Validity by language/ });
+  const python = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Python", exact: true }) });
+  const cells = python.getByRole("cell");
+  // Sampled, labelled, resolved (n), valid, validity [95% Wilson interval].
+  await expect(cells.nth(0)).toHaveText("3");
+  await expect(cells.nth(1)).toHaveText("3");
+  await expect(cells.nth(2)).toHaveText("3");
+  await expect(cells.nth(3)).toHaveText("2");
+  await expect(cells.nth(4)).toHaveText("66.7% [20.8, 93.9]");
+  await expect(cells.nth(5)).toHaveText("100.0%");
+  await expect(python).toContainText("Wrong expected output (1)");
+
+  const pooled = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "All languages (pooled)" }) });
+  await expect(pooled.getByRole("cell").nth(4)).toHaveText("66.7% [20.8, 93.9]");
+  const macro = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Mean over languages (macro)" }) });
+  await expect(macro.getByRole("cell").nth(4)).toContainText("66.7%");
+  await expect(macro.getByRole("cell").nth(4)).toContainText("No interval");
+
+  await expect(page.getByRole("img", { name: /^Validity per language with 95% intervals: Python 66\.7% \[20\.8, 93\.9\], n = 3/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Error categories per language: Python: Wrong expected output 1/ })).toBeVisible();
+
+  const byCategory = page.getByRole("table", { name: "Error categories of invalid items" });
+  await expect(byCategory.getByRole("row", { name: /Wrong expected output/ })).toContainText("100.0%");
+  const byDifficulty = page.getByRole("table", { name: "Validity by difficulty" });
+  await expect(byDifficulty.getByRole("row", { name: /Easy/ })).toContainText("66.7% [20.8, 93.9]");
+});
+
+test("the admin downloads the Markdown table and sees it on the page", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto(`/campaigns/${campaignId}/report`);
+  await expect(page.getByRole("heading", { name: "Downloads" })).toBeVisible();
+  await expect(page.getByLabel("Markdown table, paper-ready")).toContainText("| Python | 66.7% [20.8, 93.9] | n = 3 |");
+
+  const downloadPromise = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Table as Markdown" }).click();
+  const download = await downloadPromise;
+  const markdown = await readFile((await download.path()) ?? "", "utf8");
+  expect(markdown).toContain("| Python |");
+  expect(markdown).toContain("66.7% [20.8, 93.9]");
+
+  for (const name of ["Table as CSV", "Report as JSON", "Labels as CSV", "Labels as JSONL", "Verified subset as JSONL"]) {
+    const href = await page.getByRole("link", { name }).getAttribute("href");
+    const response = await page.request.get(href ?? "");
+    expect(response.status(), name).toBe(200);
+  }
+});

@@ -1,0 +1,85 @@
+// Property-based fuzzing of the import parser: whatever bytes arrive, reading and validating never
+// throws, every item has a line number, and line numbers never go backwards.
+import { gzipSync } from "node:zlib";
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+import { readItems } from "./reader";
+import { validateRecord } from "./validate";
+
+async function readAll(chunks: Uint8Array[]) {
+  async function* source() {
+    for (const chunk of chunks) yield chunk;
+  }
+  const items = [];
+  for await (const item of readItems(source(), { maxLineBytes: 4096 })) items.push(item);
+  return items;
+}
+
+const validRecord = fc.record({
+  question: fc.string({ minLength: 1 }).filter((s) => s.trim().length > 0),
+  canonical_solution: fc.string({ minLength: 1 }).filter((s) => s.trim().length > 0),
+  demo_test_func: fc.string({ minLength: 1 }).filter((s) => s.trim().length > 0),
+  full_test_func: fc.string({ minLength: 1 }).filter((s) => s.trim().length > 0),
+  language: fc.constantFrom("python", "cpp", "js", "Rust", "c#"),
+});
+
+const line = fc.oneof(
+  validRecord.map((record) => JSON.stringify(record)),
+  fc.json(),
+  fc.string(),
+  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
+);
+
+/** Splits bytes at arbitrary points, as a network would. */
+const chunked = (bytes: Uint8Array) => fc.array(fc.nat({ max: Math.max(bytes.length, 1) }), { maxLength: 8 }).map((cuts) => {
+  const points = [...new Set([0, ...cuts.map((cut) => cut % (bytes.length + 1)), bytes.length])].sort((a, b) => a - b);
+  return points.slice(1).map((end, index) => bytes.subarray(points[index], end));
+});
+
+function checkItems(items: Awaited<ReturnType<typeof readAll>>) {
+  let previous = 0;
+  for (const item of items) {
+    expect(Number.isInteger(item.line)).toBe(true);
+    expect(item.line).toBeGreaterThanOrEqual(previous);
+    previous = item.line;
+    if ("value" in item) expect(() => validateRecord(item.value)).not.toThrow();
+    else expect(item.error.length).toBeGreaterThan(0);
+  }
+}
+
+describe("import parser fuzzing", () => {
+  it("never throws on arbitrary bytes, split anywhere", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 2048 }).chain((bytes) => chunked(bytes)), async (chunks) => {
+        checkItems(await readAll(chunks));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reports every line of a JSONL mix of records and garbage, in order, gzipped or not", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 30 }), fc.boolean(), async (lines, isGzipped) => {
+        const text = Buffer.from(lines.map((entry) => entry.replace(/[\r\n]/g, " ")).join("\n"));
+        const items = await readAll([isGzipped ? gzipSync(text) : text]);
+        checkItems(items);
+        const nonBlank = lines.filter((entry) => entry.replace(/[\r\n]/g, " ").trim() !== "").length;
+        // Every non-blank line yields exactly one item unless the whole file is one JSON array.
+        if (!text.toString("latin1").trimStart().startsWith("[") && nonBlank > 0) expect(items).toHaveLength(nonBlank);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("cuts a gzip stream anywhere without throwing", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(validRecord, { minLength: 1, maxLength: 10 }), fc.double({ min: 0, max: 1, noNaN: true }), async (records, cut) => {
+        const full = gzipSync(records.map((record) => JSON.stringify(record)).join("\n"));
+        checkItems(await readAll([full.subarray(0, Math.floor(full.length * cut))]));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

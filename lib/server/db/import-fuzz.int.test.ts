@@ -1,0 +1,44 @@
+// Property: an import is all or nothing. For random mixes of good records and garbage, either the
+// file had no bad line and every distinct record is in the dataset, or nothing was written at all.
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import type { Actor } from "@/lib/server/auth/permissions";
+import { chunks, makeRecord, makeUser, uniqueName } from "@/lib/testing/factories";
+
+import { prisma } from "./client";
+import { importRecords } from "./imports";
+
+let admin: Actor;
+
+beforeAll(async () => {
+  admin = await makeUser("ADMIN");
+});
+
+const entry = fc.oneof(
+  fc.integer({ min: 0, max: 20 }).map((seed) => ({ good: true, text: JSON.stringify(makeRecord(`fz${seed}`)) })),
+  fc.constantFrom('{"question": "cut', "not json", '{"question":"q","language":"cobol"}', "[1,2", "\u0000\u0001binary").map((text) => ({ good: false, text })),
+);
+
+describe("import fuzzing against the database", () => {
+  it("never imports part of a file", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 12 }), async (entries) => {
+        const dataset = uniqueName("fuzz");
+        const text = entries.map((e) => e.text).join("\n");
+        const summary = await importRecords({ actor: admin, datasetName: dataset, source: chunks(text), skipInvalid: false, origin: "api" });
+        const stored = await prisma().record.count({ where: { dataset: { name: dataset } } });
+        const distinctGood = new Set(entries.filter((e) => e.good).map((e) => e.text)).size;
+        if (entries.some((e) => !e.good)) {
+          expect(summary.ok).toBe(false);
+          expect(stored).toBe(0);
+          expect(await prisma().dataset.count({ where: { name: dataset } })).toBe(0);
+        } else {
+          expect(summary.ok).toBe(true);
+          expect(stored).toBe(distinctGood);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
