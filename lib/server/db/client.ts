@@ -4,6 +4,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
+import { createPool } from "./pool";
+
 const globalForPrisma = globalThis as unknown as { verityPrisma?: PrismaClient };
 
 /**
@@ -14,7 +16,7 @@ export function prisma(): PrismaClient {
   if (!globalForPrisma.verityPrisma) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start Verity with `npm start` or set DATABASE_URL.");
-    globalForPrisma.verityPrisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+    globalForPrisma.verityPrisma = new PrismaClient({ adapter: new PrismaPg(createPool(url, 10)) });
   }
   return globalForPrisma.verityPrisma;
 }

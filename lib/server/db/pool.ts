@@ -12,9 +12,20 @@ export function pgPool(): pg.Pool {
   if (!globalForPool.verityPool) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start Verity with `npm start` or set DATABASE_URL.");
-    globalForPool.verityPool = new pg.Pool({ connectionString: url, max: 5 });
+    globalForPool.verityPool = createPool(url, 5);
   }
   return globalForPool.verityPool;
+}
+
+/**
+ * A pool whose idle connections may die (PostgreSQL restarted, failover) without taking the process
+ * down: node-postgres emits "error" on the pool for them, and an unhandled one would crash the app.
+ * The next query simply opens a new connection.
+ */
+export function createPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on("error", (error) => console.error(`database connection lost (${error.message}); reconnecting on the next query`));
+  return pool;
 }
 
 export async function closePgPool(): Promise<void> {
