@@ -17,41 +17,43 @@ export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string,
   const rows = Object.entries(byDifficulty).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   if (rows.length === 0) return <p className="text-sm text-slate-500">This campaign has no items.</p>;
   return (
-    <table className="min-w-full text-sm">
-      <caption className="sr-only">Validity by difficulty</caption>
-      <thead>
-        <tr className="border-b border-slate-200">
-          <th scope="col" className={firstHeadClass}>
-            Difficulty
-          </th>
-          <th scope="col" className={headClass}>Sampled</th>
-          <th scope="col" className={headClass}>Resolved (n)</th>
-          <th scope="col" className={headClass}>Valid</th>
-          <th scope="col" className={headClass}>Validity [95% CI]</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {rows.map(([difficulty, row]) => (
-          <tr key={difficulty}>
-            <th scope="row" className="py-2 pr-3 text-left font-medium capitalize text-slate-900">
-              {difficulty}
+    <div className="overflow-x-auto">
+      <table className="min-w-full text-sm">
+        <caption className="sr-only">Validity by difficulty</caption>
+        <thead>
+          <tr className="border-b border-slate-200">
+            <th scope="col" className={firstHeadClass}>
+              Difficulty
             </th>
-            <td className={cellClass}>{row.sampled}</td>
-            <td className={cellClass}>{row.resolved}</td>
-            <td className={cellClass}>{row.valid}</td>
-            <td className={cellClass}>
-              {row.validity === null || !row.ci ? (
-                <MissingValue reason="No resolved items yet" />
-              ) : (
-                <>
-                  <span className="font-semibold">{formatPercent(row.validity)}</span> <span className="text-slate-500">{formatInterval(row.ci)}</span>
-                </>
-              )}
-            </td>
+            <th scope="col" className={headClass}>Sampled</th>
+            <th scope="col" className={headClass}>Resolved (n)</th>
+            <th scope="col" className={headClass}>Valid</th>
+            <th scope="col" className={headClass}>Validity [95% CI]</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map(([difficulty, row]) => (
+            <tr key={difficulty}>
+              <th scope="row" className="py-2 pr-3 text-left font-medium capitalize text-slate-900">
+                {difficulty}
+              </th>
+              <td className={cellClass}>{row.sampled}</td>
+              <td className={cellClass}>{row.resolved}</td>
+              <td className={cellClass}>{row.valid}</td>
+              <td className={cellClass}>
+                {row.validity === null || !row.ci ? (
+                  <MissingValue reason="No resolved items yet" />
+                ) : (
+                  <>
+                    <span className="font-semibold">{formatPercent(row.validity)}</span> <span className="text-slate-500">{formatInterval(row.ci)}</span>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -62,29 +64,31 @@ export function CategoryTable({ byCategory }: { byCategory: CategoryRow[] }) {
   if (used.length === 0) return <p className="text-sm text-slate-500">No item has been judged invalid yet, so no error category is in use.</p>;
   return (
     <>
-      <table className="min-w-full text-sm">
-        <caption className="sr-only">Error categories of invalid items</caption>
-        <thead>
-          <tr className="border-b border-slate-200">
-            <th scope="col" className={firstHeadClass}>
-              Category
-            </th>
-            <th scope="col" className={headClass}>Items</th>
-            <th scope="col" className={headClass}>Share of invalid</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {used.map((row) => (
-            <tr key={row.key}>
-              <th scope="row" className="py-2 pr-3 text-left font-medium text-slate-900">
-                {row.label}
+      <div className="overflow-x-auto">
+        <table className="min-w-full text-sm">
+          <caption className="sr-only">Error categories of invalid items</caption>
+          <thead>
+            <tr className="border-b border-slate-200">
+              <th scope="col" className={firstHeadClass}>
+                Category
               </th>
-              <td className={cellClass}>{row.count}</td>
-              <td className={cellClass}>{row.shareOfInvalid === null ? <MissingValue reason="No invalid items" /> : formatPercent(row.shareOfInvalid)}</td>
+              <th scope="col" className={headClass}>Items</th>
+              <th scope="col" className={headClass}>Share of invalid</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {used.map((row) => (
+              <tr key={row.key}>
+                <th scope="row" className="py-2 pr-3 text-left font-medium text-slate-900">
+                  {row.label}
+                </th>
+                <td className={cellClass}>{row.count}</td>
+                <td className={cellClass}>{row.shareOfInvalid === null ? <MissingValue reason="No invalid items" /> : formatPercent(row.shareOfInvalid)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="mt-2 text-xs text-slate-500">
         An item can carry several categories, so shares may add up to more than 100%.{unused > 0 ? ` ${unused} other ${unused === 1 ? "category is" : "categories are"} not used.` : ""}
       </p>

