@@ -17,7 +17,7 @@ export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string,
   const rows = Object.entries(byDifficulty).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   if (rows.length === 0) return <p className="text-sm text-slate-500">This campaign has no items.</p>;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="min-w-full text-sm">
         <caption className="sr-only">Validity by difficulty</caption>
         <thead>
@@ -64,7 +64,7 @@ export function CategoryTable({ byCategory }: { byCategory: CategoryRow[] }) {
   if (used.length === 0) return <p className="text-sm text-slate-500">No item has been judged invalid yet, so no error category is in use.</p>;
   return (
     <>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="min-w-full text-sm">
           <caption className="sr-only">Error categories of invalid items</caption>
           <thead>

@@ -17,7 +17,7 @@ const COLUMNS = ["Sampled", "Labelled", "Resolved (n)", "Valid", "Validity [95% 
 export function LanguageTable({ byLanguage, pooled, macro, overlap, categoryLabels }: Props) {
   const languages = sortedLanguages(byLanguage);
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="min-w-full text-sm">
         <caption className="sr-only">Validity by language, with the pooled and macro totals</caption>
         <thead>
