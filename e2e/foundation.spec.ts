@@ -1,10 +1,10 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
+import { admin, annotator, signIn } from "./people";
+
 // One story, in order: the first admin sets Verity up, invites an annotator, imports data.
 test.describe.configure({ mode: "serial" });
 
-const admin = { email: "admin@example.test", password: "admin-password-1" };
-const annotator = { email: "ann@example.test", password: "annotator-password-1" };
 let invitationLink = "";
 
 function record(seed: string, overrides: Record<string, unknown> = {}) {
@@ -17,14 +17,6 @@ function record(seed: string, overrides: Record<string, unknown> = {}) {
     difficulty: "easy",
     ...overrides,
   };
-}
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets$/);
 }
 
 async function newPage(browser: Browser): Promise<Page> {

@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
+
+import { admin, annotator, signIn } from "./people";
 
 // The validity report. Runs after foundation.spec.ts (its admin and python annotator) and brings
 // its own three-record python dataset and campaign, named uniquely per run.
 test.describe.configure({ mode: "serial" });
 
-const admin = { email: "admin@example.test", password: "admin-password-1" };
-const annotator = { email: "ann@example.test", password: "annotator-password-1" };
 const run = Date.now().toString(36);
 const dataset = `e2e-report-${run}`;
 const campaignName = `Report campaign ${run}`;
@@ -25,14 +25,6 @@ function record(name: string, a: number, b: number) {
     difficulty: "easy",
     critic,
   };
-}
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets$/);
 }
 
 async function annotatorPage(browser: Browser) {

@@ -1,11 +1,11 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
+import { admin, annotator, signIn } from "./people";
+
 // Review and agreement. Runs after foundation.spec.ts (its admin and python annotator) and brings
 // its own dataset, campaign, second annotator and reviewer, all named uniquely per run.
 test.describe.configure({ mode: "serial" });
 
-const admin = { email: "admin@example.test", password: "admin-password-1" };
-const annotator = { email: "ann@example.test", password: "annotator-password-1" };
 const run = Date.now().toString(36);
 const second = { email: `ann2-${run}@example.test`, password: "annotator-password-2", name: `Second ${run}` };
 const reviewer = { email: `rev-${run}@example.test`, password: "reviewer-password-1", name: `Rita ${run}` };
@@ -24,14 +24,6 @@ const record = {
   difficulty: "easy",
   critic,
 };
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets$/);
-}
 
 /** The admin invites someone on the Users page; the invitee sets a name and password in a fresh browser. */
 async function invite(page: Page, browser: Browser, user: { email: string; password: string; name: string }, role: "ANNOTATOR" | "REVIEWER") {

@@ -1,16 +1,10 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+
+import { admin, signIn } from "./people";
 
 // Generated text is untrusted: script injected into a question, the critic's reasoning, an error
 // category's label or a note must render as text and never run. Also checks the CSP header.
 const PAYLOAD = `<script>window.__pwned = "script"</script><img src=x onerror="window.__pwned='img'"><a href="javascript:window.__pwned='link'">click</a>`;
-
-async function signInAsAdmin(page: Page) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill("admin@example.test");
-  await page.getByLabel("Password").fill("admin-password-1");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets$/);
-}
 
 test("injected script in generated text and labels stays inert", async ({ page }) => {
   const dialogs: string[] = [];
@@ -18,7 +12,7 @@ test("injected script in generated text and labels stays inert", async ({ page }
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  await signInAsAdmin(page);
+  await signIn(page, admin);
   const dataset = `xss-${Date.now()}`;
   const record = {
     question: `# Hostile ${dataset}\n\n${PAYLOAD}\n\nWrite \`f()\`.`,

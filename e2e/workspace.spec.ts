@@ -1,11 +1,11 @@
 import { expect, type Page, test } from "@playwright/test";
 
+import { admin, annotator, signIn } from "./people";
+
 // The annotation workspace, keyboard first. Runs after foundation.spec.ts, whose admin and
 // python annotator it reuses; it brings its own dataset and campaigns.
 test.describe.configure({ mode: "serial" });
 
-const admin = { email: "admin@example.test", password: "admin-password-1" };
-const annotator = { email: "ann@example.test", password: "annotator-password-1" };
 const campaigns = { keyboard: "", blind: "" };
 // Unique names keep a re-run against a long-lived dev server from colliding with the last one.
 const run = Date.now().toString(36);
@@ -26,14 +26,6 @@ function record(name: string, operator: string, a: number, b: number) {
     difficulty: "easy",
     critic,
   };
-}
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets$/);
 }
 
 /** Waits for the next item's page after the current one (identified by its heading) was left. */

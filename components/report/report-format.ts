@@ -1,21 +1,10 @@
 // Formatting shared by the report's tables and charts: rates as percentages with one decimal,
 // agreement coefficients with two, and the reasons an undefined value is shown as "—".
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import type { ReportRow } from "@/lib/reports/format";
 
 /** The report's per-row figures, as the server computes them (rates are fractions). */
-export type ReportRowView = {
-  sampled: number;
-  labelled: number;
-  resolved: number;
-  valid: number;
-  validity: number | null;
-  ci: [number, number] | null;
-  criticPass: number | null;
-  executableValid: number | null;
-  humanCriticKappa: number | null;
-  alpha: number | null;
-  topCategories: { key: string; count: number }[];
-};
+export type ReportRowView = ReportRow;
 
 export function languageName(language: string): string {
   return LANGUAGE_LABELS[language as Language] ?? language;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { type FormattableRow, reportToCsv, reportToMarkdown } from "./format";
+import { type ReportRow, reportToCsv, reportToMarkdown } from "./format";
 
-const row = (over: Partial<FormattableRow>): FormattableRow => ({
+const row = (over: Partial<ReportRow>): ReportRow => ({
   sampled: 200,
   labelled: 200,
   resolved: 200,

@@ -3,7 +3,8 @@ import { stringify } from "csv-stringify/sync";
 
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 
-export type FormattableRow = {
+/** One row of the validity report; rates are fractions in [0, 1], null when undefined. */
+export type ReportRow = {
   sampled: number;
   labelled: number;
   resolved: number;
@@ -17,7 +18,7 @@ export type FormattableRow = {
   topCategories: { key: string; count: number }[];
 };
 
-export type FormattableReport = { byLanguage: Record<string, FormattableRow>; pooled: FormattableRow; macro: FormattableRow };
+export type FormattableReport = { byLanguage: Record<string, ReportRow>; pooled: ReportRow; macro: ReportRow };
 
 const percent = (value: number | null) => (value === null ? "—" : `${(100 * value).toFixed(1)}%`);
 const fixed = (value: number | null, digits = 2) => (value === null ? "—" : value.toFixed(digits));
@@ -26,8 +27,8 @@ function languageName(language: string): string {
   return LANGUAGE_LABELS[language as Language] ?? language;
 }
 
-function rows(report: FormattableReport): [string, FormattableRow][] {
-  return [...Object.entries(report.byLanguage).sort(([a], [b]) => languageName(a).localeCompare(languageName(b))).map(([language, row]) => [languageName(language), row] as [string, FormattableRow]), ["All (pooled)", report.pooled], ["All (macro mean)", report.macro]];
+function rows(report: FormattableReport): [string, ReportRow][] {
+  return [...Object.entries(report.byLanguage).sort(([a], [b]) => languageName(a).localeCompare(languageName(b))).map(([language, row]) => [languageName(language), row] as [string, ReportRow]), ["All (pooled)", report.pooled], ["All (macro mean)", report.macro]];
 }
 
 /** The per-language table as CSV; rates are fractions, undefined values empty. */

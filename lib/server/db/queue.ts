@@ -9,6 +9,7 @@ import type { AnnotationInput } from "@/lib/validation/campaigns";
 import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { recordViewSelect } from "./records";
 
 export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
 
@@ -192,22 +193,7 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
         where: { userId: actor.id },
         select: { id: true, valid: true, categories: true, note: true, testLine: true, needsReview: true, revision: true, preRevealValid: true, preRevealCategories: true, activeMs: true, revisions: { orderBy: { revision: "desc" }, select: { revision: true, valid: true, categories: true, note: true, createdAt: true } } },
       },
-      record: {
-        select: {
-          id: true,
-          key: true,
-          line: true,
-          language: true,
-          difficulty: true,
-          question: true,
-          canonicalSolution: true,
-          demoTestFunc: true,
-          fullTestFunc: true,
-          extra: true,
-          executableValid: true,
-          critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
-        },
-      },
+      record: { select: recordViewSelect },
     },
   });
   if (!item) throw new AppError("NOT_FOUND", "No such item.");

@@ -48,7 +48,8 @@ export type RecordListItem = { id: number; key: string; line: number; language: 
 
 export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; executable?: "valid" | "failed" | "unknown"; q?: string };
 
-const recordSelect = {
+/** The fields every record view shows: its identity, content, verification and critic verdict. */
+export const recordViewSelect = {
   id: true,
   key: true,
   line: true,
@@ -60,9 +61,10 @@ const recordSelect = {
   fullTestFunc: true,
   extra: true,
   executableValid: true,
-  dataset: { select: { name: true } },
   critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
 } as const satisfies Prisma.RecordSelect;
+
+const recordSelect = { ...recordViewSelect, dataset: { select: { name: true } } } as const satisfies Prisma.RecordSelect;
 
 type SelectedRecord = Prisma.RecordGetPayload<{ select: typeof recordSelect }>;
 

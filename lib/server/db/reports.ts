@@ -1,26 +1,14 @@
 import "server-only";
 
 import { cohensKappa, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
+import type { ReportRow } from "@/lib/reports/format";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
 import { getCampaign, getCampaignForOperator } from "./campaigns";
 import { prisma } from "./client";
 
-export type ReportRow = {
-  sampled: number;
-  labelled: number;
-  resolved: number;
-  valid: number;
-  /** valid / resolved, a fraction in [0, 1]; null when nothing is resolved. */
-  validity: number | null;
-  ci: [number, number] | null;
-  criticPass: number | null;
-  executableValid: number | null;
-  humanCriticKappa: number | null;
-  alpha: number | null;
-  topCategories: { key: string; count: number }[];
-};
+export type { ReportRow };
 
 export type CampaignReport = {
   campaign: { id: string; name: string; dataset: string; finalRule: string; overlap: number };

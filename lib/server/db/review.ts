@@ -8,6 +8,7 @@ import { AppError } from "@/lib/server/errors";
 import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { recordViewSelect } from "./records";
 
 /** Everything the final label and the review queues need about one item, loaded in one query. */
 export type ItemEvidence = {
@@ -172,21 +173,7 @@ export async function getReviewItem({ actor, itemId }: { actor: Actor; itemId: s
       id: true,
       language: true,
       campaign: { select: { id: true, name: true, finalRule: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true, invalidating: true } } } },
-      record: {
-        select: {
-          id: true,
-          key: true,
-          line: true,
-          language: true,
-          difficulty: true,
-          question: true,
-          canonicalSolution: true,
-          demoTestFunc: true,
-          fullTestFunc: true,
-          executableValid: true,
-          critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
-        },
-      },
+      record: { select: recordViewSelect },
       annotations: {
         orderBy: { createdAt: "asc" },
         select: {

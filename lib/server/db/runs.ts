@@ -23,30 +23,29 @@ async function execute(request: { language: Language; solution: string; test: st
   }
 }
 
+/** The columns of a RunResult row that hold a normalised sandbox result. */
+export function runResultColumns(result: SandboxResult) {
+  return {
+    backend: result.backend,
+    outcome: result.outcome,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    compileOutput: result.compileOutput,
+    timeMs: Math.round(result.timeMs),
+    memoryKb: result.memoryKb === null ? null : Math.round(result.memoryKb),
+    limit: result.limit,
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+    program: result.program,
+  };
+}
+
 /** Stores a run result (and who ran it); returns it with its id. */
-export async function storeRun({ recordId, userId, batchId, kind, result, solution, test }: { recordId: number; userId: string | null; batchId?: string | null; kind: RunKind; result: SandboxResult; solution?: string; test?: string }): Promise<StoredRun> {
+export async function storeRun({ recordId, userId, kind, result, solution, test }: { recordId: number; userId: string | null; kind: RunKind; result: SandboxResult; solution?: string; test?: string }): Promise<StoredRun> {
   const row = await prisma().runResult.create({
-    data: {
-      recordId,
-      userId,
-      batchId: batchId ?? null,
-      kind,
-      backend: result.backend,
-      outcome: result.outcome,
-      exitCode: result.exitCode,
-      signal: result.signal,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      compileOutput: result.compileOutput,
-      timeMs: Math.round(result.timeMs),
-      memoryKb: result.memoryKb === null ? null : Math.round(result.memoryKb),
-      limit: result.limit,
-      stdoutTruncated: result.stdoutTruncated,
-      stderrTruncated: result.stderrTruncated,
-      program: result.program,
-      solution: solution ?? null,
-      test: test ?? null,
-    },
+    data: { recordId, userId, kind, ...runResultColumns(result), solution: solution ?? null, test: test ?? null },
     select: { id: true, createdAt: true },
   });
   return { ...result, id: row.id, kind, createdAt: row.createdAt };

@@ -6,6 +6,7 @@ import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
+import { runResultColumns } from "@/lib/server/db/runs";
 import { AppError } from "@/lib/server/errors";
 import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 
@@ -95,7 +96,7 @@ export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<vo
     if ((await tx.runResult.count({ where: { batchId, recordId } })) > 0) return;
     if (results) {
       for (const [kind, result] of [["DEMO", results.demo], ["FULL", results.full]] as const) {
-        await tx.runResult.create({ data: { ...toRunData(result), recordId, batchId, kind } });
+        await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
       await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verifiedAt: new Date() } });
     }
@@ -108,24 +109,6 @@ export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<vo
   });
   // A sandbox that could not run at all leaves a marker run so the job is not repeated.
   if (results === null) await prisma().runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: "The language is unavailable in the sandbox.", timeMs: 0, program: "" } });
-}
-
-function toRunData(result: SandboxResult) {
-  return {
-    backend: result.backend,
-    outcome: result.outcome,
-    exitCode: result.exitCode,
-    signal: result.signal,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    compileOutput: result.compileOutput,
-    timeMs: Math.round(result.timeMs),
-    memoryKb: result.memoryKb === null ? null : Math.round(result.memoryKb),
-    limit: result.limit,
-    stdoutTruncated: result.stdoutTruncated,
-    stderrTruncated: result.stderrTruncated,
-    program: result.program,
-  };
 }
 
 /** Starts `concurrency` workers draining the verification queue in this process; returns their ids. */

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
@@ -12,17 +11,14 @@ import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/db/campaigns";
 import { listMyAnnotations } from "@/lib/server/db/queue";
-import { AppError } from "@/lib/server/errors";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Campaign" };
 
 export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("records:read", `/campaigns/${id}`);
-  const campaign = await getCampaign({ actor, campaignId: id }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   const canLabel = can(actor, "labels:write");
   const [progress, categories, mine] = await Promise.all([getCampaignProgress({ actor, campaignId: id }), listCategories({ campaignId: id }), canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([])]);
   const { submitted, skipped, active, available } = progress.mine;

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { VerifyButton } from "@/components/records/verify-button";
@@ -8,10 +7,10 @@ import { can } from "@/lib/server/auth/permissions";
 import { latestVerification } from "@/lib/server/jobs/verification";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { AppError } from "@/lib/server/errors";
 import { pathSegment } from "@/lib/server/http";
 import { browseRecords, datasetFacets } from "@/lib/server/db/records";
 import { recordQuerySchema } from "@/lib/validation/records";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Records" };
 
@@ -25,10 +24,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
   const query = parsed.success ? parsed.data : recordQuerySchema.parse({ limit: PAGE_SIZE });
   const { limit, cursor, ...filters } = query;
 
-  const result = await Promise.all([browseRecords({ actor, datasetName: name, filters, limit, cursor }), datasetFacets({ actor, datasetName: name })]).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const result = await orNotFound(Promise.all([browseRecords({ actor, datasetName: name, filters, limit, cursor }), datasetFacets({ actor, datasetName: name })]));
   const [page, facets] = result;
   const filterParams = new URLSearchParams(Object.entries(filters).flatMap(([key, value]) => (value ? [[key, String(value)]] : [])));
   const nextHref = page.nextCursor ? `?${new URLSearchParams([...filterParams, ["cursor", String(page.nextCursor)]])}` : null;

@@ -10,9 +10,9 @@ import { Badge, Card } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { AppError } from "@/lib/server/errors";
 import { getRecord } from "@/lib/server/db/records";
 import { languageAvailability } from "@/lib/server/sandbox";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Record" };
 
@@ -21,10 +21,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const actor = await requirePageActor("records:read", `/records/${id}`);
   const recordId = Number(id);
   if (!Number.isSafeInteger(recordId) || recordId <= 0) notFound();
-  const record = await getRecord({ actor, id: recordId }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const record = await orNotFound(getRecord({ actor, id: recordId }));
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
   const availability = (await languageAvailability())[record.language as Language];
   const extraKeys = Object.keys(record.extra);

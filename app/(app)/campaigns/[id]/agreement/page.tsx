@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 
 import { AgreementTable } from "@/components/agreement/agreement-table";
 import { AnnotatorTable, PairwiseKappaMatrix } from "@/components/agreement/annotator-table";
@@ -10,17 +9,14 @@ import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignAgreement } from "@/lib/server/db/agreement";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
-import { AppError } from "@/lib/server/errors";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Agreement" };
 
 export default async function AgreementPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("reports:export", `/campaigns/${id}/agreement`);
-  const [campaign, agreement, categories] = await Promise.all([getCampaign({ actor, campaignId: id }), getCampaignAgreement({ actor, campaignId: id }), listCategories({ campaignId: id })]).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const [campaign, agreement, categories] = await orNotFound(Promise.all([getCampaign({ actor, campaignId: id }), getCampaignAgreement({ actor, campaignId: id }), listCategories({ campaignId: id })]));
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
 
   return (

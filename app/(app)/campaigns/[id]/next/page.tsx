@@ -1,11 +1,12 @@
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
+import { redirect } from "next/navigation";
 
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign } from "@/lib/server/db/campaigns";
 import { claimNextItem } from "@/lib/server/db/queue";
 import { AppError } from "@/lib/server/errors";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Next item" };
 
@@ -13,10 +14,7 @@ export const metadata = { title: "Next item" };
 export default async function NextItemPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("labels:write", `/campaigns/${id}/next`);
-  const campaign = await getCampaign({ actor, campaignId: id }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   // Two annotators can race for the last slot of an item; the loser simply takes the next one.
   const claim = await claimNextItem({ actor, campaignId: id }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "CONFLICT") return claimNextItem({ actor, campaignId: id });

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 
 import { AgreementChart } from "@/components/report/agreement-chart";
 import { CategoryTable, DifficultyTable } from "@/components/report/breakdown-tables";
@@ -12,17 +11,14 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { reportToMarkdown } from "@/lib/reports/format";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignReport } from "@/lib/server/db/reports";
-import { AppError } from "@/lib/server/errors";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Validity report" };
 
 export default async function CampaignReportPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("reports:export", `/campaigns/${id}/report`);
-  const report = await getCampaignReport({ actor, campaignId: id }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const report = await orNotFound(getCampaignReport({ actor, campaignId: id }));
   const { campaign } = report;
   const languages = sortedLanguages(report.byLanguage);
   const categoryLabels = Object.fromEntries(report.byCategory.map((category) => [category.key, category.label]));

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 
 import { QueueFilters } from "@/components/review/queue-filters";
 import { QueueList } from "@/components/review/queue-list";
@@ -12,7 +11,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignAgreement } from "@/lib/server/db/agreement";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
 import { listReviewQueue } from "@/lib/server/db/review";
-import { AppError } from "@/lib/server/errors";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Review" };
 
@@ -20,10 +19,7 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
   const { id } = await params;
   const actor = await requirePageActor("reviews:write", `/campaigns/${id}/review`);
   const query = parseQueueQuery(await searchParams);
-  const campaign = await getCampaign({ actor, campaignId: id }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   // The annotator filter lists the people who labelled in this campaign; the agreement figures carry them.
   const [queue, categories, agreement] = await Promise.all([
     listReviewQueue({ actor, campaignId: id, filters: toQueueFilters(query) }),

@@ -19,17 +19,14 @@ import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/l
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getWorkItem } from "@/lib/server/db/queue";
-import { AppError } from "@/lib/server/errors";
+import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Workspace" };
 
 export default async function WorkItemPage({ params }: { params: Promise<{ id: string; itemId: string }> }) {
   const { id, itemId } = await params;
   const actor = await requirePageActor("labels:write", `/campaigns/${id}/items/${itemId}`);
-  const work = await getWorkItem({ actor, itemId }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const work = await orNotFound(getWorkItem({ actor, itemId }));
   if (work.campaign.id !== id) notFound();
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
