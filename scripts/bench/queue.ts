@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     const dataset = "bench-queue";
     console.error(`Seeding ${RECORDS.toLocaleString("en-US")} records…`);
     await seedRecords(client, dataset);
-    const users = [];
+    const users: { actor: { id: string; email: string }; token: string }[] = [];
     // At least three people, so the overlap-3 campaign below can be filled with distinct annotators.
     for (let index = 0; index < Math.max(ANNOTATORS, 3); index++) {
       const { actor } = await upsertUserFromCli({ email: `annotator${index}@bench.test`, role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
@@ -113,30 +113,38 @@ async function main(): Promise<void> {
     const campaign = created.value;
 
     server = await startServer(database.url);
-    console.error(`Running ${ANNOTATORS} annotators for ${SECONDS} s…`);
-    const claimMs: number[] = [];
-    const submitMs: number[] = [];
-    let errors = 0;
-    const deadline = Date.now() + SECONDS * 1000;
-    await Promise.all(
-      users.slice(0, ANNOTATORS).map(async ({ token }) => {
-        const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-        while (Date.now() < deadline) {
-          const claim = await time(() => fetch(`${BASE}/api/v1/campaigns/${campaign.id}/claim`, { method: "POST", headers }));
-          if (claim.value.status === 204) return;
-          if (!claim.value.ok) {
-            errors += 1;
-            continue;
+    /** Annotators claim and submit through the REST API until the deadline; returns the latencies. */
+    const runLoad = async (count: number, seconds: number) => {
+      const claimMs: number[] = [];
+      const submitMs: number[] = [];
+      let errors = 0;
+      const deadline = Date.now() + seconds * 1000;
+      await Promise.all(
+        users.slice(0, count).map(async ({ token }) => {
+          const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+          while (Date.now() < deadline) {
+            const claim = await time(() => fetch(`${BASE}/api/v1/campaigns/${campaign.id}/claim`, { method: "POST", headers }));
+            if (claim.value.status === 204) return;
+            if (!claim.value.ok) {
+              errors += 1;
+              continue;
+            }
+            claimMs.push(claim.ms);
+            const { item } = (await claim.value.json()) as { item: { id: string } };
+            const submit = await time(() => fetch(`${BASE}/api/v1/items/${item.id}/annotations`, { method: "POST", headers, body: JSON.stringify({ valid: true, categories: [], activeMs: 1000 }) }));
+            await submit.value.arrayBuffer();
+            if (submit.value.ok) submitMs.push(submit.ms);
+            else errors += 1;
           }
-          claimMs.push(claim.ms);
-          const { item } = (await claim.value.json()) as { item: { id: string } };
-          const submit = await time(() => fetch(`${BASE}/api/v1/items/${item.id}/annotations`, { method: "POST", headers, body: JSON.stringify({ valid: true, categories: [], activeMs: 1000 }) }));
-          await submit.value.arrayBuffer();
-          if (submit.value.ok) submitMs.push(submit.ms);
-          else errors += 1;
-        }
-      }),
-    );
+        }),
+      );
+      return { claimMs, submitMs, errors };
+    };
+    // One annotator first: the service time without queueing, for comparison.
+    console.error("One annotator for 10 s…");
+    const single = await runLoad(1, 10);
+    console.error(`Running ${ANNOTATORS} annotators for ${SECONDS} s…`);
+    const { claimMs, submitMs, errors } = await runLoad(ANNOTATORS, SECONDS);
     const overAssigned = (await client.query<{ n: string }>(
       `SELECT count(*) AS n FROM "CampaignItem" i WHERE i."campaignId" = $1 AND (i."slotsTaken" > i.target OR (SELECT count(*) FROM "Annotation" a WHERE a."itemId" = i.id) > i.target)`,
       [campaign.id],
@@ -192,8 +200,10 @@ async function main(): Promise<void> {
     const table = [
       "| measure | n | p50 | p95 | p99 |",
       "|---|---:|---:|---:|---:|",
-      `| claim (POST /api/v1/campaigns/{id}/claim) | ${claimMs.length} | ${fmt(claimMs, 50)} | ${fmt(claimMs, 95)} | ${fmt(claimMs, 99)} |`,
-      `| submit (POST /api/v1/items/{id}/annotations) | ${submitMs.length} | ${fmt(submitMs, 50)} | ${fmt(submitMs, 95)} | ${fmt(submitMs, 99)} |`,
+      `| claim (POST /api/v1/campaigns/{id}/claim), ${ANNOTATORS} annotators | ${claimMs.length} | ${fmt(claimMs, 50)} | ${fmt(claimMs, 95)} | ${fmt(claimMs, 99)} |`,
+      `| submit (POST /api/v1/items/{id}/annotations), ${ANNOTATORS} annotators | ${submitMs.length} | ${fmt(submitMs, 50)} | ${fmt(submitMs, 95)} | ${fmt(submitMs, 99)} |`,
+      `| claim, one annotator alone | ${single.claimMs.length} | ${fmt(single.claimMs, 50)} | ${fmt(single.claimMs, 95)} | ${fmt(single.claimMs, 99)} |`,
+      `| submit, one annotator alone | ${single.submitMs.length} | ${fmt(single.submitMs, 50)} | ${fmt(single.submitMs, 95)} | ${fmt(single.submitMs, 99)} |`,
       `| record page (GET /records/{id}) | ${viewMs.length} | ${fmt(viewMs, 50)} | ${fmt(viewMs, 95)} | ${fmt(viewMs, 99)} |`,
       `| annotator's item page (GET /campaigns/{id}/items/{item}) | ${workspaceMs.length} | ${fmt(workspaceMs, 50)} | ${fmt(workspaceMs, 95)} | ${fmt(workspaceMs, 99)} |`,
     ].join("\n");
@@ -205,7 +215,7 @@ async function main(): Promise<void> {
       "",
       table,
       "",
-      `Throughput: ${(submitMs.length / SECONDS).toFixed(1)} labels/s (${submitMs.length} in ${SECONDS} s), ${errors} failed requests. Over-assigned items: **${overAssigned}**; annotator twice on an item: **${duplicates}**.`,
+      `With ${ANNOTATORS} annotators the load generator, the app and PostgreSQL share the 2 cores, so latency is mostly queueing. Throughput: ${(submitMs.length / SECONDS).toFixed(1)} labels/s (${submitMs.length} in ${SECONDS} s), ${errors} failed requests. Over-assigned items: **${overAssigned}**; annotator twice on an item: **${duplicates}**.`,
       `The page timings ran with ${annotationCount.toLocaleString("en-US")} annotations and ${RECORDS.toLocaleString("en-US")} records in the database, one request at a time, after the load test.`,
       "",
       machineLine(machine),
