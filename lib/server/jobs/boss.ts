@@ -10,7 +10,7 @@ export function getBoss(): Promise<PgBoss> {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: open the database first.");
     const boss = new PgBoss({ connectionString: url, max: 4 });
-    boss.on("error", (error) => console.error("job queue:", error));
+    boss.on("error", (error) => console.error(`job queue: ${error.message}`));
     await boss.start();
     return boss;
   })();
@@ -21,5 +21,5 @@ export function getBoss(): Promise<PgBoss> {
 export async function stopBoss(timeoutMs = 30_000): Promise<void> {
   const boss = await globalForBoss.verityBoss;
   globalForBoss.verityBoss = undefined;
-  await boss?.stop({ graceful: true, wait: true, timeout: timeoutMs });
+  await boss?.stop({ graceful: true, wait: true, close: true, timeout: timeoutMs });
 }
