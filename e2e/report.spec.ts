@@ -115,3 +115,13 @@ test("the admin downloads the Markdown table and sees it on the page", async ({ 
     expect(response.status(), name).toBe(200);
   }
 });
+
+test("the dataset's report across its campaigns shows the same Python row", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto(`/datasets/${dataset}`);
+  await page.getByRole("link", { name: "Report across campaigns" }).click();
+  await expect(page.getByRole("heading", { name: `Validity report: ${dataset}, all campaigns` })).toBeVisible();
+  const python = page.getByRole("table", { name: /Validity by language/ }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Python", exact: true }) });
+  await expect(python.getByRole("cell").nth(4)).toHaveText("66.7% [20.8, 93.9]");
+  await expect(page.getByText("| Python | 66.7% [20.8, 93.9] | n = 3 |")).toBeVisible();
+});

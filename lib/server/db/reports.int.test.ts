@@ -144,3 +144,27 @@ describe("campaign report", () => {
     expect(labels.trim().split("\n")).toHaveLength(PLAN.length);
   });
 });
+
+describe("dataset report", () => {
+  it("counts each record once across campaigns, with its latest resolved label", async () => {
+    const dataset = uniqueName("dsreport");
+    const annotator = await makeUser("ANNOTATOR", ["python"]);
+    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([0, 1, 2].map((i) => makeRecord(`d${i}_${dataset.replaceAll("-", "_")}`)))), skipInvalid: false, origin: "api" });
+    const label = async (campaignId: string, valids: boolean[]) => {
+      const items = await prisma().campaignItem.findMany({ where: { campaignId }, orderBy: { recordId: "asc" }, select: { id: true } });
+      for (const [index, valid] of valids.entries()) {
+        await submitAnnotation({ actor: annotator, itemId: items[index].id, input: { valid, categories: valid ? [] : ["other"], note: valid ? null : "no", needsReview: false, activeMs: 1000 } });
+      }
+    };
+    const first = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("first"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    await label(first.id, [false, false, true]);
+    const second = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("second"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    // The second campaign relabels only the first record, as valid.
+    await label(second.id, [true]);
+    const { getDatasetReport } = await import("./reports");
+    const report = await getDatasetReport({ actor: admin, datasetName: dataset });
+    expect(report.campaigns.map((campaign) => campaign.id)).toEqual([first.id, second.id]);
+    expect(report.pooled).toMatchObject({ sampled: 3, resolved: 3, valid: 2 });
+    expect(report.pooled.validity).toBeCloseTo(2 / 3, 10);
+  });
+});

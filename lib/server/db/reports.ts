@@ -5,6 +5,8 @@ import type { ReportRow } from "@/lib/reports/format";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
+import { AppError } from "@/lib/server/errors";
+
 import { getCampaign, getCampaignForOperator } from "./campaigns";
 import { prisma } from "./client";
 
@@ -39,32 +41,38 @@ type Counts = {
 const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid", "criticKnown", "criticPass", "execKnown", "execValid", "bothValid", "bothInvalid", "humanValidCriticInvalid", "humanInvalidCriticValid"];
 
 // The per-item final label in SQL, mirroring `finalLabel` in lib/metrics: an adjudication wins;
-// then unanimity; then the campaign's rule (majority: more than half; strict: any Invalid).
-// $1 is the campaign id, $2 its rule.
+// then unanimity; then the item's campaign rule (majority: more than half; strict: any Invalid).
+// $1 is the list of campaign ids. Over several campaigns a record counts once: its latest resolved
+// label (else its latest item).
 const FINALS_CTE = `
   items AS (
-    SELECT i.id, i.language, coalesce(r.difficulty, 'unknown') AS difficulty, i."labelCount" AS n, i."validCount" AS n_valid,
-           adj.valid AS adj_valid, adj.categories AS adj_categories, c."overallPass" AS critic_pass, r."executableValid" AS exec_valid
+    SELECT i.id, i."recordId", i.language, coalesce(r.difficulty, 'unknown') AS difficulty, i."labelCount" AS n, i."validCount" AS n_valid,
+           adj.valid AS adj_valid, adj.categories AS adj_categories, c."overallPass" AS critic_pass, r."executableValid" AS exec_valid,
+           cmp."finalRule" AS rule, cmp."createdAt" AS campaign_created
     FROM "CampaignItem" i
+    JOIN "Campaign" cmp ON cmp.id = i."campaignId"
     JOIN "Record" r ON r.id = i."recordId"
     LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
     LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
-    WHERE i."campaignId" = $1
+    WHERE i."campaignId" = ANY($1::text[])
   ),
-  finals AS (
+  judged AS (
     SELECT *, CASE
       WHEN adj_valid IS NOT NULL THEN adj_valid
       WHEN n = 0 THEN NULL
       WHEN n_valid = n THEN true
       WHEN n_valid = 0 THEN false
-      WHEN $2 = 'strict' THEN false
-      WHEN $2 = 'majority' AND n_valid * 2 > n THEN true
-      WHEN $2 = 'majority' AND (n - n_valid) * 2 > n THEN false
+      WHEN rule = 'strict' THEN false
+      WHEN rule = 'majority' AND n_valid * 2 > n THEN true
+      WHEN rule = 'majority' AND (n - n_valid) * 2 > n THEN false
       ELSE NULL END AS final_valid
     FROM items
+  ),
+  finals AS (
+    SELECT DISTINCT ON ("recordId") * FROM judged ORDER BY "recordId", (final_valid IS NULL), campaign_created DESC
   )`;
 
-async function queryCounts(campaignId: string, rule: string, groupBy: "language" | "difficulty") {
+async function queryCounts(campaignIds: string[], groupBy: "language" | "difficulty") {
   return prisma().$queryRawUnsafe<(Counts & { grp: string })[]>(
     `WITH ${FINALS_CTE}
      SELECT ${groupBy} AS grp,
@@ -81,13 +89,12 @@ async function queryCounts(campaignId: string, rule: string, groupBy: "language"
        (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
        (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
      FROM finals GROUP BY ${groupBy} ORDER BY ${groupBy}`,
-    campaignId,
-    rule,
+    campaignIds,
   );
 }
 
 /** Final categories of invalid items: the adjudicator's, else the invalidating ones of those who said Invalid. */
-async function queryCategories(campaignId: string, rule: string) {
+async function queryCategories(campaignIds: string[]) {
   return prisma().$queryRawUnsafe<{ language: string; category: string; count: number }[]>(
     `WITH ${FINALS_CTE},
      item_categories AS (
@@ -99,20 +106,21 @@ async function queryCategories(campaignId: string, rule: string) {
      )
      SELECT ic.language, ic.category, count(*)::int AS count
      FROM item_categories ic
-     JOIN "ErrorCategory" ec ON ec."campaignId" = $1 AND ec.key = ic.category
+     JOIN finals f ON f.id = ic.id
+     JOIN "CampaignItem" ci ON ci.id = ic.id
+     JOIN "ErrorCategory" ec ON ec."campaignId" = ci."campaignId" AND ec.key = ic.category
      WHERE ec.invalidating OR ic.id IN (SELECT id FROM finals WHERE adj_valid IS NOT NULL)
      GROUP BY ic.language, ic.category`,
-    campaignId,
-    rule,
+    campaignIds,
   );
 }
 
 /** How many items had each (valid, invalid) split of labels, per language: enough for Krippendorff's alpha. */
-async function querySplits(campaignId: string) {
+async function querySplits(campaignIds: string[]) {
   return prisma().$queryRaw<{ language: string; nValid: number; nInvalid: number; items: number }[]>`
     SELECT language, "validCount" AS "nValid", ("labelCount" - "validCount") AS "nInvalid", count(*)::int AS items
     FROM "CampaignItem"
-    WHERE "campaignId" = ${campaignId} AND "labelCount" >= 2
+    WHERE "campaignId" = ANY(${campaignIds}::text[]) AND "labelCount" >= 2
     GROUP BY 1, 2, 3`;
 }
 
@@ -170,11 +178,36 @@ export async function getCampaignReport({ actor, campaignId }: { actor: Actor | 
   // The operator CLI (no actor) sees every campaign; people see what getCampaign lets them.
   const campaign = actor ? await getCampaign({ actor, campaignId }) : await getCampaignForOperator(campaignId);
   const categoryDefs = await prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { key: true, label: true } });
+  return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaignId], categoryDefs);
+}
+
+/**
+ * The validity report of a dataset across all its campaigns: each record counts once, with its
+ * latest resolved label. Scope: reports:export.
+ */
+export async function getDatasetReport({ actor, datasetName }: { actor: Actor; datasetName: string }): Promise<CampaignReport & { campaigns: { id: string; name: string; finalRule: string }[] }> {
+  assertCan(actor, "reports:export");
+  const dataset = await prisma().dataset.findUnique({
+    where: { name: datasetName },
+    select: { id: true, name: true, campaigns: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, finalRule: true, overlap: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true } } } } },
+  });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  const categoryDefs = [...new Map(dataset.campaigns.flatMap((campaign) => campaign.categories).map((category) => [category.key, category])).values()];
+  const rules = [...new Set(dataset.campaigns.map((campaign) => campaign.finalRule))];
+  const report = await buildReport(
+    { id: dataset.id, name: dataset.name, dataset: dataset.name, finalRule: rules.join(" / ") || "consensus", overlap: Math.max(1, ...dataset.campaigns.map((campaign) => campaign.overlap)) },
+    dataset.campaigns.map((campaign) => campaign.id),
+    categoryDefs,
+  );
+  return { ...report, campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })) };
+}
+
+async function buildReport(meta: CampaignReport["campaign"], campaignIds: string[], categoryDefs: { key: string; label: string }[]): Promise<CampaignReport> {
   const [byLanguageCounts, byDifficultyCounts, categoryRows, splits] = await Promise.all([
-    queryCounts(campaignId, campaign.finalRule, "language"),
-    queryCounts(campaignId, campaign.finalRule, "difficulty"),
-    queryCategories(campaignId, campaign.finalRule),
-    querySplits(campaignId),
+    queryCounts(campaignIds, "language"),
+    queryCounts(campaignIds, "difficulty"),
+    queryCategories(campaignIds),
+    querySplits(campaignIds),
   ]);
   const categoriesByLanguage: Record<string, Record<string, number>> = {};
   for (const row of categoryRows) (categoriesByLanguage[row.language] ??= {})[row.category] = row.count;
@@ -199,7 +232,7 @@ export async function getCampaignReport({ actor, campaignId }: { actor: Actor | 
   };
   const invalidItems = totals.resolved - totals.valid;
   return {
-    campaign: { id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap },
+    campaign: meta,
     byLanguage,
     pooled,
     macro,

@@ -34,7 +34,16 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
       <PageHeader
         title={name}
         description={`${page.total.toLocaleString("en")} records match${Object.values(filters).some(Boolean) ? " these filters" : ""}.`}
-        actions={can(actor, "datasets:verify") ? <VerifyButton dataset={name} latest={await latestVerification({ actor, datasetName: name })} /> : null}
+        actions={
+          <div className="flex items-start gap-3">
+            {can(actor, "reports:export") ? (
+              <Link href={`/datasets/${encodeURIComponent(name)}/report`} className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50">
+                Report across campaigns
+              </Link>
+            ) : null}
+            {can(actor, "datasets:verify") ? <VerifyButton dataset={name} latest={await latestVerification({ actor, datasetName: name })} /> : null}
+          </div>
+        }
       />
       <Card className="mb-4">
         <form className="flex flex-wrap items-end gap-3" role="search">

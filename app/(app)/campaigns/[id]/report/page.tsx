@@ -1,13 +1,8 @@
 import Link from "next/link";
 
-import { AgreementChart } from "@/components/report/agreement-chart";
-import { CategoryTable, DifficultyTable } from "@/components/report/breakdown-tables";
-import { CategoryChart } from "@/components/report/category-chart";
-import { LanguageTable } from "@/components/report/language-table";
 import { ReportDownloads } from "@/components/report/report-downloads";
-import { languageName, sortedLanguages } from "@/components/report/report-format";
-import { ValidityChart } from "@/components/report/validity-chart";
-import { Card, PageHeader } from "@/components/ui/primitives";
+import { ReportView } from "@/components/report/report-view";
+import { PageHeader } from "@/components/ui/primitives";
 import { reportToMarkdown } from "@/lib/reports/format";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignReport } from "@/lib/server/db/reports";
@@ -20,8 +15,6 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
   const actor = await requirePageActor("reports:export", `/campaigns/${id}/report`);
   const report = await orNotFound(getCampaignReport({ actor, campaignId: id }));
   const { campaign } = report;
-  const languages = sortedLanguages(report.byLanguage);
-  const categoryLabels = Object.fromEntries(report.byCategory.map((category) => [category.key, category.label]));
 
   return (
     <>
@@ -39,30 +32,7 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
         title={`Validity report: ${campaign.name}`}
         description={`${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule. Validity is valid / resolved items, with a Wilson 95% interval; hover a “—” to see why a value is undefined.`}
       />
-      {report.pooled.labelled === 0 ? (
-        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">Nothing is labelled yet: the figures fill in as annotators label items.</p>
-      ) : null}
-      <Card title="Validity by language">
-        <LanguageTable byLanguage={report.byLanguage} pooled={report.pooled} macro={report.macro} overlap={campaign.overlap} categoryLabels={categoryLabels} />
-      </Card>
-      <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <div className="min-w-0 lg:col-span-2">
-          <ValidityChart points={languages.map(([language, row]) => ({ name: languageName(language), validity: row.validity, ci: row.ci, resolved: row.resolved }))} pooled={report.pooled.validity} />
-        </div>
-        <CategoryChart languages={languages.map(([language]) => ({ name: languageName(language), counts: report.categoriesByLanguage[language] ?? {} }))} categoryLabels={categoryLabels} />
-        <AgreementChart points={languages.map(([language, row]) => ({ name: languageName(language), alpha: row.alpha, kappa: row.humanCriticKappa }))} />
-      </div>
-      <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <Card title="By difficulty" className="min-w-0">
-          <DifficultyTable byDifficulty={report.byDifficulty} />
-        </Card>
-        <Card title="By error category" className="min-w-0">
-          <CategoryTable byCategory={report.byCategory} />
-        </Card>
-      </div>
-      <div className="mt-4">
-        <ReportDownloads campaignId={id} markdown={reportToMarkdown(report)} />
-      </div>
+      <ReportView report={report} downloads={<ReportDownloads campaignId={id} markdown={reportToMarkdown(report)} />} />
     </>
   );
 }
