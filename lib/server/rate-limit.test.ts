@@ -18,3 +18,13 @@ describe("createRateLimiter", () => {
     expect(() => limiter.take("ann", 1_600)).not.toThrow();
   });
 });
+
+describe("check and spend", () => {
+  it("counts only what is spent", () => {
+    const limiter = createRateLimiter({ capacity: 2, perMinute: 1 });
+    for (let i = 0; i < 5; i++) limiter.check("ann", 0);
+    limiter.spend("ann", 0);
+    limiter.spend("ann", 0);
+    expect(() => limiter.check("ann", 0)).toThrow(/Too many attempts/);
+  });
+});

@@ -52,13 +52,15 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials) {
         const parsed = credentialsSchema.safeParse(credentials);
         if (!parsed.success) return null;
-        // Password guessing: a burst of 10 attempts per email, then 5 a minute.
+        // Password guessing: 10 failed attempts per email, then 5 a minute; successes cost nothing.
+        const email = parsed.data.email.toLowerCase();
         try {
-          signInLimiter.take(parsed.data.email.toLowerCase());
+          signInLimiter.check(email);
         } catch {
-          throw new Error("Too many sign-in attempts for this email. Wait a minute and try again.");
+          throw new Error("Too many failed sign-in attempts for this email. Wait a minute and try again.");
         }
         const actor = await verifyPassword(parsed.data);
+        if (!actor) signInLimiter.spend(email);
         return actor ? { id: actor.id, email: actor.email, name: actor.name } : null;
       },
     }),

@@ -5,6 +5,7 @@ import { availableParallelism } from "node:os";
 import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { runResultColumns } from "@/lib/server/db/runs";
 import { AppError } from "@/lib/server/errors";
@@ -52,7 +53,10 @@ export async function startVerification({ actor, datasetName, language, force }:
     select: { id: true, total: true },
     orderBy: { createdAt: "desc" },
   });
-  if (running) return { batchId: running.id, total: running.total, resumed: true };
+  if (running) {
+    await enqueueMissing(running.id);
+    return { batchId: running.id, total: running.total, resumed: true };
+  }
 
   const where = { datasetId: dataset.id, ...(language ? { language } : {}), ...(force ? {} : { executableValid: null }) };
   const total = await prisma().record.count({ where });
@@ -60,16 +64,30 @@ export async function startVerification({ actor, datasetName, language, force }:
     data: { datasetId: dataset.id, language: language ?? null, force, total, createdById: actor?.id ?? null, status: total === 0 ? "SUCCEEDED" : "RUNNING", finishedAt: total === 0 ? new Date() : null },
     select: { id: true },
   });
+  await enqueueRecords(batch.id, where);
+  return { batchId: batch.id, total, resumed: false };
+}
+
+/** Queues a job per matching record, paging through ids so 100,000 records enqueue with flat memory. */
+async function enqueueRecords(batchId: string, where: Prisma.RecordWhereInput): Promise<void> {
   const boss = await getBoss();
-  // Page through ids so 100,000 records enqueue with flat memory.
   let cursor = 0;
   for (;;) {
     const ids = await prisma().record.findMany({ where: { ...where, id: { gt: cursor } }, orderBy: { id: "asc" }, take: ENQUEUE_CHUNK, select: { id: true } });
     if (ids.length === 0) break;
-    await boss.insert(ids.map(({ id }) => ({ name: VERIFY_QUEUE, data: { batchId: batch.id, recordId: id } satisfies VerifyJob })));
+    await boss.insert(ids.map(({ id }) => ({ name: VERIFY_QUEUE, data: { batchId, recordId: id } satisfies VerifyJob })));
     cursor = ids[ids.length - 1].id;
   }
-  return { batchId: batch.id, total, resumed: false };
+}
+
+/**
+ * Resuming a batch whose process died: its unfinished records are queued again. Jobs the dead
+ * process held come back too once their lease expires; verifyRecord writes a record's results once
+ * per batch, so the duplicates do nothing.
+ */
+async function enqueueMissing(batchId: string): Promise<void> {
+  const batch = await prisma().verificationBatch.findUniqueOrThrow({ where: { id: batchId }, select: { datasetId: true, language: true } });
+  await enqueueRecords(batchId, { datasetId: batch.datasetId, ...(batch.language ? { language: batch.language } : {}), runs: { none: { batchId } } });
 }
 
 /**
@@ -93,12 +111,17 @@ export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<vo
   }
   const isValid = results !== null && results.demo.outcome === "PASSED" && results.full.outcome === "PASSED";
   await prisma().$transaction(async (tx) => {
+    // Lock the batch row first: two deliveries of the same job finishing together write once.
+    await tx.$queryRaw`SELECT id FROM "VerificationBatch" WHERE id = ${batchId} FOR UPDATE`;
     if ((await tx.runResult.count({ where: { batchId, recordId } })) > 0) return;
     if (results) {
       for (const [kind, result] of [["DEMO", results.demo], ["FULL", results.full]] as const) {
         await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
       await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verifiedAt: new Date() } });
+    } else {
+      // A sandbox that could not run at all leaves a marker run, so the job is not repeated.
+      await tx.runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: "The language is unavailable in the sandbox.", timeMs: 0, program: "" } });
     }
     const batch = await tx.verificationBatch.update({
       where: { id: batchId },
@@ -107,8 +130,6 @@ export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<vo
     });
     if (batch.done >= batch.total) await tx.verificationBatch.updateMany({ where: { id: batchId, status: "RUNNING" }, data: { status: "SUCCEEDED", finishedAt: new Date() } });
   });
-  // A sandbox that could not run at all leaves a marker run so the job is not repeated.
-  if (results === null) await prisma().runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: "The language is unavailable in the sandbox.", timeMs: 0, program: "" } });
 }
 
 /** Starts `concurrency` workers draining the verification queue in this process; returns their ids. */
