@@ -63,14 +63,19 @@ export function registerServeCommand(program: Command): void {
       }
       const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(config.port)], { stdio: "inherit", env });
       console.log(`Verity: ${config.publicUrl}`);
-      const shutdown = (signal: NodeJS.Signals) => server.kill(signal);
+      let isShuttingDown = false;
+      const shutdown = (signal: NodeJS.Signals) => {
+        isShuttingDown = true;
+        server.kill(signal);
+      };
       process.on("SIGINT", shutdown);
       process.on("SIGTERM", shutdown);
       process.on("exit", () => server.kill("SIGTERM"));
       server.on("exit", async (code) => {
         if (hasWorkers) await stopBoss(10_000).catch(() => {});
         await database.stop();
-        process.exit(code ?? 0);
+        // Asked to stop: a clean exit, whatever code Next.js gave its own SIGTERM.
+        process.exit(isShuttingDown ? 0 : (code ?? 1));
       });
     });
 }

@@ -4,14 +4,12 @@ import { notFound } from "next/navigation";
 import { CodeViewer } from "@/components/records/code-viewer";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
-import { RunPanel } from "@/components/records/run-panel";
+import { SandboxCard } from "@/components/records/sandbox-card";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Badge, Card } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
-import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getRecord } from "@/lib/server/db/records";
-import { languageAvailability } from "@/lib/server/sandbox";
 import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Record" };
@@ -23,7 +21,6 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   if (!Number.isSafeInteger(recordId) || recordId <= 0) notFound();
   const record = await orNotFound(getRecord({ actor, id: recordId }));
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
-  const availability = (await languageAvailability())[record.language as Language];
   const extraKeys = Object.keys(record.extra);
 
   return (
@@ -48,9 +45,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           <Card title="Question">
             <QuestionMarkdown source={record.question} />
           </Card>
-          <Card title="Run in the sandbox">
-            <RunPanel recordId={record.id} canRun={can(actor, "sandbox:run")} unavailableReason={availability?.available === false ? (availability.reason ?? "no toolchain") : undefined} />
-          </Card>
+          <SandboxCard actor={actor} recordId={record.id} language={record.language} />
           <Card title="Critic">
             <CriticPanel critic={record.critic} />
           </Card>

@@ -2,11 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
-import { CodeViewer } from "@/components/records/code-viewer";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
-import { QuestionMarkdown } from "@/components/records/question-markdown";
-import { RunPanel } from "@/components/records/run-panel";
 import { Badge, Card } from "@/components/ui/primitives";
 import { LabelForm } from "@/components/workspace/label-form";
 import { LeaseStatus } from "@/components/workspace/lease-status";
@@ -20,6 +17,8 @@ import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
+import { RecordContent } from "@/components/records/record-content";
+import { SandboxCard } from "@/components/records/sandbox-card";
 
 export const metadata = { title: "Workspace" };
 
@@ -36,18 +35,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
 
   const left = (
     <>
-      <Card title="Question">
-        <QuestionMarkdown source={record.question} />
-      </Card>
-      <Card title="Canonical solution">
-        <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" height={300} />
-      </Card>
-      <Card title="Demo test (public)">
-        <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" height={200} />
-      </Card>
-      <Card title="Full test (private)">
-        <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" height={320} />
-      </Card>
+      <RecordContent record={record} monacoLanguage={monacoLanguage} />
     </>
   );
 
@@ -72,9 +60,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           </Link>
         ) : null}
       </Card>
-      <Card title="Run in the sandbox">
-        <RunPanel recordId={record.id} canRun={canRun} />
-      </Card>
+      <SandboxCard actor={actor} recordId={record.id} language={record.language} />
       <Card title="Edit & run">
         <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} />
       </Card>

@@ -2,11 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
-import { CodeViewer } from "@/components/records/code-viewer";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
-import { QuestionMarkdown } from "@/components/records/question-markdown";
-import { RunPanel } from "@/components/records/run-panel";
 import { AnnotationList } from "@/components/review/annotation-list";
 import { DecisionForm } from "@/components/review/decision-form";
 import { DecisionHistory } from "@/components/review/decision-history";
@@ -15,13 +12,14 @@ import { QueueStepper } from "@/components/review/queue-stepper";
 import { Badge, Card } from "@/components/ui/primitives";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
-import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
 import { getReviewItem, listReviewQueue } from "@/lib/server/db/review";
 import { AppError } from "@/lib/server/errors";
 
 import { adjudicateAction } from "../actions";
+import { RecordContent } from "@/components/records/record-content";
+import { SandboxCard } from "@/components/records/sandbox-card";
 
 export const metadata = { title: "Adjudication" };
 
@@ -55,18 +53,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
 
   const left = (
     <>
-      <Card title="Question">
-        <QuestionMarkdown source={record.question} />
-      </Card>
-      <Card title="Canonical solution">
-        <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" height={300} />
-      </Card>
-      <Card title="Demo test (public)">
-        <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" height={200} />
-      </Card>
-      <Card title="Full test (private)">
-        <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" height={320} />
-      </Card>
+      <RecordContent record={record} monacoLanguage={monacoLanguage} />
     </>
   );
 
@@ -90,9 +77,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
       <Card title="Critic">
         <CriticPanel critic={record.critic} />
       </Card>
-      <Card title="Run in the sandbox">
-        <RunPanel recordId={record.id} canRun={can(actor, "sandbox:run")} />
-      </Card>
+      <SandboxCard actor={actor} recordId={record.id} language={record.language} />
     </>
   );
 
