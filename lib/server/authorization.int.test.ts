@@ -78,6 +78,24 @@ describe("route handlers", () => {
   }
 });
 
+/** Routes outside the catalog, open to anyone on purpose. */
+const PUBLIC_ROUTES = ["/api/health", "/api/auth/[...nextauth]", "/api/v1/openapi.json"];
+
+describe("public routes", () => {
+  it("every route file is either in the API catalog or listed as public", () => {
+    const catalogued = new Set(API_OPERATIONS.map((operation) => `/api/v1${operation.path.replace(/\{(\w+)\}/g, "[$1]")}`));
+    const routes = files(join(process.cwd(), "app", "api"), "route.ts").map((file) => `/${relative(join(process.cwd(), "app"), file).replace(/\/route\.ts$/, "")}`);
+    expect(routes.filter((route) => !catalogued.has(route) && !PUBLIC_ROUTES.includes(route))).toEqual([]);
+  });
+
+  it("serves the OpenAPI document without a token", async () => {
+    const { GET } = await import("@/app/api/v1/openapi.json/route");
+    const response = GET();
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { openapi: string }).openapi).toBe("3.1.0");
+  });
+});
+
 describe("server actions", () => {
   it("has an entry for every exported action", () => {
     const found = files(join(process.cwd(), "app"), "actions.ts").flatMap((file) => {
