@@ -152,10 +152,11 @@ describe("cohensKappa", () => {
     expect(cohensKappa(pairsFromTable([true, false], [[25, 35], [5, 35]]))).toBeCloseTo(0.2593, 4);
   });
 
-  // Cohen, J. (1960) "A coefficient of agreement for nominal scales", Educational and Psychological
-  // Measurement 20(1):37–46, Table 1: 200 items, 3 categories, cell proportions
-  // .44 .07 .09 / .05 .20 .05 / .01 .03 .06 → p_o = .70, p_c = .41, κ = .49.
-  it("reproduces Cohen (1960) Table 1: p_o = .70, p_c = .41, κ = .49", () => {
+  // A three-category table worked by hand (not taken from a publication): proportions
+  // .44 .07 .09 / .05 .20 .05 / .01 .03 .06 → p_o = .70, p_c = .60·.50 + .30·.30 + .10·.20 = .41,
+  // κ = (.70 − .41) / (1 − .41) = .29 / .59 ≈ .49. (Cohen 1960's own Table 1 is a different
+  // example, with p_o = .29 and p_c = .35.)
+  it("computes a three-category table worked by hand: p_o = .70, p_c = .41, κ = .29/.59", () => {
     const pairs = pairsFromTable(["1", "2", "3"], [[88, 14, 18], [10, 40, 10], [2, 6, 12]]);
     expect(percentAgreement(pairs)).toBeCloseTo(0.7, 12);
     expect(cohensKappa(pairs)).toBeCloseTo(0.29 / 0.59, 12);
