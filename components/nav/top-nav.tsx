@@ -14,11 +14,11 @@ export function TopNav({ actor }: { actor: Actor }) {
   ];
   return (
     <header className="border-b border-slate-200 bg-white">
-      <nav className="mx-auto flex max-w-7xl items-center gap-6 px-4 py-2.5" aria-label="Main">
+      <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2.5" aria-label="Main">
         <Link href="/datasets" className="font-semibold text-indigo-700">
           Verity
         </Link>
-        <ul className="flex gap-4 text-sm">
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {links
             .filter((link) => link.visible)
             .map((link) => (
