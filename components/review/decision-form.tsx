@@ -3,10 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
-import { Button, ErrorNote } from "@/components/ui/primitives";
+import { Button } from "@/components/ui/primitives";
 import { CategoryChecklist, type WorkspaceCategory } from "@/components/workspace/category-checklist";
 import { useHotkeys } from "@/components/workspace/use-hotkeys";
 import type { ActionResult } from "@/lib/server/action";
+import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
 export type DecisionInput = { itemId: string; valid: boolean; categories: string[]; reason: string; baseRevision?: number };
 export type DecideAction = (input: DecisionInput) => Promise<ActionResult<{ revision: number }>>;
@@ -72,41 +73,17 @@ export function DecisionForm({ itemId, categories, current, onDecide }: { itemId
     }
   }
 
-  function onReasonKeyDown(event: React.KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      form.current?.requestSubmit();
-    } else if (event.key === "Escape") {
-      event.currentTarget.blur();
-    }
-  }
 
   return (
     <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Decision" noValidate>
-      {message ? <ErrorNote>{message}</ErrorNote> : null}
-      {saved ? (
-        <p className="rounded-md bg-emerald-50 px-3 py-2 text-emerald-900 ring-1 ring-emerald-200" role="status">
-          {saved}
-        </p>
-      ) : null}
-      <fieldset>
-        <legend className="mb-1 font-medium text-slate-700">Verdict</legend>
-        <div className="flex gap-2">
-          {([true, false] as const).map((option) => (
-            <label key={String(option)} className={`flex cursor-pointer items-center gap-2 rounded-md px-3 py-1.5 ring-1 focus-within:ring-2 focus-within:ring-indigo-500 ${valid === option ? (option ? "bg-emerald-50 ring-emerald-400" : "bg-red-50 ring-red-400") : "ring-slate-300"}`}>
-              <input type="radio" name="decision-verdict" checked={valid === option} onChange={() => setValid(option)} className="size-4" />
-              {option ? "Valid" : "Invalid"} <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">{option ? "V" : "I"}</kbd>
-            </label>
-          ))}
-        </div>
-        {errors.valid ? <p className="mt-1 text-xs text-red-700" role="alert">{errors.valid}</p> : null}
-      </fieldset>
+      <FormNotices message={message} saved={saved} />
+      <VerdictPicker name="decision-verdict" value={valid} onChange={setValid} error={errors.valid} />
       <CategoryChecklist categories={categories} selected={selected} isAllowed={allowed} onToggle={toggle} error={errors.categories} />
       <div className="space-y-1">
         <label htmlFor="decision-reason" className="block font-medium text-slate-700">
           Reason <span className="font-normal text-slate-500">(required)</span>
         </label>
-        <textarea id="decision-reason" value={reason} onChange={(event) => setReason(event.target.value)} onKeyDown={onReasonKeyDown} rows={4} aria-invalid={Boolean(errors.reason)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="Why this verdict? Ctrl+Enter submits, Esc leaves the field." />
+        <textarea id="decision-reason" value={reason} onChange={(event) => setReason(event.target.value)} onKeyDown={submitOnCtrlEnter} rows={4} aria-invalid={Boolean(errors.reason)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="Why this verdict? Ctrl+Enter submits, Esc leaves the field." />
         {errors.reason ? <p className="text-xs text-red-700" role="alert">{errors.reason}</p> : null}
       </div>
       <Button type="submit" disabled={isPending} title="Shortcut: Enter">

