@@ -1,19 +1,11 @@
 // Formatting shared by the report's tables and charts: rates as percentages with one decimal,
 // agreement coefficients with two, and the reasons an undefined value is shown as "—".
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import type { ReportRow } from "@/lib/reports/format";
 
 /** The report's per-row figures, as the server computes them (rates are fractions). */
 export type ReportRowView = ReportRow;
 
-export function languageName(language: string): string {
-  return LANGUAGE_LABELS[language as Language] ?? language;
-}
-
-/** Languages sorted by their display name, as in the Markdown table. */
-export function sortedLanguages<T>(byLanguage: Record<string, T>): [string, T][] {
-  return Object.entries(byLanguage).sort(([a], [b]) => languageName(a).localeCompare(languageName(b)));
-}
+export { languageName, sortedLanguages } from "@/lib/reports/languages";
 
 export const formatPercent = (fraction: number) => `${(100 * fraction).toFixed(1)}%`;
 

@@ -73,7 +73,6 @@ export function DecisionForm({ itemId, categories, current, onDecide }: { itemId
     }
   }
 
-
   return (
     <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Decision" noValidate>
       <FormNotices message={message} saved={saved} />

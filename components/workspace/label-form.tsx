@@ -89,7 +89,6 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
     }
   }
 
-
   return (
     <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Label" noValidate>
       <FormNotices message={message} saved={saved} />

@@ -24,7 +24,7 @@ describe("reportToMarkdown", () => {
     const markdown = reportToMarkdown(report);
     expect(markdown).toContain("| Python | 83.5% [78.1, 87.8] | n = 200 | 90.0% | 95.0% | 0.41 | 0.72 |");
     expect(markdown).toContain("| C++ | — | n = 0 | 90.0% | 95.0% | — | 0.72 |");
-    expect(markdown).toContain("| All (macro mean) | 83.5% | n = 200 |");
+    expect(markdown).toContain("| Mean over languages (macro) | 83.5% | n = 200 |");
   });
 });
 

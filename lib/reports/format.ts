@@ -1,7 +1,7 @@
 // Renders a validity report as CSV and as a Markdown table ready for a paper. Pure.
 import { stringify } from "csv-stringify/sync";
 
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName, sortedLanguages } from "./languages";
 
 /** One row of the validity report; rates are fractions in [0, 1], null when undefined. */
 export type ReportRow = {
@@ -23,12 +23,8 @@ export type FormattableReport = { byLanguage: Record<string, ReportRow>; pooled:
 const percent = (value: number | null) => (value === null ? "—" : `${(100 * value).toFixed(1)}%`);
 const fixed = (value: number | null, digits = 2) => (value === null ? "—" : value.toFixed(digits));
 
-function languageName(language: string): string {
-  return LANGUAGE_LABELS[language as Language] ?? language;
-}
-
 function rows(report: FormattableReport): [string, ReportRow][] {
-  return [...Object.entries(report.byLanguage).sort(([a], [b]) => languageName(a).localeCompare(languageName(b))).map(([language, row]) => [languageName(language), row] as [string, ReportRow]), ["All (pooled)", report.pooled], ["All (macro mean)", report.macro]];
+  return [...sortedLanguages(report.byLanguage).map(([language, row]) => [languageName(language), row] as [string, ReportRow]), ["All languages (pooled)", report.pooled], ["Mean over languages (macro)", report.macro]];
 }
 
 /** The per-language table as CSV; rates are fractions, undefined values empty. */

@@ -1,4 +1,3 @@
-import Link from "next/link";
 
 import { AgreementTable } from "@/components/agreement/agreement-table";
 import { AnnotatorTable, PairwiseKappaMatrix } from "@/components/agreement/annotator-table";
@@ -10,6 +9,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignAgreement } from "@/lib/server/db/agreement";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
 import { orNotFound } from "@/lib/server/not-found";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Agreement" };
 
@@ -21,15 +21,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
 
   return (
     <>
-      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
-        <Link href="/campaigns" className="hover:underline">
-          Campaigns
-        </Link>{" "}
-        /{" "}
-        <Link href={`/campaigns/${id}`} className="hover:underline">
-          {campaign.name}
-        </Link>
-      </nav>
+      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }]} />
       <PageHeader title="Agreement" description={`How far annotators, reviewers and the critic agree in ${campaign.name} (${campaign.finalRule} rule). "—" marks a figure the data cannot define; hover it for why.`} />
       <div className="space-y-6">
         <Card title="Annotators with each other">

@@ -1,4 +1,3 @@
-import Link from "next/link";
 
 import { ReportDownloads } from "@/components/report/report-downloads";
 import { ReportView } from "@/components/report/report-view";
@@ -7,6 +6,7 @@ import { reportToMarkdown } from "@/lib/reports/format";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignReport } from "@/lib/server/db/reports";
 import { orNotFound } from "@/lib/server/not-found";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Validity report" };
 
@@ -18,16 +18,7 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
 
   return (
     <>
-      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
-        <Link href="/campaigns" className="hover:underline">
-          Campaigns
-        </Link>{" "}
-        /{" "}
-        <Link href={`/campaigns/${id}`} className="hover:underline">
-          {campaign.name}
-        </Link>{" "}
-        / Report
-      </nav>
+      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }, { label: "Report" }]} />
       <PageHeader
         title={`Validity report: ${campaign.name}`}
         description={`${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule. Validity is valid / resolved items, with a Wilson 95% interval; hover a “—” to see why a value is undefined.`}

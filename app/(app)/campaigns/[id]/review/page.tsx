@@ -1,4 +1,3 @@
-import Link from "next/link";
 
 import { QueueFilters } from "@/components/review/queue-filters";
 import { QueueList } from "@/components/review/queue-list";
@@ -12,6 +11,7 @@ import { getCampaignAgreement } from "@/lib/server/db/agreement";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
 import { listReviewQueue } from "@/lib/server/db/review";
 import { orNotFound } from "@/lib/server/not-found";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Review" };
 
@@ -30,15 +30,7 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
 
   return (
     <>
-      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
-        <Link href="/campaigns" className="hover:underline">
-          Campaigns
-        </Link>{" "}
-        /{" "}
-        <Link href={`/campaigns/${id}`} className="hover:underline">
-          {campaign.name}
-        </Link>
-      </nav>
+      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }]} />
       <PageHeader title="Review queues" description={`Items of ${campaign.name} that need a reviewer: those in several queues come first. ${queue.items.length} shown.`} />
       <QueueTabs campaignId={id} query={query} counts={queue.counts} />
       <QueueFilters

@@ -7,6 +7,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getDatasetReport } from "@/lib/server/db/reports";
 import { pathSegment } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Dataset report" };
 
@@ -16,16 +17,7 @@ export default async function DatasetReportPage({ params }: { params: Promise<{ 
   const report = await orNotFound(getDatasetReport({ actor, datasetName: name }));
   return (
     <>
-      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
-        <Link href="/datasets" className="hover:underline">
-          Datasets
-        </Link>{" "}
-        /{" "}
-        <Link href={`/datasets/${encodeURIComponent(name)}`} className="hover:underline">
-          {name}
-        </Link>{" "}
-        / Report
-      </nav>
+      <Breadcrumbs items={[{ label: "Datasets", href: "/datasets" }, { label: name, href: `/datasets/${encodeURIComponent(name)}` }, { label: "Report" }]} />
       <PageHeader
         title={`Validity report: ${name}, all campaigns`}
         description={`${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}; a record labelled in several counts once, with its latest resolved label. Validity is valid / resolved, with a Wilson 95% interval.`}

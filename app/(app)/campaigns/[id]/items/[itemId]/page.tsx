@@ -19,6 +19,7 @@ import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
 import { RecordContent } from "@/components/records/record-content";
 import { SandboxCard } from "@/components/records/sandbox-card";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Workspace" };
 
@@ -83,15 +84,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
 
   return (
     <>
-      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
-        <Link href="/campaigns" className="hover:underline">
-          Campaigns
-        </Link>{" "}
-        /{" "}
-        <Link href={`/campaigns/${campaign.id}`} className="hover:underline">
-          {campaign.name}
-        </Link>
-      </nav>
+      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${campaign.id}` }]} />
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <h1 className="text-xl font-semibold" title={recordTitle(record.question)}>
           Record {record.id}

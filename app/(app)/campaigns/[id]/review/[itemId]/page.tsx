@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
@@ -20,6 +19,7 @@ import { AppError } from "@/lib/server/errors";
 import { adjudicateAction } from "../actions";
 import { RecordContent } from "@/components/records/record-content";
 import { SandboxCard } from "@/components/records/sandbox-card";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Adjudication" };
 
@@ -83,19 +83,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
 
   return (
     <>
-      <nav className="mb-2 text-sm text-slate-500" aria-label="Breadcrumb">
-        <Link href="/campaigns" className="hover:underline">
-          Campaigns
-        </Link>{" "}
-        /{" "}
-        <Link href={`/campaigns/${id}`} className="hover:underline">
-          {campaign.name}
-        </Link>{" "}
-        /{" "}
-        <Link href={`/campaigns/${id}/review${search}`} className="hover:underline">
-          Review
-        </Link>
-      </nav>
+      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }, { label: "Review", href: `/campaigns/${id}/review${search}` }]} />
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <h1 className="text-xl font-semibold" title={recordTitle(record.question)}>
           Record {record.id}
