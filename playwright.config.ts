@@ -27,7 +27,7 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
-    env: { VERITY_DATA_DIR: ".data/e2e", VERITY_DB_PORT: "54359", PORT: String(PORT), VERITY_DEMO: "0", VERITY_PUBLIC_URL: baseURL, NEXTAUTH_SECRET: "e2e-only-secret-not-for-production" },
+    env: { VERITY_DATA_DIR: ".data/e2e", VERITY_DB_PORT: process.env.VERITY_E2E_DB_PORT ?? "54359", PORT: String(PORT), VERITY_DEMO: "0", VERITY_PUBLIC_URL: baseURL, NEXTAUTH_SECRET: "e2e-only-secret-not-for-production" },
     stdout: "pipe",
     stderr: "pipe",
   },
