@@ -54,6 +54,7 @@ describe("embedded PostgreSQL", () => {
     const server = await start(dataDir, port);
     expect(await connectWithOldCredentials(dataDir, port)).toEqual(["rejected", "rejected"]);
     expect(statSync(join(dataDir, "postgres-passwords.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, "postgres.log")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, "postgres")).mode & 0o077).toBe(0);
 
     expect(await applyMigrations(server.url)).toContain("20261129105345_init");

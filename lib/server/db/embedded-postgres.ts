@@ -1,6 +1,6 @@
 import "server-only";
 
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -74,6 +74,9 @@ type Server = { start(): Promise<void>; stop(): Promise<void> };
 async function launchServer(options: { root: string; clusterDir: string; port: number; superuserPassword: string; log: (message: string) => void }): Promise<Server> {
   const { root, clusterDir, port } = options;
   const serverLog = join(root, "postgres.log");
+  // The server's log can quote a failed statement, so it is private like the passwords.
+  closeSync(openSync(serverLog, "a", 0o600));
+  chmodSync(serverLog, 0o600);
   let recentOutput = "";
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
