@@ -2,18 +2,35 @@ import { z } from "zod";
 
 import { LANGUAGES } from "@/lib/records/languages";
 
+/** A filter from a form: an empty value (what a select's "All" option sends) means "any". */
+function anyWhenEmpty<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+}
+
 /** Query parameters of the records list (REST and browser). */
 export const recordQuerySchema = z.object({
-  language: z.enum(LANGUAGES).optional(),
-  difficulty: z.enum(["easy", "medium", "hard"]).optional(),
-  critic: z.enum(["pass", "fail", "none"]).optional(),
-  executable: z.enum(["valid", "failed", "unknown"]).optional(),
+  language: anyWhenEmpty(z.enum(LANGUAGES)),
+  difficulty: anyWhenEmpty(z.enum(["easy", "medium", "hard"])),
+  critic: anyWhenEmpty(z.enum(["pass", "fail", "none"])),
+  executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown"])),
   q: z.string().trim().max(200).optional().transform((value) => value || undefined),
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  cursor: z.coerce.number().int().min(0).optional(),
+  cursor: anyWhenEmpty(z.coerce.number().int().min(0)),
 });
 
 export type RecordQuery = z.infer<typeof recordQuerySchema>;
+
+/**
+ * Parses the record browser's query for a page: the valid filters apply, and each invalid one is
+ * returned as an error to show beside the form (never silently dropped with the others).
+ */
+export function parseRecordQueryForPage(raw: Record<string, string | string[] | undefined>): { query: RecordQuery; errors: Record<string, string[]> } {
+  const parsed = recordQuerySchema.safeParse(raw);
+  if (parsed.success) return { query: parsed.data, errors: {} };
+  const errors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
+  const valid = Object.fromEntries(Object.entries(raw).filter(([key]) => !(key in errors)));
+  return { query: recordQuerySchema.parse(valid), errors };
+}
 
 export const importQuerySchema = z.object({
   skipInvalid: z.enum(["0", "1", "true", "false"]).optional().transform((value) => value === "1" || value === "true"),
