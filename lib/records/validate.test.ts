@@ -180,7 +180,8 @@ describe("validateRecord", () => {
   it("rejects a critic answer whose JSON text decodes to a NUL character", () => {
     const critic = JSON.stringify({ summary: { overall_pass: false, failed_rules: ["x\u0000"] } });
     expect(critic).toContain("\\u0000");
-    expect(messageOf({ ...valid, critic })).toBe('field "critic" holds JSON text with a NUL character (\\u0000), which cannot be stored');
+    expect(messageOf({ ...valid, critic })).toBe("the critic output holds JSON text with a NUL character (\\u0000), which cannot be stored");
+    expect(messageOf({ ...valid, critic_result: { output: critic } })).toBe("the critic output holds JSON text with a NUL character (\\u0000), which cannot be stored");
   });
 
   it("rejects fields nested deeper than 64 levels, and circular values, without throwing", () => {

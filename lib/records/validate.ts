@@ -86,10 +86,7 @@ export function validateRecord(value: unknown): ValidateResult {
   });
   // The fields themselves are clean, so a bad character here was decoded from an escape in the critic's JSON text.
   const inVerdict = critic ? checkJsonValue(critic, "critic") : null;
-  if (inVerdict?.kind === "character") {
-    const field = critic!.raw === input.critic ? "critic" : "critic_result";
-    return fail(`field "${field}" holds JSON text with ${inVerdict.message}`);
-  }
+  if (inVerdict?.kind === "character") return fail(`the critic output holds JSON text with ${inVerdict.message}`);
 
   const fields = {
     language,
