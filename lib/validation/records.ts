@@ -1,6 +1,10 @@
 import { z } from "zod";
 
+import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
+
+// PostgreSQL text cannot hold a NUL or an unpaired surrogate: refuse them here rather than fail in SQL.
+const storableText = (max: number) => z.string().max(max).refine((text) => unstorableCharacter(text) === null, "Contains a character that cannot be stored (NUL or an unpaired surrogate).");
 
 /** A filter from a form: an empty value (what a select's "All" option sends) means "any". */
 function anyWhenEmpty<T extends z.ZodType>(schema: T) {
@@ -13,7 +17,7 @@ export const recordQuerySchema = z.object({
   difficulty: anyWhenEmpty(z.enum(["easy", "medium", "hard"])),
   critic: anyWhenEmpty(z.enum(["pass", "fail", "none"])),
   executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown"])),
-  q: z.string().trim().max(200).optional().transform((value) => value || undefined),
+  q: storableText(200).trim().optional().transform((value) => value || undefined),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: anyWhenEmpty(z.coerce.number().int().min(0)),
 });
@@ -34,5 +38,5 @@ export function parseRecordQueryForPage(raw: Record<string, string | string[] | 
 
 export const importQuerySchema = z.object({
   skipInvalid: z.enum(["0", "1", "true", "false"]).optional().transform((value) => value === "1" || value === "true"),
-  fileName: z.string().max(255).optional(),
+  fileName: storableText(255).optional(),
 });

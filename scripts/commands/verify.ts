@@ -4,6 +4,7 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 
 import { normalizeLanguage } from "@/lib/records/languages";
+import { failInterruptedImports } from "@/lib/server/db/imports";
 import { stopBoss } from "@/lib/server/jobs/boss";
 import { getVerificationProgress, startVerification, startVerificationWorkers, verificationByLanguage } from "@/lib/server/jobs/verification";
 
@@ -57,6 +58,9 @@ export function registerVerifyCommands(program: Command): void {
     .description("Drain the verification queue on this machine until stopped (for extra worker machines).")
     .action(async () => {
       await withDatabase(async () => {
+        // Worker machines start after a crash too; only imports whose process is gone are touched.
+        const interrupted = await failInterruptedImports();
+        if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
         const ids = await startVerificationWorkers();
         console.log(`Verification worker running (${ids.length} at once). Stop with Ctrl+C; unfinished jobs are retried elsewhere.`);
         await new Promise<void>((resolve) => {
