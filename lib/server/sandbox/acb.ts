@@ -12,6 +12,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type Outcome,
   OUTCOMES,
+  type RunOptions,
   type RunRequest,
   type SandboxBackend,
   type SandboxLanguage,
@@ -117,7 +118,7 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
   const url = options.url.replace(/\/+$/, "");
   const slackMs = options.requestSlackMs ?? 30_000;
 
-  async function run(input: RunRequest): Promise<SandboxResult> {
+  async function run(input: RunRequest, { signal }: RunOptions = {}): Promise<SandboxResult> {
     const request = parseRunRequest(input);
     // Spliced locally too, so the program is shown even when the service does not echo it.
     const program = getRecipe(request.language).splice(request.solution, request.test).program;
@@ -130,9 +131,11 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(buildAcbRequest(request, randomUUID())),
-        signal: AbortSignal.timeout(budgetMs),
+        // The caller going away ends the request too.
+        signal: signal ? AbortSignal.any([AbortSignal.timeout(budgetMs), signal]) : AbortSignal.timeout(budgetMs),
       });
     } catch (error) {
+      if (signal?.aborted) throw new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
       if ((error as Error).name === "TimeoutError") {
         throw new SandboxError("SANDBOX_FAILED", `acb sandbox at ${url} did not answer within ${Math.round(budgetMs / 1000)} s`);
       }
