@@ -21,6 +21,11 @@ const STORED_HEAD_BYTES = 32 * 1024;
 const STORED_TAIL_BYTES = 32 * 1024;
 const DAY_MS = 24 * 60 * 60_000;
 
+/** What a user is told when their record's language cannot run (operators find the detail in the log). */
+export function cannotRunSentence(language: Language): string {
+  return `${LANGUAGE_LABELS[language] ?? language} can't run right now; your admin has been told.`;
+}
+
 /**
  * Turns a sandbox refusal into what the user is told. A language that cannot run gets a plain
  * sentence; the operator's detail (what to install, which setting) goes to the server log.
@@ -36,7 +41,7 @@ function userFacingError(error: unknown, language: Language): unknown {
       return new AppError("SANDBOX_FAILED", "The run was cancelled.");
     default:
       console.error(`sandbox: a ${language} run could not happen: ${error.message}`);
-      return new AppError("SANDBOX_FAILED", `${LANGUAGE_LABELS[language]} can't run right now; your admin has been told.`);
+      return new AppError("SANDBOX_FAILED", cannotRunSentence(language));
   }
 }
 
