@@ -62,7 +62,8 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
   });
   const acb = config.acbUrl ? createAcbBackend({ url: config.acbUrl }) : null;
   const admission = new RunAdmission({ perUser: config.runsPerUser, total: config.concurrency + config.runQueue });
-  let cached: { at: number; maxAge: number; value: Promise<Record<SandboxLanguage, LanguageAvailability>> } | null = null;
+  type Cached = { at: number; maxAge: number; value: Promise<Record<SandboxLanguage, LanguageAvailability>>; languages?: Record<SandboxLanguage, LanguageAvailability> };
+  let cached: Cached | null = null;
   const lastReported = new Map<SandboxLanguage, boolean>();
 
   /** Tells the operator (server log) when a language stops or starts being able to run. */
@@ -107,14 +108,20 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     local,
     acb,
     backendFor: (language) => backendFor(config, language),
-    run: (request, options) => pick(request.language).run(request, options),
+    async run(request, options) {
+      const result = await pick(request.language).run(request, options);
+      // It ran after all: the cached "cannot run" is stale.
+      if (cached?.languages?.[request.language]?.available === false) cached = null;
+      return result;
+    },
     admit: (userId) => admission.admit(userId),
     availability() {
       if (!cached || Date.now() - cached.at > cached.maxAge) {
-        const entry = { at: Date.now(), maxAge: UNAVAILABLE_CACHE_MS, value: probe() };
+        const entry: Cached = { at: Date.now(), maxAge: UNAVAILABLE_CACHE_MS, value: probe() };
         cached = entry;
         entry.value.then(
           (languages) => {
+            entry.languages = languages;
             reportChanges(languages);
             if (Object.values(languages).every((status) => status.available)) entry.maxAge = AVAILABILITY_CACHE_MS;
           },
@@ -129,12 +136,14 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
   };
 }
 
-let defaultRouter: SandboxRouter | null = null;
+// Next.js bundles pages and route handlers separately, each with its own copy of this module; the
+// router lives on globalThis so they share one queue, one admission count and one availability cache.
+const globalForSandbox = globalThis as unknown as { veritySandboxRouter?: SandboxRouter };
 
 /** The process-wide router configured from the environment (VERITY_SANDBOX*, see docs/sandbox.md). */
 export function getSandboxRouter(): SandboxRouter {
-  defaultRouter ??= createSandboxRouter(parseSandboxConfig(process.env, availableParallelism()));
-  return defaultRouter;
+  globalForSandbox.veritySandboxRouter ??= createSandboxRouter(parseSandboxConfig(process.env, availableParallelism()));
+  return globalForSandbox.veritySandboxRouter;
 }
 
 /**
