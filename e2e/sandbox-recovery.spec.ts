@@ -22,6 +22,7 @@ const cannotRun = "Python can't run right now; your admin has been told.";
 
 let server: ChildProcess;
 let bwrapFolder = "";
+let recordId = 0;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -127,6 +128,7 @@ test("an admin sets up a python campaign and invites an annotator", async ({ pag
 
 test("runs fail in plain words while bubblewrap is missing and work once it is installed, without a restart", async ({ page }) => {
   await openFirstItem(page);
+  recordId = Number(/\d+/.exec((await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "")?.[0]);
   await expect(page.getByText(cannotRun).first()).toBeVisible();
 
   await page.getByRole("button", { name: /Run both/ }).click();
@@ -154,10 +156,8 @@ test("runs fail in plain words while bubblewrap is missing and work once it is i
 });
 
 test("a client that goes away cancels its run: the program is killed at once", async ({ page }) => {
-  await openFirstItem(page);
-  const heading = (await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "";
-  const recordId = Number(/\d+/.exec(heading)?.[0]);
   expect(recordId).toBeGreaterThan(0);
+  await signIn(page, annotator);
   const cookie = (await page.context().cookies()).map((entry) => `${entry.name}=${entry.value}`).join("; ");
   // A unique command line finds the program among everything else on this machine.
   const argv = ["sleep", `29.${process.pid}${Date.now() % 100_000}`];
