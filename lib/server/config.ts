@@ -17,6 +17,8 @@ const envSchema = z.object({
   VERITY_PUBLIC_URL: z.string().url().optional(),
   VERITY_SECURE_COOKIES: booleanFlag,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  VERITY_SCRATCH_KEEP: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  VERITY_SCRATCH_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
 });
 
 export type AppConfig = {
@@ -26,6 +28,8 @@ export type AppConfig = {
   loadDemo: boolean;
   publicUrl: string;
   port: number;
+  /** Scratch runs kept per user (newest first) and their longest age; runs cited by a label stay. */
+  scratchRetention: { keep: number; maxAgeDays: number };
 };
 
 /** Reads Verity's settings from the environment (see the configuration table in the README). */
@@ -43,5 +47,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loadDemo: value.VERITY_DEMO === "1",
     publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
     port: value.PORT,
+    scratchRetention: { keep: value.VERITY_SCRATCH_KEEP, maxAgeDays: value.VERITY_SCRATCH_DAYS },
   };
 }

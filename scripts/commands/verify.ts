@@ -26,11 +26,11 @@ export function registerVerifyCommands(program: Command): void {
           const batch = await startVerification({ actor: null, datasetName: options.dataset, language, force: options.force });
           if (!options.json) console.error(`${batch.resumed ? "Resuming" : "Starting"} verification of ${batch.total} records${language ? ` (${language})` : ""}.`);
           await startVerificationWorkers();
-          const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable}", stream: process.stderr }) : null;
-          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0 });
+          const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored}", stream: process.stderr }) : null;
+          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0 });
           for (;;) {
             const progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
-            bar?.update(progress.done, { valid: progress.executableValid, failed: progress.failed, unavailable: progress.unavailable });
+            bar?.update(progress.done, { valid: progress.executableValid, failed: progress.failed, unavailable: progress.unavailable, errored: progress.errored });
             if (progress.status !== "RUNNING") break;
             await sleep(500);
           }

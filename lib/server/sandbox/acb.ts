@@ -13,6 +13,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type Outcome,
   OUTCOMES,
+  type RunOptions,
   type RunRequest,
   type SandboxBackend,
   type SandboxLanguage,
@@ -179,7 +180,7 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
   const requestLimitMs = options.requestLimitMs ?? ACB_REQUEST_LIMIT_MS;
   const probeTtlMs = options.probeTtlMs ?? { available: 5 * 60_000, unavailable: 30_000 };
 
-  async function run(input: RunRequest): Promise<SandboxResult> {
+  async function run(input: RunRequest, { signal }: RunOptions = {}): Promise<SandboxResult> {
     const request = parseRunRequest(input);
     // Spliced locally too, so the program is shown even when the service does not echo it.
     const program = getRecipe(request.language).splice(request.solution, request.test).program;
@@ -195,9 +196,11 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(budgetMs),
+        // The caller going away ends the request too.
+        signal: signal ? AbortSignal.any([AbortSignal.timeout(budgetMs), signal]) : AbortSignal.timeout(budgetMs),
       });
     } catch (error) {
+      if (signal?.aborted) throw new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
       if ((error as Error).name === "TimeoutError") {
         throw new SandboxError("SANDBOX_FAILED", `acb sandbox at ${url} did not answer within ${Math.round(budgetMs / 1000)} s`);
       }
