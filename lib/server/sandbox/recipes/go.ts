@@ -1,7 +1,6 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
-import type { Recipe } from "./types";
+import { defineRecipe } from "./classify";
 
 type GoImport = { alias: string | null; path: string };
 
@@ -73,7 +72,7 @@ export function spliceGo(solution: string, test: string): string {
 
 export const GO_MOD = "module sandbox\n\ngo 1.19\n";
 
-export const goRecipe: Recipe = {
+export const goRecipe = defineRecipe({
   language: "go",
   timeoutAllowanceMs: 1_000,
   failurePatterns: [],
@@ -108,5 +107,4 @@ export const goRecipe: Recipe = {
     solution: 'package main\n\nimport "fmt"\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc show() { fmt.Println(Add(1, 2)) }\n',
     test: 'package main\n\nimport "testing"\n\nfunc TestDemo(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("add is wrong")\n\t}\n}\n',
   },
-  classify: patternClassifier([]),
-};
+});
