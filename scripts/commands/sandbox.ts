@@ -162,7 +162,7 @@ export function registerSandboxCommands(program: Command): void {
     .description("Run the conformance cases of DIR/*.jsonl and compare with the reference outcomes.")
     .argument("<dir>", "folder of <language>.jsonl case files")
     .option("--language <language>", "only this language", parseLanguage)
-    .option("--timeout <ms>", "base timeout per step", parseTimeout)
+    .option("--timeout <ms>", "base timeout per step (default 30000, as the reference's evaluation tools)", parseTimeout)
     .option("--min-agreement <fraction>", "exit 1 when a language's PASSED agreement is below this", parseFraction)
     .option("--json", "end with one JSON summary object on the last line")
     .action(
