@@ -68,6 +68,7 @@ PACKAGES=(
   util-linux # prlimit, setpriv
   procps
   ca-certificates
+  tzdata # the sandbox runs in the reference's time zone (Asia/Shanghai)
   python3
   g++
   openjdk-17-jdk-headless

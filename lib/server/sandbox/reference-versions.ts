@@ -51,6 +51,13 @@ export const REFERENCE_VERSIONS: Readonly<Record<Language, ReferenceVersion>> = 
   typescript: pinned("Node 18.20.8 (tsx)", "18.20.8", "major", /node v(\d+(?:\.\d+)*)/),
 };
 
+/**
+ * The reference image runs in China Standard Time (UTC+8): a Racket case that formats times with
+ * the local zone (`seconds->date`) fails there and passes under UTC, and the recorded outcome is
+ * the failure. Sandboxed programs get this zone so that local-time code behaves as it did there.
+ */
+export const REFERENCE_TIME_ZONE = "Asia/Shanghai";
+
 /** How a local toolchain stands against the reference: `older`/`newer` are skew worth a look. */
 export type VersionSkew = "same" | "older" | "newer" | "unknown";
 

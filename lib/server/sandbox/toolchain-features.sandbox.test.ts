@@ -4,7 +4,7 @@ import { createLocalBackend } from "./local";
 import type { Outcome, SandboxLanguage } from "./types";
 
 // Conformance-style cases of our own: generated records use what the reference image's toolchains
-// (Go 1.24, current Rust) accept. On Debian 12's defaults (Go 1.19, Rust 1.63) these fail to build
+// (Go 1.24, current Rust) accept, and ran in its environment. On Debian 12's defaults (Go 1.19, Rust 1.63) these fail to build
 // and a correct record would be marked invalid.
 type FeatureCase = { name: string; language: SandboxLanguage; solution: string; test: string; expected: Outcome };
 
@@ -88,7 +88,24 @@ fn test_features() {
 }
 `;
 
+// The reference image runs at UTC+8: local-time code sees 08:00 at the epoch (racket-25958).
+const TIME_ZONE_SOLUTION = "import time\n\ndef epoch_hour():\n    return time.localtime(0).tm_hour\n";
+
 const CASES: FeatureCase[] = [
+  {
+    name: "local time is the reference's UTC+8",
+    language: "python",
+    solution: TIME_ZONE_SOLUTION,
+    test: "assert epoch_hour() == 8, epoch_hour()\n",
+    expected: "PASSED",
+  },
+  {
+    name: "local time is the reference's UTC+8",
+    language: "racket",
+    solution: "#lang racket\n(define (epoch-hour) (date-hour (seconds->date 0)))\n",
+    test: "(unless (= (epoch-hour) 8) (error 'tz \"hour ~a\" (epoch-hour)))\n",
+    expected: "PASSED",
+  },
   { name: "Go 1.21–1.23 features pass", language: "go", solution: GO_SOLUTION, test: goTest("0, 1, 4, 9"), expected: "PASSED" },
   {
     name: "a wrong Go answer is RUNTIME_ERROR",
@@ -103,12 +120,12 @@ const CASES: FeatureCase[] = [
 
 const backend = createLocalBackend({ isUnsafe: false, concurrency: 1, memoryLimitMb: 1024, workDir: null });
 const status = await backend.isolation();
-const found = {
-  go: await backend.toolchain("go"),
-  rust: await backend.toolchain("rust"),
-} as Record<SandboxLanguage, { isFound: boolean; missing: string[] }>;
+const languages = [...new Set(CASES.map((item) => item.language))];
+const found = Object.fromEntries(
+  await Promise.all(languages.map(async (language) => [language, await backend.toolchain(language)] as const)),
+) as Record<SandboxLanguage, { isFound: boolean; missing: string[] }>;
 
-describe("toolchains as new as the reference's", () => {
+describe("toolchains and environment like the reference's", () => {
   it.each(CASES)("$language: $name", async ({ language, solution, test, expected }) => {
     // Needs `npm run sandbox:install`; say so rather than skip in silence.
     expect(status.problem, "sandbox isolation").toBeNull();
