@@ -139,7 +139,9 @@ go_bin="/usr/lib/go-${GO_VERSION}/bin/go"
 if [[ -n "$go_bin" ]]; then
   go_cache="$(mktemp -d)"
   go_env=(env GODEBUG=installgoroot=all CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local GOCACHE="$go_cache")
-  if "${go_env[@]}" "$go_bin" list -f '{{if .Stale}}stale{{end}}' std | grep -q stale; then
+  # Captured first: `go list | grep -q` would kill go list with SIGPIPE and, under pipefail, hide "stale".
+  stale="$("${go_env[@]}" "$go_bin" list -f '{{if .Stale}}{{.ImportPath}}{{end}}' std)"
+  if [[ -n "$stale" ]]; then
     echo "sandbox-install: compiling the Go standard library into $("$go_bin" env GOROOT)/pkg"
     "${go_env[@]}" "$go_bin" install std
   fi
