@@ -32,7 +32,7 @@ describe("spliceCsharp", () => {
   it("keeps RunTests when a Main exists, and classifies 'Assertion failed'", () => {
     const program = spliceCsharp("class A {}", "class P {\n    public static void Main() { RunTests(); }\n    static void RunTests() {}\n}");
     expect(program).toContain("RunTests()");
-    // Debug.Assert prints and carries on; the reference calls that output WRONG_ANSWER on exit 0.
+    // A test that prints "Assertion failed" and carries on exits 0: WRONG_ANSWER in the reference.
     expect(classify(csharpRecipe, "Assertion failed: x")).toBe("WRONG_ANSWER");
     expect(classify(csharpRecipe, "Assertion failed: x", 1)).toBe("RUNTIME_ERROR");
     expect(csharpRecipe.splice("a", "b").files.map((f) => f.path)).toEqual(["MyProject/MyProject.csproj", "MyProject/Program.cs"]);
