@@ -16,6 +16,7 @@ const envSchema = z.object({
   VERITY_DEMO: z.enum(["0", "1"]).default("1"),
   VERITY_PUBLIC_URL: z.string().url().optional(),
   VERITY_SECURE_COOKIES: booleanFlag,
+  VERITY_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 
@@ -26,6 +27,8 @@ export type AppConfig = {
   loadDemo: boolean;
   publicUrl: string;
   port: number;
+  /** How many reverse proxies in front of the app append to X-Forwarded-For (0: none, the header is ignored). */
+  trustedProxies: number;
 };
 
 /** Reads Verity's settings from the environment (see the configuration table in the README). */
@@ -43,5 +46,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loadDemo: value.VERITY_DEMO === "1",
     publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
     port: value.PORT,
+    trustedProxies: value.VERITY_TRUST_PROXY,
   };
 }

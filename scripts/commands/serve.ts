@@ -6,11 +6,13 @@ import { join } from "node:path";
 
 import type { Command } from "commander";
 
+import { setupCodeFor } from "@/lib/auth/setup-code";
 import { readConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
 import { closePgPool } from "@/lib/server/db/pool";
+import { countUsers } from "@/lib/server/db/users";
 import { stopBoss } from "@/lib/server/jobs/boss";
 import { startVerificationWorkers } from "@/lib/server/jobs/verification";
 
@@ -38,6 +40,9 @@ export function registerServeCommand(program: Command): void {
         const demo = await loadDemoDatasetIfEmpty();
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
       }
+      const secret = authSecret(config.dataDir);
+      // Whoever reaches a fresh install first must not become its admin: the form asks for this code.
+      if ((await countUsers()) === 0) console.log(`No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`);
       // The app's own process drains the verification queue too, unless workers run elsewhere.
       const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
       if (hasWorkers) await startVerificationWorkers();
@@ -49,7 +54,7 @@ export function registerServeCommand(program: Command): void {
       const env = {
         ...process.env,
         DATABASE_URL: database.url,
-        NEXTAUTH_SECRET: authSecret(config.dataDir),
+        NEXTAUTH_SECRET: secret,
         NEXTAUTH_URL: config.publicUrl,
         PORT: String(config.port),
       };
