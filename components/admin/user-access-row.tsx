@@ -69,7 +69,7 @@ export function UserAccessRow({ user, isSelf }: { user: UserSummary; isSelf: boo
               Edit
             </Button>
             {isSelf ? null : (
-              <Button variant="secondary" onClick={onToggleDisabled} aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}>
+              <Button variant={user.disabled ? "secondary" : "danger"} onClick={onToggleDisabled} aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}>
                 {user.disabled ? "Enable" : "Disable"}
               </Button>
             )}

@@ -31,7 +31,7 @@ export function UserTokens({ tokens }: { tokens: ActiveToken[] }) {
                 <span className="font-mono">{token.prefix}…</span> · last used {token.lastUsedAt?.slice(0, 16).replace("T", " ") ?? "never"}
               </div>
             </div>
-            <Button variant="secondary" onClick={() => onRevoke(token.id)} aria-label={`Revoke ${token.ownerEmail}'s token ${token.name}`}>
+            <Button variant="danger" onClick={() => onRevoke(token.id)} aria-label={`Revoke ${token.ownerEmail}'s token ${token.name}`}>
               Revoke
             </Button>
           </li>
