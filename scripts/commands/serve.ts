@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 import type { Command } from "commander";
 
@@ -57,6 +58,8 @@ export function registerServeCommand(program: Command): void {
         NEXTAUTH_SECRET: secret,
         NEXTAUTH_URL: config.publicUrl,
         PORT: String(config.port),
+        // Records each request's peer address for the sign-in limits (see the file).
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(join(process.cwd(), "scripts", "stamp-peer-address.mjs")).href}`.trim(),
       };
       if (!options.dev && !existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
         console.log("Building the app once (next build)…");

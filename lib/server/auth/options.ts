@@ -8,7 +8,7 @@ import { z } from "zod";
 
 import { findActorByEmail, revokeSessions } from "@/lib/server/db/users";
 
-import { CLIENT_ADDRESS_HEADER } from "./client-address";
+import { requestAddress } from "./client-address";
 import { signInWithPassword } from "./password-sign-in";
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
 
@@ -51,8 +51,7 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, request) {
         const parsed = credentialsSchema.safeParse(credentials);
         if (!parsed.success) return null;
-        // The auth route (pages/api/auth) stamps the client's address; see client-address.ts.
-        const address = String(request.headers?.[CLIENT_ADDRESS_HEADER] ?? "unknown");
+        const address = requestAddress(request?.headers ?? {});
         // Throws RATE_LIMITED ("Too many attempts; try again in N s."), which next-auth shows as the error.
         const actor = await signInWithPassword({ ...parsed.data, address });
         return actor ? { id: actor.id, email: actor.email, name: actor.name } : null;

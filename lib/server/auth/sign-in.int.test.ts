@@ -4,9 +4,11 @@ import { performance } from "node:perf_hooks";
 
 import { describe, expect, it } from "vitest";
 
+import "@/scripts/stamp-peer-address.mjs";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
 import { hashPassword } from "@/lib/server/db/users";
 
+import { PEER_ADDRESS_HEADER } from "./client-address";
 import { authOptions } from "./options";
 
 type Authorize = (credentials: Record<string, string>, request: { headers: Record<string, string>; body: object; query: object; method: string }) => Promise<unknown>;
@@ -15,7 +17,7 @@ const authorize = (authOptions.providers.find((provider) => provider.id === "cre
 /** One sign-in attempt from a client address: the password was right, wrong, or not checked at all. */
 async function attempt(email: string, password: string, address: string): Promise<"ok" | "wrong" | "refused"> {
   try {
-    const user = await authorize({ email, password }, { headers: { "x-verity-client-address": address }, body: {}, query: {}, method: "POST" });
+    const user = await authorize({ email, password }, { headers: { [PEER_ADDRESS_HEADER]: address }, body: {}, query: {}, method: "POST" });
     return user ? "ok" : "wrong";
   } catch (error) {
     expect((error as Error).message).toMatch(/Too many/);
