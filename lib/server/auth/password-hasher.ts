@@ -5,7 +5,8 @@ import { Worker } from "node:worker_threads";
 
 // bcryptjs is pure JavaScript: run on the main thread, every hash stalls every other request for
 // a quarter of a second. It runs here in a small pool of worker threads instead; at most POOL_SIZE
-// hashes run at once and the rest wait in line, so a burst of sign-ins cannot take every core.
+// hashes run at once (2, or 1 on a 2-core machine) and the rest wait in line, so a burst of
+// sign-ins cannot take every core. The sign-in limits (password-sign-in.ts) bound that line.
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 const PASSWORD_COST = 12;
 
@@ -39,9 +40,12 @@ function startWorker(): Slot {
     else job.reject(new Error(reply.error));
     runNext();
   });
-  slot.worker.on("error", (error) => {
+  // A worker that dies (it should not) fails its job and is replaced by the next one started.
+  let failure: Error | undefined;
+  slot.worker.on("error", (error) => (failure = error));
+  slot.worker.on("exit", (code) => {
     slots.delete(slot);
-    slot.job?.reject(error);
+    slot.job?.reject(failure ?? new Error(`The password worker stopped (exit code ${code}).`));
     runNext();
   });
   slots.add(slot);
