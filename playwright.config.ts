@@ -1,5 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
+import { E2E_SECRET } from "./e2e/people";
+
 // End-to-end tests drive Debian's Chromium (Playwright cannot download its own browser here)
 // against a real Verity server on its own embedded PostgreSQL folder and port.
 const PORT = Number(process.env.VERITY_E2E_PORT ?? 3100);
@@ -27,7 +29,7 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
-    env: { VERITY_DATA_DIR: ".data/e2e", VERITY_DB_PORT: process.env.VERITY_E2E_DB_PORT ?? "54359", PORT: String(PORT), VERITY_DEMO: "0", VERITY_PUBLIC_URL: baseURL, NEXTAUTH_SECRET: "e2e-only-secret-not-for-production" },
+    env: { VERITY_DATA_DIR: ".data/e2e", VERITY_DB_PORT: process.env.VERITY_E2E_DB_PORT ?? "54359", PORT: String(PORT), VERITY_DEMO: "0", VERITY_PUBLIC_URL: baseURL, NEXTAUTH_SECRET: E2E_SECRET },
     stdout: "pipe",
     stderr: "pipe",
   },

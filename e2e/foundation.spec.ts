@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { admin, annotator, signIn } from "./people";
+import { admin, annotator, setupCode, signIn } from "./people";
 
 // One story, in order: the first admin sets Verity up, invites an annotator, imports data.
 test.describe.configure({ mode: "serial" });
@@ -23,13 +23,18 @@ async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
 }
 
-test("the first visitor creates the admin account, once", async ({ page }) => {
+test("the operator creates the admin account with the setup code from the console, once", async ({ page }) => {
   await page.goto("/datasets");
   await expect(page).toHaveURL(/\/signin/);
   await expect(page.getByRole("heading", { name: "Create the first admin" })).toBeVisible();
+  await page.getByLabel("Setup code").fill("AAAA-BBBB-CCCC-DDDD");
   await page.getByLabel("Email").fill(admin.email);
   await page.getByLabel("Name").fill("Ada Admin");
   await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Create admin account" }).click();
+  // A visitor without the code (whoever reaches a fresh install first) cannot become its admin.
+  await expect(page.getByText("Copy the setup code from the console")).toBeVisible();
+  await page.getByLabel("Setup code").fill(setupCode);
   await page.getByRole("button", { name: "Create admin account" }).click();
   await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
   await expect(page.getByText("Ada Admin · admin")).toBeVisible();

@@ -1,5 +1,11 @@
 import { expect, type Page } from "@playwright/test";
 
+import { setupCodeFor } from "../lib/auth/setup-code";
+
+/** The e2e server's session secret (playwright.config.ts); the first-admin setup code derives from it. */
+export const E2E_SECRET = "e2e-only-secret-not-for-production";
+export const setupCode = setupCodeFor(E2E_SECRET);
+
 // The accounts the foundation spec creates first; the later specs sign in as them.
 export const admin = { email: "admin@example.test", password: "admin-password-1" };
 export const annotator = { email: "ann@example.test", password: "annotator-password-1" };
@@ -10,4 +16,17 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/datasets$/);
+}
+
+/** Signs in as the admin, creating the admin first on an empty database, so a spec can run alone. */
+export async function signInAsAdmin(page: Page) {
+  await page.goto("/signin");
+  const firstAdmin = page.getByRole("heading", { name: "Create the first admin" });
+  await expect(firstAdmin.or(page.getByRole("heading", { name: "Sign in" }))).toBeVisible();
+  if (!(await firstAdmin.isVisible())) return signIn(page, admin);
+  await page.getByLabel("Setup code").fill(setupCode);
+  await page.getByLabel("Email").fill(admin.email);
+  await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Create admin account" }).click();
+  await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
 }

@@ -2,16 +2,16 @@
 
 import { useState } from "react";
 
-import { updateUserAccessAction } from "@/app/(app)/admin/users/actions";
-import { Button, Select } from "@/components/ui/primitives";
+import { setUserDisabledAction, updateUserAccessAction } from "@/app/(app)/admin/users/actions";
+import { Badge, Button, Select } from "@/components/ui/primitives";
 import type { LANGUAGES } from "@/lib/records/languages";
 
 import { LanguagePicker } from "./language-picker";
 
 type Role = "ADMIN" | "REVIEWER" | "ANNOTATOR";
-type UserSummary = { id: string; email: string; name: string | null; role: Role; languages: string[] };
+type UserSummary = { id: string; email: string; name: string | null; role: Role; languages: string[]; disabled: boolean };
 
-/** One user in the admin's table, with an inline editor for role and languages. */
+/** One user in the admin's table, with an inline editor for role and languages and a switch to disable them. */
 export function UserAccessRow({ user, isSelf }: { user: UserSummary; isSelf: boolean }) {
   const [isEditing, setEditing] = useState(false);
   const [message, setMessage] = useState<string>();
@@ -28,10 +28,17 @@ export function UserAccessRow({ user, isSelf }: { user: UserSummary; isSelf: boo
     setMessage(result.ok ? "Saved." : result.message);
   }
 
+  async function onToggleDisabled() {
+    const result = await setUserDisabledAction({ userId: user.id, disabled: !user.disabled });
+    setMessage(result.ok ? (user.disabled ? "Enabled." : "Disabled: signed out everywhere, API tokens refused.") : result.message);
+  }
+
   return (
     <tr className="align-top">
       <td className="py-2 pr-2">
-        <div className="font-medium">{user.name ?? user.email}</div>
+        <div className="font-medium">
+          {user.name ?? user.email} {user.disabled ? <Badge tone="red">disabled</Badge> : null}
+        </div>
         {user.name ? <div className="text-xs text-slate-500">{user.email}</div> : null}
         {message ? <div className="text-xs text-slate-600">{message}</div> : null}
       </td>
@@ -57,10 +64,15 @@ export function UserAccessRow({ user, isSelf }: { user: UserSummary; isSelf: boo
         <>
           <td className="py-2 pr-2">{user.role.toLowerCase()}</td>
           <td className="py-2 pr-2 text-slate-600">{user.languages.join(", ") || "—"}</td>
-          <td className="py-2 text-right">
+          <td className="space-x-2 whitespace-nowrap py-2 text-right">
             <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${user.email}`}>
               Edit
             </Button>
+            {isSelf ? null : (
+              <Button variant={user.disabled ? "secondary" : "danger"} onClick={onToggleDisabled} aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}>
+                {user.disabled ? "Enable" : "Disable"}
+              </Button>
+            )}
           </td>
         </>
       )}

@@ -36,7 +36,7 @@ export function AcceptInvitationForm({ token, email }: { token: string; email: s
       <Field label="Your name" htmlFor="name" error={fieldErrors.name?.[0]}>
         <Input id="name" name="name" autoComplete="name" autoFocus />
       </Field>
-      <Field label="Password" htmlFor="password" error={fieldErrors.password?.[0]} hint="At least 10 characters.">
+      <Field label="Password" htmlFor="password" error={fieldErrors.password?.[0]} hint="At least 10 characters, at most 72 bytes.">
         <Input id="password" name="password" type="password" autoComplete="new-password" required minLength={10} />
       </Field>
       <Button type="submit" className="w-full" disabled={isPending}>

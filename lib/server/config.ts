@@ -16,6 +16,7 @@ const envSchema = z.object({
   VERITY_DEMO: z.enum(["0", "1"]).default("1"),
   VERITY_PUBLIC_URL: z.string().url().optional(),
   VERITY_SECURE_COOKIES: booleanFlag,
+  VERITY_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   VERITY_SCRATCH_KEEP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   VERITY_SCRATCH_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
@@ -30,6 +31,8 @@ export type AppConfig = {
   port: number;
   /** Scratch runs kept per user (newest first) and their longest age; runs cited by a label stay. */
   scratchRetention: { keep: number; maxAgeDays: number };
+  /** How many reverse proxies in front of the app append to X-Forwarded-For (0: none, the header is ignored). */
+  trustedProxies: number;
 };
 
 /** Reads Verity's settings from the environment (see the configuration table in the README). */
@@ -48,5 +51,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
     port: value.PORT,
     scratchRetention: { keep: value.VERITY_SCRATCH_KEEP, maxAgeDays: value.VERITY_SCRATCH_DAYS },
+    trustedProxies: value.VERITY_TRUST_PROXY,
   };
 }

@@ -19,12 +19,30 @@ describe("createRateLimiter", () => {
   });
 });
 
-describe("check and spend", () => {
-  it("counts only what is spent", () => {
+describe("refund", () => {
+  it("gives a request back, never beyond capacity", () => {
     const limiter = createRateLimiter({ capacity: 2, perMinute: 1 });
-    for (let i = 0; i < 5; i++) limiter.check("ann", 0);
-    limiter.spend("ann", 0);
-    limiter.spend("ann", 0);
-    expect(() => limiter.check("ann", 0)).toThrow(/Too many attempts/);
+    limiter.take("ann", 0);
+    limiter.take("ann", 0);
+    limiter.refund("ann", 0);
+    limiter.take("ann", 0);
+    expect(() => limiter.take("ann", 0)).toThrow(/Too many attempts/);
+    limiter.refund("bob", 0);
+    limiter.take("bob", 0);
+    limiter.take("bob", 0);
+    expect(() => limiter.take("bob", 0)).toThrow();
+  });
+});
+
+describe("reserve (slow-down)", () => {
+  it("queues callers one slot apart once the burst is used, and refuses past the longest wait", () => {
+    const limiter = createRateLimiter({ capacity: 2, perMinute: 10 });
+    expect(limiter.reserve("ann", 12_000, 0)).toBe(0);
+    expect(limiter.reserve("ann", 12_000, 0)).toBe(0);
+    expect(limiter.reserve("ann", 12_000, 0)).toBe(6_000);
+    expect(limiter.reserve("ann", 12_000, 0)).toBe(12_000);
+    expect(() => limiter.reserve("ann", 12_000, 0)).toThrow(/try again in 6 s/);
+    // Slots free up as time passes.
+    expect(limiter.reserve("ann", 12_000, 6_000)).toBe(12_000);
   });
 });

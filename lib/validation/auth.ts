@@ -2,12 +2,20 @@ import { z } from "zod";
 
 import { LANGUAGES } from "@/lib/records/languages";
 
-export const passwordSchema = z.string().min(10, "Use at least 10 characters.").max(200, "Use at most 200 characters.");
+/** bcrypt reads only the first 72 bytes of a password: refuse longer ones rather than ignore their end. */
+export const PASSWORD_MAX_BYTES = 72;
+
+/** The one password rule, for the web forms and the CLI alike. */
+export const passwordSchema = z
+  .string()
+  .min(10, "Use at least 10 characters.")
+  .refine((password) => new TextEncoder().encode(password).length <= PASSWORD_MAX_BYTES, `Use at most ${PASSWORD_MAX_BYTES} bytes (about ${PASSWORD_MAX_BYTES} letters, fewer with accents or symbols).`);
 
 export const firstAdminSchema = z.object({
   email: z.string().trim().email("Enter an email address."),
   name: z.string().trim().max(100).optional().transform((value) => value || null),
   password: passwordSchema,
+  setupCode: z.string().trim().min(1, "Enter the setup code from the server's console.").max(40),
 });
 
 export const acceptInvitationSchema = z.object({
@@ -30,3 +38,4 @@ export const updateAccessSchema = z.object({
 
 export const tokenNameSchema = z.object({ name: z.string().trim().min(1, "Give the token a name.").max(60) });
 export const tokenIdSchema = z.object({ tokenId: z.string().min(1) });
+export const userDisabledSchema = z.object({ userId: z.string().min(1), disabled: z.boolean() });

@@ -3,15 +3,18 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 import type { Command } from "commander";
 
+import { setupCodeFor } from "@/lib/auth/setup-code";
 import { readConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
 import { failInterruptedImports } from "@/lib/server/db/imports";
 import { closePgPool } from "@/lib/server/db/pool";
+import { countUsers } from "@/lib/server/db/users";
 import { stopBoss } from "@/lib/server/jobs/boss";
 import { startVerificationWorkers } from "@/lib/server/jobs/verification";
 
@@ -41,6 +44,9 @@ export function registerServeCommand(program: Command): void {
         const demo = await loadDemoDatasetIfEmpty();
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
       }
+      const secret = authSecret(config.dataDir);
+      // Whoever reaches a fresh install first must not become its admin: the form asks for this code.
+      if ((await countUsers()) === 0) console.log(`No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`);
       // The app's own process drains the verification queue too, unless workers run elsewhere.
       const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
       if (hasWorkers) await startVerificationWorkers();
@@ -52,9 +58,11 @@ export function registerServeCommand(program: Command): void {
       const env = {
         ...process.env,
         DATABASE_URL: database.url,
-        NEXTAUTH_SECRET: authSecret(config.dataDir),
+        NEXTAUTH_SECRET: secret,
         NEXTAUTH_URL: config.publicUrl,
         PORT: String(config.port),
+        // Records each request's peer address for the sign-in limits (see the file).
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(join(process.cwd(), "scripts", "stamp-peer-address.mjs")).href}`.trim(),
       };
       if (!options.dev && !existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
         console.log("Building the app once (next build)…");

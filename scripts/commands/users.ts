@@ -5,6 +5,7 @@ import { ROLES } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/db/tokens";
 import { findActorByEmail, upsertUserFromCli } from "@/lib/server/db/users";
 import type { Role } from "@/lib/generated/prisma/enums";
+import { passwordSchema } from "@/lib/validation/auth";
 
 import { usageError, withDatabase } from "./with-database";
 
@@ -27,7 +28,10 @@ export function registerUserCommands(program: Command): void {
       const role = options.role.toUpperCase();
       if (!ROLES.includes(role as Role)) usageError(`--role must be one of ${ROLES.join(", ")}`);
       if (!/^[^@\s]+@[^@\s]+$/.test(options.email)) usageError("--email must be an email address");
-      if (options.password !== undefined && options.password.length < 8) usageError("--password must be at least 8 characters");
+      if (options.password !== undefined) {
+        const password = passwordSchema.safeParse(options.password);
+        if (!password.success) usageError(`--password: ${password.error.issues[0].message}`);
+      }
       const languages = parseLanguages(options.languages);
       const { actor, created } = await withDatabase(() => upsertUserFromCli({ email: options.email, role: role as Role, languages, password: options.password }));
       console.log(`${created ? "Created" : "Updated"} ${actor.email} (${actor.role}${actor.languages.length ? `; ${actor.languages.join(", ")}` : ""}).`);

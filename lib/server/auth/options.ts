@@ -6,12 +6,11 @@ import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
 import { z } from "zod";
 
-import { findActorByEmail, verifyPassword } from "@/lib/server/db/users";
-import { createRateLimiter } from "@/lib/server/rate-limit";
+import { findActorByEmail, revokeSessions } from "@/lib/server/db/users";
 
+import { requestAddress } from "./client-address";
+import { signInWithPassword } from "./password-sign-in";
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
-
-const signInLimiter = createRateLimiter({ capacity: 10, perMinute: 5 });
 
 const credentialsSchema = z.object({ email: z.string().email(), password: z.string().min(1) });
 
@@ -49,18 +48,12 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
+      async authorize(credentials, request) {
         const parsed = credentialsSchema.safeParse(credentials);
         if (!parsed.success) return null;
-        // Password guessing: 10 failed attempts per email, then 5 a minute; successes cost nothing.
-        const email = parsed.data.email.toLowerCase();
-        try {
-          signInLimiter.check(email);
-        } catch {
-          throw new Error("Too many failed sign-in attempts for this email. Wait a minute and try again.");
-        }
-        const actor = await verifyPassword(parsed.data);
-        if (!actor) signInLimiter.spend(email);
+        const address = requestAddress(request?.headers ?? {});
+        // Throws RATE_LIMITED ("Too many attempts; try again in N s."), which next-auth shows as the error.
+        const actor = await signInWithPassword({ ...parsed.data, address });
         return actor ? { id: actor.id, email: actor.email, name: actor.name } : null;
       },
     }),
@@ -77,11 +70,19 @@ export const authOptions: NextAuthOptions = {
         // For external providers the provider's id is not ours: map the email to our user.
         const actor = account.type === "credentials" ? { id: user.id } : await findActorByEmail(user.email ?? "");
         if (actor) token.sub = actor.id;
+        // Kept across the token's renewals (unlike iat): sign-out and disabling refuse sessions signed in before them.
+        token.signedInAt = Date.now();
       }
       return token;
     },
     async session({ session, token }) {
-      return { ...session, userId: token.sub };
+      return { ...session, userId: token.sub, signedInAt: typeof token.signedInAt === "number" ? token.signedInAt : 0 };
+    },
+  },
+  events: {
+    // JWT sessions live in the cookie; sign-out also refuses, server-side, every session this user signed in before now.
+    async signOut({ token }) {
+      if (token?.sub) await revokeSessions({ userId: token.sub });
     },
   },
 };

@@ -5,6 +5,7 @@ import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { GET as getDatasets } from "@/app/api/v1/datasets/route";
+import { setupCodeFor } from "@/lib/auth/setup-code";
 import { GET as getRecords, POST as postRecords } from "@/app/api/v1/datasets/[name]/records/route";
 import { GET as getImport } from "@/app/api/v1/imports/[id]/route";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -15,7 +16,17 @@ import { prisma } from "./client";
 import { importRecords } from "./imports";
 import { acceptInvitation, createInvitation, findOpenInvitation } from "./invitations";
 import { createApiToken, findActorByToken, listApiTokens, revokeApiToken } from "./tokens";
-import { countUsers, createFirstAdmin, verifyPassword } from "./users";
+import { countUsers, createFirstAdmin, hashPassword, verifyPassword } from "./users";
+
+process.env.NEXTAUTH_SECRET ??= "integration-test-secret";
+const setupCode = setupCodeFor(process.env.NEXTAUTH_SECRET);
+
+/** How long a promise takes to settle, in ms, whether it resolves or rejects. */
+async function timed(promise: Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await promise.catch(() => {});
+  return performance.now() - start;
+}
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
@@ -46,20 +57,41 @@ describe("createFirstAdmin", () => {
     expect(await countUsers()).toBe(0);
 
     const email = `${uniqueName("first")}@Example.test`;
-    const admin = await createFirstAdmin({ email, name: "First", password: "a long enough password" });
+    const admin = await createFirstAdmin({ email, name: "First", password: "a long enough password", setupCode });
     expect(admin).toMatchObject({ email: email.toLowerCase(), name: "First", role: "ADMIN", languages: [] });
     expect(await verifyPassword({ email, password: "a long enough password" })).toMatchObject({ id: admin.id });
     expect(await verifyPassword({ email, password: "wrong" })).toBeNull();
 
-    expect(await codeOf(createFirstAdmin({ email: `${uniqueName("second")}@example.test`, name: null, password: "another password" }))).toBe("CONFLICT");
+    expect(await codeOf(createFirstAdmin({ email: `${uniqueName("second")}@example.test`, name: null, password: "another password", setupCode }))).toBe("CONFLICT");
     expect(await countUsers()).toBe(1);
+  });
+
+  it("refuses to create the first admin without the setup code the server printed", async () => {
+    await prisma().user.deleteMany();
+    const attempt = { email: `${uniqueName("squatter")}@example.test`, name: null, password: "a long enough password" };
+    for (const wrong of ["", "AAAA-BBBB-CCCC-DDDD", setupCodeFor("some other secret")]) {
+      const error = await createFirstAdmin({ ...attempt, setupCode: wrong }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ code: "INVALID_INPUT", fieldErrors: { setupCode: [expect.any(String)] } });
+    }
+    expect(await countUsers()).toBe(0);
+    // Typed loosely (lower case, spaces for dashes), the right code works.
+    expect(await createFirstAdmin({ ...attempt, setupCode: setupCode.toLowerCase().replaceAll("-", " ") })).toMatchObject({ role: "ADMIN" });
+  });
+
+  it("refuses a second first admin and a wrong setup code before hashing the password", async () => {
+    const hashing = await timed(hashPassword("a long enough password"));
+    const existing = await timed(createFirstAdmin({ email: `${uniqueName("late")}@example.test`, name: null, password: "a long enough password", setupCode }));
+    const wrongCode = await timed(createFirstAdmin({ email: `${uniqueName("late")}@example.test`, name: null, password: "a long enough password", setupCode: "nope" }));
+    expect(existing).toBeLessThan(hashing / 2);
+    expect(wrongCode).toBeLessThan(hashing / 2);
   });
 
   it("creates exactly one admin when two attempts race", async () => {
     await prisma().user.deleteMany();
     const results = await Promise.allSettled([
-      createFirstAdmin({ email: `${uniqueName("race-a")}@example.test`, name: null, password: "password one" }),
-      createFirstAdmin({ email: `${uniqueName("race-b")}@example.test`, name: null, password: "password two" }),
+      createFirstAdmin({ email: `${uniqueName("race-a")}@example.test`, name: null, password: "password one", setupCode }),
+      createFirstAdmin({ email: `${uniqueName("race-b")}@example.test`, name: null, password: "password two", setupCode }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -160,6 +192,14 @@ describe("invitations", () => {
     expect(await findOpenInvitation(token)).toBeNull();
     expect(await codeOf(acceptInvitation({ token, name: null, password: "too late password" }))).toBe("NOT_FOUND");
     expect(await prisma().user.count({ where: { email } })).toBe(0);
+  });
+
+  it("refuses a bogus or used token before hashing the password", async () => {
+    const { token } = await createInvitation({ actor: admin, email: `${uniqueName("fast")}@example.test`, role: "ANNOTATOR", languages: [] });
+    await acceptInvitation({ token, name: null, password: "first password" });
+    const hashing = await timed(hashPassword("a fine password"));
+    expect(await timed(acceptInvitation({ token: "inv_not-a-real-token", name: null, password: "a fine password" }))).toBeLessThan(hashing / 2);
+    expect(await timed(acceptInvitation({ token, name: null, password: "a fine password" }))).toBeLessThan(hashing / 2);
   });
 
   it("refuses an unknown token and an invitation for an existing account", async () => {

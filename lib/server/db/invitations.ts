@@ -10,6 +10,8 @@ import { writeAudit } from "./audit";
 import { prisma } from "./client";
 import { hashPassword, normalizeEmail } from "./users";
 
+const INVALID_LINK = "This invitation link is invalid, used or expired. Ask your admin for a new one.";
+
 export const INVITATION_DAYS = 7;
 
 /** Creates an invitation and returns its one-time token (only its hash is stored). Scope: users:admin. */
@@ -51,15 +53,17 @@ export async function listOpenInvitations({ actor }: { actor: Actor }): Promise<
   });
 }
 
-/** Accepts an invitation: creates the user with the invited role. The conditional update makes a token usable once. */
+/**
+ * Accepts an invitation: creates the user with the invited role. The token is checked before the
+ * costly password hash (a bogus token costs one lookup); the conditional update makes it usable once.
+ */
 export async function acceptInvitation({ token, name, password }: { token: string; name: string | null; password: string }): Promise<Actor> {
+  const open = { tokenHash: hashSecret(token), acceptedAt: null, expiresAt: { gt: new Date() } };
+  if (!(await prisma().invitation.count({ where: open }))) throw new AppError("NOT_FOUND", INVALID_LINK);
   const passwordHash = await hashPassword(password);
   return prisma().$transaction(async (tx) => {
-    const invitation = await tx.invitation.findFirst({
-      where: { tokenHash: hashSecret(token), acceptedAt: null, expiresAt: { gt: new Date() } },
-      select: { id: true, email: true, role: true, languages: true },
-    });
-    if (!invitation) throw new AppError("NOT_FOUND", "This invitation link is invalid, used or expired. Ask your admin for a new one.");
+    const invitation = await tx.invitation.findFirst({ where: open, select: { id: true, email: true, role: true, languages: true } });
+    if (!invitation) throw new AppError("NOT_FOUND", INVALID_LINK);
     const claimed = await tx.invitation.updateMany({ where: { id: invitation.id, acceptedAt: null }, data: { acceptedAt: new Date() } });
     if (claimed.count !== 1) throw new AppError("CONFLICT", "This invitation was just used.");
     if (await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } })) {

@@ -51,9 +51,32 @@ export async function listApiTokens({ actor }: { actor: Actor }): Promise<TokenR
 /** Revokes one of the actor's own tokens (scoped by owner: someone else's token is NOT_FOUND). */
 export async function revokeApiToken({ actor, tokenId }: { actor: Actor; tokenId: string }): Promise<void> {
   assertCan(actor, "tokens:write");
+  await revokeWhere(actor, { id: tokenId, userId: actor.id });
+}
+
+export type UserTokenRow = TokenRow & { owner: { id: string; email: string } };
+
+/** Every user's active tokens, newest first, for the admin's user page. Scope: users:admin. */
+export async function listActiveApiTokens({ actor }: { actor: Actor }): Promise<UserTokenRow[]> {
+  assertCan(actor, "users:admin");
+  const rows = await prisma().apiToken.findMany({
+    where: { revokedAt: null },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, user: { select: { id: true, email: true } } },
+  });
+  return rows.map(({ user, ...row }) => ({ ...row, owner: user }));
+}
+
+/** Revokes anyone's token (a leaked token, a person who left). Scope: users:admin. */
+export async function revokeUserApiToken({ actor, tokenId }: { actor: Actor; tokenId: string }): Promise<void> {
+  assertCan(actor, "users:admin");
+  await revokeWhere(actor, { id: tokenId });
+}
+
+async function revokeWhere(actor: Actor, where: { id: string; userId?: string }): Promise<void> {
   await prisma().$transaction(async (tx) => {
-    const result = await tx.apiToken.updateMany({ where: { id: tokenId, userId: actor.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    const result = await tx.apiToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
     if (result.count !== 1) throw new AppError("NOT_FOUND", "No such active token.");
-    await writeAudit(tx, { actorId: actor.id, action: "token.revoke", targetType: "ApiToken", targetId: tokenId });
+    await writeAudit(tx, { actorId: actor.id, action: "token.revoke", targetType: "ApiToken", targetId: where.id });
   });
 }

@@ -1,18 +1,20 @@
 import { InviteForm } from "@/components/admin/invite-form";
 import { UserAccessRow } from "@/components/admin/user-access-row";
+import { UserTokens } from "@/components/admin/user-tokens";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listOpenInvitations } from "@/lib/server/db/invitations";
+import { listActiveApiTokens } from "@/lib/server/db/tokens";
 import { listUsers } from "@/lib/server/db/users";
 
 export const metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const actor = await requirePageActor("users:admin", "/admin/users");
-  const [users, invitations] = await Promise.all([listUsers({ actor }), listOpenInvitations({ actor })]);
+  const [users, invitations, tokens] = await Promise.all([listUsers({ actor }), listOpenInvitations({ actor }), listActiveApiTokens({ actor })]);
   return (
     <>
-      <PageHeader title="Users" description="Invite annotators and reviewers with the languages they know; change roles as the team changes." />
+      <PageHeader title="Users" description="Invite annotators and reviewers with the languages they know; change roles as the team changes; disable people who leave." />
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <Card title={`People (${users.length})`}>
           <table className="w-full text-sm">
@@ -26,7 +28,7 @@ export default async function UsersPage() {
             </thead>
             <tbody className="divide-y divide-slate-100">
               {users.map((user) => (
-                <UserAccessRow key={user.id} user={{ id: user.id, email: user.email, name: user.name, role: user.role, languages: user.languages }} isSelf={user.id === actor.id} />
+                <UserAccessRow key={user.id} user={{ id: user.id, email: user.email, name: user.name, role: user.role, languages: user.languages, disabled: user.disabled }} isSelf={user.id === actor.id} />
               ))}
             </tbody>
           </table>
@@ -47,6 +49,9 @@ export default async function UsersPage() {
                 ))}
               </ul>
             )}
+          </Card>
+          <Card title={`Active API tokens (${tokens.length})`}>
+            <UserTokens tokens={tokens.map((token) => ({ id: token.id, name: token.name, prefix: token.prefix, ownerEmail: token.owner.email, lastUsedAt: token.lastUsedAt?.toISOString() ?? null }))} />
           </Card>
         </div>
       </div>
