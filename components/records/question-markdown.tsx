@@ -21,6 +21,8 @@ const INLINE_ELEMENTS = ["p", "strong", "em", "del", "code"];
  * italics and `code` render, everything else becomes plain text. Sanitized like the statement.
  */
 export function InlineMarkdown({ source }: { source: string }) {
+  // A leading "1. " or "- " would make a list of one line; escape it so it stays text.
+  const text = source.replace(/^(\d+)([.)])(\s)/, "$1\\$2$3").replace(/^([-+*])(\s)/, "\\$1$2");
   return (
     <ReactMarkdown
       remarkPlugins={[remarkGfm]}
@@ -29,7 +31,7 @@ export function InlineMarkdown({ source }: { source: string }) {
       unwrapDisallowed
       components={{ p: ({ children }) => <>{children}</>, code: ({ children }) => <code className="rounded bg-slate-100 px-1 font-mono text-[0.9em]">{children}</code> }}
     >
-      {source}
+      {text}
     </ReactMarkdown>
   );
 }
