@@ -178,10 +178,10 @@ test("the admin reorders the taxonomy of a new campaign with move up and down", 
   await signIn(page, admin);
   await page.goto("/campaigns");
   await page.getByRole("button", { name: "Move category 2 up" }).click();
-  await expect(page.getByLabel("Label of category 1")).toHaveValue("Name mismatch");
-  await expect(page.getByLabel("Label of category 2")).toHaveValue("Statement incomplete");
+  await expect(page.getByLabel("Label of category 1", { exact: true })).toHaveValue("Name mismatch");
+  await expect(page.getByLabel("Label of category 2", { exact: true })).toHaveValue("Statement incomplete");
   await page.getByRole("button", { name: "Move category 1 down" }).click();
-  await expect(page.getByLabel("Label of category 1")).toHaveValue("Statement incomplete");
+  await expect(page.getByLabel("Label of category 1", { exact: true })).toHaveValue("Statement incomplete");
   await expect(page.getByRole("button", { name: "Move category 1 up" })).toBeDisabled();
 });
 
@@ -303,7 +303,7 @@ test("a note is required for invalid labels only where the campaign says so", as
   await expect(page.getByText("Say why it is invalid.")).toBeVisible();
   expect(page.url()).toBe(strictUrl);
   const rejected = await page.request.post(`/api/v1/items/${strictUrl.split("/items/")[1]}/annotations`, { data: { valid: false, categories: ["name-mismatch"] } });
-  expect(rejected.status()).toBe(400);
+  expect(rejected.status()).toBe(422);
 });
 
 test("a failing test points at its line, and the spliced program is shown on demand", async ({ page }) => {
@@ -316,8 +316,10 @@ test("a failing test points at its line, and the spliced program is shown on dem
   await expect(full).toContainText("exit 1");
   await expect(full).toContainText("Full test, line 2");
   await expect(page.getByTestId("code-test").locator(".failing-line")).toHaveCount(1);
-  await page.getByRole("button", { name: "Show the program that ran" }).first().click();
-  await expect(page.getByRole("dialog", { name: /Program that ran/ })).toContainText("assert loop_fail(1, 1) == 3");
+  await full.getByRole("button", { name: "Show the program that ran" }).click();
+  const program = page.getByRole("dialog", { name: "Program that ran (full test)" });
+  await expect(program).toContainText("assert loop_fail(1, 1) == 3");
+  await expect(program.locator(".failing-line")).toContainText("assert loop_fail(1, 1) == 3");
 });
 
 test("a time-out says so in words, with the limit", async ({ page }) => {

@@ -2,16 +2,9 @@
 
 import { useState } from "react";
 
-import type { WorkspaceCategory } from "./category-checklist";
+import { filterCategories } from "@/lib/annotation/category-filter";
 
-/** Categories whose label, key or description contains every typed word, in taxonomy order. */
-export function filterCategories(categories: WorkspaceCategory[], query: string): WorkspaceCategory[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return categories.filter((category) => {
-    const text = `${category.label} ${category.key} ${category.description}`.toLowerCase();
-    return words.every((word) => text.includes(word));
-  });
-}
+import type { WorkspaceCategory } from "./category-checklist";
 
 /**
  * Type-to-filter category picker, opened with C: type part of a name, ↑/↓ to choose, Enter

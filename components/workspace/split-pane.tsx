@@ -12,9 +12,12 @@ function useFillHeight(element: React.RefObject<HTMLElement | null>, isEnabled: 
   const [height, setHeight] = useState<number | null>(null);
   useEffect(() => {
     if (!isEnabled) return;
+    // The page's bottom padding stays in view too, so the page itself never scrolls.
+    const main = element.current?.closest("main");
+    const below = main ? parseFloat(getComputedStyle(main).paddingBottom) || 0 : 0;
     const measure = () => {
-      const top = element.current?.getBoundingClientRect().top ?? 0;
-      setHeight(window.matchMedia(WIDE).matches ? Math.max(360, Math.floor(window.innerHeight - top - window.scrollY - 8)) : null);
+      const top = (element.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+      setHeight(window.matchMedia(WIDE).matches ? Math.max(360, Math.floor(window.innerHeight - top - below)) : null);
     };
     measure();
     window.addEventListener("resize", measure);

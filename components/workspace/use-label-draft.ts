@@ -4,8 +4,14 @@ import { useEffect, useRef } from "react";
 
 export type LabelDraft = { valid: boolean | null; categories: string[]; note: string; testLine: string; needsReview: boolean; baseRevision: number };
 
-const draftKey = (itemId: string) => `verity:draft:${itemId}`;
+const DRAFT_PREFIX = "verity:draft:";
+const draftKey = (itemId: string) => `${DRAFT_PREFIX}${itemId}`;
 const savedKey = (itemId: string) => `verity:saved:${itemId}`;
+
+/** Drops every label draft kept in this browser (on sign-out, so the next person on it cannot read them). */
+export function clearLabelDrafts(): void {
+  for (const key of Object.keys(localStorage)) if (key.startsWith(DRAFT_PREFIX)) localStorage.removeItem(key);
+}
 
 function readDraft(itemId: string): LabelDraft | null {
   try {
