@@ -124,6 +124,7 @@ test("a 2,000-line solution scrolls inside its editor and opens full screen", as
   await signIn(page, annotator);
   await openNext(page, "long");
   const editor = page.getByTestId("code-solution");
+  await expect(editor.locator(".view-lines")).toContainText("def loop_long");
   await expectOnScreen(editor, LAPTOP);
   expect((await pageOverflow(page)).y).toBeLessThanOrEqual(0);
   const small = (await editor.boundingBox())!;
@@ -131,9 +132,9 @@ test("a 2,000-line solution scrolls inside its editor and opens full screen", as
   await page.keyboard.press("f");
   const dialog = page.getByRole("dialog", { name: "Code" });
   await expect(dialog).toBeVisible();
-  const big = (await dialog.getByTestId("code-solution").boundingBox())!;
-  expect(big.height).toBeGreaterThan(small.height);
-  expect(big.height).toBeGreaterThan(LAPTOP.height * 0.6);
+  const full = dialog.getByTestId("code-solution");
+  await expect(full.locator(".view-lines")).toContainText("def loop_long");
+  await expect.poll(async () => (await full.boundingBox())!.height).toBeGreaterThan(Math.max(small.height, LAPTOP.height * 0.7));
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 });
