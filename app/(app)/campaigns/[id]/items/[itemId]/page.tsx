@@ -4,7 +4,6 @@ import { notFound } from "next/navigation";
 import { recordTitle } from "@/components/campaigns/record-title";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
-import type { RunView } from "@/components/records/run-result";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { Badge } from "@/components/ui/primitives";
 import { CodePanel } from "@/components/workspace/code-panel";
@@ -80,7 +79,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         />
       </section>
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
-      <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns as RunView[]} canRun={canRun} unavailableReason={unavailableReason} />
+      <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableReason={unavailableReason} />
       <section aria-label="Edit and run" className={section}>
         <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} />
       </section>
