@@ -7,6 +7,7 @@
 //   npx next build && node scripts/run-ts.mjs scripts/bench/workspace.ts [-- --items 40 --screenshots --no-write]
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 
@@ -160,7 +161,8 @@ async function main(): Promise<void> {
 
     const valid = samples.filter((sample) => sample.kind === "valid");
     const invalid = samples.filter((sample) => sample.kind === "invalid");
-    const machine = `${machineLine(describeMachine(postgres))} Chromium ${browser.version()}, headless, 1440×900.`;
+    // The machine may be shared: the load average says how much the figures include waiting for a core.
+    const machine = `${machineLine(describeMachine(postgres))} Chromium ${browser.version()}, headless, 1440×900. Load average at the end: ${loadavg()[0].toFixed(1)}.`;
     const section = [
       SECTION,
       "",
