@@ -51,7 +51,8 @@ test("the admin imports a python dataset and creates two campaigns", async ({ pa
   expect(imported.status()).toBe(201);
 
   for (const [slot, name, blind] of [["keyboard", names.keyboard, false], ["blind", names.blind, true]] as const) {
-    const response = await page.request.post("/api/v1/campaigns", { data: { dataset, name, languages: ["python"], blind, seed: "e2e" } });
+    // The keyboard campaign asks for a note on invalid labels (off by default), to exercise N and Ctrl+Enter.
+    const response = await page.request.post("/api/v1/campaigns", { data: { dataset, name, languages: ["python"], blind, seed: "e2e", requireInvalidNote: !blind } });
     expect(response.status()).toBe(201);
     const created = (await response.json()) as { id: string; itemCount: number };
     expect(created.itemCount).toBe(5);
@@ -74,8 +75,8 @@ test("an annotator labels three records and skips one by keyboard alone", async 
   const valid = page.getByRole("radio", { name: "Valid", exact: true });
   await pressUntil(page, "v", () => expect(valid).toBeChecked({ timeout: 1_000 }));
   await page.keyboard.press("r");
-  await expect(page.getByTestId("run-result").filter({ hasText: "Demo test" })).toContainText("PASSED", { timeout: 45_000 });
-  await expect(page.getByTestId("run-result").filter({ hasText: "Full test" })).toContainText("PASSED");
+  await expect(page.getByTestId("run-row-demo")).toContainText("PASSED", { timeout: 45_000 });
+  await expect(page.getByTestId("run-row-full")).toContainText("PASSED");
   await page.keyboard.press("e");
   const runEdited = page.getByRole("button", { name: /Run edited code/ });
   await expect(runEdited).toBeFocused();
@@ -139,7 +140,7 @@ test("blind mode hides the critic until the first label, then allows a revision"
   await pressUntil(page, "v", () => expect(valid).toBeChecked({ timeout: 1_000 }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toContainText("The critic is now shown");
-  await expect(page.getByText("Overall:")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Critic" }).getByText("Overall:").first()).toBeVisible();
   await expect(page.getByText("The critic is hidden until you submit a first label.")).toHaveCount(0);
   expect(page.url()).toBe(itemUrl);
 

@@ -45,6 +45,7 @@ export function CampaignForm({ datasets, defaultCategories }: { datasets: { name
       overlap,
       agreementFraction: overlap === 1 ? (optionalNumber(form.get("agreementFraction")) ?? 0) : 0,
       blind: form.get("blind") === "on",
+      requireInvalidNote: form.get("requireInvalidNote") === "on",
       finalRule: String(form.get("finalRule")) as (typeof FINAL_RULES)[number],
       leaseMinutes: optionalNumber(form.get("leaseMinutes")) ?? 30,
       categories,
@@ -126,6 +127,13 @@ export function CampaignForm({ datasets, defaultCategories }: { datasets: { name
         <span>
           <span className="font-medium text-slate-800">Blind mode</span>
           <span className="block text-xs text-slate-500">Annotators see the critic only after their first label, which is kept as the pre-reveal label.</span>
+        </span>
+      </label>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" name="requireInvalidNote" className="mt-0.5 size-4" />
+        <span>
+          <span className="font-medium text-slate-800">Require a note on invalid labels</span>
+          <span className="block text-xs text-slate-500">Off: an invalid label needs only its error categories.</span>
         </span>
       </label>
       <CategoryTable rows={categories} onChange={setCategories} error={fieldErrors.categories?.[0]} />

@@ -10,10 +10,16 @@ export function CategoryTable({ rows, onChange, error }: { rows: CategoryDefinit
   function update(index: number, patch: Partial<CategoryDefinition>) {
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   }
+  /** Swaps a row with its neighbour: the order is the workspace's order and its 1–9 keys. */
+  function move(index: number, step: -1 | 1) {
+    const next = [...rows];
+    [next[index], next[index + step]] = [next[index + step], next[index]];
+    onChange(next);
+  }
   return (
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-slate-700">Error categories</legend>
-      <p className="text-xs text-slate-500">The first nine get the keyboard shortcuts 1–9 in the workspace. Non-invalidating categories may be ticked on a valid record.</p>
+      <p className="text-xs text-slate-500">The workspace shows them in this order; the first nine get the keys 1–9, and every one can be found by typing its name after C. Non-invalidating categories may be ticked on a valid record.</p>
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">
           <thead className="text-left text-xs text-slate-500">
@@ -25,7 +31,7 @@ export function CategoryTable({ rows, onChange, error }: { rows: CategoryDefinit
               <th scope="col" className="px-1 py-1">Invalidating</th>
               <th scope="col" className="px-1 py-1">Critic rule</th>
               <th scope="col" className="px-1 py-1">
-                <span className="sr-only">Remove</span>
+                <span className="sr-only">Order and removal</span>
               </th>
             </tr>
           </thead>
@@ -48,7 +54,13 @@ export function CategoryTable({ rows, onChange, error }: { rows: CategoryDefinit
                 <td className="px-1 py-1">
                   <input aria-label={`Critic rule of category ${index + 1}`} className={`${cell} w-52`} value={row.criticRule ?? ""} placeholder="none" onChange={(event) => update(index, { criticRule: event.target.value || null })} />
                 </td>
-                <td className="px-1 py-1">
+                <td className="flex gap-1 px-1 py-1">
+                  <Button type="button" variant="secondary" className="px-2 py-1 text-xs" onClick={() => move(index, -1)} disabled={index === 0} aria-label={`Move category ${index + 1} up`} title="Move up">
+                    ↑
+                  </Button>
+                  <Button type="button" variant="secondary" className="px-2 py-1 text-xs" onClick={() => move(index, 1)} disabled={index === rows.length - 1} aria-label={`Move category ${index + 1} down`} title="Move down">
+                    ↓
+                  </Button>
                   <Button type="button" variant="danger" className="px-2 py-1 text-xs" onClick={() => onChange(rows.filter((_, i) => i !== index))} disabled={rows.length === 1} aria-label={`Remove category ${index + 1}`}>
                     Remove
                   </Button>

@@ -1,3 +1,4 @@
+import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
 import type { CriticView } from "@/lib/server/db/records";
 
@@ -18,7 +19,11 @@ export function CriticPanel({ critic }: { critic: CriticView | null }) {
               <span className="w-12 shrink-0">{rule.passed === false ? <Badge tone="red">fail</Badge> : rule.passed === true ? <Badge tone="green">pass</Badge> : <Badge>?</Badge>}</span>
               <div>
                 <div className="font-medium text-slate-800">{rule.rule}</div>
-                {rule.reason ? <p className="text-slate-600">{rule.reason}</p> : null}
+                {rule.reason ? (
+                  <p className="text-slate-600">
+                    <InlineMarkdown source={rule.reason} />
+                  </p>
+                ) : null}
               </div>
             </li>
           ))}
@@ -29,7 +34,9 @@ export function CriticPanel({ critic }: { critic: CriticView | null }) {
           <h3 className="font-medium">Key points</h3>
           <ul className="mt-1 list-disc space-y-1 pl-5 text-slate-700">
             {critic.keyPoints.map((point, index) => (
-              <li key={index}>{point}</li>
+              <li key={index}>
+                <InlineMarkdown source={point} />
+              </li>
             ))}
           </ul>
         </div>

@@ -4,46 +4,62 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
+import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
 import { CategoryChecklist, type WorkspaceCategory } from "./category-checklist";
+import { CategoryPicker } from "./category-picker";
+import { revealKey } from "./critic-summary";
 import { useActiveTime } from "./use-active-time";
 import { useHotkeys } from "./use-hotkeys";
-import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
+import { type LabelDraft, useLabelDraft } from "./use-label-draft";
 
 export type LoadedLabel = { valid: boolean; categories: string[]; note: string | null; testLine: number | null; needsReview: boolean; revision: number };
 
 type Errors = { valid?: string; categories?: string; note?: string; testLine?: string };
 
+function fromLoaded(loaded: LoadedLabel | null): LabelDraft {
+  return { valid: loaded?.valid ?? null, categories: loaded?.categories ?? [], note: loaded?.note ?? "", testLine: loaded?.testLine ? String(loaded.testLine) : "", needsReview: loaded?.needsReview ?? false, baseRevision: loaded?.revision ?? 0 };
+}
+
 /**
  * The label: valid/invalid, error categories, note, test line, needs-review. Posts to the
- * annotations API with the revision it was loaded at and the visible-tab time. Keyboard: V, I,
- * 1–9, N (note), Enter submits (Ctrl/Cmd+Enter inside the note).
+ * annotations API with the revision it was loaded at and the visible-tab time. Unsaved work is kept
+ * as a draft in the browser. Keyboard: V, I, 1–9, C (find any category), N (note), Enter submits
+ * (Ctrl/Cmd+Enter inside the note).
  */
-export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { itemId: string; campaignId: string; blind: boolean; categories: WorkspaceCategory[]; loaded: LoadedLabel | null }) {
+export function LabelForm({ itemId, campaignId, blind, requireInvalidNote, categories, loaded }: { itemId: string; campaignId: string; blind: boolean; requireInvalidNote: boolean; categories: WorkspaceCategory[]; loaded: LoadedLabel | null }) {
   const router = useRouter();
-  const [valid, setValid] = useState<boolean | null>(loaded?.valid ?? null);
-  const [selected, setSelected] = useState<string[]>(loaded?.categories ?? []);
-  const [note, setNote] = useState(loaded?.note ?? "");
-  const [testLine, setTestLine] = useState(loaded?.testLine ? String(loaded.testLine) : "");
-  const [needsReview, setNeedsReview] = useState(loaded?.needsReview ?? false);
-  const [baseRevision, setBaseRevision] = useState(loaded?.revision ?? 0);
+  const [label, setLabel] = useState<LabelDraft>(() => fromLoaded(loaded));
+  const [loadedRevision, setLoadedRevision] = useState(loaded?.revision ?? 0);
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<string>();
   const [saved, setSaved] = useState<string>();
   const [isPending, setPending] = useState(false);
+  const [isPickerOpen, setPickerOpen] = useState(false);
   const pending = useRef(false);
   const form = useRef<HTMLFormElement>(null);
   const noteField = useRef<HTMLTextAreaElement>(null);
   const activeTime = useActiveTime();
+  const { valid, categories: selected, note, testLine, needsReview, baseRevision } = label;
+  const update = (patch: Partial<LabelDraft>) => setLabel((current) => ({ ...current, ...patch }));
+
+  // A newer saved label arrived from the server (after Back, or another tab): show it.
+  if ((loaded?.revision ?? 0) !== loadedRevision) {
+    setLoadedRevision(loaded?.revision ?? 0);
+    if ((loaded?.revision ?? 0) > baseRevision) setLabel(fromLoaded(loaded));
+  }
+
+  const draft = useLabelDraft({ itemId, current: label, pristine: fromLoaded(loaded), loadedRevision: loaded?.revision ?? 0, onRestore: setLabel, onStale: () => router.refresh() });
   const allowed = (key: string) => valid !== true || !categories.find((category) => category.key === key)?.invalidating;
+  const isNoteRequired = requireInvalidNote && valid === false;
 
   function toggle(key: string) {
     if (!allowed(key)) return;
-    setSelected((current) => (current.includes(key) ? current.filter((entry) => entry !== key) : [...current, key]));
+    setLabel((current) => ({ ...current, categories: current.categories.includes(key) ? current.categories.filter((entry) => entry !== key) : [...current.categories, key] }));
   }
 
   const digitKeys = Object.fromEntries(categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]));
-  useHotkeys({ v: () => setValid(true), i: () => setValid(false), n: () => noteField.current?.focus(), Enter: () => form.current?.requestSubmit(), ...digitKeys });
+  useHotkeys({ v: () => update({ valid: true }), i: () => update({ valid: false }), n: () => noteField.current?.focus(), c: () => setPickerOpen(true), Enter: () => form.current?.requestSubmit(), ...digitKeys });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -51,8 +67,8 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
     const chosen = selected.filter(allowed);
     const problems: Errors = {};
     if (valid === null) problems.valid = "Choose Valid (V) or Invalid (I).";
-    if (valid === false && chosen.length === 0) problems.categories = "Pick at least one error category.";
-    if (valid === false && !note.trim()) problems.note = "Say why it is invalid.";
+    if (valid === false && chosen.length === 0) problems.categories = "Pick at least one error category (1–9, or C to find one).";
+    if (isNoteRequired && !note.trim()) problems.note = "Say why it is invalid.";
     if (testLine && !(Number.isInteger(Number(testLine)) && Number(testLine) >= 1)) problems.testLine = "A line number from 1.";
     setErrors(problems);
     setSaved(undefined);
@@ -73,9 +89,14 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
         return;
       }
       activeTime.reset();
+      draft.clear();
+      draft.markSaved(result.revision);
       setMessage(undefined);
-      setBaseRevision(result.revision);
+      setLabel((current) => ({ ...current, baseRevision: result.revision! }));
       if (blind && result.created) {
+        // Leave the note (so Enter goes on, as the banner says) and bring the revealed critic into view.
+        (document.activeElement as HTMLElement | null)?.blur();
+        sessionStorage.setItem(revealKey(itemId), "1");
         setSaved("Saved. The critic is now shown: revise your label if it changes your mind, or press Enter to go on.");
         router.refresh();
         return;
@@ -90,33 +111,32 @@ export function LabelForm({ itemId, campaignId, blind, categories, loaded }: { i
   }
 
   return (
-    <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Label" noValidate>
+    <form ref={form} onSubmit={onSubmit} className="space-y-2.5 text-sm" aria-label="Label" noValidate>
       <FormNotices message={message} saved={saved} />
-      <VerdictPicker name="verdict" value={valid} onChange={setValid} error={errors.valid} />
+      <VerdictPicker name="verdict" value={valid} onChange={(next) => update({ valid: next })} error={errors.valid} />
+      {isPickerOpen ? <CategoryPicker categories={categories.filter((category) => allowed(category.key))} selected={selected} onToggle={toggle} onClose={() => setPickerOpen(false)} /> : null}
       <CategoryChecklist categories={categories} selected={selected} isAllowed={allowed} onToggle={toggle} error={errors.categories} />
       <div className="space-y-1">
         <label htmlFor="label-note" className="block font-medium text-slate-700">
-          Note {valid === false ? <span className="font-normal text-slate-500">(required)</span> : null} <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">N</kbd>
+          Note {isNoteRequired ? <span className="font-normal text-slate-500">(required)</span> : <span className="font-normal text-slate-500">(optional)</span>} <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">N</kbd>
         </label>
-        <textarea id="label-note" ref={noteField} value={note} onChange={(event) => setNote(event.target.value)} onKeyDown={submitOnCtrlEnter} rows={4} aria-invalid={Boolean(errors.note)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="What is wrong, and where? Ctrl+Enter submits, Esc leaves the field." />
+        <textarea id="label-note" ref={noteField} value={note} onChange={(event) => update({ note: event.target.value })} onKeyDown={submitOnCtrlEnter} rows={2} aria-invalid={Boolean(errors.note)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="What is wrong, and where? Ctrl+Enter submits, Esc leaves the field." />
         {errors.note ? <p className="text-xs text-red-700" role="alert">{errors.note}</p> : null}
       </div>
-      <div className="flex flex-wrap items-end gap-4">
-        <div className="space-y-1">
-          <label htmlFor="label-test-line" className="block font-medium text-slate-700">
-            Test line <span className="font-normal text-slate-500">(optional)</span>
-          </label>
-          <input id="label-test-line" type="number" min={1} value={testLine} onChange={(event) => setTestLine(event.target.value)} onKeyDown={(event) => event.key === "Escape" && event.currentTarget.blur()} className="block w-28 rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" />
-          {errors.testLine ? <p className="text-xs text-red-700" role="alert">{errors.testLine}</p> : null}
-        </div>
-        <label className="flex items-center gap-2 pb-1.5">
-          <input type="checkbox" checked={needsReview} onChange={(event) => setNeedsReview(event.target.checked)} className="size-4" />
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <label htmlFor="label-test-line" className="flex items-center gap-2 text-slate-700">
+          Test line
+          <input id="label-test-line" type="number" min={1} value={testLine} onChange={(event) => update({ testLine: event.target.value })} onKeyDown={(event) => event.key === "Escape" && event.currentTarget.blur()} aria-invalid={Boolean(errors.testLine)} className="block w-20 rounded-md border-0 px-2 py-1 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="opt." />
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={needsReview} onChange={(event) => update({ needsReview: event.target.checked })} className="size-4" />
           Needs review
         </label>
+        <Button type="submit" disabled={isPending} title="Shortcut: Enter" className="ml-auto">
+          {isPending ? "Saving…" : baseRevision > 0 ? "Save revision (Enter)" : "Submit and next (Enter)"}
+        </Button>
       </div>
-      <Button type="submit" disabled={isPending} title="Shortcut: Enter">
-        {isPending ? "Saving…" : baseRevision > 0 ? "Save revision (Enter)" : "Submit and next (Enter)"}
-      </Button>
+      {errors.testLine ? <p className="text-xs text-red-700" role="alert">{errors.testLine}</p> : null}
     </form>
   );
 }

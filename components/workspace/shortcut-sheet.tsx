@@ -10,13 +10,16 @@ const SHORTCUTS: [keys: string, what: string][] = [
   ["V", "Mark valid"],
   ["I", "Mark invalid"],
   ["1 – 9", "Toggle the numbered error category"],
+  ["C", "Find any error category by typing part of its name (↑/↓ choose, Enter toggles)"],
   ["N", "Write the note"],
   ["Enter", "Submit the label and go to the next item"],
   ["Ctrl/⌘ + Enter", "Submit from inside the note"],
   ["R", "Run the demo and the full test"],
   ["E", "Edit & run a scratch copy (press again to run it)"],
+  ["F", "Show the code full screen"],
+  ["G", "Open or close the campaign's guidelines"],
   ["S", "Skip: type a reason, Enter confirms"],
-  ["Esc", "Leave a text field or editor; close this sheet"],
+  ["Esc", "Leave a text field or editor; close this sheet or a dialog"],
   ["?", "Show these shortcuts"],
 ];
 

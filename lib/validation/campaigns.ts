@@ -25,9 +25,20 @@ export const createCampaignSchema = z.object({
   finalRule: z.enum(FINAL_RULES).default("consensus"),
   leaseMinutes: z.number().int().min(1).max(24 * 60).default(30),
   categories: z.array(categorySchema).min(1).max(40).optional(),
+  guidelines: z.string().max(20_000).optional(),
+  requireInvalidNote: z.boolean().optional(),
 });
 
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
+
+/** The campaign settings an admin may change after creation, from the campaign page. */
+export const campaignSettingsSchema = z.object({
+  campaignId: z.string().min(1).max(40),
+  guidelines: z.string().max(20_000, "Keep the guidelines under 20,000 characters."),
+  requireInvalidNote: z.boolean(),
+});
+
+export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
 
 /** Body of POST /api/v1/items/{id}/annotations. */
 export const annotationSchema = z
@@ -41,7 +52,7 @@ export const annotationSchema = z
     // The revision the form was loaded at; a mismatch means someone (another tab) changed it: 409.
     baseRevision: z.number().int().min(0).optional(),
   })
-  .refine((body) => body.valid || body.note, { message: "Say why it is invalid.", path: ["note"] })
+  // Whether an invalid label also needs a note is the campaign's choice (requireInvalidNote), checked on submit.
   .refine((body) => body.valid || body.categories.length > 0, { message: "Pick at least one error category.", path: ["categories"] });
 
 export type AnnotationInput = z.infer<typeof annotationSchema>;

@@ -3,12 +3,19 @@
 import { revalidatePath } from "next/cache";
 
 import { createAction } from "@/lib/server/action";
-import { createCampaign } from "@/lib/server/db/campaigns";
-import { createCampaignSchema } from "@/lib/validation/campaigns";
+import { createCampaign, updateCampaignSettings } from "@/lib/server/db/campaigns";
+import { campaignSettingsSchema, createCampaignSchema } from "@/lib/validation/campaigns";
 
 /** Creates a campaign (sample, overlap, taxonomy) and returns its id, item count and seed. Scope: campaigns:admin. */
 export const createCampaignAction = createAction("campaigns:admin", createCampaignSchema, async ({ input, actor }) => {
   const campaign = await createCampaign({ actor, input });
   revalidatePath("/campaigns");
   return { id: campaign.id, name: campaign.name, itemCount: campaign.itemCount, seed: campaign.seed };
+});
+
+/** Saves a campaign's guidelines and its note rule for invalid labels. Scope: campaigns:admin. */
+export const updateCampaignSettingsAction = createAction("campaigns:admin", campaignSettingsSchema, async ({ input, actor }) => {
+  await updateCampaignSettings({ actor, input });
+  revalidatePath(`/campaigns/${input.campaignId}`);
+  return { saved: true };
 });

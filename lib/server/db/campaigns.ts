@@ -6,7 +6,7 @@ import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
-import type { CreateCampaignInput } from "@/lib/validation/campaigns";
+import type { CampaignSettingsInput, CreateCampaignInput } from "@/lib/validation/campaigns";
 
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
@@ -23,6 +23,8 @@ export type CampaignSummary = {
   blind: boolean;
   finalRule: string;
   leaseMinutes: number;
+  guidelines: string;
+  requireInvalidNote: boolean;
   itemCount: number;
   createdAt: Date;
 };
@@ -38,6 +40,8 @@ const campaignSelect = {
   blind: true,
   finalRule: true,
   leaseMinutes: true,
+  guidelines: true,
+  requireInvalidNote: true,
   itemCount: true,
   createdAt: true,
   dataset: { select: { name: true } },
@@ -79,6 +83,8 @@ export async function createCampaign({ actor, input }: { actor: Actor | null; in
           blind: input.blind,
           finalRule: input.finalRule,
           leaseMinutes: input.leaseMinutes,
+          guidelines: input.guidelines ?? "",
+          requireInvalidNote: input.requireInvalidNote ?? false,
           createdById: actor?.id ?? null,
           categories: { create: (input.categories ?? DEFAULT_CATEGORIES).map((category, position) => ({ ...category, description: category.description ?? "", position })) },
         },
@@ -132,6 +138,17 @@ export async function getCampaign({ actor, campaignId }: { actor: Actor; campaig
   });
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
   return toSummary(row);
+}
+
+/** Changes a campaign's guidelines and note rule, with an audit row. Scope: campaigns:admin. */
+export async function updateCampaignSettings({ actor, input }: { actor: Actor; input: CampaignSettingsInput }): Promise<void> {
+  assertCan(actor, "campaigns:admin");
+  await prisma().$transaction(async (tx) => {
+    const before = await tx.campaign.findUnique({ where: { id: input.campaignId }, select: { guidelines: true, requireInvalidNote: true } });
+    if (!before) throw new AppError("NOT_FOUND", "No such campaign.");
+    await tx.campaign.update({ where: { id: input.campaignId }, data: { guidelines: input.guidelines, requireInvalidNote: input.requireInvalidNote } });
+    await writeAudit(tx, { actorId: actor.id, action: "campaign.settings", targetType: "Campaign", targetId: input.campaignId, before, after: { guidelines: input.guidelines, requireInvalidNote: input.requireInvalidNote } });
+  });
 }
 
 /** A campaign's error taxonomy in display order. */

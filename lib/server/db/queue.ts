@@ -107,7 +107,8 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
     const [item] = await tx.$queryRaw<{ id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]>`
       SELECT id, "recordId", "campaignId", language, "slotsTaken", target FROM "CampaignItem" WHERE id = ${itemId} FOR UPDATE`;
     if (!item || !actor.languages.includes(item.language)) throw new AppError("NOT_FOUND", "No such item.");
-    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: item.campaignId }, select: { blind: true, categories: { select: { key: true } } } });
+    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: item.campaignId }, select: { blind: true, requireInvalidNote: true, categories: { select: { key: true } } } });
+    if (!input.valid && campaign.requireInvalidNote && !input.note) throw new AppError("INVALID_INPUT", "This campaign asks for a note on invalid labels.", { note: ["Say why it is invalid."] });
     const known = new Set(campaign.categories.map((category) => category.key));
     const unknown = input.categories.filter((key) => !known.has(key));
     if (unknown.length) throw new AppError("INVALID_INPUT", `Unknown error categories: ${unknown.join(", ")}.`, { categories: [`Unknown: ${unknown.join(", ")}`] });
@@ -187,7 +188,7 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     select: {
       id: true,
       language: true,
-      campaign: { select: { id: true, name: true, blind: true, leaseMinutes: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true, description: true, invalidating: true } } } },
+      campaign: { select: { id: true, name: true, blind: true, leaseMinutes: true, guidelines: true, requireInvalidNote: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true, description: true, invalidating: true } } } },
       assignments: { where: { userId: actor.id }, select: { status: true, leaseExpiresAt: true } },
       annotations: {
         where: { userId: actor.id },

@@ -1,5 +1,6 @@
 import Link from "next/link";
 
+import { CampaignSettings } from "@/components/campaigns/campaign-settings";
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
 import { ReportLink } from "@/components/report/report-link";
@@ -82,6 +83,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           {actor.languages.length === 0 ? <p className="mt-3 text-xs text-slate-500">You have no languages yet; ask an admin to add yours.</p> : null}
         </Card>
       </div>
+      {can(actor, "campaigns:admin") ? (
+        <Card title="Settings" className="mt-4">
+          <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
+        </Card>
+      ) : null}
       {canLabel ? (
         <Card title="Your labels" className="mt-4">
           <HistoryList

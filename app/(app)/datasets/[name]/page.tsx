@@ -1,3 +1,4 @@
+import { InlineMarkdown } from "@/components/records/question-markdown";
 import Link from "next/link";
 
 import { ExecutableBadge } from "@/components/records/executable-badge";
@@ -127,7 +128,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
                 <td className="px-3 py-2 text-slate-600">{item.difficulty ?? "—"}</td>
                 <td className="max-w-xl truncate px-3 py-2">
                   <Link href={`/records/${item.id}`} className="text-indigo-700 hover:underline">
-                    {item.title || "(untitled)"}
+                    {item.title ? <InlineMarkdown source={item.title} /> : "(untitled)"}
                   </Link>
                 </td>
                 <td className="px-3 py-2">

@@ -2,27 +2,40 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
-import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
-import { Badge, Card } from "@/components/ui/primitives";
+import { QuestionMarkdown } from "@/components/records/question-markdown";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { Badge } from "@/components/ui/primitives";
+import { CodePanel } from "@/components/workspace/code-panel";
+import { CriticSummary } from "@/components/workspace/critic-summary";
+import { GuidelinesPanel, GuidelinesToggle } from "@/components/workspace/guidelines-panel";
 import { LabelForm } from "@/components/workspace/label-form";
+import { LatestRun } from "@/components/workspace/latest-run";
+import { cannotRunSentence } from "@/lib/server/db/runs";
 import { LeaseStatus } from "@/components/workspace/lease-status";
 import { RevisionHistory } from "@/components/workspace/revision-history";
 import { ScratchRunner } from "@/components/workspace/scratch-runner";
 import { ShortcutSheet } from "@/components/workspace/shortcut-sheet";
 import { SkipControl } from "@/components/workspace/skip-control";
 import { SplitPane } from "@/components/workspace/split-pane";
+import { WorkspaceProvider } from "@/components/workspace/workspace-context";
 import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
 import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
-import { RecordContent } from "@/components/records/record-content";
-import { SandboxCard } from "@/components/records/sandbox-card";
-import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { languageAvailability } from "@/lib/server/sandbox";
 
 export const metadata = { title: "Workspace" };
 
+const section = "rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200";
+
+/**
+ * The annotator's workspace. On a laptop screen everything that decides a label is on screen at
+ * once: statement and code on the left (each scrolling inside its own box), the label, the critic
+ * and the latest run on the right. On a phone the panes stack.
+ */
 export default async function WorkItemPage({ params }: { params: Promise<{ id: string; itemId: string }> }) {
   const { id, itemId } = await params;
   const actor = await requirePageActor("labels:write", `/campaigns/${id}/items/${itemId}`);
@@ -31,62 +44,62 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
   const canRun = can(actor, "sandbox:run");
+  const [availability, latestRuns] = await Promise.all([languageAvailability(), listLatestCanonicalRuns({ actor, recordId: record.id })]);
+  const language = availability[record.language as Language];
+  // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
+  const unavailableNote = language?.available === false ? cannotRunSentence(record.language as Language) : undefined;
   const isLeaseActive = assignment?.status === "ACTIVE" && annotation === null;
   const categoryLabels = Object.fromEntries(campaign.categories.map((category) => [category.key, category.label]));
+  const code = { solution: record.canonicalSolution, demo: record.demoTestFunc, full: record.fullTestFunc };
 
   const left = (
     <>
-      <RecordContent record={record} monacoLanguage={monacoLanguage} />
+      <section aria-label="Statement" className={`${section} shrink-0 overflow-auto lg:max-h-[38%]`}>
+        <QuestionMarkdown source={record.question} />
+      </section>
+      <div className={`${section} flex min-h-0 flex-1 flex-col p-2`}>
+        <CodePanel code={code} language={monacoLanguage} />
+      </div>
     </>
   );
 
   const right = (
     <>
-      <Card title={annotation ? `Your label (revision ${annotation.revision})` : "Your label"}>
+      <GuidelinesPanel isEmpty={campaign.guidelines.trim() === ""}>
+        <QuestionMarkdown source={campaign.guidelines} />
+      </GuidelinesPanel>
+      <section aria-label="Your label" className={section}>
+        <h2 className="mb-1.5 text-sm font-semibold text-slate-800">{annotation ? `Your label (revision ${annotation.revision})` : "Your label"}</h2>
         <LabelForm
           key={itemId}
           itemId={itemId}
           campaignId={campaign.id}
           blind={campaign.blind}
+          requireInvalidNote={campaign.requireInvalidNote}
           categories={campaign.categories}
           loaded={annotation ? { valid: annotation.valid, categories: annotation.categories, note: annotation.note, testLine: annotation.testLine, needsReview: annotation.needsReview, revision: annotation.revision } : null}
         />
-        {isLeaseActive ? (
-          <div className="mt-4 border-t border-slate-200 pt-4">
-            <SkipControl key={itemId} itemId={itemId} campaignId={campaign.id} />
-          </div>
-        ) : annotation ? (
-          <Link href={`/campaigns/${campaign.id}/next`} prefetch={false} className="mt-4 inline-block text-sm text-indigo-700 hover:underline">
-            Next item →
-          </Link>
-        ) : null}
-      </Card>
-      <SandboxCard actor={actor} recordId={record.id} language={record.language} />
-      <Card title="Edit & run">
+      </section>
+      <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
+      <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableNote={unavailableNote} />
+      <section aria-label="Edit and run" className={section}>
         <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} />
-      </Card>
-      <Card title="Critic">
-        {work.isCriticVisible ? (
-          <CriticPanel critic={record.critic} />
-        ) : (
-          <p className="text-sm text-slate-500" data-testid="critic-hidden">
-            The critic is hidden until you submit a first label.
-          </p>
-        )}
-      </Card>
+      </section>
       {annotation ? (
-        <Card title="Your revisions">
+        <section aria-label="Your revisions" className={section}>
+          <h2 className="mb-1.5 text-sm font-semibold text-slate-800">Your revisions</h2>
           <RevisionHistory revisions={annotation.revisions} categoryLabels={categoryLabels} preReveal={campaign.blind && annotation.preRevealValid !== null ? { valid: annotation.preRevealValid, categories: annotation.preRevealCategories } : null} />
-        </Card>
+        </section>
       ) : null}
     </>
   );
 
   return (
-    <>
-      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${campaign.id}` }]} />
-      <div className="mb-4 flex flex-wrap items-center gap-2">
-        <h1 className="text-xl font-semibold" title={recordTitle(record.question)}>
+    <WorkspaceProvider>
+      <div className="-mt-3 mb-2 flex flex-wrap items-center gap-2 text-sm">
+        <Breadcrumbs className="" items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${campaign.id}` }]} />
+        <span className="text-slate-400">/</span>
+        <h1 className="text-base font-semibold" title={recordTitle(record.question)}>
           Record {record.id}
         </h1>
         <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
@@ -96,12 +109,20 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         <span className="font-mono text-xs text-slate-400" title={`Record ${record.id}, line ${record.line}`}>
           line {record.line} · {record.key.slice(0, 10)}
         </span>
-        <div className="ml-auto flex items-center gap-3">
+        <div className="ml-auto flex flex-wrap items-center gap-2">
           <LeaseStatus key={itemId} itemId={itemId} expiresAt={assignment?.leaseExpiresAt.toISOString() ?? null} isActive={isLeaseActive} />
+          {isLeaseActive ? (
+            <SkipControl key={itemId} itemId={itemId} campaignId={campaign.id} />
+          ) : annotation ? (
+            <Link href={`/campaigns/${campaign.id}/next`} prefetch={false} className="text-indigo-700 hover:underline">
+              Next item →
+            </Link>
+          ) : null}
+          <GuidelinesToggle />
           <ShortcutSheet />
         </div>
       </div>
-      <SplitPane left={left} right={right} />
-    </>
+      <SplitPane left={left} right={right} fill />
+    </WorkspaceProvider>
   );
 }

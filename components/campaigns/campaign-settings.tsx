@@ -1,0 +1,53 @@
+"use client";
+
+import { useState } from "react";
+
+import { updateCampaignSettingsAction } from "@/app/(app)/campaigns/actions";
+import { Button, ErrorNote } from "@/components/ui/primitives";
+
+/** The admin's settings that may change during a campaign: the annotators' guidelines and the note rule. */
+export function CampaignSettings({ campaignId, guidelines, requireInvalidNote }: { campaignId: string; guidelines: string; requireInvalidNote: boolean }) {
+  const [text, setText] = useState(guidelines);
+  const [isNoteRequired, setNoteRequired] = useState(requireInvalidNote);
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const [isPending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setSaved(false);
+    const result = await updateCampaignSettingsAction({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired });
+    setPending(false);
+    if (!result.ok) return setError(result.fieldErrors?.guidelines?.[0] ?? result.message);
+    setError(undefined);
+    setSaved(true);
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-3 text-sm" aria-label="Campaign settings">
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      <div className="space-y-1">
+        <label htmlFor="campaign-guidelines" className="block font-medium text-slate-700">
+          Guidelines (Markdown)
+        </label>
+        <textarea id="campaign-guidelines" value={text} onChange={(event) => setText(event.target.value)} rows={6} maxLength={20_000} className="block w-full rounded-md border-0 px-2.5 py-1.5 font-mono text-xs ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="How this campaign judges records: what counts as invalid, which category to pick when in doubt…" />
+        <p className="text-xs text-slate-500">Annotators open them in the workspace with G.</p>
+      </div>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" checked={isNoteRequired} onChange={(event) => setNoteRequired(event.target.checked)} className="size-4" />
+        Require a note on invalid labels
+      </label>
+      <div className="flex items-center gap-3">
+        <Button type="submit" disabled={isPending}>
+          {isPending ? "Saving…" : "Save settings"}
+        </Button>
+        {saved ? (
+          <span role="status" className="text-emerald-800">
+            Settings saved.
+          </span>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import Editor, { loader, type OnMount } from "@monaco-editor/react";
+import { useEffect, useRef, useState } from "react";
+
+// Monaco is served by the app from /monaco (copied at install), never from a CDN.
+loader.config({ paths: { vs: "/monaco/vs" } });
+
+type MonacoEditor = Parameters<OnMount>[0];
+
+const MIN_HEIGHT = 38;
+
+/** Marks one whole line as failing (or clears the mark) and scrolls to it; returns the decoration ids. */
+function markLine(instance: MonacoEditor, previous: string[], line: number | null): string[] {
+  const next = instance.deltaDecorations(previous, line ? [{ range: { startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: 1 }, options: { isWholeLine: true, className: "failing-line", linesDecorationsClassName: "failing-line-margin" } }] : []);
+  if (line) instance.revealLineInCenterIfOutsideViewport(line);
+  return next;
+}
+
+/**
+ * Read-only code in Monaco, as tall as its content up to the box it sits in (then it scrolls
+ * inside), so a two-line solution takes two lines and a long one fills its pane. `highlightLine`
+ * marks a failing line and scrolls to it.
+ */
+export function FitCode({ code, language, label, highlightLine, testId }: { code: string; language: string; label: string; highlightLine?: number | null; testId: string }) {
+  const [height, setHeight] = useState<number | null>(null);
+  const editor = useRef<MonacoEditor | null>(null);
+  const decorations = useRef<string[]>([]);
+
+  const onMount: OnMount = (instance, monaco) => {
+    editor.current = instance;
+    const fit = () => setHeight(Math.max(MIN_HEIGHT, instance.getContentHeight()));
+    instance.onDidContentSizeChange(fit);
+    fit();
+    // Esc leaves the editor so the page's single-key shortcuts work again.
+    instance.addCommand(monaco.KeyCode.Escape, () => (document.activeElement as HTMLElement | null)?.blur(), "editorTextFocus && !findWidgetVisible");
+    decorations.current = markLine(instance, decorations.current, highlightLine ?? null);
+  };
+
+  // Monaco owns its DOM, so the failing line is applied from an effect when it changes.
+  useEffect(() => {
+    if (editor.current) decorations.current = markLine(editor.current, decorations.current, highlightLine ?? null);
+  }, [highlightLine]);
+
+  return (
+    <div
+      className="max-h-[60vh] min-h-0 overflow-hidden rounded-md ring-1 ring-slate-200 lg:max-h-full"
+      style={{ height: height ?? Math.min(400, MIN_HEIGHT + 19 * code.split("\n").length) }}
+      aria-label={label}
+      data-testid={testId}
+    >
+      <Editor
+        height="100%"
+        language={language}
+        value={code}
+        theme="vs"
+        loading={<pre className="p-3 font-mono text-xs text-slate-500">Loading editor…</pre>}
+        onMount={onMount}
+        options={{ readOnly: true, domReadOnly: true, minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 13, lineHeight: 19, wordWrap: "on", automaticLayout: true, padding: { top: 4, bottom: 4 }, scrollbar: { alwaysConsumeMouseWheel: false }, ariaLabel: label }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Campaign" ADD COLUMN     "guidelines" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "requireInvalidNote" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,191 @@
+// Workspace benchmark (issue: the annotator's loop). A real browser (Debian's Chromium through
+// Playwright) labels the demo dataset at 1440×900 against a production build: for each item, the
+// keys pressed and the time from the submitting key to the next item being ready (its heading
+// shown, the form cleared and answering keys; and, separately, its code rendered). Valid labels
+// take V, Enter; invalid ones I, 1, Enter. With --screenshots it also takes the README's images.
+//
+//   npx next build && node scripts/run-ts.mjs scripts/bench/workspace.ts [-- --items 40 --screenshots --no-write]
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs } from "node:util";
+
+import { chromium, type Page } from "@playwright/test";
+import pg from "pg";
+
+import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
+
+const { values: options } = parseArgs({
+  options: {
+    items: { type: "string", default: "40" },
+    screenshots: { type: "boolean", default: false },
+    "no-write": { type: "boolean", default: false },
+  },
+});
+const PORT = Number(process.env.VERITY_E2E_PORT ?? 3400);
+const BASE = `http://localhost:${PORT}`;
+const SECTION = "## Annotator's loop in the browser (issue: the annotator's loop)";
+const PASSWORD = "bench-password-1";
+const LAPTOP = { width: 1440, height: 900 };
+
+process.env.VERITY_DATA_DIR = ".data/bench-workspace";
+process.env.VERITY_DB_PORT = process.env.VERITY_E2E_DB_PORT ?? "54399";
+delete process.env.DATABASE_URL;
+rmSync(".data/bench-workspace", { recursive: true, force: true });
+
+const { openDatabase } = await import("@/lib/server/db/database");
+const { upsertUserFromCli } = await import("@/lib/server/db/users");
+const { createCampaign, updateCampaignSettings } = await import("@/lib/server/db/campaigns");
+const { loadDemoDatasetIfEmpty, DEMO_DATASET } = await import("@/lib/server/db/demo");
+const { disconnectPrisma } = await import("@/lib/server/db/client");
+const { LANGUAGES } = await import("@/lib/records/languages");
+
+async function startServer(databaseUrl: string) {
+  const server = spawn(process.execPath, ["scripts/verity.mjs", "serve"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), VERITY_DEMO: "0", NEXTAUTH_SECRET: "bench-only", VERITY_PUBLIC_URL: BASE },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (await fetch(`${BASE}/api/health`).then((response) => response.ok).catch(() => false)) return server;
+    await sleep(1000);
+  }
+  server.kill();
+  throw new Error(`the app did not come up on port ${PORT}`);
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${BASE}/signin`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/datasets$/);
+}
+
+const heading = (page: Page) => page.locator("h1").first().textContent();
+
+/** Resolves when the workspace shows a different record than `previous`, hydrated, with an empty form. */
+async function waitForNextItem(page: Page, previous: string | null) {
+  await page.waitForFunction(
+    (before) => {
+      const title = document.querySelector("h1")?.textContent ?? null;
+      const workspace = document.querySelector("[data-testid=workspace]");
+      return title !== before && title?.startsWith("Record") && workspace?.getAttribute("data-ready") === "true" && !document.querySelector("input[name=verdict]:checked");
+    },
+    previous,
+    { polling: "raf", timeout: 30_000 },
+  );
+}
+
+async function waitForCode(page: Page) {
+  await page.waitForFunction(() => Boolean(document.querySelector("[data-testid=code-solution] .view-lines")?.textContent), undefined, { polling: "raf", timeout: 30_000 });
+}
+
+type Sample = { kind: "valid" | "invalid"; keys: number; readyMs: number; codeMs: number };
+
+/** Labels `count` items in turn by keyboard alone, alternating valid and invalid-with-one-category. */
+async function labelItems(page: Page, count: number): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (let index = 0; index < count; index++) {
+    const before = await heading(page);
+    const isValid = index % 2 === 0;
+    const keys = isValid ? ["v", "Enter"] : ["i", "1", "Enter"];
+    for (const key of keys.slice(0, -1)) await page.keyboard.press(key);
+    const started = performance.now();
+    await page.keyboard.press("Enter");
+    if (index === count - 1) break;
+    await waitForNextItem(page, before);
+    const readyMs = performance.now() - started;
+    await waitForCode(page);
+    samples.push({ kind: isValid ? "valid" : "invalid", keys: keys.length, readyMs, codeMs: performance.now() - started });
+  }
+  return samples;
+}
+
+async function screenshots(page: Page, openId: string, blindId: string) {
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`${BASE}/campaigns/${openId}/next`);
+  await waitForNextItem(page, null);
+  await waitForCode(page);
+  await page.keyboard.press("r");
+  await page.getByTestId("run-row-full").waitFor({ timeout: 60_000 });
+  await page.screenshot({ path: "docs/images/workspace-open.png" });
+  await page.goto(`${BASE}/campaigns/${blindId}/next`);
+  await waitForNextItem(page, null);
+  await waitForCode(page);
+  await page.screenshot({ path: "docs/images/workspace-blind-before.png" });
+  await page.keyboard.press("i");
+  await page.keyboard.press("1");
+  await page.keyboard.press("Enter");
+  await page.getByText("The critic is now shown").waitFor();
+  await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Critic");
+  await page.screenshot({ path: "docs/images/workspace-blind-after.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${BASE}/campaigns/${openId}/next`);
+  await waitForNextItem(page, null);
+  await waitForCode(page);
+  await page.screenshot({ path: "docs/images/workspace-phone.png", fullPage: true });
+}
+
+function row(label: string, values: number[], keys: number): string {
+  return `| ${label} | ${keys} | ${values.length} | ${percentile(values, 50).toFixed(0)} ms | ${percentile(values, 95).toFixed(0)} ms | ${Math.max(...values).toFixed(0)} ms |`;
+}
+
+async function main(): Promise<void> {
+  const database = await openDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  let server: ReturnType<typeof spawn> | null = null;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  try {
+    const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
+    const demo = await loadDemoDatasetIfEmpty();
+    await upsertUserFromCli({ email: "annotator@bench.test", role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
+    const admin = (await upsertUserFromCli({ email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
+    const base = { dataset: DEMO_DATASET, overlap: 1, agreementFraction: 0, finalRule: "consensus" as const, leaseMinutes: 30 };
+    const loop = await createCampaign({ actor: admin, input: { ...base, name: "bench-loop", blind: false } });
+    const open = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (open)", blind: false } });
+    const blind = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (blind)", blind: true } });
+    await updateCampaignSettings({ actor: admin, input: { campaignId: open.id, requireInvalidNote: false, guidelines: "## How we judge\n\nA record is **valid** when the statement, the solution and the tests agree." } });
+    server = await startServer(database.url);
+
+    const page = await (await browser.newContext({ viewport: LAPTOP })).newPage();
+    await signIn(page, "annotator@bench.test");
+    await page.goto(`${BASE}/campaigns/${loop.id}/next`);
+    await waitForNextItem(page, null);
+    await waitForCode(page);
+    const count = Math.min(Number(options.items), loop.itemCount);
+    console.error(`Labelling ${count} of ${demo?.imported ?? "?"} demo records…`);
+    const samples = await labelItems(page, count);
+    if (options.screenshots) await screenshots(page, open.id, blind.id);
+
+    const valid = samples.filter((sample) => sample.kind === "valid");
+    const invalid = samples.filter((sample) => sample.kind === "invalid");
+    // The machine may be shared: the load average says how much the figures include waiting for a core.
+    const machine = `${machineLine(describeMachine(postgres))} Chromium ${browser.version()}, headless, 1440×900. Load average at the end: ${loadavg()[0].toFixed(1)}.`;
+    const section = [
+      SECTION,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`node scripts/run-ts.mjs scripts/bench/workspace.ts\` against a production build (\`next build\`), the demo dataset (prisma/demo/demo.jsonl) in a campaign of ${loop.itemCount} items, one annotator labelling ${count} items in turn by keyboard alone.`,
+      "Time is from the submitting key (Enter) to the next item being ready: its heading shown, the form empty and answering keys; \"code shown\" waits further until Monaco has rendered the solution.",
+      "",
+      "| label | keys | n | ready p50 | ready p95 | ready max |",
+      "|---|---:|---:|---:|---:|---:|",
+      row("valid (V, Enter)", valid.map((sample) => sample.readyMs), 2),
+      row("invalid + one category (I, 1, Enter)", invalid.map((sample) => sample.readyMs), 3),
+      row("all, until the code is shown", samples.map((sample) => sample.codeMs), 0).replace("| 0 |", "| — |"),
+      "",
+      machine,
+    ].join("\n");
+    console.log(section);
+    if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+  } finally {
+    await browser.close();
+    server?.kill("SIGTERM");
+    await client.end();
+    await disconnectPrisma();
+    await database.stop();
+  }
+}
+
+await main();
