@@ -8,6 +8,7 @@ import { AppError } from "@/lib/server/errors";
 import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 
 import { prisma } from "./client";
+import { visibleRecordWhere } from "./visibility";
 
 export type RunKindInput = "demo" | "full" | "both" | "scratch";
 
@@ -54,11 +55,11 @@ export async function storeRun({ recordId, userId, kind, result, solution, test 
 /**
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
- * with who ran it. Scope: sandbox:run.
+ * with who ran it. Scoped to records the actor sees. Scope: sandbox:run.
  */
 export async function runRecord({ actor, recordId, kind, solution, test }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string }): Promise<StoredRun[]> {
   assertCan(actor, "sandbox:run");
-  const record = await prisma().record.findUnique({ where: { id: recordId }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
+  const record = await prisma().record.findFirst({ where: { id: recordId, ...visibleRecordWhere(actor) }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   const language = record.language as Language;
   if (kind === "scratch") {
@@ -76,11 +77,11 @@ export async function runRecord({ actor, recordId, kind, solution, test }: { act
   return runs;
 }
 
-/** The latest runs of a record, newest first (for the record page). Scope: records:read. */
+/** The latest runs of a record the actor sees, newest first (for the record page). Scope: records:read. */
 export async function listRecordRuns({ actor, recordId, limit = 10 }: { actor: Actor; recordId: number; limit?: number }) {
   assertCan(actor, "records:read");
   return prisma().runResult.findMany({
-    where: { recordId },
+    where: { recordId, record: visibleRecordWhere(actor) },
     orderBy: { createdAt: "desc" },
     take: limit,
     select: { id: true, kind: true, backend: true, outcome: true, exitCode: true, timeMs: true, createdAt: true, batchId: true, user: { select: { email: true } } },

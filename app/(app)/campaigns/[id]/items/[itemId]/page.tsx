@@ -32,6 +32,8 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
   const canRun = can(actor, "sandbox:run");
   const isLeaseActive = assignment?.status === "ACTIVE" && annotation === null;
+  // A skipped item is no longer the actor's to label (the server refuses it too).
+  const isSkipped = assignment?.status === "SKIPPED" && annotation === null;
   const categoryLabels = Object.fromEntries(campaign.categories.map((category) => [category.key, category.label]));
 
   const left = (
@@ -43,14 +45,18 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const right = (
     <>
       <Card title={annotation ? `Your label (revision ${annotation.revision})` : "Your label"}>
-        <LabelForm
-          key={itemId}
-          itemId={itemId}
-          campaignId={campaign.id}
-          blind={campaign.blind}
-          categories={campaign.categories}
-          loaded={annotation ? { valid: annotation.valid, categories: annotation.categories, note: annotation.note, testLine: annotation.testLine, needsReview: annotation.needsReview, revision: annotation.revision } : null}
-        />
+        {isSkipped ? (
+          <p className="text-sm text-slate-600">You skipped this item, so it is no longer yours to label.</p>
+        ) : (
+          <LabelForm
+            key={itemId}
+            itemId={itemId}
+            campaignId={campaign.id}
+            blind={campaign.blind}
+            categories={campaign.categories}
+            loaded={annotation ? { valid: annotation.valid, categories: annotation.categories, note: annotation.note, testLine: annotation.testLine, needsReview: annotation.needsReview, revision: annotation.revision } : null}
+          />
+        )}
         {isLeaseActive ? (
           <div className="mt-4 border-t border-slate-200 pt-4">
             <SkipControl key={itemId} itemId={itemId} campaignId={campaign.id} />
