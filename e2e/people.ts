@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 
 // The accounts the foundation spec creates first; the later specs sign in as them.
 export const admin = { email: "admin@example.test", password: "admin-password-1" };
@@ -10,4 +10,39 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/datasets$/);
+}
+
+/** Signs the admin in, creating the first admin account when the database has no user yet (a spec run on its own). */
+export async function signInAdmin(page: Page) {
+  await page.goto("/signin");
+  const createFirst = page.getByRole("heading", { name: "Create the first admin" });
+  const signInHeading = page.getByRole("heading", { name: "Sign in" });
+  await expect(createFirst.or(signInHeading)).toBeVisible();
+  if (await createFirst.isVisible()) {
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Name").fill("Ada Admin");
+    await page.getByLabel("Password").fill(admin.password);
+    await page.getByRole("button", { name: "Create admin account" }).click();
+    await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
+    return;
+  }
+  await signIn(page, admin);
+}
+
+/** The admin invites someone (Python) on the Users page; the invitee sets a name and password in a fresh browser. */
+export async function invite(page: Page, browser: Browser, user: { email: string; password: string; name: string }, role: "ANNOTATOR" | "REVIEWER") {
+  await page.goto("/admin/users");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Role").selectOption(role);
+  await page.getByLabel("Python").check();
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const link = page.getByLabel("Invitation link");
+  await expect(link).toHaveValue(/\/invite\/inv_/);
+  const invitee = await (await browser.newContext()).newPage();
+  await invitee.goto(await link.inputValue());
+  await invitee.getByLabel("Your name").fill(user.name);
+  await invitee.getByLabel("Password").fill(user.password);
+  await invitee.getByRole("button", { name: "Create account" }).click();
+  await expect(invitee.getByText(`${user.name} · ${role.toLowerCase()}`)).toBeVisible();
+  await invitee.context().close();
 }
