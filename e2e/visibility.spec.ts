@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { invite, signIn, signInAdmin } from "./people";
 
+// Runs after foundation.spec.ts in a full run (files run in name order), or alone.
 // Blind mode holds on every page, not only in the workspace: an annotator with an unlabelled blind
 // item reads no critic on the record page, in the dataset browser or through its critic filter,
 // and sees nothing of a dataset with no campaign in their languages. Sets up everything it needs.
