@@ -10,7 +10,7 @@ import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { recordViewSelect } from "./records";
-import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
+import { criticAsSeen, criticHiddenRecordIds, isFirstLabelPreReveal } from "./visibility";
 
 export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
 
@@ -101,7 +101,8 @@ function sameLabel(a: { valid: boolean; categories: string[]; note: string | nul
  * and a submit after the lease expired is accepted while the item still has a free slot. The item
  * row is locked, so a double submit yields one annotation; a stale form (baseRevision behind) gets
  * CONFLICT. Every version is appended to the
- * revision history; in blind mode the first version is also kept as the pre-reveal label.
+ * revision history; in blind mode the first version is also kept as the pre-reveal label when it
+ * truly is one (an annotator's: see visibility.ts).
  * Runs the actor made on the record while holding the item are attached as evidence. Scope: labels:write.
  */
 export async function submitAnnotation({ actor, itemId, input }: { actor: Actor; itemId: string; input: AnnotationInput }): Promise<SubmittedAnnotation> {
@@ -152,7 +153,7 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
         userId: actor.id,
         ...label,
         activeMs: input.activeMs,
-        ...(campaign.blind ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
+        ...(campaign.blind && isFirstLabelPreReveal(actor) ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
       },
       select: { id: true },
     });

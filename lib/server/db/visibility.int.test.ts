@@ -130,6 +130,11 @@ describe("blind mode on every read", () => {
     let adminExport = "";
     for await (const chunk of exportCampaign({ actor: admin, campaignId: campaign.id, what: "labels", format: "jsonl" })) adminExport += chunk;
     expect(adminExport.trim().split("\n").map((line) => (JSON.parse(line) as { critic_pass: boolean | null }).critic_pass)).toEqual([false, false]);
+
+    // The reviewer may have read the critic before claiming, so their first label is not kept as pre-reveal.
+    const saved = await submitAnnotation({ actor: reviewer, itemId: first.id, input: label });
+    expect((await prisma().annotation.findUniqueOrThrow({ where: { id: saved.id }, select: { preRevealValid: true } })).preRevealValid).toBeNull();
+    expect(await criticAsSeenBy(reviewer, dataset, first.recordId)).toEqual(SHOWN);
   });
 });
 

@@ -45,6 +45,14 @@ export function criticHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereIn
   return { campaign: { blind: true }, assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } } };
 }
 
+/**
+ * Whether a first label the actor gives on a blind item is truly pre-reveal: only annotators are kept
+ * from a blind item's critic before they claim it; a reviewer or admin may have read it earlier.
+ */
+export function isFirstLabelPreReveal(actor: Viewer): boolean {
+  return isAnnotator(actor);
+}
+
 /** Records whose critic is hidden from the actor, for filters: a critic filter must leave them out. */
 export function criticHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
   return { campaignItems: { some: criticHidingItemWhere(actor) } };
