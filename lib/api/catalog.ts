@@ -33,7 +33,7 @@ export const API_OPERATIONS: Operation[] = [
   { method: "GET", path: "/campaigns/{id}/export", scope: "reports:export", summary: "Stream per-item labels or the verified subset (final-Valid records in the input format).", query: { what: "labels|verified", format: "jsonl|csv (labels only)" }, responses: { 200: "application/x-ndjson or text/csv", ...errors } },
   { method: "POST", path: "/items/{id}/annotations", scope: "labels:write", summary: "Submit or revise the caller's label on an item the queue handed them (claim first).", body: "{valid, categories, note?, testLine?, needsReview?, activeMs?, baseRevision?}", responses: { 201: "Created.", 200: "Revised, or unchanged (a repeated submit).", 409: "Stale revision, the caller skipped the item, or the lease expired and the slot is gone.", ...errors } },
   { method: "POST", path: "/items/{id}/skip", scope: "labels:write", summary: "Skip the caller's current item with a reason.", body: "{reason}", responses: { 204: "Skipped.", ...errors } },
-  { method: "POST", path: "/items/{id}/lease", scope: "labels:write", summary: "Extend the caller's lease.", responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors } },
+  { method: "POST", path: "/items/{id}/lease", scope: "labels:write", summary: "Extend the caller's lease (404 for an item the caller never held).", responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors } },
   { method: "POST", path: "/items/{id}/adjudication", scope: "reviews:write", summary: "Record or revise the final decision on an item.", body: "{valid, categories, reason, baseRevision?}", responses: { 201: "First decision.", 200: "Revised.", 409: "Another reviewer decided first, or the decision changed.", ...errors } },
 ];
 

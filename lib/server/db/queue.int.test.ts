@@ -9,7 +9,7 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 import { createCampaign, getCampaignProgress } from "./campaigns";
 import { prisma } from "./client";
 import { importRecords } from "./imports";
-import { claimNextItem, getWorkItem, skipItem, submitAnnotation } from "./queue";
+import { claimNextItem, getWorkItem, renewLease, skipItem, submitAnnotation } from "./queue";
 
 let admin: Actor;
 
@@ -154,7 +154,7 @@ describe("the leased queue", () => {
 });
 
 describe("label ownership", () => {
-  it("refuses a label on an item the actor never claimed, though its id is derivable", async () => {
+  it("refuses a label on an item the actor never claimed, whatever its id", async () => {
     const dataset = await makeDataset({ python: 2 });
     const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("c"), overlap: 2, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
     const ann = await makeUser("ANNOTATOR", ["python"]);
@@ -183,7 +183,10 @@ describe("label ownership", () => {
     const bob = await makeUser("ANNOTATOR", ["python"]);
     const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
     await expect(submitAnnotation({ actor: bob, itemId: claim!.itemId, input: label })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(renewLease({ actor: bob, itemId: claim!.itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(renewLease({ actor: ann, itemId: claim!.itemId })).resolves.toBeInstanceOf(Date);
     await expect(submitAnnotation({ actor: ann, itemId: claim!.itemId, input: label })).resolves.toMatchObject({ created: true });
+    await expect(renewLease({ actor: ann, itemId: claim!.itemId })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 });
 
