@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 
 import { setupCodeFor } from "../lib/auth/setup-code";
 
@@ -29,4 +29,22 @@ export async function signInAsAdmin(page: Page) {
   await page.getByLabel("Password").fill(admin.password);
   await page.getByRole("button", { name: "Create admin account" }).click();
   await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
+}
+
+/** The admin invites someone (Python) on the Users page; the invitee sets a name and password in a fresh browser. */
+export async function invite(page: Page, browser: Browser, user: { email: string; password: string; name: string }, role: "ANNOTATOR" | "REVIEWER") {
+  await page.goto("/admin/users");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Role").selectOption(role);
+  await page.getByLabel("Python").check();
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const link = page.getByLabel("Invitation link");
+  await expect(link).toHaveValue(/\/invite\/inv_/);
+  const invitee = await (await browser.newContext()).newPage();
+  await invitee.goto(await link.inputValue());
+  await invitee.getByLabel("Your name").fill(user.name);
+  await invitee.getByLabel("Password").fill(user.password);
+  await invitee.getByRole("button", { name: "Create account" }).click();
+  await expect(invitee.getByText(`${user.name} · ${role.toLowerCase()}`)).toBeVisible();
+  await invitee.context().close();
 }

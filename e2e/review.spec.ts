@@ -1,6 +1,6 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 
-import { admin, annotator, signIn } from "./people";
+import { admin, annotator, invite, signIn } from "./people";
 
 // Review and agreement. Runs after foundation.spec.ts (its admin and python annotator) and brings
 // its own dataset, campaign, second annotator and reviewer, all named uniquely per run.
@@ -24,24 +24,6 @@ const record = {
   difficulty: "easy",
   critic,
 };
-
-/** The admin invites someone on the Users page; the invitee sets a name and password in a fresh browser. */
-async function invite(page: Page, browser: Browser, user: { email: string; password: string; name: string }, role: "ANNOTATOR" | "REVIEWER") {
-  await page.goto("/admin/users");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Role").selectOption(role);
-  await page.getByLabel("Python").check();
-  await page.getByRole("button", { name: "Create invitation link" }).click();
-  const link = page.getByLabel("Invitation link");
-  await expect(link).toHaveValue(/\/invite\/inv_/);
-  const invitee = await (await browser.newContext()).newPage();
-  await invitee.goto(await link.inputValue());
-  await invitee.getByLabel("Your name").fill(user.name);
-  await invitee.getByLabel("Password").fill(user.password);
-  await invitee.getByRole("button", { name: "Create account" }).click();
-  await expect(invitee.getByText(`${user.name} · ${role.toLowerCase()}`)).toBeVisible();
-  await invitee.context().close();
-}
 
 /** Signs the annotator in and labels the campaign's one item through the API with their own session. */
 async function label(browser: Browser, user: { email: string; password: string }, body: { valid: boolean; categories: string[]; note?: string }) {

@@ -1,7 +1,9 @@
 // The authorization matrix: every /api/v1 route handler and every server action, called as each
 // role and signed out, must allow exactly what the permission table says. The expected scope of a
 // route comes from the API catalog (itself checked against the route files); the expected scope of
-// an action comes from ACTIONS below, and an action missing from it fails the test.
+// an action comes from ACTIONS below, and an action missing from it fails the test. Below the scope
+// matrix, the rules finer than a scope: blind mode (whose critic each caller reads) and lease
+// ownership (who may label an item), through the same route handlers.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -10,8 +12,11 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { API_OPERATIONS } from "@/lib/api/catalog";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, can, ROLES, type Scope } from "@/lib/server/auth/permissions";
+import { createCampaign } from "@/lib/server/db/campaigns";
+import { prisma } from "@/lib/server/db/client";
+import { importRecords } from "@/lib/server/db/imports";
 import { createApiToken } from "@/lib/server/db/tokens";
-import { makeUser } from "@/lib/testing/factories";
+import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // Server actions read the session through getSessionActor; outside Next there is no request, so the
 // test decides who is signed in. Everything after that (scope checks, parsing) is the real code.
@@ -122,4 +127,107 @@ describe("server actions", () => {
       }
     });
   }
+});
+
+/** Calls a route handler with real parameters as the owner of `token`; returns the status and the parsed body. */
+async function send({ method, path, params, token, query = "", body }: { method: "GET" | "POST"; path: string; params: Record<string, string>; token: string; query?: string; body?: unknown }) {
+  const file = `/app/api/v1${path.replace(/\{(\w+)\}/g, "[$1]")}/route.ts`;
+  const handler = (await routeModules[file]())[method];
+  const url = `http://localhost/api/v1${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))}${query}`;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
+  const response = await handler(new Request(url, { method, headers, ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {}) }), { params: Promise.resolve(params) });
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  return { status: response.status, body: type.includes("ndjson") ? text.trim().split("\n").map((line) => JSON.parse(line) as unknown) : text && type.includes("json") ? (JSON.parse(text) as unknown) : text };
+}
+
+describe("blind mode and lease ownership", () => {
+  type Caller = { actor: Actor; token: string };
+  type RecordsPage = { records: { id: number; critic: { overallPass: boolean | null } | null; isCriticHidden: boolean }[] };
+  const failing = { critic_result: { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: [] } }, critic_reasoning: "The tests check output the statement never mentions." };
+  const label = { valid: true, categories: [] };
+  let dataset = "";
+  let unworkedDataset = "";
+  let campaignId = "";
+  const callers: Record<"ann" | "other" | "reviewer", Caller> = {} as never;
+
+  async function caller(role: Role): Promise<Caller> {
+    const actor = await makeUser(role, ["python"]);
+    return { actor, token: (await createApiToken({ actorId: null, userId: actor.id, name: "matrix" })).token };
+  }
+
+  beforeAll(async () => {
+    const admin = await makeUser("ADMIN");
+    dataset = uniqueName("matrix-blind");
+    unworkedDataset = uniqueName("matrix-unworked");
+    const records = (name: string) => [0, 1].map((index) => makeRecord(`m${index}_${name.replaceAll("-", "_")}`, failing));
+    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records(dataset))), skipInvalid: false, origin: "api" });
+    await importRecords({ actor: admin, datasetName: unworkedDataset, source: chunks(toJsonl(records(unworkedDataset))), skipInvalid: false, origin: "api" });
+    campaignId = (await createCampaign({ actor: admin, input: { dataset, name: uniqueName("matrix-blind"), overlap: 2, agreementFraction: 0, blind: true, finalRule: "consensus", leaseMinutes: 30 } })).id;
+    callers.ann = await caller("ANNOTATOR");
+    callers.other = await caller("ANNOTATOR");
+    callers.reviewer = await caller("REVIEWER");
+  });
+
+  const records = (who: Caller, query = "", name = dataset) => send({ method: "GET", path: "/datasets/{name}/records", params: { name }, token: who.token, query });
+  const claim = (who: Caller) => send({ method: "POST", path: "/campaigns/{id}/claim", params: { id: campaignId }, token: who.token });
+  const annotate = (who: Caller, itemId: string, body: unknown = label) => send({ method: "POST", path: "/items/{id}/annotations", params: { id: itemId }, token: who.token, body });
+
+  it("an annotator reads no critic of a blind item they have not labelled, in the claim, the records list or its critic filter", async () => {
+    const claimed = await claim(callers.ann);
+    expect(claimed.status).toBe(200);
+    expect((claimed.body as { record: { critic: unknown } }).record.critic).toBeNull();
+    const listed = await records(callers.ann);
+    expect(listed.status).toBe(200);
+    expect((listed.body as RecordsPage).records.map(({ critic, isCriticHidden }) => ({ critic, isCriticHidden }))).toEqual([
+      { critic: null, isCriticHidden: true },
+      { critic: null, isCriticHidden: true },
+    ]);
+    for (const critic of ["pass", "fail", "none"]) expect((await records(callers.ann, `?critic=${critic}`)).body).toMatchObject({ records: [] });
+    // A reviewer holding nothing reads the verdicts.
+    expect((await records(callers.reviewer)).body).toMatchObject({ records: [{ critic: { overallPass: false } }, { critic: { overallPass: false } }] });
+    expect(((await records(callers.reviewer, "?critic=fail")).body as RecordsPage).records).toHaveLength(2);
+  });
+
+  it("an annotator reads no records of a dataset with no campaign in their languages", async () => {
+    expect((await records(callers.ann, "", unworkedDataset)).status).toBe(404);
+    expect((await send({ method: "GET", path: "/datasets", params: {}, token: callers.ann.token })).body).not.toContainEqual(expect.objectContaining({ name: unworkedDataset }));
+    expect((await records(callers.reviewer, "", unworkedDataset)).status).toBe(200);
+  });
+
+  it("accepts a label only from the item's holder, never on an item never claimed or skipped", async () => {
+    const items = await prisma().campaignItem.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { id: true } });
+    const held = (await prisma().assignment.findFirstOrThrow({ where: { userId: callers.ann.actor.id, status: "ACTIVE" }, select: { itemId: true } })).itemId;
+    const notHeld = items.find((item) => item.id !== held)!.id;
+    // Another annotator cannot label the held item, nor an item they never claimed.
+    expect((await annotate(callers.other, held)).status).toBe(404);
+    expect((await annotate(callers.other, notHeld)).status).toBe(404);
+    expect((await annotate(callers.ann, notHeld)).status).toBe(404);
+    // After a skip, the item is no longer the skipper's to label.
+    expect((await send({ method: "POST", path: "/items/{id}/skip", params: { id: held }, token: callers.ann.token, body: { reason: "unsure" } })).status).toBe(204);
+    expect((await annotate(callers.ann, held)).status).toBe(409);
+    // Claimed items are labelled, and one's own label can be revised.
+    const next = await claim(callers.ann);
+    const nextId = (next.body as { item: { id: string } }).item.id;
+    expect(nextId).toBe(notHeld);
+    expect((await annotate(callers.ann, nextId)).status).toBe(201);
+    expect((await annotate(callers.ann, nextId, { valid: false, categories: ["other"], note: "second look", baseRevision: 1 })).status).toBe(200);
+    expect(await prisma().annotation.count({ where: { item: { campaignId } } })).toBe(1);
+    // Labelled, the annotator reads that record's critic; the skipped one is visible too (no longer theirs to label).
+    expect(((await records(callers.ann)).body as RecordsPage).records.every((record) => record.critic?.overallPass === false)).toBe(true);
+  });
+
+  it("a reviewer holding a blind item reads no critic of it, in the records list or the export", async () => {
+    const claimed = await claim(callers.reviewer);
+    expect(claimed.status).toBe(200);
+    const heldRecord = (claimed.body as { record: { id: number; critic: unknown } }).record;
+    expect(heldRecord.critic).toBeNull();
+    const listed = (await records(callers.reviewer)).body as RecordsPage;
+    expect(listed.records.map((record) => [record.id, record.critic === null])).toEqual(listed.records.map((record) => [record.id, record.id === heldRecord.id]));
+    const exported = await send({ method: "GET", path: "/campaigns/{id}/export", params: { id: campaignId }, token: callers.reviewer.token, query: "?what=labels" });
+    expect(exported.status).toBe(200);
+    const rows = exported.body as { record_key: string; critic_pass: boolean | null }[];
+    const heldKey = (await prisma().record.findUniqueOrThrow({ where: { id: heldRecord.id }, select: { key: true } })).key;
+    expect(rows.map((row) => [row.record_key, row.critic_pass])).toEqual(rows.map((row) => [row.record_key, row.record_key === heldKey ? null : false]));
+  });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { Actor } from "@/lib/server/auth/permissions";
+import { prisma } from "@/lib/server/db/client";
 import { upsertUserFromCli } from "@/lib/server/db/users";
 
 export function uniqueName(prefix: string): string {
@@ -12,6 +13,17 @@ export function uniqueName(prefix: string): string {
 export async function makeUser(role: Role, languages: string[] = []): Promise<Actor> {
   const { actor } = await upsertUserFromCli({ email: `${uniqueName(role.toLowerCase())}@example.test`, role, languages, password: "correct horse battery" });
   return actor;
+}
+
+/**
+ * Hands a chosen item to a user as the queue would (an active lease taking one slot), for tests
+ * that need particular items labelled: a label is accepted only from the item's holder.
+ */
+export async function holdItem({ userId, itemId }: { userId: string; itemId: string }): Promise<void> {
+  await prisma().$transaction([
+    prisma().assignment.create({ data: { itemId, userId, leaseExpiresAt: new Date(Date.now() + 30 * 60_000) } }),
+    prisma().campaignItem.update({ where: { id: itemId }, data: { slotsTaken: { increment: 1 } } }),
+  ]);
 }
 
 /** A valid AutoCodeBench-style record; `seed` makes its content (and so its hash) unique. */

@@ -12,6 +12,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
+import { createCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { importRecords } from "./imports";
 import { acceptInvitation, createInvitation, findOpenInvitation } from "./invitations";
@@ -293,13 +294,21 @@ describe("authorization", () => {
     }
   });
 
-  it("lists datasets with their counts to any signed-in role", async () => {
+  /** A campaign in python over the dataset, which makes it visible to python annotators. */
+  const campaignOn = (dataset: string) => createCampaign({ actor: admin, input: { dataset, name: uniqueName("authz"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+
+  it("lists datasets with their counts to reviewers, and to annotators once a campaign in their languages uses them", async () => {
     const name = uniqueName("listed");
     await importAs(admin, name);
-    const response = await getDatasets(new Request("http://localhost/api/v1/datasets", { headers: bearer(annotatorToken) }), params({}));
-    expect(response.status).toBe(200);
-    const datasets = (await response.json()) as { name: string; records: number; byLanguage: Record<string, number> }[];
-    expect(datasets.find((d) => d.name === name)).toMatchObject({ records: 1, byLanguage: { python: 1 } });
+    const listed = async (token: string) => {
+      const response = await getDatasets(new Request("http://localhost/api/v1/datasets", { headers: bearer(token) }), params({}));
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { name: string; records: number; byLanguage: Record<string, number> }[]).find((d) => d.name === name);
+    };
+    expect(await listed(reviewerToken)).toMatchObject({ records: 1, byLanguage: { python: 1 } });
+    expect(await listed(annotatorToken)).toBeUndefined();
+    await campaignOn(name);
+    expect(await listed(annotatorToken)).toMatchObject({ records: 1, byLanguage: { python: 1 } });
   });
 
   it("answers 404 for the records of an unknown dataset", async () => {
@@ -373,6 +382,7 @@ describe("authorization", () => {
     beforeAll(async () => {
       const summary = await importRecords({ actor: admin, datasetName: name, source: chunks(toJsonl(input)), skipInvalid: false, origin: "api" });
       expect(summary).toMatchObject({ ok: true, imported: 7 });
+      await campaignOn(name);
     });
 
     type Page = { records: { id: number; line: number; language: string; difficulty: string | null; critic: { overallPass: boolean | null } | null }[]; nextCursor: number | null };
@@ -423,6 +433,7 @@ describe("authorization", () => {
         skipInvalid: false,
         origin: "api",
       });
+      await campaignOn(other);
       const response = await getRecords(new Request(recordsUrl(other, "?q=%25"), { headers: bearer(annotatorToken) }), params({ name: other }));
       expect(response.status).toBe(200);
       expect(((await response.json()) as Page).records.map((r) => r.line)).toEqual([1]);

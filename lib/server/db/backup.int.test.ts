@@ -8,7 +8,7 @@ import pg from "pg";
 
 import { describe, expect, inject, it } from "vitest";
 
-import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { restoreBackup, writeBackup } from "./backup";
 import { createCampaign } from "./campaigns";
@@ -37,6 +37,7 @@ describe("backup and restore", () => {
     const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("backup"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
     const items = await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, orderBy: { position: "asc" }, select: { id: true } });
     for (const [index, item] of items.entries()) {
+      await holdItem({ userId: annotator.id, itemId: item.id });
       await submitAnnotation({ actor: annotator, itemId: item.id, input: { valid: index !== 0, categories: index === 0 ? ["precision"] : [], note: index === 0 ? "float ==" : null, needsReview: false, activeMs: 12_000 } });
     }
     const original = await getCampaignReport({ actor: admin, campaignId: campaign.id });

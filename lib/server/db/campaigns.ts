@@ -10,6 +10,7 @@ import type { CampaignSettingsInput, CreateCampaignInput } from "@/lib/validatio
 
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
+import { visibleCampaignWhere } from "./visibility";
 
 export type CampaignSummary = {
   id: string;
@@ -91,9 +92,10 @@ export async function createCampaign({ actor, input }: { actor: Actor | null; in
         select: { id: true },
       });
       // The agreement subset: items whose hash falls under the fraction get one extra annotator.
+      // Item ids are random: nobody should be able to name an item they were not handed.
       const itemCount = await tx.$executeRaw`
         INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target)
-        SELECT 'itm_' || md5(${campaign.id} || ':' || r.id), ${campaign.id}, r.id, r.language,
+        SELECT 'itm_' || replace(gen_random_uuid()::text, '-', ''), ${campaign.id}, r.id, r.language,
                row_number() OVER (ORDER BY md5(${seed} || ':order:' || r.key)),
                ${input.overlap}::int + CASE WHEN ${input.overlap}::int = 1
                  AND ('x' || substr(md5(${seed} || ':agree:' || r.key), 1, 8))::bit(32)::bigint / 4294967296.0 < ${input.agreementFraction}::float8
@@ -122,7 +124,7 @@ export async function getCampaignForOperator(campaignId: string): Promise<Campai
 export async function listCampaigns({ actor }: { actor: Actor }): Promise<CampaignSummary[]> {
   assertCan(actor, "records:read");
   const rows = await prisma().campaign.findMany({
-    where: actor.role === "ANNOTATOR" ? { languages: { hasSome: actor.languages } } : {},
+    where: visibleCampaignWhere(actor),
     orderBy: { createdAt: "desc" },
     select: campaignSelect,
   });
@@ -133,7 +135,7 @@ export async function listCampaigns({ actor }: { actor: Actor }): Promise<Campai
 export async function getCampaign({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<CampaignSummary> {
   assertCan(actor, "records:read");
   const row = await prisma().campaign.findFirst({
-    where: { id: campaignId, ...(actor.role === "ANNOTATOR" ? { languages: { hasSome: actor.languages } } : {}) },
+    where: { id: campaignId, ...visibleCampaignWhere(actor) },
     select: campaignSelect,
   });
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");

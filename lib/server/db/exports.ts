@@ -8,6 +8,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
 
 /** Items per query while streaming: memory stays flat however large the campaign. */
 const PAGE = 500;
@@ -18,6 +19,7 @@ export type ExportFormat = "jsonl" | "csv";
 type PageItem = {
   position: number;
   record: {
+    id: number;
     key: string;
     line: number;
     language: string;
@@ -45,6 +47,7 @@ async function* campaignPages(campaignId: string, withCode: boolean): AsyncGener
         position: true,
         record: {
           select: {
+            id: true,
             key: true,
             line: true,
             language: true,
@@ -100,7 +103,8 @@ function labelRow(item: PageItem, final: FinalLabel) {
  * Streams a campaign export, a line (or CSV row) at a time: `labels` — every item with its final
  * label, categories, who decided, each annotator's label, the critic verdict and executable-valid;
  * `verified` — the final-Valid records in the input format (original and unknown fields) plus a
- * `verification` object. Scope: reports:export.
+ * `verification` object. Critic fields blind mode hides from the actor are left out (visibility.ts);
+ * the operator CLI (no actor) gets everything. Scope: reports:export.
  */
 export async function* exportCampaign({ actor, campaignId, what, format }: { actor: Actor | null; campaignId: string; what: ExportKind; format: ExportFormat }): AsyncGenerator<string> {
   if (actor) {
@@ -111,7 +115,9 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
   const rule = campaign.finalRule as AggregationRule;
   const invalidatingKeys = new Set(campaign.categories.filter((category) => category.invalidating).map((category) => category.key));
   if (what === "labels" && format === "csv") yield stringify([LABEL_COLUMNS]);
-  for await (const page of campaignPages(campaignId, what === "verified")) {
+  for await (const stored of campaignPages(campaignId, what === "verified")) {
+    const hidden = await criticHiddenRecordIds({ actor, recordIds: stored.map((item) => item.record.id) });
+    const page = stored.map((item) => ({ ...item, record: { ...item.record, critic: criticAsSeen(item.record.critic, hidden.has(item.record.id)) } }));
     const lines: string[] = [];
     for (const item of page) {
       const final = finalLabel({ rule, labels: item.annotations, adjudication: item.adjudication, invalidatingKeys });

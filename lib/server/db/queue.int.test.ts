@@ -9,7 +9,7 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 import { createCampaign, getCampaignProgress } from "./campaigns";
 import { prisma } from "./client";
 import { importRecords } from "./imports";
-import { claimNextItem, getWorkItem, skipItem, submitAnnotation } from "./queue";
+import { claimNextItem, getWorkItem, renewLease, skipItem, submitAnnotation } from "./queue";
 
 let admin: Actor;
 
@@ -150,6 +150,43 @@ describe("the leased queue", () => {
     expect(a.id).toBe(b.id);
     expect(await prisma().annotation.count({ where: { itemId: claim!.itemId } })).toBe(1);
     expect(await prisma().annotationRevision.count({ where: { annotationId: a.id } })).toBe(1);
+  });
+});
+
+describe("label ownership", () => {
+  it("refuses a label on an item the actor never claimed, whatever its id", async () => {
+    const dataset = await makeDataset({ python: 2 });
+    const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("c"), overlap: 2, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    // The second item in campaign order: one the queue would not hand out first.
+    const [, chosen] = await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, orderBy: { position: "asc" }, select: { id: true } });
+    await expect(submitAnnotation({ actor: ann, itemId: chosen.id, input: label })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await prisma().annotation.count({ where: { itemId: chosen.id } })).toBe(0);
+    expect((await prisma().campaignItem.findUniqueOrThrow({ where: { id: chosen.id }, select: { slotsTaken: true } })).slotsTaken).toBe(0);
+  });
+
+  it("refuses a label on an item the actor skipped", async () => {
+    const dataset = await makeDataset({ python: 1 });
+    const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("c"), overlap: 2, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
+    await skipItem({ actor: ann, itemId: claim!.itemId, reason: "not my area" });
+    await expect(submitAnnotation({ actor: ann, itemId: claim!.itemId, input: label })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await prisma().annotation.count({ where: { itemId: claim!.itemId } })).toBe(0);
+    expect((await prisma().campaignItem.findUniqueOrThrow({ where: { id: claim!.itemId }, select: { slotsTaken: true } })).slotsTaken).toBe(0);
+  });
+
+  it("refuses a label on another annotator's leased item", async () => {
+    const dataset = await makeDataset({ python: 1 });
+    const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("c"), overlap: 2, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    const bob = await makeUser("ANNOTATOR", ["python"]);
+    const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
+    await expect(submitAnnotation({ actor: bob, itemId: claim!.itemId, input: label })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(renewLease({ actor: bob, itemId: claim!.itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(renewLease({ actor: ann, itemId: claim!.itemId })).resolves.toBeInstanceOf(Date);
+    await expect(submitAnnotation({ actor: ann, itemId: claim!.itemId, input: label })).resolves.toMatchObject({ created: true });
+    await expect(renewLease({ actor: ann, itemId: claim!.itemId })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 });
 

@@ -10,6 +10,7 @@ import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { recordViewSelect } from "./records";
+import { criticAsSeen, criticHiddenRecordIds, isFirstLabelPreReveal } from "./visibility";
 
 export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
 
@@ -64,14 +65,15 @@ export async function claimNextItem({ actor, campaignId }: { actor: Actor; campa
   });
 }
 
-/** Extends the actor's lease on an item while they work on it. Scope: labels:write. */
+/** Extends the actor's lease on an item while they work on it; an item they never held is NOT_FOUND. Scope: labels:write. */
 export async function renewLease({ actor, itemId }: { actor: Actor; itemId: string }): Promise<Date> {
   assertCan(actor, "labels:write");
-  const assignment = await prisma().assignment.findFirst({
-    where: { itemId, userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() } },
-    select: { id: true, item: { select: { campaign: { select: { leaseMinutes: true } } } } },
+  const assignment = await prisma().assignment.findUnique({
+    where: { itemId_userId: { itemId, userId: actor.id } },
+    select: { id: true, status: true, leaseExpiresAt: true, item: { select: { campaign: { select: { leaseMinutes: true } } } } },
   });
-  if (!assignment) throw new AppError("CONFLICT", "Your lease on this item has ended. Submit to keep your work if the slot is still free.");
+  if (!assignment) throw new AppError("NOT_FOUND", "No such item.");
+  if (assignment.status !== "ACTIVE" || assignment.leaseExpiresAt <= new Date()) throw new AppError("CONFLICT", "Your lease on this item has ended. Submit to keep your work if the slot is still free.");
   const leaseExpiresAt = new Date(Date.now() + assignment.item.campaign.leaseMinutes * 60_000);
   await prisma().assignment.update({ where: { id: assignment.id }, data: { leaseExpiresAt } });
   return leaseExpiresAt;
@@ -95,10 +97,13 @@ function sameLabel(a: { valid: boolean; categories: string[]; note: string | nul
 }
 
 /**
- * Submits (or revises) the actor's label on an item. The item row is locked, so a double submit
- * yields one annotation; a stale form (baseRevision behind) gets CONFLICT; a submit after the lease
- * expired is accepted while the item still has a free slot. Every version is appended to the
- * revision history; in blind mode the first version is also kept as the pre-reveal label.
+ * Submits (or revises) the actor's label on an item. Only the holder of the item's assignment may
+ * label it: an item never claimed (or another annotator's) is NOT_FOUND, a skipped one is CONFLICT,
+ * and a submit after the lease expired is accepted while the item still has a free slot. The item
+ * row is locked, so a double submit yields one annotation; a stale form (baseRevision behind) gets
+ * CONFLICT. Every version is appended to the
+ * revision history; in blind mode the first version is also kept as the pre-reveal label when it
+ * truly is one (an annotator's: see visibility.ts).
  * Runs the actor made on the record while holding the item are attached as evidence. Scope: labels:write.
  */
 export async function submitAnnotation({ actor, itemId, input }: { actor: Actor; itemId: string; input: AnnotationInput }): Promise<SubmittedAnnotation> {
@@ -132,27 +137,25 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
       return { id: existing.id, revision, ...label, created: false };
     }
 
+    // A first label needs the assignment the queue handed out: item ids alone grant nothing.
     const assignment = await tx.assignment.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } }, select: { id: true, status: true, leaseExpiresAt: true, createdAt: true } });
-    const holdsSlot = assignment?.status === "ACTIVE";
-    if (!holdsSlot) {
+    if (!assignment) throw new AppError("NOT_FOUND", "No such item.");
+    if (assignment.status === "SKIPPED") throw new AppError("CONFLICT", "You skipped this item, so it is no longer yours to label.");
+    if (assignment.status !== "ACTIVE") {
       if (item.slotsTaken >= item.target) {
         throw new AppError("CONFLICT", "Your lease on this item expired and its last slot went to someone else. Your label was not saved; copy your note before moving on.");
       }
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${itemId}`;
     }
-    const since = assignment?.createdAt ?? new Date();
-    await tx.assignment.upsert({
-      where: { itemId_userId: { itemId, userId: actor.id } },
-      create: { itemId, userId: actor.id, status: "SUBMITTED", leaseExpiresAt: new Date(), finishedAt: new Date() },
-      update: { status: "SUBMITTED", finishedAt: new Date() },
-    });
+    const since = assignment.createdAt;
+    await tx.assignment.update({ where: { id: assignment.id }, data: { status: "SUBMITTED", finishedAt: new Date() } });
     const annotation = await tx.annotation.create({
       data: {
         itemId,
         userId: actor.id,
         ...label,
         activeMs: input.activeMs,
-        ...(campaign.blind ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
+        ...(campaign.blind && isFirstLabelPreReveal(actor) ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
       },
       select: { id: true },
     });
@@ -177,8 +180,8 @@ export async function listMyAnnotations({ actor, campaignId, limit = 200 }: { ac
 
 /**
  * What the annotator's record view needs for one item: the record, the campaign's taxonomy, the
- * actor's lease and label with its revisions. In blind mode the critic is left out until the actor
- * has submitted a first label, so it never reaches the browser early. Scoped to items the actor
+ * actor's lease and label with its revisions. The critic is left out while blind mode hides it from
+ * the actor (visibility.ts), so it never reaches the browser early. Scoped to items the actor
  * holds or held: anything else is NOT_FOUND. Scope: labels:write.
  */
 export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: string }) {
@@ -199,14 +202,16 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
   });
   if (!item) throw new AppError("NOT_FOUND", "No such item.");
   const annotation = item.annotations[0] ?? null;
-  const isCriticVisible = !item.campaign.blind || annotation !== null;
-  const { critic, ...record } = item.record;
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: [item.record.id] });
+  const isCriticVisible = !hidden.has(item.record.id);
+  const { critic: stored, ...record } = item.record;
+  const critic = criticAsSeen(stored, !isCriticVisible);
   return {
     itemId: item.id,
     campaign: item.campaign,
     assignment: item.assignments[0] ?? null,
     annotation,
     isCriticVisible,
-    record: { ...record, critic: isCriticVisible && critic ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] } : null },
+    record: { ...record, critic: critic ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] } : null },
   };
 }

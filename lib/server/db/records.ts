@@ -8,15 +8,16 @@ import { AppError } from "@/lib/server/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 import { prisma } from "./client";
+import { criticAsSeen, criticHiddenRecordIds, criticHiddenRecordWhere, visibleDatasetWhere, visibleRecordWhere } from "./visibility";
 
 export type DatasetSummary = { id: string; name: string; createdAt: Date; records: number; byLanguage: Record<string, number> };
 
-/** Every dataset with its record count per language. Scope: records:read. */
+/** The datasets the actor sees (see visibility.ts) with their record count per language. Scope: records:read. */
 export async function listDatasets({ actor }: { actor: Actor }): Promise<DatasetSummary[]> {
   assertCan(actor, "records:read");
   const [datasets, counts] = await Promise.all([
-    prisma().dataset.findMany({ orderBy: { createdAt: "desc" }, select: { id: true, name: true, createdAt: true } }),
-    prisma().record.groupBy({ by: ["datasetId", "language"], _count: { _all: true } }),
+    prisma().dataset.findMany({ where: visibleDatasetWhere(actor), orderBy: { createdAt: "desc" }, select: { id: true, name: true, createdAt: true } }),
+    prisma().record.groupBy({ by: ["datasetId", "language"], where: visibleRecordWhere(actor), _count: { _all: true } }),
   ]);
   return datasets.map((dataset) => {
     const byLanguage: Record<string, number> = {};
@@ -39,12 +40,15 @@ export type RecordView = {
   demoTestFunc: string;
   fullTestFunc: string;
   extra: Record<string, unknown>;
+  /** Null when there is no verdict, and when it is hidden from the actor (isCriticHidden). */
   critic: CriticView | null;
+  /** Blind mode keeps this record's critic from the actor for now (see visibility.ts). */
+  isCriticHidden: boolean;
   /** Batch verification: canonical solution PASSED both tests; null until verified. */
   executableValid: boolean | null;
 };
 
-export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean; executableValid: boolean | null };
+export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean; isCriticHidden: boolean; executableValid: boolean | null };
 
 export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; executable?: "valid" | "failed" | "unknown"; q?: string };
 
@@ -68,19 +72,22 @@ const recordSelect = { ...recordViewSelect, dataset: { select: { name: true } } 
 
 type SelectedRecord = Prisma.RecordGetPayload<{ select: typeof recordSelect }>;
 
-function toRecordView(row: SelectedRecord): RecordView {
+function toRecordView(row: SelectedRecord, isCriticHidden: boolean): RecordView {
   const { dataset, critic, extra, ...rest } = row;
   return {
     ...rest,
     dataset: dataset.name,
     extra: (extra ?? {}) as Record<string, unknown>,
-    critic: critic ? { ...critic, rules: critic.rules as CriticRule[] } : null,
+    critic: criticAsSeen(critic ? { ...critic, rules: critic.rules as CriticRule[] } : null, isCriticHidden),
+    isCriticHidden,
   };
 }
 
-function recordWhere(datasetId: string, filters: RecordFilters): Prisma.RecordWhereInput {
+function recordWhere(actor: Actor, datasetId: string, filters: RecordFilters): Prisma.RecordWhereInput {
   return {
     datasetId,
+    // Filtering on a hidden verdict would reveal it: such records match no critic filter.
+    ...(filters.critic ? { NOT: criticHiddenRecordWhere(actor) } : {}),
     ...(filters.language ? { language: filters.language } : {}),
     ...(filters.difficulty ? { difficulty: filters.difficulty } : {}),
     ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
@@ -92,8 +99,8 @@ function recordWhere(datasetId: string, filters: RecordFilters): Prisma.RecordWh
   };
 }
 
-async function findDatasetId(name: string): Promise<string> {
-  const dataset = await prisma().dataset.findUnique({ where: { name }, select: { id: true } });
+async function findDatasetId(actor: Actor, name: string): Promise<string> {
+  const dataset = await prisma().dataset.findFirst({ where: { name, ...visibleDatasetWhere(actor) }, select: { id: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${name}".`);
   return dataset.id;
 }
@@ -106,27 +113,29 @@ function titleOf(question: string): string {
 
 /**
  * One page of a dataset's records in import order (ascending id), with keyset
- * pagination on id so page 1,000 costs what page 1 does. Scope: records:read.
+ * pagination on id so page 1,000 costs what page 1 does. Scoped to datasets the actor sees; critics
+ * hidden from the actor by blind mode are left out. Scope: records:read.
  */
 export async function listRecords({ actor, datasetName, filters, limit, cursor }: { actor: Actor; datasetName: string; filters: RecordFilters; limit: number; cursor?: number }) {
   assertCan(actor, "records:read");
-  const datasetId = await findDatasetId(datasetName);
-  const where = recordWhere(datasetId, filters);
+  const datasetId = await findDatasetId(actor, datasetName);
+  const where = recordWhere(actor, datasetId, filters);
   const rows = await prisma().record.findMany({
     where: cursor ? { ...where, id: { gt: cursor } } : where,
     orderBy: { id: "asc" },
     take: limit + 1,
     select: recordSelect,
   });
-  const page = rows.slice(0, limit).map(toRecordView);
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) });
+  const page = rows.slice(0, limit).map((row) => toRecordView(row, hidden.has(row.id)));
   return { records: page, nextCursor: rows.length > limit ? page[page.length - 1].id : null };
 }
 
-/** A page of list rows for the browser table plus the filtered total. Scope: records:read. */
+/** A page of list rows for the browser table plus the filtered total, scoped like listRecords. Scope: records:read. */
 export async function browseRecords({ actor, datasetName, filters, limit, cursor }: { actor: Actor; datasetName: string; filters: RecordFilters; limit: number; cursor?: number }) {
   assertCan(actor, "records:read");
-  const datasetId = await findDatasetId(datasetName);
-  const where = recordWhere(datasetId, filters);
+  const datasetId = await findDatasetId(actor, datasetName);
+  const where = recordWhere(actor, datasetId, filters);
   const [rows, total] = await Promise.all([
     prisma().record.findMany({
       where: cursor ? { ...where, id: { gt: cursor } } : where,
@@ -136,27 +145,28 @@ export async function browseRecords({ actor, datasetName, filters, limit, cursor
     }),
     prisma().record.count({ where }),
   ]);
-  const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic, ...row }) => ({
-    ...row,
-    title: titleOf(question),
-    criticPass: critic?.overallPass ?? null,
-    hasCritic: critic !== null,
-  }));
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) });
+  const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic: stored, ...row }) => {
+    const isCriticHidden = hidden.has(row.id);
+    const critic = criticAsSeen(stored, isCriticHidden);
+    return { ...row, title: titleOf(question), criticPass: critic?.overallPass ?? null, hasCritic: critic !== null, isCriticHidden };
+  });
   return { items, total, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
 }
 
-/** One record with its critic verdict. Scope: records:read. */
+/** One record the actor sees, with its critic verdict unless blind mode hides it. Scope: records:read. */
 export async function getRecord({ actor, id }: { actor: Actor; id: number }): Promise<RecordView> {
   assertCan(actor, "records:read");
-  const row = await prisma().record.findUnique({ where: { id }, select: recordSelect });
+  const row = await prisma().record.findFirst({ where: { id, ...visibleRecordWhere(actor) }, select: recordSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such record.");
-  return toRecordView(row);
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: [id] });
+  return toRecordView(row, hidden.has(id));
 }
 
 /** The languages and difficulties present in a dataset, for filter menus. Scope: records:read. */
 export async function datasetFacets({ actor, datasetName }: { actor: Actor; datasetName: string }) {
   assertCan(actor, "records:read");
-  const datasetId = await findDatasetId(datasetName);
+  const datasetId = await findDatasetId(actor, datasetName);
   const [languages, difficulties] = await Promise.all([
     prisma().record.groupBy({ by: ["language"], where: { datasetId }, _count: { _all: true }, orderBy: { language: "asc" } }),
     prisma().record.groupBy({ by: ["difficulty"], where: { datasetId }, _count: { _all: true } }),

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { cohensKappa, finalLabel, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
 import type { Actor } from "@/lib/server/auth/permissions";
-import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { createCampaign } from "./campaigns";
 import { prisma } from "./client";
@@ -53,6 +53,7 @@ beforeAll(async () => {
     const plan = PLAN[(item.record.extra as { index: number }).index];
     await prisma().record.update({ where: { id: item.record.id }, data: { executableValid: plan.executable } });
     for (const [index, label] of plan.labels.entries()) {
+      await holdItem({ userId: annotators[index].id, itemId: item.id });
       await submitAnnotation({ actor: annotators[index], itemId: item.id, input: { ...label, note: label.valid ? null : "see categories", needsReview: false, activeMs: 20_000 } });
     }
     if (plan.adjudication) await adjudicateItem({ actor: reviewer, itemId: item.id, input: { ...plan.adjudication, reason: "decided by review" } });
@@ -153,6 +154,7 @@ describe("dataset report", () => {
     const label = async (campaignId: string, valids: boolean[]) => {
       const items = await prisma().campaignItem.findMany({ where: { campaignId }, orderBy: { recordId: "asc" }, select: { id: true } });
       for (const [index, valid] of valids.entries()) {
+        await holdItem({ userId: annotator.id, itemId: items[index].id });
         await submitAnnotation({ actor: annotator, itemId: items[index].id, input: { valid, categories: valid ? [] : ["other"], note: valid ? null : "no", needsReview: false, activeMs: 1000 } });
       }
     };

@@ -9,6 +9,7 @@ import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { recordViewSelect } from "./records";
+import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
 
 /** Everything the final label and the review queues need about one item, loaded in one query. */
 export type ItemEvidence = {
@@ -101,7 +102,9 @@ export type QueueFilters = { queue?: QueueName; language?: string; annotatorId?:
 export async function listReviewQueue({ actor, campaignId, filters }: { actor: Actor; campaignId: string; filters: QueueFilters }) {
   assertCan(actor, "reviews:write");
   await getCampaign({ actor, campaignId });
-  const { outcomes } = await computeOutcomes(campaignId);
+  const [{ outcomes: all }, hidden] = await Promise.all([computeOutcomes(campaignId), criticHiddenRecordIds({ actor, campaignId })]);
+  // A critic hidden from the reviewer (they hold the item, blind) must not show through a queue either.
+  const outcomes = all.map((item) => (hidden.has(item.recordId) ? { ...item, criticPass: null, criticFailedRules: [] } : item));
   const counts: Record<QueueName, number> = { annotators: 0, critic: 0, execution: 0, flagged: 0 };
   const items = [];
   for (const item of outcomes) {
@@ -163,7 +166,8 @@ export async function adjudicateItem({ actor, itemId, input }: { actor: Actor; i
 
 /**
  * The adjudication view's data: the record, the critic, every annotation with who, label,
- * categories, note, active time and attached runs, and the decision with its history. Scope: reviews:write.
+ * categories, note, active time and attached runs, and the decision with its history. The critic is
+ * left out while blind mode hides it from the reviewer (visibility.ts). Scope: reviews:write.
  */
 export async function getReviewItem({ actor, itemId }: { actor: Actor; itemId: string }) {
   assertCan(actor, "reviews:write");
@@ -197,6 +201,8 @@ export async function getReviewItem({ actor, itemId }: { actor: Actor; itemId: s
     },
   });
   if (!item) throw new AppError("NOT_FOUND", "No such item.");
-  const { critic, ...record } = item.record;
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: [item.record.id] });
+  const { critic: stored, ...record } = item.record;
+  const critic = criticAsSeen(stored, hidden.has(item.record.id));
   return { ...item, record: { ...record, critic: critic ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] } : null } };
 }

@@ -10,6 +10,7 @@ import { admitRun, runInSandbox, SandboxError, type SandboxResult } from "@/lib/
 import { keepHeadAndTail } from "@/lib/server/sandbox/output";
 
 import { prisma } from "./client";
+import { visibleRecordWhere } from "./visibility";
 
 export type RunKindInput = "demo" | "full" | "both" | "scratch";
 
@@ -115,11 +116,11 @@ export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: s
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
  * with who ran it. A user has at most a few runs going at once and the queue is bounded (both
  * RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
- * Scope: sandbox:run.
+ * Scoped to records the actor sees. Scope: sandbox:run.
  */
 export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
   assertCan(actor, "sandbox:run");
-  const record = await prisma().record.findUnique({ where: { id: recordId }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
+  const record = await prisma().record.findFirst({ where: { id: recordId, ...visibleRecordWhere(actor) }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   const language = record.language as Language;
   if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
@@ -149,11 +150,11 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
   }
 }
 
-/** The latest runs of a record, newest first (for the record page). Scope: records:read. */
+/** The latest runs of a record the actor sees, newest first (for the record page). Scope: records:read. */
 export async function listRecordRuns({ actor, recordId, limit = 10 }: { actor: Actor; recordId: number; limit?: number }) {
   assertCan(actor, "records:read");
   return prisma().runResult.findMany({
-    where: { recordId },
+    where: { recordId, record: visibleRecordWhere(actor) },
     orderBy: { createdAt: "desc" },
     take: limit,
     select: { id: true, kind: true, backend: true, outcome: true, exitCode: true, timeMs: true, createdAt: true, batchId: true, user: { select: { email: true } } },

@@ -132,7 +132,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
                   </Link>
                 </td>
                 <td className="px-3 py-2">
-                  {!item.hasCritic ? <Badge>none</Badge> : item.criticPass === true ? <Badge tone="green">pass</Badge> : item.criticPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
+                  {item.isCriticHidden ? <Badge>hidden</Badge> : !item.hasCritic ? <Badge>none</Badge> : item.criticPass === true ? <Badge tone="green">pass</Badge> : item.criticPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
                 </td>
                 <td className="px-3 py-2">
                   <ExecutableBadge value={item.executableValid} />

@@ -47,7 +47,13 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           </Card>
           <SandboxCard actor={actor} recordId={record.id} language={record.language} />
           <Card title="Critic">
-            <CriticPanel critic={record.critic} />
+            {record.isCriticHidden ? (
+              <p className="text-sm text-slate-500" data-testid="critic-hidden">
+                Hidden while this record is a blind item you have not labelled yet.
+              </p>
+            ) : (
+              <CriticPanel critic={record.critic} />
+            )}
           </Card>
           {extraKeys.length > 0 ? (
             <Card title="Other fields">

@@ -49,6 +49,8 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
   const unavailableNote = language?.available === false ? cannotRunSentence(record.language as Language) : undefined;
   const isLeaseActive = assignment?.status === "ACTIVE" && annotation === null;
+  // A skipped item is no longer the actor's to label (the server refuses it too).
+  const isSkipped = assignment?.status === "SKIPPED" && annotation === null;
   const categoryLabels = Object.fromEntries(campaign.categories.map((category) => [category.key, category.label]));
   const code = { solution: record.canonicalSolution, demo: record.demoTestFunc, full: record.fullTestFunc };
 
@@ -70,15 +72,19 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
       </GuidelinesPanel>
       <section aria-label="Your label" className={section}>
         <h2 className="mb-1.5 text-sm font-semibold text-slate-800">{annotation ? `Your label (revision ${annotation.revision})` : "Your label"}</h2>
-        <LabelForm
-          key={itemId}
-          itemId={itemId}
-          campaignId={campaign.id}
-          blind={campaign.blind}
-          requireInvalidNote={campaign.requireInvalidNote}
-          categories={campaign.categories}
-          loaded={annotation ? { valid: annotation.valid, categories: annotation.categories, note: annotation.note, testLine: annotation.testLine, needsReview: annotation.needsReview, revision: annotation.revision } : null}
-        />
+        {isSkipped ? (
+          <p className="text-sm text-slate-600">You skipped this item, so it is no longer yours to label.</p>
+        ) : (
+          <LabelForm
+            key={itemId}
+            itemId={itemId}
+            campaignId={campaign.id}
+            blind={campaign.blind}
+            requireInvalidNote={campaign.requireInvalidNote}
+            categories={campaign.categories}
+            loaded={annotation ? { valid: annotation.valid, categories: annotation.categories, note: annotation.note, testLine: annotation.testLine, needsReview: annotation.needsReview, revision: annotation.revision } : null}
+          />
+        )}
       </section>
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
       <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableNote={unavailableNote} />

@@ -14,7 +14,8 @@ export const GET = apiRoute<{ id: string }>("reports:export", async ({ request, 
   // Checked before streaming starts, so a missing campaign is a 404 rather than a broken stream.
   const campaign = await getCampaign({ actor, campaignId: params.id });
   const outputFormat = what === "verified" ? "jsonl" : format;
-  const body = Readable.toWeb(Readable.from(exportCampaign({ actor, campaignId: params.id, what, format: outputFormat }))) as ReadableStream<Uint8Array>;
+  // A byte stream (not object mode): web streams must carry Uint8Array chunks, not strings.
+  const body = Readable.toWeb(Readable.from(exportCampaign({ actor, campaignId: params.id, what, format: outputFormat }), { objectMode: false })) as ReadableStream<Uint8Array>;
   const fileName = `${campaign.name}-${what}.${outputFormat}`.replace(/[^\w.-]/g, "_");
   return new Response(body, {
     headers: { "content-type": outputFormat === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName}"` },

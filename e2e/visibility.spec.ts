@@ -1,0 +1,85 @@
+import { expect, test } from "@playwright/test";
+
+import { invite, signIn, signInAsAdmin } from "./people";
+
+// Runs after foundation.spec.ts in a full run (files run in name order), or alone.
+// Blind mode holds on every page, not only in the workspace: an annotator with an unlabelled blind
+// item reads no critic on the record page, in the dataset browser or through its critic filter,
+// and sees nothing of a dataset with no campaign in their languages. Sets up everything it needs.
+test.describe.configure({ mode: "serial" });
+
+const run = Date.now().toString(36);
+const dataset = `e2e-blind-${run}`;
+const elsewhere = `e2e-elsewhere-${run}`;
+const reasoning = `Reasoning ${run}: the tests print output the statement never mentions.`;
+const annotator = { email: `blind-ann-${run}@example.test`, password: "annotator-password-9", name: `Blind ${run}` };
+let campaignId = "";
+
+function record(name: string) {
+  return {
+    question: `# Blind ${name}\n\nWrite \`${name}(a)\` in Python returning \`a\`.`,
+    canonical_solution: `def ${name}(a):\n    return a\n`,
+    demo_test_func: `assert ${name}(1) == 1\n`,
+    full_test_func: `assert ${name}(2) == 2\n`,
+    language: "python",
+    critic_result: { summary: { overall_pass: false, failed_rules: ["Irrelevant Requirements"], key_points: [`Key point ${run}`] } },
+    critic_reasoning: reasoning,
+  };
+}
+
+test("the admin sets up a blind campaign, a dataset without campaign and an annotator", async ({ page, browser }) => {
+  await signInAsAdmin(page);
+  for (const [name, records] of [[dataset, [record(`b1_${run}`), record(`b2_${run}`)]], [elsewhere, [record(`e1_${run}`)]]] as const) {
+    const imported = await page.request.post(`/api/v1/datasets/${name}/records`, { data: records.map((r) => JSON.stringify(r)).join("\n"), headers: { "content-type": "application/x-ndjson" } });
+    expect(imported.status()).toBe(201);
+  }
+  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: `Blind reads ${run}`, languages: ["python"], blind: true } });
+  expect(created.status()).toBe(201);
+  campaignId = ((await created.json()) as { id: string }).id;
+  await invite(page, browser, annotator, "ANNOTATOR");
+});
+
+test("an annotator holding a blind item reads no critic on the record page or in the dataset browser", async ({ page }) => {
+  await signIn(page, annotator);
+  await page.goto(`/campaigns/${campaignId}/next`);
+  await expect(page).toHaveURL(/\/items\//);
+  await expect(page.getByText("The critic is hidden until you submit a first label.")).toBeVisible();
+  const recordId = ((await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "").replace("Record ", "");
+
+  await page.goto(`/records/${recordId}`);
+  await expect(page.getByTestId("critic-hidden")).toBeVisible();
+  await expect(page.getByText("Overall:")).toHaveCount(0);
+  // Nothing of the verdict reaches the browser, not even in the page's data.
+  expect(await page.content()).not.toContain(reasoning);
+  expect(await page.content()).not.toContain(`Key point ${run}`);
+
+  await page.goto(`/datasets/${dataset}`);
+  const rows = page.getByRole("row").filter({ hasText: `Blind b` });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.getByText("hidden", { exact: true })).toHaveCount(2);
+  await expect(rows.getByText("fail", { exact: true })).toHaveCount(0);
+  await page.goto(`/datasets/${dataset}?critic=fail`);
+  await expect(page.getByText("No records match.")).toBeVisible();
+
+  const listed = await page.request.get(`/api/v1/datasets/${dataset}/records`);
+  expect(listed.status()).toBe(200);
+  expect(((await listed.json()) as { records: { critic: unknown }[] }).records.map((r) => r.critic)).toEqual([null, null]);
+
+  // A dataset with no campaign in the annotator's languages does not exist for them.
+  expect((await page.goto(`/datasets/${elsewhere}`))?.status()).toBe(404);
+  await page.goto("/datasets");
+  await expect(page.getByText(dataset, { exact: true })).toBeVisible();
+  await expect(page.getByText(elsewhere)).toHaveCount(0);
+});
+
+test("once labelled, the record page shows the annotator the critic", async ({ page }) => {
+  await signIn(page, annotator);
+  const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`);
+  expect(claim.status()).toBe(200);
+  const { item, record: claimed } = (await claim.json()) as { item: { id: string }; record: { id: number } };
+  expect((await page.request.post(`/api/v1/items/${item.id}/annotations`, { data: { valid: true, categories: [] } })).status()).toBe(201);
+  await page.goto(`/records/${claimed.id}`);
+  await expect(page.getByText("Overall:")).toBeVisible();
+  await page.getByText("Reasoning", { exact: true }).click();
+  await expect(page.getByText(reasoning)).toBeVisible();
+});

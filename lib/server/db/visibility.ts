@@ -1,0 +1,75 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Actor } from "@/lib/server/auth/permissions";
+
+import { prisma } from "./client";
+
+// Who sees what of a record. Every read of records and of critic output goes through these rules,
+// so a page, a REST route, an export and the CLI can never disagree.
+
+type Viewer = Pick<Actor, "id" | "role" | "languages">;
+
+/** Annotators see only the work they are given; reviewers and admins see everything. */
+function isAnnotator(actor: Viewer): boolean {
+  return actor.role === "ANNOTATOR";
+}
+
+/** Campaigns the actor sees: all for reviewers and admins, those sharing a language for annotators. */
+export function visibleCampaignWhere(actor: Viewer): Prisma.CampaignWhereInput {
+  return isAnnotator(actor) ? { languages: { hasSome: actor.languages } } : {};
+}
+
+/** Datasets the actor sees: for annotators, those with a campaign in one of their languages. */
+export function visibleDatasetWhere(actor: Viewer): Prisma.DatasetWhereInput {
+  return isAnnotator(actor) ? { campaigns: { some: visibleCampaignWhere(actor) } } : {};
+}
+
+/** Records the actor sees: those of the datasets they see. */
+export function visibleRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
+  return isAnnotator(actor) ? { dataset: visibleDatasetWhere(actor) } : {};
+}
+
+/**
+ * The blind-campaign items that hide their record's critic from the actor. A label given while
+ * the critic was hidden on every read is stored as the pre-reveal label, so:
+ * - an annotator may not see it for any blind item in their languages they have not yet labelled
+ *   or skipped (they could claim it later, and must not have read the verdict first);
+ * - a reviewer or admin sees critics (reviewing needs them) except while they hold a blind item
+ *   they have not labelled: an active lease, or an expired one they could still submit on.
+ */
+export function criticHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
+  if (isAnnotator(actor)) {
+    return { campaign: { blind: true }, language: { in: actor.languages }, assignments: { none: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } } };
+  }
+  return { campaign: { blind: true }, assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } } };
+}
+
+/**
+ * Whether a first label the actor gives on a blind item is truly pre-reveal: only annotators are kept
+ * from a blind item's critic before they claim it; a reviewer or admin may have read it earlier.
+ */
+export function isFirstLabelPreReveal(actor: Viewer): boolean {
+  return isAnnotator(actor);
+}
+
+/** Records whose critic is hidden from the actor, for filters: a critic filter must leave them out. */
+export function criticHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
+  return { campaignItems: { some: criticHidingItemWhere(actor) } };
+}
+
+/**
+ * Of the given records (or of a campaign's records), those whose critic the actor may not see,
+ * in one query. An operator at the command line (no actor) sees everything.
+ */
+export async function criticHiddenRecordIds({ actor, recordIds, campaignId }: { actor: Viewer | null; recordIds?: number[]; campaignId?: string }): Promise<Set<number>> {
+  if (!actor || recordIds?.length === 0) return new Set();
+  const among: Prisma.CampaignItemWhereInput = recordIds ? { recordId: { in: recordIds } } : { record: { campaignItems: { some: { campaignId } } } };
+  const rows = await prisma().campaignItem.findMany({ where: { AND: [among, criticHidingItemWhere(actor)] }, select: { recordId: true }, distinct: ["recordId"] });
+  return new Set(rows.map((row) => row.recordId));
+}
+
+/** A critic as the actor may see it: nothing at all when hidden. Pure. */
+export function criticAsSeen<T>(critic: T | null, isHidden: boolean): T | null {
+  return isHidden ? null : critic;
+}

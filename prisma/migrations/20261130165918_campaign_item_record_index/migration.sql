@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "CampaignItem_recordId_idx" ON "CampaignItem"("recordId");
