@@ -23,9 +23,14 @@ async function makeRecordId(overrides: Record<string, unknown> = {}): Promise<nu
   const admin = await makeUser("ADMIN");
   const dataset = uniqueName("runs");
   await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(uniqueName("r").replace(/-/g, "_"), overrides)])), skipInvalid: false, origin: "api" });
-  const record = await prisma().record.findFirstOrThrow({ where: { dataset: { name: dataset } }, select: { id: true } });
+  const record = await prisma().record.findFirstOrThrow({ where: { dataset: { name: dataset } }, select: { id: true, datasetId: true, language: true } });
+  // Annotators see only datasets with a campaign in their languages.
+  await prisma().campaign.create({ data: { name: uniqueName("campaign"), datasetId: record.datasetId, seed: "s", languages: [record.language], createdById: admin.id } });
   return record.id;
 }
+
+/** An annotator who knows the languages these tests run. */
+const makeAnnotator = () => makeUser("ANNOTATOR", ["python", "kotlin"]);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -40,7 +45,7 @@ const sleeper = (seconds: number) => `import time\ntime.sleep(${seconds})\n`;
 
 describe("storing runs", () => {
   it.skipIf(!hasBwrap)(`stores a program's NUL bytes escaped instead of failing the run ${needs}`, async () => {
-    const user = await makeUser("ANNOTATOR");
+    const user = await makeAnnotator();
     const recordId = await makeRecordId();
     const [run] = await runRecord({ actor: user, recordId, kind: "scratch", solution: 'import sys\nsys.stdout.write("a\\0b")\nsys.stderr.write("c\\0d")\n', test: "" });
     expect(run.outcome).toBe("PASSED");
@@ -50,7 +55,7 @@ describe("storing runs", () => {
   });
 
   it.skipIf(!hasBwrap)(`stores the first and last 32 KiB of a long output, flagged truncated ${needs}`, async () => {
-    const user = await makeUser("ANNOTATOR");
+    const user = await makeAnnotator();
     const recordId = await makeRecordId();
     const [run] = await runRecord({ actor: user, recordId, kind: "scratch", solution: 'print("BEGIN")\nfor i in range(20000):\n    print("line", i)\nprint("END")\n', test: "" });
     const stored = await prisma().runResult.findUniqueOrThrow({ where: { id: run.id }, select: { stdout: true, stdoutTruncated: true } });
@@ -69,8 +74,8 @@ describe("scratch run retention", () => {
   });
 
   it("keeps a user's newest scratch runs and those attached to a label, and drops old ones", async () => {
-    const user = await makeUser("ANNOTATOR");
-    const other = await makeUser("ANNOTATOR");
+    const user = await makeAnnotator();
+    const other = await makeAnnotator();
     const recordId = await makeRecordId();
     const day = 24 * 60 * 60_000;
     const base = { recordId, kind: "SCRATCH" as const, backend: "local", outcome: "PASSED", stdout: "", stderr: "", timeMs: 1, program: "" };
@@ -94,7 +99,7 @@ describe("scratch run retention", () => {
 
   it.skipIf(!hasBwrap)(`prunes on every scratch run, as configured by VERITY_SCRATCH_KEEP ${needs}`, async () => {
     process.env.VERITY_SCRATCH_KEEP = "2";
-    const user = await makeUser("ANNOTATOR");
+    const user = await makeAnnotator();
     const recordId = await makeRecordId();
     for (let index = 0; index < 3; index++) await runRecord({ actor: user, recordId, kind: "scratch", solution: `print(${index})\n`, test: "" });
     const left = await prisma().runResult.findMany({ where: { userId: user.id, kind: "SCRATCH" }, select: { stdout: true }, orderBy: { createdAt: "asc" } });
@@ -104,8 +109,8 @@ describe("scratch run retention", () => {
 
 describe("run admission", () => {
   it.skipIf(!hasBwrap)(`refuses a user's third run at once with 429, while another user still runs ${needs}`, async () => {
-    const user = await makeUser("ANNOTATOR");
-    const other = await makeUser("ANNOTATOR");
+    const user = await makeAnnotator();
+    const other = await makeAnnotator();
     const recordId = await makeRecordId();
     const slow = () => runRecord({ actor: user, recordId, kind: "scratch", solution: sleeper(1.5), test: "" });
     const first = slow();
@@ -121,7 +126,7 @@ describe("run admission", () => {
   });
 
   it.skipIf(!hasBwrap)(`answers 429 "busy" when the sandbox queue is full ${needs}`, async () => {
-    const users = [await makeUser("ANNOTATOR"), await makeUser("ANNOTATOR")];
+    const users = [await makeAnnotator(), await makeAnnotator()];
     const recordId = await makeRecordId();
     const slow = (index: number) => runRecord({ actor: users[index], recordId, kind: "scratch", solution: sleeper(1.5), test: "" });
     // Two slots and a queue of one: three runs are admitted, the fourth is refused.
@@ -135,7 +140,7 @@ describe("run admission", () => {
 
 describe("a language that cannot run", () => {
   it("tells the user in a plain sentence, without operator commands or settings", async () => {
-    const user = await makeUser("ANNOTATOR");
+    const user = await makeAnnotator();
     // No Kotlin toolchain is installed on the local backend here, and no acb sandbox is configured.
     const recordId = await makeRecordId({ language: "kotlin", canonical_solution: "fun f() = 1\n", demo_test_func: "fun main() { check(f() == 1) }\n", full_test_func: "fun main() { check(f() == 1) }\n" });
     const error = await rejection(runRecord({ actor: user, recordId, kind: "demo" }));
