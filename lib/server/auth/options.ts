@@ -8,6 +8,7 @@ import { z } from "zod";
 
 import { findActorByEmail, verifyPassword } from "@/lib/server/db/users";
 import { createRateLimiter } from "@/lib/server/rate-limit";
+import { safeCallbackPath } from "@/lib/validation/callback-path";
 
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
 
@@ -82,6 +83,10 @@ export const authOptions: NextAuthOptions = {
     },
     async session({ session, token }) {
       return { ...session, userId: token.sub };
+    },
+    // Only paths on this site: next-auth's own check lets "/.//evil.example" through.
+    async redirect({ url, baseUrl }) {
+      return new URL(safeCallbackPath(url, new URL(baseUrl).origin), baseUrl).toString();
     },
   },
 };
