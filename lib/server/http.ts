@@ -5,12 +5,18 @@ import { z } from "zod";
 import { getRequestActor } from "@/lib/server/auth/actor";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, Scope } from "@/lib/server/auth/permissions";
+import { databaseFailure } from "@/lib/server/db/failures";
 import { AppError, HTTP_STATUS } from "@/lib/server/errors";
 
 type RouteContext<P> = { params: Promise<P> };
 
 /** Turns an error into the API's JSON error answer: expected failures keep their message, others are logged and hidden. */
 export function errorResponse(error: unknown): Response {
+  const failure = databaseFailure(error);
+  if (failure) {
+    console.error(`${failure.message} (${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)})`);
+    return errorResponse(failure);
+  }
   if (error instanceof AppError) {
     return Response.json({ error: { code: error.code, message: error.message, fieldErrors: error.fieldErrors } }, { status: HTTP_STATUS[error.code] });
   }
