@@ -17,6 +17,7 @@ const envSchema = z.object({
   VERITY_PUBLIC_URL: z.string().url().optional(),
   VERITY_SECURE_COOKIES: booleanFlag,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  VERITY_IMPORT_MAX_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(1024),
 });
 
 export type AppConfig = {
@@ -26,6 +27,8 @@ export type AppConfig = {
   loadDemo: boolean;
   publicUrl: string;
   port: number;
+  /** The largest import body accepted over HTTP, in bytes as sent (gzipped or not). */
+  importMaxBytes: number;
 };
 
 /** Reads Verity's settings from the environment (see the configuration table in the README). */
@@ -43,5 +46,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loadDemo: value.VERITY_DEMO === "1",
     publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
     port: value.PORT,
+    importMaxBytes: value.VERITY_IMPORT_MAX_MB * 1024 * 1024,
   };
 }
