@@ -99,6 +99,21 @@ describe("ids PostgreSQL cannot hold", () => {
   });
 });
 
+describe("ids no row can have", () => {
+  it("answers 404, not 500, for ids and names holding a NUL byte", async () => {
+    const item = await call(adjudication.POST, { id: "a\u0000b" }, "/api/v1/items/a%00b/adjudication", json({ valid: true, reason: "r" }));
+    expect(item.status).toBe(404);
+    const dataset = await call(datasetRecords.GET, { name: "a%00b" }, "/api/v1/datasets/a%00b/records");
+    expect(dataset.status).toBe(404);
+  });
+
+  it("answers 422, not 500, for text to store holding a NUL byte", async () => {
+    const dataset = await makeDataset();
+    const response = await call(campaigns.POST, {}, "/api/v1/campaigns", json({ dataset, name: "nul\u0000name" }));
+    expect(response.status).toBe(422);
+  });
+});
+
 describe("a database that is down", () => {
   it("answers 503 with a clear message, then recovers", async () => {
     const url = process.env.DATABASE_URL!;

@@ -44,7 +44,10 @@ export function apiRoute<P = Record<string, never>>(scope: Scope, handler: (args
       const actor = await getRequestActor(request);
       assertCan(actor, scope);
       if (!isTokenRequest(request) && !SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-      return await handler({ request, actor, params: await context.params });
+      const params = await context.params;
+      // No id or name holds a NUL; PostgreSQL would refuse to even compare one.
+      if (Object.values(params ?? {}).some((value) => typeof value === "string" && pathSegment(value).includes("\0"))) throw new AppError("NOT_FOUND", "Not found.");
+      return await handler({ request, actor, params });
     } catch (error) {
       return errorResponse(error);
     }
