@@ -69,11 +69,11 @@ test("a record id beyond PostgreSQL's integer shows the not-found page", async (
   expect(api.status()).toBe(404);
 });
 
-test("a 1 MB question renders its head, with the rest behind Show all", async ({ page }) => {
+test("a 1 MB question (the most a field may hold) renders its head, with the rest behind Show all", async ({ page }) => {
   await signIn(page, admin);
   const dataset = `long-${Date.now()}`;
   const paragraph = "Return the **sum** of the first n numbers for each n given.\n\n";
-  const question = `# Long ${dataset}\n\n${paragraph.repeat(Math.ceil((1024 * 1024) / paragraph.length))}The very last line ${dataset}.`;
+  const question = `# Long ${dataset}\n\n${paragraph.repeat(Math.ceil(1_000_000 / paragraph.length))}The very last line ${dataset}.`;
   const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record(dataset.replace("-", "_"), question)), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
   await page.goto(`/datasets/${dataset}`);
