@@ -35,7 +35,7 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      source: "/((?!api|_next/static|_next/image|monaco|favicon.ico).*)",
+      source: "/((?!api|_next/static|_next/image|monaco|favicon.ico|icon.svg|apple-touch-icon.png).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

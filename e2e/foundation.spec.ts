@@ -86,6 +86,8 @@ test("an upload with one bad line names the line and imports nothing", async ({ 
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByText("1 bad line: nothing was imported")).toBeVisible();
   await expect(page.getByRole("cell", { name: "line 2" })).toBeVisible();
+  // The recent imports list keeps the outcome after the page is left.
+  await expect(page.getByRole("table", { name: "Recent imports" }).getByRole("row").filter({ hasText: "e2e-bad" })).toContainText("1 bad line(s); nothing was imported.");
   await page.getByRole("link", { name: "Datasets" }).click();
   await expect(page.getByText("No datasets yet")).toBeVisible();
 });

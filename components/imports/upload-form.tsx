@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
@@ -14,6 +15,7 @@ export function UploadForm() {
   const [summary, setSummary] = useState<Summary | null>(null);
   const [error, setError] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
+  const router = useRouter();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -35,6 +37,8 @@ export function UploadForm() {
     };
     request.onload = () => {
       setProgress(null);
+      // The recent imports list below now holds this one.
+      router.refresh();
       let body: Summary | ApiError;
       try {
         body = JSON.parse(request.responseText) as Summary | ApiError;
@@ -46,6 +50,7 @@ export function UploadForm() {
     };
     request.onerror = () => {
       setProgress(null);
+      router.refresh();
       setError("The upload failed: the server could not be reached. Nothing was imported; try again.");
     };
     request.send(file);

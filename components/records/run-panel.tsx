@@ -7,9 +7,14 @@ import { Button, ErrorNote } from "@/components/ui/primitives";
 import { RunResult, type RunView } from "./run-result";
 
 
-/** Runs the canonical solution against the record's tests in the sandbox and shows what happened. Keyboard: R runs both. */
-export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: number; canRun: boolean; unavailableReason?: string }) {
+/**
+ * Runs the canonical solution against the record's tests in the sandbox and shows what happened.
+ * Keyboard: R runs both. When the language could not run a moment ago, a note says so, but Run
+ * stays: the server checks again on every run, so a fixed sandbox works without a reload.
+ */
+export function RunPanel({ recordId, canRun, unavailableNote }: { recordId: number; canRun: boolean; unavailableNote?: string }) {
   const [runs, setRuns] = useState<RunView[]>([]);
+  const [note, setNote] = useState(unavailableNote);
   const [error, setError] = useState<string>();
   const [running, setRunning] = useState<string | null>(null);
 
@@ -21,7 +26,10 @@ export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: nu
         const response = await fetch(`/api/v1/records/${recordId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind }) });
         const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
         if (!response.ok || !body.runs) setError(body.error?.message ?? `The run failed (${response.status}).`);
-        else setRuns(body.runs);
+        else {
+          setRuns(body.runs);
+          setNote(undefined);
+        }
       } catch {
         setError("The server could not be reached. Try again.");
       } finally {
@@ -32,7 +40,7 @@ export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: nu
   );
 
   useEffect(() => {
-    if (!canRun || unavailableReason) return;
+    if (!canRun) return;
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement;
       if (event.key.toLowerCase() !== "r" || event.metaKey || event.ctrlKey || event.altKey || target.closest("input, textarea, select, .monaco-editor")) return;
@@ -41,18 +49,12 @@ export function RunPanel({ recordId, canRun, unavailableReason }: { recordId: nu
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [canRun, unavailableReason, run]);
+  }, [canRun, run]);
 
   if (!canRun) return <p className="text-sm text-slate-500">Your role cannot run code.</p>;
-  if (unavailableReason) {
-    return (
-      <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-        This language cannot run here: {unavailableReason}. An admin can install its toolchain (<code>npm run sandbox:install</code>) or route it to an acb sandbox (VERITY_SANDBOX_ROUTES).
-      </p>
-    );
-  }
   return (
     <div className="space-y-3 text-sm">
+      {note ? <p className="rounded-md bg-amber-50 px-3 py-2 text-amber-900 ring-1 ring-amber-200">{note}</p> : null}
       <div className="flex flex-wrap gap-2">
         <Button onClick={() => run("demo")} disabled={running !== null} variant="secondary">
           Run demo

@@ -20,8 +20,8 @@ export function RunResult({ result, title, testId = "run-result" }: { result: Ru
         </span>
       </div>
       {result.compileOutput ? <Output label="Compiler" text={result.compileOutput} /> : null}
-      <Output label={`stdout${result.stdoutTruncated ? " (truncated at 1 MiB)" : ""}`} text={result.stdout} />
-      <Output label={`stderr${result.stderrTruncated ? " (truncated at 1 MiB)" : ""}`} text={result.stderr} />
+      <Output label={`stdout${result.stdoutTruncated ? " (truncated: start and end kept)" : ""}`} text={result.stdout} />
+      <Output label={`stderr${result.stderrTruncated ? " (truncated: start and end kept)" : ""}`} text={result.stderr} />
       <details>
         <summary className="cursor-pointer text-slate-700">Program that ran</summary>
         <pre className="mt-1 max-h-72 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">{result.program}</pre>

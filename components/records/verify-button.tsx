@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
 
-type Progress = { batchId: string; status: string; total: number; done: number; executableValid: number; failed: number; unavailable: number };
+type Progress = { batchId: string; status: string; total: number; done: number; executableValid: number; failed: number; unavailable: number; errored?: number };
 
 /** Starts batch verification of a dataset and shows its progress until it finishes. */
 export function VerifyButton({ dataset, latest }: { dataset: string; latest: Progress | null }) {
@@ -31,7 +31,7 @@ export function VerifyButton({ dataset, latest }: { dataset: string; latest: Pro
     const response = await fetch(`/api/v1/datasets/${encodeURIComponent(dataset)}/verifications`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ force }) });
     const body = (await response.json()) as { batchId?: string; total?: number; error?: { message: string } };
     if (!response.ok || !body.batchId) return setError(body.error?.message ?? "Could not start the verification.");
-    setProgress({ batchId: body.batchId, status: body.total === 0 ? "SUCCEEDED" : "RUNNING", total: body.total ?? 0, done: 0, executableValid: 0, failed: 0, unavailable: 0 });
+    setProgress({ batchId: body.batchId, status: body.total === 0 ? "SUCCEEDED" : "RUNNING", total: body.total ?? 0, done: 0, executableValid: 0, failed: 0, unavailable: 0, errored: 0 });
   }
 
   return (
@@ -53,6 +53,7 @@ export function VerifyButton({ dataset, latest }: { dataset: string; latest: Pro
           </div>
           <p className="mt-1 text-xs text-slate-600">
             {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail · {progress.unavailable} unavailable
+            {progress.errored ? ` · ${progress.errored} errored` : ""}
           </p>
         </div>
       ) : null}

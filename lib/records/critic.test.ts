@@ -176,6 +176,15 @@ describe("parseCriticOutput", () => {
     expect(verdict.raw).toBe("[object Object]");
   });
 
+  it("reads JSON text nested 100,000 deep as prose: no throw, raw kept, never \"[object Object]\"", () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+    const text = `{"summary": {"overall_pass": false, "failed_rules": [${deep}]}}`;
+    const verdict = parseCriticOutput(text);
+    expect(verdict.raw).toBe(text);
+    expect(verdict.overallPass).toBe(false);
+    expect(JSON.stringify(verdict)).not.toContain("[object Object]");
+  });
+
   it("looks inside wrapper fields such as output or a chat transcript", () => {
     expect(parseCriticOutput({ output: JSON.stringify(acbCritic) }).overallPass).toBe(false);
     const chat = [{ role: "user", content: "check" }, { role: "assistant", content: "```json\n" + JSON.stringify(acbCritic) + "\n```" }];
@@ -238,6 +247,12 @@ describe("parseCriticLine", () => {
     [{ line: 3 }, 'the critic line has no "critic", "critic_result" or "output"'],
   ])("rejects %j", (value, message) => {
     expect(parseCriticLine(value)).toEqual({ ok: false, message });
+  });
+
+  it("rejects a line with a NUL character, raw or inside the critic's JSON text", () => {
+    const message = "the critic line contains a NUL character (\\u0000), which cannot be stored";
+    expect(parseCriticLine({ line: 1, critic: "bad\u0000" })).toEqual({ ok: false, message });
+    expect(parseCriticLine({ line: 1, critic: JSON.stringify({ summary: { overall_pass: false, key_points: ["\u0000"] } }) })).toEqual({ ok: false, message });
   });
 
   it("accepts a line number written as a string", () => {

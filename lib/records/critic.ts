@@ -1,3 +1,5 @@
+import { checkJsonValue, isJsonTooDeep } from "./json-limits";
+
 /** One of the critic's per-rule checks; `passed` is null when the critic's answer could not be read. */
 export type CriticRule = { rule: string; passed: boolean | null; reason: string };
 
@@ -102,7 +104,11 @@ export function parseCriticLine(value: unknown): CriticLineResult {
   if (output === undefined && reasoning === null) {
     return { ok: false, message: 'the critic line has no "critic", "critic_result" or "output"' };
   }
-  return { ok: true, line, key, verdict: parseCriticOutput(output, reasoning) };
+  const verdict = parseCriticOutput(output, reasoning);
+  // The line as written and the verdict decoded from its JSON text: PostgreSQL must be able to store both.
+  const problem = checkJsonValue(value, "line") ?? checkJsonValue(verdict, "verdict");
+  if (problem?.kind === "character") return { ok: false, message: `the critic line contains ${problem.message}` };
+  return { ok: true, line, key, verdict };
 }
 
 function isPresent(value: unknown): boolean {
@@ -220,7 +226,8 @@ function matchingBrace(text: string, start: number): number {
 }
 
 function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text === "") return { ok: false };
+  // Too deep to stringify again later: read it as prose, keeping the raw text.
+  if (text === "" || isJsonTooDeep(text)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

@@ -17,7 +17,7 @@ async function readAll(chunks: Uint8Array[]) {
     for (const chunk of chunks) yield chunk;
   }
   const items = [];
-  for await (const item of readItems(source(), { maxLineBytes: 4096 })) items.push(item);
+  for await (const item of readItems(source(), { maxLineBytes: 8192 })) items.push(item);
   return items;
 }
 
@@ -29,11 +29,27 @@ const validRecord = fc.record({
   language: fc.constantFrom("python", "cpp", "js", "Rust", "c#"),
 });
 
+/** A string PostgreSQL cannot store: a NUL or an unpaired surrogate somewhere in it. */
+const unstorable = fc.tuple(fc.string(), fc.constantFrom("\u0000", "\ud800", "\udfff"), fc.string()).map((parts) => parts.join(""));
+
+/** A JSON value holding `leaf` somewhere inside, as a value or as a key. */
+const holding = (leaf: string) =>
+  fc.array(fc.constantFrom("array", "object", "key"), { maxLength: 6 }).map((wrappers) =>
+    wrappers.reduce<unknown>((inner, wrapper) => (wrapper === "array" ? [1, inner] : wrapper === "object" ? { k: inner } : { [leaf]: inner }), leaf),
+  );
+
+/** Brackets and braces nested `depth` levels, as JSON text. */
+const nested = fc
+  .tuple(fc.integer({ min: 1, max: 700 }), fc.constantFrom("[", '{"a":'))
+  .map(([depth, open]) => `${open.repeat(depth)}0${(open === "[" ? "]" : "}").repeat(depth)}`);
+
 const line = fc.oneof(
   validRecord.map((record) => JSON.stringify(record)),
   fc.json(),
   fc.string(),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
+  fc.tuple(validRecord, unstorable.chain(holding)).map(([record, notes]) => JSON.stringify({ ...record, notes })),
+  fc.tuple(validRecord, nested).map(([record, deep]) => `${JSON.stringify(record).slice(0, -1)},"critic_result":${deep}}`),
 );
 
 /** Splits bytes at arbitrary points, as a network would. */
@@ -76,6 +92,31 @@ describe("import parser fuzzing", () => {
         if (!start.startsWith("[") && nonBlank > 0) expect(items).toHaveLength(nonBlank);
       }),
       { numRuns: 300, seed },
+    );
+  });
+
+  it("rejects a record holding a NUL or an unpaired surrogate anywhere, field, key or critic, and never throws", () => {
+    const field = fc.constantFrom("question", "canonical_solution", "language", "notes", "critic", "critic_result", "critic_reasoning");
+    fc.assert(
+      fc.property(validRecord, field, unstorable.chain(holding), (record, name, value) => {
+        const result = validateRecord({ ...record, [name]: value });
+        expect(result.ok).toBe(false);
+      }),
+      { numRuns: 300, seed },
+    );
+  });
+
+  it("reads nesting up to 64 levels and refuses deeper lines, whatever their shape", async () => {
+    await fc.assert(
+      fc.asyncProperty(nested, async (deep) => {
+        // Inside an object, so a leading "[" is not read as a file-level JSON array.
+        const text = `{"k":${deep}}`;
+        const [item] = await readAll([Buffer.from(text)]);
+        const depth = (text.match(/[[{]/g) ?? []).length;
+        if (depth <= 64) expect(item).toHaveProperty("value");
+        else expect(item).toEqual({ line: 1, error: "nested deeper than 64 levels of arrays and objects" });
+      }),
+      { numRuns: 200, seed },
     );
   });
 

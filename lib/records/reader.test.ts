@@ -87,6 +87,22 @@ describe("readItems: JSONL", () => {
     ]);
   });
 
+  it("reports a line nested deeper than 64 levels, even 100,000 deep, and reads on", async () => {
+    const deep = `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const deepObject = `${'{"a":'.repeat(65)}1${"}".repeat(65)}`;
+    const items = await collect(chunks(`${deep}\n${deepObject}\n{"ok":true}\n`));
+    expect(items).toEqual([
+      { line: 1, error: "nested deeper than 64 levels of arrays and objects" },
+      { line: 2, error: "nested deeper than 64 levels of arrays and objects" },
+      { line: 3, value: { ok: true } },
+    ]);
+  });
+
+  it("accepts nesting of exactly 64 levels and does not count brackets inside strings", async () => {
+    const value = JSON.parse(`${'{"a":'.repeat(64)}"${"[".repeat(100)}"${"}".repeat(64)}`);
+    expect(await collect(chunks(JSON.stringify(value)))).toEqual([{ line: 1, value }]);
+  });
+
   it("reads multibyte characters and lines split across 1-byte chunks", async () => {
     const values = [{ s: "héllo wörld" }, { s: "中文 😀 ∑" }, { s: "\u2028 and \\ and \"" }];
     const data = Buffer.from(jsonl(values).replace(/\n/g, "\r\n"), "utf8");
@@ -230,6 +246,15 @@ describe("readItems: JSON array", () => {
     expect(items).toEqual([
       { line: 1, error: "element is over the 100 bytes limit" },
       { line: 2, value: { b: 2 } },
+    ]);
+  });
+
+  it("reports an element nested too deeply at its line and reads the rest", async () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    expect(await collect(chunks(`[\n{"a": 1},\n${deep},\n{"a": 3}\n]`))).toEqual([
+      { line: 2, value: { a: 1 } },
+      { line: 3, error: "nested deeper than 64 levels of arrays and objects" },
+      { line: 4, value: { a: 3 } },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { concat } from "./byte-source";
+import { isJsonTooDeep, TOO_DEEP_MESSAGE } from "./json-limits";
 import type { RawItem } from "./reader";
 
 const LF = 0x0a;
@@ -225,6 +226,8 @@ function parseJsonBytes(bytes: Uint8Array, line: number, notTextMessage: string)
   } catch {
     return { line, error: notTextMessage };
   }
+  // Refused before parsing: JSON.parse would build every level, and writing it back would overflow the stack.
+  if (isJsonTooDeep(text)) return { line, error: TOO_DEEP_MESSAGE };
   try {
     return { line, value: JSON.parse(text) };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseCritic, type CriticVerdict } from "./critic";
 import { recordKey } from "./hash";
+import { checkJsonValue, TOO_DEEP_MESSAGE, unstorableCharacter } from "./json-limits";
 import { LANGUAGES, normalizeLanguage, type Language } from "./languages";
 
 /** Largest accepted size of one field, in UTF-8 bytes (for unknown fields: their JSON text). */
@@ -41,6 +42,15 @@ export function validateRecord(value: unknown): ValidateResult {
   }
   const input = value as Record<string, unknown>;
 
+  // First, what PostgreSQL or JSON.stringify cannot take, whichever field it is in.
+  for (const [field, fieldValue] of Object.entries(input)) {
+    const inName = unstorableCharacter(field);
+    if (inName) return fail(`field ${quote(field)} contains ${inName}`);
+    const problem = checkJsonValue(fieldValue, field, 1);
+    if (problem?.kind === "tooDeep") return fail(`field ${quote(field)} is ${TOO_DEEP_MESSAGE}`);
+    if (problem) return fail(`field ${quote(problem.path)} ${problem.inKey ? "has a key with" : "contains"} ${problem.message}`);
+  }
+
   const strings: Record<string, string> = {};
   for (const field of [...CODE_FIELDS, "language"] as const) {
     const checked = checkString(input, field);
@@ -74,6 +84,9 @@ export function validateRecord(value: unknown): ValidateResult {
     criticResult: input.critic_result,
     criticReasoning: input.critic_reasoning,
   });
+  // The fields themselves are clean, so a bad character here was decoded from an escape in the critic's JSON text.
+  const inVerdict = critic ? checkJsonValue(critic, "critic") : null;
+  if (inVerdict?.kind === "character") return fail(`the critic output holds JSON text with ${inVerdict.message}`);
 
   const fields = {
     language,

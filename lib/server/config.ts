@@ -18,6 +18,8 @@ const envSchema = z.object({
   VERITY_SECURE_COOKIES: booleanFlag,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   VERITY_IMPORT_MAX_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(1024),
+  VERITY_SCRATCH_KEEP: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  VERITY_SCRATCH_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
 });
 
 export type AppConfig = {
@@ -29,6 +31,8 @@ export type AppConfig = {
   port: number;
   /** The largest import body accepted over HTTP, in bytes as sent (gzipped or not). */
   importMaxBytes: number;
+  /** Scratch runs kept per user (newest first) and their longest age; runs cited by a label stay. */
+  scratchRetention: { keep: number; maxAgeDays: number };
 };
 
 /** Reads Verity's settings from the environment (see the configuration table in the README). */
@@ -47,5 +51,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
     port: value.PORT,
     importMaxBytes: value.VERITY_IMPORT_MAX_MB * 1024 * 1024,
+    scratchRetention: { keep: value.VERITY_SCRATCH_KEEP, maxAgeDays: value.VERITY_SCRATCH_DAYS },
   };
 }

@@ -6,14 +6,18 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 
 import { startEmbeddedPostgres } from "@/lib/server/db/embedded-postgres";
+import { readPasswords, socketUrl, SUPERUSER } from "@/lib/server/db/embedded-roles";
 import { applyMigrations } from "@/lib/server/db/migrate";
 
 export default async function setup(project: TestProject) {
   const dataDir = join(process.cwd(), ".data", "test-integration");
   rmSync(dataDir, { recursive: true, force: true });
-  const database = await startEmbeddedPostgres({ dataDir, port: Number(process.env.VERITY_TEST_DB_PORT ?? 54339) });
+  const port = Number(process.env.VERITY_TEST_DB_PORT ?? 54339);
+  const database = await startEmbeddedPostgres({ dataDir, port });
   await applyMigrations(database.url);
   project.provide("databaseUrl", database.url);
+  // The app's role may not create databases; tests that need a second one use the superuser.
+  project.provide("adminDatabaseUrl", socketUrl(join(dataDir, "postgres"), port, SUPERUSER, readPasswords(dataDir)!.superuser, "postgres"));
   return async () => {
     await database.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -23,5 +27,6 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    adminDatabaseUrl: string;
   }
 }

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 
 import { restoreBackup, writeBackup } from "@/lib/server/db/backup";
 
-import { usageError, withDatabase } from "./with-database";
+import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
 
 /** Registers `verity backup` and `verity restore`. */
 export function registerBackupCommands(program: Command): void {
@@ -13,17 +13,21 @@ export function registerBackupCommands(program: Command): void {
     .requiredOption("--out <file>", "where to write the backup (gzipped)")
     .description("Back up every table in one consistent snapshot (works with the embedded database).")
     .action(async (options: { out: string }) => {
+      assertOutputFolder(options.out);
       const partial = `${options.out}.partial`;
       const counts = await withDatabase(async () => {
         try {
-          const result = await writeBackup(process.env.DATABASE_URL!, createWriteStream(partial));
+          // A backup holds every password hash and label: readable by its owner only. A stale
+          // partial file goes first, since an existing file would keep its wider mode.
+          rmSync(partial, { force: true });
+          const result = await writeBackup(process.env.DATABASE_URL!, createWriteStream(partial, { mode: 0o600 }));
           renameSync(partial, options.out);
           return result;
         } catch (error) {
           rmSync(partial, { force: true });
           throw error;
         }
-      });
+      }).catch((error: unknown) => exitWithError(error));
       console.log(`Backed up ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows from ${Object.keys(counts).length} tables to ${options.out}.`);
       process.exit(0);
     });
@@ -34,10 +38,7 @@ export function registerBackupCommands(program: Command): void {
     .description("Restore a backup into an empty database (migrated to the backup's version); all or nothing.")
     .action(async (file: string) => {
       if (!existsSync(file)) usageError(`no such file: ${file}`);
-      const counts = await withDatabase(() => restoreBackup(process.env.DATABASE_URL!, createReadStream(file))).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)} Nothing was restored.`);
-        process.exit(1);
-      });
+      const counts = await withDatabase(() => restoreBackup(process.env.DATABASE_URL!, createReadStream(file))).catch((error: unknown) => exitWithError(error, " Nothing was restored."));
       console.log(`Restored ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows into ${Object.keys(counts).length} tables.`);
       process.exit(0);
     });

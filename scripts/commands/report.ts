@@ -8,7 +8,7 @@ import { reportToCsv, reportToMarkdown } from "@/lib/reports/format";
 import { exportCampaign, findCampaignIdByName } from "@/lib/server/db/exports";
 import { getCampaignReport } from "@/lib/server/db/reports";
 
-import { usageError, withDatabase } from "./with-database";
+import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
 
 async function campaignId(name: string): Promise<string> {
   const id = await findCampaignIdByName(name);
@@ -43,6 +43,7 @@ export function registerReportCommands(program: Command): void {
       if (options.what !== "labels" && options.what !== "verified") usageError("--what must be labels or verified");
       const format = options.out.endsWith(".csv") ? "csv" : "jsonl";
       if (format === "csv" && options.what === "verified") usageError("the verified subset is JSONL in the input format; use a .jsonl file");
+      assertOutputFolder(options.out);
       // Written next to the target and renamed at the end: a failed export never leaves half a file.
       const partial = `${options.out}.partial`;
       await withDatabase(async () => {
@@ -54,7 +55,7 @@ export function registerReportCommands(program: Command): void {
           rmSync(partial, { force: true });
           throw error;
         }
-      });
+      }).catch((error: unknown) => exitWithError(error));
       console.error(`Wrote ${options.out}`);
       process.exit(0);
     });

@@ -9,6 +9,7 @@ import { parseSandboxConfig } from "@/lib/server/sandbox/config";
 import { runConformance, type LanguageConformance } from "@/lib/server/sandbox/conformance";
 import { runDoctor, type LanguageReport } from "@/lib/server/sandbox/doctor";
 import { createSandboxRouter, type SandboxLanguage, type SandboxResult } from "@/lib/server/sandbox/index";
+import type { VersionSkew } from "@/lib/server/sandbox/reference-versions";
 
 function parseLanguage(value: string): SandboxLanguage {
   const language = normalizeLanguage(value);
@@ -72,6 +73,8 @@ function fail(error: unknown): never {
   return finish(1);
 }
 
+const SKEW_LABELS: Record<VersionSkew, string> = { same: "same", older: "OLDER", newer: "newer", unknown: "?" };
+
 function languageLine(report: LanguageReport): string[] {
   const status = !report.toolchainFound ? "missing" : report.works ? "ok" : report.works === false ? "FAILS" : "not tried";
   return [
@@ -80,6 +83,8 @@ function languageLine(report: LanguageReport): string[] {
     report.toolchainFound ? "yes" : "no",
     status,
     report.version ?? "",
+    report.reference.reference,
+    SKEW_LABELS[report.reference.skew],
     report.detail ? report.detail.split("\n")[0].slice(0, 100) : "",
   ];
 }
@@ -107,7 +112,7 @@ export function registerSandboxCommands(program: Command): void {
           if (iso.detail) console.log(`  detail:  ${iso.detail}`);
           console.log("");
           printTable([
-            ["language", "route", "toolchain", "sandbox", "version", "detail"],
+            ["language", "route", "toolchain", "sandbox", "version", "reference image", "skew", "detail"],
             ...report.languages.map(languageLine),
           ]);
         }
@@ -162,7 +167,7 @@ export function registerSandboxCommands(program: Command): void {
     .description("Run the conformance cases of DIR/*.jsonl and compare with the reference outcomes.")
     .argument("<dir>", "folder of <language>.jsonl case files")
     .option("--language <language>", "only this language", parseLanguage)
-    .option("--timeout <ms>", "base timeout per step", parseTimeout)
+    .option("--timeout <ms>", "base timeout per step (default 30000, as the reference's evaluation tools)", parseTimeout)
     .option("--min-agreement <fraction>", "exit 1 when a language's PASSED agreement is below this", parseFraction)
     .option("--json", "end with one JSON summary object on the last line")
     .action(

@@ -10,6 +10,7 @@ import { readConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
+import { failInterruptedImports } from "@/lib/server/db/imports";
 import { closePgPool } from "@/lib/server/db/pool";
 import { stopBoss } from "@/lib/server/jobs/boss";
 import { startVerificationWorkers } from "@/lib/server/jobs/verification";
@@ -34,6 +35,8 @@ export function registerServeCommand(program: Command): void {
       const config = readConfig();
       const database = await openDatabase({ log: (message) => console.log(message) });
       console.log(database.isOwner ? `Embedded PostgreSQL running in ${config.dataDir}` : "Using the database that is already running.");
+      const interrupted = await failInterruptedImports();
+      if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
       if (config.loadDemo) {
         const demo = await loadDemoDatasetIfEmpty();
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);

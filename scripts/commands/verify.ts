@@ -4,6 +4,7 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 
 import { normalizeLanguage } from "@/lib/records/languages";
+import { failInterruptedImports } from "@/lib/server/db/imports";
 import { stopBoss } from "@/lib/server/jobs/boss";
 import { getVerificationProgress, startVerification, startVerificationWorkers, verificationByLanguage } from "@/lib/server/jobs/verification";
 
@@ -25,11 +26,11 @@ export function registerVerifyCommands(program: Command): void {
           const batch = await startVerification({ actor: null, datasetName: options.dataset, language, force: options.force });
           if (!options.json) console.error(`${batch.resumed ? "Resuming" : "Starting"} verification of ${batch.total} records${language ? ` (${language})` : ""}.`);
           await startVerificationWorkers();
-          const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable}", stream: process.stderr }) : null;
-          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0 });
+          const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored}", stream: process.stderr }) : null;
+          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0 });
           for (;;) {
             const progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
-            bar?.update(progress.done, { valid: progress.executableValid, failed: progress.failed, unavailable: progress.unavailable });
+            bar?.update(progress.done, { valid: progress.executableValid, failed: progress.failed, unavailable: progress.unavailable, errored: progress.errored });
             if (progress.status !== "RUNNING") break;
             await sleep(500);
           }
@@ -57,6 +58,9 @@ export function registerVerifyCommands(program: Command): void {
     .description("Drain the verification queue on this machine until stopped (for extra worker machines).")
     .action(async () => {
       await withDatabase(async () => {
+        // Worker machines start after a crash too; only imports whose process is gone are touched.
+        const interrupted = await failInterruptedImports();
+        if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
         const ids = await startVerificationWorkers();
         console.log(`Verification worker running (${ids.length} at once). Stop with Ctrl+C; unfinished jobs are retried elsewhere.`);
         await new Promise<void>((resolve) => {

@@ -1,3 +1,6 @@
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { closePgPool } from "@/lib/server/db/pool";
@@ -18,4 +21,16 @@ export async function withDatabase<T>(action: () => Promise<T>): Promise<T> {
 export function usageError(message: string): never {
   console.error(`error: ${message}`);
   process.exit(2);
+}
+
+/** Exits with a usage error, before any work is done, unless the folder `file` goes into exists. */
+export function assertOutputFolder(file: string): void {
+  const folder = dirname(resolve(file));
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) usageError(`no such folder: ${folder}`);
+}
+
+/** Prints a failed command's error as one line (no stack) and exits 1. */
+export function exitWithError(error: unknown, suffix = ""): never {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}${suffix}`);
+  process.exit(1);
 }

@@ -1,8 +1,12 @@
 // Backup and restore: dump the test database, restore into a fresh database on the same server,
 // and the campaign report computed on the copy is identical.
+import { randomBytes } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+
+import { describe, expect, inject, it } from "vitest";
 
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -41,9 +45,9 @@ describe("backup and restore", () => {
 
     const target = new URL(sourceUrl);
     target.pathname = `/restore_${Date.now()}`;
-    const admin_ = new (await import("pg")).default.Client({ connectionString: sourceUrl });
+    const admin_ = new (await import("pg")).default.Client({ connectionString: inject("adminDatabaseUrl") });
     await admin_.connect();
-    await admin_.query(`CREATE DATABASE "${target.pathname.slice(1)}"`);
+    await admin_.query(`CREATE DATABASE "${target.pathname.slice(1)}" OWNER "${decodeURIComponent(target.username)}"`);
     try {
       await applyMigrations(target.toString());
       const counts = await restoreBackup(target.toString(), Readable.from([backup]));
@@ -63,6 +67,41 @@ describe("backup and restore", () => {
       process.env.DATABASE_URL = sourceUrl;
       await admin_.query(`DROP DATABASE IF EXISTS "${target.pathname.slice(1)}" WITH (FORCE)`);
       await admin_.end();
+    }
+  });
+
+  it("fails at once on a truncated backup and leaves the target database empty, with no transaction open", async () => {
+    const admin = await makeUser("ADMIN");
+    const dataset = uniqueName("truncated");
+    // Incompressible text, so that cutting the gzip in half lands inside the table rows.
+    const records = Array.from({ length: 40 }, (_, index) => makeRecord(`t${index}_${dataset.replaceAll("-", "_")}`, { noise: randomBytes(2000).toString("hex") }));
+    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
+    const backup = await collect((output) => writeBackup(process.env.DATABASE_URL!, output));
+    const target = new URL(process.env.DATABASE_URL!);
+    const name = `truncated_${Date.now()}`;
+    target.pathname = `/${name}`;
+    const superuser = new pg.Client({ connectionString: inject("adminDatabaseUrl") });
+    await superuser.connect();
+    await superuser.query(`CREATE DATABASE "${name}" OWNER "${decodeURIComponent(target.username)}"`);
+    try {
+      await applyMigrations(target.toString());
+      const outcome = await Promise.race([
+        restoreBackup(target.toString(), Readable.from([backup.subarray(0, Math.floor(backup.length / 2))])).then(
+          () => "restored",
+          (error: unknown) => String(error),
+        ),
+        sleep(20_000).then(() => "still running after 20 s"),
+      ]);
+      expect(outcome).toMatch(/damaged or cut short/);
+      const { rows } = await superuser.query<{ state: string }>("SELECT state FROM pg_stat_activity WHERE datname = $1", [name]);
+      expect(rows.filter((row) => row.state.startsWith("idle in transaction"))).toEqual([]);
+      const check = new pg.Client({ connectionString: target.toString() });
+      await check.connect();
+      expect((await check.query(`SELECT count(*)::int AS n FROM "Record"`)).rows).toEqual([{ n: 0 }]);
+      await check.end();
+    } finally {
+      await superuser.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await superuser.end();
     }
   });
 

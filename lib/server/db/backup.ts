@@ -2,9 +2,8 @@ import "server-only";
 
 import { once } from "node:events";
 import { createGunzip, createGzip } from "node:zlib";
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 
 import pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
@@ -67,11 +66,12 @@ export async function restoreBackup(databaseUrl: string, input: Readable): Promi
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const counts: Record<string, number> = {};
-  const lines = createInterface({ input: input.pipe(createGunzip()), crlfDelay: Infinity })[Symbol.asyncIterator]();
+  const lines = readLines(input);
   const next = async () => {
     const { value, done } = await lines.next();
-    return done ? null : (value as string);
+    return done ? null : value;
   };
+  let copy: Writable | null = null;
   try {
     if ((await next()) !== FORMAT) throw new Error("This is not a Verity backup (unknown header).");
     const migrationsLine = (await next()) ?? "";
@@ -92,7 +92,7 @@ export async function restoreBackup(databaseUrl: string, input: Readable): Promi
       const match = /^-- table (\w+)$/.exec(line);
       if (!match || !tables.includes(match[1])) throw new Error(`Unexpected line in the backup: ${line.slice(0, 80)}`);
       const table = match[1];
-      const copy = client.query(copyFrom(`COPY "${table}" FROM STDIN`));
+      copy = client.query(copyFrom(`COPY "${table}" FROM STDIN`));
       let rows = 0;
       for (let row = await next(); row !== "\\."; row = await next()) {
         if (row === null) throw new Error(`The backup ends inside table "${table}".`);
@@ -101,6 +101,7 @@ export async function restoreBackup(databaseUrl: string, input: Readable): Promi
       }
       copy.end();
       await once(copy, "finish");
+      copy = null;
       counts[table] = rows;
     }
     const { rows: sequences } = await client.query<{ table: string; column: string }>(
@@ -112,9 +113,39 @@ export async function restoreBackup(databaseUrl: string, input: Readable): Promi
     await client.query("COMMIT");
     return counts;
   } catch (error) {
+    // A COPY still under way holds the connection: abort it (CopyFail) before rolling back.
+    if (copy) {
+      copy.destroy(error as Error);
+      await finished(copy).catch(() => {});
+    }
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   } finally {
+    input.destroy();
     await client.end();
   }
+}
+
+/**
+ * The lines of a gzipped stream. Unlike readline over `pipe`, a read or decompression error (a
+ * truncated or damaged file) rejects the next line instead of leaving the reader waiting forever.
+ */
+async function* readLines(input: Readable): AsyncGenerator<string> {
+  const gunzip = createGunzip();
+  // pipeline destroys gunzip with any error of either stream; the loop below then throws it.
+  pipeline(input, gunzip).catch(() => {});
+  gunzip.setEncoding("utf8");
+  let rest = "";
+  try {
+    for await (const chunk of gunzip as AsyncIterable<string>) {
+      const parts = (rest + chunk).split("\n");
+      rest = parts.pop()!;
+      yield* parts;
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "Z_BUF_ERROR" || code === "Z_DATA_ERROR") throw new Error(`The backup file is damaged or cut short (${(error as Error).message}).`);
+    throw error;
+  }
+  if (rest !== "") yield rest;
 }

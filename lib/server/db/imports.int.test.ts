@@ -270,6 +270,13 @@ describe("importRecords", () => {
   });
 });
 
+/** A record line with `field` set to raw JSON text, for values JSON.stringify cannot write (100,000 levels deep). */
+function lineWithRawField(seed: string, field: string, json: string): string {
+  return `${JSON.stringify(makeRecord(seed)).slice(0, -1)},${JSON.stringify(field)}:${json}}`;
+}
+const DEEP_ARRAY = "[".repeat(100_000) + "]".repeat(100_000);
+const DEEP_OBJECT = '{"summary":'.repeat(100_000) + "{}" + "}".repeat(100_000);
+
 describe("importRecords with bad input", () => {
   const big = "x".repeat(1024 * 1024 + 1);
   const cases: { label: string; source: () => AsyncIterable<Uint8Array | string>; line: number; message: RegExp }[] = [
@@ -297,6 +304,14 @@ describe("importRecords with bad input", () => {
     },
     { label: "a record that is not an object", source: () => chunks(`${JSON.stringify(makeRecord("arr_1"))}\n[1, 2]\n`), line: 2, message: /must be a JSON object, got array/ },
     { label: "an empty code field", source: () => chunks(toJsonl([makeRecord("empty_1", { question: "   " })])), line: 1, message: /field "question" is empty/ },
+    { label: "a NUL character in a code field", source: () => chunks(toJsonl([makeRecord("nul_1"), makeRecord("nul_2", { question: "a\u0000b" })])), line: 2, message: /^field "question" contains a NUL character/ },
+    { label: "a NUL character in an unknown field", source: () => chunks(toJsonl([makeRecord("nulx_1", { meta: { tags: ["\u0000"] } })])), line: 1, message: /^field "meta.tags\[0\]" contains a NUL character/ },
+    { label: "a NUL character in an unknown field's key", source: () => chunks(toJsonl([makeRecord("nulk_1", { meta: { "a\u0000": 1 } })])), line: 1, message: /^field "meta" has a key with a NUL character/ },
+    { label: "a NUL character in critic_result", source: () => chunks(toJsonl([makeRecord("nulc_1", { critic_result: "fail\u0000" })])), line: 1, message: /^field "critic_result" contains a NUL character/ },
+    { label: "a NUL character inside the critic's JSON text", source: () => chunks(toJsonl([makeRecord("nulj_1", { critic: JSON.stringify({ summary: { overall_pass: false, key_points: ["\u0000"] } }) })])), line: 1, message: /^the critic output holds JSON text with a NUL character/ },
+    { label: "an unpaired surrogate in an unknown field", source: () => chunks(toJsonl([makeRecord("sur_1", { notes: "\ud800" })])), line: 1, message: /^field "notes" contains an unpaired surrogate/ },
+    { label: "an unknown field nested 100,000 deep", source: () => chunks(`${JSON.stringify(makeRecord("deep_1"))}\n${lineWithRawField("deep_2", "samples", DEEP_ARRAY)}\n`), line: 2, message: /^nested deeper than 64 levels/ },
+    { label: "a critic_result nested 100,000 deep", source: () => chunks(`${lineWithRawField("deepc_1", "critic_result", DEEP_OBJECT)}\n`), line: 1, message: /^nested deeper than 64 levels/ },
   ];
 
   for (const testCase of cases) {
@@ -321,6 +336,37 @@ describe("importRecords with bad input", () => {
       expect(job.errors).toEqual(expect.arrayContaining([expect.objectContaining({ line: error!.line, message: error!.message })]));
     });
   }
+
+  it("with skipInvalid skips lines with a NUL character or deep nesting, names them, and imports the rest", async () => {
+    const name = uniqueName("nulskip");
+    const seed = name.replaceAll("-", "_");
+    const text = [
+      JSON.stringify(makeRecord(`${seed}_a`)),
+      JSON.stringify(makeRecord(`${seed}_b`, { notes: "x\u0000" })),
+      lineWithRawField(`${seed}_c`, "critic_result", DEEP_OBJECT),
+      JSON.stringify(makeRecord(`${seed}_d`, { critic_reasoning: "\u0000" })),
+      lineWithRawField(`${seed}_e`, "samples", DEEP_ARRAY),
+      JSON.stringify(makeRecord(`${seed}_f`)),
+    ].join("\n");
+    const summary = await importText(name, text, true);
+    expect(summary).toMatchObject({ ok: true, imported: 2, skipped: 4, errorCount: 4 });
+    expect(summary.errors).toEqual([
+      { line: 2, message: 'field "notes" contains a NUL character (\\u0000), which cannot be stored' },
+      { line: 3, message: "nested deeper than 64 levels of arrays and objects" },
+      { line: 4, message: 'field "critic_reasoning" contains a NUL character (\\u0000), which cannot be stored' },
+      { line: 5, message: "nested deeper than 64 levels of arrays and objects" },
+    ]);
+    expect((await allRecords(name)).map((r) => r.line)).toEqual([1, 6]);
+    expect(await findImportJob({ actor: admin, jobId: summary.jobId })).toMatchObject({ status: "SUCCEEDED", skipped: 4, errors: summary.errors });
+  });
+
+  it("never stores a critic answer as \"[object Object]\": objects are kept as their JSON text", async () => {
+    const name = uniqueName("criticobj");
+    const summary = await importText(name, toJsonl([makeRecord(name.replaceAll("-", "_"), { critic_result: CRITIC_RESULT })]));
+    expect(summary.imported).toBe(1);
+    const [stored] = await allRecords(name);
+    expect(stored.critic).toMatchObject({ overallPass: false, raw: JSON.stringify(CRITIC_RESULT) });
+  });
 
   it("imports the whole lines read before a truncated gzip file ended, when skipInvalid is set", async () => {
     const name = uniqueName("truncskip");
@@ -415,6 +461,17 @@ describe("importCriticFile", () => {
     const byKey = await importCriticFile({ actor: admin, datasetName: name, source: chunks(toJsonl([{ key: target.key, critic_result: CRITIC_RESULT }])) });
     expect(byKey).toMatchObject({ ok: true, attached: 1 });
     expect((await allRecords(name)).map((r) => r.critic?.overallPass ?? null)).toEqual([null, null, false, null]);
+  });
+
+  it("reports a critic line with a NUL character by line and attaches nothing", async () => {
+    const { name } = await dataset(2);
+    const file = toJsonl([
+      { line: 1, critic_result: CRITIC_RESULT },
+      { line: 2, critic: JSON.stringify({ summary: { overall_pass: false, key_points: ["a\u0000"] } }) },
+    ]);
+    const summary = await importCriticFile({ actor: admin, datasetName: name, source: chunks(file) });
+    expect(summary).toMatchObject({ ok: false, attached: 0, errorCount: 1, errors: [{ line: 2, message: expect.stringMatching(/NUL character/) }] });
+    expect((await allRecords(name)).map((r) => r.critic)).toEqual([null, null]);
   });
 
   it("answers NOT_FOUND for an unknown dataset", async () => {

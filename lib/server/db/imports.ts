@@ -15,6 +15,14 @@ const BATCH_SIZE = 1000;
 /** How many bad lines are listed; the count covers all of them. */
 const MAX_LISTED_ERRORS = 1000;
 const PROGRESS_INTERVAL_MS = 500;
+/**
+ * First key of the advisory lock an import holds on its job for as long as its transaction lives
+ * (second key: hashtext(job id)). PostgreSQL drops the lock when the importing session ends, so a
+ * RUNNING job whose lock is free belongs to a process that is gone. ("VRIT"; two-key locks never
+ * collide with pg-boss's one-key locks.)
+ */
+const IMPORT_LOCK_CLASS = 0x56524954;
+const INTERRUPTED_MESSAGE = "The import was interrupted: the process importing it stopped or lost its database connection. Nothing was imported.";
 
 export const DATASET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -60,11 +68,6 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
       dataset: ["Use letters, digits, dots, dashes or underscores."],
     });
   }
-  const job = await prisma().importJob.create({
-    data: { datasetName, source: input.origin, fileName: input.fileName ?? null, bytesTotal: input.bytesTotal ?? null, createdById: input.actor?.id ?? null },
-    select: { id: true },
-  });
-
   const state = { linesRead: 0, bytesRead: 0, imported: 0, valid: 0, errorCount: 0 };
   const errors: ImportSummary["errors"] = [];
   const byLanguage: Record<string, number> = {};
@@ -86,11 +89,21 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
   }
 
   const client = await pgPool().connect();
+  const job = { id: `imp_${crypto.randomUUID().replaceAll("-", "")}` };
   let committed = false;
   try {
     await client.query("BEGIN");
+    // Locked before the row exists, so no one ever sees this job RUNNING without its lock held.
+    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [IMPORT_LOCK_CLASS, job.id]);
+    // Committed on its own at once, so the job's progress is visible while the import runs.
+    await prisma().importJob.create({
+      data: { id: job.id, datasetName, source: input.origin, fileName: input.fileName ?? null, bytesTotal: input.bytesTotal ?? null, createdById: input.actor?.id ?? null },
+      select: { id: true },
+    });
     // A larger pending list lets the trigram index absorb a bulk insert ~20% faster (measured).
     await client.query("SET LOCAL gin_pending_list_limit = '64MB'");
+    // A rejected file rolls back to here and still commits its job's outcome under the lock.
+    await client.query("SAVEPOINT records");
     const datasetId = await upsertDataset(client, datasetName);
     let batch: (ParsedRecord & { line: number })[] = [];
     const flush = async () => {
@@ -136,28 +149,33 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
         `INSERT INTO "AuditEvent" (id, "actorId", action, "targetType", "targetId", after) VALUES ($1, $2, 'dataset.import', 'Dataset', $3, $4)`,
         [`aud_${job.id}`, input.actor?.id ?? null, datasetId, JSON.stringify({ origin: input.origin, fileName: input.fileName ?? null, imported: summary.imported, duplicates: summary.duplicates, skipped: summary.skipped })],
       );
-      await client.query("COMMIT");
-      committed = true;
     } else {
-      await client.query("ROLLBACK");
+      await client.query("ROLLBACK TO SAVEPOINT records");
     }
+    // The outcome commits with the records (or with nothing), so a crash never leaves a job that imported data looking failed.
+    await client.query(
+      `UPDATE "ImportJob" SET status = $2::"JobStatus", "datasetId" = $3, "linesRead" = $4, "bytesRead" = $5, imported = $6, duplicates = $7, skipped = $8,
+         errors = $9::jsonb, "byLanguage" = $10::jsonb, message = $11, "finishedAt" = now()
+       WHERE id = $1`,
+      [
+        job.id,
+        summary.ok ? "SUCCEEDED" : "FAILED",
+        summary.ok ? datasetId : null,
+        state.linesRead,
+        state.bytesRead,
+        summary.imported,
+        summary.duplicates,
+        summary.skipped,
+        JSON.stringify(errors.slice(0, 200)),
+        JSON.stringify(summary.byLanguage),
+        summary.ok ? null : state.valid === 0 && state.errorCount === 0 ? "The file holds no records." : `${state.errorCount} bad line(s); nothing was imported.`,
+      ],
+    );
+    await client.query("COMMIT");
+    committed = true;
     // A rejected file imported nothing, whatever the batches wrote before the rollback.
     state.imported = summary.imported;
-    await reportProgress(true);
-    await prisma().importJob.update({
-      where: { id: job.id },
-      data: {
-        status: summary.ok ? "SUCCEEDED" : "FAILED",
-        datasetId: summary.ok ? datasetId : null,
-        imported: summary.imported,
-        duplicates: summary.duplicates,
-        skipped: summary.skipped,
-        errors: errors.slice(0, 200),
-        byLanguage: summary.byLanguage,
-        message: summary.ok ? null : state.valid === 0 && state.errorCount === 0 ? "The file holds no records." : `${state.errorCount} bad line(s); nothing was imported.`,
-        finishedAt: new Date(),
-      },
-    });
+    input.onProgress?.({ linesRead: state.linesRead, bytesRead: state.bytesRead, bytesTotal: input.bytesTotal ?? null, imported: state.imported, errorCount: state.errorCount });
     return summary;
   } catch (error) {
     if (!committed) await client.query("ROLLBACK").catch(() => {});
@@ -225,15 +243,45 @@ export async function upsertCritics(client: PoolClient, critics: { recordId: num
   );
 }
 
-/** An import job's state, for the upload page's progress. Scope: imports:write. */
+/**
+ * Marks FAILED every RUNNING import (or just `jobId`) whose importing session is gone, told by its
+ * advisory lock being free; returns how many. Safe with any number of app instances on one database:
+ * a live import anywhere holds its lock. Run at start-up and whenever a RUNNING job is read. No scope:
+ * it only records what PostgreSQL already knows.
+ */
+export async function failInterruptedImports(jobId?: string): Promise<number> {
+  // MATERIALIZED keeps the lock probe to RUNNING rows; the outer status check skips a job that finished meanwhile.
+  // imported goes back to 0: progress counted rows of a transaction that never committed.
+  const { rowCount } = await pgPool().query(
+    `WITH running AS MATERIALIZED (SELECT id FROM "ImportJob" WHERE status = 'RUNNING' AND ($1::text IS NULL OR id = $1))
+     UPDATE "ImportJob" SET status = 'FAILED', message = $2, imported = 0, "finishedAt" = now()
+     WHERE status = 'RUNNING' AND id IN (SELECT id FROM running WHERE pg_try_advisory_xact_lock($3, hashtext(id)))`,
+    [jobId ?? null, INTERRUPTED_MESSAGE, IMPORT_LOCK_CLASS],
+  );
+  return rowCount ?? 0;
+}
+
+const IMPORT_JOB_SELECT = {
+  id: true, datasetName: true, fileName: true, source: true, status: true, linesRead: true, bytesRead: true, bytesTotal: true,
+  imported: true, duplicates: true, skipped: true, errors: true, message: true, createdAt: true, finishedAt: true,
+} as const;
+
+/** An import job's state, for the upload page's progress and GET /api/v1/imports/{id}. Scope: imports:write. */
 export async function findImportJob({ actor, jobId }: { actor: Actor; jobId: string }) {
   assertCan(actor, "imports:write");
-  const job = await prisma().importJob.findUnique({
-    where: { id: jobId },
-    select: { id: true, datasetName: true, status: true, linesRead: true, bytesRead: true, bytesTotal: true, imported: true, duplicates: true, skipped: true, errors: true, message: true },
-  });
+  const find = () => prisma().importJob.findUnique({ where: { id: jobId }, select: IMPORT_JOB_SELECT });
+  let job = await find();
   if (!job) throw new AppError("NOT_FOUND", "No such import.");
+  if (job.status === "RUNNING" && (await failInterruptedImports(jobId)) > 0) job = (await find())!;
   return { ...job, bytesRead: Number(job.bytesRead), bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal) };
+}
+
+/** The most recent imports, newest first, with why each failed. Scope: imports:write. */
+export async function listImportJobs({ actor, limit = 10 }: { actor: Actor; limit?: number }) {
+  assertCan(actor, "imports:write");
+  await failInterruptedImports();
+  const jobs = await prisma().importJob.findMany({ orderBy: { createdAt: "desc" }, take: limit, select: IMPORT_JOB_SELECT });
+  return jobs.map((job) => ({ ...job, bytesRead: Number(job.bytesRead), bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal) }));
 }
 
 export type CriticImportSummary = { dataset: string; ok: boolean; attached: number; errorCount: number; errors: { line: number; message: string }[] };

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import * as engineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
+import pg from "pg";
 
 const PRISMA_DIR = resolve(process.cwd(), "prisma");
 const MIGRATIONS_DIR = join(PRISMA_DIR, "migrations");
@@ -37,7 +38,10 @@ function loadWasm(): Promise<void> {
 
 async function withEngine<T>(databaseUrl: string, run: (engine: Engine) => Promise<T>): Promise<T> {
   await loadWasm();
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: databaseUrl }));
+  // Our own pool, closed at the end: the engine takes a session-level advisory lock while it
+  // migrates, and a connection left open in the pool could keep it from the next process.
+  const pool = new pg.Pool({ connectionString: databaseUrl });
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
   const schema = readFileSync(SCHEMA_PATH, "utf8");
   const engine = await engineBindings.SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, schema]] },
@@ -48,6 +52,7 @@ async function withEngine<T>(databaseUrl: string, run: (engine: Engine) => Promi
     return await run(engine);
   } finally {
     engine.free();
+    await pool.end();
   }
 }
 

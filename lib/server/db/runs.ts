@@ -1,11 +1,13 @@
 import "server-only";
 
 import type { RunKind } from "@/lib/generated/prisma/enums";
-import type { Language } from "@/lib/records/languages";
+import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
+import { readConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/server/errors";
-import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { admitRun, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { keepHeadAndTail } from "@/lib/server/sandbox/output";
 
 import { prisma } from "./client";
 
@@ -13,67 +15,138 @@ export type RunKindInput = "demo" | "full" | "both" | "scratch";
 
 export type StoredRun = SandboxResult & { id: string; kind: RunKind; createdAt: Date };
 
-/** Runs a program in the sandbox, turning "could not run at all" into SANDBOX_FAILED with the reason. */
-async function execute(request: { language: Language; solution: string; test: string }): Promise<SandboxResult> {
-  try {
-    return await runInSandbox(request);
-  } catch (error) {
-    if (error instanceof SandboxError) throw new AppError("SANDBOX_FAILED", error.message);
-    throw error;
+// What is stored of each output stream: its first and last 32 KiB. Annotators read the start and
+// the end; a flood's middle is not worth megabytes per run.
+const STORED_HEAD_BYTES = 32 * 1024;
+const STORED_TAIL_BYTES = 32 * 1024;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** What a user is told when their record's language cannot run (operators find the detail in the log). */
+export function cannotRunSentence(language: Language): string {
+  return `${LANGUAGE_LABELS[language] ?? language} can't run right now; your admin has been told.`;
+}
+
+/**
+ * Turns a sandbox refusal into what the user is told. A language that cannot run gets a plain
+ * sentence; the operator's detail (what to install, which setting) goes to the server log.
+ */
+function userFacingError(error: unknown, language: Language): unknown {
+  if (!(error instanceof SandboxError)) return error;
+  switch (error.code) {
+    case "SANDBOX_BUSY":
+      return new AppError("RATE_LIMITED", error.message);
+    case "SANDBOX_INVALID_REQUEST":
+      return new AppError("INVALID_INPUT", error.message);
+    case "SANDBOX_CANCELLED":
+      return new AppError("SANDBOX_FAILED", "The run was cancelled.");
+    default:
+      console.error(`sandbox: a ${language} run could not happen: ${error.message}`);
+      return new AppError("SANDBOX_FAILED", cannotRunSentence(language));
   }
 }
 
-/** The columns of a RunResult row that hold a normalised sandbox result. */
+/** Runs a program in the sandbox; a run that could not happen at all becomes an AppError for the user. */
+async function execute(request: { language: Language; solution: string; test: string }, signal?: AbortSignal): Promise<SandboxResult> {
+  try {
+    return await runInSandbox(request, { signal });
+  } catch (error) {
+    throw userFacingError(error, request.language);
+  }
+}
+
+/** PostgreSQL text cannot hold NUL; it is stored as the visible symbol ␀ (U+2400) instead. */
+export function escapeNul(text: string): string {
+  return text.replaceAll("\0", "\u2400");
+}
+
+function storedOutput(text: string): { text: string; isCut: boolean } {
+  return keepHeadAndTail(escapeNul(text), STORED_HEAD_BYTES, STORED_TAIL_BYTES);
+}
+
+/**
+ * The columns of a RunResult row for a normalised sandbox result: NULs escaped, each output stream
+ * cut to its head and tail (flagged truncated when cut).
+ */
 export function runResultColumns(result: SandboxResult) {
+  const stdout = storedOutput(result.stdout);
+  const stderr = storedOutput(result.stderr);
   return {
     backend: result.backend,
     outcome: result.outcome,
     exitCode: result.exitCode,
     signal: result.signal,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    compileOutput: result.compileOutput,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    compileOutput: result.compileOutput === null ? null : storedOutput(result.compileOutput).text,
     timeMs: Math.round(result.timeMs),
     memoryKb: result.memoryKb === null ? null : Math.round(result.memoryKb),
     limit: result.limit,
-    stdoutTruncated: result.stdoutTruncated,
-    stderrTruncated: result.stderrTruncated,
-    program: result.program,
+    stdoutTruncated: result.stdoutTruncated || stdout.isCut,
+    stderrTruncated: result.stderrTruncated || stderr.isCut,
+    program: escapeNul(result.program),
   };
 }
 
-/** Stores a run result (and who ran it); returns it with its id. */
+/** Stores a run result (and who ran it); returns it as stored, with its id. */
 export async function storeRun({ recordId, userId, kind, result, solution, test }: { recordId: number; userId: string | null; kind: RunKind; result: SandboxResult; solution?: string; test?: string }): Promise<StoredRun> {
+  const columns = runResultColumns(result);
   const row = await prisma().runResult.create({
-    data: { recordId, userId, kind, ...runResultColumns(result), solution: solution ?? null, test: test ?? null },
+    data: { recordId, userId, kind, ...columns, solution: solution === undefined ? null : escapeNul(solution), test: test === undefined ? null : escapeNul(test) },
     select: { id: true, createdAt: true },
   });
-  return { ...result, id: row.id, kind, createdAt: row.createdAt };
+  return { ...result, ...columns, id: row.id, kind, createdAt: row.createdAt };
+}
+
+/**
+ * Deletes a user's scratch runs beyond their newest `keep`, and everyone's older than `maxAgeDays`.
+ * Runs cited as evidence by a label are never deleted. Called after each scratch run.
+ */
+export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: string; keep: number; maxAgeDays: number }): Promise<number> {
+  const prunable = { kind: "SCRATCH", annotationId: null } as const;
+  const beyond = await prisma().runResult.findMany({ where: { ...prunable, userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: keep, select: { id: true } });
+  const { count } = await prisma().runResult.deleteMany({
+    where: { ...prunable, OR: [{ id: { in: beyond.map((run) => run.id) } }, { createdAt: { lt: new Date(Date.now() - maxAgeDays * DAY_MS) } }] },
+  });
+  return count;
 }
 
 /**
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
- * with who ran it. Scope: sandbox:run.
+ * with who ran it. A user has at most a few runs going at once and the queue is bounded (both
+ * RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
+ * Scope: sandbox:run.
  */
-export async function runRecord({ actor, recordId, kind, solution, test }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string }): Promise<StoredRun[]> {
+export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
   assertCan(actor, "sandbox:run");
   const record = await prisma().record.findUnique({ where: { id: recordId }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   const language = record.language as Language;
-  if (kind === "scratch") {
-    if (solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
-    const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
-    const result = await execute({ language, ...code });
-    return [await storeRun({ recordId, userId: actor.id, kind: "SCRATCH", result, ...code })];
+  if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
+  let release: () => void;
+  try {
+    release = admitRun(actor.id);
+  } catch (error) {
+    throw userFacingError(error, language);
   }
-  const kinds: ("DEMO" | "FULL")[] = kind === "both" ? ["DEMO", "FULL"] : kind === "demo" ? ["DEMO"] : ["FULL"];
-  const runs: StoredRun[] = [];
-  for (const runKind of kinds) {
-    const result = await execute({ language, solution: record.canonicalSolution, test: runKind === "DEMO" ? record.demoTestFunc : record.fullTestFunc });
-    runs.push(await storeRun({ recordId, userId: actor.id, kind: runKind, result }));
+  try {
+    if (kind === "scratch") {
+      const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
+      const result = await execute({ language, ...code }, signal);
+      const stored = await storeRun({ recordId, userId: actor.id, kind: "SCRATCH", result, ...code });
+      await pruneScratchRuns({ userId: actor.id, ...readConfig().scratchRetention });
+      return [stored];
+    }
+    const kinds: ("DEMO" | "FULL")[] = kind === "both" ? ["DEMO", "FULL"] : kind === "demo" ? ["DEMO"] : ["FULL"];
+    const runs: StoredRun[] = [];
+    for (const runKind of kinds) {
+      const result = await execute({ language, solution: record.canonicalSolution, test: runKind === "DEMO" ? record.demoTestFunc : record.fullTestFunc }, signal);
+      runs.push(await storeRun({ recordId, userId: actor.id, kind: runKind, result }));
+    }
+    return runs;
+  } finally {
+    release();
   }
-  return runs;
 }
 
 /** The latest runs of a record, newest first (for the record page). Scope: records:read. */

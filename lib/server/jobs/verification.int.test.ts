@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/db/imports";
+import { startVerification, storeVerification, verifyRecord } from "@/lib/server/jobs/verification";
+import type { SandboxResult } from "@/lib/server/sandbox";
 import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 const hasBwrap = existsSync("/usr/bin/bwrap");
@@ -58,3 +60,43 @@ describe("batch verification", () => {
     expect(perRecord.every((row) => row._count._all === 1)).toBe(true);
   });
 });
+
+describe("a record whose result cannot be stored as is", () => {
+  async function datasetWith(records: Record<string, unknown>[]) {
+    const admin = await makeUser("ADMIN");
+    const dataset = uniqueName("verify-bad");
+    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
+    const ids = await prisma().record.findMany({ where: { dataset: { name: dataset } }, select: { id: true }, orderBy: { id: "asc" } });
+    const { batchId } = await startVerification({ actor: admin, datasetName: dataset, force: false });
+    return { batchId, recordIds: ids.map((row) => row.id) };
+  }
+
+  const batchOf = (batchId: string) => prisma().verificationBatch.findUniqueOrThrow({ where: { id: batchId }, select: { status: true, done: true, executableValid: true, failed: true, errored: true } });
+
+  it.skipIf(!hasBwrap)("a program that prints NUL bytes is verified and the batch finishes (needs bubblewrap: npm run sandbox:install)", async () => {
+    const nul = { question: "Print a NUL.", canonical_solution: 'import sys\nsys.stdout.write("x\\0y")\n', demo_test_func: "assert True\n", full_test_func: "assert True\n", language: "python" };
+    const plain = { ...nul, question: "Print nothing.", canonical_solution: "pass\n" };
+    const { batchId, recordIds } = await datasetWith([nul, plain]);
+    for (const recordId of recordIds) await verifyRecord({ batchId, recordId });
+    expect(await batchOf(batchId)).toEqual({ status: "SUCCEEDED", done: 2, executableValid: 2, failed: 0, errored: 0 });
+    const stdout = await prisma().runResult.findMany({ where: { batchId, recordId: recordIds[0] }, select: { stdout: true } });
+    expect(stdout.map((run) => run.stdout)).toEqual(["x\u2400y", "x\u2400y"]);
+  });
+
+  it("any error while storing a result marks that record errored and lets the batch finish", async () => {
+    const { batchId, recordIds } = await datasetWith([makeRecordFor("store_a"), makeRecordFor("store_b")]);
+    // A time no database column can hold stands for any result the database refuses.
+    const unstorable: SandboxResult = { outcome: "PASSED", exitCode: 0, signal: null, stdout: "", stderr: "", compileOutput: null, timeMs: 2 ** 40, memoryKb: null, limit: null, stdoutTruncated: false, stderrTruncated: false, program: "", backend: "local", language: "python" };
+    await storeVerification({ batchId, recordId: recordIds[0], verdict: { kind: "ran", demo: unstorable, full: unstorable } });
+    await storeVerification({ batchId, recordId: recordIds[1], verdict: { kind: "ran", demo: { ...unstorable, timeMs: 5 }, full: { ...unstorable, timeMs: 5 } } });
+    expect(await batchOf(batchId)).toEqual({ status: "SUCCEEDED", done: 2, executableValid: 1, failed: 0, errored: 1 });
+    const marker = await prisma().runResult.findMany({ where: { batchId, recordId: recordIds[0] }, select: { outcome: true, stderr: true } });
+    expect(marker).toEqual([{ outcome: "INTERNAL_ERROR", stderr: expect.stringMatching(/could not be stored/) }]);
+    const record = await prisma().record.findUniqueOrThrow({ where: { id: recordIds[0] }, select: { executableValid: true } });
+    expect(record.executableValid).toBeNull();
+  });
+});
+
+function makeRecordFor(name: string) {
+  return { question: `Return 1 from ${name}.`, canonical_solution: `def ${name}():\n    return 1\n`, demo_test_func: `assert ${name}() == 1\n`, full_test_func: `assert ${name}() == 1\n`, language: "python" };
+}

@@ -30,6 +30,8 @@ export type VerificationProgress = {
   executableValid: number;
   failed: number;
   unavailable: number;
+  /** Records that could not be verified because of an error (their result could not be stored). */
+  errored: number;
 };
 
 async function ensureQueue(): Promise<void> {
@@ -90,42 +92,75 @@ async function enqueueMissing(batchId: string): Promise<void> {
   await enqueueRecords(batchId, { datasetId: batch.datasetId, ...(batch.language ? { language: batch.language } : {}), runs: { none: { batchId } } });
 }
 
+/** What verifying one record came to: both results, a language that cannot run, or an error. */
+export type Verdict = { kind: "ran"; demo: SandboxResult; full: SandboxResult } | { kind: "unavailable" } | { kind: "errored"; reason: string };
+
+async function runBoth(record: { language: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }): Promise<Verdict> {
+  try {
+    const language = record.language as Language;
+    const demo = await runInSandbox({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
+    const full = await runInSandbox({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
+    return { kind: "ran", demo, full };
+  } catch (error) {
+    if (error instanceof SandboxError) return { kind: "unavailable" };
+    // Retrying a bug would fail the same way and leave the batch RUNNING for ever.
+    console.error(error);
+    return { kind: "errored", reason: "the sandbox failed unexpectedly (see the server log)" };
+  }
+}
+
 /**
- * Verifies one record for a batch: canonical solution against the demo and the full test. Results,
- * the record's executable-valid flag and the batch counters are written in one transaction, and a
- * job delivered twice (after a crash) finds its results and does nothing.
+ * Verifies one record for a batch: canonical solution against the demo and the full test. A record
+ * whose result cannot be stored is marked errored instead, so one bad record never stalls a batch;
+ * a job delivered twice (after a crash) finds its results and does nothing.
  */
 export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<void> {
   const done = await prisma().runResult.count({ where: { batchId, recordId } });
   if (done > 0) return;
   const record = await prisma().record.findUnique({ where: { id: recordId }, select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
   if (!record) return;
-  let results: { demo: SandboxResult; full: SandboxResult } | null = null;
+  await storeVerification({ batchId, recordId, verdict: await runBoth(record) });
+}
+
+/**
+ * Writes one record's verification: its runs (or a marker run), its executable-valid flag and the
+ * batch counters, in one transaction. When that fails (a result the database refuses), the record
+ * is stored as errored; only when even that fails (the database is down) does it throw, so the job
+ * is retried.
+ */
+export async function storeVerification({ batchId, recordId, verdict }: VerifyJob & { verdict: Verdict }): Promise<void> {
   try {
-    const language = record.language as Language;
-    const demo = await runInSandbox({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
-    const full = await runInSandbox({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
-    results = { demo, full };
+    await writeVerification(batchId, recordId, verdict);
   } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
+    if (verdict.kind === "errored") throw error;
+    console.error(`verification: the result of record ${recordId} could not be stored:`, error);
+    await writeVerification(batchId, recordId, { kind: "errored", reason: "its result could not be stored (see the server log)" });
   }
-  const isValid = results !== null && results.demo.outcome === "PASSED" && results.full.outcome === "PASSED";
+}
+
+function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {
+  return verdict.kind === "unavailable" ? "The language is unavailable in the sandbox." : `Verification errored: ${verdict.reason}.`;
+}
+
+async function writeVerification(batchId: string, recordId: number, verdict: Verdict): Promise<void> {
+  const isValid = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
+  const counter = verdict.kind === "ran" ? (isValid ? "executableValid" : "failed") : verdict.kind;
   await prisma().$transaction(async (tx) => {
     // Lock the batch row first: two deliveries of the same job finishing together write once.
     await tx.$queryRaw`SELECT id FROM "VerificationBatch" WHERE id = ${batchId} FOR UPDATE`;
     if ((await tx.runResult.count({ where: { batchId, recordId } })) > 0) return;
-    if (results) {
-      for (const [kind, result] of [["DEMO", results.demo], ["FULL", results.full]] as const) {
+    if (verdict.kind === "ran") {
+      for (const [kind, result] of [["DEMO", verdict.demo], ["FULL", verdict.full]] as const) {
         await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
       await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verifiedAt: new Date() } });
     } else {
-      // A sandbox that could not run at all leaves a marker run, so the job is not repeated.
-      await tx.runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: "The language is unavailable in the sandbox.", timeMs: 0, program: "" } });
+      // A record that could not be verified leaves a marker run, so the job is not repeated.
+      await tx.runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: markerStderr(verdict), timeMs: 0, program: "" } });
     }
     const batch = await tx.verificationBatch.update({
       where: { id: batchId },
-      data: { done: { increment: 1 }, ...(results === null ? { unavailable: { increment: 1 } } : isValid ? { executableValid: { increment: 1 } } : { failed: { increment: 1 } }) },
+      data: { done: { increment: 1 }, [counter]: { increment: 1 } },
       select: { done: true, total: true },
     });
     if (batch.done >= batch.total) await tx.verificationBatch.updateMany({ where: { id: batchId, status: "RUNNING" }, data: { status: "SUCCEEDED", finishedAt: new Date() } });
@@ -152,7 +187,7 @@ export async function getVerificationProgress({ actor, batchId }: { actor: Actor
   if (actor) assertCan(actor, "records:read");
   const batch = await prisma().verificationBatch.findUnique({
     where: { id: batchId },
-    select: { id: true, language: true, status: true, total: true, done: true, executableValid: true, failed: true, unavailable: true, dataset: { select: { name: true } } },
+    select: { id: true, language: true, status: true, total: true, done: true, executableValid: true, failed: true, unavailable: true, errored: true, dataset: { select: { name: true } } },
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
   const { id, dataset, ...counters } = batch;

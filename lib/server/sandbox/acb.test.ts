@@ -5,64 +5,83 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { buildAcbRequest, createAcbBackend, mapAcbResponse } from "./acb";
 import { SandboxError } from "./errors";
+import { getRecipe } from "./recipes";
 
-type Reply = { status: number; body: string };
+type Reply = { status: number; body: string } | "drop";
 
-// A stand-in for the MultiLanguageSandbox: answers by the solution text, records what it received.
+/*
+ * A stand-in for the MultiLanguageSandbox that behaves as the real one does where it matters:
+ * it keeps only the first 1 KiB read of a stream from a program that exits at once, reports a
+ * signal death as a negative exit code and an unsampled process as 0 kB, repeats a compile error
+ * in `stderr`, fails languages whose toolchain it lacks with INTERNAL_ERROR, and drops a request
+ * that outlives its (gunicorn) limit. It answers by the solution text and records what it got.
+ */
+const FAKE_LANGUAGES = new Set(["python", "ruby", "cpp"]);
 const received: Array<Record<string, unknown>> = [];
 let server: Server;
 let url: string;
 
+function ok(body: Record<string, unknown>, outcome: string, ext: Record<string, unknown>, extra: Record<string, unknown> = {}): Reply {
+  const stdout = String(ext.stdout ?? "");
+  return {
+    status: 200,
+    body: JSON.stringify({
+      src_uid: body.src_uid,
+      all_code: `${String(body.func_code)}\n${String(body.main_code)}`,
+      exec_cout: stdout,
+      exec_outcome: outcome,
+      exec_compile_message: "",
+      exec_runtime_message: outcome === "RUNTIME_ERROR" ? String(ext.stderr ?? "") : "",
+      ...extra,
+      response_extensions: { server_ip: "172.17.0.2", timeout: false, exit_code: 0, stdout, stderr: "", process_peak_memory: 0, exec_runtime: 0.05, ...ext },
+    }),
+  };
+}
+
 function replyFor(body: Record<string, unknown>): Reply {
   const solution = String(body.func_code);
-  const base = {
-    src_uid: body.src_uid,
-    all_code: `${solution}\n${String(body.main_code)}`,
-    exec_compile_message: "",
-    exec_runtime_message: "",
-  };
-  if (solution === "pass") {
+  if (!FAKE_LANGUAGES.has(String(body.lang))) {
+    // The executor raised before any step ran: the extensions carry only the server's address.
     return {
       status: 200,
       body: JSON.stringify({
-        ...base,
-        exec_cout: "ok\n",
-        exec_outcome: "PASSED",
-        response_extensions: { timeout: false, exit_code: 0, stdout: "ok\n", stderr: "", process_peak_memory: 2048, exec_runtime: 0.25 },
-      }),
-    };
-  }
-  if (solution === "crash") {
-    return {
-      status: 200,
-      body: JSON.stringify({
-        ...base,
+        src_uid: body.src_uid,
+        all_code: "",
         exec_cout: "",
-        exec_outcome: "RUNTIME_ERROR",
-        exec_runtime_message: "Traceback: boom",
-        response_extensions: { timeout: false, exit_code: 1, stdout: "", stderr: "Traceback: boom", exec_runtime: 0.1 },
+        exec_outcome: "INTERNAL_ERROR",
+        exec_compile_message: "",
+        exec_runtime_message: `execution failed: [Errno 2] No such file or directory: '${String(body.lang)}c'`,
+        response_extensions: { server_ip: "172.17.0.2" },
       }),
     };
   }
-  if (solution === "loop") {
-    return {
-      status: 200,
-      body: JSON.stringify({
-        ...base,
-        exec_cout: "",
-        exec_outcome: "TIME_LIMIT_EXCEEDED",
-        response_extensions: { timeout: true, exit_code: -1, stdout: "", stderr: "", exec_runtime: 5.1 },
-      }),
-    };
+  const printed = /^print:(\d+)$/.exec(solution);
+  if (printed) return ok(body, "PASSED", { stdout: "x".repeat(Math.min(Number(printed[1]), 1024)) });
+  switch (solution) {
+    case "crash":
+      return ok(body, "RUNTIME_ERROR", { exit_code: 1, stderr: "Traceback: boom", process_peak_memory: 2048, exec_runtime: 0.1 });
+    case "abort":
+      return ok(body, "RUNTIME_ERROR", { exit_code: -6, stderr: "terminate called after throwing" });
+    case "compile-error":
+      return ok(body, "COMPILATION_ERROR", { exit_code: 1, stderr: "x.cpp:1: error: expected ';'" }, { exec_compile_message: "x.cpp:1: error: expected ';'" });
+    case "loop":
+      return ok(body, "TIME_LIMIT_EXCEEDED", { timeout: true, exit_code: -1, exec_runtime: 5.1 });
+    case "sleep":
+      return "drop";
+    case "internal":
+      return {
+        status: 500,
+        body: JSON.stringify({ src_uid: body.src_uid, exec_cout: "", exec_outcome: "INTERNAL_ERROR", exec_compile_message: "", exec_runtime_message: "server error: disk full", response_extensions: { server_ip: "172.17.0.2" } }),
+      };
+    case "garbage":
+      return { status: 502, body: "<html>bad gateway</html>" };
+    default:
+      return ok(body, "PASSED", { stdout: "ok\n", process_peak_memory: 2048, exec_runtime: 0.25 });
   }
-  if (solution === "internal") {
-    return {
-      status: 500,
-      body: JSON.stringify({ src_uid: body.src_uid, exec_cout: "", exec_outcome: "INTERNAL_ERROR", exec_compile_message: "", exec_runtime_message: "server error: disk full", response_extensions: { server_ip: "172.17.0.2" } }),
-    };
-  }
-  return { status: 502, body: "<html>bad gateway</html>" };
 }
+
+// The fake's gunicorn limit: a dropped request closes its connection after this long.
+const FAKE_REQUEST_LIMIT_MS = 400;
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -79,6 +98,10 @@ beforeAll(async () => {
     const body = JSON.parse(await readBody(request)) as Record<string, unknown>;
     received.push(body);
     const reply = replyFor(body);
+    if (reply === "drop") {
+      setTimeout(() => request.socket.destroy(), FAKE_REQUEST_LIMIT_MS);
+      return;
+    }
     response.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -134,11 +157,11 @@ describe("acb backend against a fake service", () => {
   });
 
   it("turns an HTTP 500 with INTERNAL_ERROR into an INTERNAL_ERROR result carrying the message", async () => {
-    const result = await createAcbBackend({ url }).run({ language: "kotlin", solution: "internal", test: "t" });
+    const result = await createAcbBackend({ url }).run({ language: "python", solution: "internal", test: "t" });
     expect(result.outcome).toBe("INTERNAL_ERROR");
     expect(result.stderr).toContain("disk full");
     // The service did not echo the program; the locally spliced one is shown instead.
-    expect(result.program).toBe(["internal", "", "t", ""].join("\n"));
+    expect(result.program).toBe(getRecipe("python").splice("internal", "t").program);
   });
 
   it("throws SANDBOX_FAILED on a non-JSON answer", async () => {
@@ -171,6 +194,67 @@ describe("acb backend against a fake service", () => {
     );
     silent.closeAllConnections();
     await new Promise((resolve) => silent.close(resolve));
+  });
+});
+
+describe("acb backend: what the real service does", () => {
+  it("flags output of 1 KiB or more as possibly cut (the service keeps the first chunk it read)", async () => {
+    const backend = createAcbBackend({ url });
+    const long = await backend.run({ language: "python", solution: "print:1500", test: "t" });
+    expect(Buffer.byteLength(long.stdout)).toBe(1024);
+    expect(long.stdoutTruncated).toBe(true);
+    const short = await backend.run({ language: "python", solution: "print:500", test: "t" });
+    expect(short.stdout).toHaveLength(500);
+    expect(short.stdoutTruncated).toBe(false);
+  });
+
+  it("names the signal of a negative exit code, as the local backend does", async () => {
+    const result = await createAcbBackend({ url }).run({ language: "cpp", solution: "abort", test: "t" });
+    expect(result).toMatchObject({ outcome: "RUNTIME_ERROR", signal: "SIGABRT", exitCode: 134 });
+  });
+
+  it("shows a compile error once, and an unsampled memory peak as unknown", async () => {
+    const result = await createAcbBackend({ url }).run({ language: "cpp", solution: "compile-error", test: "t" });
+    expect(result.outcome).toBe("COMPILATION_ERROR");
+    expect(result.compileOutput).toBe("x.cpp:1: error: expected ';'");
+    expect(result.stderr).toBe("");
+    expect(result.memoryKb).toBeNull();
+  });
+
+  it("probes availability per language with its hello program, and caches the answer", async () => {
+    const backend = createAcbBackend({ url });
+    const before = received.length;
+    await expect(backend.availability("python")).resolves.toEqual({ available: true });
+    const kotlin = await backend.availability("kotlin");
+    expect(kotlin.available).toBe(false);
+    expect(kotlin.reason).toMatch(/cannot run kotlin: its test program ended INTERNAL_ERROR \(execution failed: \[Errno 2\]/);
+    await backend.availability("python");
+    await backend.availability("kotlin");
+    expect(received.length - before).toBe(2);
+    expect(received.slice(before).map((body) => body.lang)).toEqual(["python", "kotlin"]);
+  });
+
+  it("probes a language the service could not run again after a short while", async () => {
+    const backend = createAcbBackend({ url, probeTtlMs: { available: 60_000, unavailable: 50 } });
+    const before = received.length;
+    await backend.availability("kotlin");
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await backend.availability("kotlin");
+    expect(received.length - before).toBe(2);
+  });
+
+  it("caps the time limit to what fits in the service's request limit", () => {
+    expect(buildAcbRequest({ language: "python", solution: "a", test: "b", timeoutMs: 120_000 }, "id").request_extensions.timeout).toBe(55);
+    // C++ compiles then runs inside one request, each step with 3 s of language allowance on top.
+    expect(buildAcbRequest({ language: "cpp", solution: "a", test: "b", timeoutMs: 120_000 }, "id").request_extensions.timeout).toBe(24);
+    expect(buildAcbRequest({ language: "cpp", solution: "a", test: "b", timeoutMs: 10_000 }, "id").request_extensions.timeout).toBe(10);
+  });
+
+  it("reports a request the service dropped at its limit as TIME_LIMIT_EXCEEDED, not as unreachable", async () => {
+    const backend = createAcbBackend({ url, requestLimitMs: FAKE_REQUEST_LIMIT_MS });
+    const result = await backend.run({ language: "python", solution: "sleep", test: "t" });
+    expect(result).toMatchObject({ outcome: "TIME_LIMIT_EXCEEDED", limit: "time", backend: "acb" });
+    expect(result.stderr).toContain("its own limit");
   });
 });
 

@@ -13,6 +13,9 @@ describe("parseSandboxConfig", () => {
       concurrency: 4,
       memoryLimitMb: 1024,
       workDir: null,
+      bwrapPath: null,
+      runsPerUser: 2,
+      runQueue: 16,
     });
   });
 
@@ -26,6 +29,9 @@ describe("parseSandboxConfig", () => {
         VERITY_SANDBOX_CONCURRENCY: "3",
         VERITY_SANDBOX_MEMORY_MB: "512",
         VERITY_SANDBOX_WORKDIR: "/var/tmp/verity",
+        VERITY_BWRAP: "/opt/bwrap",
+        VERITY_RUNS_PER_USER: "3",
+        VERITY_RUN_QUEUE: "0",
       },
       2,
     );
@@ -36,6 +42,9 @@ describe("parseSandboxConfig", () => {
     expect(config.concurrency).toBe(3);
     expect(config.memoryLimitMb).toBe(512);
     expect(config.workDir).toBe("/var/tmp/verity");
+    expect(config.bwrapPath).toBe("/opt/bwrap");
+    expect(config.runsPerUser).toBe(3);
+    expect(config.runQueue).toBe(0);
     expect(backendFor(config, "python")).toBe("local");
     expect(backendFor(config, "ruby")).toBe("acb");
   });

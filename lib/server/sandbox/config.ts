@@ -18,6 +18,12 @@ export type SandboxConfig = {
   memoryLimitMb: number;
   /** Where job folders are created; null means the OS temp folder. */
   workDir: string | null;
+  /** The bubblewrap binary to use; null means look it up on PATH. */
+  bwrapPath: string | null;
+  /** Interactive runs one user may have going at once (in this process). */
+  runsPerUser: number;
+  /** Interactive runs that may wait for a free sandbox slot before new ones are refused. */
+  runQueue: number;
 };
 
 const backendSchema = z.enum(["local", "acb"]);
@@ -42,6 +48,9 @@ const envSchema = z.object({
   VERITY_SANDBOX_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   VERITY_SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).optional(),
   VERITY_SANDBOX_WORKDIR: z.string().optional(),
+  VERITY_BWRAP: z.string().optional(),
+  VERITY_RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).optional(),
+  VERITY_RUN_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
 });
 
 /** Parses `VERITY_SANDBOX_ROUTES` (`kotlin:acb,scala:acb`); throws on an unknown language or backend. */
@@ -77,6 +86,9 @@ export function parseSandboxConfig(env: Record<string, string | undefined>, cpuC
     concurrency: value.VERITY_SANDBOX_CONCURRENCY ?? Math.max(1, cpuCount),
     memoryLimitMb: value.VERITY_SANDBOX_MEMORY_MB ?? 1024,
     workDir: value.VERITY_SANDBOX_WORKDIR?.trim() || null,
+    bwrapPath: value.VERITY_BWRAP?.trim() || null,
+    runsPerUser: value.VERITY_RUNS_PER_USER ?? 2,
+    runQueue: value.VERITY_RUN_QUEUE ?? 16,
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { parseConformanceLines, runConformance, summarizeLanguage } from "./conformance";
+import { CONFORMANCE_TIMEOUT_MS, parseConformanceLines, runConformance, summarizeLanguage } from "./conformance";
 import type { RunRequest, SandboxResult } from "./types";
 
 const line = (id: string, language: string, solution: string, reference: string) =>
@@ -99,6 +99,19 @@ describe("runConformance", () => {
       { id: "ruby-3", expected: "PASSED", got: "INTERNAL_ERROR", stderrHead: "backend down" },
     ]);
     expect(progress.at(-1)).toBe("ruby:3/3");
+  });
+
+  it("runs with the reference tools' 30 s time limit unless told otherwise", async () => {
+    const seen: Array<number | undefined> = [];
+    const recordingRun = async (request: RunRequest) => {
+      seen.push(request.timeoutMs);
+      return fakeRun(request);
+    };
+    const availability = async () => ({ available: true, backend: "local" as const });
+    await runConformance({ dir, language: "swift", run: recordingRun, availability });
+    await runConformance({ dir, language: "swift", run: recordingRun, availability, timeoutMs: 5_000 });
+    expect(seen).toEqual([30_000, 5_000]);
+    expect(CONFORMANCE_TIMEOUT_MS).toBe(30_000);
   });
 
   it("filters by language", async () => {

@@ -48,8 +48,16 @@ export type ConformanceOptions = {
   onProgress?: (progress: ConformanceProgress) => void;
   /** Cases in flight at once; the backend applies its own limit too. */
   concurrency?: number;
+  /** Base timeout per step; default CONFORMANCE_TIMEOUT_MS. */
   timeoutMs?: number;
 };
+
+/**
+ * The reference's evaluation tools ask its sandbox for 30 s per run (its server's own default is
+ * 5 s); the recorded outcomes were made that way, so conformance uses the same limit. A shorter one
+ * turns slow-but-passing cases (a Rust build, a heavy Racket test) into TIME_LIMIT_EXCEEDED.
+ */
+export const CONFORMANCE_TIMEOUT_MS = 30_000;
 
 const STDERR_HEAD_CHARS = 300;
 
@@ -147,7 +155,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           language,
           solution: item.solution,
           test: item.test,
-          timeoutMs: options.timeoutMs,
+          timeoutMs: options.timeoutMs ?? CONFORMANCE_TIMEOUT_MS,
         });
         got = result.outcome;
         stderrHead = headOf(result);

@@ -5,6 +5,7 @@ import { LANGUAGES } from "@/lib/records/languages";
 import { describeCgroupMode } from "./cgroup";
 import type { SandboxRouter } from "./index";
 import { getRecipe } from "./recipes";
+import { compareWithReference, type ReferenceComparison } from "./reference-versions";
 import type { BackendName, Outcome, SandboxLanguage } from "./types";
 
 export type IsolationReport = {
@@ -29,6 +30,8 @@ export type LanguageReport = {
   works: boolean | null;
   outcome: Outcome | null;
   version: string | null;
+  /** The local version next to the reference image's, and whether they differ. */
+  reference: ReferenceComparison;
   detail: string | null;
 };
 
@@ -79,12 +82,15 @@ async function checkLanguage(router: SandboxRouter, language: SandboxLanguage, c
     works: null,
     outcome: null,
     version: null,
+    reference: compareWithReference(language, null),
     detail: toolchain.isFound ? null : `not found: ${toolchain.missing.join(", ")}`,
   };
   if (!toolchain.isFound || !canRun) return report;
   try {
     const version = await router.local.runCommand(recipe.toolchain.version, { timeoutMs: 30_000, env: recipe.env });
-    report.version = firstLine(`${version.stdout}\n${version.stderr}`);
+    const versionOutput = `${version.stdout}\n${version.stderr}`;
+    report.version = firstLine(versionOutput);
+    report.reference = compareWithReference(language, versionOutput);
     // Generous timeout: first runs warm caches (JVM class data, Go build cache).
     const hello = await router.local.run({ language, ...recipe.hello, timeoutMs: 30_000 });
     report.outcome = hello.outcome;

@@ -1,6 +1,13 @@
 import "server-only";
 
-export type SandboxErrorCode = "SANDBOX_UNAVAILABLE" | "SANDBOX_INVALID_REQUEST" | "SANDBOX_FAILED";
+export type SandboxErrorCode =
+  | "SANDBOX_UNAVAILABLE"
+  | "SANDBOX_INVALID_REQUEST"
+  | "SANDBOX_FAILED"
+  /** Too many runs already: for this user, or waiting for the sandbox. */
+  | "SANDBOX_BUSY"
+  /** The caller gave up (its client went away); the program was killed. */
+  | "SANDBOX_CANCELLED";
 
 /** A run that could not happen at all (no isolation, bad request, backend down); not an outcome. */
 export class SandboxError extends Error {

@@ -11,7 +11,8 @@ export const SANDBOX_USER = "verity-sandbox";
 /** Top-level folders that hold binaries and libraries (symlinks into /usr on merged-/usr systems). */
 const SYSTEM_ROOTS = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
 
-async function isExecutable(path: string): Promise<boolean> {
+/** True when `path` (or what it links to) is an executable file. */
+export async function isExecutable(path: string): Promise<boolean> {
   try {
     const info = await stat(path);
     if (!info.isFile()) return false;

@@ -5,12 +5,14 @@ import { availableParallelism } from "node:os";
 import { LANGUAGES } from "@/lib/records/languages";
 
 import { createAcbBackend } from "./acb";
+import { RunAdmission } from "./admission";
 import { backendFor, parseSandboxConfig, type SandboxConfig } from "./config";
 import { SandboxError } from "./errors";
 import { createLocalBackend, type LocalBackend } from "./local";
 import type {
   BackendName,
   LanguageAvailability,
+  RunOptions,
   RunRequest,
   SandboxBackend,
   SandboxLanguage,
@@ -24,6 +26,7 @@ export type {
   LanguageAvailability,
   LimitName,
   Outcome,
+  RunOptions,
   RunRequest,
   SandboxBackend,
   SandboxLanguage,
@@ -37,12 +40,16 @@ export type SandboxRouter = {
   /** The acb backend, or null when VERITY_SANDBOX_URL is not set. */
   acb: SandboxBackend | null;
   backendFor(language: SandboxLanguage): BackendName;
-  run(request: RunRequest): Promise<SandboxResult>;
+  run(request: RunRequest, options?: RunOptions): Promise<SandboxResult>;
+  /** Admits one interactive run for a user or throws SANDBOX_BUSY; returns the release. */
+  admit(userId: string): () => void;
   availability(): Promise<Record<SandboxLanguage, LanguageAvailability>>;
 };
 
 // The toolchain probe spawns nothing but stats a few dozen files; still, the UI asks on every page.
+// When a language cannot run, ask again soon: the operator is probably fixing it.
 const AVAILABILITY_CACHE_MS = 3 * 60_000;
+const UNAVAILABLE_CACHE_MS = 10_000;
 
 /** Builds the router for one configuration (tests and the CLI build their own). */
 export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
@@ -51,9 +58,24 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     concurrency: config.concurrency,
     memoryLimitMb: config.memoryLimitMb,
     workDir: config.workDir,
+    bwrapPath: config.bwrapPath,
   });
   const acb = config.acbUrl ? createAcbBackend({ url: config.acbUrl }) : null;
-  let cached: { at: number; value: Promise<Record<SandboxLanguage, LanguageAvailability>> } | null = null;
+  const admission = new RunAdmission({ perUser: config.runsPerUser, total: config.concurrency + config.runQueue });
+  type Cached = { at: number; maxAge: number; value: Promise<Record<SandboxLanguage, LanguageAvailability>>; languages?: Record<SandboxLanguage, LanguageAvailability> };
+  let cached: Cached | null = null;
+  const lastReported = new Map<SandboxLanguage, boolean>();
+
+  /** Tells the operator (server log) when a language stops or starts being able to run. */
+  function reportChanges(languages: Record<SandboxLanguage, LanguageAvailability>): void {
+    for (const [language, status] of Object.entries(languages) as [SandboxLanguage, LanguageAvailability][]) {
+      const before = lastReported.get(language);
+      if (before === status.available) continue;
+      lastReported.set(language, status.available);
+      if (!status.available) console.error(`sandbox: ${language} cannot run: ${status.reason ?? "unavailable"}`);
+      else if (before === false) console.error(`sandbox: ${language} can run again`);
+    }
+  }
 
   function pick(language: SandboxLanguage): SandboxBackend {
     const name = backendFor(config, language);
@@ -86,37 +108,61 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     local,
     acb,
     backendFor: (language) => backendFor(config, language),
-    run: (request) => pick(request.language).run(request),
+    async run(request, options) {
+      const result = await pick(request.language).run(request, options);
+      // It ran after all: the cached "cannot run" is stale.
+      if (cached?.languages?.[request.language]?.available === false) cached = null;
+      return result;
+    },
+    admit: (userId) => admission.admit(userId),
     availability() {
-      if (!cached || Date.now() - cached.at > AVAILABILITY_CACHE_MS) {
-        cached = { at: Date.now(), value: probe() };
-        // A failed probe must not stick for minutes.
-        cached.value.catch(() => {
-          cached = null;
-        });
+      if (!cached || Date.now() - cached.at > cached.maxAge) {
+        const entry: Cached = { at: Date.now(), maxAge: UNAVAILABLE_CACHE_MS, value: probe() };
+        cached = entry;
+        entry.value.then(
+          (languages) => {
+            entry.languages = languages;
+            reportChanges(languages);
+            if (Object.values(languages).every((status) => status.available)) entry.maxAge = AVAILABILITY_CACHE_MS;
+          },
+          // A failed probe must not stick.
+          () => {
+            if (cached === entry) cached = null;
+          },
+        );
       }
       return cached.value;
     },
   };
 }
 
-let defaultRouter: SandboxRouter | null = null;
+// Next.js bundles pages and route handlers separately, each with its own copy of this module; the
+// router lives on globalThis so they share one queue, one admission count and one availability cache.
+const globalForSandbox = globalThis as unknown as { veritySandboxRouter?: SandboxRouter };
 
 /** The process-wide router configured from the environment (VERITY_SANDBOX*, see docs/sandbox.md). */
 export function getSandboxRouter(): SandboxRouter {
-  defaultRouter ??= createSandboxRouter(parseSandboxConfig(process.env, availableParallelism()));
-  return defaultRouter;
+  globalForSandbox.veritySandboxRouter ??= createSandboxRouter(parseSandboxConfig(process.env, availableParallelism()));
+  return globalForSandbox.veritySandboxRouter;
 }
 
 /**
  * Runs a solution against a test on the backend its language is routed to. Callers check the
  * `sandbox:run` permission first; throws SandboxError when no run can happen.
  */
-export function runInSandbox(request: RunRequest): Promise<SandboxResult> {
-  return getSandboxRouter().run(request);
+export function runInSandbox(request: RunRequest, options?: RunOptions): Promise<SandboxResult> {
+  return getSandboxRouter().run(request, options);
 }
 
-/** Per language: can it run, on which backend, and if not, why (cached for a few minutes). */
+/**
+ * Admits one interactive run for `userId` (a per-user cap and a bounded queue) or throws
+ * SandboxError SANDBOX_BUSY; call the returned function when the run has ended.
+ */
+export function admitRun(userId: string): () => void {
+  return getSandboxRouter().admit(userId);
+}
+
+/** Per language: can it run, on which backend, and if not, why (cached; briefly when one cannot). */
 export function languageAvailability(): Promise<Record<SandboxLanguage, LanguageAvailability>> {
   return getSandboxRouter().availability();
 }

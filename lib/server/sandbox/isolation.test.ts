@@ -53,6 +53,13 @@ describe("buildBwrapArgv", () => {
   });
 });
 
+describe("baseSandboxEnv", () => {
+  it("runs programs in the reference image's time zone unless a recipe says otherwise", () => {
+    expect(baseSandboxEnv({}).TZ).toBe("Asia/Shanghai");
+    expect(baseSandboxEnv({ TZ: "UTC" }).TZ).toBe("UTC");
+  });
+});
+
 describe("rebaseEnv", () => {
   it("points /job paths at the host job folder, leaving look-alikes alone", () => {
     expect(rebaseEnv({ HOME: "/job", GOCACHE: "/job/.cache", X: "/jobs", P: "/a:/job/b" }, "/tmp/j")).toEqual({

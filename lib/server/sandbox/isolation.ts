@@ -1,5 +1,7 @@
 import "server-only";
 
+import { REFERENCE_TIME_ZONE } from "./reference-versions";
+
 /** Where the job folder appears inside the sandbox; recipes refer to it (e.g. GOCACHE=/job/…). */
 export const SANDBOX_JOB_DIR = "/job";
 
@@ -65,6 +67,7 @@ export function baseSandboxEnv(extra: Readonly<Record<string, string>>): Record<
     TMPDIR: "/tmp",
     TERM: "dumb",
     NO_COLOR: "1",
+    TZ: REFERENCE_TIME_ZONE,
     ...extra,
   };
 }

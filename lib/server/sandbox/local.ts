@@ -11,6 +11,7 @@ import {
   findInSandbox,
   findOnHost,
   findSandboxUser,
+  isExecutable,
   isWorldReadable,
   SANDBOX_USER,
   type SandboxUser,
@@ -33,6 +34,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type LimitName,
   OUTPUT_CAP_BYTES,
+  type RunOptions,
   type RunRequest,
   type SandboxBackend,
   type SandboxLanguage,
@@ -46,6 +48,8 @@ export type LocalBackendOptions = {
   concurrency: number;
   memoryLimitMb: number;
   workDir: string | null;
+  /** The bubblewrap binary; unset or null looks it up on PATH. */
+  bwrapPath?: string | null;
 };
 
 export type IsolationStatus = {
@@ -77,6 +81,9 @@ export type LocalBackend = SandboxBackend & {
 const PROCESS_LIMIT = 512;
 // Toolchains change only when someone installs one; re-probe every few minutes.
 const TOOLCHAIN_CACHE_MS = 5 * 60_000;
+// A failed probe is kept only briefly (the operator is probably installing what was missing), and a
+// run probes again anyway (a few file checks), so runs recover without a restart.
+const FAILED_PROBE_CACHE_MS = 10_000;
 const FILE_SIZE_LIMIT = 256 * 1024 * 1024;
 const OPEN_FILES_LIMIT = 4096;
 // The gate shell and bubblewrap itself need a PATH; the program's environment is rebuilt by bwrap.
@@ -132,20 +139,23 @@ async function writeJobFiles(jobDir: string, files: readonly JobFile[], owner: S
 export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   const semaphore = new Semaphore(options.concurrency);
   const cpuCount = availableParallelism();
-  let isolationCache: Promise<IsolationStatus> | null = null;
+  const configuredBwrap = options.bwrapPath ?? null;
+  let isolationCache: { checkedAt: number; status: Promise<IsolationStatus> } | null = null;
+
+  async function findBwrap(): Promise<string | null> {
+    if (!configuredBwrap) return findOnHost("bwrap");
+    return (await isExecutable(configuredBwrap)) ? configuredBwrap : null;
+  }
 
   async function probeIsolation(): Promise<IsolationStatus> {
-    const [bwrapPath, prlimitPath, cgroup] = await Promise.all([
-      findOnHost("bwrap"),
-      findOnHost("prlimit"),
-      detectCgroupMode(),
-    ]);
+    const [bwrapPath, prlimitPath, cgroup] = await Promise.all([findBwrap(), findOnHost("prlimit"), detectCgroupMode()]);
     const isRoot = process.getuid?.() === 0;
     const user = isRoot ? await findSandboxUser() : null;
     let problem: string | null = null;
     let mode: IsolationStatus["mode"] = "bubblewrap";
     if (!bwrapPath) {
       if (options.isUnsafe) mode = "unsafe";
+      else if (configuredBwrap) problem = `bubblewrap was not found at ${configuredBwrap} (VERITY_BWRAP)`;
       else problem = `bubblewrap (bwrap) is not installed; ${INSTALL_HINT} (or set VERITY_SANDBOX_UNSAFE=1 on a development machine)`;
     } else if (!prlimitPath) {
       problem = "prlimit (util-linux) is not installed; npm run sandbox:install";
@@ -158,13 +168,26 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     return { mode, bwrapPath, prlimitPath, isRoot, user, cgroup, problem };
   }
 
-  function isolation(): Promise<IsolationStatus> {
-    isolationCache ??= probeIsolation();
-    return isolationCache;
+  /**
+   * The isolation status: a working one is kept; a failed one for FAILED_PROBE_CACHE_MS, and not
+   * at all with `isRecheck` (before a run).
+   */
+  async function isolation({ isRecheck = false }: { isRecheck?: boolean } = {}): Promise<IsolationStatus> {
+    if (isolationCache) {
+      const status = await isolationCache.status;
+      if (!status.problem || (!isRecheck && Date.now() - isolationCache.checkedAt < FAILED_PROBE_CACHE_MS)) return status;
+    }
+    const fresh = { checkedAt: Date.now(), status: probeIsolation() };
+    isolationCache = fresh;
+    // A probe that threw is not kept at all.
+    fresh.status.catch(() => {
+      if (isolationCache === fresh) isolationCache = null;
+    });
+    return fresh.status;
   }
 
   async function requireIsolation(): Promise<IsolationStatus> {
-    const status = await isolation();
+    const status = await isolation({ isRecheck: true });
     if (status.problem) throw new SandboxError("SANDBOX_UNAVAILABLE", `Local sandbox refused to run: ${status.problem}`);
     return status;
   }
@@ -176,6 +199,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     env: Readonly<Record<string, string>>,
     steps: ReadonlyArray<{ argv: readonly string[]; timeoutMs: number }>,
     shouldContinue: (step: StepRun) => boolean,
+    signal?: AbortSignal,
   ): Promise<{ runs: StepRun[]; memoryKb: number | null; limit: LimitName | null }> {
     const base = options.workDir ?? tmpdir();
     await mkdir(base, { recursive: true });
@@ -219,13 +243,14 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
           timeoutMs: step.timeoutMs,
           outputCapBytes: OUTPUT_CAP_BYTES,
           beforeStart: jobCgroup ? (pid) => jobCgroup.attach(pid) : undefined,
-          onTimeout: jobCgroup ? () => jobCgroup.destroy() : undefined,
+          onKill: jobCgroup ? () => jobCgroup.destroy() : undefined,
+          signal,
         });
         // bubblewrap reports a program killed by signal N as exit code 128+N.
         if (isWrapped && !run.signal) run.signal = signalFromExitCode(run.exitCode, osConstants.signals);
         if (run.timedOut) run.exitCode = null;
         runs.push(run);
-        if (!shouldContinue(run)) break;
+        if (signal?.aborted || !shouldContinue(run)) break;
       }
       const stats = cgroup ? await cgroup.stats() : null;
       return { runs, memoryKb: stats?.memoryPeakKb ?? null, limit: limitFired(runs, stats) };
@@ -235,7 +260,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     }
   }
 
-  async function run(input: RunRequest): Promise<SandboxResult> {
+  async function run(input: RunRequest, runOptions: RunOptions = {}): Promise<SandboxResult> {
     const request = parseRunRequest(input);
     const recipe = getRecipe(request.language);
     const spliced = recipe.splice(request.solution, request.test);
@@ -263,7 +288,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       };
     }
     const status = await requireIsolation();
-    const found = await toolchain(request.language);
+    const found = await toolchain(request.language, { isRecheck: true });
     if (!found.isFound) {
       throw new SandboxError(
         "SANDBOX_UNAVAILABLE",
@@ -275,9 +300,14 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     const steps = [recipe.compile, recipe.run]
       .filter((step) => step !== null)
       .map((step) => ({ argv: step.argv, timeoutMs }));
-    const job = await semaphore.use(() =>
-      runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0),
-    );
+    const { signal } = runOptions;
+    const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
+    const job = await semaphore
+      .use(() => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal), signal)
+      .catch((error: unknown) => {
+        throw signal?.aborted ? cancelled() : error;
+      });
+    if (signal?.aborted) throw cancelled();
     const compileRun = recipe.compile ? (job.runs[0] ?? null) : null;
     const runRun = recipe.compile ? (job.runs[1] ?? null) : (job.runs[0] ?? null);
     const last = runRun ?? compileRun;
@@ -303,9 +333,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
 
   const toolchainCache = new Map<SandboxLanguage, { checkedAt: number; value: ToolchainStatus }>();
 
-  async function toolchain(language: SandboxLanguage): Promise<ToolchainStatus> {
+  /** A toolchain probe, cached for minutes when found and briefly when not (see `isolation`). */
+  async function toolchain(language: SandboxLanguage, { isRecheck = false }: { isRecheck?: boolean } = {}): Promise<ToolchainStatus> {
     const cached = toolchainCache.get(language);
-    if (cached && Date.now() - cached.checkedAt < TOOLCHAIN_CACHE_MS) return cached.value;
+    const maxAge = cached?.value.isFound ? TOOLCHAIN_CACHE_MS : isRecheck ? 0 : FAILED_PROBE_CACHE_MS;
+    if (cached && Date.now() - cached.checkedAt < maxAge) return cached.value;
     const value = await probeToolchain(language);
     toolchainCache.set(language, { checkedAt: Date.now(), value });
     return value;

@@ -3,6 +3,8 @@ import "server-only";
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 
+import { HeadTailBuffer } from "./output";
+
 export type StepSpec = {
   argv: readonly string[];
   cwd: string;
@@ -10,11 +12,14 @@ export type StepSpec = {
   uid?: number;
   gid?: number;
   timeoutMs: number;
+  /** Per stream: the first and the last half of this many bytes are kept. */
   outputCapBytes: number;
+  /** Aborting it kills the process group at once, like the timeout. */
+  signal?: AbortSignal;
   /** Runs after spawn and before the program is released (cgroup attach). */
   beforeStart?: (pid: number) => Promise<void>;
-  /** Runs when the wall-clock timeout fires, next to killing the process group. */
-  onTimeout?: () => Promise<void>;
+  /** Runs when the step is killed (timeout or abort), next to killing the process group. */
+  onKill?: () => Promise<void>;
 };
 
 export type StepRun = {
@@ -27,32 +32,6 @@ export type StepRun = {
   stderrTruncated: boolean;
   wallMs: number;
 };
-
-/** Keeps the first `cap` bytes of a stream and counts (then drops) the rest, so the child never blocks. */
-export class CappedBuffer {
-  private readonly chunks: Buffer[] = [];
-  private kept = 0;
-  private total = 0;
-
-  constructor(private readonly cap: number) {}
-
-  push(chunk: Buffer): void {
-    this.total += chunk.length;
-    if (this.kept >= this.cap) return;
-    const room = this.cap - this.kept;
-    const slice = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    this.chunks.push(slice);
-    this.kept += slice.length;
-  }
-
-  get isTruncated(): boolean {
-    return this.total > this.cap;
-  }
-
-  text(): string {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
-}
 
 // A gate: the shell waits on fd 3 until the parent has put it into the job's cgroup, then execs the
 // real command, so no user code runs outside the limits.
@@ -68,7 +47,7 @@ function killGroup(pid: number): void {
 
 /**
  * Runs one command in its own process group with a wall-clock timeout that kills the whole group,
- * stdin closed, and stdout/stderr capped.
+ * stdin closed, stdout/stderr capped (head and tail kept), and killed at once when `signal` aborts.
  */
 export async function runStep(spec: StepSpec): Promise<StepRun> {
   const child = spawn("/bin/sh", ["-c", GATE_SCRIPT, "sh", ...spec.argv], {
@@ -79,8 +58,9 @@ export async function runStep(spec: StepSpec): Promise<StepRun> {
     detached: true,
     stdio: ["ignore", "pipe", "pipe", "pipe"],
   });
-  const stdout = new CappedBuffer(spec.outputCapBytes);
-  const stderr = new CappedBuffer(spec.outputCapBytes);
+  const half = Math.floor(spec.outputCapBytes / 2);
+  const stdout = new HeadTailBuffer(half, spec.outputCapBytes - half);
+  const stderr = new HeadTailBuffer(half, spec.outputCapBytes - half);
   child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
 
@@ -107,15 +87,21 @@ export async function runStep(spec: StepSpec): Promise<StepRun> {
   const startedAt = performance.now();
   gate.end("go\n");
   let timedOut = false;
+  const kill = () => {
+    killGroup(pid);
+    void spec.onKill?.();
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup(pid);
-    void spec.onTimeout?.();
+    kill();
   }, spec.timeoutMs);
+  if (spec.signal?.aborted) kill();
+  spec.signal?.addEventListener("abort", kill, { once: true });
 
   const { code, signal } = await exited;
   const wallMs = Math.round(performance.now() - startedAt);
   clearTimeout(timer);
+  spec.signal?.removeEventListener("abort", kill);
   // Anything the program left behind in its group goes too (the pid namespace already takes care of
   // it under bubblewrap; this covers unsafe mode).
   killGroup(pid);

@@ -29,3 +29,26 @@ describe("Semaphore", () => {
     await expect(semaphore.use(async () => 42)).resolves.toBe(42);
   });
 });
+
+describe("Semaphore with an abort signal", () => {
+  it("drops an aborted waiter from the queue without it ever running, and keeps the order of the rest", async () => {
+    const semaphore = new Semaphore(1);
+    let release: () => void = () => undefined;
+    const holder = semaphore.use(() => new Promise<void>((resolve) => (release = resolve)));
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const aborted = semaphore.use(async () => void ran.push("aborted"), controller.signal);
+    const next = semaphore.use(async () => void ran.push("next"));
+    controller.abort(new Error("client went away"));
+    await expect(aborted).rejects.toThrow("client went away");
+    release();
+    await Promise.all([holder, next]);
+    expect(ran).toEqual(["next"]);
+    await expect(semaphore.use(async () => "free")).resolves.toBe("free");
+  });
+
+  it("refuses at once when the signal is already aborted", async () => {
+    const semaphore = new Semaphore(1);
+    await expect(semaphore.use(async () => 1, AbortSignal.abort(new Error("gone")))).rejects.toThrow("gone");
+  });
+});

@@ -51,11 +51,14 @@ export type SandboxResult = {
   language: SandboxLanguage;
 };
 
+/** How a caller follows a run: aborting `signal` kills the program (or drops it from the queue). */
+export type RunOptions = { signal?: AbortSignal };
+
 export type BackendAvailability = { available: boolean; reason?: string };
 
 export interface SandboxBackend {
   readonly name: BackendName;
-  run(request: RunRequest): Promise<SandboxResult>;
+  run(request: RunRequest, options?: RunOptions): Promise<SandboxResult>;
   availability(language: SandboxLanguage): Promise<BackendAvailability>;
 }
 
@@ -68,5 +71,5 @@ export type LanguageAvailability = {
 /** Default base timeout of one step, before the per-language allowance. */
 export const DEFAULT_TIMEOUT_MS = 5_000;
 
-/** Per-stream output cap. */
+/** Per-stream output cap: the first and the last half MiB are kept. */
 export const OUTPUT_CAP_BYTES = 1024 * 1024;

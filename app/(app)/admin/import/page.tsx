@@ -1,11 +1,14 @@
+import { RecentImports } from "@/components/imports/recent-imports";
 import { UploadForm } from "@/components/imports/upload-form";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { listImportJobs } from "@/lib/server/db/imports";
 
 export const metadata = { title: "Import" };
 
 export default async function ImportPage() {
-  await requirePageActor("imports:write", "/admin/import");
+  const actor = await requirePageActor("imports:write", "/admin/import");
+  const jobs = await listImportJobs({ actor });
   return (
     <>
       <PageHeader
@@ -14,6 +17,9 @@ export default async function ImportPage() {
       />
       <Card>
         <UploadForm />
+      </Card>
+      <Card title="Recent imports" className="mt-6">
+        <RecentImports jobs={jobs} />
       </Card>
     </>
   );

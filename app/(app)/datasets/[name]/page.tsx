@@ -9,19 +9,20 @@ import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { pathSegment } from "@/lib/server/http";
 import { browseRecords, datasetFacets } from "@/lib/server/db/records";
-import { recordQuerySchema } from "@/lib/validation/records";
+import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Records" };
 
 const PAGE_SIZE = 50;
 
+const FILTER_LABELS: Record<string, string> = { language: "Language", difficulty: "Difficulty", critic: "Critic", executable: "Executable", q: "Search", cursor: "Page" };
+
 export default async function DatasetPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string>> }) {
   const name = pathSegment((await params).name);
   const rawQuery = await searchParams;
   const actor = await requirePageActor("records:read", `/datasets/${encodeURIComponent(name)}`);
-  const parsed = recordQuerySchema.safeParse({ ...rawQuery, limit: PAGE_SIZE });
-  const query = parsed.success ? parsed.data : recordQuerySchema.parse({ limit: PAGE_SIZE });
+  const { query, errors } = parseRecordQueryForPage({ ...rawQuery, limit: String(PAGE_SIZE) });
   const { limit, cursor, ...filters } = query;
 
   const result = await orNotFound(Promise.all([browseRecords({ actor, datasetName: name, filters, limit, cursor }), datasetFacets({ actor, datasetName: name })]));
@@ -45,6 +46,15 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
           </div>
         }
       />
+      {Object.keys(errors).length > 0 ? (
+        <div role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+          {Object.keys(errors).map((field) => (
+            <p key={field}>
+              {FILTER_LABELS[field] ?? field}: “{String(rawQuery[field])}” is not a value this filter knows, so it was not applied. Choose one from the list.
+            </p>
+          ))}
+        </div>
+      ) : null}
       <Card className="mb-4">
         <form className="flex flex-wrap items-end gap-3" role="search">
           <label className="text-sm">

@@ -1,7 +1,6 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
-import type { Recipe } from "./types";
+import { defineRecipe } from "./classify";
 
 /**
  * Splices C++ like the reference: the solution up to its first `int main` (the test brings its own
@@ -12,7 +11,7 @@ export function spliceCpp(solution: string, test: string): string {
   return `#include <iostream>\nusing namespace std;\n${model}\n${test}`;
 }
 
-export const cppRecipe: Recipe = {
+export const cppRecipe = defineRecipe({
   language: "cpp",
   timeoutAllowanceMs: 3_000,
   failurePatterns: [],
@@ -28,5 +27,4 @@ export const cppRecipe: Recipe = {
     solution: "int add(int a, int b) { return a + b; }\nint main() { return 0; }\n",
     test: "#include <cassert>\nint main() {\n    assert(add(1, 2) == 3);\n    return 0;\n}\n",
   },
-  classify: patternClassifier([]),
-};
+});

@@ -1,8 +1,7 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { hoistLines, joinBlocks, splitLines } from "./splice-helpers";
-import type { Recipe } from "./types";
 
 // A using directive, not a using statement (`using var x = …;`, `using (…)`).
 const USING_DIRECTIVE = /^\s*using\s+(?:static\s+)?(?:\w+\s*=\s*)?[\w.]+(?:<[\w.,\s<>]*>)?\s*;\s*$/;
@@ -36,12 +35,10 @@ export const CSPROJ = `<Project Sdk="Microsoft.NET.Sdk">
 </Project>
 `;
 
-const patterns = ["Assertion failed"] as const;
-
-export const csharpRecipe: Recipe = {
+export const csharpRecipe = defineRecipe({
   language: "csharp",
   timeoutAllowanceMs: 10_000,
-  failurePatterns: patterns,
+  failurePatterns: ["Assertion failed"],
   splice(solution, test) {
     const program = spliceCsharp(solution, test);
     return {
@@ -69,5 +66,4 @@ export const csharpRecipe: Recipe = {
       "using System;\nusing System.Diagnostics;\n\nclass Program {\n    static void RunTests() {\n" +
       "        Debug.Assert(Adder.Add(1, 2) == 3);\n        if (Adder.Add(1, 2) != 3) throw new Exception(\"add is wrong\");\n    }\n}\n",
   },
-  classify: patternClassifier(patterns),
-};
+});

@@ -1,8 +1,7 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { hoistLines, joinBlocks } from "./splice-helpers";
-import type { Recipe } from "./types";
 
 /** Splices Dart: `import …;` lines of both parts hoisted and deduped, then solution and test. */
 export function spliceDart(solution: string, test: string): string {
@@ -10,12 +9,10 @@ export function spliceDart(solution: string, test: string): string {
   return joinBlocks([hoisted.join("\n"), ...bodies]);
 }
 
-const patterns = ["AssertionError", "failed"] as const;
-
-export const dartRecipe: Recipe = {
+export const dartRecipe = defineRecipe({
   language: "dart",
   timeoutAllowanceMs: 0,
-  failurePatterns: patterns,
+  failurePatterns: [],
   splice(solution, test) {
     const program = spliceDart(solution, test);
     return { files: [{ path: "test.dart", content: program }], program, syntaxError: null };
@@ -28,5 +25,4 @@ export const dartRecipe: Recipe = {
     solution: "int add(int a, int b) => a + b;\n",
     test: "void main() {\n  assert(add(1, 2) == 3);\n}\n",
   },
-  classify: patternClassifier(patterns),
-};
+});

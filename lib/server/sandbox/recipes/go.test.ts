@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { goRecipe, spliceGo } from "./go";
+import { GO_MOD, goRecipe, spliceGo } from "./go";
 
 describe("spliceGo", () => {
   it("merges imports into one package main and drops the unused ones", () => {
@@ -31,6 +31,14 @@ describe("spliceGo", () => {
     expect(job.files.map((file) => file.path)).toEqual(["go.mod", "main_test.go"]);
     expect(goRecipe.run.argv.slice(0, 2)).toEqual(["go", "test"]);
     expect(goRecipe.env.GOCACHE.startsWith("/job/")).toBe(true);
+  });
+
+  it("sets the language version to the installed Go 1.23 and uses its precompiled standard library", () => {
+    // With `go 1.19` here, min/max and range-over-int are refused even by Go 1.23.
+    expect(GO_MOD).toBe("module sandbox\n\ngo 1.23\n");
+    expect(goRecipe.env.PATH.split(":")[0]).toBe("/usr/lib/go-1.23/bin");
+    expect(goRecipe.env.GODEBUG).toBe("installgoroot=all");
+    expect(goRecipe.env.CGO_ENABLED).toBe("0");
   });
 });
 

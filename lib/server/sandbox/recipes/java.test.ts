@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { classifyJava, javaRecipe, parseJUnitSummary, spliceJava } from "./java";
+import { checkJUnitSummary, javaRecipe, parseJUnitSummary, spliceJava } from "./java";
 
 describe("spliceJava", () => {
   it("drops package lines, hoists and dedupes imports, makes top-level types package-private", () => {
@@ -26,26 +26,35 @@ describe("spliceJava", () => {
 const summary = (found: number, ok: number, failed: number) =>
   `[ ${found} tests found ]\n[ ${ok} tests successful ]\n[ ${failed} tests failed ]\n`;
 
-describe("classifyJava", () => {
+describe("java classification", () => {
   const compiled = { exitCode: 0, timedOut: false, stdout: "", stderr: "" };
+  const run = (stdout: string, exitCode: number) => ({ exitCode, timedOut: false, stdout, stderr: "" });
+  const classify = (stdout: string, exitCode: number) =>
+    javaRecipe.classify({ syntaxError: false, compile: compiled, run: run(stdout, exitCode) });
 
   it("reads the JUnit summary", () => {
     expect(parseJUnitSummary(summary(3, 2, 1))).toEqual({ found: 3, successful: 2, failed: 1 });
     expect(parseJUnitSummary("no summary")).toBeNull();
   });
 
-  it("JUnit failures are WRONG_ANSWER, no tests found is RUNTIME_ERROR, all green is PASSED", () => {
-    const run = (stdout: string, exitCode: number) => ({ exitCode, timedOut: false, stdout, stderr: "" });
-    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(2, 1, 1), 1) })).toBe("WRONG_ANSWER");
-    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(0, 0, 0), 2) })).toBe("RUNTIME_ERROR");
-    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(0, 0, 0), 0) })).toBe("RUNTIME_ERROR");
-    expect(classifyJava({ syntaxError: false, compile: compiled, run: run(summary(2, 2, 0), 0) })).toBe("PASSED");
+  it("a failing JUnit test makes the launcher exit 1: RUNTIME_ERROR, as in the reference", () => {
+    expect(classify(summary(2, 1, 1), 1)).toBe("RUNTIME_ERROR");
+  });
+
+  it("on exit 0: no test found or no summary is RUNTIME_ERROR, a failure WRONG_ANSWER, all green PASSED", () => {
+    expect(classify(summary(0, 0, 0), 0)).toBe("RUNTIME_ERROR");
+    expect(classify("no summary", 0)).toBe("RUNTIME_ERROR");
+    expect(classify(summary(2, 1, 1), 0)).toBe("WRONG_ANSWER");
+    expect(classify(summary(2, 2, 0), 0)).toBe("PASSED");
+    expect(checkJUnitSummary(run(summary(1, 0, 0), 0))).toBe("RUNTIME_ERROR");
   });
 
   it("keeps compile errors and timeouts", () => {
-    expect(classifyJava({ syntaxError: false, compile: { ...compiled, exitCode: 1 }, run: null })).toBe("COMPILATION_ERROR");
+    expect(javaRecipe.classify({ syntaxError: false, compile: { ...compiled, exitCode: 1 }, run: null })).toBe(
+      "COMPILATION_ERROR",
+    );
     expect(
-      classifyJava({ syntaxError: false, compile: compiled, run: { exitCode: null, timedOut: true, stdout: "", stderr: "" } }),
+      javaRecipe.classify({ syntaxError: false, compile: compiled, run: { exitCode: null, timedOut: true, stdout: "", stderr: "" } }),
     ).toBe("TIME_LIMIT_EXCEEDED");
   });
 });

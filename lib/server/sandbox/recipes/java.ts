@@ -2,9 +2,9 @@ import "server-only";
 
 import type { Outcome } from "@/lib/server/sandbox/types";
 
-import { classifyRun } from "./classify";
+import { defineRecipe } from "./classify";
 import { hoistLines, joinBlocks, splitLines } from "./splice-helpers";
-import type { ClassifyInput, Recipe } from "./types";
+import type { StepOutcome } from "./types";
 
 // Debian's `junit5` package; its manifest pulls in the Jupiter engine jars next to it.
 export const JUNIT_CONSOLE_JAR = "/usr/share/java/junit-platform-console-standalone.jar";
@@ -43,24 +43,26 @@ export function parseJUnitSummary(stdout: string): JUnitSummary | null {
   return { found, successful: count("successful") ?? 0, failed: count("failed") ?? 0 };
 }
 
-/** JUnit failures mean WRONG_ANSWER; no tests found or none successful mean RUNTIME_ERROR (as the reference). */
-export function classifyJava(input: ClassifyInput): Outcome {
-  const base = classifyRun(input, []);
-  if (base === "SYNTAX_ERROR" || base === "COMPILATION_ERROR" || base === "TIME_LIMIT_EXCEEDED") return base;
-  if (!input.run) return base;
-  const summary = parseJUnitSummary(input.run.stdout);
-  if (summary && summary.failed > 0) return "WRONG_ANSWER";
-  if (input.run.exitCode !== 0) return "RUNTIME_ERROR";
-  if (!summary || summary.found === 0 || summary.successful === 0) return "RUNTIME_ERROR";
-  return "PASSED";
+/**
+ * The reference's second look at a Java run that exited 0, from JUnit's summary: no summary or no
+ * test found is RUNTIME_ERROR, a failed test WRONG_ANSWER, none successful RUNTIME_ERROR. A failing
+ * test makes the console launcher exit 1, which is RUNTIME_ERROR before this is ever reached, so in
+ * practice Java failures come out as RUNTIME_ERROR there and here.
+ */
+export function checkJUnitSummary(run: StepOutcome): Outcome {
+  const summary = parseJUnitSummary(run.stdout);
+  if (!summary || summary.found === 0) return "RUNTIME_ERROR";
+  if (summary.failed > 0) return "WRONG_ANSWER";
+  return summary.successful > 0 ? "PASSED" : "RUNTIME_ERROR";
 }
 
 const classPath = [JUNIT_CONSOLE_JAR, ...EXTRA_JARS].join(":");
 
-export const javaRecipe: Recipe = {
+export const javaRecipe = defineRecipe({
   language: "java",
   timeoutAllowanceMs: 3_000,
-  failurePatterns: ["tests failed"],
+  failurePatterns: [],
+  checkPassedRun: checkJUnitSummary,
   splice(solution, test) {
     const program = spliceJava(solution, test);
     return { files: [{ path: "Main.java", content: program }], program, syntaxError: null };
@@ -90,5 +92,4 @@ export const javaRecipe: Recipe = {
       "import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n" +
       "public class AdderTest {\n    @Test\n    public void adds() {\n        assertEquals(3, new Adder().add(1, 2));\n    }\n}\n",
   },
-  classify: classifyJava,
-};
+});

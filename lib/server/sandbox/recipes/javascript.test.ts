@@ -36,7 +36,7 @@ describe("javascript and typescript recipes", () => {
     expect(typescriptRecipe.splice("a", "b").files).toEqual([{ path: "test.ts", content: "a\nb" }]);
   });
 
-  it("classify 'failed' and AssertionError as WRONG_ANSWER", () => {
+  it("classify 'failed' on exit 0 as WRONG_ANSWER and a thrown AssertionError as RUNTIME_ERROR", () => {
     for (const recipe of [javascriptRecipe, typescriptRecipe]) {
       const base = { syntaxError: false, compile: null };
       expect(recipe.classify({ ...base, run: { exitCode: 0, timedOut: false, stdout: "Test 2 failed", stderr: "" } })).toBe(
@@ -44,7 +44,7 @@ describe("javascript and typescript recipes", () => {
       );
       expect(
         recipe.classify({ ...base, run: { exitCode: 1, timedOut: false, stdout: "", stderr: "AssertionError [ERR_ASSERTION]" } }),
-      ).toBe("WRONG_ANSWER");
+      ).toBe("RUNTIME_ERROR");
       expect(recipe.classify({ ...base, run: { exitCode: 1, timedOut: false, stdout: "", stderr: "TypeError: x" } })).toBe(
         "RUNTIME_ERROR",
       );

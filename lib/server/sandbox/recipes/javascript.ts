@@ -1,8 +1,7 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { concatSplice } from "./splice-helpers";
-import type { Recipe } from "./types";
 
 const ENTRY_POINTS = ["demoTesting", "fullTesting"] as const;
 
@@ -40,12 +39,10 @@ export function spliceJavaScript(solution: string, test: string): string {
   return program;
 }
 
-const jsPatterns = ["failed", "AssertionError"] as const;
-
-export const javascriptRecipe: Recipe = {
+export const javascriptRecipe = defineRecipe({
   language: "javascript",
   timeoutAllowanceMs: 0,
-  failurePatterns: jsPatterns,
+  failurePatterns: ["failed"],
   splice(solution, test) {
     const program = spliceJavaScript(solution, test);
     return { files: [{ path: "test.js", content: program }], program, syntaxError: null };
@@ -58,15 +55,12 @@ export const javascriptRecipe: Recipe = {
     solution: "function add(a, b) {\n  return a + b;\n}\n",
     test: 'const assert = require("assert");\nconst demoTesting = () => {\n  assert.strictEqual(add(1, 2), 3);\n};\n',
   },
-  classify: patternClassifier(jsPatterns),
-};
+});
 
-const tsPatterns = ["failed", "AssertionError"] as const;
-
-export const typescriptRecipe: Recipe = {
+export const typescriptRecipe = defineRecipe({
   language: "typescript",
   timeoutAllowanceMs: 1_000,
-  failurePatterns: tsPatterns,
+  failurePatterns: ["failed", "AssertionError"],
   splice(solution, test) {
     const program = concatSplice(solution, test);
     return { files: [{ path: "test.ts", content: program }], program, syntaxError: null };
@@ -80,5 +74,4 @@ export const typescriptRecipe: Recipe = {
     solution: "function add(a: number, b: number): number {\n  return a + b;\n}\n",
     test: 'const assert = require("assert");\nassert.strictEqual(add(1, 2), 3);\n',
   },
-  classify: patternClassifier(tsPatterns),
-};
+});

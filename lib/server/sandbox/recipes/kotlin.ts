@@ -1,8 +1,7 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { hoistLines, joinBlocks } from "./splice-helpers";
-import type { Recipe } from "./types";
 
 /** Splices Kotlin scripts: `import` lines of both parts hoisted and deduped, then solution and test. */
 export function spliceKotlin(solution: string, test: string): string {
@@ -10,12 +9,10 @@ export function spliceKotlin(solution: string, test: string): string {
   return joinBlocks([hoisted.join("\n"), ...bodies]);
 }
 
-const patterns = ["AssertionError"] as const;
-
-export const kotlinRecipe: Recipe = {
+export const kotlinRecipe = defineRecipe({
   language: "kotlin",
   timeoutAllowanceMs: 10_000,
-  failurePatterns: patterns,
+  failurePatterns: [],
   splice(solution, test) {
     const program = spliceKotlin(solution, test);
     return { files: [{ path: "test.kts", content: program }], program, syntaxError: null };
@@ -28,5 +25,4 @@ export const kotlinRecipe: Recipe = {
     solution: "fun add(a: Int, b: Int): Int = a + b\n",
     test: 'check(add(1, 2) == 3) { "add is wrong" }\n',
   },
-  classify: patternClassifier(patterns),
-};
+});

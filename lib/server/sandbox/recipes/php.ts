@@ -1,8 +1,7 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { splitLines } from "./splice-helpers";
-import type { Recipe } from "./types";
 
 /** Splices PHP: `?>` dropped from the solution, one leading `<?php`, the test's `<?php` removed. */
 export function splicePhp(solution: string, test: string): string {
@@ -26,12 +25,10 @@ export function checkPhpSyntax(program: string): string | null {
   return null;
 }
 
-const patterns = ["assert()", "failed"] as const;
-
-export const phpRecipe: Recipe = {
+export const phpRecipe = defineRecipe({
   language: "php",
   timeoutAllowanceMs: 0,
-  failurePatterns: patterns,
+  failurePatterns: ["assert()", "failed"],
   splice(solution, test) {
     const program = splicePhp(solution, test);
     return {
@@ -48,5 +45,4 @@ export const phpRecipe: Recipe = {
     solution: "<?php\nfunction add($a, $b) {\n    return $a + $b;\n}\n?>",
     test: '<?php\nif (add(1, 2) !== 3) { throw new Exception("add is wrong"); }\n?>',
   },
-  classify: patternClassifier(patterns),
-};
+});

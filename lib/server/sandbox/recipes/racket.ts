@@ -1,8 +1,7 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { splitLines } from "./splice-helpers";
-import type { Recipe } from "./types";
 
 function isLangLine(line: string): boolean {
   return line.trim().startsWith("#lang");
@@ -19,12 +18,10 @@ export function spliceRacket(solution: string, test: string): string {
   return `${langLine}\n\n${strip(solution)}\n\n${strip(test)}\n`;
 }
 
-const patterns = ["FAILURE", "ERROR"] as const;
-
-export const racketRecipe: Recipe = {
+export const racketRecipe = defineRecipe({
   language: "racket",
   timeoutAllowanceMs: 0,
-  failurePatterns: patterns,
+  failurePatterns: ["FAILURE", "ERROR"],
   splice(solution, test) {
     const program = spliceRacket(solution, test);
     return { files: [{ path: "test.rkt", content: program }], program, syntaxError: null };
@@ -37,5 +34,4 @@ export const racketRecipe: Recipe = {
     solution: "#lang racket\n(define (add a b) (+ a b))\n",
     test: "#lang racket\n(require rackunit)\n(check-equal? (add 1 2) 3)\n",
   },
-  classify: patternClassifier(patterns),
-};
+});

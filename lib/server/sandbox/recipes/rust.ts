@@ -1,8 +1,7 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { concatSplice } from "./splice-helpers";
-import type { Recipe } from "./types";
 
 // No dependencies: the job runs offline and there is no crate registry inside the sandbox.
 export const CARGO_TOML = `[package]
@@ -13,7 +12,7 @@ edition = "2021"
 [dependencies]
 `;
 
-export const rustRecipe: Recipe = {
+export const rustRecipe = defineRecipe({
   language: "rust",
   timeoutAllowanceMs: 10_000,
   failurePatterns: [],
@@ -43,5 +42,4 @@ export const rustRecipe: Recipe = {
     solution: "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
     test: "#[test]\nfn test_add() {\n    assert_eq!(add(1, 2), 3);\n}\n",
   },
-  classify: patternClassifier([]),
-};
+});

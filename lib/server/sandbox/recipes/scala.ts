@@ -1,15 +1,12 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { concatSplice } from "./splice-helpers";
-import type { Recipe } from "./types";
 
-const patterns = ["AssertionError"] as const;
-
-export const scalaRecipe: Recipe = {
+export const scalaRecipe = defineRecipe({
   language: "scala",
   timeoutAllowanceMs: 25_000,
-  failurePatterns: patterns,
+  failurePatterns: [],
   splice(solution, test) {
     const program = concatSplice(solution, test);
     return { files: [{ path: "test.sc", content: program }], program, syntaxError: null };
@@ -23,5 +20,4 @@ export const scalaRecipe: Recipe = {
     solution: "def add(a: Int, b: Int): Int = a + b\n",
     test: "assert(add(1, 2) == 3)\n",
   },
-  classify: patternClassifier(patterns),
-};
+});

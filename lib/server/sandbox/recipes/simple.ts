@@ -2,7 +2,7 @@ import "server-only";
 
 import type { SandboxLanguage } from "@/lib/server/sandbox/types";
 
-import { patternClassifier } from "./classify";
+import { defineRecipe } from "./classify";
 import { concatSplice } from "./splice-helpers";
 import type { Recipe } from "./types";
 
@@ -11,7 +11,6 @@ type SimpleSpec = {
   file: string;
   /** The interpreter command; the file name is appended. */
   interpreter: readonly string[];
-  failurePatterns?: readonly string[];
   timeoutAllowanceMs?: number;
   env?: Record<string, string>;
   version: readonly string[];
@@ -20,11 +19,11 @@ type SimpleSpec = {
 
 /** Builds a recipe for a language whose splice is "solution + newline + test" run by one interpreter. */
 export function simpleRecipe(spec: SimpleSpec): Recipe {
-  const failurePatterns = spec.failurePatterns ?? [];
-  return {
+  return defineRecipe({
     language: spec.language,
     timeoutAllowanceMs: spec.timeoutAllowanceMs ?? 0,
-    failurePatterns,
+    // None of these languages has an `error_check` in the reference: only the exit code counts.
+    failurePatterns: [],
     splice(solution, test) {
       const program = concatSplice(solution, test);
       return { files: [{ path: spec.file, content: program }], program, syntaxError: null };
@@ -34,15 +33,13 @@ export function simpleRecipe(spec: SimpleSpec): Recipe {
     env: spec.env ?? {},
     toolchain: { commands: [spec.interpreter[0]], version: spec.version },
     hello: spec.hello,
-    classify: patternClassifier(failurePatterns),
-  };
+  });
 }
 
 export const pythonRecipe = simpleRecipe({
   language: "python",
   file: "test.py",
   interpreter: ["python3"],
-  failurePatterns: ["AssertionError"],
   // Bytecode caches would land in the job folder and are useless for a one-shot run.
   env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" },
   version: ["python3", "--version"],
@@ -64,7 +61,6 @@ export const elixirRecipe = simpleRecipe({
   language: "elixir",
   file: "test.ex",
   interpreter: ["elixir"],
-  failurePatterns: ["assertion fails"],
   version: ["elixir", "--short-version"],
   hello: {
     solution: "defmodule Hello do\n  def add(a, b), do: a + b\nend\n",
@@ -76,7 +72,6 @@ export const juliaRecipe = simpleRecipe({
   language: "julia",
   file: "test.jl",
   interpreter: ["julia"],
-  failurePatterns: ["AssertionError"],
   // Keep the user depot in the job folder but still see system-wide packages (trailing colon).
   env: { JULIA_DEPOT_PATH: "/job/.julia:" },
   version: ["julia", "--version"],
@@ -87,7 +82,6 @@ export const perlRecipe = simpleRecipe({
   language: "perl",
   file: "test.pl",
   interpreter: ["perl"],
-  failurePatterns: ["failed"],
   version: ["perl", "-e", 'print "perl $^V\\n"'],
   hello: {
     solution: "sub add { my ($a, $b) = @_; return $a + $b; }\n",

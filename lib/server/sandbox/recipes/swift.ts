@@ -1,7 +1,6 @@
 import "server-only";
 
-import { patternClassifier } from "./classify";
-import type { Recipe } from "./types";
+import { defineRecipe } from "./classify";
 
 // Names that need Foundation on Linux. The reference matches plain substrings, so e.g. "exp" also
 // fires on "expected": importing Foundation is harmless, so erring towards it matches the reference.
@@ -15,12 +14,10 @@ export function spliceSwift(solution: string, test: string): string {
   return `${head}\n${test}`;
 }
 
-const patterns = ["Assertion failed"] as const;
-
-export const swiftRecipe: Recipe = {
+export const swiftRecipe = defineRecipe({
   language: "swift",
   timeoutAllowanceMs: 0,
-  failurePatterns: patterns,
+  failurePatterns: [],
   splice(solution, test) {
     const program = spliceSwift(solution, test);
     return { files: [{ path: "test.swift", content: program }], program, syntaxError: null };
@@ -33,5 +30,4 @@ export const swiftRecipe: Recipe = {
     solution: "func add(_ a: Int, _ b: Int) -> Int { a + b }\n",
     test: "assert(add(1, 2) == 3)\n",
   },
-  classify: patternClassifier(patterns),
-};
+});

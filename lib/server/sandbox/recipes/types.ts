@@ -35,8 +35,13 @@ export type Recipe = {
   language: SandboxLanguage;
   /** Added to the base timeout of every step (reference `timelimit_factor`). */
   timeoutAllowanceMs: number;
-  /** Substrings of stdout+stderr that mean WRONG_ANSWER even on exit 0. */
+  /**
+   * Substrings of stdout+stderr that turn a run that exited 0 into WRONG_ANSWER (the reference's
+   * per-language `error_check`; most languages have none).
+   */
   failurePatterns: readonly string[];
+  /** A second look at a run that exited 0 with no failure text (Java reads JUnit's summary). */
+  checkPassedRun?: (run: StepOutcome) => Outcome;
   splice(solution: string, test: string): SplicedJob;
   compile: Step | null;
   run: Step;
@@ -46,5 +51,6 @@ export type Recipe = {
   toolchain: { commands: readonly string[]; files?: readonly string[]; version: readonly string[] };
   /** A tiny passing solution/test pair for `doctor`. */
   hello: { solution: string; test: string };
+  /** The outcome of a run: `classifyRun` with this recipe's rules (see `defineRecipe`). */
   classify(input: ClassifyInput): Outcome;
 };

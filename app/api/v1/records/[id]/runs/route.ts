@@ -8,12 +8,15 @@ import { runRequestSchema } from "@/lib/validation/runs";
 // Runs cost real CPU: a burst of 20, then 30 a minute per user.
 const limiter = createRateLimiter({ capacity: 20, perMinute: 30 });
 
-/** POST /api/v1/records/{id}/runs with {kind: demo|full|both|scratch, solution?, test?} → {runs: [normalised result…]} */
+/**
+ * POST /api/v1/records/{id}/runs with {kind: demo|full|both|scratch, solution?, test?} → {runs: [normalised result…]}.
+ * A client that disconnects cancels its run (request.signal): the program is killed, nothing stored.
+ */
 export const POST = apiRoute<{ id: string }>("sandbox:run", async ({ request, actor, params }) => {
   const recordId = recordIdSchema.safeParse(params.id);
   if (!recordId.success) throw new AppError("NOT_FOUND", "No such record.");
   const body = runRequestSchema.parse(await readJson(request));
   limiter.take(actor.id);
-  const runs = await runRecord({ actor, recordId: recordId.data, ...body });
+  const runs = await runRecord({ actor, recordId: recordId.data, ...body, signal: request.signal });
   return Response.json({ runs }, { status: 201 });
 });

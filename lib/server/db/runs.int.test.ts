@@ -1,0 +1,154 @@
+// Interactive runs against a real database and real bubblewrap: what is stored, how much, for how
+// long, and how many runs one user (and everyone) may have going at once.
+import { existsSync } from "node:fs";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { prisma } from "@/lib/server/db/client";
+import { importRecords } from "@/lib/server/db/imports";
+import { pruneScratchRuns, runRecord } from "@/lib/server/db/runs";
+import { AppError } from "@/lib/server/errors";
+import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+
+// The run limits are read once, when this file's sandbox router is first built: two sandbox slots,
+// one more interactive run may wait, two runs at once per user.
+process.env.VERITY_SANDBOX_CONCURRENCY = "2";
+process.env.VERITY_RUN_QUEUE = "1";
+process.env.VERITY_RUNS_PER_USER = "2";
+
+const hasBwrap = existsSync("/usr/bin/bwrap");
+const needs = "(needs bubblewrap: npm run sandbox:install)";
+
+async function makeRecordId(overrides: Record<string, unknown> = {}): Promise<number> {
+  const admin = await makeUser("ADMIN");
+  const dataset = uniqueName("runs");
+  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(uniqueName("r").replace(/-/g, "_"), overrides)])), skipInvalid: false, origin: "api" });
+  const record = await prisma().record.findFirstOrThrow({ where: { dataset: { name: dataset } }, select: { id: true } });
+  return record.id;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+const sleeper = (seconds: number) => `import time\ntime.sleep(${seconds})\n`;
+
+describe("storing runs", () => {
+  it.skipIf(!hasBwrap)(`stores a program's NUL bytes escaped instead of failing the run ${needs}`, async () => {
+    const user = await makeUser("ANNOTATOR");
+    const recordId = await makeRecordId();
+    const [run] = await runRecord({ actor: user, recordId, kind: "scratch", solution: 'import sys\nsys.stdout.write("a\\0b")\nsys.stderr.write("c\\0d")\n', test: "" });
+    expect(run.outcome).toBe("PASSED");
+    expect(run.stdout).toBe("a\u2400b");
+    const stored = await prisma().runResult.findUniqueOrThrow({ where: { id: run.id }, select: { stdout: true, stderr: true } });
+    expect(stored).toEqual({ stdout: "a\u2400b", stderr: "c\u2400d" });
+  });
+
+  it.skipIf(!hasBwrap)(`stores the first and last 32 KiB of a long output, flagged truncated ${needs}`, async () => {
+    const user = await makeUser("ANNOTATOR");
+    const recordId = await makeRecordId();
+    const [run] = await runRecord({ actor: user, recordId, kind: "scratch", solution: 'print("BEGIN")\nfor i in range(20000):\n    print("line", i)\nprint("END")\n', test: "" });
+    const stored = await prisma().runResult.findUniqueOrThrow({ where: { id: run.id }, select: { stdout: true, stdoutTruncated: true } });
+    expect(stored.stdoutTruncated).toBe(true);
+    expect(Buffer.byteLength(stored.stdout)).toBeLessThan(64 * 1024 + 100);
+    expect(stored.stdout.startsWith("BEGIN\nline 0\n")).toBe(true);
+    expect(stored.stdout.endsWith("line 19999\nEND\n")).toBe(true);
+    expect(stored.stdout).toMatch(/\[… \d+ bytes cut …\]/);
+    expect(run.stdout).toBe(stored.stdout);
+  });
+});
+
+describe("scratch run retention", () => {
+  afterEach(() => {
+    delete process.env.VERITY_SCRATCH_KEEP;
+  });
+
+  it("keeps a user's newest scratch runs and those attached to a label, and drops old ones", async () => {
+    const user = await makeUser("ANNOTATOR");
+    const other = await makeUser("ANNOTATOR");
+    const recordId = await makeRecordId();
+    const day = 24 * 60 * 60_000;
+    const base = { recordId, kind: "SCRATCH" as const, backend: "local", outcome: "PASSED", stdout: "", stderr: "", timeMs: 1, program: "" };
+    const make = (userId: string, ageMs: number) => prisma().runResult.create({ data: { ...base, userId, createdAt: new Date(Date.now() - ageMs) }, select: { id: true } });
+    const mine = [];
+    for (let index = 0; index < 5; index++) mine.push(await make(user.id, index * 60_000));
+    const ancient = await make(other.id, 40 * day);
+    const recentOther = await make(other.id, 60_000);
+    // The oldest of mine is evidence for a label: it stays whatever its age or rank.
+    const evidence = await make(user.id, 50 * day);
+    const annotationId = await labelEvidence(user.id, recordId);
+    await prisma().runResult.update({ where: { id: evidence.id }, data: { annotationId } });
+
+    await pruneScratchRuns({ userId: user.id, keep: 3, maxAgeDays: 30 });
+
+    const left = await prisma().runResult.findMany({ where: { recordId }, select: { id: true } });
+    const ids = new Set(left.map((row) => row.id));
+    expect([...mine.slice(0, 3), evidence, recentOther].every((row) => ids.has(row.id))).toBe(true);
+    expect(ids.has(mine[3].id) || ids.has(mine[4].id) || ids.has(ancient.id)).toBe(false);
+  });
+
+  it.skipIf(!hasBwrap)(`prunes on every scratch run, as configured by VERITY_SCRATCH_KEEP ${needs}`, async () => {
+    process.env.VERITY_SCRATCH_KEEP = "2";
+    const user = await makeUser("ANNOTATOR");
+    const recordId = await makeRecordId();
+    for (let index = 0; index < 3; index++) await runRecord({ actor: user, recordId, kind: "scratch", solution: `print(${index})\n`, test: "" });
+    const left = await prisma().runResult.findMany({ where: { userId: user.id, kind: "SCRATCH" }, select: { stdout: true }, orderBy: { createdAt: "asc" } });
+    expect(left.map((run) => run.stdout)).toEqual(["1\n", "2\n"]);
+  });
+});
+
+describe("run admission", () => {
+  it.skipIf(!hasBwrap)(`refuses a user's third run at once with 429, while another user still runs ${needs}`, async () => {
+    const user = await makeUser("ANNOTATOR");
+    const other = await makeUser("ANNOTATOR");
+    const recordId = await makeRecordId();
+    const slow = () => runRecord({ actor: user, recordId, kind: "scratch", solution: sleeper(1.5), test: "" });
+    const first = slow();
+    const second = slow();
+    const third = await rejection(slow());
+    expect(third.code).toBe("RATE_LIMITED");
+    expect(third.message).toMatch(/already have 2 runs/);
+    const [otherRun] = await runRecord({ actor: other, recordId, kind: "scratch", solution: "print('hi')\n", test: "" });
+    expect(otherRun.outcome).toBe("PASSED");
+    await Promise.all([first, second]);
+    // Once they finished, the user may run again.
+    await expect(slow()).resolves.toHaveLength(1);
+  });
+
+  it.skipIf(!hasBwrap)(`answers 429 "busy" when the sandbox queue is full ${needs}`, async () => {
+    const users = [await makeUser("ANNOTATOR"), await makeUser("ANNOTATOR")];
+    const recordId = await makeRecordId();
+    const slow = (index: number) => runRecord({ actor: users[index], recordId, kind: "scratch", solution: sleeper(1.5), test: "" });
+    // Two slots and a queue of one: three runs are admitted, the fourth is refused.
+    const admitted = [slow(0), slow(0), slow(1)];
+    const refused = await rejection(slow(1));
+    expect(refused.code).toBe("RATE_LIMITED");
+    expect(refused.message).toMatch(/sandbox is busy/i);
+    await Promise.all(admitted);
+  });
+});
+
+describe("a language that cannot run", () => {
+  it("tells the user in a plain sentence, without operator commands or settings", async () => {
+    const user = await makeUser("ANNOTATOR");
+    // No Kotlin toolchain is installed on the local backend here, and no acb sandbox is configured.
+    const recordId = await makeRecordId({ language: "kotlin", canonical_solution: "fun f() = 1\n", demo_test_func: "fun main() { check(f() == 1) }\n", full_test_func: "fun main() { check(f() == 1) }\n" });
+    const error = await rejection(runRecord({ actor: user, recordId, kind: "demo" }));
+    expect(error.code).toBe("SANDBOX_FAILED");
+    expect(error.message).toBe("Kotlin can't run right now; your admin has been told.");
+  });
+});
+
+/** A submitted label by `userId` on a campaign item for `recordId`; returns its id. */
+async function labelEvidence(userId: string, recordId: number): Promise<string> {
+  const record = await prisma().record.findUniqueOrThrow({ where: { id: recordId }, select: { datasetId: true } });
+  const campaign = await prisma().campaign.create({ data: { name: uniqueName("campaign"), datasetId: record.datasetId, seed: "s", languages: ["python"], createdById: userId }, select: { id: true } });
+  const item = await prisma().campaignItem.create({ data: { campaignId: campaign.id, recordId, language: "python", position: 0, target: 1 }, select: { id: true } });
+  const annotation = await prisma().annotation.create({ data: { itemId: item.id, userId, valid: true, categories: [], activeMs: 1 }, select: { id: true } });
+  return annotation.id;
+}
