@@ -1,7 +1,7 @@
 // The REST seam under hostile or unlucky requests: ids PostgreSQL cannot hold, a database that is
 // down, cross-site requests riding the session cookie, and bodies too large to buffer.
 import { NextRequest } from "next/server";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/db/tokens";
@@ -15,7 +15,8 @@ vi.mock("next-auth", async (importOriginal) => ({
   getServerSession: async () => (session.actor ? { userId: session.actor.id } : null),
 }));
 
-// The origin cookie-authenticated writes must come from.
+// The origin cookie-authenticated writes must come from (put back after this file).
+const previousPublicUrl = process.env.VERITY_PUBLIC_URL;
 process.env.VERITY_PUBLIC_URL = "http://verity.test:8080";
 const PUBLIC_ORIGIN = "http://verity.test:8080";
 
@@ -35,6 +36,11 @@ type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise
 
 let admin: Actor;
 let token: string;
+
+afterAll(() => {
+  if (previousPublicUrl === undefined) delete process.env.VERITY_PUBLIC_URL;
+  else process.env.VERITY_PUBLIC_URL = previousPublicUrl;
+});
 
 beforeAll(async () => {
   admin = await makeUser("ADMIN", ["python"]);
