@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 
 import { type Browser, expect, test } from "@playwright/test";
 
-import { admin, annotator, signIn } from "./people";
+import { admin, annotator, SAME_ORIGIN, signIn } from "./people";
 
 // The validity report. Runs after foundation.spec.ts (its admin and python annotator) and brings
 // its own three-record python dataset and campaign, named uniquely per run.
@@ -36,9 +36,9 @@ async function annotatorPage(browser: Browser) {
 test("the admin imports three python records and creates a campaign", async ({ page }) => {
   await signIn(page, admin);
   const body = [record("rp_one", 1, 2), record("rp_two", 3, 4), record("rp_three", 5, 6)].map((item) => JSON.stringify(item)).join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName, languages: ["python"], seed: "e2e" } });
+  const created = await page.request.post("/api/v1/campaigns", { headers: SAME_ORIGIN, data: { dataset, name: campaignName, languages: ["python"], seed: "e2e" } });
   expect(created.status()).toBe(201);
   const campaign = (await created.json()) as { id: string; itemCount: number };
   expect(campaign.itemCount).toBe(3);
@@ -49,10 +49,10 @@ test("the annotator labels two records valid and one invalid, and may not open t
   const page = await annotatorPage(browser);
   const bodies = [{ valid: true }, { valid: false, categories: ["wrong-expected-output"], note: "The second test expects the wrong sum." }, { valid: true }];
   for (const body of bodies) {
-    const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`);
+    const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
     expect(claim.status()).toBe(200);
     const { item } = (await claim.json()) as { item: { id: string } };
-    const saved = await page.request.post(`/api/v1/items/${item.id}/annotations`, { data: body });
+    const saved = await page.request.post(`/api/v1/items/${item.id}/annotations`, { headers: SAME_ORIGIN, data: body });
     expect(saved.status()).toBe(201);
   }
   await page.goto(`/campaigns/${campaignId}`);

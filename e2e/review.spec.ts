@@ -1,6 +1,6 @@
 import { type Browser, expect, test } from "@playwright/test";
 
-import { admin, annotator, invite, signIn } from "./people";
+import { admin, annotator, invite, SAME_ORIGIN, signIn } from "./people";
 
 // Review and agreement. Runs after foundation.spec.ts (its admin and python annotator) and brings
 // its own dataset, campaign, second annotator and reviewer, all named uniquely per run.
@@ -29,10 +29,10 @@ const record = {
 async function label(browser: Browser, user: { email: string; password: string }, body: { valid: boolean; categories: string[]; note?: string }) {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, user);
-  const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`);
+  const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
   expect(claim.status()).toBe(200);
   const claimed = (await claim.json()) as { item: { id: string } };
-  const saved = await page.request.post(`/api/v1/items/${claimed.item.id}/annotations`, { data: { ...body, activeMs: 12_000 } });
+  const saved = await page.request.post(`/api/v1/items/${claimed.item.id}/annotations`, { headers: SAME_ORIGIN, data: { ...body, activeMs: 12_000 } });
   expect(saved.status()).toBe(201);
   await page.context().close();
   return claimed.item.id;
@@ -40,9 +40,9 @@ async function label(browser: Browser, user: { email: string; password: string }
 
 test("the admin sets up a campaign with overlap 2, a second annotator and a reviewer", async ({ page, browser }) => {
   await signIn(page, admin);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: { "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName, languages: ["python"], overlap: 2, seed: "e2e" } });
+  const created = await page.request.post("/api/v1/campaigns", { headers: SAME_ORIGIN, data: { dataset, name: campaignName, languages: ["python"], overlap: 2, seed: "e2e" } });
   expect(created.status()).toBe(201);
   campaignId = ((await created.json()) as { id: string }).id;
   await invite(page, browser, second, "ANNOTATOR");
@@ -112,7 +112,7 @@ test("a revision that lost a race shows the decision that stands and keeps the t
   // Meanwhile the admin revises the decision through the API.
   const adminPage = await (await page.context().browser()!.newContext()).newPage();
   await signIn(adminPage, admin);
-  const revised = await adminPage.request.post(`/api/v1/items/${itemId}/adjudication`, { data: { valid: true, categories: [], reason: "On reflection the tests match the statement.", baseRevision: 1 } });
+  const revised = await adminPage.request.post(`/api/v1/items/${itemId}/adjudication`, { headers: SAME_ORIGIN, data: { valid: true, categories: [], reason: "On reflection the tests match the statement.", baseRevision: 1 } });
   expect(revised.status()).toBe(200);
   await adminPage.context().close();
 

@@ -6,6 +6,8 @@ import { join } from "node:path";
 
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
+import { SAME_ORIGIN } from "./people";
+
 // The sandbox recovers without a restart. This spec runs its own server, started while bubblewrap
 // "is not installed": VERITY_BWRAP names a path that does not exist yet. The test then creates it
 // (a link to the real bubblewrap) and the next run works. It also checks that a client going away
@@ -107,9 +109,9 @@ test("an admin sets up a python campaign and invites an annotator", async ({ pag
     full_test_func: "assert twice(0) == 0\nassert twice(-3) == -6\n",
     language: "python",
   };
-  const imported = await page.request.post(`${base}/api/v1/datasets/recovery/records`, { data: JSON.stringify(record), headers: { "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`${base}/api/v1/datasets/recovery/records`, { data: JSON.stringify(record), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
-  const campaign = await page.request.post(`${base}/api/v1/campaigns`, { data: { dataset: "recovery", name: campaignName, languages: ["python"], seed: "e2e" } });
+  const campaign = await page.request.post(`${base}/api/v1/campaigns`, { headers: SAME_ORIGIN, data: { dataset: "recovery", name: campaignName, languages: ["python"], seed: "e2e" } });
   expect(campaign.status()).toBe(201);
 
   await page.getByRole("link", { name: "Users" }).click();

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 
-import { admin, annotator, signIn } from "./people";
+import { admin, annotator, SAME_ORIGIN, signIn } from "./people";
 
 // The annotation workspace, keyboard first. Runs after foundation.spec.ts, whose admin and
 // python annotator it reuses; it brings its own dataset and campaigns.
@@ -47,12 +47,12 @@ async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
 test("the admin imports a python dataset and creates two campaigns", async ({ page }) => {
   await signIn(page, admin);
   const body = [record("ws_add", "+", 1, 2), record("ws_mul", "*", 3, 4), record("ws_sub", "-", 9, 4), record("ws_add2", "+", 5, 6), record("ws_mul2", "*", 2, 7)].map((r) => JSON.stringify(r)).join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
 
   for (const [slot, name, blind] of [["keyboard", names.keyboard, false], ["blind", names.blind, true]] as const) {
     // The keyboard campaign asks for a note on invalid labels (off by default), to exercise N and Ctrl+Enter.
-    const response = await page.request.post("/api/v1/campaigns", { data: { dataset, name, languages: ["python"], blind, seed: "e2e", requireInvalidNote: !blind } });
+    const response = await page.request.post("/api/v1/campaigns", { headers: SAME_ORIGIN, data: { dataset, name, languages: ["python"], blind, seed: "e2e", requireInvalidNote: !blind } });
     expect(response.status()).toBe(201);
     const created = (await response.json()) as { id: string; itemCount: number };
     expect(created.itemCount).toBe(5);

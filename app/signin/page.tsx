@@ -5,6 +5,7 @@ import { SignInForm } from "@/components/auth/signin-form";
 import { getSessionActor } from "@/lib/server/auth/actor";
 import { externalSignInOptions } from "@/lib/server/auth/options";
 import { countUsers } from "@/lib/server/db/users";
+import { safeCallbackPath } from "@/lib/validation/callback-path";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,7 @@ const ERRORS: Record<string, string> = {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
   const { error, callbackUrl } = await searchParams;
-  if (await getSessionActor()) redirect(safeCallback(callbackUrl));
+  if (await getSessionActor()) redirect(safeCallbackPath(callbackUrl));
   const isFirstRun = (await countUsers()) === 0;
   return (
     <main className="mx-auto mt-16 max-w-sm px-4">
@@ -26,20 +27,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         {isFirstRun ? (
           <FirstAdminForm />
         ) : (
-          <SignInForm callbackUrl={safeCallback(callbackUrl)} external={externalSignInOptions()} initialError={error ? (ERRORS[error] ?? "Sign-in failed. Try again.") : undefined} />
+          <SignInForm callbackUrl={safeCallbackPath(callbackUrl)} external={externalSignInOptions()} initialError={error ? (ERRORS[error] ?? "Sign-in failed. Try again.") : undefined} />
         )}
       </div>
     </main>
   );
-}
-
-/** Only same-site paths: an open redirect after sign-in would be a phishing aid. */
-function safeCallback(callbackUrl: string | undefined): string {
-  if (!callbackUrl) return "/datasets";
-  try {
-    const url = new URL(callbackUrl, "http://verity.local");
-    return url.origin === "http://verity.local" ? `${url.pathname}${url.search}` : "/datasets";
-  } catch {
-    return "/datasets";
-  }
 }

@@ -5,6 +5,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import { safeCallbackPath } from "@/lib/validation/callback-path";
 
 export function SignInForm({ callbackUrl, external, initialError }: { callbackUrl: string; external: { id: string; name: string }[]; initialError?: string }) {
   const router = useRouter();
@@ -18,7 +19,8 @@ export function SignInForm({ callbackUrl, external, initialError }: { callbackUr
     setError(undefined);
     const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
     if (result?.ok) {
-      router.push(callbackUrl);
+      // Checked again here: the prop is the only thing between a crafted link and a redirect.
+      router.push(safeCallbackPath(callbackUrl));
       router.refresh();
       return;
     }
@@ -44,7 +46,7 @@ export function SignInForm({ callbackUrl, external, initialError }: { callbackUr
       {external.length > 0 ? (
         <div className="space-y-2 border-t border-slate-200 pt-4">
           {external.map((provider) => (
-            <Button key={provider.id} variant="secondary" className="w-full" onClick={() => signIn(provider.id, { callbackUrl })}>
+            <Button key={provider.id} variant="secondary" className="w-full" onClick={() => signIn(provider.id, { callbackUrl: safeCallbackPath(callbackUrl) })}>
               Continue with {provider.name}
             </Button>
           ))}

@@ -2,13 +2,25 @@ import ReactMarkdown from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 
-/** Renders a generated problem statement. Generated text is untrusted: raw HTML is sanitized away. */
+import { splitForRendering } from "@/lib/records/render-limit";
+
+/**
+ * Renders a generated problem statement. Generated text is untrusted: raw HTML is sanitized away.
+ * Only the head of a very long statement is rendered as Markdown; the rest is one click away as text.
+ */
 export function QuestionMarkdown({ source }: { source: string }) {
+  const { head, rest } = splitForRendering(source);
   return (
     <div className="prose-question text-sm leading-6">
       <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]}>
-        {source}
+        {head}
       </ReactMarkdown>
+      {rest ? (
+        <details className="mt-3 rounded-md ring-1 ring-slate-200">
+          <summary className="cursor-pointer px-3 py-2 font-medium text-indigo-700">Show all: {rest.length.toLocaleString("en")} more characters, as plain text</summary>
+          <div className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-slate-200 px-3 py-2 font-mono text-xs">{rest}</div>
+        </details>
+      ) : null}
     </div>
   );
 }

@@ -4,6 +4,15 @@ import { createGunzip } from "node:zlib";
 // gzip bomb cannot push more than a few megabytes into memory between two reads.
 const GUNZIP_SLICE_BYTES = 4 * 1024;
 
+/**
+ * Gzip bomb guard: past the first {@link INFLATE_FREE_BYTES}, the text may be at most
+ * {@link MAX_INFLATE_RATIO} times the compressed bytes read so far. Real JSONL of code records
+ * compresses 5–20×; a bomb approaches deflate's limit near 1000× and is refused within a second
+ * instead of being inflated to gigabytes first.
+ */
+export const MAX_INFLATE_RATIO = 100;
+export const INFLATE_FREE_BYTES = 64 * 1024 * 1024;
+
 /** Raised inside the pipeline when zlib rejects the data; the reader turns it into an error item. */
 export class GzipError extends Error {}
 
@@ -76,11 +85,22 @@ export async function* gunzip(input: PushbackReader): AsyncGenerator<Uint8Array>
     });
   const gzipError = (error: Error) =>
     new GzipError(`the gzip data is truncated or corrupt: ${error.message}`);
+  let bytesIn = 0;
+  let bytesOut = 0;
+  const assertPlausibleRatio = () => {
+    if (bytesOut > INFLATE_FREE_BYTES && bytesOut > bytesIn * MAX_INFLATE_RATIO) {
+      throw new GzipError(`the gzip data inflates more than ${MAX_INFLATE_RATIO} times its size (${bytesIn} bytes to over ${bytesOut}); refused as a likely gzip bomb`);
+    }
+  };
 
   try {
     for (let chunk = await input.next(); chunk !== null; chunk = await input.next()) {
       for (let offset = 0; offset < chunk.length; offset += GUNZIP_SLICE_BYTES) {
-        await settle((done) => zlib.write(chunk.subarray(offset, offset + GUNZIP_SLICE_BYTES), () => done()));
+        const slice = chunk.subarray(offset, offset + GUNZIP_SLICE_BYTES);
+        bytesIn += slice.length;
+        await settle((done) => zlib.write(slice, () => done()));
+        bytesOut += output.reduce((sum, part) => sum + part.length, 0);
+        assertPlausibleRatio();
         while (output.length > 0) yield output.shift()!;
         if (failure) throw gzipError(failure);
       }

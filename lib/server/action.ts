@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getSessionActor } from "@/lib/server/auth/actor";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, Scope } from "@/lib/server/auth/permissions";
+import { databaseFailure } from "@/lib/server/db/failures";
 import { AppError } from "@/lib/server/errors";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; fieldErrors?: Record<string, string[]> };
@@ -32,6 +33,11 @@ export function createAction<S extends z.ZodType, T>(scope: Scope, schema: S, bo
 /** Maps an error to an action failure: AppErrors keep their message; anything else is logged and hidden. */
 export function toActionFailure(error: unknown): { ok: false; code: string; message: string; fieldErrors?: Record<string, string[]> } {
   if (error instanceof AppError) return { ok: false, code: error.code, message: error.message, fieldErrors: error.fieldErrors };
+  const failure = databaseFailure(error);
+  if (failure) {
+    console.error(failure.message, error instanceof Error ? error.message.trim().split("\n").at(-1) : "");
+    return toActionFailure(failure);
+  }
   console.error(error);
   return { ok: false, code: "INTERNAL", message: "Something went wrong on the server. It has been logged; please try again." };
 }

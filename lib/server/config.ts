@@ -18,6 +18,7 @@ const envSchema = z.object({
   VERITY_SECURE_COOKIES: booleanFlag,
   VERITY_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  VERITY_IMPORT_MAX_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(1024),
   VERITY_SCRATCH_KEEP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   VERITY_SCRATCH_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
 });
@@ -29,6 +30,8 @@ export type AppConfig = {
   loadDemo: boolean;
   publicUrl: string;
   port: number;
+  /** The largest import body accepted over HTTP, in bytes as sent (gzipped or not). */
+  importMaxBytes: number;
   /** Scratch runs kept per user (newest first) and their longest age; runs cited by a label stay. */
   scratchRetention: { keep: number; maxAgeDays: number };
   /** How many reverse proxies in front of the app append to X-Forwarded-For (0: none, the header is ignored). */
@@ -50,6 +53,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loadDemo: value.VERITY_DEMO === "1",
     publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
     port: value.PORT,
+    importMaxBytes: value.VERITY_IMPORT_MAX_MB * 1024 * 1024,
     scratchRetention: { keep: value.VERITY_SCRATCH_KEEP, maxAgeDays: value.VERITY_SCRATCH_DAYS },
     trustedProxies: value.VERITY_TRUST_PROXY,
   };

@@ -1,6 +1,6 @@
 import "server-only";
 
-export type ErrorCode = "UNAUTHENTICATED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "INVALID_INPUT" | "RATE_LIMITED" | "SANDBOX_FAILED";
+export type ErrorCode = "UNAUTHENTICATED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "INVALID_INPUT" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SANDBOX_FAILED" | "UNAVAILABLE";
 
 /** The one error domain code throws for expected failures; one seam turns it into a message. */
 export class AppError extends Error {
@@ -20,6 +20,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   INVALID_INPUT: 422,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   SANDBOX_FAILED: 502,
+  UNAVAILABLE: 503,
 };

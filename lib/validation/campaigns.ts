@@ -2,6 +2,8 @@ import { z } from "zod";
 
 import { LANGUAGES } from "@/lib/records/languages";
 
+import { MAX_INT4 } from "./records";
+
 export const FINAL_RULES = ["consensus", "majority", "strict"] as const;
 
 const categorySchema = z.object({
@@ -50,7 +52,7 @@ export const annotationSchema = z
     needsReview: z.boolean().default(false),
     activeMs: z.number().int().min(0).max(7 * 24 * 3600 * 1000).default(0),
     // The revision the form was loaded at; a mismatch means someone (another tab) changed it: 409.
-    baseRevision: z.number().int().min(0).optional(),
+    baseRevision: z.number().int().min(0).max(MAX_INT4).optional(),
   })
   // Whether an invalid label also needs a note is the campaign's choice (requireInvalidNote), checked on submit.
   .refine((body) => body.valid || body.categories.length > 0, { message: "Pick at least one error category.", path: ["categories"] });

@@ -3,6 +3,12 @@ import { z } from "zod";
 import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
 
+/** The largest value of a PostgreSQL `integer` column; larger ids name nothing that can exist. */
+export const MAX_INT4 = 2_147_483_647;
+
+/** A record id from a URL (pages and REST); anything else is a record that does not exist. */
+export const recordIdSchema = z.string().regex(/^[1-9][0-9]{0,9}$/).transform(Number).pipe(z.number().max(MAX_INT4));
+
 // PostgreSQL text cannot hold a NUL or an unpaired surrogate: refuse them here rather than fail in SQL.
 const storableText = (max: number) => z.string().max(max).refine((text) => unstorableCharacter(text) === null, "Contains a character that cannot be stored (NUL or an unpaired surrogate).");
 
@@ -19,7 +25,7 @@ export const recordQuerySchema = z.object({
   executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown"])),
   q: storableText(200).trim().optional().transform((value) => value || undefined),
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  cursor: anyWhenEmpty(z.coerce.number().int().min(0)),
+  cursor: anyWhenEmpty(z.coerce.number().int().min(0).max(MAX_INT4)),
 });
 
 export type RecordQuery = z.infer<typeof recordQuerySchema>;

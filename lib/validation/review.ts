@@ -2,13 +2,15 @@ import { z } from "zod";
 
 import { LANGUAGES } from "@/lib/records/languages";
 
+import { MAX_INT4 } from "./records";
+
 /** Body of POST /api/v1/items/{id}/adjudication. */
 export const adjudicationSchema = z.object({
   valid: z.boolean(),
   categories: z.array(z.string().max(41)).max(40).default([]),
   reason: z.string().trim().min(1, "Give the reason for the decision.").max(10_000),
   // The revision the reviewer saw; needed to revise an existing decision (409 otherwise).
-  baseRevision: z.number().int().min(1).optional(),
+  baseRevision: z.number().int().min(1).max(MAX_INT4).optional(),
 });
 
 /** Query of GET /api/v1/campaigns/{id}/disagreements and the review page. */

@@ -7,6 +7,7 @@ import type { Provider } from "next-auth/providers/index";
 import { z } from "zod";
 
 import { findActorByEmail, revokeSessions } from "@/lib/server/db/users";
+import { safeCallbackPath } from "@/lib/validation/callback-path";
 
 import { requestAddress } from "./client-address";
 import { signInWithPassword } from "./password-sign-in";
@@ -74,6 +75,10 @@ export const authOptions: NextAuthOptions = {
         token.signedInAt = Date.now();
       }
       return token;
+    },
+    // Only paths on this site: next-auth's own check lets "/.//evil.example" through.
+    async redirect({ url, baseUrl }) {
+      return new URL(safeCallbackPath(url, new URL(baseUrl).origin), baseUrl).toString();
     },
     async session({ session, token }) {
       return { ...session, userId: token.sub, signedInAt: typeof token.signedInAt === "number" ? token.signedInAt : 0 };

@@ -11,15 +11,16 @@ import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/l
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getRecord } from "@/lib/server/db/records";
 import { orNotFound } from "@/lib/server/not-found";
+import { recordIdSchema } from "@/lib/validation/records";
 
 export const metadata = { title: "Record" };
 
 export default async function RecordPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("records:read", `/records/${id}`);
-  const recordId = Number(id);
-  if (!Number.isSafeInteger(recordId) || recordId <= 0) notFound();
-  const record = await orNotFound(getRecord({ actor, id: recordId }));
+  const recordId = recordIdSchema.safeParse(id);
+  if (!recordId.success) notFound();
+  const record = await orNotFound(getRecord({ actor, id: recordId.data }));
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
   const extraKeys = Object.keys(record.extra);
 

@@ -1,9 +1,7 @@
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-
 import { importRecords } from "@/lib/server/db/imports";
 import { listRecords } from "@/lib/server/db/records";
-import { apiRoute, parseSearchParams, pathSegment } from "@/lib/server/http";
+import { readConfig } from "@/lib/server/config";
+import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importQuerySchema, recordQuerySchema } from "@/lib/validation/records";
 
 type Params = { name: string };
@@ -17,15 +15,18 @@ export const GET = apiRoute<Params>("records:read", async ({ request, actor, par
 
 /**
  * POST /api/v1/datasets/{name}/records — body: JSONL or a JSON array, optionally gzipped, streamed.
- * ?skipInvalid=1 imports the valid records. 201 with the summary; 422 when nothing was imported.
+ * ?skipInvalid=1 imports the valid records. 201 with the summary; 422 when nothing was imported;
+ * 413 past VERITY_IMPORT_MAX_MB as sent (the gzip reader separately refuses bomb-like inflation).
  */
 export const POST = apiRoute<Params>("imports:write", async ({ request, actor, params }) => {
   const { skipInvalid, fileName } = parseSearchParams(request, importQuerySchema);
+  const { importMaxBytes } = readConfig();
+  assertContentLength(request, importMaxBytes);
   const length = Number(request.headers.get("content-length"));
   const summary = await importRecords({
     actor,
     datasetName: pathSegment(params.name),
-    source: request.body ? Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>) : emptyBody(),
+    source: limitedBody(request, importMaxBytes),
     skipInvalid,
     origin: request.headers.get("x-verity-client") === "web" ? "web" : "api",
     fileName: fileName ?? null,
@@ -34,5 +35,3 @@ export const POST = apiRoute<Params>("imports:write", async ({ request, actor, p
   const { ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage } = summary;
   return Response.json({ ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage }, { status: ok ? 201 : 422 });
 });
-
-async function* emptyBody(): AsyncGenerator<Uint8Array> {}

@@ -2,6 +2,7 @@ import { AppError } from "@/lib/server/errors";
 import { runRecord } from "@/lib/server/db/runs";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { createRateLimiter } from "@/lib/server/rate-limit";
+import { recordIdSchema } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";
 
 // Runs cost real CPU: a burst of 20, then 30 a minute per user.
@@ -12,10 +13,10 @@ const limiter = createRateLimiter({ capacity: 20, perMinute: 30 });
  * A client that disconnects cancels its run (request.signal): the program is killed, nothing stored.
  */
 export const POST = apiRoute<{ id: string }>("sandbox:run", async ({ request, actor, params }) => {
-  const recordId = Number(params.id);
-  if (!Number.isSafeInteger(recordId) || recordId <= 0) throw new AppError("NOT_FOUND", "No such record.");
+  const recordId = recordIdSchema.safeParse(params.id);
+  if (!recordId.success) throw new AppError("NOT_FOUND", "No such record.");
   const body = runRequestSchema.parse(await readJson(request));
   limiter.take(actor.id);
-  const runs = await runRecord({ actor, recordId, ...body, signal: request.signal });
+  const runs = await runRecord({ actor, recordId: recordId.data, ...body, signal: request.signal });
   return Response.json({ runs }, { status: 201 });
 });
