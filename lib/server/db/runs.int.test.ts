@@ -15,6 +15,8 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 process.env.VERITY_SANDBOX_CONCURRENCY = "2";
 process.env.VERITY_RUN_QUEUE = "1";
 process.env.VERITY_RUNS_PER_USER = "2";
+// The router is process-wide (on globalThis) and may survive an earlier test file: build this file's own.
+delete (globalThis as { veritySandboxRouter?: unknown }).veritySandboxRouter;
 
 const hasBwrap = existsSync("/usr/bin/bwrap");
 const needs = "(needs bubblewrap: npm run sandbox:install)";
