@@ -18,7 +18,12 @@ export const createCampaignSchema = z.object({
   name: z.string().trim().min(1).max(100),
   languages: z.array(z.enum(LANGUAGES)).min(1).optional(),
   perLanguage: z.number().int().min(1).max(1_000_000).nullable().optional(),
-  seed: z.string().trim().min(1).max(100).optional(),
+  // Scripts often pass a seed as a number; both forms name the same sample ("42" and 42).
+  seed: z
+    .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string()], { error: "A whole number or a text of 1–100 characters." })
+    .transform(String)
+    .pipe(z.string().trim().min(1).max(100))
+    .optional(),
   overlap: z.number().int().min(1).max(10).default(1),
   agreementFraction: z.number().min(0).max(1).default(0),
   blind: z.boolean().default(false),
