@@ -88,7 +88,10 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
   const rows = page.getByRole("table", { name: "Items to review" }).getByRole("row");
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("1 valid vs 1 invalid");
-  await rows.nth(1).getByRole("link", { name: /^Record \d+$/ }).click();
+  // The row names the problem and who voted what.
+  await expect(rows.nth(1).getByRole("list", { name: "Votes" })).toContainText(`${second.name}: invalid (wrong-expected-output)`);
+  await expect(rows.nth(1)).toContainText("Python");
+  await rows.nth(1).getByRole("link", { name: `Review ${run}` }).click();
   await expect(page).toHaveURL(new RegExp(`/review/${itemId}\\?queue=annotators`));
 
   // Both labels are shown, with who said what.
