@@ -99,6 +99,10 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
   await expect(annotations.getByRole("listitem", { name: `Label by ${annotator.email}` })).toContainText("Valid");
   await expect(annotations.getByRole("listitem", { name: `Label by ${second.email}` })).toContainText("double(0) should be rejected");
   await expect(page.getByTestId("current-decision")).toContainText("No reviewer has decided");
+  // The labels and notes are read before the decision form, above it in the same column.
+  const annotationsTop = (await annotations.boundingBox())!.y;
+  expect(annotationsTop).toBeLessThan((await page.getByLabel(/^Reason/).boundingBox())!.y);
+  expect(annotationsTop).toBeLessThan((await page.getByTestId("current-decision").boundingBox())!.y);
 
   // Keyboard: I, then the category's number; the reason is typed and Ctrl+Enter decides.
   const invalid = page.getByRole("radio", { name: "Invalid", exact: true });

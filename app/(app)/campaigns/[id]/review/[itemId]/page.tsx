@@ -59,6 +59,13 @@ export default async function AdjudicationPage({ params, searchParams }: { param
 
   const right = (
     <>
+      {/* The evidence (labels, notes, their runs, the critic) is read before deciding, so it comes first. */}
+      <Card title={`Annotations (${item.annotations.length})`}>
+        <AnnotationList annotations={item.annotations} categoryLabels={categoryLabels} isBlind={campaign.blind} />
+      </Card>
+      <Card title="Critic">
+        <CriticPanel critic={record.critic} />
+      </Card>
       <Card title="Decision">
         <div className="space-y-4">
           <DecisionHistory decision={item.adjudication} categoryLabels={categoryLabels} viewerId={actor.id} />
@@ -70,12 +77,6 @@ export default async function AdjudicationPage({ params, searchParams }: { param
             onDecide={adjudicateAction}
           />
         </div>
-      </Card>
-      <Card title={`Annotations (${item.annotations.length})`}>
-        <AnnotationList annotations={item.annotations} categoryLabels={categoryLabels} isBlind={campaign.blind} />
-      </Card>
-      <Card title="Critic">
-        <CriticPanel critic={record.critic} />
       </Card>
       <SandboxCard actor={actor} recordId={record.id} language={record.language} />
     </>
