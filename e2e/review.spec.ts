@@ -157,6 +157,22 @@ test("the admin finds the decisions in the audit log", async ({ page }) => {
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/action=adjudication\./);
   const events = page.getByRole("table", { name: "Audit events" });
-  await expect(events.getByRole("row").filter({ hasText: itemId })).toHaveCount(2);
+  // Entries name the record, the campaign and the people, not ids.
+  await expect(events.getByRole("row").filter({ hasText: `Review ${run}` }).filter({ hasText: campaignName })).toHaveCount(2);
   await expect(events.getByRole("row").filter({ hasText: "adjudication.create" }).filter({ hasText: reviewer.email })).toHaveCount(1);
+  await expect(events).not.toContainText(itemId);
+});
+
+test("the reviewer reads the campaign's audit log, without people or invitation events", async ({ page }) => {
+  await signIn(page, reviewer);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
+  await page.getByLabel("Campaign").selectOption({ label: campaignName });
+  await page.getByRole("button", { name: "Filter" }).click();
+  const events = page.getByRole("table", { name: "Audit events" });
+  await expect(events.getByRole("row").filter({ hasText: "label.create" }).filter({ hasText: second.name })).toHaveCount(1);
+  await expect(events.getByRole("row").filter({ hasText: "label.create" }).filter({ hasText: `Review ${run}` })).toHaveCount(2);
+  await page.getByLabel("Campaign").selectOption("");
+  await page.getByLabel("Action").selectOption("invitation.");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("No events match.")).toBeVisible();
 });

@@ -120,3 +120,20 @@ describe("server actions", () => {
     });
   }
 });
+
+describe("scoped reads", () => {
+  it("the audit log: admins read every event, reviewers only campaign events, annotators nothing", async () => {
+    const { listAuditEvents } = await import("@/lib/server/db/audit");
+    for (const role of ROLES) {
+      const read = listAuditEvents({ actor: actors[role]!, filters: {}, limit: 500 });
+      if (!can({ role }, "audit:read")) {
+        await expect(read, role).rejects.toMatchObject({ code: "FORBIDDEN" });
+        continue;
+      }
+      const { events } = await read;
+      if (can({ role }, "users:admin")) expect(events.some((event) => event.campaignId === null), role).toBe(true);
+      else expect(events.every((event) => event.campaignId !== null), role).toBe(true);
+    }
+    expect(ROLES.filter((role) => can({ role }, "audit:read"))).toEqual(["ADMIN", "REVIEWER"]);
+  });
+});

@@ -12,6 +12,8 @@ export const SCOPES = [
   "reports:export",
   "users:admin",
   "tokens:write",
+  // The audit log: admins read all of it, reviewers the events of campaigns (see listAuditEvents).
+  "audit:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -19,7 +21,7 @@ export const ROLES = ["ADMIN", "REVIEWER", "ANNOTATOR"] as const satisfies reado
 
 const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   ADMIN: SCOPES,
-  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write"],
+  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write", "audit:read"],
   ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write"],
 };
 
