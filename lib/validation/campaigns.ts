@@ -34,6 +34,22 @@ export const createCampaignSchema = z.object({
 
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 
+/** Body of PATCH /api/v1/campaigns/{id}: what may change after creation (overlap only until labels exist). */
+export const campaignSettingsSchema = z
+  .object({
+    name: createCampaignSchema.shape.name.optional(),
+    overlap: z.number().int().min(1).max(10).optional(),
+  })
+  .refine((body) => body.name !== undefined || body.overlap !== undefined, { message: "Give a name or an overlap to change." });
+
+export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
+
+export const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
+export type CampaignStatusAction = (typeof CAMPAIGN_STATUS_ACTIONS)[number];
+
+/** Body of POST /api/v1/campaigns/{id}/status. */
+export const campaignStatusSchema = z.object({ action: z.enum(CAMPAIGN_STATUS_ACTIONS) });
+
 /** Body of POST /api/v1/items/{id}/annotations. */
 export const annotationSchema = z
   .object({

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
+import type { CampaignStatus } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/server/errors";
 import type { CreateCampaignInput } from "@/lib/validation/campaigns";
 
@@ -14,6 +15,7 @@ import { prisma } from "./client";
 export type CampaignSummary = {
   id: string;
   name: string;
+  status: CampaignStatus;
   dataset: string;
   languages: string[];
   perLanguage: number | null;
@@ -27,9 +29,10 @@ export type CampaignSummary = {
   createdAt: Date;
 };
 
-const campaignSelect = {
+export const campaignSelect = {
   id: true,
   name: true,
+  status: true,
   languages: true,
   perLanguage: true,
   seed: true,
@@ -43,7 +46,7 @@ const campaignSelect = {
   dataset: { select: { name: true } },
 } as const;
 
-function toSummary({ dataset, ...campaign }: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
+export function toSummary({ dataset, ...campaign }: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
   return { ...campaign, dataset: dataset.name };
 }
 

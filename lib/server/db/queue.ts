@@ -7,6 +7,7 @@ import { AppError } from "@/lib/server/errors";
 import type { AnnotationInput } from "@/lib/validation/campaigns";
 
 import { writeAudit } from "./audit";
+import { assertOpenForClaims } from "./campaign-lifecycle";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { recordViewSelect } from "./records";
@@ -42,6 +43,7 @@ export async function claimNextItem({ actor, campaignId }: { actor: Actor; campa
   return prisma().$transaction(async (tx) => {
     // One claim at a time per annotator and campaign, so two tabs cannot take two items.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.id}), hashtext(${campaignId}))`;
+    await assertOpenForClaims(tx, campaignId);
     const current = await tx.assignment.findFirst({
       where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
       select: { itemId: true, leaseExpiresAt: true, item: { select: { recordId: true } } },
