@@ -3,7 +3,7 @@
 import type { Scope } from "@/lib/server/auth/permissions";
 
 export type Operation = {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** OpenAPI path under /api/v1, with {params}. */
   path: string;
   scope: Scope;
@@ -25,7 +25,10 @@ export const API_OPERATIONS: Operation[] = [
   { method: "POST", path: "/records/{id}/runs", scope: "sandbox:run", summary: "Run a record in the sandbox (rate-limited per user); stored with who ran it.", body: '{kind: "demo"|"full"|"both"|"scratch", solution?, test?}', responses: { 201: "{runs: [{outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend}]}", 429: "Too many runs.", 502: "The sandbox could not run it (unavailable language, backend down).", ...errors } },
   { method: "GET", path: "/campaigns", scope: "records:read", summary: "Campaigns visible to the caller.", responses: { 200: "[campaign]", 401: errors[401] } },
   { method: "POST", path: "/campaigns", scope: "campaigns:admin", summary: "Create a campaign over a stratified, seeded sample.", body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?}", responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors } },
-  { method: "POST", path: "/campaigns/{id}/claim", scope: "labels:write", summary: "Claim the caller's next item with a lease.", responses: { 200: "{item: {id}, record, leaseExpiresAt, categories}", 204: "Nothing left for the caller.", ...errors } },
+  { method: "PATCH", path: "/campaigns/{id}", scope: "campaigns:admin", summary: "Rename a campaign, or change its overlap while nothing is labelled.", body: "{name?, overlap?}", responses: { 200: "the campaign", 409: "The name is taken, or items are labelled already (overlap).", ...errors } },
+  { method: "DELETE", path: "/campaigns/{id}", scope: "campaigns:admin", summary: "Delete a campaign and its items while nothing is labelled.", responses: { 204: "Deleted.", 409: "The campaign has labels: close or archive it.", ...errors } },
+  { method: "POST", path: "/campaigns/{id}/status", scope: "campaigns:admin", summary: "Pause (no new claims; active leases end), resume, close, reopen, archive or unarchive a campaign.", body: '{action: "pause"|"resume"|"close"|"reopen"|"archive"|"unarchive"}', responses: { 200: "{status, endedLeases}", 409: "Not allowed from the campaign's current status.", ...errors } },
+  { method: "POST", path: "/campaigns/{id}/claim", scope: "labels:write", summary: "Claim the caller's next item with a lease.", responses: { 200: "{item: {id}, record, leaseExpiresAt, categories}", 204: "Nothing left for the caller.", 409: "The campaign is paused, closed or archived.", ...errors } },
   { method: "GET", path: "/campaigns/{id}/progress", scope: "records:read", summary: "Campaign progress overall, per language and for the caller.", responses: { 200: "{items, annotationsWanted, annotationsDone, itemsComplete, activeLeases, mine, byLanguage}", ...errors } },
   { method: "GET", path: "/campaigns/{id}/disagreements", scope: "reviews:write", summary: "Review queues.", query: { queue: "annotators|critic|execution|flagged", language: "language id", annotator: "user id", category: "category key" }, responses: { 200: "{items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts}", ...errors } },
   { method: "GET", path: "/campaigns/{id}/agreement", scope: "reports:export", summary: "Agreement figures; undefined metrics are null.", responses: { 200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, criticRules, annotators}", ...errors } },

@@ -30,6 +30,9 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/settings/tokens/actions.ts#createTokenAction": "tokens:write",
   "app/(app)/settings/tokens/actions.ts#revokeTokenAction": "tokens:write",
   "app/(app)/campaigns/actions.ts#createCampaignAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#updateCampaignSettingsAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#changeCampaignStatusAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#deleteCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
 };
 
@@ -60,7 +63,7 @@ async function callRoute(method: string, path: string, token: string | null): Pr
   const handler = (await load())[method];
   const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name === "name" ? "matrix-no-such-dataset" : "999999"]));
   const headers: Record<string, string> = { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const request = new Request(`http://localhost/api/v1${path}`, { method, headers, ...(method === "POST" ? { body: "{}" } : {}) });
+  const request = new Request(`http://localhost/api/v1${path}`, { method, headers, ...(method === "POST" || method === "PATCH" ? { body: "{}" } : {}) });
   const response = await handler(request, { params: Promise.resolve(params) });
   return response.status;
 }

@@ -35,12 +35,15 @@ export const createCampaignSchema = z.object({
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 
 /** Body of PATCH /api/v1/campaigns/{id}: what may change after creation (overlap only until labels exist). */
-export const campaignSettingsSchema = z
-  .object({
-    name: createCampaignSchema.shape.name.optional(),
-    overlap: z.number().int().min(1).max(10).optional(),
-  })
-  .refine((body) => body.name !== undefined || body.overlap !== undefined, { message: "Give a name or an overlap to change." });
+const campaignSettingsFields = z.object({
+  name: createCampaignSchema.shape.name.optional(),
+  overlap: z.number().int().min(1).max(10).optional(),
+});
+const changesSomething = (body: { name?: string; overlap?: number }) => body.name !== undefined || body.overlap !== undefined;
+export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, { message: "Give a name or an overlap to change." });
+
+/** The campaign page's settings form. */
+export const campaignSettingsActionSchema = campaignSettingsFields.extend({ campaignId: z.string().min(1) }).refine(changesSomething, { message: "Give a name or an overlap to change." });
 
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
 
@@ -49,6 +52,8 @@ export type CampaignStatusAction = (typeof CAMPAIGN_STATUS_ACTIONS)[number];
 
 /** Body of POST /api/v1/campaigns/{id}/status. */
 export const campaignStatusSchema = z.object({ action: z.enum(CAMPAIGN_STATUS_ACTIONS) });
+
+export const campaignIdSchema = z.object({ campaignId: z.string().min(1) });
 
 /** Body of POST /api/v1/items/{id}/annotations. */
 export const annotationSchema = z
