@@ -27,6 +27,8 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/invite/[token]/actions.ts#acceptInvitationAction": "public",
   "app/(app)/admin/users/actions.ts#inviteUserAction": "users:admin",
   "app/(app)/admin/users/actions.ts#updateUserAccessAction": "users:admin",
+  "app/(app)/admin/users/actions.ts#resendInvitationAction": "users:admin",
+  "app/(app)/admin/users/actions.ts#revokeInvitationAction": "users:admin",
   "app/(app)/settings/tokens/actions.ts#createTokenAction": "tokens:write",
   "app/(app)/settings/tokens/actions.ts#revokeTokenAction": "tokens:write",
   "app/(app)/campaigns/actions.ts#createCampaignAction": "campaigns:admin",

@@ -120,7 +120,7 @@ async function loadAuditNames(rows: { actorId: string | null; targetType: string
   };
 }
 
-function describeTarget(row: { targetType: string; targetId: string | null; campaignId: string | null }, names: AuditNames): string {
+function describeTarget(row: { targetType: string; targetId: string | null; before: unknown }, names: AuditNames): string {
   const id = row.targetId ?? "";
   const gone = `${row.targetType} (deleted)`;
   switch (row.targetType) {
@@ -134,8 +134,11 @@ function describeTarget(row: { targetType: string; targetId: string | null; camp
       return names.annotations.get(id) ?? gone;
     case "User":
       return names.people.get(id) ?? gone;
-    case "Invitation":
-      return names.invitations.has(id) ? `Invitation for ${names.invitations.get(id)}` : gone;
+    case "Invitation": {
+      // A revoked invitation is deleted; its event kept the email.
+      const email = names.invitations.get(id) ?? (row.before as { email?: string } | null)?.email;
+      return email ? `Invitation for ${email}` : gone;
+    }
     case "ApiToken":
       return names.tokens.get(id) ?? gone;
     default:

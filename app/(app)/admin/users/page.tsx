@@ -1,15 +1,16 @@
+import { InvitationList } from "@/components/admin/invitation-list";
 import { InviteForm } from "@/components/admin/invite-form";
 import { UserAccessRow } from "@/components/admin/user-access-row";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listOpenInvitations } from "@/lib/server/db/invitations";
+import { listInvitations } from "@/lib/server/db/invitations";
 import { listUsers } from "@/lib/server/db/users";
 
 export const metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const actor = await requirePageActor("users:admin", "/admin/users");
-  const [users, invitations] = await Promise.all([listUsers({ actor }), listOpenInvitations({ actor })]);
+  const [users, invitations] = await Promise.all([listUsers({ actor }), listInvitations({ actor })]);
   return (
     <>
       <PageHeader title="Users" description="Invite annotators and reviewers with the languages they know; change roles as the team changes." />
@@ -35,18 +36,8 @@ export default async function UsersPage() {
           <Card title="Invite someone">
             <InviteForm />
           </Card>
-          <Card title={`Open invitations (${invitations.length})`}>
-            {invitations.length === 0 ? (
-              <p className="text-sm text-slate-500">None.</p>
-            ) : (
-              <ul className="space-y-1 text-sm">
-                {invitations.map((invitation) => (
-                  <li key={invitation.id}>
-                    {invitation.email} · {invitation.role.toLowerCase()} · expires {invitation.expiresAt.toISOString().slice(0, 10)}
-                  </li>
-                ))}
-              </ul>
-            )}
+          <Card title={`Invitations (${invitations.length})`}>
+            <InvitationList invitations={invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role, languages: invitation.languages, status: invitation.status, expiresAt: invitation.expiresAt.toISOString() }))} />
           </Card>
         </div>
       </div>
