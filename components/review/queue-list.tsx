@@ -6,7 +6,7 @@ import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
 
 export type QueueVote = { annotator: string; valid: boolean; categories: string[] };
-export type QueueRow = { itemId: string; recordId: number; title: string; language: string; position: number; reasons: Partial<Record<QueueKey, string>>; final: { valid: boolean | null }; votes: QueueVote[] };
+export type QueueRow = { itemId: string; recordId: number; title: string; unreadComments: number; language: string; position: number; reasons: Partial<Record<QueueKey, string>>; final: { valid: boolean | null }; votes: QueueVote[] };
 
 const QUEUE_TONES = { annotators: "red", critic: "amber", execution: "indigo", flagged: "gray" } as const;
 
@@ -35,6 +35,11 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
                 </Link>
                 <div className="text-xs text-slate-400">
                   Record {item.recordId} · #{item.position}
+                  {item.unreadComments > 0 ? (
+                    <span className="ml-2">
+                      <Badge tone="amber">{item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}</Badge>
+                    </span>
+                  ) : null}
                 </div>
               </td>
               <td className="px-3 py-2 text-slate-700">{LANGUAGE_LABELS[item.language as Language] ?? item.language}</td>

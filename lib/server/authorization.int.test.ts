@@ -36,6 +36,8 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/actions.ts#changeCampaignStatusAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#deleteCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
+  "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
+  "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",
 };
 
 const routeModules = import.meta.glob<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>>("/app/api/v1/**/route.ts");

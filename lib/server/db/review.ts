@@ -9,6 +9,7 @@ import { recordTitle } from "@/lib/records/title";
 
 import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
+import { countUnreadComments } from "./comments";
 import { prisma } from "./client";
 import { recordViewSelect } from "./records";
 
@@ -118,12 +119,13 @@ export async function listReviewQueue({ actor, campaignId, filters }: { actor: A
     items.push({ itemId: item.itemId, recordId: item.recordId, language: item.language, position: item.position, reasons, final: item.final, labels: item.labels.length, votes: item.labels });
   }
   items.sort((a, b) => Object.keys(b.reasons).length - Object.keys(a.reasons).length || a.position - b.position);
-  const { titles, names } = await loadQueueNames(items);
+  const [{ titles, names }, unread] = await Promise.all([loadQueueNames(items), countUnreadComments({ actor, itemIds: items.map((item) => item.itemId) })]);
   return {
     counts,
     items: items.map(({ votes, ...item }) => ({
       ...item,
       title: titles.get(item.recordId) ?? "Untitled",
+      unreadComments: unread.get(item.itemId) ?? 0,
       votes: votes.map((vote) => ({ annotator: names.get(vote.userId) ?? "a deleted user", valid: vote.valid, categories: vote.categories })),
     })),
   };

@@ -19,6 +19,7 @@ import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
 import { RecordContent } from "@/components/records/record-content";
 import { SandboxCard } from "@/components/records/sandbox-card";
+import { CommentThread } from "@/components/comments/comment-thread";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Workspace" };
@@ -62,6 +63,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         ) : null}
       </Card>
       <SandboxCard actor={actor} recordId={record.id} language={record.language} />
+      <CommentThread actor={actor} itemId={itemId} />
       <Card title="Edit & run">
         <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} />
       </Card>

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
+import { CommentThread } from "@/components/comments/comment-thread";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { AnnotationList } from "@/components/review/annotation-list";
@@ -66,6 +67,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
       <Card title="Critic">
         <CriticPanel critic={record.critic} />
       </Card>
+      <CommentThread actor={actor} itemId={itemId} />
       <Card title="Decision">
         <div className="space-y-4">
           <DecisionHistory decision={item.adjudication} categoryLabels={categoryLabels} viewerId={actor.id} />
