@@ -46,11 +46,10 @@ export function InvitationList({ invitations }: { invitations: InvitationListRow
         {invitations.map((invitation) => (
           <li key={invitation.id} aria-label={`Invitation for ${invitation.email}`} className="space-y-2 py-2">
             <div className="flex flex-wrap items-center gap-2">
-              <span className="font-medium text-slate-800">{invitation.email}</span>
-              <span className="text-slate-500">
-                {invitation.role.toLowerCase()}
-                {invitation.languages.length ? ` · ${invitation.languages.join(", ")}` : ""}
+              <span className="text-slate-800">
+                {invitation.email} · {invitation.role.toLowerCase()}
               </span>
+              {invitation.languages.length ? <span className="text-slate-500">{invitation.languages.join(", ")}</span> : null}
               {invitation.status === "open" ? <Badge tone="green">open · expires {invitation.expiresAt.slice(0, 10)}</Badge> : <Badge tone="amber">expired</Badge>}
             </div>
             <div className="flex gap-2">
