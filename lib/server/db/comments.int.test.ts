@@ -8,13 +8,14 @@ import { createCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { addComment, listComments, markCommentsRead } from "./comments";
 import { importRecords } from "./imports";
-import { claimNextItem } from "./queue";
+import { claimNextItem, submitAnnotation } from "./queue";
 
 let admin: Actor;
 let reviewer: Actor;
 let annotator: Actor;
 let stranger: Actor;
 let itemId: string;
+let campaignId: string;
 
 beforeAll(async () => {
   admin = await makeUser("ADMIN");
@@ -23,7 +24,8 @@ beforeAll(async () => {
   stranger = await makeUser("ANNOTATOR", ["python"]);
   const dataset = uniqueName("comments");
   await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(dataset.replaceAll("-", "_"))])), skipInvalid: false, origin: "api" });
-  const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("Comments"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+  const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("Comments"), overlap: 2, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+  campaignId = campaign.id;
   itemId = (await claimNextItem({ actor: annotator, campaignId: campaign.id }))!.itemId;
 });
 
@@ -45,6 +47,15 @@ describe("comments", () => {
       ["No: it seeds the generator.", true],
     ]);
     expect(await prisma().auditEvent.count({ where: { targetId: itemId, action: "comment.create" } })).toBe(2);
+  });
+
+  it("holds another annotator's comments back from an annotator until they have labelled the item", async () => {
+    const second = await makeUser("ANNOTATOR", ["python"]);
+    expect((await claimNextItem({ actor: second, campaignId }))!.itemId).toBe(itemId);
+    const before = await listComments({ actor: second, itemId });
+    expect(before.comments.map((comment) => comment.body)).toEqual(["No: it seeds the generator."]);
+    await submitAnnotation({ actor: second, itemId, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 } });
+    expect((await listComments({ actor: second, itemId })).comments.map((comment) => comment.body)).toEqual(["Is this test nondeterministic?", "No: it seeds the generator."]);
   });
 
   it("hides the thread from annotators never assigned to the item, and refuses empty or huge comments", async () => {

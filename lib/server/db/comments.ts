@@ -22,19 +22,30 @@ async function assertCanSeeItem(actor: Actor, itemId: string): Promise<void> {
   if (!visible) throw new AppError("NOT_FOUND", "No such item.");
 }
 
-/** An item's comments, oldest first, each marked unread when written by someone else after the actor last read the thread. Scope: comments:write. */
-export async function listComments({ actor, itemId }: { actor: Actor; itemId: string }): Promise<{ comments: CommentView[]; unread: number }> {
+/**
+ * An item's comments, oldest first, each marked unread when written by someone else after the actor
+ * last read the thread; an annotator sees other annotators' comments only once they have labelled
+ * the item. Scope: comments:write.
+ */
+export async function listComments({ actor, itemId }: { actor: Actor; itemId: string }): Promise<{ comments: CommentView[]; unread: number; isHoldingBack: boolean }> {
   assertCan(actor, "comments:write");
   await assertCanSeeItem(actor, itemId);
+  // Labels stay independent: until an annotator has labelled the item, other annotators' comments
+  // (which may say what they chose) are held back; reviewers' and admins' comments always show.
+  const hasLabelled = can(actor, "reviews:write") || (await prisma().annotation.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } }, select: { id: true } })) !== null;
   const [rows, read] = await Promise.all([
-    prisma().comment.findMany({ where: { itemId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, body: true, createdAt: true, authorId: true, author: { select: { name: true, email: true } } } }),
+    prisma().comment.findMany({
+      where: { itemId, ...(hasLabelled ? {} : { OR: [{ authorId: actor.id }, { author: { role: { not: "ANNOTATOR" } } }] }) },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true, body: true, createdAt: true, authorId: true, author: { select: { name: true, email: true } } },
+    }),
     prisma().commentRead.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } }, select: { readAt: true } }),
   ]);
   const comments = rows.map((row) => {
     const isMine = row.authorId === actor.id;
     return { id: row.id, author: row.author.name ?? row.author.email, body: row.body, createdAt: row.createdAt, isMine, isUnread: !isMine && (!read || row.createdAt > read.readAt) };
   });
-  return { comments, unread: comments.filter((comment) => comment.isUnread).length };
+  return { comments, unread: comments.filter((comment) => comment.isUnread).length, isHoldingBack: !hasLabelled };
 }
 
 /** Adds a comment to an item's thread (audited, so reviewers see it in the campaign's log). Scope: comments:write. */
