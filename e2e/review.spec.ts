@@ -70,7 +70,10 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
   const rows = page.getByRole("table", { name: "Items to review" }).getByRole("row");
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("1 valid vs 1 invalid");
-  await rows.nth(1).getByRole("link", { name: /^Record \d+$/ }).click();
+  // The row names the problem and who voted what.
+  await expect(rows.nth(1).getByRole("list", { name: "Votes" })).toContainText(`${second.name}: invalid (wrong-expected-output)`);
+  await expect(rows.nth(1)).toContainText("Python");
+  await rows.nth(1).getByRole("link", { name: `Review ${run}` }).click();
   await expect(page).toHaveURL(new RegExp(`/review/${itemId}\\?queue=annotators`));
 
   // Both labels are shown, with who said what.
@@ -78,6 +81,10 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
   await expect(annotations.getByRole("listitem", { name: `Label by ${annotator.email}` })).toContainText("Valid");
   await expect(annotations.getByRole("listitem", { name: `Label by ${second.email}` })).toContainText("double(0) should be rejected");
   await expect(page.getByTestId("current-decision")).toContainText("No reviewer has decided");
+  // The labels and notes are read before the decision form, above it in the same column.
+  const annotationsTop = (await annotations.boundingBox())!.y;
+  expect(annotationsTop).toBeLessThan((await page.getByLabel(/^Reason/).boundingBox())!.y);
+  expect(annotationsTop).toBeLessThan((await page.getByTestId("current-decision").boundingBox())!.y);
 
   // Keyboard: I, then the category's number; the reason is typed and Ctrl+Enter decides.
   const invalid = page.getByRole("radio", { name: "Invalid", exact: true });
@@ -132,6 +139,22 @@ test("the admin finds the decisions in the audit log", async ({ page }) => {
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/action=adjudication\./);
   const events = page.getByRole("table", { name: "Audit events" });
-  await expect(events.getByRole("row").filter({ hasText: itemId })).toHaveCount(2);
+  // Entries name the record, the campaign and the people, not ids.
+  await expect(events.getByRole("row").filter({ hasText: `Review ${run}` }).filter({ hasText: campaignName })).toHaveCount(2);
   await expect(events.getByRole("row").filter({ hasText: "adjudication.create" }).filter({ hasText: reviewer.email })).toHaveCount(1);
+  await expect(events).not.toContainText(itemId);
+});
+
+test("the reviewer reads the campaign's audit log, without people or invitation events", async ({ page }) => {
+  await signIn(page, reviewer);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
+  await page.getByLabel("Campaign").selectOption({ label: campaignName });
+  await page.getByRole("button", { name: "Filter" }).click();
+  const events = page.getByRole("table", { name: "Audit events" });
+  await expect(events.getByRole("row").filter({ hasText: "label.create" }).filter({ hasText: second.name })).toHaveCount(1);
+  await expect(events.getByRole("row").filter({ hasText: "label.create" }).filter({ hasText: `Review ${run}` })).toHaveCount(2);
+  await page.getByLabel("Campaign").selectOption("");
+  await page.getByLabel("Action").selectOption("invitation.");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("No events match.")).toBeVisible();
 });

@@ -6,6 +6,7 @@ import { inviteUserAction } from "@/app/(app)/admin/users/actions";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import type { LANGUAGES } from "@/lib/records/languages";
 
+import { InvitationLink } from "./invitation-link";
 import { LanguagePicker } from "./language-picker";
 
 export function InviteForm() {
@@ -57,12 +58,7 @@ export function InviteForm() {
       <Button type="submit" disabled={isPending}>
         {isPending ? "Creating…" : "Create invitation link"}
       </Button>
-      {link ? (
-        <div className="rounded-md bg-emerald-50 p-3 text-sm ring-1 ring-emerald-200" role="status">
-          <p className="font-medium text-emerald-900">Invitation link (valid 7 days, usable once):</p>
-          <input readOnly value={link} aria-label="Invitation link" className="mt-1 w-full rounded bg-white px-2 py-1 font-mono text-xs ring-1 ring-emerald-300" onFocus={(event) => event.currentTarget.select()} />
-        </div>
-      ) : null}
+      {link ? <InvitationLink link={link} note="Invitation link (valid 7 days, usable once):" /> : null}
     </form>
   );
 }

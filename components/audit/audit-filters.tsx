@@ -4,8 +4,8 @@ import { Button, Input, Select } from "@/components/ui/primitives";
 
 import { ACTION_PREFIXES, type AuditQuery, TARGET_TYPES } from "./audit-query";
 
-/** Action prefix, target type, actor email and start date, as a plain GET form. */
-export function AuditFilters({ query }: { query: AuditQuery }) {
+/** Action prefix, target type, campaign, actor email and start date, as a plain GET form. */
+export function AuditFilters({ query, campaigns }: { query: AuditQuery; campaigns: { id: string; name: string }[] }) {
   const label = "block text-xs font-medium text-slate-600";
   return (
     <form method="get" action="/admin/audit" className="mb-4 flex flex-wrap items-end gap-3 text-sm" aria-label="Filters">
@@ -28,6 +28,15 @@ export function AuditFilters({ query }: { query: AuditQuery }) {
         </Select>
       </div>
       <div className="space-y-1">
+        <label htmlFor="audit-campaign" className={label}>Campaign</label>
+        <Select id="audit-campaign" name="campaign" defaultValue={query.campaign ?? ""}>
+          <option value="">Any</option>
+          {campaigns.map((campaign) => (
+            <option key={campaign.id} value={campaign.id}>{campaign.name}</option>
+          ))}
+        </Select>
+      </div>
+      <div className="space-y-1">
         <label htmlFor="audit-actor" className={label}>Actor email</label>
         <Input id="audit-actor" name="actor" type="search" defaultValue={query.actor ?? ""} placeholder="contains…" className="w-56" />
       </div>
@@ -36,7 +45,7 @@ export function AuditFilters({ query }: { query: AuditQuery }) {
         <Input id="audit-since" name="since" type="date" defaultValue={query.since ?? ""} />
       </div>
       <Button type="submit" variant="secondary">Filter</Button>
-      {query.action || query.targetType || query.actor || query.since ? (
+      {query.action || query.targetType || query.campaign || query.actor || query.since ? (
         <Link href="/admin/audit" className="pb-1.5 text-indigo-700 hover:underline">Clear filters</Link>
       ) : null}
     </form>

@@ -9,6 +9,7 @@ const auditQuerySchema = z.object({
   targetType: z.enum(TARGET_TYPES).optional(),
   actor: z.string().trim().max(200).optional(),
   since: z.iso.date().optional(),
+  campaign: z.string().max(100).optional(),
   before: z.string().max(100).optional(),
 });
 

@@ -1,4 +1,6 @@
-export type AuditRow = { id: string; actorEmail: string; action: string; targetType: string; targetId: string | null; before: unknown; after: unknown; createdAt: Date };
+import Link from "next/link";
+
+export type AuditRow = { id: string; actorLabel: string; action: string; targetType: string; targetId: string | null; targetLabel: string; campaignId: string | null; campaignName: string | null; before: unknown; after: unknown; createdAt: Date };
 
 /** One JSON value: compact on one line, the indented whole on expanding. */
 function JsonValue({ value }: { value: unknown }) {
@@ -25,6 +27,7 @@ export function AuditTable({ events }: { events: AuditRow[] }) {
             <th scope="col" className="px-3 py-2">Actor</th>
             <th scope="col" className="px-3 py-2">Action</th>
             <th scope="col" className="px-3 py-2">Target</th>
+            <th scope="col" className="px-3 py-2">Campaign</th>
             <th scope="col" className="px-3 py-2">Before</th>
             <th scope="col" className="px-3 py-2">After</th>
           </tr>
@@ -35,11 +38,19 @@ export function AuditTable({ events }: { events: AuditRow[] }) {
               <td className="px-3 py-2 whitespace-nowrap tabular-nums text-slate-600">
                 <time dateTime={event.createdAt.toISOString()}>{event.createdAt.toISOString().slice(0, 19).replace("T", " ")}</time>
               </td>
-              <td className="px-3 py-2 text-slate-700">{event.actorEmail}</td>
+              <td className="px-3 py-2 text-slate-700">{event.actorLabel}</td>
               <td className="px-3 py-2 font-mono text-xs">{event.action}</td>
+              <td className="px-3 py-2 text-slate-700" title={event.targetId ? `${event.targetType} ${event.targetId}` : event.targetType}>
+                {event.targetLabel}
+              </td>
               <td className="px-3 py-2 text-slate-700">
-                {event.targetType}
-                {event.targetId ? <span className="block font-mono text-xs text-slate-500">{event.targetId}</span> : null}
+                {event.campaignId && event.campaignName ? (
+                  <Link href={`/campaigns/${event.campaignId}`} className="text-indigo-700 hover:underline">
+                    {event.campaignName}
+                  </Link>
+                ) : (
+                  <span className="text-slate-300">—</span>
+                )}
               </td>
               <td className="px-3 py-2"><JsonValue value={event.before} /></td>
               <td className="px-3 py-2"><JsonValue value={event.after} /></td>

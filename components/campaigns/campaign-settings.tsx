@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 
-import { updateCampaignSettingsAction } from "@/app/(app)/campaigns/actions";
+import { updateCampaignGuidelinesAction } from "@/app/(app)/campaigns/actions";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 
 /** The admin's settings that may change during a campaign: the annotators' guidelines and the note rule. */
@@ -17,7 +17,7 @@ export function CampaignSettings({ campaignId, guidelines, requireInvalidNote }:
     event.preventDefault();
     setPending(true);
     setSaved(false);
-    const result = await updateCampaignSettingsAction({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired });
+    const result = await updateCampaignGuidelinesAction({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired });
     setPending(false);
     if (!result.ok) return setError(result.fieldErrors?.guidelines?.[0] ?? result.message);
     setError(undefined);

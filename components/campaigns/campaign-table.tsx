@@ -4,6 +4,7 @@ import { Badge } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import type { CampaignProgress, CampaignSummary } from "@/lib/server/db/campaigns";
 
+import { CampaignStatusBadge } from "./campaign-status-badge";
 import { ProgressBar } from "./progress-bar";
 
 export type CampaignRow = CampaignSummary & { progress: CampaignProgress };
@@ -31,6 +32,11 @@ export function CampaignTable({ campaigns }: { campaigns: CampaignRow[] }) {
                 <Link href={`/campaigns/${campaign.id}`} className="font-medium text-indigo-700 hover:underline">
                   {campaign.name}
                 </Link>
+                {campaign.status === "ACTIVE" ? null : (
+                  <span className="ml-2">
+                    <CampaignStatusBadge status={campaign.status} />
+                  </span>
+                )}
               </td>
               <td className="px-3 py-2 text-slate-700">{campaign.dataset}</td>
               <td className="px-3 py-2 text-slate-700">{campaign.languages.map((language) => LANGUAGE_LABELS[language as Language] ?? language).join(", ")}</td>

@@ -9,7 +9,7 @@ export function TopNav({ actor }: { actor: Actor }) {
     { href: "/campaigns", label: "Campaigns", visible: can(actor, "records:read") },
     { href: "/admin/import", label: "Import", visible: can(actor, "imports:write") },
     { href: "/admin/users", label: "Users", visible: can(actor, "users:admin") },
-    { href: "/admin/audit", label: "Audit log", visible: can(actor, "users:admin") },
+    { href: "/admin/audit", label: "Audit log", visible: can(actor, "audit:read") },
     { href: "/settings/tokens", label: "API tokens", visible: can(actor, "tokens:write") },
   ];
   return (

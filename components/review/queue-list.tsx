@@ -5,7 +5,8 @@ import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 
 import { QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
 
-export type QueueRow = { itemId: string; recordId: number; language: string; position: number; reasons: Partial<Record<QueueKey, string>>; final: { valid: boolean | null }; labels: number };
+export type QueueVote = { annotator: string; valid: boolean; categories: string[] };
+export type QueueRow = { itemId: string; recordId: number; title: string; unreadComments: number; language: string; position: number; reasons: Partial<Record<QueueKey, string>>; final: { valid: boolean | null }; votes: QueueVote[] };
 
 const QUEUE_TONES = { annotators: "red", critic: "amber", execution: "indigo", flagged: "gray" } as const;
 
@@ -18,10 +19,10 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
       <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Items to review">
         <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-3 py-2">Item</th>
+            <th scope="col" className="px-3 py-2">Problem</th>
             <th scope="col" className="px-3 py-2">Language</th>
             <th scope="col" className="px-3 py-2">Why</th>
-            <th scope="col" className="px-3 py-2 text-right">Labels</th>
+            <th scope="col" className="px-3 py-2">Labels</th>
             <th scope="col" className="px-3 py-2">Current final label</th>
           </tr>
         </thead>
@@ -30,9 +31,16 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
             <tr key={item.itemId}>
               <td className="px-3 py-2">
                 <Link href={`/campaigns/${campaignId}/review/${item.itemId}${search}`} prefetch={false} className="font-medium text-indigo-700 hover:underline">
-                  Record {item.recordId}
+                  {item.title}
                 </Link>
-                <span className="ml-2 text-xs text-slate-400">#{item.position}</span>
+                <div className="text-xs text-slate-400">
+                  Record {item.recordId} · #{item.position}
+                  {item.unreadComments > 0 ? (
+                    <span className="ml-2">
+                      <Badge tone="amber">{item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}</Badge>
+                    </span>
+                  ) : null}
+                </div>
               </td>
               <td className="px-3 py-2 text-slate-700">{LANGUAGE_LABELS[item.language as Language] ?? item.language}</td>
               <td className="px-3 py-2">
@@ -47,12 +55,28 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
                   ))}
                 </ul>
               </td>
-              <td className="px-3 py-2 text-right tabular-nums">{item.labels}</td>
+              <td className="px-3 py-2">
+                <VoteList votes={item.votes} />
+              </td>
               <td className="px-3 py-2">{item.final.valid === null ? <Badge>unresolved</Badge> : item.final.valid ? <Badge tone="green">valid</Badge> : <Badge tone="red">invalid</Badge>}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Who labelled the item and how: "ana@…: invalid (precision)". */
+function VoteList({ votes }: { votes: QueueVote[] }) {
+  return (
+    <ul className="space-y-0.5 text-xs" aria-label="Votes">
+      {votes.map((vote, index) => (
+        <li key={index}>
+          <span className="text-slate-700">{vote.annotator}</span>: {vote.valid ? <span className="text-green-700">valid</span> : <span className="text-red-700">invalid</span>}
+          {vote.categories.length > 0 && <span className="text-slate-500"> ({vote.categories.join(", ")})</span>}
+        </li>
+      ))}
+    </ul>
   );
 }

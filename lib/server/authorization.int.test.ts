@@ -34,11 +34,18 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/admin/users/actions.ts#updateUserAccessAction": "users:admin",
   "app/(app)/admin/users/actions.ts#setUserDisabledAction": "users:admin",
   "app/(app)/admin/users/actions.ts#revokeUserTokenAction": "users:admin",
+  "app/(app)/admin/users/actions.ts#resendInvitationAction": "users:admin",
+  "app/(app)/admin/users/actions.ts#revokeInvitationAction": "users:admin",
   "app/(app)/settings/tokens/actions.ts#createTokenAction": "tokens:write",
   "app/(app)/settings/tokens/actions.ts#revokeTokenAction": "tokens:write",
   "app/(app)/campaigns/actions.ts#createCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#updateCampaignSettingsAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#changeCampaignStatusAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#deleteCampaignAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#updateCampaignGuidelinesAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
+  "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
+  "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",
 };
 
 const routeModules = import.meta.glob<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>>("/app/api/v1/**/route.ts");
@@ -68,7 +75,7 @@ async function callRoute(method: string, path: string, token: string | null): Pr
   const handler = (await load())[method];
   const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name === "name" ? "matrix-no-such-dataset" : "999999"]));
   const headers: Record<string, string> = { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const request = new Request(`http://localhost/api/v1${path}`, { method, headers, ...(method === "POST" ? { body: "{}" } : {}) });
+  const request = new Request(`http://localhost/api/v1${path}`, { method, headers, ...(method === "POST" || method === "PATCH" ? { body: "{}" } : {}) });
   const response = await handler(request, { params: Promise.resolve(params) });
   return response.status;
 }
@@ -229,5 +236,22 @@ describe("blind mode and lease ownership", () => {
     const rows = exported.body as { record_key: string; critic_pass: boolean | null }[];
     const heldKey = (await prisma().record.findUniqueOrThrow({ where: { id: heldRecord.id }, select: { key: true } })).key;
     expect(rows.map((row) => [row.record_key, row.critic_pass])).toEqual(rows.map((row) => [row.record_key, row.record_key === heldKey ? null : false]));
+  });
+});
+
+describe("scoped reads", () => {
+  it("the audit log: admins read every event, reviewers only campaign events, annotators nothing", async () => {
+    const { listAuditEvents } = await import("@/lib/server/db/audit");
+    for (const role of ROLES) {
+      const read = listAuditEvents({ actor: actors[role]!, filters: {}, limit: 500 });
+      if (!can({ role }, "audit:read")) {
+        await expect(read, role).rejects.toMatchObject({ code: "FORBIDDEN" });
+        continue;
+      }
+      const { events } = await read;
+      if (can({ role }, "users:admin")) expect(events.some((event) => event.campaignId === null), role).toBe(true);
+      else expect(events.every((event) => event.campaignId !== null), role).toBe(true);
+    }
+    expect(ROLES.filter((role) => can({ role }, "audit:read"))).toEqual(["ADMIN", "REVIEWER"]);
   });
 });

@@ -39,3 +39,4 @@ export const updateAccessSchema = z.object({
 export const tokenNameSchema = z.object({ name: z.string().trim().min(1, "Give the token a name.").max(60) });
 export const tokenIdSchema = z.object({ tokenId: z.string().min(1) });
 export const userDisabledSchema = z.object({ userId: z.string().min(1), disabled: z.boolean() });
+export const invitationIdSchema = z.object({ invitationId: z.string().min(1) });

@@ -20,7 +20,12 @@ export const createCampaignSchema = z.object({
   name: z.string().trim().min(1).max(100),
   languages: z.array(z.enum(LANGUAGES)).min(1).optional(),
   perLanguage: z.number().int().min(1).max(1_000_000).nullable().optional(),
-  seed: z.string().trim().min(1).max(100).optional(),
+  // Scripts often pass a seed as a number; both forms name the same sample ("42" and 42).
+  seed: z
+    .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string()], { error: "A whole number or a text of 1–100 characters." })
+    .transform(String)
+    .pipe(z.string().trim().min(1).max(100))
+    .optional(),
   overlap: z.number().int().min(1).max(10).default(1),
   agreementFraction: z.number().min(0).max(1).default(0),
   blind: z.boolean().default(false),
@@ -33,14 +38,35 @@ export const createCampaignSchema = z.object({
 
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 
-/** The campaign settings an admin may change after creation, from the campaign page. */
-export const campaignSettingsSchema = z.object({
+/** A campaign's guidelines and note rule, which an admin may change at any time from the campaign page. */
+export const campaignGuidelinesSchema = z.object({
   campaignId: z.string().min(1).max(40),
   guidelines: z.string().max(20_000, "Keep the guidelines under 20,000 characters."),
   requireInvalidNote: z.boolean(),
 });
 
+export type CampaignGuidelinesInput = z.infer<typeof campaignGuidelinesSchema>;
+
+/** Body of PATCH /api/v1/campaigns/{id}: what may change after creation (overlap only until labels exist). */
+const campaignSettingsFields = z.object({
+  name: createCampaignSchema.shape.name.optional(),
+  overlap: z.number().int().min(1).max(10).optional(),
+});
+const changesSomething = (body: { name?: string; overlap?: number }) => body.name !== undefined || body.overlap !== undefined;
+export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, { message: "Give a name or an overlap to change." });
+
+/** The campaign page's settings form. */
+export const campaignSettingsActionSchema = campaignSettingsFields.extend({ campaignId: z.string().min(1) }).refine(changesSomething, { message: "Give a name or an overlap to change." });
+
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
+
+export const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
+export type CampaignStatusAction = (typeof CAMPAIGN_STATUS_ACTIONS)[number];
+
+/** Body of POST /api/v1/campaigns/{id}/status. */
+export const campaignStatusSchema = z.object({ action: z.enum(CAMPAIGN_STATUS_ACTIONS) });
+
+export const campaignIdSchema = z.object({ campaignId: z.string().min(1) });
 
 /** Body of POST /api/v1/items/{id}/annotations. */
 export const annotationSchema = z

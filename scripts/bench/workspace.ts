@@ -36,7 +36,7 @@ rmSync(".data/bench-workspace", { recursive: true, force: true });
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { upsertUserFromCli } = await import("@/lib/server/db/users");
-const { createCampaign, updateCampaignSettings } = await import("@/lib/server/db/campaigns");
+const { createCampaign, updateCampaignGuidelines } = await import("@/lib/server/db/campaigns");
 const { loadDemoDatasetIfEmpty, DEMO_DATASET } = await import("@/lib/server/db/demo");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     const loop = await createCampaign({ actor: admin, input: { ...base, name: "bench-loop", blind: false } });
     const open = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (open)", blind: false } });
     const blind = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (blind)", blind: true } });
-    await updateCampaignSettings({ actor: admin, input: { campaignId: open.id, requireInvalidNote: false, guidelines: "## How we judge\n\nA record is **valid** when the statement, the solution and the tests agree." } });
+    await updateCampaignGuidelines({ actor: admin, input: { campaignId: open.id, requireInvalidNote: false, guidelines: "## How we judge\n\nA record is **valid** when the statement, the solution and the tests agree." } });
     server = await startServer(database.url);
 
     const page = await (await browser.newContext({ viewport: LAPTOP })).newPage();

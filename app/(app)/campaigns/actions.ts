@@ -3,8 +3,9 @@
 import { revalidatePath } from "next/cache";
 
 import { createAction } from "@/lib/server/action";
-import { createCampaign, updateCampaignSettings } from "@/lib/server/db/campaigns";
-import { campaignSettingsSchema, createCampaignSchema } from "@/lib/validation/campaigns";
+import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/db/campaign-lifecycle";
+import { createCampaign, updateCampaignGuidelines } from "@/lib/server/db/campaigns";
+import { campaignGuidelinesSchema, campaignIdSchema, campaignSettingsActionSchema, campaignStatusSchema, createCampaignSchema } from "@/lib/validation/campaigns";
 
 /** Creates a campaign (sample, overlap, taxonomy) and returns its id, item count and seed. Scope: campaigns:admin. */
 export const createCampaignAction = createAction("campaigns:admin", createCampaignSchema, async ({ input, actor }) => {
@@ -14,8 +15,29 @@ export const createCampaignAction = createAction("campaigns:admin", createCampai
 });
 
 /** Saves a campaign's guidelines and its note rule for invalid labels. Scope: campaigns:admin. */
-export const updateCampaignSettingsAction = createAction("campaigns:admin", campaignSettingsSchema, async ({ input, actor }) => {
-  await updateCampaignSettings({ actor, input });
+export const updateCampaignGuidelinesAction = createAction("campaigns:admin", campaignGuidelinesSchema, async ({ input, actor }) => {
+  await updateCampaignGuidelines({ actor, input });
   revalidatePath(`/campaigns/${input.campaignId}`);
   return { saved: true };
+});
+
+/** Renames a campaign or changes its overlap (until labels exist). Scope: campaigns:admin. */
+export const updateCampaignSettingsAction = createAction("campaigns:admin", campaignSettingsActionSchema, async ({ input: { campaignId, ...input }, actor }) => {
+  const campaign = await updateCampaignSettings({ actor, campaignId, input });
+  revalidatePath(`/campaigns/${campaignId}`);
+  return { name: campaign.name, overlap: campaign.overlap };
+});
+
+/** Pauses, resumes, closes, reopens, archives or unarchives a campaign. Scope: campaigns:admin. */
+export const changeCampaignStatusAction = createAction("campaigns:admin", campaignStatusSchema.extend(campaignIdSchema.shape), async ({ input, actor }) => {
+  const result = await changeCampaignStatus({ actor, campaignId: input.campaignId, action: input.action });
+  revalidatePath(`/campaigns/${input.campaignId}`);
+  return result;
+});
+
+/** Deletes a campaign that has no labels. Scope: campaigns:admin. */
+export const deleteCampaignAction = createAction("campaigns:admin", campaignIdSchema, async ({ input, actor }) => {
+  await deleteCampaign({ actor, campaignId: input.campaignId });
+  revalidatePath("/campaigns");
+  return null;
 });

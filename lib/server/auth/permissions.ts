@@ -12,6 +12,10 @@ export const SCOPES = [
   "reports:export",
   "users:admin",
   "tokens:write",
+  // The audit log: admins read all of it, reviewers the events of campaigns (see listAuditEvents).
+  "audit:read",
+  // Item comment threads; which threads is decided per item (assigned annotators, reviewers, admins).
+  "comments:write",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -19,8 +23,8 @@ export const ROLES = ["ADMIN", "REVIEWER", "ANNOTATOR"] as const satisfies reado
 
 const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   ADMIN: SCOPES,
-  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write"],
-  ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write"],
+  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write", "audit:read", "comments:write"],
+  ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write", "comments:write"],
 };
 
 /** Who is acting: a signed-in user or the owner of an API token, with the role read from the database. */

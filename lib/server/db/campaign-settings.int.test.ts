@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign, getCampaign, updateCampaignSettings } from "./campaigns";
+import { createCampaign, getCampaign, updateCampaignGuidelines } from "./campaigns";
 import { prisma } from "./client";
 import { importRecords } from "./imports";
 import { claimNextItem, getWorkItem, submitAnnotation } from "./queue";
@@ -49,7 +49,7 @@ describe("the note rule for invalid labels", () => {
 describe("campaign settings", () => {
   it("lets an admin change the guidelines and the note rule, with an audit row; the workspace sees them", async () => {
     const campaign = await makeCampaign();
-    await updateCampaignSettings({ actor: admin, input: { campaignId: campaign.id, guidelines: "## Judge\n\nPrinting is **not** asserting.", requireInvalidNote: true } });
+    await updateCampaignGuidelines({ actor: admin, input: { campaignId: campaign.id, guidelines: "## Judge\n\nPrinting is **not** asserting.", requireInvalidNote: true } });
     expect(await getCampaign({ actor: admin, campaignId: campaign.id })).toMatchObject({ guidelines: "## Judge\n\nPrinting is **not** asserting.", requireInvalidNote: true });
     const audit = await prisma().auditEvent.findFirst({ where: { targetId: campaign.id, action: "campaign.settings" }, select: { actorId: true } });
     expect(audit?.actorId).toBe(admin.id);
@@ -60,8 +60,8 @@ describe("campaign settings", () => {
 
   it("refuses annotators and an unknown campaign", async () => {
     const campaign = await makeCampaign();
-    await expect(updateCampaignSettings({ actor: annotator, input: { campaignId: campaign.id, guidelines: "mine now", requireInvalidNote: false } })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(updateCampaignSettings({ actor: admin, input: { campaignId: "no-such-campaign", guidelines: "", requireInvalidNote: false } })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(updateCampaignGuidelines({ actor: annotator, input: { campaignId: campaign.id, guidelines: "mine now", requireInvalidNote: false } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(updateCampaignGuidelines({ actor: admin, input: { campaignId: "no-such-campaign", guidelines: "", requireInvalidNote: false } })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await getCampaign({ actor: admin, campaignId: campaign.id })).guidelines).toBe("");
   });
 });

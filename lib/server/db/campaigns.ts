@@ -5,8 +5,9 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
+import type { CampaignStatus } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/server/errors";
-import type { CampaignSettingsInput, CreateCampaignInput } from "@/lib/validation/campaigns";
+import type { CampaignGuidelinesInput, CreateCampaignInput } from "@/lib/validation/campaigns";
 
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
@@ -15,6 +16,7 @@ import { visibleCampaignWhere } from "./visibility";
 export type CampaignSummary = {
   id: string;
   name: string;
+  status: CampaignStatus;
   dataset: string;
   languages: string[];
   perLanguage: number | null;
@@ -30,9 +32,10 @@ export type CampaignSummary = {
   createdAt: Date;
 };
 
-const campaignSelect = {
+export const campaignSelect = {
   id: true,
   name: true,
+  status: true,
   languages: true,
   perLanguage: true,
   seed: true,
@@ -48,7 +51,7 @@ const campaignSelect = {
   dataset: { select: { name: true } },
 } as const;
 
-function toSummary({ dataset, ...campaign }: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
+export function toSummary({ dataset, ...campaign }: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
   return { ...campaign, dataset: dataset.name };
 }
 
@@ -143,7 +146,7 @@ export async function getCampaign({ actor, campaignId }: { actor: Actor; campaig
 }
 
 /** Changes a campaign's guidelines and note rule, with an audit row. Scope: campaigns:admin. */
-export async function updateCampaignSettings({ actor, input }: { actor: Actor; input: CampaignSettingsInput }): Promise<void> {
+export async function updateCampaignGuidelines({ actor, input }: { actor: Actor; input: CampaignGuidelinesInput }): Promise<void> {
   assertCan(actor, "campaigns:admin");
   await prisma().$transaction(async (tx) => {
     const before = await tx.campaign.findUnique({ where: { id: input.campaignId }, select: { guidelines: true, requireInvalidNote: true } });

@@ -43,13 +43,44 @@ export async function findOpenInvitation(token: string): Promise<PendingInvitati
   });
 }
 
-/** Open invitations, newest first, for the admin's user page. */
-export async function listOpenInvitations({ actor }: { actor: Actor }): Promise<(PendingInvitation & { id: string; createdAt: Date })[]> {
+export type InvitationRow = PendingInvitation & { id: string; createdAt: Date; status: "open" | "expired" };
+
+/** Invitations not used yet, open or expired, newest first, for the admin's user page. Scope: users:admin. */
+export async function listInvitations({ actor }: { actor: Actor }): Promise<InvitationRow[]> {
   assertCan(actor, "users:admin");
-  return prisma().invitation.findMany({
-    where: { acceptedAt: null, expiresAt: { gt: new Date() } },
+  const rows = await prisma().invitation.findMany({
+    where: { acceptedAt: null },
     orderBy: { createdAt: "desc" },
     select: { id: true, email: true, role: true, languages: true, expiresAt: true, createdAt: true },
+  });
+  const now = Date.now();
+  return rows.map((row) => ({ ...row, status: row.expiresAt.getTime() > now ? "open" : "expired" }));
+}
+
+/**
+ * Issues a fresh link for an unused invitation, valid for another INVITATION_DAYS; the old link
+ * stops working. (Only the token's hash is stored, so a link cannot be shown twice.) Scope: users:admin.
+ */
+export async function resendInvitation({ actor, invitationId }: { actor: Actor; invitationId: string }): Promise<{ token: string; expiresAt: Date }> {
+  assertCan(actor, "users:admin");
+  const token = newSecret("inv");
+  const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
+  await prisma().$transaction(async (tx) => {
+    const updated = await tx.invitation.updateMany({ where: { id: invitationId, acceptedAt: null }, data: { tokenHash: hashSecret(token), expiresAt } });
+    if (updated.count !== 1) throw new AppError("NOT_FOUND", "No such open invitation (it may have been used or revoked).");
+    await writeAudit(tx, { actorId: actor.id, action: "invitation.resend", targetType: "Invitation", targetId: invitationId, after: { expiresAt: expiresAt.toISOString() } });
+  });
+  return { token, expiresAt };
+}
+
+/** Revokes (deletes) an unused invitation; its link stops working. Scope: users:admin. */
+export async function revokeInvitation({ actor, invitationId }: { actor: Actor; invitationId: string }): Promise<void> {
+  assertCan(actor, "users:admin");
+  await prisma().$transaction(async (tx) => {
+    const invitation = await tx.invitation.findFirst({ where: { id: invitationId, acceptedAt: null }, select: { email: true, role: true } });
+    const deleted = await tx.invitation.deleteMany({ where: { id: invitationId, acceptedAt: null } });
+    if (!invitation || deleted.count !== 1) throw new AppError("NOT_FOUND", "No such open invitation (it may have been used or revoked).");
+    await writeAudit(tx, { actorId: actor.id, action: "invitation.revoke", targetType: "Invitation", targetId: invitationId, before: invitation });
   });
 }
 

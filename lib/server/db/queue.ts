@@ -7,6 +7,7 @@ import { AppError } from "@/lib/server/errors";
 import type { AnnotationInput } from "@/lib/validation/campaigns";
 
 import { writeAudit } from "./audit";
+import { assertOpenForClaims } from "./campaign-lifecycle";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { recordViewSelect } from "./records";
@@ -43,6 +44,7 @@ export async function claimNextItem({ actor, campaignId }: { actor: Actor; campa
   return prisma().$transaction(async (tx) => {
     // One claim at a time per annotator and campaign, so two tabs cannot take two items.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.id}), hashtext(${campaignId}))`;
+    await assertOpenForClaims(tx, campaignId);
     const current = await tx.assignment.findFirst({
       where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
       select: { itemId: true, leaseExpiresAt: true, item: { select: { recordId: true } } },
@@ -112,7 +114,9 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
     const [item] = await tx.$queryRaw<{ id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]>`
       SELECT id, "recordId", "campaignId", language, "slotsTaken", target FROM "CampaignItem" WHERE id = ${itemId} FOR UPDATE`;
     if (!item || !actor.languages.includes(item.language)) throw new AppError("NOT_FOUND", "No such item.");
-    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: item.campaignId }, select: { blind: true, requireInvalidNote: true, categories: { select: { key: true } } } });
+    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: item.campaignId }, select: { status: true, blind: true, requireInvalidNote: true, categories: { select: { key: true } } } });
+    // A paused campaign still takes the labels of leases it ended; a closed one is final.
+    if (campaign.status === "CLOSED" || campaign.status === "ARCHIVED") throw new AppError("CONFLICT", "This campaign is closed: its labels can no longer change.");
     if (!input.valid && campaign.requireInvalidNote && !input.note) throw new AppError("INVALID_INPUT", "This campaign asks for a note on invalid labels.", { note: ["Say why it is invalid."] });
     const known = new Set(campaign.categories.map((category) => category.key));
     const unknown = input.categories.filter((key) => !known.has(key));

@@ -95,6 +95,16 @@ describe("review queues", () => {
     expect((await queue(split.campaignId)).counts.annotators).toBe(0);
   });
 
+  it("names each item by its problem's title and says who voted what", async () => {
+    const split = await labelledItem({ labels: [{ valid: true }, { valid: false, categories: ["precision"] }] });
+    const [row] = (await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: {} })).items;
+    expect(row.title).toMatch(/^Write add_review_\w+\(a, b\) in Python that returns the sum\.$/);
+    expect(row.votes).toEqual([
+      { annotator: split.annotators[0].email, valid: true, categories: [] },
+      { annotator: split.annotators[1].email, valid: false, categories: ["precision"] },
+    ]);
+  });
+
   it("filters by queue, annotator and category, and refuses annotators", async () => {
     const split = await labelledItem({ labels: [{ valid: true }, { valid: false, categories: ["precision"] }] });
     const byCategory = await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: { category: "precision" } });

@@ -5,8 +5,11 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
+import { recordTitle } from "@/lib/records/title";
+
 import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
+import { countUnreadComments } from "./comments";
 import { prisma } from "./client";
 import { recordViewSelect } from "./records";
 import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
@@ -116,10 +119,34 @@ export async function listReviewQueue({ actor, campaignId, filters }: { actor: A
     if (filters.category && !item.labels.some((label) => label.categories.includes(filters.category!))) continue;
     for (const name of names) counts[name] += 1;
     if (filters.queue && !reasons[filters.queue]) continue;
-    items.push({ itemId: item.itemId, recordId: item.recordId, language: item.language, position: item.position, reasons, final: item.final, labels: item.labels.length });
+    items.push({ itemId: item.itemId, recordId: item.recordId, language: item.language, position: item.position, reasons, final: item.final, labels: item.labels.length, votes: item.labels });
   }
   items.sort((a, b) => Object.keys(b.reasons).length - Object.keys(a.reasons).length || a.position - b.position);
-  return { counts, items };
+  const [{ titles, names }, unread] = await Promise.all([loadQueueNames(items), countUnreadComments({ actor, itemIds: items.map((item) => item.itemId) })]);
+  return {
+    counts,
+    items: items.map(({ votes, ...item }) => ({
+      ...item,
+      title: titles.get(item.recordId) ?? "Untitled",
+      unreadComments: unread.get(item.itemId) ?? 0,
+      votes: votes.map((vote) => ({ annotator: names.get(vote.userId) ?? "a deleted user", valid: vote.valid, categories: vote.categories })),
+    })),
+  };
+}
+
+/** Problem titles and annotator names for queue rows, so a reviewer sees "who said what about which problem". */
+async function loadQueueNames(items: { recordId: number; votes: { userId: string }[] }[]) {
+  const recordIds = items.map((item) => item.recordId);
+  const userIds = [...new Set(items.flatMap((item) => item.votes.map((vote) => vote.userId)))];
+  const [records, users] = await Promise.all([
+    // Only the statement's opening is needed for a title; statements can be long.
+    prisma().$queryRaw<{ id: number; head: string }[]>`SELECT id, left(question, 2000) AS head FROM "Record" WHERE id = ANY(${recordIds}::int[])`,
+    prisma().user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true, name: true } }),
+  ]);
+  return {
+    titles: new Map(records.map((record) => [record.id, recordTitle(record.head)])),
+    names: new Map(users.map((user) => [user.id, user.name ?? user.email])),
+  };
 }
 
 /**

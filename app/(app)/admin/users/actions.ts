@@ -4,16 +4,34 @@ import { revalidatePath } from "next/cache";
 
 import { readConfig } from "@/lib/server/config";
 import { createAction } from "@/lib/server/action";
-import { createInvitation } from "@/lib/server/db/invitations";
+import { createInvitation, resendInvitation, revokeInvitation } from "@/lib/server/db/invitations";
 import { revokeUserApiToken } from "@/lib/server/db/tokens";
 import { setUserDisabled, updateUserAccess } from "@/lib/server/db/users";
-import { inviteSchema, tokenIdSchema, updateAccessSchema, userDisabledSchema } from "@/lib/validation/auth";
+import { invitationIdSchema, inviteSchema, tokenIdSchema, updateAccessSchema, userDisabledSchema } from "@/lib/validation/auth";
 
 /** Invites a person with a role and languages; returns the link to send them. Scope: users:admin. */
 export const inviteUserAction = createAction("users:admin", inviteSchema, async ({ input, actor }) => {
   const { token, expiresAt } = await createInvitation({ actor, ...input });
   revalidatePath("/admin/users");
-  return { link: `${readConfig().publicUrl}/invite/${token}`, expiresAt: expiresAt.toISOString() };
+  return { link: invitationLink(token), expiresAt: expiresAt.toISOString() };
+});
+
+function invitationLink(token: string): string {
+  return `${readConfig().publicUrl}/invite/${token}`;
+}
+
+/** Issues a fresh link for an unused invitation (the old one stops working). Scope: users:admin. */
+export const resendInvitationAction = createAction("users:admin", invitationIdSchema, async ({ input, actor }) => {
+  const { token, expiresAt } = await resendInvitation({ actor, invitationId: input.invitationId });
+  revalidatePath("/admin/users");
+  return { link: invitationLink(token), expiresAt: expiresAt.toISOString() };
+});
+
+/** Revokes an unused invitation. Scope: users:admin. */
+export const revokeInvitationAction = createAction("users:admin", invitationIdSchema, async ({ input, actor }) => {
+  await revokeInvitation({ actor, invitationId: input.invitationId });
+  revalidatePath("/admin/users");
+  return null;
 });
 
 /** Changes a user's role and languages. Scope: users:admin. */

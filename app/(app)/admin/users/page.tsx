@@ -1,9 +1,10 @@
+import { InvitationList } from "@/components/admin/invitation-list";
 import { InviteForm } from "@/components/admin/invite-form";
 import { UserAccessRow } from "@/components/admin/user-access-row";
 import { UserTokens } from "@/components/admin/user-tokens";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listOpenInvitations } from "@/lib/server/db/invitations";
+import { listInvitations } from "@/lib/server/db/invitations";
 import { listActiveApiTokens } from "@/lib/server/db/tokens";
 import { listUsers } from "@/lib/server/db/users";
 
@@ -11,7 +12,7 @@ export const metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const actor = await requirePageActor("users:admin", "/admin/users");
-  const [users, invitations, tokens] = await Promise.all([listUsers({ actor }), listOpenInvitations({ actor }), listActiveApiTokens({ actor })]);
+  const [users, invitations, tokens] = await Promise.all([listUsers({ actor }), listInvitations({ actor }), listActiveApiTokens({ actor })]);
   return (
     <>
       <PageHeader title="Users" description="Invite annotators and reviewers with the languages they know; change roles as the team changes; disable people who leave." />
@@ -37,18 +38,8 @@ export default async function UsersPage() {
           <Card title="Invite someone">
             <InviteForm />
           </Card>
-          <Card title={`Open invitations (${invitations.length})`}>
-            {invitations.length === 0 ? (
-              <p className="text-sm text-slate-500">None.</p>
-            ) : (
-              <ul className="space-y-1 text-sm">
-                {invitations.map((invitation) => (
-                  <li key={invitation.id}>
-                    {invitation.email} · {invitation.role.toLowerCase()} · expires {invitation.expiresAt.toISOString().slice(0, 10)}
-                  </li>
-                ))}
-              </ul>
-            )}
+          <Card title={`Invitations (${invitations.length})`}>
+            <InvitationList invitations={invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role, languages: invitation.languages, status: invitation.status, expiresAt: invitation.expiresAt.toISOString() }))} />
           </Card>
           <Card title={`Active API tokens (${tokens.length})`}>
             <UserTokens tokens={tokens.map((token) => ({ id: token.id, name: token.name, prefix: token.prefix, ownerEmail: token.owner.email, lastUsedAt: token.lastUsedAt?.toISOString() ?? null }))} />

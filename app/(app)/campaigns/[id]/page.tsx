@@ -1,6 +1,8 @@
 import Link from "next/link";
 
 import { CampaignSettings } from "@/components/campaigns/campaign-settings";
+import { CampaignManage } from "@/components/campaigns/campaign-manage";
+import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
 import { ReportLink } from "@/components/report/report-link";
@@ -24,6 +26,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const [progress, categories, mine] = await Promise.all([getCampaignProgress({ actor, campaignId: id }), listCategories({ campaignId: id }), canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([])]);
   const { submitted, skipped, active, available } = progress.mine;
   const hasWork = active > 0 || available > 0;
+  const isOpen = campaign.status === "ACTIVE";
 
   return (
     <>
@@ -34,10 +37,16 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
         / {campaign.dataset}
       </nav>
       <PageHeader
-        title={campaign.name}
+        title={
+          <>
+            {campaign.name} <CampaignStatusBadge status={campaign.status} />
+          </>
+        }
         description={`${campaign.itemCount.toLocaleString("en")} items from ${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule · seed ${campaign.seed}`}
         actions={
-          canLabel && hasWork ? (
+          canLabel && !isOpen ? (
+            <Badge tone="amber">This campaign is {campaign.status.toLowerCase()}: no new items</Badge>
+          ) : canLabel && hasWork ? (
             <Link href={`/campaigns/${id}/next`} prefetch={false} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2">
               {active > 0 || submitted > 0 || skipped > 0 ? "Continue" : "Start"}
             </Link>
@@ -84,9 +93,14 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
         </Card>
       </div>
       {can(actor, "campaigns:admin") ? (
-        <Card title="Settings" className="mt-4">
-          <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
-        </Card>
+        <>
+          <Card title="Settings" className="mt-4">
+            <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
+          </Card>
+          <Card title="Manage campaign" className="mt-4">
+            <CampaignManage campaignId={id} name={campaign.name} overlap={campaign.overlap} status={campaign.status} hasLabels={progress.annotationsDone > 0} />
+          </Card>
+        </>
       ) : null}
       {canLabel ? (
         <Card title="Your labels" className="mt-4">

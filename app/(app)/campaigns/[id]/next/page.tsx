@@ -15,6 +15,19 @@ export default async function NextItemPage({ params }: { params: Promise<{ id: s
   const { id } = await params;
   const actor = await requirePageActor("labels:write", `/campaigns/${id}/next`);
   const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
+  if (campaign.status !== "ACTIVE") {
+    return (
+      <>
+        <PageHeader title={`This campaign is ${campaign.status.toLowerCase()}`} description={campaign.name} />
+        <Card>
+          <p className="text-sm text-slate-700">No new items are handed out while the campaign is {campaign.status.toLowerCase()}. Your submitted labels are kept.</p>
+          <Link href={`/campaigns/${id}`} className="mt-4 inline-block text-sm text-indigo-700 hover:underline">
+            Back to the campaign
+          </Link>
+        </Card>
+      </>
+    );
+  }
   // Two annotators can race for the last slot of an item; the loser simply takes the next one.
   const claim = await claimNextItem({ actor, campaignId: id }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "CONFLICT") return claimNextItem({ actor, campaignId: id });

@@ -26,6 +26,7 @@ import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
 import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
 import { languageAvailability } from "@/lib/server/sandbox";
+import { CommentThread } from "@/components/comments/comment-thread";
 
 export const metadata = { title: "Workspace" };
 
@@ -88,6 +89,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
       </section>
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
       <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableNote={unavailableNote} />
+      <CommentThread actor={actor} itemId={itemId} />
       <section aria-label="Edit and run" className={section}>
         <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} />
       </section>

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
+import { CommentThread } from "@/components/comments/comment-thread";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { AnnotationList } from "@/components/review/annotation-list";
@@ -59,6 +60,14 @@ export default async function AdjudicationPage({ params, searchParams }: { param
 
   const right = (
     <>
+      {/* The evidence (labels, notes, their runs, the critic) is read before deciding, so it comes first. */}
+      <Card title={`Annotations (${item.annotations.length})`}>
+        <AnnotationList annotations={item.annotations} categoryLabels={categoryLabels} isBlind={campaign.blind} />
+      </Card>
+      <Card title="Critic">
+        <CriticPanel critic={record.critic} />
+      </Card>
+      <CommentThread actor={actor} itemId={itemId} />
       <Card title="Decision">
         <div className="space-y-4">
           <DecisionHistory decision={item.adjudication} categoryLabels={categoryLabels} viewerId={actor.id} />
@@ -70,12 +79,6 @@ export default async function AdjudicationPage({ params, searchParams }: { param
             onDecide={adjudicateAction}
           />
         </div>
-      </Card>
-      <Card title={`Annotations (${item.annotations.length})`}>
-        <AnnotationList annotations={item.annotations} categoryLabels={categoryLabels} isBlind={campaign.blind} />
-      </Card>
-      <Card title="Critic">
-        <CriticPanel critic={record.critic} />
       </Card>
       <SandboxCard actor={actor} recordId={record.id} language={record.language} />
     </>

@@ -1,0 +1,15 @@
+import { deleteCampaign, updateCampaignSettings } from "@/lib/server/db/campaign-lifecycle";
+import { apiRoute, readJson } from "@/lib/server/http";
+import { campaignSettingsSchema } from "@/lib/validation/campaigns";
+
+/** PATCH /api/v1/campaigns/{id} with {name?, overlap?} → 200 the campaign; overlap only until labels exist (409). */
+export const PATCH = apiRoute<{ id: string }>("campaigns:admin", async ({ request, actor, params }) => {
+  const input = campaignSettingsSchema.parse(await readJson(request));
+  return Response.json(await updateCampaignSettings({ actor, campaignId: params.id, input }));
+});
+
+/** DELETE /api/v1/campaigns/{id} → 204; 409 once anything is labelled. */
+export const DELETE = apiRoute<{ id: string }>("campaigns:admin", async ({ actor, params }) => {
+  await deleteCampaign({ actor, campaignId: params.id });
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,69 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { resendInvitationAction, revokeInvitationAction } from "@/app/(app)/admin/users/actions";
+import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
+
+import { InvitationLink } from "./invitation-link";
+
+export type InvitationListRow = { id: string; email: string; role: string; languages: string[]; expiresAt: string; status: "open" | "expired" };
+
+/** Unused invitations with their status; issue a fresh link (the old stops working) or revoke. */
+export function InvitationList({ invitations }: { invitations: InvitationListRow[] }) {
+  const router = useRouter();
+  const [fresh, setFresh] = useState<{ id: string; link: string }>();
+  const [error, setError] = useState<string>();
+  const [pendingId, setPendingId] = useState<string>();
+
+  async function onResend(id: string) {
+    setPendingId(id);
+    const result = await resendInvitationAction({ invitationId: id });
+    setPendingId(undefined);
+    if (!result.ok) return setError(result.message);
+    setError(undefined);
+    setFresh({ id, link: result.data.link });
+    router.refresh();
+  }
+
+  async function onRevoke(id: string, email: string) {
+    if (!window.confirm(`Revoke the invitation for ${email}? Its link stops working.`)) return;
+    setPendingId(id);
+    const result = await revokeInvitationAction({ invitationId: id });
+    setPendingId(undefined);
+    if (!result.ok) return setError(result.message);
+    setError(undefined);
+    router.refresh();
+  }
+
+  if (invitations.length === 0) return <p className="text-sm text-slate-500">None.</p>;
+  return (
+    <div className="space-y-3">
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      <p className="text-xs text-slate-500">Links are stored only as a fingerprint, so an old link cannot be shown again: “New link” issues a fresh one, valid 7 days, and the old one stops working.</p>
+      <ul className="divide-y divide-slate-100 text-sm" aria-label="Invitations">
+        {invitations.map((invitation) => (
+          <li key={invitation.id} aria-label={`Invitation for ${invitation.email}`} className="space-y-2 py-2">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="text-slate-800">
+                {invitation.email} · {invitation.role.toLowerCase()}
+              </span>
+              {invitation.languages.length ? <span className="text-slate-500">{invitation.languages.join(", ")}</span> : null}
+              {invitation.status === "open" ? <Badge tone="green">open · expires {invitation.expiresAt.slice(0, 10)}</Badge> : <Badge tone="amber">expired</Badge>}
+            </div>
+            <div className="flex gap-2">
+              <Button type="button" variant="secondary" disabled={pendingId === invitation.id} onClick={() => void onResend(invitation.id)}>
+                New link
+              </Button>
+              <Button type="button" variant="danger" disabled={pendingId === invitation.id} onClick={() => void onRevoke(invitation.id, invitation.email)}>
+                Revoke
+              </Button>
+            </div>
+            {fresh?.id === invitation.id ? <InvitationLink link={fresh.link} note={`New link for ${invitation.email} (valid 7 days; the old link no longer works):`} /> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

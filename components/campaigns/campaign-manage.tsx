@@ -1,0 +1,108 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { changeCampaignStatusAction, deleteCampaignAction, updateCampaignSettingsAction } from "@/app/(app)/campaigns/actions";
+import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+import type { CampaignStatusAction } from "@/lib/validation/campaigns";
+
+/** The status actions offered in each status, with what they do. */
+const STATUS_ACTIONS: Record<CampaignStatus, { action: CampaignStatusAction; label: string; hint: string }[]> = {
+  ACTIVE: [
+    { action: "pause", label: "Pause", hint: "No new items are handed out; current leases end now." },
+    { action: "close", label: "Close", hint: "Labelling is over; current leases end now." },
+  ],
+  PAUSED: [
+    { action: "resume", label: "Resume", hint: "Hand out items again." },
+    { action: "close", label: "Close", hint: "Labelling is over." },
+  ],
+  CLOSED: [
+    { action: "reopen", label: "Reopen", hint: "Hand out items again." },
+    { action: "archive", label: "Archive", hint: "Keep it, out of the way." },
+  ],
+  ARCHIVED: [{ action: "unarchive", label: "Unarchive", hint: "Back to closed." }],
+};
+
+type Props = { campaignId: string; name: string; overlap: number; status: CampaignStatus; hasLabels: boolean };
+
+/** Admin controls on the campaign page: settings, status, delete. */
+export function CampaignManage({ campaignId, name, overlap, status, hasLabels }: Props) {
+  const router = useRouter();
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [isPending, setPending] = useState(false);
+
+  async function run<T>(work: () => Promise<{ ok: true; data: T } | { ok: false; message: string; fieldErrors?: Record<string, string[]> }>, done: (data: T) => string) {
+    setPending(true);
+    const result = await work();
+    setPending(false);
+    if (!result.ok) {
+      setError(result.message);
+      setFieldErrors(result.fieldErrors ?? {});
+      setNotice(undefined);
+      return;
+    }
+    setError(undefined);
+    setFieldErrors({});
+    setNotice(done(result.data));
+    router.refresh();
+  }
+
+  function onSave(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const nextOverlap = Number(form.get("overlap"));
+    return run(
+      () => updateCampaignSettingsAction({ campaignId, name: String(form.get("name")), ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }) }),
+      (data) => `Saved: “${data.name}”, overlap ${data.overlap}.`,
+    );
+  }
+
+  async function onDelete() {
+    if (!window.confirm(`Delete “${name}” and its items? This cannot be undone.`)) return;
+    setPending(true);
+    const result = await deleteCampaignAction({ campaignId });
+    setPending(false);
+    if (!result.ok) return setError(result.message);
+    router.push("/campaigns");
+  }
+
+  return (
+    <div className="space-y-4">
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {notice ? (
+        <p role="status" className="text-sm text-emerald-800">
+          {notice}
+        </p>
+      ) : null}
+      <form onSubmit={onSave} className="flex flex-wrap items-end gap-3" aria-label="Campaign settings">
+        <Field label="Name" htmlFor="campaign-name" error={fieldErrors.name?.[0]}>
+          <Input id="campaign-name" name="name" defaultValue={name} required maxLength={100} className="w-72" />
+        </Field>
+        <Field label="Overlap" htmlFor="campaign-overlap" error={fieldErrors.overlap?.[0]} hint={hasLabels ? "Fixed once items are labelled." : "Annotators per item."}>
+          <Input id="campaign-overlap" name="overlap" type="number" min={1} max={10} defaultValue={overlap} disabled={hasLabels} className="w-24" />
+        </Field>
+        <Button type="submit" variant="secondary" disabled={isPending}>
+          Save settings
+        </Button>
+      </form>
+      <div className="flex flex-wrap items-center gap-3" role="group" aria-label="Status">
+        {STATUS_ACTIONS[status].map(({ action, label, hint }) => (
+          <Button key={action} type="button" variant="secondary" title={hint} disabled={isPending} onClick={() => run(() => changeCampaignStatusAction({ campaignId, action }), (data) => `Now ${data.status.toLowerCase()}${data.endedLeases ? `; ${data.endedLeases} leases ended` : ""}.`)}>
+            {label}
+          </Button>
+        ))}
+        {hasLabels ? (
+          <span className="text-xs text-slate-500">Labelled campaigns cannot be deleted; close or archive them.</span>
+        ) : (
+          <Button type="button" variant="danger" disabled={isPending} onClick={onDelete}>
+            Delete campaign
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}

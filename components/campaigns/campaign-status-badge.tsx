@@ -1,0 +1,9 @@
+import { Badge } from "@/components/ui/primitives";
+import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+
+const TONES = { ACTIVE: "green", PAUSED: "amber", CLOSED: "gray", ARCHIVED: "gray" } as const;
+
+/** A campaign's status as a small badge ("active", "paused", …). */
+export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
+  return <Badge tone={TONES[status]}>{status.toLowerCase()}</Badge>;
+}
