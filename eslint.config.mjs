@@ -11,5 +11,5 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
     },
   },
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "lib/generated/**", "public/monaco/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "prisma/demo/**"]),
+  globalIgnores([".next/**", ".data/**", "node_modules/**", "lib/generated/**", "public/monaco/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
 ]);

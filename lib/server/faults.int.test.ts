@@ -50,15 +50,20 @@ describe("faults", () => {
     writeFileSync(file, Array.from({ length: 20_000 }, (_, i) => JSON.stringify(makeRecord(`k${i}`, { question: `${filler} ${i}` }))).join("\n"));
     const dataset = uniqueName("killed");
     const child = spawn(process.execPath, ["scripts/verity.mjs", "import", file, "--dataset", dataset], { env: { ...process.env, DATABASE_URL: testDatabaseUrl }, stdio: "ignore", detached: true });
+    const exitSignal = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
     try {
       // Wait until the import is visibly under way, then kill the whole process group without warning.
-      for (let attempt = 0; attempt < 300; attempt++) {
+      let linesRead = 0;
+      for (let attempt = 0; attempt < 300 && linesRead <= 2000; attempt++) {
         const job = await prisma().importJob.findFirst({ where: { datasetName: dataset }, select: { linesRead: true } });
-        if (job && job.linesRead > 2000) break;
-        await sleep(100);
+        linesRead = job?.linesRead ?? 0;
+        if (linesRead <= 2000) await sleep(100);
       }
+      // An import that never started (or already finished) would leave nothing behind too; make sure
+      // this one was killed in the middle.
+      expect(linesRead, "lines the import had read when it was killed").toBeGreaterThan(2000);
       process.kill(-child.pid!, "SIGKILL");
-      await new Promise((resolve) => child.once("exit", resolve));
+      expect(await exitSignal).toBe("SIGKILL");
       expect(await prisma().dataset.count({ where: { name: dataset } })).toBe(0);
       expect(await prisma().record.count({ where: { dataset: { name: dataset } } })).toBe(0);
     } finally {

@@ -38,7 +38,8 @@ export function externalSignInOptions(): { id: string; name: string }[] {
 
 /**
  * next-auth configuration: email + password, plus GitHub / OIDC when configured. Sessions are JWTs
- * holding only the user id; the role is re-read from the database on every request (getActor).
+ * holding only the user id; the role is re-read from the database on every request
+ * (getSessionActor, lib/server/auth/actor.ts), so a role change or disabled account applies at once.
  * External sign-in is allowed only for people who already have an account (invited first).
  */
 export const authOptions: NextAuthOptions = {

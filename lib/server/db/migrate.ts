@@ -97,6 +97,25 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
 }
 
 /**
+ * The SQL that creates schema.prisma in an empty database, straight from the schema rather than
+ * through the migrations; the drift test compares the two results. (Introspecting a live database
+ * would be the direct check, but the WebAssembly engine cannot read PostgreSQL's catalog.)
+ */
+export async function schemaCreationSql(databaseUrl: string): Promise<string> {
+  const schema = readFileSync(SCHEMA_PATH, "utf8");
+  return withEngine(databaseUrl, async (engine) => {
+    const diff = await engine.diff({
+      from: { tag: "empty" },
+      to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_PATH, content: schema }] },
+      script: true,
+      exitCode: null,
+      filters: noFilters,
+    });
+    return diff.stdout ?? "";
+  });
+}
+
+/**
  * Writes a new migration folder with the SQL that takes the schema as of the last migration
  * (kept beside the migrations as a snapshot) to schema.prisma, and moves the snapshot forward.
  * A datamodel-to-datamodel diff needs no database: the engine's createMigration and introspection

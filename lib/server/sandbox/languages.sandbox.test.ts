@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { LANGUAGES, type Language } from "@/lib/records/languages";
+import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import { createLocalBackend } from "./local";
 import { getRecipe } from "./recipes";
@@ -39,14 +40,15 @@ describe.each(toolchains)("%s in the local sandbox", (language, toolchain) => {
   const whyNot =
     status.problem ?? (toolchain.isFound ? null : `toolchain not installed (${toolchain.missing.join(", ")}); route it to acb`);
   const recipe = getRecipe(language);
+  const isSkipped = skipWithoutSandbox(whyNot, status.problem ? undefined : language);
 
-  it.skipIf(whyNot !== null)(`${language}: a correct solution PASSES${whyNot ? ` (skipped: ${whyNot})` : ""}`, async () => {
+  it.skipIf(isSkipped)(`${language}: a correct solution PASSES${whyNot ? ` (skipped: ${whyNot})` : ""}`, async () => {
     const result = await backend.run({ language, ...recipe.hello, timeoutMs: 30_000 });
     expect(result.outcome, `${result.stderr}\n${result.compileOutput ?? ""}`).toBe("PASSED");
     expect(result.backend).toBe("local");
   });
 
-  it.skipIf(whyNot !== null)(`${language}: a failing test does not pass${whyNot ? ` (skipped: ${whyNot})` : ""}`, async () => {
+  it.skipIf(isSkipped)(`${language}: a failing test does not pass${whyNot ? ` (skipped: ${whyNot})` : ""}`, async () => {
     const result = await backend.run({
       language,
       solution: recipe.hello.solution,

@@ -4,6 +4,8 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
+
 import { SandboxError } from "./errors";
 import { createLocalBackend } from "./local";
 
@@ -39,7 +41,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promis
   }
 }
 
-describe.skipIf(whyNot !== "")(`local sandbox recovery${whyNot ? ` (skipped: ${whyNot})` : ""}`, () => {
+describe.skipIf(skipWithoutSandbox(whyNot))(`local sandbox recovery${whyNot ? ` (skipped: ${whyNot})` : ""}`, () => {
   it("refuses while bubblewrap is missing and runs as soon as it appears, without a new backend", async () => {
     const bwrap = join(folder, "bwrap");
     const backend = createLocalBackend({ ...options, bwrapPath: bwrap });

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+
+import { annotatorStatistics, criticRuleMatches, humanAgreement, humanVsCritic, type LabelledItem } from "./campaign-agreement";
+
+// Five items, worked by hand. Annotators a and b both label items 1–4; c alone labels item 5.
+//   item  a  b  final             critic  failed rules
+//   1     T  T  valid             pass    –
+//   2     T  F  invalid (w-e-o)   fail    Output Mismatch
+//   3     F  F  invalid (ambig.)  pass    –
+//   4     T  T  valid             fail    output mismatch   (lower case: rules match case-insensitively)
+//   5     c=T   unresolved        pass    –
+const day1 = new Date("2026-11-01T10:00:00Z");
+const day2 = new Date("2026-11-02T10:00:00Z");
+const label = (userId: string, valid: boolean, activeMs: number, updatedAt: Date) => ({ userId, valid, categories: [], activeMs, updatedAt });
+const item = (labels: LabelledItem["labels"], final: LabelledItem["final"], criticPass: boolean | null, criticFailedRules: string[] = []): LabelledItem => ({
+  language: "python",
+  labels,
+  final,
+  criticPass,
+  criticFailedRules,
+});
+
+const ITEMS: LabelledItem[] = [
+  item([label("a", true, 4_000, day1), label("b", true, 15_000, day1)], { valid: true, categories: [] }, true),
+  item([label("a", true, 12_000, day1), label("b", false, 15_000, day1)], { valid: false, categories: ["wrong-expected-output"] }, false, ["Output Mismatch"]),
+  item([label("a", false, 20_000, day2), label("b", false, 15_000, day2)], { valid: false, categories: ["ambiguous-statement"] }, true),
+  item([label("a", true, 8_000, day2), label("b", true, 15_000, day2)], { valid: true, categories: [] }, false, ["output mismatch"]),
+  item([label("c", true, 30_000, day2)], { valid: null, categories: [] }, true),
+];
+
+describe("humanAgreement", () => {
+  it("works over the items with two labels or more", () => {
+    const figures = humanAgreement(ITEMS);
+    expect(figures.items).toBe(4);
+    // Three of the four items agree.
+    expect(figures.percentAgreement).toBe(0.75);
+    // Cohen: p_o = 3/4; a says valid 3 times, b 2 times: p_e = (3·2 + 1·2)/16 = 1/2; κ = (3/4 − 1/2)/(1/2).
+    expect(figures.cohensKappa).toBe(0.5);
+    // Fleiss: P̄ = 3/4; 5 valid and 3 invalid of 8 ratings: P̄e = (25 + 9)/64; κ = (3/4 − 34/64)/(30/64) = 7/15.
+    expect(figures.fleissKappa).toBeCloseTo(7 / 15, 12);
+    // Krippendorff: 8 pairable values, 2 disagreeing coincidences; α = 1 − 7·2/(64 − 34) = 8/15.
+    expect(figures.krippendorffAlpha).toBeCloseTo(8 / 15, 12);
+  });
+
+  it("gives no Cohen's kappa when more than two people labelled", () => {
+    const three = [item([label("a", true, 1, day1), label("b", false, 1, day1), label("c", true, 1, day1)], { valid: true, categories: [] }, null)];
+    const figures = humanAgreement(three);
+    expect(figures.cohensKappa).toBeNull();
+    // One pair of three agrees.
+    expect(figures.percentAgreement).toBeCloseTo(1 / 3, 12);
+  });
+
+  it("gives no figures without an item labelled twice", () => {
+    expect(humanAgreement([ITEMS[4]])).toEqual({ items: 0, percentAgreement: null, fleissKappa: null, krippendorffAlpha: null, cohensKappa: null });
+  });
+});
+
+describe("humanVsCritic", () => {
+  it("compares final labels with the critic on resolved items only", () => {
+    // Pairs (human, critic): (T,T) (F,F) (F,T) (T,F): p_o = 1/2 = p_e, so κ = 0.
+    expect(humanVsCritic(ITEMS)).toEqual({
+      items: 4,
+      kappa: 0,
+      confusion: { bothValid: 1, bothInvalid: 1, humanValidCriticInvalid: 1, humanInvalidCriticValid: 1 },
+    });
+  });
+});
+
+describe("criticRuleMatches", () => {
+  it("counts a failed rule against the humans' category, case-insensitively, and drops unmapped categories", () => {
+    const matches = criticRuleMatches(ITEMS, [
+      { key: "wrong-expected-output", criticRule: "Output Mismatch" },
+      { key: "ambiguous-statement", criticRule: null },
+    ]);
+    // Item 2 is flagged and tagged; item 4 is flagged but the humans found it valid.
+    expect(matches).toEqual([
+      { rule: "Output Mismatch", category: "wrong-expected-output", truePositives: 1, falsePositives: 1, falseNegatives: 0, precision: 0.5, recall: 1 },
+    ]);
+  });
+});
+
+describe("annotatorStatistics", () => {
+  it("reports time, volume and agreement per annotator", () => {
+    const [a, b, c] = annotatorStatistics(ITEMS);
+    expect(a).toEqual({
+      userId: "a",
+      items: 4,
+      // 4, 8, 12, 20 s: the median is between 8 and 12.
+      medianActiveMs: 10_000,
+      meanActiveMs: 11_000,
+      // Under 10 s: 4 s and 8 s.
+      fastDecisions: 2,
+      itemsPerDay: 2,
+      // a said valid on item 2, which ended invalid.
+      agreementWithFinal: 0.75,
+      pairwiseKappa: { b: 0.5 },
+    });
+    expect(b).toMatchObject({ userId: "b", items: 4, medianActiveMs: 15_000, fastDecisions: 0, agreementWithFinal: 1, pairwiseKappa: { a: 0.5 } });
+    // c's only item is unresolved and shared with nobody.
+    expect(c).toEqual({ userId: "c", items: 1, medianActiveMs: 30_000, meanActiveMs: 30_000, fastDecisions: 0, itemsPerDay: 1, agreementWithFinal: null, pairwiseKappa: {} });
+  });
+});

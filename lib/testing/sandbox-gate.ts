@@ -1,0 +1,26 @@
+// When a test that needs the local sandbox may be skipped. On a developer's machine a missing
+// bubblewrap or toolchain skips the test with its reason in the name; in CI (`CI` set), where
+// `npm run sandbox:install` has run, the same gap means a broken setup, so the run fails instead of
+// passing with the sandbox tests silently left out.
+import type { Language } from "@/lib/records/languages";
+
+/** Languages no Debian 12 package can run: sandbox:install leaves them to the acb backend, CI included. */
+export const NO_DEBIAN_TOOLCHAIN: ReadonlySet<Language> = new Set(["csharp", "dart", "julia", "kotlin", "scala", "swift"]);
+
+/** Whether this run is CI's (`CI` set to anything but "false", as CI services do). */
+export function isCi(): boolean {
+  return Boolean(process.env.CI) && process.env.CI !== "false";
+}
+
+/**
+ * True when the test should be skipped because of `whyNot` (null or "" when the sandbox can run it).
+ * Throws in CI, unless the gap is the missing toolchain of a language with no Debian package
+ * (pass that language as `missingToolchain`).
+ */
+export function skipWithoutSandbox(whyNot: string | null, missingToolchain?: Language): boolean {
+  if (!whyNot) return false;
+  if (isCi() && !(missingToolchain && NO_DEBIAN_TOOLCHAIN.has(missingToolchain))) {
+    throw new Error(`CI=true but the local sandbox cannot run this test: ${whyNot}. Run \`npm run sandbox:install\` as root first.`);
+  }
+  return true;
+}
