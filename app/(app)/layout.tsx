@@ -1,3 +1,4 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 
@@ -6,10 +7,11 @@ import { getSessionActor } from "@/lib/server/auth/actor";
 
 export const dynamic = "force-dynamic";
 
-// The shell of signed-in pages. It only redirects signed-out visitors; every page checks its own scope.
+// The shell of signed-in pages. It only redirects signed-out visitors, back to the page they asked
+// for after sign-in (the sign-in page keeps only same-origin paths); every page checks its own scope.
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const actor = await getSessionActor();
-  if (!actor) redirect("/signin");
+  if (!actor) redirect(`/signin?callbackUrl=${encodeURIComponent((await headers()).get("x-verity-path") ?? "/datasets")}`);
   return (
     <>
       <TopNav actor={actor} />
