@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
+import { OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 
 // PostgreSQL text cannot hold a NUL or an unpaired surrogate: refuse them here rather than fail in SQL.
 const storableText = (max: number) => z.string().max(max).refine((text) => unstorableCharacter(text) === null, "Contains a character that cannot be stored (NUL or an unpaired surrogate).");
@@ -17,6 +18,7 @@ export const recordQuerySchema = z.object({
   difficulty: anyWhenEmpty(z.enum(["easy", "medium", "hard"])),
   critic: anyWhenEmpty(z.enum(["pass", "fail", "none"])),
   executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown"])),
+  outcome: anyWhenEmpty(z.enum(OUTCOME_FILTER_NAMES)),
   q: storableText(200).trim().optional().transform((value) => value || undefined),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: anyWhenEmpty(z.coerce.number().int().min(0)),

@@ -9,7 +9,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { runResultColumns } from "@/lib/server/db/runs";
 import { AppError } from "@/lib/server/errors";
-import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 
 import { getBoss } from "./boss";
 
@@ -95,11 +96,21 @@ async function enqueueMissing(batchId: string): Promise<void> {
 /** What verifying one record came to: both results, a language that cannot run, or an error. */
 export type Verdict = { kind: "ran"; demo: SandboxResult; full: SandboxResult } | { kind: "unavailable" } | { kind: "errored"; reason: string };
 
+/**
+ * One test run for a batch. A time limit seen while other runs share the cores may be theirs, not
+ * the program's: it is run again alone (every sandbox slot held) and that run is what counts.
+ */
+export async function runSteadily(request: RunRequest, run: (request: RunRequest, options?: RunOptions) => Promise<SandboxResult> = runInSandbox): Promise<SandboxResult> {
+  const first = await run(request);
+  if (first.outcome !== "TIME_LIMIT_EXCEEDED") return first;
+  return run(request, { isExclusive: true });
+}
+
 async function runBoth(record: { language: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }): Promise<Verdict> {
   try {
     const language = record.language as Language;
-    const demo = await runInSandbox({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
-    const full = await runInSandbox({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
+    const demo = await runSteadily({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
+    const full = await runSteadily({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
     return { kind: "ran", demo, full };
   } catch (error) {
     if (error instanceof SandboxError) return { kind: "unavailable" };
@@ -153,8 +164,13 @@ async function writeVerification(batchId: string, recordId: number, verdict: Ver
       for (const [kind, result] of [["DEMO", verdict.demo], ["FULL", verdict.full]] as const) {
         await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
-      await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verifiedAt: new Date() } });
+      const verificationOutcome = summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
+      await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() } });
     } else {
+      // Unavailable is not failed: executableValid is null (not known), and the record says why.
+      if (verdict.kind === "unavailable") {
+        await tx.record.update({ where: { id: recordId }, data: { executableValid: null, verificationOutcome: UNAVAILABLE, verifiedAt: new Date() } });
+      }
       // A record that could not be verified leaves a marker run, so the job is not repeated.
       await tx.runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: markerStderr(verdict), timeMs: 0, program: "" } });
     }

@@ -26,6 +26,7 @@ import {
   signalFromExitCode,
 } from "./isolation";
 import { getRecipe, stepTimeoutMs, type JobFile, type StepOutcome } from "./recipes";
+import { firstLine } from "./output";
 import { parseRunRequest } from "./request";
 import { runStep, type StepRun } from "./run-step";
 import { Semaphore } from "./semaphore";
@@ -76,6 +77,9 @@ export type LocalBackend = SandboxBackend & {
     argv: readonly string[],
     options?: { timeoutMs?: number; files?: JobFile[]; env?: Record<string, string> },
   ): Promise<CommandRun>;
+  toolchainVersion(language: SandboxLanguage): Promise<string | null>;
+  /** Slots in use, runs waiting for one, and the number of slots. */
+  load(): { running: number; queued: number; slots: number };
 };
 
 const PROCESS_LIMIT = 512;
@@ -300,10 +304,10 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     const steps = [recipe.compile, recipe.run]
       .filter((step) => step !== null)
       .map((step) => ({ argv: step.argv, timeoutMs }));
-    const { signal } = runOptions;
+    const { signal, isExclusive } = runOptions;
     const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
     const job = await semaphore
-      .use(() => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal), signal)
+      .use(() => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal), signal, { isExclusive })
       .catch((error: unknown) => {
         throw signal?.aborted ? cancelled() : error;
       });
@@ -324,6 +328,9 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       stderr: runRun?.stderr ?? "",
       compileOutput: compileRun ? `${compileRun.stdout}${compileRun.stderr}` : null,
       timeMs: job.runs.reduce((sum, step) => sum + step.wallMs, 0),
+      compileMs: compileRun?.wallMs ?? null,
+      runMs: runRun?.wallMs ?? null,
+      toolchain: await toolchainVersion(request.language),
       memoryKb: job.memoryKb,
       limit: job.limit,
       stdoutTruncated: runRun?.stdoutTruncated ?? false,
@@ -332,6 +339,22 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   }
 
   const toolchainCache = new Map<SandboxLanguage, { checkedAt: number; value: ToolchainStatus }>();
+  const versionCache = new Map<SandboxLanguage, { checkedAt: number; value: Promise<string | null> }>();
+
+  /**
+   * The first line of the toolchain's version command, asked once per TOOLCHAIN_CACHE_MS (stored
+   * with each verification run so a result says what it ran on). Null when it cannot be told.
+   */
+  function toolchainVersion(language: SandboxLanguage): Promise<string | null> {
+    const cached = versionCache.get(language);
+    if (cached && Date.now() - cached.checkedAt < TOOLCHAIN_CACHE_MS) return cached.value;
+    const recipe = getRecipe(language);
+    const value = runCommand(recipe.toolchain.version, { timeoutMs: 30_000, env: recipe.env })
+      .then((run) => firstLine(`${run.stdout}\n${run.stderr}`))
+      .catch(() => null);
+    versionCache.set(language, { checkedAt: Date.now(), value });
+    return value;
+  }
 
   /** A toolchain probe, cached for minutes when found and briefly when not (see `isolation`). */
   async function toolchain(language: SandboxLanguage, { isRecheck = false }: { isRecheck?: boolean } = {}): Promise<ToolchainStatus> {
@@ -379,5 +402,5 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     return { ...(job.runs[0] as StepRun), memoryKb: job.memoryKb, limit: job.limit };
   }
 
-  return { name: "local", run, availability, isolation, toolchain, runCommand };
+  return { name: "local", run, availability, isolation, toolchain, toolchainVersion, runCommand, load: () => ({ running: semaphore.inUse, queued: semaphore.queued, slots: options.concurrency }) };
 }

@@ -134,7 +134,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
                   {!item.hasCritic ? <Badge>none</Badge> : item.criticPass === true ? <Badge tone="green">pass</Badge> : item.criticPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
                 </td>
                 <td className="px-3 py-2">
-                  <ExecutableBadge value={item.executableValid} />
+                  <ExecutableBadge value={item.executableValid} outcome={item.verificationOutcome} />
                 </td>
               </tr>
             ))}

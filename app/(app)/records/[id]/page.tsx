@@ -35,7 +35,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
         <h1 className="text-xl font-semibold">Record {record.id}</h1>
         <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} />
+        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
         <span className="font-mono text-xs text-slate-400" title="Content hash">
           {record.key.slice(0, 12)}
         </span>
