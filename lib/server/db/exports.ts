@@ -8,6 +8,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { exportedRun, latestVerificationRuns, type VerificationRun } from "./runs";
 
 /** Items per query while streaming: memory stays flat however large the campaign. */
 const PAGE = 500;
@@ -27,7 +28,9 @@ type PageItem = {
     demoTestFunc: string;
     fullTestFunc: string;
     extra: unknown;
+    id: number;
     executableValid: boolean | null;
+    verificationOutcome: string | null;
     critic: { overallPass: boolean | null; raw: string; reasoning: string | null } | null;
   };
   adjudication: { valid: boolean; categories: string[] } | null;
@@ -54,7 +57,9 @@ async function* campaignPages(campaignId: string, withCode: boolean): AsyncGener
             demoTestFunc: withCode,
             fullTestFunc: withCode,
             extra: withCode,
+            id: true,
             executableValid: true,
+            verificationOutcome: true,
             critic: { select: { overallPass: true, raw: withCode, reasoning: withCode } },
           },
         },
@@ -113,6 +118,7 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
   if (what === "labels" && format === "csv") yield stringify([LABEL_COLUMNS]);
   for await (const page of campaignPages(campaignId, what === "verified")) {
     const lines: string[] = [];
+    const runs = what === "verified" ? await latestVerificationRuns(page.map((item) => item.record.id)) : new Map<number, VerificationRun[]>();
     for (const item of page) {
       const final = finalLabel({ rule, labels: item.annotations, adjudication: item.adjudication, invalidatingKeys });
       if (what === "labels") {
@@ -130,7 +136,7 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
           ...(record.extra as Record<string, unknown>),
           ...criticFieldsBack(record.critic),
         };
-        lines.push(`${JSON.stringify({ ...original, verification: { campaign: campaign.name, record_key: record.key, final_label: "valid", decided_by: final.decidedBy, annotators: item.annotations.length, critic_pass: record.critic?.overallPass ?? null, executable_valid: record.executableValid } })}\n`);
+        lines.push(`${JSON.stringify({ ...original, verification: { campaign: campaign.name, record_key: record.key, final_label: "valid", decided_by: final.decidedBy, annotators: item.annotations.length, critic_pass: record.critic?.overallPass ?? null, executable_valid: record.executableValid, execution_outcome: record.verificationOutcome, runs: (runs.get(record.id) ?? []).map(exportedRun) } })}\n`);
       }
     }
     if (lines.length) yield lines.join("");

@@ -5,11 +5,13 @@ import { CodeViewer } from "@/components/records/code-viewer";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { SandboxCard } from "@/components/records/sandbox-card";
+import { VerificationCard } from "@/components/records/verification-card";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Badge, Card } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getRecord } from "@/lib/server/db/records";
+import { getRecordVerification } from "@/lib/server/db/runs";
 import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Record" };
@@ -20,6 +22,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const recordId = Number(id);
   if (!Number.isSafeInteger(recordId) || recordId <= 0) notFound();
   const record = await orNotFound(getRecord({ actor, id: recordId }));
+  const verification = await getRecordVerification({ actor, recordId });
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
   const extraKeys = Object.keys(record.extra);
 
@@ -45,6 +48,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           <Card title="Question">
             <QuestionMarkdown source={record.question} />
           </Card>
+          <VerificationCard runs={verification} outcome={record.verificationOutcome} />
           <SandboxCard actor={actor} recordId={record.id} language={record.language} />
           <Card title="Critic">
             <CriticPanel critic={record.critic} />
