@@ -10,7 +10,8 @@ import { prisma } from "@/lib/server/db/client";
 import { runResultColumns } from "@/lib/server/db/runs";
 import { AppError } from "@/lib/server/errors";
 import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
-import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { runSteadily } from "@/lib/server/sandbox/steady";
 
 import { getBoss } from "./boss";
 
@@ -96,21 +97,11 @@ async function enqueueMissing(batchId: string): Promise<void> {
 /** What verifying one record came to: both results, a language that cannot run, or an error. */
 export type Verdict = { kind: "ran"; demo: SandboxResult; full: SandboxResult } | { kind: "unavailable" } | { kind: "errored"; reason: string };
 
-/**
- * One test run for a batch. A time limit seen while other runs share the cores may be theirs, not
- * the program's: it is run again alone (every sandbox slot held) and that run is what counts.
- */
-export async function runSteadily(request: RunRequest, run: (request: RunRequest, options?: RunOptions) => Promise<SandboxResult> = runInSandbox): Promise<SandboxResult> {
-  const first = await run(request);
-  if (first.outcome !== "TIME_LIMIT_EXCEEDED") return first;
-  return run(request, { isExclusive: true });
-}
-
 async function runBoth(record: { language: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }): Promise<Verdict> {
   try {
     const language = record.language as Language;
-    const demo = await runSteadily({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
-    const full = await runSteadily({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
+    const demo = await runSteadily({ language, solution: record.canonicalSolution, test: record.demoTestFunc }, runInSandbox);
+    const full = await runSteadily({ language, solution: record.canonicalSolution, test: record.fullTestFunc }, runInSandbox);
     return { kind: "ran", demo, full };
   } catch (error) {
     if (error instanceof SandboxError) return { kind: "unavailable" };

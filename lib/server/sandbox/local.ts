@@ -90,13 +90,30 @@ const TOOLCHAIN_CACHE_MS = 5 * 60_000;
 const FAILED_PROBE_CACHE_MS = 10_000;
 const FILE_SIZE_LIMIT = 256 * 1024 * 1024;
 const OPEN_FILES_LIMIT = 4096;
+// A run alone (a time-limit retry) is judged by CPU time: each process may use the step's limit in
+// CPU seconds, and the wall clock only stops a program that waits or sleeps, at this many limits.
+export const ALONE_WALL_FACTOR = 3;
+
+/**
+ * A step's limits: the reference's wall clock, or, for a run alone, the same limit as CPU time per
+ * process with a generous wall clock, so a machine busy with work outside the sandbox (or a core
+ * shared with another process) does not turn a program that fits its limit into a time-out.
+ */
+export function stepLimits(timeoutMs: number, isAlone: boolean): { timeoutMs: number; cpuSeconds?: number } {
+  if (!isAlone) return { timeoutMs };
+  return { timeoutMs: timeoutMs * ALONE_WALL_FACTOR, cpuSeconds: Math.ceil(timeoutMs / 1000) };
+}
+
 // The gate shell and bubblewrap itself need a PATH; the program's environment is rebuilt by bwrap.
 const LAUNCHER_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" };
 
-/** Rlimits for one step: CPU time allows every core busy for the whole wall-clock timeout. */
-export function stepRlimits(timeoutMs: number, cpuCount: number): Rlimits {
+/**
+ * Rlimits for one step: CPU time allows every core busy for the whole wall-clock timeout, unless
+ * `cpuSeconds` sets the program's own budget (a run alone, judged by CPU time).
+ */
+export function stepRlimits(timeoutMs: number, cpuCount: number, cpuSeconds?: number): Rlimits {
   return {
-    cpuSeconds: Math.ceil(timeoutMs / 1000) * Math.max(1, Math.min(cpuCount, 8)) + 1,
+    cpuSeconds: cpuSeconds ?? Math.ceil(timeoutMs / 1000) * Math.max(1, Math.min(cpuCount, 8)) + 1,
     processes: PROCESS_LIMIT,
     fileSizeBytes: FILE_SIZE_LIMIT,
     openFiles: OPEN_FILES_LIMIT,
@@ -201,7 +218,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     status: IsolationStatus,
     files: readonly JobFile[],
     env: Readonly<Record<string, string>>,
-    steps: ReadonlyArray<{ argv: readonly string[]; timeoutMs: number }>,
+    steps: ReadonlyArray<{ argv: readonly string[]; timeoutMs: number; cpuSeconds?: number }>,
     shouldContinue: (step: StepRun) => boolean,
     signal?: AbortSignal,
   ): Promise<{ runs: StepRun[]; memoryKb: number | null; limit: LimitName | null }> {
@@ -220,7 +237,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       const [roots, etc] = status.mode === "bubblewrap" ? await Promise.all([systemRoots(), etcPaths()]) : [[], []];
       const runs: StepRun[] = [];
       for (const step of steps) {
-        const limits = stepRlimits(step.timeoutMs, cpuCount);
+        const limits = stepRlimits(step.timeoutMs, cpuCount, step.cpuSeconds);
         const sandboxEnv = baseSandboxEnv(env);
         const isWrapped = status.mode === "bubblewrap";
         const argv = isWrapped
@@ -252,6 +269,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
         });
         // bubblewrap reports a program killed by signal N as exit code 128+N.
         if (isWrapped && !run.signal) run.signal = signalFromExitCode(run.exitCode, osConstants.signals);
+        // Killed for its CPU time: a time-out like the wall clock's.
+        if (run.signal === "SIGXCPU") run.timedOut = true;
         if (run.timedOut) run.exitCode = null;
         runs.push(run);
         if (signal?.aborted || !shouldContinue(run)) break;
@@ -300,11 +319,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
           `route it to the acb backend, e.g. VERITY_SANDBOX_ROUTES=${request.language}:acb`,
       );
     }
+    const { signal, isExclusive } = runOptions;
     const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const steps = [recipe.compile, recipe.run]
       .filter((step) => step !== null)
-      .map((step) => ({ argv: step.argv, timeoutMs }));
-    const { signal, isExclusive } = runOptions;
+      .map((step) => ({ argv: step.argv, ...stepLimits(timeoutMs, isExclusive === true) }));
     const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
     const job = await semaphore
       .use(() => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal), signal, { isExclusive })
