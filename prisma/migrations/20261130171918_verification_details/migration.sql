@@ -9,6 +9,6 @@ ADD COLUMN     "toolchain" TEXT;
 -- CreateIndex
 CREATE INDEX "Record_datasetId_verificationOutcome_id_idx" ON "Record"("datasetId", "verificationOutcome", "id");
 
--- Records verified before this column existed: a pass is a pass; a failure's outcome is unknown
--- until the next verification (it stays null and shows as "fails").
+-- Records verified before this column existed: a pass is a pass, the outcome of a failure is
+-- unknown until the next verification (it stays null and shows as "fails").
 UPDATE "Record" SET "verificationOutcome" = 'PASSED' WHERE "executableValid" = true;
