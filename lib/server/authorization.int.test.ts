@@ -31,6 +31,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/settings/tokens/actions.ts#revokeTokenAction": "tokens:write",
   "app/(app)/campaigns/actions.ts#createCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
+  "app/(app)/admin/sandbox/actions.ts#recheckSandboxAction": "sandbox:admin",
 };
 
 const routeModules = import.meta.glob<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>>("/app/api/v1/**/route.ts");

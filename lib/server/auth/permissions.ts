@@ -12,6 +12,7 @@ export const SCOPES = [
   "reports:export",
   "users:admin",
   "tokens:write",
+  "sandbox:admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

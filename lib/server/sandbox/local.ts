@@ -78,6 +78,8 @@ export type LocalBackend = SandboxBackend & {
     options?: { timeoutMs?: number; files?: JobFile[]; env?: Record<string, string> },
   ): Promise<CommandRun>;
   toolchainVersion(language: SandboxLanguage): Promise<string | null>;
+  /** Drops the cached isolation, toolchain and version probes. */
+  forget(): void;
   /** Slots in use, runs waiting for one, and the number of slots. */
   load(): { running: number; queued: number; slots: number };
 };
@@ -421,5 +423,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     return { ...(job.runs[0] as StepRun), memoryKb: job.memoryKb, limit: job.limit };
   }
 
-  return { name: "local", run, availability, isolation, toolchain, toolchainVersion, runCommand, load: () => ({ running: semaphore.inUse, queued: semaphore.queued, slots: options.concurrency }) };
+  function forget(): void {
+    isolationCache = null;
+    toolchainCache.clear();
+    versionCache.clear();
+  }
+
+  return { name: "local", run, availability, isolation, toolchain, toolchainVersion, runCommand, forget, load: () => ({ running: semaphore.inUse, queued: semaphore.queued, slots: options.concurrency }) };
 }
