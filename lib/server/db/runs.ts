@@ -2,6 +2,7 @@ import "server-only";
 
 import type { RunKind } from "@/lib/generated/prisma/enums";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { UNAVAILABLE } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
@@ -240,4 +241,19 @@ export function exportedRun(run: VerificationRun) {
     stderr: exportText(run.stderr),
     compile_output: exportText(run.compileOutput),
   };
+}
+
+export type BatchRunRow = Pick<VerificationRun, "id" | "recordId" | "kind" | "backend" | "outcome" | "exitCode" | "signal" | "compileMs" | "runMs" | "toolchain" | "limit"> & { language: string; line: number };
+
+/** A verification batch's runs, record by record (no outputs: the record page has them). Scope: records:read. */
+export async function listBatchRuns({ actor, batchId, limit = 1000 }: { actor: Actor; batchId: string; limit?: number }): Promise<BatchRunRow[]> {
+  assertCan(actor, "records:read");
+  const rows = await prisma().runResult.findMany({
+    where: { batchId },
+    orderBy: [{ recordId: "asc" }, { kind: "asc" }],
+    take: limit,
+    select: { id: true, recordId: true, kind: true, backend: true, outcome: true, exitCode: true, signal: true, compileMs: true, runMs: true, toolchain: true, limit: true, record: { select: { language: true, line: true, verificationOutcome: true } } },
+  });
+  // A record that could not run leaves one marker run; its record says whether it was unavailable.
+  return rows.map(({ record, ...run }) => ({ ...run, language: record.language, line: record.line, outcome: run.backend === "none" && record.verificationOutcome === UNAVAILABLE ? UNAVAILABLE : run.outcome }));
 }
