@@ -15,7 +15,7 @@ import { listRecords } from "@/lib/server/db/records";
 import { getCampaignReport } from "@/lib/server/db/reports";
 import { listReviewQueue } from "@/lib/server/db/review";
 import { getRecordVerification } from "@/lib/server/db/runs";
-import { startVerification, storeVerification, verifyRecord } from "@/lib/server/jobs/verification";
+import { startVerification, storeVerification, verificationByLanguage, verifyRecord } from "@/lib/server/jobs/verification";
 import type { SandboxResult } from "@/lib/server/sandbox";
 import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -71,6 +71,8 @@ describe.skipIf(!hasBwrap)("verification details (needs bubblewrap: npm run sand
       { executableValid: false, verificationOutcome: "TIME_LIMIT_EXCEEDED" },
       { executableValid: null, verificationOutcome: "UNAVAILABLE" },
     ]);
+    const summary = await verificationByLanguage({ actor: admin, datasetName: dataset });
+    expect(summary).toEqual({ python: { records: 3, executableValid: 1, failed: 2, unavailable: 0, notRun: 0 }, kotlin: { records: 1, executableValid: 0, failed: 0, unavailable: 1, notRun: 0 } });
   });
 
   it("filters a dataset by outcome", async () => {

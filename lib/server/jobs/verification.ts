@@ -20,7 +20,8 @@ const ENQUEUE_CHUNK = 1000;
 
 type VerifyJob = { batchId: string; recordId: number };
 
-export type LanguageVerification = { records: number; executableValid: number; failed: number; unavailable: number };
+/** Per language: records that pass, fail, cannot run here (unavailable), and were never verified. */
+export type LanguageVerification = { records: number; executableValid: number; failed: number; unavailable: number; notRun: number };
 
 export type VerificationProgress = {
   batchId: string;
@@ -208,21 +209,22 @@ export async function latestVerification({ actor, datasetName }: { actor: Actor;
   return batch ? getVerificationProgress({ actor, batchId: batch.id }) : null;
 }
 
-/** Per language: records, executable-valid, failed, and not verified (unavailable). Scope: records:read. */
+/** Per language: records, executable-valid, failed, unavailable here, and not verified. Scope: records:read. */
 export async function verificationByLanguage({ actor, datasetName, language }: { actor: Actor | null; datasetName: string; language?: string }): Promise<Record<string, LanguageVerification>> {
   if (actor) assertCan(actor, "records:read");
   const rows = await prisma().record.groupBy({
-    by: ["language", "executableValid"],
+    by: ["language", "executableValid", "verificationOutcome"],
     where: { dataset: { name: datasetName }, ...(language ? { language } : {}) },
     _count: { _all: true },
   });
   const byLanguage: Record<string, LanguageVerification> = {};
   for (const row of rows) {
-    const entry = (byLanguage[row.language] ??= { records: 0, executableValid: 0, failed: 0, unavailable: 0 });
+    const entry = (byLanguage[row.language] ??= { records: 0, executableValid: 0, failed: 0, unavailable: 0, notRun: 0 });
     entry.records += row._count._all;
     if (row.executableValid === true) entry.executableValid += row._count._all;
     else if (row.executableValid === false) entry.failed += row._count._all;
-    else entry.unavailable += row._count._all;
+    else if (row.verificationOutcome === UNAVAILABLE) entry.unavailable += row._count._all;
+    else entry.notRun += row._count._all;
   }
   return byLanguage;
 }
