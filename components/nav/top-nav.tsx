@@ -10,6 +10,7 @@ export function TopNav({ actor }: { actor: Actor }) {
     { href: "/admin/import", label: "Import", visible: can(actor, "imports:write") },
     { href: "/admin/users", label: "Users", visible: can(actor, "users:admin") },
     { href: "/admin/audit", label: "Audit log", visible: can(actor, "audit:read") },
+    { href: "/admin/sandbox", label: "Sandbox", visible: can(actor, "sandbox:admin") },
     { href: "/settings/tokens", label: "API tokens", visible: can(actor, "tokens:write") },
   ];
   return (

@@ -1,8 +1,19 @@
 import { Badge } from "@/components/ui/primitives";
+import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
 
-/** Batch verification's verdict: does the canonical solution pass both of its tests? */
-export function ExecutableBadge({ value }: { value: boolean | null }) {
+/**
+ * Batch verification's verdict: does the canonical solution pass both of its tests? A language that
+ * cannot run here is "unavailable here", never a failure nor a pending run.
+ */
+export function ExecutableBadge({ value, outcome = null }: { value: boolean | null; outcome?: string | null }) {
   if (value === true) return <Badge tone="green" title="The canonical solution PASSED the demo and the full test">passes</Badge>;
-  if (value === false) return <Badge tone="red" title="The canonical solution did not pass its own tests">fails</Badge>;
-  return <Badge title="Not verified yet (or its language is unavailable in the sandbox)">not run</Badge>;
+  if (value === false) {
+    return (
+      <Badge tone="red" title="The canonical solution did not pass its own tests">
+        {outcome ? `fails · ${outcomeWords(outcome)}` : "fails"}
+      </Badge>
+    );
+  }
+  if (outcome === UNAVAILABLE) return <Badge tone="amber" title="Its language has no toolchain in this sandbox (and no acb route): it cannot be verified here">unavailable here</Badge>;
+  return <Badge title="Not verified yet">not run</Badge>;
 }

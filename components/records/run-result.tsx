@@ -4,7 +4,14 @@ export function OutcomeBadge({ outcome }: { outcome: string }) {
   return <Badge tone={outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" ? "amber" : "red"}>{outcome}</Badge>;
 }
 
-export type RunView = { id: string; kind: string; outcome: string; exitCode: number | null; signal: string | null; timeMs: number; stdout: string; stderr: string; compileOutput: string | null; limit: string | null; stdoutTruncated: boolean; stderrTruncated: boolean; program: string; backend: string };
+export type RunView = { id: string; kind: string; outcome: string; exitCode: number | null; signal: string | null; timeMs: number; stdout: string; stderr: string; compileOutput: string | null; limit: string | null; stdoutTruncated: boolean; stderrTruncated: boolean; program: string; backend: string; compileMs?: number | null; runMs?: number | null; toolchain?: string | null };
+
+/** "compile 812 ms · run 40 ms" when the steps were timed apart, else the total. */
+function timing(result: RunView): string {
+  if (result.compileMs == null && result.runMs == null) return `${Math.round(result.timeMs)} ms`;
+  const parts = [result.compileMs != null ? `compile ${result.compileMs} ms` : null, result.runMs != null ? `run ${result.runMs} ms` : null];
+  return parts.filter(Boolean).join(" · ");
+}
 
 /** One sandbox run as the run panel shows it: outcome, exit, time, outputs and the program that ran. */
 export function RunResult({ result, title, testId = "run-result" }: { result: RunView; title: string; testId?: string }) {
@@ -15,7 +22,8 @@ export function RunResult({ result, title, testId = "run-result" }: { result: Ru
         <OutcomeBadge outcome={result.outcome} />
         <span className="text-slate-600">
           exit {result.exitCode ?? "—"}
-          {result.signal ? ` (${result.signal})` : ""} · {Math.round(result.timeMs)} ms · {result.backend}
+          {result.signal ? ` (${result.signal})` : ""} · {timing(result)} · {result.backend}
+          {result.toolchain ? ` · ${result.toolchain}` : ""}
           {result.limit ? ` · ${result.limit} limit` : ""}
         </span>
       </div>

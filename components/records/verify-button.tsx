@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
@@ -52,9 +53,12 @@ export function VerifyButton({ dataset, latest }: { dataset: string; latest: Pro
             <div className="h-full bg-indigo-600" style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 100}%` }} />
           </div>
           <p className="mt-1 text-xs text-slate-600">
-            {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail · {progress.unavailable} unavailable
+            {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail · {progress.unavailable} unavailable here
             {progress.errored ? ` · ${progress.errored} errored` : ""}
           </p>
+          <Link href={`/verifications/${encodeURIComponent(progress.batchId)}`} className="text-xs text-indigo-700 hover:underline">
+            Run details
+          </Link>
         </div>
       ) : null}
       {error ? <p className="text-xs text-red-700">{error}</p> : null}

@@ -84,7 +84,13 @@ function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = fa
         )}
       </Num>
       <Num>{rate(row.criticPass, GAPS.criticPass)}</Num>
-      <Num>{rate(row.executableValid, GAPS.executableValid)}</Num>
+      <Num>
+        {row.executableValid === null && row.executableUnavailable > 0 && !isMacro ? (
+          <span title={GAPS.executableUnavailable} className="cursor-help text-slate-500">n/a<span className="sr-only"> ({GAPS.executableUnavailable})</span></span>
+        ) : (
+          rate(row.executableValid, GAPS.executableValid)
+        )}
+      </Num>
       <Num>{coefficient(row.humanCriticKappa, GAPS.kappa)}</Num>
       <Num>{coefficient(row.alpha, overlap < 2 ? GAPS.alphaNoOverlap : GAPS.alpha)}</Num>
       <td className="px-2 py-2 text-slate-700">

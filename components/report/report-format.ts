@@ -23,6 +23,7 @@ export const GAPS = {
   macroInterval: "No interval: a mean over languages is not a single binomial proportion",
   criticPass: "No critic verdicts for these items",
   executableValid: "Not run in the sandbox yet",
+  executableUnavailable: "n/a: this language cannot run in this sandbox (no toolchain, no acb route); not a failure",
   kappa: "Undefined: needs resolved items with a critic verdict, and not one label everywhere on both sides",
   alpha: "Undefined: needs items with two or more labels, and some variation between labels",
   alphaNoOverlap: "Undefined: overlap 1, each item has one annotator",

@@ -13,6 +13,8 @@ export type ReportRow = {
   ci: [number, number] | null;
   criticPass: number | null;
   executableValid: number | null;
+  /** Items whose language cannot run in this sandbox: not failures, left out of executableValid. */
+  executableUnavailable: number;
   humanCriticKappa: number | null;
   alpha: number | null;
   topCategories: { key: string; count: number }[];
@@ -21,6 +23,11 @@ export type ReportRow = {
 export type FormattableReport = { byLanguage: Record<string, ReportRow>; pooled: ReportRow; macro: ReportRow };
 
 const percent = (value: number | null) => (value === null ? "—" : `${(100 * value).toFixed(1)}%`);
+/** Executable-valid, or "n/a" when nothing was run because the language is unavailable here. */
+export function executableCell(row: Pick<ReportRow, "executableValid" | "executableUnavailable">): string {
+  if (row.executableValid === null && row.executableUnavailable > 0) return "n/a";
+  return percent(row.executableValid);
+}
 const fixed = (value: number | null, digits = 2) => (value === null ? "—" : value.toFixed(digits));
 
 function rows(report: FormattableReport): [string, ReportRow][] {
@@ -29,7 +36,7 @@ function rows(report: FormattableReport): [string, ReportRow][] {
 
 /** The per-language table as CSV; rates are fractions, undefined values empty. */
 export function reportToCsv(report: FormattableReport): string {
-  const header = ["language", "sampled", "labelled", "resolved", "valid", "validity", "ci_low", "ci_high", "critic_pass", "executable_valid", "human_critic_kappa", "alpha", "top_categories"];
+  const header = ["language", "sampled", "labelled", "resolved", "valid", "validity", "ci_low", "ci_high", "critic_pass", "executable_valid", "executable_unavailable", "human_critic_kappa", "alpha", "top_categories"];
   const body = rows(report).map(([name, row]) => [
     name,
     row.sampled,
@@ -41,6 +48,7 @@ export function reportToCsv(report: FormattableReport): string {
     row.ci?.[1] ?? "",
     row.criticPass ?? "",
     row.executableValid ?? "",
+    row.executableUnavailable,
     row.humanCriticKappa ?? "",
     row.alpha ?? "",
     row.topCategories.map((category) => `${category.key} (${category.count})`).join("; "),
@@ -58,7 +66,7 @@ export function reportToMarkdown(report: FormattableReport): string {
     "|---|---|---|---|---|---|---|",
     ...rows(report).map(([name, row]) => {
       const interval = row.ci ? ` [${(100 * row.ci[0]).toFixed(1)}, ${(100 * row.ci[1]).toFixed(1)}]` : "";
-      return `| ${name} | ${percent(row.validity)}${interval} | n = ${row.resolved} | ${percent(row.criticPass)} | ${percent(row.executableValid)} | ${fixed(row.humanCriticKappa)} | ${fixed(row.alpha)} |`;
+      return `| ${name} | ${percent(row.validity)}${interval} | n = ${row.resolved} | ${percent(row.criticPass)} | ${executableCell(row)} | ${fixed(row.humanCriticKappa)} | ${fixed(row.alpha)} |`;
     }),
   ];
   return `${lines.join("\n")}\n`;

@@ -46,6 +46,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",
+  "app/(app)/admin/sandbox/actions.ts#recheckSandboxAction": "sandbox:admin",
 };
 
 const routeModules = import.meta.glob<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>>("/app/api/v1/**/route.ts");

@@ -18,4 +18,10 @@ describe("record query", () => {
     expect(query.difficulty).toBeUndefined();
     expect(Object.keys(errors)).toEqual(["difficulty"]);
   });
+
+  it("filters by verification outcome, and refuses an outcome it does not know (a 4xx, not a 500)", () => {
+    expect(recordQuerySchema.parse({ outcome: "time_limit" })).toMatchObject({ outcome: "time_limit" });
+    expect(recordQuerySchema.parse({ outcome: "" }).outcome).toBeUndefined();
+    expect(recordQuerySchema.safeParse({ outcome: "TIME_LIMIT_EXCEEDED" }).success).toBe(false);
+  });
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
+import { OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 
 /** The largest value of a PostgreSQL `integer` column; larger ids name nothing that can exist. */
 export const MAX_INT4 = 2_147_483_647;
@@ -23,6 +24,7 @@ export const recordQuerySchema = z.object({
   difficulty: anyWhenEmpty(z.enum(["easy", "medium", "hard"])),
   critic: anyWhenEmpty(z.enum(["pass", "fail", "none"])),
   executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown"])),
+  outcome: anyWhenEmpty(z.enum(OUTCOME_FILTER_NAMES)),
   q: storableText(200).trim().optional().transform((value) => value || undefined),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: anyWhenEmpty(z.coerce.number().int().min(0).max(MAX_INT4)),

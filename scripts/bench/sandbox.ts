@@ -23,8 +23,28 @@ const { importRecords } = await import("@/lib/server/db/imports");
 const { disconnectPrisma, prisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { measureOverhead } = await import("@/lib/server/sandbox/bench-overhead");
-const { getVerificationProgress, startVerification, startVerificationWorkers } = await import("@/lib/server/jobs/verification");
-const { stopBoss } = await import("@/lib/server/jobs/boss");
+const { getVerificationProgress, startVerification, startVerificationWorkers, VERIFY_QUEUE } = await import("@/lib/server/jobs/verification");
+const { getBoss, stopBoss } = await import("@/lib/server/jobs/boss");
+
+/** Verifies the whole demo dataset again with `workers` workers; its wall time and counters. */
+async function verifyDemo(workers: number) {
+  const started = performance.now();
+  const batch = await startVerification({ actor: null, datasetName: "demo", force: true });
+  await startVerificationWorkers(workers);
+  let progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
+  while (progress.status === "RUNNING") {
+    await sleep(250);
+    progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
+  }
+  await (await getBoss()).offWork(VERIFY_QUEUE);
+  return { seconds: (performance.now() - started) / 1000, progress };
+}
+
+/** The outcome of every demo record in a batch, keyed by line, to compare two batches. */
+async function outcomesOf(batchId: string): Promise<Map<number, string>> {
+  const runs = await prisma().runResult.findMany({ where: { batchId }, select: { kind: true, outcome: true, record: { select: { line: true } } } });
+  return new Map(runs.map((run) => [run.record.line * 10 + (run.kind === "DEMO" ? 0 : 1), run.outcome]));
+}
 
 async function main(): Promise<void> {
   const database = await openDatabase();
@@ -36,16 +56,16 @@ async function main(): Promise<void> {
     if ((await prisma().dataset.count({ where: { name: "demo" } })) === 0) {
       await importRecords({ actor: null, datasetName: "demo", source: createReadStream(join(process.cwd(), "prisma", "demo", "demo.jsonl")), skipInvalid: false, origin: "cli" });
     }
-    console.error("Verifying the demo dataset…");
-    const started = performance.now();
-    const batch = await startVerification({ actor: null, datasetName: "demo", force: true });
-    await startVerificationWorkers();
-    let progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
-    while (progress.status === "RUNNING") {
-      await sleep(250);
-      progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
-    }
-    const minutes = (performance.now() - started) / 60_000;
+    const cores = availableParallelism();
+    console.error("Verifying the demo dataset with one worker…");
+    const serial = await verifyDemo(1);
+    console.error(`Verifying the demo dataset with ${cores} workers…`);
+    const batch = await verifyDemo(cores);
+    const progress = batch.progress;
+    const minutes = batch.seconds / 60;
+    const efficiency = serial.seconds / (cores * batch.seconds);
+    const [serialOutcomes, batchOutcomes] = await Promise.all([outcomesOf(serial.progress.batchId), outcomesOf(batch.progress.batchId)]);
+    const differing = [...serialOutcomes].filter(([key, outcome]) => batchOutcomes.get(key) !== outcome).length;
     await stopBoss();
 
     const section = [
@@ -58,7 +78,11 @@ async function main(): Promise<void> {
       `| Python \`pass\`, bare \`/usr/bin/python3\` (median of ${overhead.runs}) | ${overhead.bareMedianMs} ms |`,
       `| the same in the local sandbox (median of ${overhead.runs}) | ${overhead.sandboxMedianMs} ms |`,
       `| **overhead per run** | **${overhead.overheadMs} ms** (aim: ≤ 30 ms) |`,
-      `| batch verification of the demo dataset (${progress.total} records, demo + full test each, ${availableParallelism()} workers) | ${(progress.total / minutes).toFixed(1)} records/min (${(minutes * 60).toFixed(1)} s; ${progress.executableValid} executable-valid, ${progress.failed} failed, ${progress.unavailable} unavailable) |`,
+      `| batch verification of the demo dataset (${progress.total} records, demo + full test each, ${cores} workers) | ${(progress.total / minutes).toFixed(1)} records/min (${batch.seconds.toFixed(1)} s; ${progress.executableValid} executable-valid, ${progress.failed} failed, ${progress.unavailable} unavailable here) |`,
+      `| the same with one worker | ${(serial.progress.total / (serial.seconds / 60)).toFixed(1)} records/min (${serial.seconds.toFixed(1)} s) |`,
+      `| **batch ÷ (serial × ${cores} cores)** | **${efficiency.toFixed(2)}** (aim: ≥ 0.8) |`,
+      `| runs whose outcome differs between the two | ${differing} of ${serialOutcomes.size} |`,
+      `| load average (1 min) at the end | ${(await import("node:os")).loadavg()[0].toFixed(1)} |`,
       "",
       machineLine(describeMachine(postgres)),
       "",

@@ -47,7 +47,7 @@ export function registerVerifyCommands(program: Command): void {
         console.log(JSON.stringify({ dataset: options.dataset, byLanguage }));
       } else {
         for (const [name, counts] of Object.entries(byLanguage).sort()) {
-          console.log(`${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} not run`);
+          console.log(`${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`);
         }
       }
       process.exit(0);

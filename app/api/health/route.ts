@@ -1,21 +1,21 @@
 import { checkDatabase, checkQueue } from "@/lib/server/db/health";
-import { languageAvailability } from "@/lib/server/sandbox";
+import { sandboxHealth } from "@/lib/server/sandbox/status";
 
 export const dynamic = "force-dynamic";
 
 async function checkSandbox() {
   try {
-    const languages = await languageAvailability();
-    const available = Object.entries(languages).filter(([, status]) => status.available).map(([language]) => language);
-    return { ok: available.length > 0, available, unavailable: Object.fromEntries(Object.entries(languages).filter(([, status]) => !status.available).map(([language, status]) => [language, status.reason ?? "unavailable"])) };
+    return await sandboxHealth();
   } catch {
-    return { ok: false, available: [], unavailable: {}, error: "The sandbox cannot be probed." };
+    return { ok: false, error: "The sandbox cannot be probed." };
   }
 }
 
 /**
  * GET /api/health — no auth. `{ok, db, queue, sandbox}`: 200 when the database answers (the app can
- * serve), 503 otherwise; the queue and sandbox report their state without failing the check.
+ * serve), 503 otherwise; the queue and sandbox report their state without failing the check. The
+ * sandbox part is a summary (isolation mode, languages that can and cannot run, runs going and
+ * waiting); why a language cannot run is on the admin page (/admin/sandbox) only.
  */
 export async function GET(): Promise<Response> {
   const [db, queue, sandbox] = await Promise.all([checkDatabase(), checkQueue(), checkSandbox()]);

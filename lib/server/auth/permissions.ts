@@ -16,6 +16,8 @@ export const SCOPES = [
   "audit:read",
   // Item comment threads; which threads is decided per item (assigned annotators, reviewers, admins).
   "comments:write",
+  // The sandbox status page: paths, versions and why a toolchain is missing (operator detail).
+  "sandbox:admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -8,6 +8,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { exportedRun, latestVerificationRuns, type VerificationRun } from "./runs";
 import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
 
 /** Items per query while streaming: memory stays flat however large the campaign. */
@@ -30,6 +31,7 @@ type PageItem = {
     fullTestFunc: string;
     extra: unknown;
     executableValid: boolean | null;
+    verificationOutcome: string | null;
     critic: { overallPass: boolean | null; raw: string; reasoning: string | null } | null;
   };
   adjudication: { valid: boolean; categories: string[] } | null;
@@ -58,6 +60,7 @@ async function* campaignPages(campaignId: string, withCode: boolean): AsyncGener
             fullTestFunc: withCode,
             extra: withCode,
             executableValid: true,
+            verificationOutcome: true,
             critic: { select: { overallPass: true, raw: withCode, reasoning: withCode } },
           },
         },
@@ -119,6 +122,7 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
     const hidden = await criticHiddenRecordIds({ actor, recordIds: stored.map((item) => item.record.id) });
     const page = stored.map((item) => ({ ...item, record: { ...item.record, critic: criticAsSeen(item.record.critic, hidden.has(item.record.id)) } }));
     const lines: string[] = [];
+    const runs = what === "verified" ? await latestVerificationRuns(page.map((item) => item.record.id)) : new Map<number, VerificationRun[]>();
     for (const item of page) {
       const final = finalLabel({ rule, labels: item.annotations, adjudication: item.adjudication, invalidatingKeys });
       if (what === "labels") {
@@ -136,7 +140,7 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
           ...(record.extra as Record<string, unknown>),
           ...criticFieldsBack(record.critic),
         };
-        lines.push(`${JSON.stringify({ ...original, verification: { campaign: campaign.name, record_key: record.key, final_label: "valid", decided_by: final.decidedBy, annotators: item.annotations.length, critic_pass: record.critic?.overallPass ?? null, executable_valid: record.executableValid } })}\n`);
+        lines.push(`${JSON.stringify({ ...original, verification: { campaign: campaign.name, record_key: record.key, final_label: "valid", decided_by: final.decidedBy, annotators: item.annotations.length, critic_pass: record.critic?.overallPass ?? null, executable_valid: record.executableValid, execution_outcome: record.verificationOutcome, runs: (runs.get(record.id) ?? []).map(exportedRun) } })}\n`);
       }
     }
     if (lines.length) yield lines.join("");

@@ -1,6 +1,7 @@
 import "server-only";
 
 import type { CriticRule } from "@/lib/records";
+import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -46,11 +47,13 @@ export type RecordView = {
   isCriticHidden: boolean;
   /** Batch verification: canonical solution PASSED both tests; null until verified. */
   executableValid: boolean | null;
+  /** Batch verification's outcome: PASSED, the failing test's outcome, UNAVAILABLE; null until verified. */
+  verificationOutcome: string | null;
 };
 
-export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean; isCriticHidden: boolean; executableValid: boolean | null };
+export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean; isCriticHidden: boolean; executableValid: boolean | null; verificationOutcome: string | null };
 
-export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; executable?: "valid" | "failed" | "unknown"; q?: string };
+export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; executable?: "valid" | "failed" | "unknown"; outcome?: OutcomeFilter; q?: string };
 
 /** The fields every record view shows: its identity, content, verification and critic verdict. */
 export const recordViewSelect = {
@@ -65,6 +68,7 @@ export const recordViewSelect = {
   fullTestFunc: true,
   extra: true,
   executableValid: true,
+  verificationOutcome: true,
   critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
 } as const satisfies Prisma.RecordSelect;
 
@@ -94,6 +98,7 @@ function recordWhere(actor: Actor, datasetId: string, filters: RecordFilters): P
     ...(filters.critic === "fail" ? { critic: { overallPass: false } } : {}),
     ...(filters.critic === "none" ? { critic: null } : {}),
     ...(filters.executable ? { executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null } : {}),
+    ...(filters.outcome ? { verificationOutcome: filters.outcome === "not_run" ? null : { in: [...OUTCOME_FILTERS[filters.outcome]] } } : {}),
     // ILIKE would read % and _ in the search text as wildcards; escape them to search literally.
     ...(filters.q ? { question: { contains: filters.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } } : {}),
   };
@@ -141,7 +146,7 @@ export async function browseRecords({ actor, datasetName, filters, limit, cursor
       where: cursor ? { ...where, id: { gt: cursor } } : where,
       orderBy: { id: "asc" },
       take: limit + 1,
-      select: { id: true, key: true, line: true, language: true, difficulty: true, question: true, executableValid: true, critic: { select: { overallPass: true } } },
+      select: { id: true, key: true, line: true, language: true, difficulty: true, question: true, executableValid: true, verificationOutcome: true, critic: { select: { overallPass: true } } },
     }),
     prisma().record.count({ where }),
   ]);

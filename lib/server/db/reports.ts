@@ -32,13 +32,14 @@ type Counts = {
   criticPass: number;
   execKnown: number;
   execValid: number;
+  execUnavailable: number;
   bothValid: number;
   bothInvalid: number;
   humanValidCriticInvalid: number;
   humanInvalidCriticValid: number;
 };
 
-const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid", "criticKnown", "criticPass", "execKnown", "execValid", "bothValid", "bothInvalid", "humanValidCriticInvalid", "humanInvalidCriticValid"];
+const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid", "criticKnown", "criticPass", "execKnown", "execValid", "execUnavailable", "bothValid", "bothInvalid", "humanValidCriticInvalid", "humanInvalidCriticValid"];
 
 // The per-item final label in SQL, mirroring `finalLabel` in lib/metrics: an adjudication wins;
 // then unanimity; then the item's campaign rule (majority: more than half; strict: any Invalid).
@@ -47,7 +48,7 @@ const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid"
 const FINALS_CTE = `
   items AS (
     SELECT i.id, i."recordId", i.language, coalesce(r.difficulty, 'unknown') AS difficulty, i."labelCount" AS n, i."validCount" AS n_valid,
-           adj.valid AS adj_valid, adj.categories AS adj_categories, c."overallPass" AS critic_pass, r."executableValid" AS exec_valid,
+           adj.valid AS adj_valid, adj.categories AS adj_categories, c."overallPass" AS critic_pass, r."executableValid" AS exec_valid, r."verificationOutcome" = 'UNAVAILABLE' AS exec_unavailable,
            cmp."finalRule" AS rule, cmp."createdAt" AS campaign_created
     FROM "CampaignItem" i
     JOIN "Campaign" cmp ON cmp.id = i."campaignId"
@@ -84,6 +85,7 @@ async function queryCounts(campaignIds: string[], groupBy: "language" | "difficu
        (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
        count(exec_valid)::int AS "execKnown",
        (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
+       (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
        (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
        (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
        (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
@@ -153,6 +155,7 @@ function toRow(counts: Counts, splits: { nValid: number; nInvalid: number; items
     ci: wilsonInterval(counts.valid, counts.resolved),
     criticPass: ratio(counts.criticPass, counts.criticKnown),
     executableValid: ratio(counts.execValid, counts.execKnown),
+    executableUnavailable: counts.execUnavailable,
     humanCriticKappa: kappaFromConfusion(counts),
     alpha: alphaFromSplits(splits),
     topCategories: Object.entries(categories)

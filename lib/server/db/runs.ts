@@ -2,6 +2,7 @@ import "server-only";
 
 import type { RunKind } from "@/lib/generated/prisma/enums";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { UNAVAILABLE } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
@@ -80,6 +81,9 @@ export function runResultColumns(result: SandboxResult) {
     stderr: stderr.text,
     compileOutput: result.compileOutput === null ? null : storedOutput(result.compileOutput).text,
     timeMs: Math.round(result.timeMs),
+    compileMs: result.compileMs == null ? null : Math.round(result.compileMs),
+    runMs: result.runMs == null ? null : Math.round(result.runMs),
+    toolchain: result.toolchain ? escapeNul(result.toolchain).slice(0, 200) : null,
     memoryKb: result.memoryKb === null ? null : Math.round(result.memoryKb),
     limit: result.limit,
     stdoutTruncated: result.stdoutTruncated || stdout.isCut,
@@ -159,4 +163,98 @@ export async function listRecordRuns({ actor, recordId, limit = 10 }: { actor: A
     take: limit,
     select: { id: true, kind: true, backend: true, outcome: true, exitCode: true, timeMs: true, createdAt: true, batchId: true, user: { select: { email: true } } },
   });
+}
+
+/** What a verification run keeps for inspection (record page, batch page, export). */
+export type VerificationRun = {
+  id: string;
+  recordId: number;
+  kind: RunKind;
+  batchId: string;
+  backend: string;
+  outcome: string;
+  exitCode: number | null;
+  signal: string | null;
+  timeMs: number;
+  compileMs: number | null;
+  runMs: number | null;
+  toolchain: string | null;
+  limit: string | null;
+  stdout: string;
+  stderr: string;
+  compileOutput: string | null;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  program: string;
+  createdAt: Date;
+};
+
+/**
+ * The runs of each record's newest verification batch (demo and full, or the one marker run of a
+ * record that could not run), keyed by record id. No permission check: callers have checked theirs.
+ */
+export async function latestVerificationRuns(recordIds: readonly number[]): Promise<Map<number, VerificationRun[]>> {
+  const byRecord = new Map<number, VerificationRun[]>();
+  if (recordIds.length === 0) return byRecord;
+  const rows = await prisma().$queryRaw<VerificationRun[]>`
+    SELECT r.id, r."recordId", r.kind, r."batchId", r.backend, r.outcome, r."exitCode", r.signal, r."timeMs", r."compileMs", r."runMs",
+           r.toolchain, r."limit", r.stdout, r.stderr, r."compileOutput", r."stdoutTruncated", r."stderrTruncated", r.program, r."createdAt"
+    FROM "RunResult" r
+    JOIN (
+      SELECT DISTINCT ON ("recordId") "recordId", "batchId"
+      FROM "RunResult"
+      WHERE "recordId" = ANY(${[...recordIds]}::int[]) AND "batchId" IS NOT NULL
+      ORDER BY "recordId", "createdAt" DESC
+    ) latest ON latest."recordId" = r."recordId" AND latest."batchId" = r."batchId"
+    ORDER BY r."recordId", r.kind`;
+  for (const row of rows) byRecord.set(row.recordId, [...(byRecord.get(row.recordId) ?? []), row]);
+  return byRecord;
+}
+
+/** A record's newest verification runs, for its page. Scope: records:read. */
+export async function getRecordVerification({ actor, recordId }: { actor: Actor; recordId: number }): Promise<VerificationRun[]> {
+  assertCan(actor, "records:read");
+  return (await latestVerificationRuns([recordId])).get(recordId) ?? [];
+}
+
+// The export carries each stream's start and end only: a verified file stays readable.
+const EXPORT_HEAD_BYTES = 2 * 1024;
+const EXPORT_TAIL_BYTES = 2 * 1024;
+
+function exportText(text: string | null): string | null {
+  return text === null ? null : keepHeadAndTail(text, EXPORT_HEAD_BYTES, EXPORT_TAIL_BYTES).text;
+}
+
+/** One verification run as the verified export's `verification.runs` carries it (snake_case, capped). */
+export function exportedRun(run: VerificationRun) {
+  return {
+    test: run.kind === "DEMO" ? "demo" : "full",
+    outcome: run.outcome,
+    exit_code: run.exitCode,
+    signal: run.signal,
+    compile_ms: run.compileMs,
+    run_ms: run.runMs,
+    time_ms: run.timeMs,
+    backend: run.backend,
+    toolchain: run.toolchain,
+    limit: run.limit,
+    stdout: exportText(run.stdout),
+    stderr: exportText(run.stderr),
+    compile_output: exportText(run.compileOutput),
+  };
+}
+
+export type BatchRunRow = Pick<VerificationRun, "id" | "recordId" | "kind" | "backend" | "outcome" | "exitCode" | "signal" | "compileMs" | "runMs" | "toolchain" | "limit"> & { language: string; line: number };
+
+/** A verification batch's runs, record by record (no outputs: the record page has them). Scope: records:read. */
+export async function listBatchRuns({ actor, batchId, limit = 1000 }: { actor: Actor; batchId: string; limit?: number }): Promise<BatchRunRow[]> {
+  assertCan(actor, "records:read");
+  const rows = await prisma().runResult.findMany({
+    where: { batchId },
+    orderBy: [{ recordId: "asc" }, { kind: "asc" }],
+    take: limit,
+    select: { id: true, recordId: true, kind: true, backend: true, outcome: true, exitCode: true, signal: true, compileMs: true, runMs: true, toolchain: true, limit: true, record: { select: { language: true, line: true, verificationOutcome: true } } },
+  });
+  // A record that could not run leaves one marker run; its record says whether it was unavailable.
+  return rows.map(({ record, ...run }) => ({ ...run, language: record.language, line: record.line, outcome: run.backend === "none" && record.verificationOutcome === UNAVAILABLE ? UNAVAILABLE : run.outcome }));
 }

@@ -9,7 +9,9 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { runResultColumns } from "@/lib/server/db/runs";
 import { AppError } from "@/lib/server/errors";
+import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { runSteadily } from "@/lib/server/sandbox/steady";
 
 import { getBoss } from "./boss";
 
@@ -18,7 +20,8 @@ const ENQUEUE_CHUNK = 1000;
 
 type VerifyJob = { batchId: string; recordId: number };
 
-export type LanguageVerification = { records: number; executableValid: number; failed: number; unavailable: number };
+/** Per language: records that pass, fail, cannot run here (unavailable), and were never verified. */
+export type LanguageVerification = { records: number; executableValid: number; failed: number; unavailable: number; notRun: number };
 
 export type VerificationProgress = {
   batchId: string;
@@ -98,8 +101,8 @@ export type Verdict = { kind: "ran"; demo: SandboxResult; full: SandboxResult } 
 async function runBoth(record: { language: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }): Promise<Verdict> {
   try {
     const language = record.language as Language;
-    const demo = await runInSandbox({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
-    const full = await runInSandbox({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
+    const demo = await runSteadily({ language, solution: record.canonicalSolution, test: record.demoTestFunc }, runInSandbox);
+    const full = await runSteadily({ language, solution: record.canonicalSolution, test: record.fullTestFunc }, runInSandbox);
     return { kind: "ran", demo, full };
   } catch (error) {
     if (error instanceof SandboxError) return { kind: "unavailable" };
@@ -153,8 +156,13 @@ async function writeVerification(batchId: string, recordId: number, verdict: Ver
       for (const [kind, result] of [["DEMO", verdict.demo], ["FULL", verdict.full]] as const) {
         await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
-      await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verifiedAt: new Date() } });
+      const verificationOutcome = summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
+      await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() } });
     } else {
+      // Unavailable is not failed: executableValid is null (not known), and the record says why.
+      if (verdict.kind === "unavailable") {
+        await tx.record.update({ where: { id: recordId }, data: { executableValid: null, verificationOutcome: UNAVAILABLE, verifiedAt: new Date() } });
+      }
       // A record that could not be verified leaves a marker run, so the job is not repeated.
       await tx.runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: markerStderr(verdict), timeMs: 0, program: "" } });
     }
@@ -201,21 +209,22 @@ export async function latestVerification({ actor, datasetName }: { actor: Actor;
   return batch ? getVerificationProgress({ actor, batchId: batch.id }) : null;
 }
 
-/** Per language: records, executable-valid, failed, and not verified (unavailable). Scope: records:read. */
+/** Per language: records, executable-valid, failed, unavailable here, and not verified. Scope: records:read. */
 export async function verificationByLanguage({ actor, datasetName, language }: { actor: Actor | null; datasetName: string; language?: string }): Promise<Record<string, LanguageVerification>> {
   if (actor) assertCan(actor, "records:read");
   const rows = await prisma().record.groupBy({
-    by: ["language", "executableValid"],
+    by: ["language", "executableValid", "verificationOutcome"],
     where: { dataset: { name: datasetName }, ...(language ? { language } : {}) },
     _count: { _all: true },
   });
   const byLanguage: Record<string, LanguageVerification> = {};
   for (const row of rows) {
-    const entry = (byLanguage[row.language] ??= { records: 0, executableValid: 0, failed: 0, unavailable: 0 });
+    const entry = (byLanguage[row.language] ??= { records: 0, executableValid: 0, failed: 0, unavailable: 0, notRun: 0 });
     entry.records += row._count._all;
     if (row.executableValid === true) entry.executableValid += row._count._all;
     else if (row.executableValid === false) entry.failed += row._count._all;
-    else entry.unavailable += row._count._all;
+    else if (row.verificationOutcome === UNAVAILABLE) entry.unavailable += row._count._all;
+    else entry.notRun += row._count._all;
   }
   return byLanguage;
 }

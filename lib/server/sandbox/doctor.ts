@@ -4,6 +4,7 @@ import { LANGUAGES } from "@/lib/records/languages";
 
 import { describeCgroupMode } from "./cgroup";
 import type { SandboxRouter } from "./index";
+import { firstLine } from "./output";
 import { getRecipe } from "./recipes";
 import { compareWithReference, type ReferenceComparison } from "./reference-versions";
 import type { BackendName, Outcome, SandboxLanguage } from "./types";
@@ -35,17 +36,9 @@ export type LanguageReport = {
   detail: string | null;
 };
 
-export type DoctorReport = { isolation: IsolationReport; languages: LanguageReport[] };
+export { firstLine } from "./output";
 
-/** First non-empty line of a version command's output. */
-export function firstLine(text: string): string | null {
-  return (
-    text
-      .split("\n")
-      .map((line) => line.trim())
-      .find(Boolean) ?? null
-  );
-}
+export type DoctorReport = { isolation: IsolationReport; languages: LanguageReport[] };
 
 async function checkIsolation(router: SandboxRouter): Promise<IsolationReport> {
   const status = await router.local.isolation();

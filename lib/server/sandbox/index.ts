@@ -44,7 +44,18 @@ export type SandboxRouter = {
   /** Admits one interactive run for a user or throws SANDBOX_BUSY; returns the release. */
   admit(userId: string): () => void;
   availability(): Promise<Record<SandboxLanguage, LanguageAvailability>>;
+  /** When the availability answer now cached was probed (null: nothing cached). */
+  lastProbeAt(): Date | null;
+  /** Drops every cached probe (isolation, toolchains, versions, availability): the next asks afresh. */
+  forget(): void;
+  /** The newest runs that could not happen at all, with the operator's detail (admins only). */
+  recentFailures(): readonly SandboxFailure[];
 };
+
+export type SandboxFailure = { at: Date; language: SandboxLanguage; code: string; message: string };
+
+// Kept in memory for the admin status page; the server log has every one.
+const RECENT_FAILURES = 20;
 
 // The toolchain probe spawns nothing but stats a few dozen files; still, the UI asks on every page.
 // When a language cannot run, ask again soon: the operator is probably fixing it.
@@ -64,6 +75,7 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
   const admission = new RunAdmission({ perUser: config.runsPerUser, total: config.concurrency + config.runQueue });
   type Cached = { at: number; maxAge: number; value: Promise<Record<SandboxLanguage, LanguageAvailability>>; languages?: Record<SandboxLanguage, LanguageAvailability> };
   let cached: Cached | null = null;
+  const failures: SandboxFailure[] = [];
   const lastReported = new Map<SandboxLanguage, boolean>();
 
   /** Tells the operator (server log) when a language stops or starts being able to run. */
@@ -109,12 +121,27 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     acb,
     backendFor: (language) => backendFor(config, language),
     async run(request, options) {
-      const result = await pick(request.language).run(request, options);
+      let result: SandboxResult;
+      try {
+        result = await pick(request.language).run(request, options);
+      } catch (error) {
+        if (error instanceof SandboxError && error.code !== "SANDBOX_CANCELLED" && error.code !== "SANDBOX_INVALID_REQUEST") {
+          failures.unshift({ at: new Date(), language: request.language, code: error.code, message: error.message });
+          failures.length = Math.min(failures.length, RECENT_FAILURES);
+        }
+        throw error;
+      }
       // It ran after all: the cached "cannot run" is stale.
       if (cached?.languages?.[request.language]?.available === false) cached = null;
       return result;
     },
     admit: (userId) => admission.admit(userId),
+    lastProbeAt: () => (cached ? new Date(cached.at) : null),
+    forget() {
+      cached = null;
+      local.forget();
+    },
+    recentFailures: () => failures,
     availability() {
       if (!cached || Date.now() - cached.at > cached.maxAge) {
         const entry: Cached = { at: Date.now(), maxAge: UNAVAILABLE_CACHE_MS, value: probe() };

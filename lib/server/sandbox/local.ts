@@ -26,6 +26,7 @@ import {
   signalFromExitCode,
 } from "./isolation";
 import { getRecipe, stepTimeoutMs, type JobFile, type StepOutcome } from "./recipes";
+import { firstLine } from "./output";
 import { parseRunRequest } from "./request";
 import { runStep, type StepRun } from "./run-step";
 import { Semaphore } from "./semaphore";
@@ -76,6 +77,11 @@ export type LocalBackend = SandboxBackend & {
     argv: readonly string[],
     options?: { timeoutMs?: number; files?: JobFile[]; env?: Record<string, string> },
   ): Promise<CommandRun>;
+  toolchainVersion(language: SandboxLanguage): Promise<string | null>;
+  /** Drops the cached isolation, toolchain and version probes. */
+  forget(): void;
+  /** Slots in use, runs waiting for one, and the number of slots. */
+  load(): { running: number; queued: number; slots: number };
 };
 
 const PROCESS_LIMIT = 512;
@@ -86,13 +92,30 @@ const TOOLCHAIN_CACHE_MS = 5 * 60_000;
 const FAILED_PROBE_CACHE_MS = 10_000;
 const FILE_SIZE_LIMIT = 256 * 1024 * 1024;
 const OPEN_FILES_LIMIT = 4096;
+// A run alone (a time-limit retry) is judged by CPU time: each process may use the step's limit in
+// CPU seconds, and the wall clock only stops a program that waits or sleeps, at this many limits.
+export const ALONE_WALL_FACTOR = 3;
+
+/**
+ * A step's limits: the reference's wall clock, or, for a run alone, the same limit as CPU time per
+ * process with a generous wall clock, so a machine busy with work outside the sandbox (or a core
+ * shared with another process) does not turn a program that fits its limit into a time-out.
+ */
+export function stepLimits(timeoutMs: number, isAlone: boolean): { timeoutMs: number; cpuSeconds?: number } {
+  if (!isAlone) return { timeoutMs };
+  return { timeoutMs: timeoutMs * ALONE_WALL_FACTOR, cpuSeconds: Math.ceil(timeoutMs / 1000) };
+}
+
 // The gate shell and bubblewrap itself need a PATH; the program's environment is rebuilt by bwrap.
 const LAUNCHER_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" };
 
-/** Rlimits for one step: CPU time allows every core busy for the whole wall-clock timeout. */
-export function stepRlimits(timeoutMs: number, cpuCount: number): Rlimits {
+/**
+ * Rlimits for one step: CPU time allows every core busy for the whole wall-clock timeout, unless
+ * `cpuSeconds` sets the program's own budget (a run alone, judged by CPU time).
+ */
+export function stepRlimits(timeoutMs: number, cpuCount: number, cpuSeconds?: number): Rlimits {
   return {
-    cpuSeconds: Math.ceil(timeoutMs / 1000) * Math.max(1, Math.min(cpuCount, 8)) + 1,
+    cpuSeconds: cpuSeconds ?? Math.ceil(timeoutMs / 1000) * Math.max(1, Math.min(cpuCount, 8)) + 1,
     processes: PROCESS_LIMIT,
     fileSizeBytes: FILE_SIZE_LIMIT,
     openFiles: OPEN_FILES_LIMIT,
@@ -197,7 +220,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     status: IsolationStatus,
     files: readonly JobFile[],
     env: Readonly<Record<string, string>>,
-    steps: ReadonlyArray<{ argv: readonly string[]; timeoutMs: number }>,
+    steps: ReadonlyArray<{ argv: readonly string[]; timeoutMs: number; cpuSeconds?: number }>,
     shouldContinue: (step: StepRun) => boolean,
     signal?: AbortSignal,
   ): Promise<{ runs: StepRun[]; memoryKb: number | null; limit: LimitName | null }> {
@@ -216,7 +239,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       const [roots, etc] = status.mode === "bubblewrap" ? await Promise.all([systemRoots(), etcPaths()]) : [[], []];
       const runs: StepRun[] = [];
       for (const step of steps) {
-        const limits = stepRlimits(step.timeoutMs, cpuCount);
+        const limits = stepRlimits(step.timeoutMs, cpuCount, step.cpuSeconds);
         const sandboxEnv = baseSandboxEnv(env);
         const isWrapped = status.mode === "bubblewrap";
         const argv = isWrapped
@@ -248,6 +271,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
         });
         // bubblewrap reports a program killed by signal N as exit code 128+N.
         if (isWrapped && !run.signal) run.signal = signalFromExitCode(run.exitCode, osConstants.signals);
+        // Killed for its CPU time: a time-out like the wall clock's.
+        if (run.signal === "SIGXCPU") run.timedOut = true;
         if (run.timedOut) run.exitCode = null;
         runs.push(run);
         if (signal?.aborted || !shouldContinue(run)) break;
@@ -296,14 +321,14 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
           `route it to the acb backend, e.g. VERITY_SANDBOX_ROUTES=${request.language}:acb`,
       );
     }
+    const { signal, isExclusive } = runOptions;
     const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const steps = [recipe.compile, recipe.run]
       .filter((step) => step !== null)
-      .map((step) => ({ argv: step.argv, timeoutMs }));
-    const { signal } = runOptions;
+      .map((step) => ({ argv: step.argv, ...stepLimits(timeoutMs, isExclusive === true) }));
     const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
     const job = await semaphore
-      .use(() => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal), signal)
+      .use(() => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal), signal, { isExclusive })
       .catch((error: unknown) => {
         throw signal?.aborted ? cancelled() : error;
       });
@@ -324,6 +349,9 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       stderr: runRun?.stderr ?? "",
       compileOutput: compileRun ? `${compileRun.stdout}${compileRun.stderr}` : null,
       timeMs: job.runs.reduce((sum, step) => sum + step.wallMs, 0),
+      compileMs: compileRun?.wallMs ?? null,
+      runMs: runRun?.wallMs ?? null,
+      toolchain: await toolchainVersion(request.language),
       memoryKb: job.memoryKb,
       limit: job.limit,
       stdoutTruncated: runRun?.stdoutTruncated ?? false,
@@ -332,6 +360,22 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   }
 
   const toolchainCache = new Map<SandboxLanguage, { checkedAt: number; value: ToolchainStatus }>();
+  const versionCache = new Map<SandboxLanguage, { checkedAt: number; value: Promise<string | null> }>();
+
+  /**
+   * The first line of the toolchain's version command, asked once per TOOLCHAIN_CACHE_MS (stored
+   * with each verification run so a result says what it ran on). Null when it cannot be told.
+   */
+  function toolchainVersion(language: SandboxLanguage): Promise<string | null> {
+    const cached = versionCache.get(language);
+    if (cached && Date.now() - cached.checkedAt < TOOLCHAIN_CACHE_MS) return cached.value;
+    const recipe = getRecipe(language);
+    const value = runCommand(recipe.toolchain.version, { timeoutMs: 30_000, env: recipe.env })
+      .then((run) => firstLine(`${run.stdout}\n${run.stderr}`))
+      .catch(() => null);
+    versionCache.set(language, { checkedAt: Date.now(), value });
+    return value;
+  }
 
   /** A toolchain probe, cached for minutes when found and briefly when not (see `isolation`). */
   async function toolchain(language: SandboxLanguage, { isRecheck = false }: { isRecheck?: boolean } = {}): Promise<ToolchainStatus> {
@@ -379,5 +423,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     return { ...(job.runs[0] as StepRun), memoryKb: job.memoryKb, limit: job.limit };
   }
 
-  return { name: "local", run, availability, isolation, toolchain, runCommand };
+  function forget(): void {
+    isolationCache = null;
+    toolchainCache.clear();
+    versionCache.clear();
+  }
+
+  return { name: "local", run, availability, isolation, toolchain, toolchainVersion, runCommand, forget, load: () => ({ running: semaphore.inUse, queued: semaphore.queued, slots: options.concurrency }) };
 }

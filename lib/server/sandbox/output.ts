@@ -85,3 +85,13 @@ export class HeadTailBuffer {
     return joinCut(head, tail.subarray(tail.length - this.tailBytes), this.total);
   }
 }
+
+/** First non-empty line of a command's output (a toolchain's version line). */
+export function firstLine(text: string): string | null {
+  return (
+    text
+      .split("\n")
+      .map((line) => line.trim())
+      .find(Boolean) ?? null
+  );
+}

@@ -52,3 +52,26 @@ describe("Semaphore with an abort signal", () => {
     await expect(semaphore.use(async () => 1, AbortSignal.abort(new Error("gone")))).rejects.toThrow("gone");
   });
 });
+
+describe("Semaphore exclusive use", () => {
+  it("runs an exclusive task alone: it waits for running tasks and later ones wait for it", async () => {
+    const semaphore = new Semaphore(2);
+    const events: string[] = [];
+    const task = (name: string, ms: number) => async () => {
+      events.push(`${name}+`);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      events.push(`${name}-`);
+    };
+    await Promise.all([
+      semaphore.use(task("a", 20)),
+      semaphore.use(task("x", 10), undefined, { isExclusive: true }),
+      semaphore.use(task("b", 5)),
+    ]);
+    const start = events.indexOf("x+");
+    // a finished before x started; b started only after x ended.
+    expect(events.indexOf("a-")).toBeLessThan(start);
+    expect(events.indexOf("x-")).toBe(start + 1);
+    expect(events.indexOf("b+")).toBeGreaterThan(start);
+    expect(semaphore.inUse).toBe(0);
+  });
+});

@@ -49,10 +49,19 @@ export type SandboxResult = {
   program: string;
   backend: BackendName;
   language: SandboxLanguage;
+  /** Wall time of the compile step (null: no compile step) and of the run step, each timed on its own. */
+  compileMs?: number | null;
+  runMs?: number | null;
+  /** The toolchain's version line as the sandbox reports it (null: unknown). */
+  toolchain?: string | null;
 };
 
 /** How a caller follows a run: aborting `signal` kills the program (or drops it from the queue). */
-export type RunOptions = { signal?: AbortSignal };
+export type RunOptions = {
+  signal?: AbortSignal;
+  /** Run alone: wait until no other local run is going and keep the others waiting meanwhile. */
+  isExclusive?: boolean;
+};
 
 export type BackendAvailability = { available: boolean; reason?: string };
 

@@ -7,6 +7,7 @@ import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/
 import { can } from "@/lib/server/auth/permissions";
 import { latestVerification } from "@/lib/server/jobs/verification";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { pathSegment } from "@/lib/server/http";
 import { browseRecords, datasetFacets } from "@/lib/server/db/records";
@@ -17,7 +18,7 @@ export const metadata = { title: "Records" };
 
 const PAGE_SIZE = 50;
 
-const FILTER_LABELS: Record<string, string> = { language: "Language", difficulty: "Difficulty", critic: "Critic", executable: "Executable", q: "Search", cursor: "Page" };
+const FILTER_LABELS: Record<string, string> = { language: "Language", difficulty: "Difficulty", critic: "Critic", executable: "Executable", outcome: "Outcome", q: "Search", cursor: "Page" };
 
 export default async function DatasetPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string>> }) {
   const name = pathSegment((await params).name);
@@ -98,6 +99,17 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
               <option value="unknown">Not verified</option>
             </Select>
           </label>
+          <label className="text-sm">
+            <span className="mb-1 block text-slate-600">Outcome</span>
+            <Select name="outcome" defaultValue={filters.outcome ?? ""} aria-label="Verification outcome">
+              <option value="">All</option>
+              {OUTCOME_FILTER_NAMES.map((outcome) => (
+                <option key={outcome} value={outcome}>
+                  {OUTCOME_FILTER_LABELS[outcome]}
+                </option>
+              ))}
+            </Select>
+          </label>
           <label className="min-w-64 flex-1 text-sm">
             <span className="mb-1 block text-slate-600">Search in questions</span>
             <Input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="e.g. binary search" aria-label="Search in questions" />
@@ -135,7 +147,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
                   {item.isCriticHidden ? <Badge>hidden</Badge> : !item.hasCritic ? <Badge>none</Badge> : item.criticPass === true ? <Badge tone="green">pass</Badge> : item.criticPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
                 </td>
                 <td className="px-3 py-2">
-                  <ExecutableBadge value={item.executableValid} />
+                  <ExecutableBadge value={item.executableValid} outcome={item.verificationOutcome} />
                 </td>
               </tr>
             ))}

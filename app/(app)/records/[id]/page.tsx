@@ -5,11 +5,13 @@ import { CodeViewer } from "@/components/records/code-viewer";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { SandboxCard } from "@/components/records/sandbox-card";
+import { VerificationCard } from "@/components/records/verification-card";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Badge, Card } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getRecord } from "@/lib/server/db/records";
+import { getRecordVerification } from "@/lib/server/db/runs";
 import { orNotFound } from "@/lib/server/not-found";
 import { recordIdSchema } from "@/lib/validation/records";
 
@@ -21,6 +23,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const recordId = recordIdSchema.safeParse(id);
   if (!recordId.success) notFound();
   const record = await orNotFound(getRecord({ actor, id: recordId.data }));
+  const verification = await getRecordVerification({ actor, recordId: recordId.data });
   const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
   const extraKeys = Object.keys(record.extra);
 
@@ -36,7 +39,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
         <h1 className="text-xl font-semibold">Record {record.id}</h1>
         <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} />
+        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
         <span className="font-mono text-xs text-slate-400" title="Content hash">
           {record.key.slice(0, 12)}
         </span>
@@ -46,6 +49,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           <Card title="Question">
             <QuestionMarkdown source={record.question} />
           </Card>
+          <VerificationCard runs={verification} outcome={record.verificationOutcome} />
           <SandboxCard actor={actor} recordId={record.id} language={record.language} />
           <Card title="Critic">
             {record.isCriticHidden ? (

@@ -112,7 +112,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         </h1>
         <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} />
+        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
         <span className="font-mono text-xs text-slate-400" title={`Record ${record.id}, line ${record.line}`}>
           line {record.line} · {record.key.slice(0, 10)}

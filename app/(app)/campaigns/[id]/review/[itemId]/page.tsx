@@ -93,7 +93,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
         </h1>
         <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} />
+        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
         {reasons.map(([queueName, reason]) => (
           <Badge key={queueName} tone="amber" title={reason}>

@@ -1,0 +1,79 @@
+import Link from "next/link";
+
+import { OutcomeBadge } from "@/components/records/run-result";
+import { Badge, Card, PageHeader } from "@/components/ui/primitives";
+import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { listBatchRuns } from "@/lib/server/db/runs";
+import { pathSegment } from "@/lib/server/http";
+import { getVerificationProgress } from "@/lib/server/jobs/verification";
+import { orNotFound } from "@/lib/server/not-found";
+
+export const metadata = { title: "Verification" };
+export const dynamic = "force-dynamic";
+
+export default async function VerificationPage({ params }: { params: Promise<{ id: string }> }) {
+  const batchId = pathSegment((await params).id);
+  const actor = await requirePageActor("records:read", `/verifications/${encodeURIComponent(batchId)}`);
+  const progress = await orNotFound(getVerificationProgress({ actor, batchId }));
+  const runs = await listBatchRuns({ actor, batchId });
+  const byOutcome = new Map<string, number>();
+  for (const run of runs) byOutcome.set(run.outcome, (byOutcome.get(run.outcome) ?? 0) + 1);
+
+  return (
+    <>
+      <nav className="mb-2 text-sm text-slate-500">
+        <Link href={`/datasets/${encodeURIComponent(progress.dataset)}`} className="hover:underline">
+          {progress.dataset}
+        </Link>{" "}
+        / verification
+      </nav>
+      <PageHeader
+        title={`Verification ${progress.status.toLowerCase()}`}
+        description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.unavailable} unavailable here${progress.errored ? ` · ${progress.errored} errored` : ""}`}
+      />
+      <div className="mb-4 flex flex-wrap gap-2 text-sm" data-testid="batch-outcomes">
+        {[...byOutcome].map(([outcome, count]) => (
+          <Badge key={outcome} tone={outcome === "PASSED" ? "green" : outcome === UNAVAILABLE ? "amber" : "red"}>
+            {outcomeWords(outcome)}: {count} {count === 1 ? "run" : "runs"}
+          </Badge>
+        ))}
+      </div>
+      <Card>
+        <table className="w-full text-sm" data-testid="batch-runs">
+          <thead className="text-left text-xs uppercase text-slate-500">
+            <tr>
+              <th className="py-1">Record</th>
+              <th className="py-1">Language</th>
+              <th className="py-1">Test</th>
+              <th className="py-1">Outcome</th>
+              <th className="py-1">Exit</th>
+              <th className="py-1">Compile</th>
+              <th className="py-1">Run</th>
+              <th className="py-1">Backend · toolchain</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.id} className="border-t border-slate-100">
+                <td className="py-1.5">
+                  <Link href={`/records/${run.recordId}`} className="text-indigo-700 hover:underline">
+                    line {run.line}
+                  </Link>
+                </td>
+                <td className="py-1.5">{LANGUAGE_LABELS[run.language as Language] ?? run.language}</td>
+                <td className="py-1.5">{run.backend === "none" ? "—" : run.kind === "DEMO" ? "demo" : "full"}</td>
+                <td className="py-1.5">{run.outcome === UNAVAILABLE ? <Badge tone="amber">unavailable here</Badge> : <OutcomeBadge outcome={run.outcome} />}</td>
+                <td className="py-1.5">{run.backend === "none" ? "—" : `${run.exitCode ?? "—"}${run.signal ? ` (${run.signal})` : ""}${run.limit ? ` · ${run.limit} limit` : ""}`}</td>
+                <td className="py-1.5">{run.compileMs != null ? `${run.compileMs} ms` : "—"}</td>
+                <td className="py-1.5">{run.runMs != null ? `${run.runMs} ms` : "—"}</td>
+                <td className="py-1.5 text-xs text-slate-600">{run.backend === "none" ? "—" : `${run.backend}${run.toolchain ? ` · ${run.toolchain}` : ""}`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+    </>
+  );
+}

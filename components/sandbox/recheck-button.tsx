@@ -1,0 +1,29 @@
+"use client";
+
+import { useState, useTransition } from "react";
+
+import { recheckSandboxAction } from "@/app/(app)/admin/sandbox/actions";
+import { Button, ErrorNote } from "@/components/ui/primitives";
+
+/** "Check again": probes isolation and every toolchain afresh, then the page shows the new answer. */
+export function RecheckButton() {
+  const [error, setError] = useState<string>();
+  const [isPending, startTransition] = useTransition();
+  return (
+    <div className="flex items-center gap-2">
+      <Button
+        type="button"
+        disabled={isPending}
+        onClick={() =>
+          startTransition(async () => {
+            const result = await recheckSandboxAction({});
+            setError(result.ok ? undefined : result.message);
+          })
+        }
+      >
+        {isPending ? "Checking…" : "Check again"}
+      </Button>
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+    </div>
+  );
+}

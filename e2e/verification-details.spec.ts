@@ -1,0 +1,84 @@
+import { expect, type Page, test } from "@playwright/test";
+
+import { admin, signIn } from "./people";
+
+// Batch verification as an annotator inspects it: a record page shows the run's outcome, exit code,
+// times and output; a language with no toolchain here (Kotlin) is "unavailable here", on the record
+// page, the batch page, the dataset filter and the admin's sandbox page. Runs after
+// foundation.spec.ts (its admin). Needs bubblewrap and Python (npm run sandbox:install).
+test.describe.configure({ mode: "serial" });
+
+const dataset = `e2e-verify-${Date.now().toString(36)}`;
+const records = [
+  { question: "Return one.", canonical_solution: "def f():\n    return 1\n", demo_test_func: "assert f() == 1\n", full_test_func: "assert f() == 1\n", language: "python" },
+  { question: "Return two (the test is wrong).", canonical_solution: "def f():\n    return 2\n", demo_test_func: "assert f() == 3, 'wrong expectation'\n", full_test_func: "assert f() == 3\n", language: "python" },
+  { question: "Kotlin has no toolchain here.", canonical_solution: "fun f() = 1\n", demo_test_func: "check(f() == 1)\n", full_test_func: "check(f() == 1)\n", language: "kotlin" },
+];
+let batchId = "";
+const ids: Record<string, number> = {};
+
+async function post(page: Page, path: string, data: string | object, contentType = "application/json") {
+  return page.request.post(path, { data, headers: { "content-type": contentType, origin: new URL(page.url()).origin } });
+}
+
+test("the admin imports three records and verifies them", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, admin);
+  expect((await post(page, `/api/v1/datasets/${dataset}/records`, records.map((record) => JSON.stringify(record)).join("\n"), "application/x-ndjson")).status()).toBe(201);
+  const started = await post(page, `/api/v1/datasets/${dataset}/verifications`, {});
+  expect(started.status()).toBe(202);
+  batchId = ((await started.json()) as { batchId: string }).batchId;
+  await expect(async () => {
+    const progress = (await (await page.request.get(`/api/v1/verifications/${batchId}`)).json()) as { status: string };
+    expect(progress.status).toBe("SUCCEEDED");
+  }).toPass({ timeout: 90_000 });
+  const page1 = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as { records: { id: number; question: string; verificationOutcome: string | null }[] };
+  for (const record of page1.records) ids[record.question] = record.id;
+  expect(page1.records.map((record) => record.verificationOutcome)).toEqual(["PASSED", "RUNTIME_ERROR", "UNAVAILABLE"]);
+});
+
+test("a failing record's page shows the run: outcome, exit code, run time, stderr", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto(`/records/${ids["Return two (the test is wrong)."]}`);
+  await expect(page.getByText("fails · runtime error")).toBeVisible();
+  const demo = page.getByTestId("verification-run").first();
+  await expect(demo).toContainText("Demo test");
+  await expect(demo).toContainText("RUNTIME_ERROR");
+  await expect(demo).toContainText("exit 1");
+  await expect(demo).toContainText(/run \d+ ms/);
+  await expect(demo).toContainText(/Python 3\./);
+  await expect(demo).toContainText("AssertionError: wrong expectation");
+});
+
+test("a Kotlin record is unavailable here, not failed nor pending", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto(`/records/${ids["Kotlin has no toolchain here."]}`);
+  await expect(page.getByText("unavailable here", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("verification-unavailable")).toContainText("This is not a failure.");
+  await expect(page.getByText("not run", { exact: true })).toHaveCount(0);
+
+  await page.goto(`/datasets/${dataset}`);
+  await page.getByLabel("Verification outcome").selectOption("unavailable");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("1 records match these filters")).toBeVisible();
+  await expect(page.locator("tbody tr")).toContainText("Kotlin");
+
+  await page.goto(`/verifications/${batchId}`);
+  await expect(page.getByTestId("batch-runs")).toContainText("unavailable here");
+  await expect(page.getByTestId("batch-runs")).toContainText("RUNTIME_ERROR");
+});
+
+test("the admin's sandbox page says why Kotlin cannot run; /api/health does not", async ({ page }) => {
+  await signIn(page, admin);
+  await page.getByRole("link", { name: "Sandbox" }).click();
+  const kotlin = page.getByTestId("sandbox-languages").locator("tr", { hasText: "Kotlin" });
+  await expect(kotlin).toContainText("unavailable here");
+  await expect(kotlin).toContainText("toolchain not found");
+  await expect(page.getByTestId("sandbox-languages").locator("tr", { hasText: "Python" })).toContainText("can run");
+  await page.getByRole("button", { name: "Check again" }).click();
+  await expect(page.getByRole("button", { name: "Check again" })).toBeEnabled();
+
+  const health = (await (await page.request.get("/api/health")).json()) as { sandbox: { unavailable: string[] } };
+  expect(health.sandbox.unavailable).toContain("kotlin");
+  expect(JSON.stringify(health)).not.toContain("toolchain not found");
+});

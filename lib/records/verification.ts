@@ -1,0 +1,40 @@
+// What batch verification concluded for a record, as shown and filtered (no server imports: the
+// dataset page's filter and the badge use it too).
+
+/** The record's verification outcome when its language has no toolchain here (and no acb route). */
+export const UNAVAILABLE = "UNAVAILABLE";
+
+/** The outcome filter's values and the stored outcomes each one matches. */
+export const OUTCOME_FILTERS = {
+  passed: ["PASSED"],
+  compilation_error: ["COMPILATION_ERROR", "SYNTAX_ERROR"],
+  time_limit: ["TIME_LIMIT_EXCEEDED"],
+  wrong_answer: ["WRONG_ANSWER"],
+  runtime_error: ["RUNTIME_ERROR"],
+  unavailable: [UNAVAILABLE],
+  not_run: [],
+} as const satisfies Record<string, readonly string[]>;
+
+export type OutcomeFilter = keyof typeof OUTCOME_FILTERS;
+export const OUTCOME_FILTER_NAMES = Object.keys(OUTCOME_FILTERS) as OutcomeFilter[];
+
+export const OUTCOME_FILTER_LABELS: Record<OutcomeFilter, string> = {
+  passed: "passed",
+  compilation_error: "compilation error",
+  time_limit: "time limit",
+  wrong_answer: "wrong answer",
+  runtime_error: "runtime error",
+  unavailable: "unavailable here",
+  not_run: "not run yet",
+};
+
+/** A stored outcome name in words ("TIME_LIMIT_EXCEEDED" → "time limit exceeded"). */
+export function outcomeWords(outcome: string): string {
+  if (outcome === UNAVAILABLE) return "unavailable here";
+  return outcome.toLowerCase().replaceAll("_", " ");
+}
+
+/** A record's outcome from its two runs: PASSED when both pass, else the first failing test's. */
+export function summarizeOutcome(demo: string, full: string): string {
+  return demo !== "PASSED" ? demo : full;
+}

@@ -1,0 +1,91 @@
+import "server-only";
+
+import { LANGUAGES } from "@/lib/records/languages";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+
+import { describeCgroupMode } from "./cgroup";
+import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "./index";
+import { compareWithReference, type ReferenceComparison } from "./reference-versions";
+import type { BackendName, SandboxLanguage } from "./types";
+
+export type LanguageStatus = {
+  language: SandboxLanguage;
+  backend: BackendName;
+  available: boolean;
+  /** Why it cannot run (operator detail: admins only). */
+  reason: string | null;
+  /** The local toolchain's version line; null when it is not local or cannot run. */
+  version: string | null;
+  reference: ReferenceComparison;
+};
+
+export type SandboxStatus = {
+  isolation: { mode: "bubblewrap" | "unsafe" | "refused"; user: string | null; cgroup: string; problem: string | null };
+  languages: LanguageStatus[];
+  load: { running: number; queued: number; slots: number };
+  lastProbeAt: Date | null;
+  recentFailures: readonly SandboxFailure[];
+};
+
+/** Everything the admin status page shows, probed through the process's sandbox router. */
+export async function collectSandboxStatus(router: SandboxRouter = getSandboxRouter()): Promise<SandboxStatus> {
+  const [isolation, availability] = await Promise.all([router.local.isolation(), router.availability()]);
+  const languages = await Promise.all(
+    LANGUAGES.map(async (language): Promise<LanguageStatus> => {
+      const status = availability[language];
+      const isLocal = status.backend === "local" && status.available;
+      const version = isLocal ? await router.local.toolchainVersion(language) : null;
+      return { language, backend: status.backend, available: status.available, reason: status.reason ?? null, version, reference: compareWithReference(language, version) };
+    }),
+  );
+  return {
+    isolation: { mode: isolation.mode, user: isolation.user?.name ?? null, cgroup: describeCgroupMode(isolation.cgroup), problem: isolation.problem },
+    languages,
+    load: router.local.load(),
+    lastProbeAt: router.lastProbeAt(),
+    recentFailures: router.recentFailures(),
+  };
+}
+
+/** The sandbox status page's data. Scope: sandbox:admin. */
+export async function getSandboxStatus({ actor }: { actor: Actor }): Promise<SandboxStatus> {
+  assertCan(actor, "sandbox:admin");
+  return collectSandboxStatus();
+}
+
+/** "Check again": forgets every cached probe and probes afresh. Scope: sandbox:admin. */
+export async function recheckSandbox({ actor }: { actor: Actor }): Promise<void> {
+  assertCan(actor, "sandbox:admin");
+  const router = getSandboxRouter();
+  router.forget();
+  await router.availability();
+}
+
+export type SandboxHealth = {
+  ok: boolean;
+  isolation: "bubblewrap" | "unsafe" | "refused";
+  available: SandboxLanguage[];
+  unavailable: SandboxLanguage[];
+  running: number;
+  queued: number;
+  slots: number;
+};
+
+/**
+ * The unauthenticated health check's summary: which languages can run and how busy the sandbox is.
+ * No reasons, paths, versions or failure messages: those tell an attacker what the host runs and
+ * stay on the admin page.
+ */
+export async function sandboxHealth(router: SandboxRouter = getSandboxRouter()): Promise<SandboxHealth> {
+  const [isolation, availability] = await Promise.all([router.local.isolation(), router.availability()]);
+  const entries = Object.entries(availability) as [SandboxLanguage, { available: boolean }][];
+  const available = entries.filter(([, status]) => status.available).map(([language]) => language);
+  return {
+    ok: available.length > 0,
+    isolation: isolation.mode,
+    available,
+    unavailable: entries.filter(([, status]) => !status.available).map(([language]) => language),
+    ...router.local.load(),
+  };
+}

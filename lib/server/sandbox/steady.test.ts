@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+
+import { ALONE_WALL_FACTOR, stepLimits } from "./local";
+import { runSteadily } from "./steady";
+import type { Outcome, RunOptions, RunRequest, SandboxResult } from "./types";
+
+const request: RunRequest = { language: "go", solution: "", test: "" };
+
+function fakeRun(outcomes: Outcome[], backend: "local" | "acb" = "local") {
+  const calls: RunOptions[] = [];
+  const run = async (_request: RunRequest, options: RunOptions = {}) => {
+    calls.push(options);
+    return { outcome: outcomes[calls.length - 1], backend } as SandboxResult;
+  };
+  return { run, calls };
+}
+
+describe("runSteadily", () => {
+  it("runs a time limit again alone and keeps the second verdict", async () => {
+    const { run, calls } = fakeRun(["TIME_LIMIT_EXCEEDED", "PASSED"]);
+    expect((await runSteadily(request, run)).outcome).toBe("PASSED");
+    expect(calls).toEqual([{}, { isExclusive: true }]);
+  });
+
+  it("records a time limit that happens alone too", async () => {
+    const { run, calls } = fakeRun(["TIME_LIMIT_EXCEEDED", "TIME_LIMIT_EXCEEDED"]);
+    expect((await runSteadily(request, run)).outcome).toBe("TIME_LIMIT_EXCEEDED");
+    expect(calls).toHaveLength(2);
+  });
+
+  it("does not repeat any other outcome, nor a remote backend's", async () => {
+    for (const outcome of ["PASSED", "RUNTIME_ERROR", "WRONG_ANSWER", "COMPILATION_ERROR"] as const) {
+      const { run, calls } = fakeRun([outcome]);
+      await runSteadily(request, run);
+      expect(calls).toHaveLength(1);
+    }
+    const remote = fakeRun(["TIME_LIMIT_EXCEEDED"], "acb");
+    await runSteadily(request, remote.run);
+    expect(remote.calls).toHaveLength(1);
+  });
+});
+
+describe("stepLimits", () => {
+  it("keeps the wall clock for a shared run", () => {
+    expect(stepLimits(6_000, false)).toEqual({ timeoutMs: 6_000 });
+  });
+
+  it("judges a run alone by CPU seconds per process, with a generous wall clock", () => {
+    expect(stepLimits(6_000, true)).toEqual({ timeoutMs: 6_000 * ALONE_WALL_FACTOR, cpuSeconds: 6 });
+  });
+});
