@@ -17,7 +17,7 @@ import { listReviewQueue } from "@/lib/server/db/review";
 import { getRecordVerification } from "@/lib/server/db/runs";
 import { startVerification, storeVerification, verificationByLanguage, verifyRecord } from "@/lib/server/jobs/verification";
 import type { SandboxResult } from "@/lib/server/sandbox";
-import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 const hasBwrap = existsSync("/usr/bin/bwrap");
 
@@ -51,6 +51,8 @@ beforeAll(async () => {
   const annotator = await makeUser("ANNOTATOR", ["python", "kotlin"]);
   campaignId = (await createCampaign({ actor: admin, input: { dataset, name: uniqueName("verify-details"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "majority", leaseMinutes: 30 } })).id;
   for (const item of await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } })) {
+    // A label is accepted only from the item's holder.
+    await holdItem({ userId: annotator.id, itemId: item.id });
     await submitAnnotation({ actor: annotator, itemId: item.id, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 10_000 } });
   }
 }, 120_000);
