@@ -1,5 +1,6 @@
 import Link from "next/link";
 
+import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progress-table";
 import { CampaignSettings } from "@/components/campaigns/campaign-settings";
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
@@ -10,6 +11,7 @@ import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { listAnnotatorProgress } from "@/lib/server/db/annotator-progress";
 import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/db/campaigns";
 import { listMyAnnotations } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
@@ -21,7 +23,13 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const actor = await requirePageActor("records:read", `/campaigns/${id}`);
   const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   const canLabel = can(actor, "labels:write");
-  const [progress, categories, mine] = await Promise.all([getCampaignProgress({ actor, campaignId: id }), listCategories({ campaignId: id }), canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([])]);
+  const canSeeTeam = can(actor, "reports:export");
+  const [progress, categories, mine, team] = await Promise.all([
+    getCampaignProgress({ actor, campaignId: id }),
+    listCategories({ campaignId: id }),
+    canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([]),
+    canSeeTeam ? listAnnotatorProgress({ actor, campaignId: id }) : Promise.resolve(null),
+  ]);
   const { submitted, skipped, active, available } = progress.mine;
   const hasWork = active > 0 || available > 0;
 
@@ -83,6 +91,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           {actor.languages.length === 0 ? <p className="mt-3 text-xs text-slate-500">You have no languages yet; ask an admin to add yours.</p> : null}
         </Card>
       </div>
+      {team ? (
+        <Card title="Annotators" className="mt-4">
+          <AnnotatorProgressTable rows={team} />
+        </Card>
+      ) : null}
       {can(actor, "campaigns:admin") ? (
         <Card title="Settings" className="mt-4">
           <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
