@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { annotatorStatistics, criticRuleMatches, humanAgreement, humanVsCritic, type LabelledItem } from "./campaign-agreement";
+import { annotatorStatistics, criticRuleMatches, humanAgreement, humanVsCritic, humanVsExecution, type LabelledItem } from "./campaign-agreement";
 
 // Five items, worked by hand. Annotators a and b both label items 1–4; c alone labels item 5.
 //   item  a  b  final             critic  failed rules
@@ -18,6 +18,7 @@ const item = (labels: LabelledItem["labels"], final: LabelledItem["final"], crit
   final,
   criticPass,
   criticFailedRules,
+  executableValid: null,
 });
 
 const ITEMS: LabelledItem[] = [
@@ -98,5 +99,38 @@ describe("annotatorStatistics", () => {
     expect(b).toMatchObject({ userId: "b", items: 4, medianActiveMs: 15_000, fastDecisions: 0, agreementWithFinal: 1, pairwiseKappa: { a: 0.5 } });
     // c's only item is unresolved and shared with nobody.
     expect(c).toEqual({ userId: "c", items: 1, medianActiveMs: 30_000, meanActiveMs: 30_000, fastDecisions: 0, itemsPerDay: 1, agreementWithFinal: null, pairwiseKappa: {} });
+  });
+});
+
+// Final labels against execution: a second, smaller example.
+function ranItem(final: boolean | null, executableValid: boolean | null, criticPass: boolean | null = null): LabelledItem {
+  return { language: "python", labels: [], final: { valid: final, categories: [] }, criticPass, criticFailedRules: [], executableValid };
+}
+
+describe("humanVsExecution", () => {
+  it("cross-tabulates final labels against execution and leaves out records that did not run", () => {
+    const items = [
+      ranItem(true, true), ranItem(true, true), ranItem(true, false), // humans valid: 2 pass, 1 fails its tests
+      ranItem(false, false), ranItem(false, true), //                  humans invalid: 1 fails, 1 passes
+      ranItem(true, null), ranItem(false, null), //                    not run: left out, counted
+      ranItem(null, true), //                                       unresolved: left out, not counted
+    ];
+    const figures = humanVsExecution(items);
+    expect(figures.items).toBe(5);
+    expect(figures.notRun).toBe(2);
+    expect(figures.confusion).toEqual({ bothValid: 2, bothInvalid: 1, humanValidExecutionInvalid: 1, humanInvalidExecutionValid: 1 });
+    // p_o = 3/5; marginals humans 3 valid 2 invalid, execution 3 pass 2 fail: p_e = (3·3 + 2·2)/25 = 13/25.
+    // κ = (15/25 − 13/25) / (12/25) = 1/6.
+    expect(figures.kappa).toBeCloseTo(1 / 6, 10);
+  });
+
+  it("is null where nothing ran", () => {
+    expect(humanVsExecution([ranItem(true, null)])).toEqual({ items: 0, notRun: 1, kappa: null, confusion: { bothValid: 0, bothInvalid: 0, humanValidExecutionInvalid: 0, humanInvalidExecutionValid: 0 } });
+  });
+});
+
+describe("humanVsCritic", () => {
+  it("compares with the critic, ignoring execution", () => {
+    expect(humanVsCritic([ranItem(true, false, true), ranItem(false, null, true)])).toEqual({ items: 2, kappa: 0, confusion: { bothValid: 1, bothInvalid: 0, humanValidCriticInvalid: 0, humanInvalidCriticValid: 1 } });
   });
 });

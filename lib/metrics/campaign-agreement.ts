@@ -7,6 +7,8 @@ export type LabelledItem = {
   final: { valid: boolean | null; categories: string[] };
   criticPass: boolean | null;
   criticFailedRules: string[];
+  /** Whether the canonical solution passed its own tests; null when it was not run or its language cannot run. */
+  executableValid: boolean | null;
 };
 
 export type AgreementFigures = { items: number; percentAgreement: number | null; fleissKappa: number | null; krippendorffAlpha: number | null; cohensKappa: number | null };
@@ -46,14 +48,36 @@ export function humanAgreement(items: LabelledItem[]): AgreementFigures {
   };
 }
 
+/** The humans' final label against a reference verdict, over resolved items where the reference exists. */
+function finalAgainst(items: LabelledItem[], reference: (item: LabelledItem) => boolean | null) {
+  const pairs = items.flatMap((item) => {
+    const other = reference(item);
+    return item.final.valid !== null && other !== null ? [[item.final.valid, other] as [boolean, boolean]] : [];
+  });
+  return { items: pairs.length, kappa: cohensKappa(pairs), confusion: confusion2x2(pairs) };
+}
+
 /** The humans' final label against the critic's overall_pass, over items with both. */
 export function humanVsCritic(items: LabelledItem[]): HumanVsCritic {
-  const pairs = items.flatMap((item) => (item.final.valid !== null && item.criticPass !== null ? [[item.final.valid, item.criticPass] as [boolean, boolean]] : []));
-  const confusion = confusion2x2(pairs);
+  const { confusion, ...figures } = finalAgainst(items, (item) => item.criticPass);
+  return { ...figures, confusion: { bothValid: confusion.bothTrue, bothInvalid: confusion.bothFalse, humanValidCriticInvalid: confusion.firstTrueSecondFalse, humanInvalidCriticValid: confusion.firstFalseSecondTrue } };
+}
+
+export type HumanVsExecution = {
+  items: number;
+  /** Resolved items left out because their record was not run or its language cannot run. */
+  notRun: number;
+  kappa: number | null;
+  confusion: { bothValid: number; bothInvalid: number; humanValidExecutionInvalid: number; humanInvalidExecutionValid: number };
+};
+
+/** The humans' final label against execution (the canonical solution passing its tests), leaving out records that did not run. */
+export function humanVsExecution(items: LabelledItem[]): HumanVsExecution {
+  const { confusion, ...figures } = finalAgainst(items, (item) => item.executableValid);
   return {
-    items: pairs.length,
-    kappa: cohensKappa(pairs),
-    confusion: { bothValid: confusion.bothTrue, bothInvalid: confusion.bothFalse, humanValidCriticInvalid: confusion.firstTrueSecondFalse, humanInvalidCriticValid: confusion.firstFalseSecondTrue },
+    ...figures,
+    notRun: items.filter((item) => item.final.valid !== null && item.executableValid === null).length,
+    confusion: { bothValid: confusion.bothTrue, bothInvalid: confusion.bothFalse, humanValidExecutionInvalid: confusion.firstTrueSecondFalse, humanInvalidExecutionValid: confusion.firstFalseSecondTrue },
   };
 }
 

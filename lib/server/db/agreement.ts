@@ -1,6 +1,7 @@
 import "server-only";
 
-import { annotatorStatistics, criticRuleMatches, humanAgreement, humanVsCritic } from "@/lib/metrics/campaign-agreement";
+import { annotatorStatistics, criticRuleMatches, humanAgreement, humanVsCritic, humanVsExecution } from "@/lib/metrics/campaign-agreement";
+import { type BlindLabel, revealAnalysis } from "@/lib/metrics/reveal";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
@@ -8,31 +9,47 @@ import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { computeOutcomes } from "./review";
 
+/** A blind campaign's labels that kept a pre-reveal verdict, with the critic's verdict on their record. */
+async function loadBlindLabels(campaignId: string): Promise<BlindLabel[]> {
+  const rows = await prisma().annotation.findMany({
+    where: { item: { campaignId }, preRevealValid: { not: null } },
+    select: { userId: true, valid: true, preRevealValid: true, item: { select: { language: true, record: { select: { critic: { select: { overallPass: true } } } } } } },
+  });
+  return rows.map((row) => ({ userId: row.userId, language: row.item.language, before: row.preRevealValid!, after: row.valid, criticPass: row.item.record.critic?.overallPass ?? null }));
+}
+
 /**
  * Agreement figures of a campaign: human–human overall and per language, the humans' final label
- * against the critic, per critic rule precision/recall against the mapped categories, and per
- * annotator statistics. Undefined metrics are null. Scope: reports:export.
+ * against the critic and against execution, per critic rule precision/recall against the mapped
+ * categories, per annotator statistics, and (blind campaigns only, else null) how the critic's
+ * reveal moved verdicts. Undefined metrics are null. Scope: reports:export.
  */
 export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
   assertCan(actor, "reports:export");
-  await getCampaign({ actor, campaignId });
-  const [{ outcomes }, categories] = await Promise.all([
+  const campaign = await getCampaign({ actor, campaignId });
+  const [{ outcomes }, categories, blindLabels] = await Promise.all([
     computeOutcomes(campaignId),
     prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { key: true, criticRule: true } }),
+    campaign.blind ? loadBlindLabels(campaignId) : Promise.resolve(null),
   ]);
   const languages = [...new Set(outcomes.map((item) => item.language))].sort();
-  const users = await prisma().user.findMany({ where: { id: { in: [...new Set(outcomes.flatMap((item) => item.labels.map((label) => label.userId)))] } }, select: { id: true, email: true, name: true } });
-  const byLanguage = Object.fromEntries(languages.map((language) => [language, humanAgreement(outcomes.filter((item) => item.language === language))]));
-  const criticByLanguage = Object.fromEntries(languages.map((language) => [language, humanVsCritic(outcomes.filter((item) => item.language === language))]));
+  const userIds = new Set([...outcomes.flatMap((item) => item.labels.map((label) => label.userId)), ...(blindLabels ?? []).map((label) => label.userId)]);
+  const users = await prisma().user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, email: true, name: true } });
+  const named = <T extends { userId: string }>(stats: T) => {
+    const user = users.find((candidate) => candidate.id === stats.userId);
+    return { ...stats, email: user?.email ?? "(deleted)", name: user?.name ?? null };
+  };
+  const reveal = blindLabels ? revealAnalysis(blindLabels) : null;
+  const perLanguage = <T,>(figure: (items: typeof outcomes) => T) => Object.fromEntries(languages.map((language) => [language, figure(outcomes.filter((item) => item.language === language))]));
   return {
     overall: humanAgreement(outcomes),
-    byLanguage,
+    byLanguage: perLanguage(humanAgreement),
     humanVsCritic: humanVsCritic(outcomes),
-    humanVsCriticByLanguage: criticByLanguage,
+    humanVsCriticByLanguage: perLanguage(humanVsCritic),
+    humanVsExecution: humanVsExecution(outcomes),
+    humanVsExecutionByLanguage: perLanguage(humanVsExecution),
     criticRules: criticRuleMatches(outcomes, categories),
-    annotators: annotatorStatistics(outcomes).map((stats) => {
-      const user = users.find((candidate) => candidate.id === stats.userId);
-      return { ...stats, email: user?.email ?? "(deleted)", name: user?.name ?? null };
-    }),
+    annotators: annotatorStatistics(outcomes).map(named),
+    blindReveal: reveal ? { ...reveal, byAnnotator: reveal.byAnnotator.map(named) } : null,
   };
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 
+import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progress-table";
 import { CampaignSettings } from "@/components/campaigns/campaign-settings";
 import { CampaignManage } from "@/components/campaigns/campaign-manage";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
@@ -12,6 +13,7 @@ import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { listAnnotatorProgress } from "@/lib/server/db/annotator-progress";
 import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/db/campaigns";
 import { listMyAnnotations } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
@@ -23,7 +25,13 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const actor = await requirePageActor("records:read", `/campaigns/${id}`);
   const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   const canLabel = can(actor, "labels:write");
-  const [progress, categories, mine] = await Promise.all([getCampaignProgress({ actor, campaignId: id }), listCategories({ campaignId: id }), canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([])]);
+  const canSeeTeam = can(actor, "reports:export");
+  const [progress, categories, mine, team] = await Promise.all([
+    getCampaignProgress({ actor, campaignId: id }),
+    listCategories({ campaignId: id }),
+    canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([]),
+    canSeeTeam ? listAnnotatorProgress({ actor, campaignId: id }) : Promise.resolve(null),
+  ]);
   const { submitted, skipped, active, available } = progress.mine;
   const hasWork = active > 0 || available > 0;
   const isOpen = campaign.status === "ACTIVE";
@@ -92,6 +100,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           {actor.languages.length === 0 ? <p className="mt-3 text-xs text-slate-500">You have no languages yet; ask an admin to add yours.</p> : null}
         </Card>
       </div>
+      {team ? (
+        <Card title="Annotators" className="mt-4">
+          <AnnotatorProgressTable rows={team} />
+        </Card>
+      ) : null}
       {can(actor, "campaigns:admin") ? (
         <>
           <Card title="Settings" className="mt-4">

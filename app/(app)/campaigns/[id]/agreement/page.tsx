@@ -1,8 +1,9 @@
 
 import { AgreementTable } from "@/components/agreement/agreement-table";
 import { AnnotatorTable, PairwiseKappaMatrix } from "@/components/agreement/annotator-table";
-import { CriticConfusion } from "@/components/agreement/critic-confusion";
+import { CriticConfusion, ExecutionConfusion } from "@/components/agreement/critic-confusion";
 import { CriticRulesTable } from "@/components/agreement/critic-rules-table";
+import { RevealTable } from "@/components/agreement/reveal-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
@@ -37,6 +38,23 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
             ))}
           </div>
         </Card>
+        <Card title="Final labels vs execution">
+          <p className="mb-3 text-sm text-slate-600">Whether the canonical solution passes its own tests. Records not run, or whose language cannot run here, are left out.</p>
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+            <ExecutionConfusion scope="Overall" comparison={agreement.humanVsExecution} />
+            {Object.entries(agreement.humanVsExecutionByLanguage).map(([language, comparison]) => (
+              <ExecutionConfusion key={language} scope={LANGUAGE_LABELS[language as Language] ?? language} comparison={comparison} />
+            ))}
+          </div>
+        </Card>
+        {agreement.blindReveal ? (
+          <Card title="Before and after the critic was shown">
+            <p className="mb-3 text-sm text-slate-600">This campaign is blind: each annotator&apos;s first verdict was given before they saw the critic. A verdict that changed afterwards is a flip; agreement with the critic rising after the reveal is the anchoring effect.</p>
+            <div className="overflow-x-auto">
+              <RevealTable reveal={agreement.blindReveal} />
+            </div>
+          </Card>
+        ) : null}
         <Card title="Critic rules vs the humans' categories">
           <div className="overflow-x-auto">
             <CriticRulesTable rules={agreement.criticRules} categoryLabels={categoryLabels} />
