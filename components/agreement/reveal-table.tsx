@@ -1,19 +1,9 @@
+import type { RevealFigures } from "@/lib/metrics/reveal";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 
 import { formatNumber, formatPercent } from "./format";
 import { Metric } from "./metric";
 
-type RevealFigures = {
-  labels: number;
-  flipped: number;
-  flipRate: number | null;
-  flippedTowardCritic: number;
-  withCritic: number;
-  agreementBefore: number | null;
-  agreementAfter: number | null;
-  kappaBefore: number | null;
-  kappaAfter: number | null;
-};
 
 export type RevealData = {
   overall: RevealFigures;
