@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 
 import { z } from "zod";
 
+import { downloadFileName } from "@/lib/reports/format";
 import { getCampaign } from "@/lib/server/db/campaigns";
 import { exportCampaign } from "@/lib/server/db/exports";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
@@ -16,7 +17,7 @@ export const GET = apiRoute<{ id: string }>("reports:export", async ({ request, 
   const outputFormat = what === "verified" ? "jsonl" : format;
   // A byte stream (not object mode): web streams must carry Uint8Array chunks, not strings.
   const body = Readable.toWeb(Readable.from(exportCampaign({ actor, campaignId: params.id, what, format: outputFormat }), { objectMode: false })) as ReadableStream<Uint8Array>;
-  const fileName = `${campaign.name}-${what}.${outputFormat}`.replace(/[^\w.-]/g, "_");
+  const fileName = downloadFileName({ name: campaign.name, what, extension: outputFormat });
   return new Response(body, {
     headers: { "content-type": outputFormat === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName}"` },
   });
