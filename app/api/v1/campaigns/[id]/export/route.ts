@@ -7,9 +7,9 @@ import { getCampaign } from "@/lib/server/db/campaigns";
 import { exportCampaign } from "@/lib/server/db/exports";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
 
-const querySchema = z.object({ what: z.enum(["labels", "verified"]), format: z.enum(["jsonl", "csv"]).default("jsonl") });
+const querySchema = z.object({ what: z.enum(["labels", "annotations", "verified"]), format: z.enum(["jsonl", "csv"]).default("jsonl") });
 
-/** GET /api/v1/campaigns/{id}/export?what=labels|verified[&format=jsonl|csv] → a streamed export (CSV only for labels). */
+/** GET /api/v1/campaigns/{id}/export?what=labels|annotations|verified[&format=jsonl|csv] → a streamed export (CSV for labels and annotations). */
 export const GET = apiRoute<{ id: string }>("reports:export", async ({ request, actor, params }) => {
   const { what, format } = parseSearchParams(request, querySchema);
   // Checked before streaming starts, so a missing campaign is a 404 rather than a broken stream.
