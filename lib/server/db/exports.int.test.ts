@@ -1,5 +1,7 @@
 // The exports cell by cell against what the test itself planted: one row per annotation and one per
 // item, in CSV and JSONL; booleans written as true/false with empty only for unknown; file names.
+import { spawnSync } from "node:child_process";
+
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -152,5 +154,21 @@ describe("download names", () => {
     expect(datasetReport.status).toBe(200);
     expect(datasetReport.headers.get("content-disposition")).toBe(`attachment; filename="${dataset.replace(/[^\w.-]+/g, "_")}-report-${today}.md"`);
     expect(await datasetReport.text()).toContain("strongest resolved label");
+  });
+});
+
+describe("verity report --dataset", () => {
+  it("prints the dataset report with the cross-campaign rule under the table", async () => {
+    const dataset = (await prisma().campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { dataset: { select: { name: true } } } })).dataset.name;
+    const result = spawnSync(process.execPath, ["scripts/verity.mjs", "report", "--dataset", dataset], { env: process.env, encoding: "utf8", timeout: 60_000 });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    // Three Python records, two finally valid (the planted labels above).
+    expect(result.stdout).toContain("| Python | 66.7% [");
+    expect(result.stdout).toContain("| n = 3 | 50.0% (n = 2) | 50.0% (n = 2) |");
+    expect(result.stdout).toContain("strongest resolved label");
+    const missing = spawnSync(process.execPath, ["scripts/verity.mjs", "report", "--dataset", "no-such-dataset-anywhere"], { env: process.env, encoding: "utf8", timeout: 60_000 });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('No dataset named "no-such-dataset-anywhere"');
   });
 });
