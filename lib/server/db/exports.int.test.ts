@@ -136,8 +136,8 @@ describe("download names", () => {
     const token = (await createApiToken({ actorId: null, userId: admin.id, name: "downloads" })).token;
     const today = new Date().toISOString().slice(0, 10);
     const safe = campaignName.replace(/[^\w.-]+/g, "_");
-    const get = async (module: Promise<{ GET: (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response> }>, url: string, params: Record<string, string>) =>
-      (await module).GET(new Request(`http://localhost${url}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve(params) });
+    const get = async (module: Promise<{ GET: (request: Request, context: never) => Promise<Response> }>, url: string, params: Record<string, string>) =>
+      (await module).GET(new Request(`http://localhost${url}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve(params) } as never);
     const report = import("@/app/api/v1/campaigns/[id]/report/route");
     const exported = import("@/app/api/v1/campaigns/[id]/export/route");
     for (const format of ["json", "csv", "md"]) {
