@@ -68,7 +68,12 @@ function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = fa
     ) : (
       <>
         {formatPercent(value)}
-        {n < SMALL_N && <span className="ml-1 text-xs text-slate-500">(n = {n})</span>}
+        {n < SMALL_N ? (
+          <>
+            {" "}
+            <span className="text-xs text-slate-500">(n = {n})</span>
+          </>
+        ) : null}
       </>
     );
   const coefficient = (value: number | null, reason: string) => (value === null ? <MissingValue reason={isMacro ? GAPS.macro : reason} /> : formatCoefficient(value));

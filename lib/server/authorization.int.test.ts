@@ -38,6 +38,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/settings/tokens/actions.ts#revokeTokenAction": "tokens:write",
   "app/(app)/campaigns/actions.ts#createCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#updateCampaignSettingsAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#extendCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
 };
 

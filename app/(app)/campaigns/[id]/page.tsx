@@ -1,6 +1,7 @@
 import Link from "next/link";
 
 import { CampaignSettings } from "@/components/campaigns/campaign-settings";
+import { ExtendCampaign } from "@/components/campaigns/extend-campaign";
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
 import { ReportLink } from "@/components/report/report-link";
@@ -86,6 +87,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
       {can(actor, "campaigns:admin") ? (
         <Card title="Settings" className="mt-4">
           <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
+        </Card>
+      ) : null}
+      {can(actor, "campaigns:admin") ? (
+        <Card title="Add records" className="mt-4">
+          <ExtendCampaign campaignId={id} perLanguage={campaign.perLanguage} />
         </Card>
       ) : null}
       {canLabel ? (
