@@ -138,3 +138,20 @@ test("the dataset's report across its campaigns shows the same Python row", asyn
   expect(response.status()).toBe(200);
   expect(response.headers()["content-disposition"]).toContain(`filename="${dataset}-report-`);
 });
+
+test("the admin adds records to the running campaign and sees the strata before and after", async ({ page }) => {
+  await signIn(page, admin);
+  const body = [record("rp_four", 7, 8), record("rp_five", 9, 1)].map((item) => JSON.stringify(item)).join("\n");
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { "content-type": "application/x-ndjson" } });
+  expect(imported.status()).toBe(201);
+  await page.goto(`/campaigns/${campaignId}`);
+  const form = page.getByRole("form", { name: "Add records" });
+  // The campaign took every record (no size); left empty, it takes every record again.
+  await expect(form.getByLabel("Records per language")).toHaveValue("");
+  await form.getByRole("button", { name: "Add records" }).click();
+  const status = form.getByRole("status");
+  await expect(status).toContainText("Added 2 records.");
+  await expect(status.getByRole("row", { name: /Python/ })).toHaveText(/Python\s*3\s*5\s*\+2/);
+  await page.reload();
+  await expect(page.getByText(/^5 items from/)).toBeVisible();
+});
