@@ -78,7 +78,8 @@ test("the admin reads validity per language with its interval, the totals and th
   await expect(cells.nth(2)).toHaveText("3");
   await expect(cells.nth(3)).toHaveText("2");
   await expect(cells.nth(4)).toHaveText("66.7% [20.8, 93.9]");
-  await expect(cells.nth(5)).toHaveText("100.0%");
+  // Critic pass rests on three records: the rate says so.
+  await expect(cells.nth(5)).toHaveText("100.0% (n = 3)");
   await expect(python).toContainText("Wrong expected output (1)");
 
   const pooled = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "All languages (pooled)" }) });
@@ -105,15 +106,22 @@ test("the admin downloads the Markdown table and sees it on the page", async ({ 
   const downloadPromise = page.waitForEvent("download");
   await page.getByRole("link", { name: "Table as Markdown" }).click();
   const download = await downloadPromise;
+  const today = new Date().toISOString().slice(0, 10);
+  expect(download.suggestedFilename()).toBe(`${campaignName.replaceAll(" ", "_")}-report-${today}.md`);
   const markdown = await readFile((await download.path()) ?? "", "utf8");
   expect(markdown).toContain("| Python |");
   expect(markdown).toContain("66.7% [20.8, 93.9]");
 
-  for (const name of ["Table as CSV", "Report as JSON", "Labels as CSV", "Labels as JSONL", "Verified subset as JSONL"]) {
+  const files: Record<string, string> = { "Table as CSV": "report", "Report as JSON": "report", "Annotations as CSV": "annotations", "Annotations as JSONL": "annotations", "Final labels as CSV": "labels", "Final labels as JSONL": "labels", "Verified subset as JSONL": "verified" };
+  for (const [name, what] of Object.entries(files)) {
     const href = await page.getByRole("link", { name }).getAttribute("href");
     const response = await page.request.get(href ?? "");
     expect(response.status(), name).toBe(200);
+    expect(response.headers()["content-disposition"], name).toMatch(new RegExp(`filename="${campaignName.replaceAll(" ", "_")}-${what}-${today}\\.(csv|json|jsonl)"`));
   }
+  // One row per annotation: three records, one annotator each.
+  const annotations = await page.request.get(`/api/v1/campaigns/${campaignId}/export?what=annotations&format=csv`);
+  expect((await annotations.text()).trim().split("\n")).toHaveLength(4);
 });
 
 test("the dataset's report across its campaigns shows the same Python row", async ({ page }) => {
@@ -124,4 +132,26 @@ test("the dataset's report across its campaigns shows the same Python row", asyn
   const python = page.getByRole("table", { name: /Validity by language/ }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Python", exact: true }) });
   await expect(python.getByRole("cell").nth(4)).toHaveText("66.7% [20.8, 93.9]");
   await expect(page.getByText("| Python | 66.7% [20.8, 93.9] | n = 3 |")).toBeVisible();
+  await expect(page.getByText("strongest resolved label").first()).toBeVisible();
+  const href = await page.getByRole("link", { name: "Report as JSON" }).getAttribute("href");
+  const response = await page.request.get(href ?? "");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-disposition"]).toContain(`filename="${dataset}-report-`);
+});
+
+test("the admin adds records to the running campaign and sees the strata before and after", async ({ page }) => {
+  await signIn(page, admin);
+  const body = [record("rp_four", 7, 8), record("rp_five", 9, 1)].map((item) => JSON.stringify(item)).join("\n");
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { "content-type": "application/x-ndjson" } });
+  expect(imported.status()).toBe(201);
+  await page.goto(`/campaigns/${campaignId}`);
+  const form = page.getByRole("form", { name: "Add records" });
+  // The campaign took every record (no size); left empty, it takes every record again.
+  await expect(form.getByLabel("Records per language")).toHaveValue("");
+  await form.getByRole("button", { name: "Add records" }).click();
+  const status = form.getByRole("status");
+  await expect(status).toContainText("Added 2 records.");
+  await expect(status.getByRole("row", { name: /Python/ })).toHaveText(/Python\s*3\s*5\s*\+2/);
+  await page.reload();
+  await expect(page.getByText(/^5 items from/)).toBeVisible();
 });

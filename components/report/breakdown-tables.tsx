@@ -1,5 +1,5 @@
 import { MissingValue } from "./missing-value";
-import { formatInterval, formatPercent } from "./report-format";
+import { formatInterval, formatPercent, SMALL_N } from "./report-format";
 
 type DifficultyRow = { sampled: number; resolved: number; valid: number; validity: number | null; ci: [number, number] | null };
 type CategoryRow = { key: string; label: string; count: number; shareOfInvalid: number | null };
@@ -58,7 +58,7 @@ export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string,
 }
 
 /** Error categories of the items finally judged invalid; one item may carry several, so shares can add up past 100%. */
-export function CategoryTable({ byCategory }: { byCategory: CategoryRow[] }) {
+export function CategoryTable({ byCategory, invalidItems }: { byCategory: CategoryRow[]; invalidItems: number }) {
   const used = byCategory.filter((row) => row.count > 0).sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
   const unused = byCategory.length - used.length;
   if (used.length === 0) return <p className="text-sm text-slate-500">No item has been judged invalid yet, so no error category is in use.</p>;
@@ -83,7 +83,7 @@ export function CategoryTable({ byCategory }: { byCategory: CategoryRow[] }) {
                   {row.label}
                 </th>
                 <td className={cellClass}>{row.count}</td>
-                <td className={cellClass}>{row.shareOfInvalid === null ? <MissingValue reason="No invalid items" /> : formatPercent(row.shareOfInvalid)}</td>
+                <td className={cellClass}>{row.shareOfInvalid === null ? <MissingValue reason="No invalid items" /> : `${formatPercent(row.shareOfInvalid)}${invalidItems < SMALL_N ? ` (n = ${invalidItems})` : ""}`}</td>
               </tr>
             ))}
           </tbody>

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 import { MissingValue } from "./missing-value";
-import { formatCoefficient, formatInterval, formatPercent, GAPS, languageName, type ReportRowView, sortedLanguages, validityGap } from "./report-format";
+import { formatCoefficient, formatInterval, formatPercent, GAPS, languageName, type ReportRowView, SMALL_N, sortedLanguages, validityGap } from "./report-format";
 
 type Props = {
   byLanguage: Record<string, ReportRowView>;
@@ -61,7 +61,21 @@ function Num({ children, muted = false, title }: { children: ReactNode; muted?: 
 }
 
 function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = false }: { name: string; hint?: string; row: ReportRowView; overlap: number; categoryLabels: Record<string, string>; isMacro?: boolean }) {
-  const rate = (value: number | null, reason: string) => (value === null ? <MissingValue reason={isMacro ? GAPS.macro : reason} /> : formatPercent(value));
+  // A rate resting on few items says how few, so "0.0%" from one record does not read as a finding.
+  const rate = (value: number | null, n: number, reason: string) =>
+    value === null ? (
+      <MissingValue reason={isMacro ? GAPS.macro : reason} />
+    ) : (
+      <>
+        {formatPercent(value)}
+        {n < SMALL_N ? (
+          <>
+            {" "}
+            <span className="text-xs text-slate-500">(n = {n})</span>
+          </>
+        ) : null}
+      </>
+    );
   const coefficient = (value: number | null, reason: string) => (value === null ? <MissingValue reason={isMacro ? GAPS.macro : reason} /> : formatCoefficient(value));
   const countTitle = isMacro ? "Totals, as in the pooled row" : undefined;
   return (
@@ -83,12 +97,12 @@ function ReportRowCells({ name, hint, row, overlap, categoryLabels, isMacro = fa
           </>
         )}
       </Num>
-      <Num>{rate(row.criticPass, GAPS.criticPass)}</Num>
+      <Num>{rate(row.criticPass, row.criticN, GAPS.criticPass)}</Num>
       <Num>
         {row.executableValid === null && row.executableUnavailable > 0 && !isMacro ? (
           <span title={GAPS.executableUnavailable} className="cursor-help text-slate-500">n/a<span className="sr-only"> ({GAPS.executableUnavailable})</span></span>
         ) : (
-          rate(row.executableValid, GAPS.executableValid)
+          rate(row.executableValid, row.executableN, GAPS.executableValid)
         )}
       </Num>
       <Num>{coefficient(row.humanCriticKappa, GAPS.kappa)}</Num>

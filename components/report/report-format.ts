@@ -5,6 +5,7 @@ import type { ReportRow } from "@/lib/reports/format";
 /** The report's per-row figures, as the server computes them (rates are fractions). */
 export type ReportRowView = ReportRow;
 
+export { SMALL_N } from "@/lib/reports/format";
 export { languageName, sortedLanguages } from "@/lib/reports/languages";
 
 export const formatPercent = (fraction: number) => `${(100 * fraction).toFixed(1)}%`;

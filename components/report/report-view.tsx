@@ -33,7 +33,7 @@ export function ReportView({ report, downloads }: { report: CampaignReport; down
           <DifficultyTable byDifficulty={report.byDifficulty} />
         </Card>
         <Card title="By error category" className="min-w-0">
-          <CategoryTable byCategory={report.byCategory} />
+          <CategoryTable byCategory={report.byCategory} invalidItems={report.pooled.resolved - report.pooled.valid} />
         </Card>
       </div>
       <div className="mt-4">{downloads}</div>

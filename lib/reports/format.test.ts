@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { type ReportRow, reportToCsv, reportToMarkdown } from "./format";
+import { downloadFileName, type ReportRow, reportToCsv, reportToMarkdown, SMALL_N } from "./format";
 
 const row = (over: Partial<ReportRow>): ReportRow => ({
   sampled: 200,
@@ -10,7 +10,9 @@ const row = (over: Partial<ReportRow>): ReportRow => ({
   validity: 0.835,
   ci: [0.781, 0.878],
   criticPass: 0.9,
+  criticN: 200,
   executableValid: 0.95,
+  executableN: 200,
   executableUnavailable: 0,
   humanCriticKappa: 0.41,
   alpha: 0.72,
@@ -36,8 +38,34 @@ describe("reportToMarkdown", () => {
 describe("reportToCsv", () => {
   it("writes fractions and leaves undefined values empty", () => {
     const lines = reportToCsv(report).trim().split("\n");
-    expect(lines[0]).toBe("language,sampled,labelled,resolved,valid,validity,ci_low,ci_high,critic_pass,executable_valid,executable_unavailable,human_critic_kappa,alpha,top_categories");
-    expect(lines).toContain("C++,200,200,0,0,,,,0.9,0.95,0,,0.72,name-mismatch (12)");
-    expect(lines).toContain("Python,200,200,200,167,0.835,0.781,0.878,0.9,0.95,0,0.41,0.72,name-mismatch (12)");
+    expect(lines[0]).toBe("language,sampled,labelled,resolved,valid,validity,ci_low,ci_high,critic_pass,critic_n,executable_valid,executable_n,executable_unavailable,human_critic_kappa,alpha,top_categories");
+    expect(lines).toContain("C++,200,200,0,0,,,,0.9,200,0.95,200,0,,0.72,name-mismatch (12)");
+    expect(lines).toContain("Python,200,200,200,167,0.835,0.781,0.878,0.9,200,0.95,200,0,0.41,0.72,name-mismatch (12)");
+  });
+});
+
+describe("small numbers", () => {
+  it("prints n beside a rate that rests on fewer than 10 items, in Markdown and CSV", () => {
+    expect(SMALL_N).toBe(10);
+    // The report once said "critic pass 0.0%" for JavaScript from 1 of 7 records, with no n.
+    const javascript = row({ sampled: 7, labelled: 7, resolved: 7, valid: 4, validity: 4 / 7, criticPass: 0, criticN: 1, executableValid: 0.5, executableN: 6 });
+    const markdown = reportToMarkdown({ ...report, byLanguage: { javascript } });
+    expect(markdown).toMatch(/\| JavaScript \| 57\.1% \[[\d.]+, [\d.]+\] \| n = 7 \| 0\.0% \(n = 1\) \| 50\.0% \(n = 6\) \|/);
+    expect(markdown).toContain("| 90.0% | 95.0% |");
+    expect(reportToCsv({ ...report, byLanguage: { javascript } })).toContain("JavaScript,7,7,7,4,0.5714285714285714,0.781,0.878,0,1,0.5,6,0,");
+  });
+});
+
+describe("downloadFileName", () => {
+  it("names a download after the campaign or dataset, what it holds and the date", () => {
+    const date = new Date("2026-11-30T23:59:00Z");
+    expect(downloadFileName({ name: "py-batch 1", what: "report", extension: "json", date })).toBe("py-batch_1-report-2026-11-30.json");
+    expect(downloadFileName({ name: "../etc/passwd", what: "labels", extension: "csv", date })).toBe("etc_passwd-labels-2026-11-30.csv");
+  });
+});
+
+describe("reportToMarkdown note", () => {
+  it("states the rule under the table when given", () => {
+    expect(reportToMarkdown(report, { note: "Counts once." })).toMatch(/\|\n\nCounts once\.\n$/);
   });
 });

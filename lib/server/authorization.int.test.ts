@@ -43,6 +43,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/actions.ts#changeCampaignStatusAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#deleteCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#updateCampaignGuidelinesAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#extendCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",

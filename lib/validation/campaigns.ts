@@ -38,6 +38,14 @@ export const createCampaignSchema = z.object({
 
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 
+/** Body of POST /api/v1/campaigns/{id}/items: the new sample size per language (null: all) and, optionally, more languages. */
+export const extendCampaignSchema = z.object({
+  perLanguage: z.number().int().min(1).max(1_000_000).nullable(),
+  languages: z.array(z.enum(LANGUAGES)).min(1).optional(),
+});
+
+export type ExtendCampaignInput = z.infer<typeof extendCampaignSchema>;
+
 /** A campaign's guidelines and note rule, which an admin may change at any time from the campaign page. */
 export const campaignGuidelinesSchema = z.object({
   campaignId: z.string().min(1).max(40),

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 
 import { reportToCsv, reportToMarkdown } from "@/lib/reports/format";
 import { exportCampaign, findCampaignIdByName } from "@/lib/server/db/exports";
-import { getCampaignReport } from "@/lib/server/db/reports";
+import { getCampaignReport, getDatasetReport } from "@/lib/server/db/reports";
 
 import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
 
@@ -23,24 +23,30 @@ async function campaignId(name: string): Promise<string> {
 export function registerReportCommands(program: Command): void {
   program
     .command("report")
-    .requiredOption("--campaign <name>", "campaign to report on")
+    .option("--campaign <name>", "campaign to report on")
+    .option("--dataset <name>", "dataset to report on, across its campaigns (a record counts once, with its strongest label)")
     .option("--format <format>", "md, csv or json", "md")
-    .description("Print the validity report of a campaign (per language, with 95% intervals).")
-    .action(async (options: { campaign: string; format: string }) => {
+    .description("Print the validity report of a campaign or a dataset (per language, with 95% intervals).")
+    .action(async (options: { campaign?: string; dataset?: string; format: string }) => {
       if (!["md", "csv", "json"].includes(options.format)) usageError("--format must be md, csv or json");
-      const report = await withDatabase(async () => getCampaignReport({ actor: null, campaignId: await campaignId(options.campaign) }));
-      process.stdout.write(options.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : options.format === "csv" ? reportToCsv(report) : reportToMarkdown(report));
+      if (!options.campaign === !options.dataset) usageError("give either --campaign or --dataset");
+      const { report, note } = await withDatabase(async () => {
+        if (options.campaign) return { report: await getCampaignReport({ actor: null, campaignId: await campaignId(options.campaign) }), note: undefined };
+        const datasetReport = await getDatasetReport({ actor: null, datasetName: options.dataset! });
+        return { report: datasetReport, note: datasetReport.rule };
+      }).catch((error: unknown) => exitWithError(error));
+      process.stdout.write(options.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : options.format === "csv" ? reportToCsv(report) : reportToMarkdown(report, { note }));
       process.exit(0);
     });
 
   program
     .command("export")
     .requiredOption("--campaign <name>", "campaign to export")
-    .requiredOption("--what <what>", "labels (every item's labels) or verified (the final-Valid records in the input format)")
-    .requiredOption("--out <file>", "file to write (JSONL; .csv writes labels as CSV)")
+    .requiredOption("--what <what>", "labels (one row per item), annotations (one row per annotation) or verified (the final-Valid records in the input format)")
+    .requiredOption("--out <file>", "file to write (JSONL; .csv writes labels or annotations as CSV)")
     .description("Export a campaign's labels or its verified subset.")
     .action(async (options: { campaign: string; what: string; out: string }) => {
-      if (options.what !== "labels" && options.what !== "verified") usageError("--what must be labels or verified");
+      if (!["labels", "annotations", "verified"].includes(options.what)) usageError("--what must be labels, annotations or verified");
       const format = options.out.endsWith(".csv") ? "csv" : "jsonl";
       if (format === "csv" && options.what === "verified") usageError("the verified subset is JSONL in the input format; use a .jsonl file");
       assertOutputFolder(options.out);
@@ -49,7 +55,7 @@ export function registerReportCommands(program: Command): void {
       await withDatabase(async () => {
         const id = await campaignId(options.campaign);
         try {
-          await pipeline(Readable.from(exportCampaign({ actor: null, campaignId: id, what: options.what as "labels" | "verified", format })), createWriteStream(partial));
+          await pipeline(Readable.from(exportCampaign({ actor: null, campaignId: id, what: options.what as "labels" | "annotations" | "verified", format })), createWriteStream(partial));
           renameSync(partial, options.out);
         } catch (error) {
           rmSync(partial, { force: true });

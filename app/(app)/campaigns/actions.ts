@@ -1,11 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
 import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/db/campaign-lifecycle";
-import { createCampaign, updateCampaignGuidelines } from "@/lib/server/db/campaigns";
-import { campaignGuidelinesSchema, campaignIdSchema, campaignSettingsActionSchema, campaignStatusSchema, createCampaignSchema } from "@/lib/validation/campaigns";
+import { createCampaign, extendCampaign, updateCampaignGuidelines } from "@/lib/server/db/campaigns";
+import { campaignGuidelinesSchema, campaignIdSchema, campaignSettingsActionSchema, campaignStatusSchema, createCampaignSchema, extendCampaignSchema } from "@/lib/validation/campaigns";
 
 /** Creates a campaign (sample, overlap, taxonomy) and returns its id, item count and seed. Scope: campaigns:admin. */
 export const createCampaignAction = createAction("campaigns:admin", createCampaignSchema, async ({ input, actor }) => {
@@ -40,4 +41,11 @@ export const deleteCampaignAction = createAction("campaigns:admin", campaignIdSc
   await deleteCampaign({ actor, campaignId: input.campaignId });
   revalidatePath("/campaigns");
   return null;
+});
+
+/** Adds records to a running campaign under its seed; answers the items per language before and after. Scope: campaigns:admin. */
+export const extendCampaignAction = createAction("campaigns:admin", extendCampaignSchema.extend({ campaignId: z.string().min(1).max(40) }), async ({ input: { campaignId, ...input }, actor }) => {
+  const result = await extendCampaign({ actor, campaignId, input });
+  revalidatePath(`/campaigns/${campaignId}`);
+  return result;
 });

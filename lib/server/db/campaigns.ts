@@ -7,7 +7,8 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import type { CampaignStatus } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/server/errors";
-import type { CampaignGuidelinesInput, CreateCampaignInput } from "@/lib/validation/campaigns";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { CampaignGuidelinesInput, CreateCampaignInput, ExtendCampaignInput } from "@/lib/validation/campaigns";
 
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
@@ -70,10 +71,7 @@ export async function createCampaign({ actor, input }: { actor: Actor | null; in
       if (await tx.campaign.findUnique({ where: { name: input.name }, select: { id: true } })) {
         throw new AppError("CONFLICT", `A campaign named "${input.name}" exists already.`, { name: ["Choose another name."] });
       }
-      const present = await tx.record.groupBy({ by: ["language"], where: { datasetId: dataset.id }, _count: { _all: true } });
-      const languages = input.languages ?? present.map((row) => row.language).sort();
-      const missing = languages.filter((language) => !present.some((row) => row.language === language));
-      if (missing.length) throw new AppError("INVALID_INPUT", `The dataset has no records in ${missing.join(", ")}.`, { languages: [`No records in ${missing.join(", ")}.`] });
+      const languages = await sampleLanguages(tx, dataset.id, input.languages);
 
       const campaign = await tx.campaign.create({
         data: {
@@ -94,23 +92,86 @@ export async function createCampaign({ actor, input }: { actor: Actor | null; in
         },
         select: { id: true },
       });
-      // The agreement subset: items whose hash falls under the fraction get one extra annotator.
-      // Item ids are random: nobody should be able to name an item they were not handed.
-      const itemCount = await tx.$executeRaw`
-        INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target)
-        SELECT 'itm_' || replace(gen_random_uuid()::text, '-', ''), ${campaign.id}, r.id, r.language,
-               row_number() OVER (ORDER BY md5(${seed} || ':order:' || r.key)),
-               ${input.overlap}::int + CASE WHEN ${input.overlap}::int = 1
-                 AND ('x' || substr(md5(${seed} || ':agree:' || r.key), 1, 8))::bit(32)::bigint / 4294967296.0 < ${input.agreementFraction}::float8
-                 THEN 1 ELSE 0 END
-        FROM (
-          SELECT id, language, key, row_number() OVER (PARTITION BY language ORDER BY md5(${seed} || ':sample:' || key)) AS rank
-          FROM "Record" WHERE "datasetId" = ${dataset.id} AND language = ANY(${languages}::text[])
-        ) r
-        WHERE ${input.perLanguage ?? null}::int IS NULL OR r.rank <= ${input.perLanguage ?? null}::int`;
+      const itemCount = await insertSample(tx, { campaignId: campaign.id, datasetId: dataset.id, seed, languages, perLanguage: input.perLanguage ?? null, overlap: input.overlap, agreementFraction: input.overlap === 1 ? input.agreementFraction : 0 });
       const created = await tx.campaign.update({ where: { id: campaign.id }, data: { itemCount }, select: campaignSelect });
       await writeAudit(tx, { actorId: actor?.id ?? null, action: "campaign.create", targetType: "Campaign", targetId: campaign.id, after: { name: input.name, dataset: input.dataset, languages, perLanguage: input.perLanguage ?? null, seed, overlap: input.overlap, itemCount } });
       return toSummary(created);
+    },
+    { timeout: 120_000 },
+  );
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** The languages to sample (all the dataset has when none are given); each must have records. */
+async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | undefined): Promise<string[]> {
+  const present = await tx.record.groupBy({ by: ["language"], where: { datasetId }, _count: { _all: true } });
+  const languages = [...(wanted ?? present.map((row) => row.language))].sort();
+  const missing = languages.filter((language) => !present.some((row) => row.language === language));
+  if (missing.length) throw new AppError("INVALID_INPUT", `The dataset has no records in ${missing.join(", ")}.`, { languages: [`No records in ${missing.join(", ")}.`] });
+  return languages;
+}
+
+/**
+ * Inserts the campaign's sample: per language, the records ranked within the first `perLanguage`
+ * by md5(seed, key) (all when null) that are not items yet, queued after the existing items in
+ * md5(seed, key) order. Because the rank depends only on the seed and the key, a larger size later
+ * adds exactly the records a campaign created with that size would have held. Returns how many.
+ */
+async function insertSample(tx: Tx, sample: { campaignId: string; datasetId: string; seed: string; languages: string[]; perLanguage: number | null; overlap: number; agreementFraction: number }): Promise<number> {
+  const { campaignId, datasetId, seed, languages, perLanguage, overlap, agreementFraction } = sample;
+  // The agreement subset: items whose hash falls under the fraction get one extra annotator.
+  // Item ids are random: nobody should be able to name an item they were not handed.
+  return tx.$executeRaw`
+    INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target)
+    SELECT 'itm_' || replace(gen_random_uuid()::text, '-', ''), ${campaignId}, r.id, r.language,
+           (SELECT coalesce(max(position), 0) FROM "CampaignItem" WHERE "campaignId" = ${campaignId}) + row_number() OVER (ORDER BY md5(${seed} || ':order:' || r.key)),
+           ${overlap}::int + CASE WHEN ${overlap}::int = 1
+             AND ('x' || substr(md5(${seed} || ':agree:' || r.key), 1, 8))::bit(32)::bigint / 4294967296.0 < ${agreementFraction}::float8
+             THEN 1 ELSE 0 END
+    FROM (
+      SELECT id, language, key, row_number() OVER (PARTITION BY language ORDER BY md5(${seed} || ':sample:' || key)) AS rank
+      FROM "Record" WHERE "datasetId" = ${datasetId} AND language = ANY(${languages}::text[])
+    ) r
+    WHERE (${perLanguage}::int IS NULL OR r.rank <= ${perLanguage}::int)
+      AND NOT EXISTS (SELECT 1 FROM "CampaignItem" i WHERE i."campaignId" = ${campaignId} AND i."recordId" = r.id)`;
+}
+
+export type CampaignExtension = { added: number; perLanguage: number | null; before: Record<string, number>; after: Record<string, number> };
+
+async function itemsByLanguage(tx: Tx, campaignId: string): Promise<Record<string, number>> {
+  const rows = await tx.campaignItem.groupBy({ by: ["language"], where: { campaignId }, _count: { _all: true }, orderBy: { language: "asc" } });
+  return Object.fromEntries(rows.map((row) => [row.language, row._count._all]));
+}
+
+/**
+ * Adds records to a running campaign: a larger sample per language (or all, null) and optionally
+ * more languages, under the campaign's seed, so the items are those a campaign created with the new
+ * size would hold; labels so far stay, new items queue after the old ones. The sample never shrinks.
+ * Returns the items per language before and after. Scope: campaigns:admin.
+ */
+export async function extendCampaign({ actor, campaignId, input }: { actor: Actor; campaignId: string; input: ExtendCampaignInput }): Promise<CampaignExtension> {
+  assertCan(actor, "campaigns:admin");
+  return prisma().$transaction(
+    async (tx) => {
+      // Locked, so two extensions at once cannot both count the same positions.
+      const [campaign] = await tx.$queryRaw<{ datasetId: string; seed: string; languages: string[]; perLanguage: number | null; overlap: number; agreementFraction: number }[]>`
+        SELECT "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+      if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
+      const perLanguage = input.perLanguage;
+      if (campaign.perLanguage === null ? perLanguage !== null : perLanguage !== null && perLanguage < campaign.perLanguage) {
+        throw new AppError("INVALID_INPUT", `The sample only grows: give at least ${campaign.perLanguage ?? "all"} per language.`, { perLanguage: ["Records already in the campaign stay in it."] });
+      }
+      const wanted: string[] | undefined = input.languages;
+      const dropped = campaign.languages.filter((language) => wanted && !wanted.includes(language));
+      if (dropped.length) throw new AppError("INVALID_INPUT", `Languages stay in the campaign: ${dropped.join(", ")}.`, { languages: [`Keep ${dropped.join(", ")}.`] });
+      const languages = await sampleLanguages(tx, campaign.datasetId, wanted ?? campaign.languages);
+      const before = await itemsByLanguage(tx, campaignId);
+      const added = await insertSample(tx, { campaignId, datasetId: campaign.datasetId, seed: campaign.seed, languages, perLanguage, overlap: campaign.overlap, agreementFraction: campaign.agreementFraction });
+      const after = await itemsByLanguage(tx, campaignId);
+      await tx.campaign.update({ where: { id: campaignId }, data: { perLanguage, languages, itemCount: { increment: added } } });
+      await writeAudit(tx, { actorId: actor.id, action: "campaign.extend", targetType: "Campaign", targetId: campaignId, before: { perLanguage: campaign.perLanguage, languages: campaign.languages, items: before }, after: { perLanguage, languages, items: after, added } });
+      return { added, perLanguage, before, after };
     },
     { timeout: 120_000 },
   );

@@ -14,7 +14,8 @@ import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
 /** Items per query while streaming: memory stays flat however large the campaign. */
 const PAGE = 500;
 
-export type ExportKind = "labels" | "verified";
+/** labels: one row per item; annotations: one row per annotation; verified: the final-Valid records. */
+export type ExportKind = "labels" | "annotations" | "verified";
 export type ExportFormat = "jsonl" | "csv";
 
 type PageItem = {
@@ -34,8 +35,19 @@ type PageItem = {
     verificationOutcome: string | null;
     critic: { overallPass: boolean | null; raw: string; reasoning: string | null } | null;
   };
-  adjudication: { valid: boolean; categories: string[] } | null;
-  annotations: { valid: boolean; categories: string[]; note: string | null; user: { email: string } }[];
+  adjudication: { valid: boolean; categories: string[]; reason: string } | null;
+  annotations: {
+    valid: boolean;
+    categories: string[];
+    note: string | null;
+    needsReview: boolean;
+    preRevealValid: boolean | null;
+    activeMs: number;
+    revision: number;
+    createdAt: Date;
+    updatedAt: Date;
+    user: { email: string };
+  }[];
 };
 
 async function* campaignPages(campaignId: string, withCode: boolean): AsyncGenerator<PageItem[]> {
@@ -64,8 +76,11 @@ async function* campaignPages(campaignId: string, withCode: boolean): AsyncGener
             critic: { select: { overallPass: true, raw: withCode, reasoning: withCode } },
           },
         },
-        adjudication: { select: { valid: true, categories: true } },
-        annotations: { orderBy: { createdAt: "asc" }, select: { valid: true, categories: true, note: true, user: { select: { email: true } } } },
+        adjudication: { select: { valid: true, categories: true, reason: true } },
+        annotations: {
+          orderBy: { createdAt: "asc" },
+          select: { valid: true, categories: true, note: true, needsReview: true, preRevealValid: true, activeMs: true, revision: true, createdAt: true, updatedAt: true, user: { select: { email: true } } },
+        },
       },
     });
     if (items.length === 0) return;
@@ -85,39 +100,91 @@ function criticFieldsBack(critic: PageItem["record"]["critic"]): Record<string, 
   return { critic_result: output, ...(critic.reasoning ? { critic_reasoning: critic.reasoning } : {}) };
 }
 
-const LABEL_COLUMNS = ["record_key", "line", "language", "difficulty", "final_label", "categories", "decided_by", "annotator_labels", "critic_pass", "executable_valid"];
+const verdict = (valid: boolean | null) => (valid === null ? null : valid ? "valid" : "invalid");
 
-function labelRow(item: PageItem, final: FinalLabel) {
+type Row = Record<string, unknown>;
+
+const ITEM_COLUMNS = ["campaign", "record_key", "line", "language", "difficulty", "final_label", "categories", "rule", "decided_by", "adjudication_reason", "labels", "valid_labels", "critic_pass", "executable_valid"];
+
+const annotationColumns = (categoryKeys: string[]) => [
+  ...["campaign", "record_key", "line", "language", "difficulty", "annotator", "label"],
+  ...categoryKeys.map((key) => `category:${key}`),
+  ...["note", "needs_review", "pre_reveal_label", "active_seconds", "revision", "created_at", "revised_at"],
+];
+
+/** One row per item: the final label, the campaign rule and how the label was reached. */
+function itemRow(campaign: string, rule: AggregationRule, item: PageItem, final: FinalLabel): Row {
   return {
+    campaign,
     record_key: item.record.key,
     line: item.record.line,
     language: item.record.language,
     difficulty: item.record.difficulty,
-    final_label: final.valid === null ? "unresolved" : final.valid ? "valid" : "invalid",
+    final_label: verdict(final.valid) ?? "unresolved",
     categories: final.categories,
-    decided_by: final.decidedBy,
-    annotator_labels: item.annotations.map((annotation) => ({ annotator: annotation.user.email, label: annotation.valid ? "valid" : "invalid", categories: annotation.categories, note: annotation.note })),
+    rule,
+    decided_by: final.decidedBy ?? "unresolved",
+    adjudication_reason: item.adjudication?.reason ?? null,
+    labels: item.annotations.length,
+    valid_labels: item.annotations.filter((annotation) => annotation.valid).length,
     critic_pass: item.record.critic?.overallPass ?? null,
     executable_valid: item.record.executableValid,
   };
 }
 
+/** One row per annotation; in CSV each campaign category is a true/false column of its own. */
+function annotationRows(campaign: string, item: PageItem, categoryKeys: string[], csv: boolean): Row[] {
+  return item.annotations.map((annotation) => ({
+    campaign,
+    record_key: item.record.key,
+    line: item.record.line,
+    language: item.record.language,
+    difficulty: item.record.difficulty,
+    annotator: annotation.user.email,
+    label: verdict(annotation.valid),
+    ...(csv ? Object.fromEntries(categoryKeys.map((key) => [`category:${key}`, annotation.categories.includes(key)])) : { categories: annotation.categories }),
+    note: annotation.note,
+    needs_review: annotation.needsReview,
+    // Blind campaigns only: the label given before the critic was shown.
+    pre_reveal_label: verdict(annotation.preRevealValid),
+    active_seconds: annotation.activeMs / 1000,
+    revision: annotation.revision,
+    created_at: annotation.createdAt.toISOString(),
+    revised_at: annotation.revision > 1 ? annotation.updatedAt.toISOString() : null,
+  }));
+}
+
+/** A CSV cell: true/false written out, lists joined with "; ", empty only for an unknown (null) value. */
+function csvCell(value: unknown): string | number {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return value.join("; ");
+  return value as string | number;
+}
+
 /**
- * Streams a campaign export, a line (or CSV row) at a time: `labels` — every item with its final
- * label, categories, who decided, each annotator's label, the critic verdict and executable-valid;
- * `verified` — the final-Valid records in the input format (original and unknown fields) plus a
- * `verification` object. Critic fields blind mode hides from the actor are left out (visibility.ts);
- * the operator CLI (no actor) gets everything. Scope: reports:export.
+ * Streams a campaign export, a line (or CSV row) at a time: `labels` — one row per item with its
+ * final label, categories, the rule and how it was resolved (adjudication reason included), label
+ * counts, the critic verdict and executable-valid; `annotations` — one row per annotation (annotator,
+ * verdict, categories, note, pre-reveal label, active time, created and revised at); `verified` — the
+ * final-Valid records in the input format (original and unknown fields) plus a `verification` object.
+ * CSV writes true/false and leaves a cell empty only when the value is unknown. Critic fields blind
+ * mode hides from the actor are left out (visibility.ts); the operator CLI (no actor) gets everything.
+ * Scope: reports:export.
  */
 export async function* exportCampaign({ actor, campaignId, what, format }: { actor: Actor | null; campaignId: string; what: ExportKind; format: ExportFormat }): AsyncGenerator<string> {
   if (actor) {
     assertCan(actor, "reports:export");
     await getCampaign({ actor, campaignId });
   }
-  const campaign = await prisma().campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { name: true, finalRule: true, categories: { select: { key: true, invalidating: true } } } });
+  const campaign = await prisma().campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { name: true, finalRule: true, categories: { orderBy: { position: "asc" }, select: { key: true, invalidating: true } } } });
   const rule = campaign.finalRule as AggregationRule;
   const invalidatingKeys = new Set(campaign.categories.filter((category) => category.invalidating).map((category) => category.key));
-  if (what === "labels" && format === "csv") yield stringify([LABEL_COLUMNS]);
+  const categoryKeys = campaign.categories.map((category) => category.key);
+  const csv = format === "csv" && what !== "verified";
+  // The header goes first, so an empty campaign still gives a CSV with its columns.
+  const columns = what === "labels" ? ITEM_COLUMNS : annotationColumns(categoryKeys);
+  if (csv) yield stringify([columns]);
   for await (const stored of campaignPages(campaignId, what === "verified")) {
     const hidden = await criticHiddenRecordIds({ actor, recordIds: stored.map((item) => item.record.id) });
     const page = stored.map((item) => ({ ...item, record: { ...item.record, critic: criticAsSeen(item.record.critic, hidden.has(item.record.id)) } }));
@@ -125,9 +192,14 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
     const runs = what === "verified" ? await latestVerificationRuns(page.map((item) => item.record.id)) : new Map<number, VerificationRun[]>();
     for (const item of page) {
       const final = finalLabel({ rule, labels: item.annotations, adjudication: item.adjudication, invalidatingKeys });
-      if (what === "labels") {
-        const row = labelRow(item, final);
-        lines.push(format === "csv" ? stringify([LABEL_COLUMNS.map((column) => { const value = row[column as keyof typeof row]; return typeof value === "object" && value !== null ? JSON.stringify(value) : (value ?? ""); })]) : `${JSON.stringify(row)}\n`);
+      if (what !== "verified") {
+        for (const row of what === "labels" ? [itemRow(campaign.name, rule, item, final)] : annotationRows(campaign.name, item, categoryKeys, csv)) {
+          if (!csv) {
+            lines.push(`${JSON.stringify(row)}\n`);
+            continue;
+          }
+          lines.push(stringify([columns.map((column) => csvCell(row[column]))]));
+        }
       } else if (final.valid === true) {
         const { record } = item;
         const original = {

@@ -169,4 +169,36 @@ describe("dataset report", () => {
     expect(report.pooled).toMatchObject({ sampled: 3, resolved: 3, valid: 2 });
     expect(report.pooled.validity).toBeCloseTo(2 / 3, 10);
   });
+
+  it("lets stronger evidence win across campaigns: adjudication, then more agreeing annotators, then the latest", async () => {
+    const dataset = uniqueName("dsstrength");
+    const languages = ["python", "cpp", "javascript"];
+    const annotators = [await makeUser("ANNOTATOR", languages), await makeUser("ANNOTATOR", languages)];
+    const reviewer = await makeUser("REVIEWER");
+    // One record per language, so each language's validity shows which label its record kept.
+    const records = languages.map((language, index) => makeRecord(`s${index}_${dataset.replaceAll("-", "_")}`, { language }));
+    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
+    const label = async (campaignId: string, language: string, valids: boolean[], adjudication?: boolean) => {
+      const item = await prisma().campaignItem.findFirstOrThrow({ where: { campaignId, language }, select: { id: true } });
+      for (const [index, valid] of valids.entries()) {
+        await holdItem({ userId: annotators[index].id, itemId: item.id });
+        await submitAnnotation({ actor: annotators[index], itemId: item.id, input: { valid, categories: valid ? [] : ["other"], note: valid ? null : "no", needsReview: false, activeMs: 1000 } });
+      }
+      if (adjudication !== undefined) await adjudicateItem({ actor: reviewer, itemId: item.id, input: { valid: adjudication, categories: adjudication ? [] : ["other"], reason: "decided by review" } });
+    };
+    const campaign = async (prefix: string) => createCampaign({ actor: admin, input: { dataset, name: uniqueName(prefix), overlap: 2, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    const first = await campaign("first");
+    await label(first.id, "python", [false, false]); // two annotators agree: invalid
+    await label(first.id, "cpp", [true, false], true); // adjudicated valid
+    await label(first.id, "javascript", [false, false]);
+    const second = await campaign("second");
+    await label(second.id, "python", [true]); // one label, later: must not overturn the two
+    await label(second.id, "cpp", [false, false]); // agreement, later: must not overturn the adjudication
+    await label(second.id, "javascript", [true, true]); // as strong, later: wins
+    const { getDatasetReport } = await import("./reports");
+    const report = await getDatasetReport({ actor: admin, datasetName: dataset });
+    expect(report.byLanguage.python).toMatchObject({ resolved: 1, valid: 0 });
+    expect(report.byLanguage.cpp).toMatchObject({ resolved: 1, valid: 1 });
+    expect(report.byLanguage.javascript).toMatchObject({ resolved: 1, valid: 1 });
+  });
 });

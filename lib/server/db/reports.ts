@@ -43,8 +43,9 @@ const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid"
 
 // The per-item final label in SQL, mirroring `finalLabel` in lib/metrics: an adjudication wins;
 // then unanimity; then the item's campaign rule (majority: more than half; strict: any Invalid).
-// $1 is the list of campaign ids. Over several campaigns a record counts once: its latest resolved
-// label (else its latest item).
+// $1 is the list of campaign ids. Over several campaigns a record counts once, with its strongest
+// resolved label (CROSS_CAMPAIGN_RULE): an adjudication beats annotators; more annotators agreeing
+// with the final label beat fewer; on a tie the latest campaign wins. Unresolved items come last.
 const FINALS_CTE = `
   items AS (
     SELECT i.id, i."recordId", i.language, coalesce(r.difficulty, 'unknown') AS difficulty, i."labelCount" AS n, i."validCount" AS n_valid,
@@ -70,7 +71,9 @@ const FINALS_CTE = `
     FROM items
   ),
   finals AS (
-    SELECT DISTINCT ON ("recordId") * FROM judged ORDER BY "recordId", (final_valid IS NULL), campaign_created DESC
+    SELECT DISTINCT ON ("recordId") * FROM judged
+    ORDER BY "recordId", (final_valid IS NULL), (adj_valid IS NOT NULL) DESC,
+             (CASE WHEN final_valid THEN n_valid ELSE n - n_valid END) DESC, campaign_created DESC
   )`;
 
 async function queryCounts(campaignIds: string[], groupBy: "language" | "difficulty") {
@@ -154,7 +157,9 @@ function toRow(counts: Counts, splits: { nValid: number; nInvalid: number; items
     validity: ratio(counts.valid, counts.resolved),
     ci: wilsonInterval(counts.valid, counts.resolved),
     criticPass: ratio(counts.criticPass, counts.criticKnown),
+    criticN: counts.criticKnown,
     executableValid: ratio(counts.execValid, counts.execKnown),
+    executableN: counts.execKnown,
     executableUnavailable: counts.execUnavailable,
     humanCriticKappa: kappaFromConfusion(counts),
     alpha: alphaFromSplits(splits),
@@ -184,12 +189,18 @@ export async function getCampaignReport({ actor, campaignId }: { actor: Actor | 
   return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaignId], categoryDefs);
 }
 
+export type DatasetReport = CampaignReport & { campaigns: { id: string; name: string; finalRule: string }[]; rule: string };
+
+/** How a record labelled in several campaigns counts once; shown on the page and in the Markdown. */
+export const CROSS_CAMPAIGN_RULE =
+  "A record labelled in several campaigns counts once, with its strongest resolved label: an adjudication beats annotators' labels, more annotators agreeing beat fewer (two agreeing beat one), and on a tie the latest campaign wins.";
+
 /**
  * The validity report of a dataset across all its campaigns: each record counts once, with its
- * latest resolved label. Scope: reports:export.
+ * strongest resolved label (CROSS_CAMPAIGN_RULE). Scope: reports:export (null actor: operator CLI).
  */
-export async function getDatasetReport({ actor, datasetName }: { actor: Actor; datasetName: string }): Promise<CampaignReport & { campaigns: { id: string; name: string; finalRule: string }[] }> {
-  assertCan(actor, "reports:export");
+export async function getDatasetReport({ actor, datasetName }: { actor: Actor | null; datasetName: string }): Promise<DatasetReport> {
+  if (actor) assertCan(actor, "reports:export");
   const dataset = await prisma().dataset.findUnique({
     where: { name: datasetName },
     select: { id: true, name: true, campaigns: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, finalRule: true, overlap: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true } } } } },
@@ -202,7 +213,7 @@ export async function getDatasetReport({ actor, datasetName }: { actor: Actor; d
     dataset.campaigns.map((campaign) => campaign.id),
     categoryDefs,
   );
-  return { ...report, campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })) };
+  return { ...report, campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })), rule: CROSS_CAMPAIGN_RULE };
 }
 
 async function buildReport(meta: CampaignReport["campaign"], campaignIds: string[], categoryDefs: { key: string; label: string }[]): Promise<CampaignReport> {

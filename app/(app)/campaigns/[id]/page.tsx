@@ -4,6 +4,7 @@ import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progres
 import { CampaignSettings } from "@/components/campaigns/campaign-settings";
 import { CampaignManage } from "@/components/campaigns/campaign-manage";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
+import { ExtendCampaign } from "@/components/campaigns/extend-campaign";
 import { HistoryList } from "@/components/campaigns/history-list";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
 import { ReportLink } from "@/components/report/report-link";
@@ -112,6 +113,9 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           </Card>
           <Card title="Manage campaign" className="mt-4">
             <CampaignManage campaignId={id} name={campaign.name} overlap={campaign.overlap} status={campaign.status} hasLabels={progress.annotationsDone > 0} />
+          </Card>
+          <Card title="Add records" className="mt-4">
+            <ExtendCampaign campaignId={id} perLanguage={campaign.perLanguage} />
           </Card>
         </>
       ) : null}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 
+import { DownloadsCard, tableDownloads } from "@/components/report/report-downloads";
 import { ReportView } from "@/components/report/report-view";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { reportToMarkdown } from "@/lib/reports/format";
@@ -20,7 +21,7 @@ export default async function DatasetReportPage({ params }: { params: Promise<{ 
       <Breadcrumbs items={[{ label: "Datasets", href: "/datasets" }, { label: name, href: `/datasets/${encodeURIComponent(name)}` }, { label: "Report" }]} />
       <PageHeader
         title={`Validity report: ${name}, all campaigns`}
-        description={`${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}; a record labelled in several counts once, with its latest resolved label. Validity is valid / resolved, with a Wilson 95% interval.`}
+        description={`${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}. ${report.rule} Validity is valid / resolved, with a Wilson 95% interval.`}
       />
       {report.campaigns.length === 0 ? (
         <Card>
@@ -30,20 +31,22 @@ export default async function DatasetReportPage({ params }: { params: Promise<{ 
         <ReportView
           report={report}
           downloads={
-            <Card title="Paper table (Markdown)">
-              <p className="mb-2 text-sm text-slate-600">
-                Per-campaign downloads (CSV, JSON, labels, verified subset):{" "}
-                {report.campaigns.map((campaign, index) => (
-                  <span key={campaign.id}>
-                    {index ? ", " : ""}
-                    <Link className="text-indigo-700 hover:underline" href={`/campaigns/${campaign.id}/report`}>
-                      {campaign.name}
-                    </Link>
-                  </span>
-                ))}
-              </p>
-              <pre className="overflow-x-auto rounded bg-slate-50 p-3 font-mono text-xs ring-1 ring-slate-200">{reportToMarkdown(report)}</pre>
-            </Card>
+            <>
+              <DownloadsCard groups={[tableDownloads(`/api/v1/datasets/${encodeURIComponent(name)}/report`)]} markdown={reportToMarkdown(report, { note: report.rule })} />
+              <Card title="Per-campaign downloads">
+                <p className="text-sm text-slate-600">
+                  Labels and the verified subset are per campaign:{" "}
+                  {report.campaigns.map((campaign, index) => (
+                    <span key={campaign.id}>
+                      {index ? ", " : ""}
+                      <Link className="text-indigo-700 hover:underline" href={`/campaigns/${campaign.id}/report`}>
+                        {campaign.name}
+                      </Link>
+                    </span>
+                  ))}
+                </p>
+              </Card>
+            </>
           }
         />
       )}

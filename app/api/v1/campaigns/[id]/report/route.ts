@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { reportToCsv, reportToMarkdown } from "@/lib/reports/format";
+import { reportResponse } from "@/lib/reports/response";
 import { getCampaignReport } from "@/lib/server/db/reports";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
 
@@ -10,9 +10,5 @@ const querySchema = z.object({ format: z.enum(["json", "csv", "md"]).default("js
 export const GET = apiRoute<{ id: string }>("reports:export", async ({ request, actor, params }) => {
   const { format } = parseSearchParams(request, querySchema);
   const report = await getCampaignReport({ actor, campaignId: params.id });
-  if (format === "json") return Response.json(report);
-  const fileName = `${report.campaign.name}-report.${format}`;
-  return new Response(format === "csv" ? reportToCsv(report) : reportToMarkdown(report), {
-    headers: { "content-type": format === "csv" ? "text/csv; charset=utf-8" : "text/markdown; charset=utf-8", "content-disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"` },
-  });
+  return reportResponse({ report, format, name: report.campaign.name });
 });

@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+import { reportResponse } from "@/lib/reports/response";
+import { getDatasetReport } from "@/lib/server/db/reports";
+import { apiRoute, parseSearchParams, pathSegment } from "@/lib/server/http";
+
+const querySchema = z.object({ format: z.enum(["json", "csv", "md"]).default("json") });
+
+/** GET /api/v1/datasets/{name}/report?format=json|csv|md → the validity report across the dataset's campaigns. */
+export const GET = apiRoute<{ name: string }>("reports:export", async ({ request, actor, params }) => {
+  const { format } = parseSearchParams(request, querySchema);
+  const report = await getDatasetReport({ actor, datasetName: pathSegment(params.name) });
+  return reportResponse({ report, format, name: report.campaign.name, note: report.rule });
+});

@@ -1,0 +1,77 @@
+"use client";
+
+import { useState } from "react";
+
+import { extendCampaignAction } from "@/app/(app)/campaigns/actions";
+import { Button, ErrorNote } from "@/components/ui/primitives";
+import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+
+type Extension = { added: number; perLanguage: number | null; before: Record<string, number>; after: Record<string, number> };
+
+/**
+ * Adds records to a running campaign: a larger sample per language under the campaign's seed (the
+ * records a campaign created with that size would hold), then the strata before and after.
+ */
+export function ExtendCampaign({ campaignId, perLanguage }: { campaignId: string; perLanguage: number | null }) {
+  const [size, setSize] = useState(perLanguage === null ? "" : String(perLanguage));
+  const [error, setError] = useState<string>();
+  const [result, setResult] = useState<Extension>();
+  const [isPending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    const outcome = await extendCampaignAction({ campaignId, perLanguage: size.trim() === "" ? null : Number(size) });
+    setPending(false);
+    if (!outcome.ok) return setError(outcome.fieldErrors?.perLanguage?.[0] ? `${outcome.message} ${outcome.fieldErrors.perLanguage[0]}` : outcome.message);
+    setError(undefined);
+    setResult(outcome.data);
+  }
+
+  const languages = result ? Object.keys(result.after).sort() : [];
+  return (
+    <form onSubmit={onSubmit} className="space-y-3 text-sm" aria-label="Add records">
+      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="space-y-1">
+          <label htmlFor="extend-per-language" className="block font-medium text-slate-700">
+            Records per language
+          </label>
+          <input id="extend-per-language" type="number" min={1} value={size} onChange={(event) => setSize(event.target.value)} placeholder="all" className="block w-32 rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" />
+        </div>
+        <Button type="submit" disabled={isPending}>
+          {isPending ? "Adding…" : "Add records"}
+        </Button>
+      </div>
+      <p className="text-xs text-slate-500">The sample grows under the campaign&apos;s seed: it then holds what a campaign created with this size would. Labels so far stay; leave empty to take every record.</p>
+      {result ? (
+        <div role="status" className="space-y-2">
+          <p className="text-emerald-800">
+            Added {result.added} record{result.added === 1 ? "" : "s"}.
+          </p>
+          <table className="text-sm">
+            <caption className="sr-only">Items per language before and after</caption>
+            <thead>
+              <tr className="text-left text-xs text-slate-500">
+                <th scope="col" className="pr-4">Language</th>
+                <th scope="col" className="pr-4 text-right">Before</th>
+                <th scope="col" className="pr-4 text-right">After</th>
+                <th scope="col" className="text-right">Added</th>
+              </tr>
+            </thead>
+            <tbody>
+              {languages.map((language) => (
+                <tr key={language}>
+                  <th scope="row" className="pr-4 text-left font-normal">{LANGUAGE_LABELS[language as Language] ?? language}</th>
+                  <td className="pr-4 text-right tabular-nums">{result.before[language] ?? 0}</td>
+                  <td className="pr-4 text-right tabular-nums">{result.after[language]}</td>
+                  <td className="text-right tabular-nums">+{result.after[language] - (result.before[language] ?? 0)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </form>
+  );
+}
