@@ -142,7 +142,7 @@ test("the dataset's report across its campaigns shows the same Python row", asyn
 test("the admin adds records to the running campaign and sees the strata before and after", async ({ page }) => {
   await signIn(page, admin);
   const body = [record("rp_four", 7, 8), record("rp_five", 9, 1)].map((item) => JSON.stringify(item)).join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
   await page.goto(`/campaigns/${campaignId}`);
   const form = page.getByRole("form", { name: "Add records" });

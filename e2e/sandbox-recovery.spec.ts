@@ -6,7 +6,7 @@ import { join } from "node:path";
 
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { SAME_ORIGIN } from "./people";
+import { SAME_ORIGIN, setupCode } from "./people";
 
 // The sandbox recovers without a restart. This spec runs its own server, started while bubblewrap
 // "is not installed": VERITY_BWRAP names a path that does not exist yet. The test then creates it
@@ -96,6 +96,7 @@ async function processesRunning(argv: string[]): Promise<number[]> {
 test("an admin sets up a python campaign and invites an annotator", async ({ page, browser }) => {
   await page.goto(`${base}/datasets`);
   await expect(page.getByRole("heading", { name: "Create the first admin" })).toBeVisible();
+  await page.getByLabel("Setup code").fill(setupCode);
   await page.getByLabel("Email").fill(admin.email);
   await page.getByLabel("Name").fill("Rita Recovery");
   await page.getByLabel("Password").fill(admin.password);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { invite, signIn, signInAsAdmin } from "./people";
+import { invite, SAME_ORIGIN, signIn, signInAsAdmin } from "./people";
 
 // Runs after foundation.spec.ts in a full run (files run in name order), or alone.
 // Blind mode holds on every page, not only in the workspace: an annotator with an unlabelled blind
@@ -30,10 +30,10 @@ function record(name: string) {
 test("the admin sets up a blind campaign, a dataset without campaign and an annotator", async ({ page, browser }) => {
   await signInAsAdmin(page);
   for (const [name, records] of [[dataset, [record(`b1_${run}`), record(`b2_${run}`)]], [elsewhere, [record(`e1_${run}`)]]] as const) {
-    const imported = await page.request.post(`/api/v1/datasets/${name}/records`, { data: records.map((r) => JSON.stringify(r)).join("\n"), headers: { "content-type": "application/x-ndjson" } });
+    const imported = await page.request.post(`/api/v1/datasets/${name}/records`, { data: records.map((r) => JSON.stringify(r)).join("\n"), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
     expect(imported.status()).toBe(201);
   }
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: `Blind reads ${run}`, languages: ["python"], blind: true } });
+  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: `Blind reads ${run}`, languages: ["python"], blind: true }, headers: SAME_ORIGIN });
   expect(created.status()).toBe(201);
   campaignId = ((await created.json()) as { id: string }).id;
   await invite(page, browser, annotator, "ANNOTATOR");
@@ -74,10 +74,10 @@ test("an annotator holding a blind item reads no critic on the record page or in
 
 test("once labelled, the record page shows the annotator the critic", async ({ page }) => {
   await signIn(page, annotator);
-  const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`);
+  const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
   expect(claim.status()).toBe(200);
   const { item, record: claimed } = (await claim.json()) as { item: { id: string }; record: { id: number } };
-  expect((await page.request.post(`/api/v1/items/${item.id}/annotations`, { data: { valid: true, categories: [] } })).status()).toBe(201);
+  expect((await page.request.post(`/api/v1/items/${item.id}/annotations`, { data: { valid: true, categories: [] }, headers: SAME_ORIGIN })).status()).toBe(201);
   await page.goto(`/records/${claimed.id}`);
   await expect(page.getByText("Overall:")).toBeVisible();
   await page.getByText("Reasoning", { exact: true }).click();

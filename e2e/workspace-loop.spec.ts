@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
-import { admin, annotator, signIn } from "./people";
+import { admin, annotator, SAME_ORIGIN, signIn } from "./people";
 
 // The annotator's loop — read, run, decide — at a laptop's 1440×900 and a phone's 390 width.
 // Runs after foundation.spec.ts, whose admin and python annotator it reuses. Each scenario gets its
@@ -37,9 +37,9 @@ const campaignName = (slug: string) => `Loop ${slug}`;
 async function ensureCampaign(page: Page, slug: string, records: object[], options: Record<string, unknown> = {}) {
   if (await findCampaign(page, slug).catch(() => null)) return;
   const dataset = `e2e-loop-${slug}`;
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: records.map((r) => JSON.stringify(r)).join("\n"), headers: { "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: records.map((r) => JSON.stringify(r)).join("\n"), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName(slug), languages: ["python"], seed: "loop", ...options } });
+  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName(slug), languages: ["python"], seed: "loop", ...options }, headers: SAME_ORIGIN });
   expect(created.status()).toBe(201);
 }
 
@@ -268,7 +268,7 @@ test("campaign guidelines: the admin writes them, the annotator opens them with 
   await signIn(page, admin);
   await page.goto(`/campaigns/${await findCampaign(page, "guidelines")}`);
   await page.getByLabel("Guidelines (Markdown)").fill("## How we judge\n\nA test that prints instead of asserting is **invalid**.");
-  await page.getByRole("button", { name: "Save settings" }).click();
+  await page.getByRole("button", { name: "Save guidelines" }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
 
   const annotatorPage = await (await browser.newContext({ viewport: LAPTOP })).newPage();
@@ -303,7 +303,7 @@ test("a note is required for invalid labels only where the campaign says so", as
   await page.keyboard.press("Enter");
   await expect(page.getByText("Say why it is invalid.")).toBeVisible();
   expect(page.url()).toBe(strictUrl);
-  const rejected = await page.request.post(`/api/v1/items/${strictUrl.split("/items/")[1]}/annotations`, { data: { valid: false, categories: ["name-mismatch"] } });
+  const rejected = await page.request.post(`/api/v1/items/${strictUrl.split("/items/")[1]}/annotations`, { data: { valid: false, categories: ["name-mismatch"] }, headers: SAME_ORIGIN });
   expect(rejected.status()).toBe(422);
 });
 

@@ -25,7 +25,7 @@ export function CampaignSettings({ campaignId, guidelines, requireInvalidNote }:
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-3 text-sm" aria-label="Campaign settings">
+    <form onSubmit={onSubmit} className="space-y-3 text-sm" aria-label="Guidelines and note rule">
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <div className="space-y-1">
         <label htmlFor="campaign-guidelines" className="block font-medium text-slate-700">
@@ -40,7 +40,7 @@ export function CampaignSettings({ campaignId, guidelines, requireInvalidNote }:
       </label>
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={isPending}>
-          {isPending ? "Saving…" : "Save settings"}
+          {isPending ? "Saving…" : "Save guidelines"}
         </Button>
         {saved ? (
           <span role="status" className="text-emerald-800">

@@ -108,7 +108,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
       ) : null}
       {can(actor, "campaigns:admin") ? (
         <>
-          <Card title="Settings" className="mt-4">
+          <Card title="Guidelines and note rule" className="mt-4">
             <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
           </Card>
           <Card title="Manage campaign" className="mt-4">
