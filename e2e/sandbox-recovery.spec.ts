@@ -148,8 +148,11 @@ test("runs fail in plain words while bubblewrap is missing and work once it is i
   symlinkSync("/usr/bin/bwrap", join(bwrapFolder, "bwrap"));
 
   await page.getByRole("button", { name: /Run both/ }).click();
-  await expect(page.getByTestId("run-result").filter({ hasText: "Demo test" })).toContainText("PASSED", { timeout: 45_000 });
-  await expect(page.getByTestId("run-result").filter({ hasText: "Full test" })).toContainText("PASSED");
+  const latest = page.getByRole("region", { name: "Latest run" });
+  await expect(latest.getByTestId("run-row-demo")).toContainText("PASSED", { timeout: 45_000 });
+  await expect(latest.getByTestId("run-row-full")).toContainText("PASSED");
+  // A run that worked takes back the "cannot run" note.
+  await expect(latest.getByText(cannotRun)).toHaveCount(0);
   await page.getByRole("button", { name: /Run edited code/ }).click();
   await expect(page.getByTestId("scratch-result")).toContainText("PASSED", { timeout: 45_000 });
   // After a reload the page knows too.

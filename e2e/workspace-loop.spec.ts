@@ -313,7 +313,7 @@ test("a failing test points at its line, and the spliced program is shown on dem
   await openNext(page, "failing");
   await page.keyboard.press("r");
   const full = page.getByRole("region", { name: "Latest run" }).getByTestId("run-row-full");
-  await expect(full).toContainText("WRONG_ANSWER", { timeout: 45_000 });
+  await expect(full).toContainText("RUNTIME_ERROR", { timeout: 45_000 });
   await expect(full).toContainText("exit 1");
   await expect(full).toContainText("Full test, line 2");
   await expect(page.getByTestId("code-test").locator(".failing-line")).toHaveCount(1);

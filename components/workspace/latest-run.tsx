@@ -30,6 +30,8 @@ export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote
   const [runs, setRuns] = useState(initialRuns);
   const [error, setError] = useState<string>();
   const [running, setRunning] = useState<string | null>(null);
+  // The page's "cannot run" note was true when it was rendered; a run that works proves it stale.
+  const [hasRunWorked, setRunWorked] = useState(false);
 
   const run = useCallback(
     async (kind: "demo" | "full" | "both") => {
@@ -41,6 +43,7 @@ export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote
         const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
         if (!response.ok || !body.runs) return setError(body.error?.message ?? `The run failed (${response.status}).`);
         const fresh = body.runs;
+        setRunWorked(true);
         setRuns((current) => [...fresh, ...current.filter((old) => !fresh.some((next) => next.kind === old.kind))]);
         const failed = fresh.map((result) => ({ result, at: failingSource(result, code) })).find((entry) => entry.at);
         setHighlight(failed?.at ? toHighlight(failed.at.source, failed.result.kind) : null);
@@ -73,7 +76,7 @@ export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote
           </div>
         ) : null}
       </div>
-      {!canRun ? <p className="text-slate-500">Your role cannot run code.</p> : unavailableNote ? <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200">{unavailableNote}</p> : null}
+      {!canRun ? <p className="text-slate-500">Your role cannot run code.</p> : unavailableNote && !hasRunWorked ? <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200">{unavailableNote}</p> : null}
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       {rows.length === 0 && canRun ? <p className="text-slate-500">Not run yet. R runs the canonical solution against both tests.</p> : null}
       {rows.length > 0 ? (

@@ -21,7 +21,16 @@ function useFillHeight(element: React.RefObject<HTMLElement | null>, isEnabled: 
     };
     measure();
     window.addEventListener("resize", measure);
-    return () => window.removeEventListener("resize", measure);
+    // What sits above the panes can change height after load (a header row that wraps once the
+    // lease time or a skip form appears): measure again whenever the page above them resizes.
+    const above = new ResizeObserver(measure);
+    const previous = element.current?.previousElementSibling;
+    if (previous) above.observe(previous);
+    if (main) above.observe(main.parentElement ?? main);
+    return () => {
+      window.removeEventListener("resize", measure);
+      above.disconnect();
+    };
   }, [element, isEnabled]);
   return height;
 }
