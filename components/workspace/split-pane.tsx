@@ -83,7 +83,8 @@ export function SplitPane({ left, right, initial = 55, fill = false }: { left: R
         onKeyDown={onKeyDown}
         className="hidden w-2 shrink-0 cursor-col-resize rounded bg-slate-200 hover:bg-indigo-300 focus:outline-none focus-visible:bg-indigo-400 lg:block"
       />
-      <div className={`min-w-0 flex-1 lg:pl-2 ${fill ? `space-y-3 ${height ? "lg:h-full lg:overflow-y-auto lg:pr-1" : ""}` : "space-y-4"}`}>{right}</div>
+      {/* relative: absolutely placed content (e.g. a screen-reader-only label) scrolls with the pane instead of lengthening the page */}
+      <div className={`relative min-w-0 flex-1 lg:pl-2 ${fill ? `space-y-3 ${height ? "lg:h-full lg:overflow-y-auto lg:pr-1" : ""}` : "space-y-4"}`}>{right}</div>
     </div>
   );
 }
