@@ -5,7 +5,7 @@ import { useState } from "react";
 
 import { changeCampaignStatusAction, deleteCampaignAction, updateCampaignSettingsAction } from "@/app/(app)/campaigns/actions";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
-import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+import type { CampaignStatus } from "@/lib/validation/campaigns";
 import type { CampaignStatusAction } from "@/lib/validation/campaigns";
 
 /** The status actions offered in each status, with what they do. */

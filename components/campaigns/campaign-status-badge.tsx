@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/primitives";
-import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+import type { CampaignStatus } from "@/lib/validation/campaigns";
 
 const TONES = { ACTIVE: "green", PAUSED: "amber", CLOSED: "gray", ARCHIVED: "gray" } as const;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import type { CampaignStatus as PrismaCampaignStatus } from "@/lib/generated/prisma/enums";
 import { LANGUAGES } from "@/lib/records/languages";
 
 import { MAX_INT4 } from "./records";
@@ -67,6 +68,10 @@ export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomet
 export const campaignSettingsActionSchema = campaignSettingsFields.extend({ campaignId: z.string().min(1) }).refine(changesSomething, { message: "Give a name or an overlap to change." });
 
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
+
+/** A campaign's status, as the schema's enum spells it (kept here so components need not import Prisma). */
+export const CAMPAIGN_STATUSES = ["ACTIVE", "PAUSED", "CLOSED", "ARCHIVED"] as const satisfies readonly PrismaCampaignStatus[];
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
 export type CampaignStatusAction = (typeof CAMPAIGN_STATUS_ACTIONS)[number];
