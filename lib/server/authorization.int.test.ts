@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { API_OPERATIONS } from "@/lib/api/catalog";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { type Actor, can, ROLES, type Scope } from "@/lib/server/auth/permissions";
+import { type Actor, can, ROLES, type Scope, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createCampaign } from "@/lib/server/db/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/db/imports";
@@ -66,7 +66,7 @@ const actors: Partial<Record<Role, Actor>> = {};
 beforeAll(async () => {
   for (const role of ROLES) {
     actors[role] = await makeUser(role, ["python"]);
-    tokens[role] = (await createApiToken({ actorId: null, userId: actors[role]!.id, name: "matrix" })).token;
+    tokens[role] = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actors[role]!.id, name: "matrix" })).token;
   }
 });
 
@@ -162,7 +162,7 @@ describe("blind mode and lease ownership", () => {
 
   async function caller(role: Role): Promise<Caller> {
     const actor = await makeUser(role, ["python"]);
-    return { actor, token: (await createApiToken({ actorId: null, userId: actor.id, name: "matrix" })).token };
+    return { actor, token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: "matrix" })).token };
   }
 
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import { DELETE as deleteCampaign, PATCH as patchCampaign } from "@/app/api/v1/c
 import { POST as postStatus } from "@/app/api/v1/campaigns/[id]/status/route";
 import { POST as postClaim } from "@/app/api/v1/campaigns/[id]/claim/route";
 import { POST as postCampaign } from "@/app/api/v1/campaigns/route";
+import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { importRecords } from "@/lib/server/db/imports";
 import { createApiToken } from "@/lib/server/db/tokens";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
@@ -15,9 +16,9 @@ let dataset: string;
 
 beforeAll(async () => {
   const admin = await makeUser("ADMIN");
-  token = (await createApiToken({ actorId: null, userId: admin.id, name: "campaigns-api" })).token;
+  token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: admin.id, name: "campaigns-api" })).token;
   const annotator = await makeUser("ANNOTATOR", ["python"]);
-  annotatorToken = (await createApiToken({ actorId: null, userId: annotator.id, name: "campaigns-api" })).token;
+  annotatorToken = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: annotator.id, name: "campaigns-api" })).token;
   dataset = uniqueName("api-campaigns");
   const seed = dataset.replaceAll("-", "_");
   await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([0, 1, 2, 3, 4].map((n) => makeRecord(`${seed}_${n}`)))), skipInvalid: false, origin: "api" });

@@ -3,7 +3,7 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/db/tokens";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -44,7 +44,7 @@ afterAll(() => {
 
 beforeAll(async () => {
   admin = await makeUser("ADMIN", ["python"]);
-  token = (await createApiToken({ actorId: null, userId: admin.id, name: "http" })).token;
+  token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: admin.id, name: "http" })).token;
 });
 
 type Init = RequestInit & { headers?: Record<string, string> };

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { GET as getImport } from "@/app/api/v1/imports/[id]/route";
 import { GET as getRecords, POST as postRecords } from "@/app/api/v1/datasets/[name]/records/route";
+import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
 import { createApiToken } from "@/lib/server/db/tokens";
 import { makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
@@ -12,7 +13,7 @@ let token: string;
 
 beforeAll(async () => {
   const admin = await makeUser("ADMIN");
-  token = (await createApiToken({ actorId: null, userId: admin.id, name: "import-api" })).token;
+  token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: admin.id, name: "import-api" })).token;
 });
 
 function post(dataset: string, body: string, query = "") {

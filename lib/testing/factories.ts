@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 
 import type { Role } from "@/lib/generated/prisma/enums";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
 import { upsertUserFromCli } from "@/lib/server/db/users";
 
@@ -11,7 +11,7 @@ export function uniqueName(prefix: string): string {
 }
 
 export async function makeUser(role: Role, languages: string[] = []): Promise<Actor> {
-  const { actor } = await upsertUserFromCli({ email: `${uniqueName(role.toLowerCase())}@example.test`, role, languages, password: "correct horse battery" });
+  const { actor } = await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: `${uniqueName(role.toLowerCase())}@example.test`, role, languages, password: "correct horse battery" });
   return actor;
 }
 

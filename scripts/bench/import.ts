@@ -36,6 +36,7 @@ if (options["database-url"]) {
   delete process.env.DATABASE_URL;
 }
 
+const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { importRecords } = await import("@/lib/server/db/imports");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -198,7 +199,7 @@ async function main(): Promise<void> {
 
     console.error("Importing with importRecords…");
     const imported = await timed(() =>
-      importRecords({ actor: null, datasetName, source: createReadStream(file, { highWaterMark: 1024 * 1024 }), skipInvalid: false, origin: "cli", fileName: "records.jsonl", bytesTotal: fileBytes }),
+      importRecords({ actor: SYSTEM_ACTOR.cli, datasetName, source: createReadStream(file, { highWaterMark: 1024 * 1024 }), skipInvalid: false, origin: "cli", fileName: "records.jsonl", bytesTotal: fileBytes }),
     );
     const summary = imported.result;
     if (!summary.ok || summary.imported !== RECORD_COUNT) {

@@ -31,6 +31,7 @@ process.env.VERITY_DATA_DIR = ".data/bench-queue";
 process.env.VERITY_DB_PORT = "54389";
 delete process.env.DATABASE_URL;
 
+const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { upsertUserFromCli } = await import("@/lib/server/db/users");
 const { createApiToken } = await import("@/lib/server/db/tokens");
@@ -104,10 +105,10 @@ async function main(): Promise<void> {
     const users: { actor: { id: string; email: string }; token: string }[] = [];
     // At least three people, so the overlap-3 campaign below can be filled with distinct annotators.
     for (let index = 0; index < Math.max(ANNOTATORS, 3); index++) {
-      const { actor } = await upsertUserFromCli({ email: `annotator${index}@bench.test`, role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
-      users.push({ actor, token: (await createApiToken({ actorId: null, userId: actor.id, name: `bench-${run}` })).token });
+      const { actor } = await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: `annotator${index}@bench.test`, role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
+      users.push({ actor, token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: `bench-${run}` })).token });
     }
-    const admin = (await upsertUserFromCli({ email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
+    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
     console.error("Creating the campaign of every record…");
     const created = await time(() => createCampaign({ actor: admin, input: { dataset, name: `queue-${run}`, overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } }));
     const campaign = created.value;

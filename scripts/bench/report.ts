@@ -22,6 +22,7 @@ process.env.VERITY_DATA_DIR = ".data/bench-queue";
 process.env.VERITY_DB_PORT = "54389";
 delete process.env.DATABASE_URL;
 
+const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { getCampaignReport } = await import("@/lib/server/db/reports");
 const { exportCampaign } = await import("@/lib/server/db/exports");
@@ -45,13 +46,13 @@ async function main(): Promise<void> {
     const reportMs: number[] = [];
     for (let run = 0; run < Number(options.runs); run++) {
       const started = performance.now();
-      await getCampaignReport({ actor: null, campaignId: busiest.id });
+      await getCampaignReport({ actor: SYSTEM_ACTOR.cli, campaignId: busiest.id });
       reportMs.push(performance.now() - started);
     }
 
     // A campaign of every record, each labelled Valid once, so the verified subset is all 100,000.
-    const admin = (await upsertUserFromCli({ email: "admin@bench.test", role: "ADMIN", languages: [] })).actor;
-    const annotator = (await upsertUserFromCli({ email: "annotator0@bench.test", role: "ANNOTATOR", languages: [] })).actor;
+    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [] })).actor;
+    const annotator = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "annotator0@bench.test", role: "ANNOTATOR", languages: [] })).actor;
     const dataset = (await client.query<{ name: string }>(`SELECT d.name FROM "Campaign" c JOIN "Dataset" d ON d.id = c."datasetId" WHERE c.id = $1`, [busiest.id])).rows[0].name;
     const all = await createCampaign({ actor: admin, input: { dataset, name: `export-${Date.now().toString(36)}`, overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
     await client.query(
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 50);
     const started = performance.now();
-    await pipeline(Readable.from(exportCampaign({ actor: null, campaignId: all.id, what: "verified", format: "jsonl" })), createWriteStream(file));
+    await pipeline(Readable.from(exportCampaign({ actor: SYSTEM_ACTOR.cli, campaignId: all.id, what: "verified", format: "jsonl" })), createWriteStream(file));
     const exportSeconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const exportBytes = statSync(file).size;

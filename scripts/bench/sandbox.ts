@@ -3,9 +3,7 @@
 // dataset with every core working. Own database in .data/bench-sandbox. Writes docs/benchmarks.md.
 //
 //   npm run bench:sandbox [-- --runs 50 --no-write]
-import { createReadStream } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 
@@ -18,23 +16,26 @@ process.env.VERITY_DATA_DIR = ".data/bench-sandbox";
 process.env.VERITY_DB_PORT = "54419";
 delete process.env.DATABASE_URL;
 
+const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { importRecords } = await import("@/lib/server/db/imports");
-const { disconnectPrisma, prisma } = await import("@/lib/server/db/client");
+const { disconnectPrisma } = await import("@/lib/server/db/client");
+const { getServerVersion } = await import("@/lib/server/db/health");
+const { loadDemoDatasetIfMissing } = await import("@/lib/server/db/demo");
+const { getVerificationProgress, listBatchOutcomes } = await import("@/lib/server/db/verification");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { measureOverhead } = await import("@/lib/server/sandbox/bench-overhead");
-const { getVerificationProgress, startVerification, startVerificationWorkers, VERIFY_QUEUE } = await import("@/lib/server/jobs/verification");
+const { startVerification, startVerificationWorkers, VERIFY_QUEUE } = await import("@/lib/server/jobs/verification");
 const { getBoss, stopBoss } = await import("@/lib/server/jobs/boss");
 
 /** Verifies the whole demo dataset again with `workers` workers; its wall time and counters. */
 async function verifyDemo(workers: number) {
   const started = performance.now();
-  const batch = await startVerification({ actor: null, datasetName: "demo", force: true });
+  const batch = await startVerification({ actor: SYSTEM_ACTOR.cli, datasetName: "demo", force: true });
   await startVerificationWorkers(workers);
-  let progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
+  let progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
   while (progress.status === "RUNNING") {
     await sleep(250);
-    progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
+    progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
   }
   await (await getBoss()).offWork(VERIFY_QUEUE);
   return { seconds: (performance.now() - started) / 1000, progress };
@@ -42,20 +43,18 @@ async function verifyDemo(workers: number) {
 
 /** The outcome of every demo record in a batch, keyed by line, to compare two batches. */
 async function outcomesOf(batchId: string): Promise<Map<number, string>> {
-  const runs = await prisma().runResult.findMany({ where: { batchId }, select: { kind: true, outcome: true, record: { select: { line: true } } } });
-  return new Map(runs.map((run) => [run.record.line * 10 + (run.kind === "DEMO" ? 0 : 1), run.outcome]));
+  const runs = await listBatchOutcomes({ actor: SYSTEM_ACTOR.cli, batchId });
+  return new Map(runs.map((run) => [run.line * 10 + (run.kind === "DEMO" ? 0 : 1), run.outcome]));
 }
 
 async function main(): Promise<void> {
   const database = await openDatabase();
   try {
-    const postgres = (await prisma().$queryRaw<{ server_version: string }[]>`SHOW server_version`)[0].server_version;
+    const postgres = await getServerVersion();
     console.error(`Measuring the per-run overhead (${options.runs} runs)…`);
     const overhead = await measureOverhead({ runs: Number(options.runs) });
 
-    if ((await prisma().dataset.count({ where: { name: "demo" } })) === 0) {
-      await importRecords({ actor: null, datasetName: "demo", source: createReadStream(join(process.cwd(), "prisma", "demo", "demo.jsonl")), skipInvalid: false, origin: "cli" });
-    }
+    await loadDemoDatasetIfMissing({ actor: SYSTEM_ACTOR.cli });
     const cores = availableParallelism();
     console.error("Verifying the demo dataset with one worker…");
     const serial = await verifyDemo(1);

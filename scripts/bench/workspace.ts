@@ -34,6 +34,7 @@ process.env.VERITY_DB_PORT = process.env.VERITY_E2E_DB_PORT ?? "54399";
 delete process.env.DATABASE_URL;
 rmSync(".data/bench-workspace", { recursive: true, force: true });
 
+const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { upsertUserFromCli } = await import("@/lib/server/db/users");
 const { createCampaign, updateCampaignGuidelines } = await import("@/lib/server/db/campaigns");
@@ -140,8 +141,8 @@ async function main(): Promise<void> {
   try {
     const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
     const demo = await loadDemoDatasetIfEmpty();
-    await upsertUserFromCli({ email: "annotator@bench.test", role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
-    const admin = (await upsertUserFromCli({ email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
+    await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "annotator@bench.test", role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
+    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
     const base = { dataset: DEMO_DATASET, overlap: 1, agreementFraction: 0, finalRule: "consensus" as const, leaseMinutes: 30 };
     const loop = await createCampaign({ actor: admin, input: { ...base, name: "bench-loop", blind: false } });
     const open = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (open)", blind: false } });

@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 
+import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { importCriticFile, importRecords } from "@/lib/server/db/imports";
 
 import { usageError, withDatabase } from "./with-database";
@@ -35,7 +36,7 @@ export function registerImportCommands(program: Command): void {
       bar?.start(size, 0, { lines: 0, imported: 0 });
       const summary = await withDatabase(() =>
         importRecords({
-          actor: null,
+          actor: SYSTEM_ACTOR.cli,
           datasetName: options.dataset,
           source: stream,
           skipInvalid: options.skipInvalid,
@@ -76,7 +77,7 @@ export function registerImportCommands(program: Command): void {
     .description("Attach a separate critic file to a dataset's records.")
     .action(async (file: string, options: { dataset: string; json: boolean }) => {
       const { stream } = openFile(file);
-      const summary = await withDatabase(() => importCriticFile({ actor: null, datasetName: options.dataset, source: stream })).catch((error: unknown) => {
+      const summary = await withDatabase(() => importCriticFile({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, source: stream })).catch((error: unknown) => {
         console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       });

@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
 
 import { reportToCsv, reportToMarkdown } from "@/lib/reports/format";
+import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { exportCampaign, findCampaignIdByName } from "@/lib/server/db/exports";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/db/reports";
 
@@ -31,8 +32,8 @@ export function registerReportCommands(program: Command): void {
       if (!["md", "csv", "json"].includes(options.format)) usageError("--format must be md, csv or json");
       if (!options.campaign === !options.dataset) usageError("give either --campaign or --dataset");
       const { report, note } = await withDatabase(async () => {
-        if (options.campaign) return { report: await getCampaignReport({ actor: null, campaignId: await campaignId(options.campaign) }), note: undefined };
-        const datasetReport = await getDatasetReport({ actor: null, datasetName: options.dataset! });
+        if (options.campaign) return { report: await getCampaignReport({ actor: SYSTEM_ACTOR.cli, campaignId: await campaignId(options.campaign) }), note: undefined };
+        const datasetReport = await getDatasetReport({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset! });
         return { report: datasetReport, note: datasetReport.rule };
       }).catch((error: unknown) => exitWithError(error));
       process.stdout.write(options.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : options.format === "csv" ? reportToCsv(report) : reportToMarkdown(report, { note }));
@@ -55,7 +56,7 @@ export function registerReportCommands(program: Command): void {
       await withDatabase(async () => {
         const id = await campaignId(options.campaign);
         try {
-          await pipeline(Readable.from(exportCampaign({ actor: null, campaignId: id, what: options.what as "labels" | "annotations" | "verified", format })), createWriteStream(partial));
+          await pipeline(Readable.from(exportCampaign({ actor: SYSTEM_ACTOR.cli, campaignId: id, what: options.what as "labels" | "annotations" | "verified", format })), createWriteStream(partial));
           renameSync(partial, options.out);
         } catch (error) {
           rmSync(partial, { force: true });

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 
 import { normalizeLanguage } from "@/lib/records";
-import { ROLES } from "@/lib/server/auth/permissions";
+import { ROLES, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/db/tokens";
 import { findActorByEmail, upsertUserFromCli } from "@/lib/server/db/users";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -33,7 +33,7 @@ export function registerUserCommands(program: Command): void {
         if (!password.success) usageError(`--password: ${password.error.issues[0].message}`);
       }
       const languages = parseLanguages(options.languages);
-      const { actor, created } = await withDatabase(() => upsertUserFromCli({ email: options.email, role: role as Role, languages, password: options.password }));
+      const { actor, created } = await withDatabase(() => upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: options.email, role: role as Role, languages, password: options.password }));
       console.log(`${created ? "Created" : "Updated"} ${actor.email} (${actor.role}${actor.languages.length ? `; ${actor.languages.join(", ")}` : ""}).`);
     });
 
@@ -51,7 +51,7 @@ export function registerUserCommands(program: Command): void {
           console.error(`error: no active user with email ${options.email}`);
           return null;
         }
-        return (await createApiToken({ actorId: null, userId: owner.id, name: options.name })).token;
+        return (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: owner.id, name: options.name })).token;
       });
       if (!token) process.exit(1);
       console.log(token);

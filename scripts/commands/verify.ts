@@ -4,9 +4,11 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 
 import { normalizeLanguage } from "@/lib/records/languages";
+import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { failInterruptedImports } from "@/lib/server/db/imports";
+import { getVerificationProgress, verificationByLanguage } from "@/lib/server/db/verification";
 import { stopBoss } from "@/lib/server/jobs/boss";
-import { getVerificationProgress, startVerification, startVerificationWorkers, verificationByLanguage } from "@/lib/server/jobs/verification";
+import { startVerification, startVerificationWorkers } from "@/lib/server/jobs/verification";
 
 import { usageError, withDatabase } from "./with-database";
 
@@ -23,19 +25,19 @@ export function registerVerifyCommands(program: Command): void {
       const language = options.language ? (normalizeLanguage(options.language) ?? usageError(`unknown language "${options.language}"`)) : undefined;
       const byLanguage = await withDatabase(async () => {
         try {
-          const batch = await startVerification({ actor: null, datasetName: options.dataset, language, force: options.force });
+          const batch = await startVerification({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, language, force: options.force });
           if (!options.json) console.error(`${batch.resumed ? "Resuming" : "Starting"} verification of ${batch.total} records${language ? ` (${language})` : ""}.`);
           await startVerificationWorkers();
           const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored}", stream: process.stderr }) : null;
           bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0 });
           for (;;) {
-            const progress = await getVerificationProgress({ actor: null, batchId: batch.batchId });
+            const progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
             bar?.update(progress.done, { valid: progress.executableValid, failed: progress.failed, unavailable: progress.unavailable, errored: progress.errored });
             if (progress.status !== "RUNNING") break;
             await sleep(500);
           }
           bar?.stop();
-          return await verificationByLanguage({ actor: null, datasetName: options.dataset, language });
+          return await verificationByLanguage({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, language });
         } finally {
           await stopBoss();
         }

@@ -2,10 +2,14 @@ import "server-only";
 
 import { AppError } from "@/lib/server/errors";
 
-import { type Actor, can, type Scope } from "./permissions";
+import { type Actor, can, isSystemActor, type Scope, type SystemActor } from "./permissions";
 
-/** Throws FORBIDDEN unless the actor's role grants the scope (UNAUTHENTICATED without an actor). */
-export function assertCan(actor: Actor | null, scope: Scope): asserts actor is Actor {
+/**
+ * Throws FORBIDDEN unless the actor's role (or the system actor's reason) grants the scope;
+ * UNAUTHENTICATED without an actor. A missing actor is never the system: that one is passed by name.
+ */
+export function assertCan<A extends Actor | SystemActor>(actor: A | null, scope: Scope): asserts actor is A {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in or send an API token.");
-  if (!can(actor, scope)) throw new AppError("FORBIDDEN", `Your role (${actor.role.toLowerCase()}) does not allow ${scope}.`);
+  if (can(actor, scope)) return;
+  throw new AppError("FORBIDDEN", isSystemActor(actor) ? `The ${actor.reason} system actor does not hold ${scope}.` : `Your role (${actor.role.toLowerCase()}) does not allow ${scope}.`);
 }

@@ -32,9 +32,45 @@ const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
 /** Who is acting: a signed-in user or the owner of an API token, with the role read from the database. */
 export type Actor = { id: string; email: string; name: string | null; role: Role; languages: string[] };
 
-/** Whether the actor's role grants the scope; use it to hide UI, and assertCan to enforce. */
-export function can(actor: Pick<Actor, "role"> | null | undefined, scope: Scope): boolean {
-  return actor ? ROLE_SCOPES[actor.role].includes(scope) : false;
+/**
+ * Verity's own processes, which act for no person: the operator's commands at the server's shell
+ * (`verity import`, `report`, `verify`, `users`, `tokens`), the verification workers, and the demo
+ * dataset loaded at start-up. No request can become one: only server code passes these constants.
+ * It sees every campaign and record (nothing is hidden from it), and its audit rows have no person.
+ */
+export type SystemActor = { kind: "system"; reason: SystemReason };
+export type SystemReason = "cli" | "worker" | "startup";
+
+const SYSTEM_SCOPES: Record<SystemReason, readonly Scope[]> = {
+  // Whoever has the server's shell administers Verity; what only a person does (labelling,
+  // reviewing, commenting, interactive runs, reading the audit log) stays out.
+  cli: ["records:read", "imports:write", "datasets:verify", "campaigns:admin", "reports:export", "users:admin", "tokens:write"],
+  // A worker reads the records of a batch and writes their verification.
+  worker: ["records:read", "datasets:verify"],
+  // The demo dataset imported into an empty database when the server starts.
+  startup: ["imports:write"],
+};
+
+/** The system actors; CLI commands, workers and start-up pass these instead of a person. */
+export const SYSTEM_ACTOR = {
+  cli: { kind: "system", reason: "cli" },
+  worker: { kind: "system", reason: "worker" },
+  startup: { kind: "system", reason: "startup" },
+} as const satisfies Record<SystemReason, SystemActor>;
+
+export function isSystemActor(actor: Pick<Actor, "role"> | SystemActor): actor is SystemActor {
+  return "kind" in actor && actor.kind === "system";
+}
+
+/** The person behind an actor, for createdById and audit columns; null for the system. */
+export function personIdOf(actor: Actor | SystemActor): string | null {
+  return isSystemActor(actor) ? null : actor.id;
+}
+
+/** Whether the actor's role (or the system actor's reason) grants the scope; use it to hide UI, and assertCan to enforce. */
+export function can(actor: Pick<Actor, "role"> | SystemActor | null | undefined, scope: Scope): boolean {
+  if (!actor) return false;
+  return isSystemActor(actor) ? SYSTEM_SCOPES[actor.reason].includes(scope) : ROLE_SCOPES[actor.role].includes(scope);
 }
 
 /** The scopes a role holds, for display. */

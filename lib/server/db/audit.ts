@@ -1,5 +1,7 @@
 import "server-only";
 
+import type { PoolClient } from "pg";
+
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordTitle } from "@/lib/records/title";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -20,6 +22,24 @@ type AuditInput = {
 export async function writeAudit(tx: Prisma.TransactionClient, event: AuditInput): Promise<void> {
   const targetId = event.targetId ?? null;
   await tx.auditEvent.create({ data: { ...event, targetId, campaignId: await campaignOfTarget(tx, event.targetType, targetId) } });
+}
+
+/**
+ * Writes an audit event about a dataset inside a transaction held on a node-postgres connection:
+ * the bulk imports stream their rows through `pg` and cannot hold a Prisma transaction. A dataset
+ * belongs to no campaign (campaignOfTarget), so only admins read these events.
+ */
+export async function writeDatasetAudit(client: PoolClient, event: AuditInput & { targetType: "Dataset" }): Promise<void> {
+  const json = (value: Prisma.InputJsonValue | undefined) => (value === undefined ? null : JSON.stringify(value));
+  await client.query(`INSERT INTO "AuditEvent" (id, "actorId", action, "targetType", "targetId", before, after) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    `aud_${crypto.randomUUID()}`,
+    event.actorId,
+    event.action,
+    event.targetType,
+    event.targetId ?? null,
+    json(event.before),
+    json(event.after),
+  ]);
 }
 
 /** The campaign an event's target belongs to, which decides whether reviewers may read it. */

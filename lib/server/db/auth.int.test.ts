@@ -39,7 +39,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 }
 
 async function tokenFor(actor: Actor): Promise<string> {
-  return (await createApiToken({ actorId: actor.id, userId: actor.id, name: "test" })).token;
+  return (await createApiToken({ actor, userId: actor.id, name: "test" })).token;
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -105,7 +105,7 @@ describe("createFirstAdmin", () => {
 describe("API tokens", () => {
   it("stores only a hash of the token", async () => {
     const user = await makeUser("ANNOTATOR", ["python"]);
-    const { token, row } = await createApiToken({ actorId: user.id, userId: user.id, name: "laptop" });
+    const { token, row } = await createApiToken({ actor: user, userId: user.id, name: "laptop" });
     expect(token).toMatch(/^vty_/);
     expect(row.prefix).toBe(token.slice(0, 10));
 
@@ -119,7 +119,7 @@ describe("API tokens", () => {
 
   it("resolves a token to its owner until the token is revoked", async () => {
     const user = await makeUser("REVIEWER", ["go", "rust"]);
-    const { token, row } = await createApiToken({ actorId: user.id, userId: user.id, name: "ci" });
+    const { token, row } = await createApiToken({ actor: user, userId: user.id, name: "ci" });
 
     expect(await findActorByToken(token)).toEqual(user);
     expect(await findActorByToken(`${token}x`)).toBeNull();
@@ -135,7 +135,7 @@ describe("API tokens", () => {
   it("cannot revoke someone else's token, which keeps working", async () => {
     const owner = await makeUser("ANNOTATOR");
     const other = await makeUser("ADMIN");
-    const { token, row } = await createApiToken({ actorId: owner.id, userId: owner.id, name: "mine" });
+    const { token, row } = await createApiToken({ actor: owner, userId: owner.id, name: "mine" });
 
     expect(await codeOf(revokeApiToken({ actor: other, tokenId: row.id }))).toBe("NOT_FOUND");
     expect(await findActorByToken(token)).toMatchObject({ id: owner.id });

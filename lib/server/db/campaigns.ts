@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import type { CampaignStatus } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/server/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -61,8 +61,8 @@ export function toSummary({ dataset, ...campaign }: { dataset: { name: string } 
  * language (or all), ordered and sampled by md5(seed, record key) so the same seed always gives the
  * same items, plus the error taxonomy. Done in SQL so 100,000 records stay cheap. Scope: campaigns:admin.
  */
-export async function createCampaign({ actor, input }: { actor: Actor | null; input: CreateCampaignInput }): Promise<CampaignSummary> {
-  if (actor) assertCan(actor, "campaigns:admin");
+export async function createCampaign({ actor, input }: { actor: Actor | SystemActor; input: CreateCampaignInput }): Promise<CampaignSummary> {
+  assertCan(actor, "campaigns:admin");
   const seed = input.seed ?? randomBytes(6).toString("hex");
   return prisma().$transaction(
     async (tx) => {
@@ -87,14 +87,14 @@ export async function createCampaign({ actor, input }: { actor: Actor | null; in
           leaseMinutes: input.leaseMinutes,
           guidelines: input.guidelines ?? "",
           requireInvalidNote: input.requireInvalidNote ?? false,
-          createdById: actor?.id ?? null,
+          createdById: personIdOf(actor),
           categories: { create: (input.categories ?? DEFAULT_CATEGORIES).map((category, position) => ({ ...category, description: category.description ?? "", position })) },
         },
         select: { id: true },
       });
       const itemCount = await insertSample(tx, { campaignId: campaign.id, datasetId: dataset.id, seed, languages, perLanguage: input.perLanguage ?? null, overlap: input.overlap, agreementFraction: input.overlap === 1 ? input.agreementFraction : 0 });
       const created = await tx.campaign.update({ where: { id: campaign.id }, data: { itemCount }, select: campaignSelect });
-      await writeAudit(tx, { actorId: actor?.id ?? null, action: "campaign.create", targetType: "Campaign", targetId: campaign.id, after: { name: input.name, dataset: input.dataset, languages, perLanguage: input.perLanguage ?? null, seed, overlap: input.overlap, itemCount } });
+      await writeAudit(tx, { actorId: personIdOf(actor), action: "campaign.create", targetType: "Campaign", targetId: campaign.id, after: { name: input.name, dataset: input.dataset, languages, perLanguage: input.perLanguage ?? null, seed, overlap: input.overlap, itemCount } });
       return toSummary(created);
     },
     { timeout: 120_000 },
@@ -177,8 +177,9 @@ export async function extendCampaign({ actor, campaignId, input }: { actor: Acto
   );
 }
 
-/** A campaign for the operator CLI, which has shell access and no actor. */
-export async function getCampaignForOperator(campaignId: string): Promise<CampaignSummary> {
+/** Any campaign, for the system actor (the operator CLI), which sees them all. Scope: records:read. */
+export async function getCampaignForSystem({ actor, campaignId }: { actor: SystemActor; campaignId: string }): Promise<CampaignSummary> {
+  assertCan(actor, "records:read");
   const row = await prisma().campaign.findUnique({ where: { id: campaignId }, select: campaignSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
   return toSummary(row);

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/db/tokens";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -133,7 +133,7 @@ describe("labels export, one row per item", () => {
 
 describe("download names", () => {
   it("names every download after the campaign or dataset and the date", async () => {
-    const token = (await createApiToken({ actorId: null, userId: admin.id, name: "downloads" })).token;
+    const token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: admin.id, name: "downloads" })).token;
     const today = new Date().toISOString().slice(0, 10);
     const safe = campaignName.replace(/[^\w.-]+/g, "_");
     const get = async (module: Promise<{ GET: (request: Request, context: never) => Promise<Response> }>, url: string, params: Record<string, string>) =>

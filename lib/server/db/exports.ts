@@ -4,7 +4,7 @@ import { stringify } from "csv-stringify/sync";
 
 import { type AggregationRule, type FinalLabel, finalLabel } from "@/lib/metrics";
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
@@ -169,14 +169,12 @@ function csvCell(value: unknown): string | number {
  * verdict, categories, note, pre-reveal label, active time, created and revised at); `verified` — the
  * final-Valid records in the input format (original and unknown fields) plus a `verification` object.
  * CSV writes true/false and leaves a cell empty only when the value is unknown. Critic fields blind
- * mode hides from the actor are left out (visibility.ts); the operator CLI (no actor) gets everything.
+ * mode hides from the actor are left out (visibility.ts); the system actor (operator CLI) gets everything.
  * Scope: reports:export.
  */
-export async function* exportCampaign({ actor, campaignId, what, format }: { actor: Actor | null; campaignId: string; what: ExportKind; format: ExportFormat }): AsyncGenerator<string> {
-  if (actor) {
-    assertCan(actor, "reports:export");
-    await getCampaign({ actor, campaignId });
-  }
+export async function* exportCampaign({ actor, campaignId, what, format }: { actor: Actor | SystemActor; campaignId: string; what: ExportKind; format: ExportFormat }): AsyncGenerator<string> {
+  assertCan(actor, "reports:export");
+  if (!isSystemActor(actor)) await getCampaign({ actor, campaignId });
   const campaign = await prisma().campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { name: true, finalRule: true, categories: { orderBy: { position: "asc" }, select: { key: true, invalidating: true } } } });
   const rule = campaign.finalRule as AggregationRule;
   const invalidatingKeys = new Set(campaign.categories.filter((category) => category.invalidating).map((category) => category.key));

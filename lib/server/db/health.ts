@@ -13,6 +13,11 @@ export async function checkDatabase(): Promise<{ ok: boolean; latencyMs: number;
   }
 }
 
+/** The PostgreSQL server's version, e.g. "18.1" (benchmarks print it). */
+export async function getServerVersion(): Promise<string> {
+  return (await prisma().$queryRaw<{ server_version: string }[]>`SHOW server_version`)[0].server_version;
+}
+
 /** Verification jobs waiting and running, read from pg-boss's tables (absent until a worker first started). */
 export async function checkQueue(): Promise<{ ok: boolean; waiting: number | null; active: number | null; error?: string }> {
   try {

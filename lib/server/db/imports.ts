@@ -4,9 +4,10 @@ import type { PoolClient } from "pg";
 
 import { type CriticVerdict, type ParsedRecord, parseCriticLine, readItems, validateRecord } from "@/lib/records";
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
+import { writeDatasetAudit } from "./audit";
 import { prisma } from "./client";
 import { pgPool } from "./pool";
 
@@ -43,8 +44,8 @@ export type ImportSummary = {
 };
 
 export type ImportInput = {
-  /** null only for the operator CLI, which has shell access to the server. */
-  actor: Actor | null;
+  /** A person, or the system for the operator CLI and the demo dataset. */
+  actor: Actor | SystemActor;
   datasetName: string;
   source: AsyncIterable<Uint8Array | string>;
   skipInvalid: boolean;
@@ -61,7 +62,7 @@ export type ImportInput = {
  * already in the dataset (same content hash) count as duplicates. Scope: imports:write.
  */
 export async function importRecords(input: ImportInput): Promise<ImportSummary> {
-  if (input.actor) assertCan(input.actor, "imports:write");
+  assertCan(input.actor, "imports:write");
   const datasetName = input.datasetName.trim();
   if (!DATASET_NAME_PATTERN.test(datasetName)) {
     throw new AppError("INVALID_INPUT", "A dataset name is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit.", {
@@ -97,7 +98,7 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [IMPORT_LOCK_CLASS, job.id]);
     // Committed on its own at once, so the job's progress is visible while the import runs.
     await prisma().importJob.create({
-      data: { id: job.id, datasetName, source: input.origin, fileName: input.fileName ?? null, bytesTotal: input.bytesTotal ?? null, createdById: input.actor?.id ?? null },
+      data: { id: job.id, datasetName, source: input.origin, fileName: input.fileName ?? null, bytesTotal: input.bytesTotal ?? null, createdById: personIdOf(input.actor) },
       select: { id: true },
     });
     // A larger pending list lets the trigram index absorb a bulk insert ~20% faster (measured).
@@ -145,10 +146,13 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
       summary.ok = false;
     }
     if (summary.ok) {
-      await client.query(
-        `INSERT INTO "AuditEvent" (id, "actorId", action, "targetType", "targetId", after) VALUES ($1, $2, 'dataset.import', 'Dataset', $3, $4)`,
-        [`aud_${job.id}`, input.actor?.id ?? null, datasetId, JSON.stringify({ origin: input.origin, fileName: input.fileName ?? null, imported: summary.imported, duplicates: summary.duplicates, skipped: summary.skipped })],
-      );
+      await writeDatasetAudit(client, {
+        actorId: personIdOf(input.actor),
+        action: "dataset.import",
+        targetType: "Dataset",
+        targetId: datasetId,
+        after: { origin: input.origin, fileName: input.fileName ?? null, imported: summary.imported, duplicates: summary.duplicates, skipped: summary.skipped },
+      });
     } else {
       await client.query("ROLLBACK TO SAVEPOINT records");
     }
@@ -290,8 +294,8 @@ export type CriticImportSummary = { dataset: string; ok: boolean; attached: numb
  * Attaches a separate critic file to a dataset's records, each line keyed by the record's source
  * line number or its content hash. All or nothing, like importRecords. Scope: imports:write.
  */
-export async function importCriticFile({ actor, datasetName, source }: { actor: Actor | null; datasetName: string; source: AsyncIterable<Uint8Array | string> }): Promise<CriticImportSummary> {
-  if (actor) assertCan(actor, "imports:write");
+export async function importCriticFile({ actor, datasetName, source }: { actor: Actor | SystemActor; datasetName: string; source: AsyncIterable<Uint8Array | string> }): Promise<CriticImportSummary> {
+  assertCan(actor, "imports:write");
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
   const errors: CriticImportSummary["errors"] = [];
@@ -339,10 +343,7 @@ export async function importCriticFile({ actor, datasetName, source }: { actor: 
     await flush();
     const ok = errorCount === 0 && attached > 0;
     if (ok) {
-      await client.query(
-        `INSERT INTO "AuditEvent" (id, "actorId", action, "targetType", "targetId", after) VALUES ($1, $2, 'dataset.import-critic', 'Dataset', $3, $4)`,
-        [`aud_${crypto.randomUUID()}`, actor?.id ?? null, dataset.id, JSON.stringify({ attached })],
-      );
+      await writeDatasetAudit(client, { actorId: personIdOf(actor), action: "dataset.import-critic", targetType: "Dataset", targetId: dataset.id, after: { attached } });
     }
     await client.query(ok ? "COMMIT" : "ROLLBACK");
     return { dataset: datasetName, ok, attached: ok ? attached : 0, errorCount, errors };

@@ -3,11 +3,11 @@ import "server-only";
 import { cohensKappa, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
 import type { ReportRow } from "@/lib/reports/format";
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
 import { AppError } from "@/lib/server/errors";
 
-import { getCampaign, getCampaignForOperator } from "./campaigns";
+import { getCampaign, getCampaignForSystem } from "./campaigns";
 import { prisma } from "./client";
 
 export type { ReportRow };
@@ -179,12 +179,12 @@ function mean(values: (number | null)[]): number | null {
  * The validity report of a campaign, computed in SQL: per language sampled, labelled, resolved and
  * valid items, validity with its Wilson 95% interval, critic pass and executable-valid rates,
  * human–critic kappa, annotator alpha and top error categories; pooled and macro totals; breakdowns
- * by difficulty and error category. Scope: reports:export (null actor: operator CLI).
+ * by difficulty and error category. Scope: reports:export (the system actor: operator CLI).
  */
-export async function getCampaignReport({ actor, campaignId }: { actor: Actor | null; campaignId: string }): Promise<CampaignReport> {
-  if (actor) assertCan(actor, "reports:export");
-  // The operator CLI (no actor) sees every campaign; people see what getCampaign lets them.
-  const campaign = actor ? await getCampaign({ actor, campaignId }) : await getCampaignForOperator(campaignId);
+export async function getCampaignReport({ actor, campaignId }: { actor: Actor | SystemActor; campaignId: string }): Promise<CampaignReport> {
+  assertCan(actor, "reports:export");
+  // The system (operator CLI) sees every campaign; people see what getCampaign lets them.
+  const campaign = isSystemActor(actor) ? await getCampaignForSystem({ actor, campaignId }) : await getCampaign({ actor, campaignId });
   const categoryDefs = await prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { key: true, label: true } });
   return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaignId], categoryDefs);
 }
@@ -197,10 +197,10 @@ export const CROSS_CAMPAIGN_RULE =
 
 /**
  * The validity report of a dataset across all its campaigns: each record counts once, with its
- * strongest resolved label (CROSS_CAMPAIGN_RULE). Scope: reports:export (null actor: operator CLI).
+ * strongest resolved label (CROSS_CAMPAIGN_RULE). Scope: reports:export (the system actor: operator CLI).
  */
-export async function getDatasetReport({ actor, datasetName }: { actor: Actor | null; datasetName: string }): Promise<DatasetReport> {
-  if (actor) assertCan(actor, "reports:export");
+export async function getDatasetReport({ actor, datasetName }: { actor: Actor | SystemActor; datasetName: string }): Promise<DatasetReport> {
+  assertCan(actor, "reports:export");
   const dataset = await prisma().dataset.findUnique({
     where: { name: datasetName },
     select: { id: true, name: true, campaigns: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, finalRule: true, overlap: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true } } } } },

@@ -40,7 +40,7 @@ describe("disabling a user", () => {
   it("stops their session and API tokens at the next request; enabling again does not revive the old session", async () => {
     const admin = await makeUser("ADMIN");
     const user = await makeUser("REVIEWER");
-    const { token } = await createApiToken({ actorId: user.id, userId: user.id, name: "script" });
+    const { token } = await createApiToken({ actor: user, userId: user.id, name: "script" });
     const open = session(user);
     await later();
 
@@ -71,7 +71,7 @@ describe("an admin revoking tokens", () => {
   it("lists everyone's active tokens and revokes any of them", async () => {
     const admin = await makeUser("ADMIN");
     const owner = await makeUser("ANNOTATOR");
-    const { token, row } = await createApiToken({ actorId: owner.id, userId: owner.id, name: "leaked" });
+    const { token, row } = await createApiToken({ actor: owner, userId: owner.id, name: "leaked" });
     expect((await listActiveApiTokens({ actor: admin })).find((t) => t.id === row.id)).toMatchObject({ name: "leaked", owner: { id: owner.id, email: owner.email } });
 
     await revokeUserApiToken({ actor: admin, tokenId: row.id });
@@ -83,7 +83,7 @@ describe("an admin revoking tokens", () => {
   it("is for admins only", async () => {
     const reviewer = await makeUser("REVIEWER");
     const owner = await makeUser("ANNOTATOR");
-    const { token, row } = await createApiToken({ actorId: owner.id, userId: owner.id, name: "mine" });
+    const { token, row } = await createApiToken({ actor: owner, userId: owner.id, name: "mine" });
     expect(await codeOf(revokeUserApiToken({ actor: reviewer, tokenId: row.id }))).toBe("FORBIDDEN");
     expect(await codeOf(listActiveApiTokens({ actor: reviewer }))).toBe("FORBIDDEN");
     expect(await findActorByToken(token)).toMatchObject({ id: owner.id });

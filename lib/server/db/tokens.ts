@@ -1,7 +1,7 @@
 import "server-only";
 
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, isSystemActor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { hashSecret, newSecret } from "@/lib/server/auth/secrets";
 import { AppError } from "@/lib/server/errors";
 
@@ -10,15 +10,20 @@ import { prisma } from "./client";
 
 export type TokenRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 
-/** Creates a personal API token for a user; returns the secret once (only its hash is kept). */
-export async function createApiToken({ actorId, userId, name }: { actorId: string | null; userId: string; name: string }): Promise<{ token: string; row: TokenRow }> {
+/**
+ * Creates a personal API token for a user; returns the secret once (only its hash is kept). A person
+ * creates their own tokens; the system actor (operator CLI) anyone's. Scope: tokens:write.
+ */
+export async function createApiToken({ actor, userId, name }: { actor: Actor | SystemActor; userId: string; name: string }): Promise<{ token: string; row: TokenRow }> {
+  assertCan(actor, "tokens:write");
+  if (!isSystemActor(actor) && actor.id !== userId) throw new AppError("FORBIDDEN", "You create tokens for yourself only.");
   const token = newSecret("vty");
   const row = await prisma().$transaction(async (tx) => {
     const created = await tx.apiToken.create({
       data: { userId, name, prefix: token.slice(0, 10), tokenHash: hashSecret(token) },
       select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
     });
-    await writeAudit(tx, { actorId, action: "token.create", targetType: "ApiToken", targetId: created.id, after: { userId, name } });
+    await writeAudit(tx, { actorId: personIdOf(actor), action: "token.create", targetType: "ApiToken", targetId: created.id, after: { userId, name } });
     return created;
   });
   return { token, row };

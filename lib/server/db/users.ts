@@ -4,7 +4,7 @@ import { isSetupCode } from "@/lib/auth/setup-code";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { assertCan } from "@/lib/server/auth/guard";
 import { comparePassword, hashPassword } from "@/lib/server/auth/password-hasher";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
 import { writeAudit } from "./audit";
@@ -84,8 +84,9 @@ export async function createFirstAdmin(input: { email: string; name: string | nu
   });
 }
 
-/** Creates or updates a user from the operator CLI (no actor: the operator has shell access). */
-export async function upsertUserFromCli(input: { email: string; role: Role; languages: string[]; password?: string }): Promise<{ actor: Actor; created: boolean }> {
+/** Creates or updates a user from the operator CLI (the system actor: the operator has shell access). Scope: users:admin. */
+export async function upsertUserFromCli(input: { actor: SystemActor; email: string; role: Role; languages: string[]; password?: string }): Promise<{ actor: Actor; created: boolean }> {
+  assertCan(input.actor, "users:admin");
   const email = normalizeEmail(input.email);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return prisma().$transaction(async (tx) => {
@@ -97,7 +98,7 @@ export async function upsertUserFromCli(input: { email: string; role: Role; lang
       select: actorSelect,
     });
     await writeAudit(tx, {
-      actorId: null,
+      actorId: personIdOf(input.actor),
       action: existing ? "user.update" : "user.create",
       targetType: "User",
       targetId: user.id,

@@ -1,7 +1,7 @@
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
 import { prisma } from "./client";
 
@@ -60,10 +60,10 @@ export function criticHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput 
 
 /**
  * Of the given records (or of a campaign's records), those whose critic the actor may not see,
- * in one query. An operator at the command line (no actor) sees everything.
+ * in one query. The system actor (operator CLI) sees everything.
  */
-export async function criticHiddenRecordIds({ actor, recordIds, campaignId }: { actor: Viewer | null; recordIds?: number[]; campaignId?: string }): Promise<Set<number>> {
-  if (!actor || recordIds?.length === 0) return new Set();
+export async function criticHiddenRecordIds({ actor, recordIds, campaignId }: { actor: Viewer | SystemActor; recordIds?: number[]; campaignId?: string }): Promise<Set<number>> {
+  if (isSystemActor(actor) || recordIds?.length === 0) return new Set();
   const among: Prisma.CampaignItemWhereInput = recordIds ? { recordId: { in: recordIds } } : { record: { campaignItems: { some: { campaignId } } } };
   const rows = await prisma().campaignItem.findMany({ where: { AND: [among, criticHidingItemWhere(actor)] }, select: { recordId: true }, distinct: ["recordId"] });
   return new Set(rows.map((row) => row.recordId));

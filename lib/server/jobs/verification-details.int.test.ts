@@ -15,7 +15,8 @@ import { listRecords } from "@/lib/server/db/records";
 import { getCampaignReport } from "@/lib/server/db/reports";
 import { listReviewQueue } from "@/lib/server/db/review";
 import { getRecordVerification } from "@/lib/server/db/runs";
-import { startVerification, storeVerification, verificationByLanguage, verifyRecord } from "@/lib/server/jobs/verification";
+import { verificationByLanguage } from "@/lib/server/db/verification";
+import { startVerification, storeVerification, verifyRecord } from "@/lib/server/jobs/verification";
 import type { SandboxResult } from "@/lib/server/sandbox";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 

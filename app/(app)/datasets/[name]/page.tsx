@@ -5,7 +5,7 @@ import { ExecutableBadge } from "@/components/records/executable-badge";
 import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
-import { latestVerification } from "@/lib/server/jobs/verification";
+import { latestVerification } from "@/lib/server/db/verification";
 import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";

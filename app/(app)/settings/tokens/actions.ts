@@ -8,7 +8,7 @@ import { tokenIdSchema, tokenNameSchema } from "@/lib/validation/auth";
 
 /** Creates a personal API token for the signed-in user; the secret is shown once. Scope: tokens:write. */
 export const createTokenAction = createAction("tokens:write", tokenNameSchema, async ({ input, actor }) => {
-  const { token } = await createApiToken({ actorId: actor.id, userId: actor.id, name: input.name });
+  const { token } = await createApiToken({ actor, userId: actor.id, name: input.name });
   revalidatePath("/settings/tokens");
   return { token };
 });

@@ -7,7 +7,7 @@ import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listBatchRuns } from "@/lib/server/db/runs";
 import { pathSegment } from "@/lib/server/http";
-import { getVerificationProgress } from "@/lib/server/jobs/verification";
+import { getVerificationProgress } from "@/lib/server/db/verification";
 import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Verification" };
