@@ -2,7 +2,7 @@ import { RunPanel } from "@/components/records/run-panel";
 import { Card } from "@/components/ui/primitives";
 import type { Language } from "@/lib/records/languages";
 import { type Actor, can } from "@/lib/server/auth/permissions";
-import { cannotRunSentence } from "@/lib/server/db/runs";
+import { cannotRunSentence } from "@/lib/server/services/runs";
 import { languageAvailability } from "@/lib/server/sandbox";
 
 /** The "Run in the sandbox" card: the run panel, with a plain note when this record's language cannot run right now. */

@@ -23,7 +23,7 @@ const { importRecords } = await import("@/lib/server/db/imports");
 const { applyMigrations } = await import("@/lib/server/db/migrate");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { claimNextItem, submitAnnotation } = await import("@/lib/server/db/queue");
-const { runRecord } = await import("@/lib/server/db/runs");
+const { runRecord } = await import("@/lib/server/services/runs");
 const { verifyRecord } = await import("@/lib/server/jobs/verification");
 
 let admin: Actor;

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/db/imports";
-import { pruneScratchRuns, runRecord } from "@/lib/server/db/runs";
+import { pruneScratchRuns } from "@/lib/server/db/runs";
+import { runRecord } from "@/lib/server/services/runs";
 import { AppError } from "@/lib/server/errors";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";

@@ -1,19 +1,15 @@
 import "server-only";
 
 import type { RunKind } from "@/lib/generated/prisma/enums";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
 import { UNAVAILABLE } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
-import { readConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/server/errors";
-import { admitRun, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { keepHeadAndTail } from "@/lib/server/sandbox/output";
+import type { SandboxResult } from "@/lib/server/sandbox/types";
 
 import { prisma } from "./client";
 import { visibleRecordWhere } from "./visibility";
-
-export type RunKindInput = "demo" | "full" | "both" | "scratch";
 
 export type StoredRun = SandboxResult & { id: string; kind: RunKind; createdAt: Date };
 
@@ -22,39 +18,6 @@ export type StoredRun = SandboxResult & { id: string; kind: RunKind; createdAt: 
 const STORED_HEAD_BYTES = 32 * 1024;
 const STORED_TAIL_BYTES = 32 * 1024;
 const DAY_MS = 24 * 60 * 60_000;
-
-/** What a user is told when their record's language cannot run (operators find the detail in the log). */
-export function cannotRunSentence(language: Language): string {
-  return `${LANGUAGE_LABELS[language] ?? language} can't run right now; your admin has been told.`;
-}
-
-/**
- * Turns a sandbox refusal into what the user is told. A language that cannot run gets a plain
- * sentence; the operator's detail (what to install, which setting) goes to the server log.
- */
-function userFacingError(error: unknown, language: Language): unknown {
-  if (!(error instanceof SandboxError)) return error;
-  switch (error.code) {
-    case "SANDBOX_BUSY":
-      return new AppError("RATE_LIMITED", error.message);
-    case "SANDBOX_INVALID_REQUEST":
-      return new AppError("INVALID_INPUT", error.message);
-    case "SANDBOX_CANCELLED":
-      return new AppError("SANDBOX_FAILED", "The run was cancelled.");
-    default:
-      console.error(`sandbox: a ${language} run could not happen: ${error.message}`);
-      return new AppError("SANDBOX_FAILED", cannotRunSentence(language));
-  }
-}
-
-/** Runs a program in the sandbox; a run that could not happen at all becomes an AppError for the user. */
-async function execute(request: { language: Language; solution: string; test: string }, signal?: AbortSignal): Promise<SandboxResult> {
-  try {
-    return await runInSandbox(request, { signal });
-  } catch (error) {
-    throw userFacingError(error, request.language);
-  }
-}
 
 /** PostgreSQL text cannot hold NUL; it is stored as the visible symbol ␀ (U+2400) instead. */
 export function escapeNul(text: string): string {
@@ -115,43 +78,12 @@ export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: s
   return count;
 }
 
-/**
- * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
- * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
- * with who ran it. A user has at most a few runs going at once and the queue is bounded (both
- * RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
- * Scoped to records the actor sees. Scope: sandbox:run.
- */
-export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
+/** The code of a record the actor sees, to run it. Scope: sandbox:run. */
+export async function findRecordToRun({ actor, recordId }: { actor: Actor; recordId: number }) {
   assertCan(actor, "sandbox:run");
   const record = await prisma().record.findFirst({ where: { id: recordId, ...visibleRecordWhere(actor) }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
-  const language = record.language as Language;
-  if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
-  let release: () => void;
-  try {
-    release = admitRun(actor.id);
-  } catch (error) {
-    throw userFacingError(error, language);
-  }
-  try {
-    if (kind === "scratch") {
-      const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
-      const result = await execute({ language, ...code }, signal);
-      const stored = await storeRun({ recordId, userId: actor.id, kind: "SCRATCH", result, ...code });
-      await pruneScratchRuns({ userId: actor.id, ...readConfig().scratchRetention });
-      return [stored];
-    }
-    const kinds: ("DEMO" | "FULL")[] = kind === "both" ? ["DEMO", "FULL"] : kind === "demo" ? ["DEMO"] : ["FULL"];
-    const runs: StoredRun[] = [];
-    for (const runKind of kinds) {
-      const result = await execute({ language, solution: record.canonicalSolution, test: runKind === "DEMO" ? record.demoTestFunc : record.fullTestFunc }, signal);
-      runs.push(await storeRun({ recordId, userId: actor.id, kind: runKind, result }));
-    }
-    return runs;
-  } finally {
-    release();
-  }
+  return record;
 }
 
 /** The latest runs of a record the actor sees, newest first (for the record page). Scope: records:read. */

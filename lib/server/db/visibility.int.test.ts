@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
+import { runRecord } from "@/lib/server/services/runs";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { createCampaign } from "./campaigns";
@@ -13,7 +14,6 @@ import { importRecords } from "./imports";
 import { claimNextItem, getWorkItem, skipItem, submitAnnotation } from "./queue";
 import { browseRecords, getRecord, listDatasets, listRecords } from "./records";
 import { getReviewItem } from "./review";
-import { runRecord } from "./runs";
 
 let admin: Actor;
 

@@ -11,7 +11,7 @@ import { CriticSummary } from "@/components/workspace/critic-summary";
 import { GuidelinesPanel, GuidelinesToggle } from "@/components/workspace/guidelines-panel";
 import { LabelForm } from "@/components/workspace/label-form";
 import { LatestRun } from "@/components/workspace/latest-run";
-import { cannotRunSentence } from "@/lib/server/db/runs";
+import { cannotRunSentence } from "@/lib/server/services/runs";
 import { LeaseStatus } from "@/components/workspace/lease-status";
 import { RevisionHistory } from "@/components/workspace/revision-history";
 import { ScratchRunner } from "@/components/workspace/scratch-runner";

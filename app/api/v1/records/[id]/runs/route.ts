@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/server/errors";
-import { runRecord } from "@/lib/server/db/runs";
+import { runRecord } from "@/lib/server/services/runs";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { createRateLimiter } from "@/lib/server/rate-limit";
 import { recordIdSchema } from "@/lib/validation/records";
