@@ -29,7 +29,7 @@ const DYNAMIC_DATA_ACCESS = [
 // One writer of audit rows (lib/server/db/audit.ts), so every event gets the same columns and its
 // campaign (which decides who may read it), inside the caller's transaction.
 const AUDIT_WRITER = {
-  selector: "Literal[value=/INSERT INTO \"AuditEvent\"/], TemplateElement[value.raw=/INSERT INTO \"AuditEvent\"/]",
+  selector: "Literal[value=/INSERT\\s+INTO\\s+\"AuditEvent\"/i], TemplateElement[value.raw=/INSERT\\s+INTO\\s+\"AuditEvent\"/i]",
   message: "Write audit rows through lib/server/db/audit.ts (writeAudit, writeDatasetAudit).",
 };
 
