@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { recordKey } from "@/lib/records";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -276,6 +276,25 @@ function lineWithRawField(seed: string, field: string, json: string): string {
 }
 const DEEP_ARRAY = "[".repeat(100_000) + "]".repeat(100_000);
 const DEEP_OBJECT = '{"summary":'.repeat(100_000) + "{}" + "}".repeat(100_000);
+
+describe("the audit events of imports", () => {
+  it("commit with the records, by the importer (none for the system), and not for a rejected file", async () => {
+    const datasetName = uniqueName("audited");
+    await importText(datasetName, toJsonl([makeRecord(uniqueName("a"))]));
+    await importRecords({ actor: SYSTEM_ACTOR.cli, datasetName, source: chunks(toJsonl([makeRecord(uniqueName("b"))])), skipInvalid: false, origin: "cli" });
+    await importText(datasetName, toJsonl([makeRecord(uniqueName("c")), { language: "python" }]));
+    // A critic file naming an unknown record attaches nothing and leaves no event; a good one does.
+    await importCriticFile({ actor: admin, datasetName, source: chunks(toJsonl([{ key: "f".repeat(64), critic_result: CRITIC_RESULT }])) });
+    await importCriticFile({ actor: admin, datasetName, source: chunks(toJsonl([{ key: (await allRecords(datasetName))[0].key, critic_result: CRITIC_RESULT }])) });
+    const datasetId = (await prisma().dataset.findUniqueOrThrow({ where: { name: datasetName }, select: { id: true } })).id;
+    const events = await prisma().auditEvent.findMany({ where: { targetType: "Dataset", targetId: datasetId }, orderBy: { createdAt: "asc" }, select: { actorId: true, action: true, campaignId: true, after: true } });
+    expect(events).toEqual([
+      { actorId: admin.id, action: "dataset.import", campaignId: null, after: { origin: "api", fileName: null, imported: 1, duplicates: 0, skipped: 0 } },
+      { actorId: null, action: "dataset.import", campaignId: null, after: { origin: "cli", fileName: null, imported: 1, duplicates: 0, skipped: 0 } },
+      { actorId: admin.id, action: "dataset.import-critic", campaignId: null, after: { attached: 1 } },
+    ]);
+  });
+});
 
 describe("importRecords with bad input", () => {
   const big = "x".repeat(1024 * 1024 + 1);
