@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   try {
     const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
-    const demo = await loadDemoDatasetIfEmpty();
+    const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.cli });
     await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "annotator@bench.test", role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
     const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
     const base = { dataset: DEMO_DATASET, overlap: 1, agreementFraction: 0, finalRule: "consensus" as const, leaseMinutes: 30 };

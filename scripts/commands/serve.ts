@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import type { Command } from "commander";
 
 import { setupCodeFor } from "@/lib/auth/setup-code";
+import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
@@ -41,7 +42,7 @@ export function registerServeCommand(program: Command): void {
       const interrupted = await failInterruptedImports();
       if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
       if (config.loadDemo) {
-        const demo = await loadDemoDatasetIfEmpty();
+        const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.startup });
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
       }
       const secret = authSecret(config.dataDir);

@@ -3,7 +3,7 @@ import "server-only";
 import { createReadStream, existsSync } from "node:fs";
 import { join } from "node:path";
 
-import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
+import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 
 import { prisma } from "./client";
 import { type ImportSummary, importRecords } from "./imports";
@@ -11,10 +11,13 @@ import { type ImportSummary, importRecords } from "./imports";
 export const DEMO_DATASET = "demo";
 const DEMO_FILE = join(process.cwd(), "prisma", "demo", "demo.jsonl");
 
-/** Imports the demo dataset when the database holds no dataset yet (a fresh install); returns null otherwise. */
-export async function loadDemoDatasetIfEmpty(): Promise<ImportSummary | null> {
+/**
+ * Imports the demo dataset when the database holds no dataset yet (a fresh install); returns null
+ * otherwise. Scope: imports:write (start-up passes SYSTEM_ACTOR.startup).
+ */
+export async function loadDemoDatasetIfEmpty({ actor }: { actor: Actor | SystemActor }): Promise<ImportSummary | null> {
   if (!existsSync(DEMO_FILE) || (await prisma().dataset.count()) > 0) return null;
-  return importRecords({ actor: SYSTEM_ACTOR.startup, datasetName: DEMO_DATASET, source: createReadStream(DEMO_FILE), skipInvalid: false, origin: "demo", fileName: "demo.jsonl" });
+  return importRecords({ actor, datasetName: DEMO_DATASET, source: createReadStream(DEMO_FILE), skipInvalid: false, origin: "demo", fileName: "demo.jsonl" });
 }
 
 /** Imports the demo dataset unless a dataset of that name exists (benchmarks); returns null when it does. Scope: imports:write. */
