@@ -51,13 +51,14 @@ const SYSTEM_SCOPES: Record<SystemReason, readonly Scope[]> = {
   startup: ["imports:write"],
 };
 
-/** The system actors; CLI commands, workers and start-up pass these instead of a person. */
-export const SYSTEM_ACTOR = {
-  cli: { kind: "system", reason: "cli" },
-  worker: { kind: "system", reason: "worker" },
-  startup: { kind: "system", reason: "startup" },
-} as const satisfies Record<SystemReason, SystemActor>;
+/** The system actors; CLI commands, workers and start-up pass these instead of a person. Frozen: no caller widens one. */
+export const SYSTEM_ACTOR = Object.freeze({
+  cli: Object.freeze({ kind: "system", reason: "cli" }),
+  worker: Object.freeze({ kind: "system", reason: "worker" }),
+  startup: Object.freeze({ kind: "system", reason: "startup" }),
+} as const satisfies Record<SystemReason, SystemActor>);
 
+/** Whether Verity itself acts (a user's actor never has a `kind`). */
 export function isSystemActor(actor: Pick<Actor, "role"> | SystemActor): actor is SystemActor {
   return "kind" in actor && actor.kind === "system";
 }
