@@ -1,5 +1,5 @@
 import type { RevealFigures } from "@/lib/metrics/reveal";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 import { formatNumber, formatPercent } from "./format";
 import { Metric } from "./metric";
@@ -11,7 +11,7 @@ export type RevealData = {
   byAnnotator: ({ userId: string; email: string; name: string | null; language: string } & RevealFigures)[];
 };
 
-const languageLabel = (language: string) => LANGUAGE_LABELS[language as Language] ?? language;
+const languageLabel = (language: string) => languageName(language);
 
 /**
  * Blind campaigns: how often reading the critic flipped a verdict, and agreement with the critic before

@@ -1,7 +1,7 @@
 import Link from "next/link";
 
 import { Badge } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import type { CampaignProgress, CampaignSummary } from "@/lib/server/db/campaigns";
 
 import { CampaignStatusBadge } from "./campaign-status-badge";
@@ -39,7 +39,7 @@ export function CampaignTable({ campaigns }: { campaigns: CampaignRow[] }) {
                 )}
               </td>
               <td className="px-3 py-2 text-slate-700">{campaign.dataset}</td>
-              <td className="px-3 py-2 text-slate-700">{campaign.languages.map((language) => LANGUAGE_LABELS[language as Language] ?? language).join(", ")}</td>
+              <td className="px-3 py-2 text-slate-700">{campaign.languages.map((language) => languageName(language)).join(", ")}</td>
               <td className="px-3 py-2 text-right tabular-nums">{campaign.itemCount.toLocaleString("en")}</td>
               <td className="px-3 py-2 text-right tabular-nums" title={campaign.agreementFraction > 0 ? `${Math.round(campaign.agreementFraction * 100)}% get a second annotator` : undefined}>
                 {campaign.overlap}

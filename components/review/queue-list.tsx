@@ -1,7 +1,7 @@
 import Link from "next/link";
 
 import { Badge } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 import { QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
 
@@ -42,7 +42,7 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
                   ) : null}
                 </div>
               </td>
-              <td className="px-3 py-2 text-slate-700">{LANGUAGE_LABELS[item.language as Language] ?? item.language}</td>
+              <td className="px-3 py-2 text-slate-700">{languageName(item.language)}</td>
               <td className="px-3 py-2">
                 <ul className="flex flex-wrap gap-1.5" aria-label="Reasons">
                   {(Object.entries(item.reasons) as [QueueKey, string][]).map(([queue, reason]) => (

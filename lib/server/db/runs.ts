@@ -1,7 +1,7 @@
 import "server-only";
 
 import type { RunKind } from "@/lib/generated/prisma/enums";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { type Language, LANGUAGE_LABELS, parseLanguage } from "@/lib/records/languages";
 import { UNAVAILABLE } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -126,7 +126,7 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
   assertCan(actor, "sandbox:run");
   const record = await prisma().record.findFirst({ where: { id: recordId, ...visibleRecordWhere(actor) }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
-  const language = record.language as Language;
+  const language = parseLanguage(record.language);
   if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
   let release: () => void;
   try {

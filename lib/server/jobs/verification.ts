@@ -2,7 +2,7 @@ import "server-only";
 
 import { availableParallelism } from "node:os";
 
-import type { Language } from "@/lib/records/languages";
+import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -100,7 +100,7 @@ export type Verdict = { kind: "ran"; demo: SandboxResult; full: SandboxResult } 
 
 async function runBoth(record: { language: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }): Promise<Verdict> {
   try {
-    const language = record.language as Language;
+    const language = parseLanguage(record.language);
     const demo = await runSteadily({ language, solution: record.canonicalSolution, test: record.demoTestFunc }, runInSandbox);
     const full = await runSteadily({ language, solution: record.canonicalSolution, test: record.fullTestFunc }, runInSandbox);
     return { kind: "ran", demo, full };
