@@ -11,7 +11,6 @@ export type RevealData = {
   byAnnotator: ({ userId: string; email: string; name: string | null; language: string } & RevealFigures)[];
 };
 
-const languageLabel = (language: string) => languageName(language);
 
 /**
  * Blind campaigns: how often reading the critic flipped a verdict, and agreement with the critic before
@@ -21,8 +20,8 @@ export function RevealTable({ reveal }: { reveal: RevealData }) {
   if (reveal.overall.labels === 0) return <p className="text-sm text-slate-500">No blind labels yet.</p>;
   const rows = [
     { key: "overall", who: "Everyone", language: "All", figures: reveal.overall },
-    ...Object.entries(reveal.byLanguage).map(([language, figures]) => ({ key: `lang-${language}`, who: "Everyone", language: languageLabel(language), figures })),
-    ...reveal.byAnnotator.map((row) => ({ key: `${row.userId}-${row.language}`, who: row.name ?? row.email, language: languageLabel(row.language), figures: row })),
+    ...Object.entries(reveal.byLanguage).map(([language, figures]) => ({ key: `lang-${language}`, who: "Everyone", language: languageName(language), figures })),
+    ...reveal.byAnnotator.map((row) => ({ key: `${row.userId}-${row.language}`, who: row.name ?? row.email, language: languageName(row.language), figures: row })),
   ];
   const head = "py-1 pr-3 text-right";
   return (
