@@ -11,7 +11,6 @@ export type RevealData = {
   byAnnotator: ({ userId: string; email: string; name: string | null; language: string } & RevealFigures)[];
 };
 
-
 /**
  * Blind campaigns: how often reading the critic flipped a verdict, and agreement with the critic before
  * against after the reveal — the anchoring effect — overall, per language and per annotator and language.
