@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { type Browser, expect, type Page, test } from "@playwright/test";
+
+import { processesRunning } from "@/lib/testing/processes";
 
 import { SAME_ORIGIN, setupCode } from "./people";
 
@@ -78,19 +79,6 @@ async function openFirstItem(page: Page) {
 
 async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
-}
-
-/** Pids whose command line is exactly `argv`, not yet reaped. */
-async function processesRunning(argv: string[]): Promise<number[]> {
-  const wanted = `${argv.join("\0")}\0`;
-  const found: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
-    const state = /^State:\s+(\w)/m.exec(await readFile(`/proc/${entry}/status`, "utf8").catch(() => ""))?.[1];
-    if (cmdline === wanted && state && state !== "Z") found.push(Number(entry));
-  }
-  return found;
 }
 
 test("an admin sets up a python campaign and invites an annotator", async ({ page, browser }) => {

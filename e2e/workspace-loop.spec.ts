@@ -322,9 +322,9 @@ test("a failing test points at its line, and the spliced program is shown on dem
   await expect(program.locator(".failing-line")).toContainText("assert loop_fail(1, 1) == 3");
 });
 
-// Known regression after this round's merges: the failing line is found and named ("Full test, line 2",
-// and marked in the program dialog above), but the mark in the test's editor no longer appears.
-test.fixme("after a run, the failing line is also marked in the test's editor (regressed: the mark is not drawn)", async ({ page }) => {
+// The run switches the code pane to the full test, whose editor mounts afresh: the mark must survive the
+// editor wrapper setting the read-only value again after mounting (it used to be wiped by that).
+test("after a run, the failing line is also marked in the test's editor", async ({ page }) => {
   await page.setViewportSize(LAPTOP);
   await signIn(page, annotator);
   await openNext(page, "failing");

@@ -1,4 +1,4 @@
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 import { formatNumber, formatPercent } from "./format";
 import { Metric } from "./metric";
@@ -9,7 +9,7 @@ const COHEN_REASON = "undefined for these data: Cohen's κ needs exactly two ann
 
 /** Human–human agreement on valid/invalid, overall and per language. */
 export function AgreementTable({ overall, byLanguage }: { overall: AgreementRow; byLanguage: Record<string, AgreementRow> }) {
-  const rows: [string, AgreementRow][] = [["Overall", overall], ...Object.entries(byLanguage).map(([language, row]) => [LANGUAGE_LABELS[language as Language] ?? language, row] as [string, AgreementRow])];
+  const rows: [string, AgreementRow][] = [["Overall", overall], ...Object.entries(byLanguage).map(([language, row]) => [languageName(language), row] as [string, AgreementRow])];
   return (
     <table className="min-w-full text-sm" aria-label="Human agreement">
       <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">

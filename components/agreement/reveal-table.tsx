@@ -1,5 +1,5 @@
 import type { RevealFigures } from "@/lib/metrics/reveal";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 import { formatNumber, formatPercent } from "./format";
 import { Metric } from "./metric";
@@ -11,8 +11,6 @@ export type RevealData = {
   byAnnotator: ({ userId: string; email: string; name: string | null; language: string } & RevealFigures)[];
 };
 
-const languageLabel = (language: string) => LANGUAGE_LABELS[language as Language] ?? language;
-
 /**
  * Blind campaigns: how often reading the critic flipped a verdict, and agreement with the critic before
  * against after the reveal — the anchoring effect — overall, per language and per annotator and language.
@@ -21,8 +19,8 @@ export function RevealTable({ reveal }: { reveal: RevealData }) {
   if (reveal.overall.labels === 0) return <p className="text-sm text-slate-500">No blind labels yet.</p>;
   const rows = [
     { key: "overall", who: "Everyone", language: "All", figures: reveal.overall },
-    ...Object.entries(reveal.byLanguage).map(([language, figures]) => ({ key: `lang-${language}`, who: "Everyone", language: languageLabel(language), figures })),
-    ...reveal.byAnnotator.map((row) => ({ key: `${row.userId}-${row.language}`, who: row.name ?? row.email, language: languageLabel(row.language), figures: row })),
+    ...Object.entries(reveal.byLanguage).map(([language, figures]) => ({ key: `lang-${language}`, who: "Everyone", language: languageName(language), figures })),
+    ...reveal.byAnnotator.map((row) => ({ key: `${row.userId}-${row.language}`, who: row.name ?? row.email, language: languageName(row.language), figures: row })),
   ];
   const head = "py-1 pr-3 text-right";
   return (

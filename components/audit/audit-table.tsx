@@ -1,5 +1,7 @@
 import Link from "next/link";
 
+import { type Column, DataTable } from "@/components/ui/data-table";
+
 export type AuditRow = { id: string; actorLabel: string; action: string; targetType: string; targetId: string | null; targetLabel: string; campaignId: string | null; campaignName: string | null; before: unknown; after: unknown; createdAt: Date };
 
 /** One JSON value: compact on one line, the indented whole on expanding. */
@@ -15,49 +17,44 @@ function JsonValue({ value }: { value: unknown }) {
   );
 }
 
+const COLUMNS: Column[] = [
+  { label: "Time (UTC)" },
+  { label: "Actor" },
+  { label: "Action" },
+  { label: "Target" },
+  { label: "Campaign" },
+  { label: "Before" },
+  { label: "After" },
+];
+
 /** Audit events, newest first: when, who, what, on which target, and the values before and after. */
 export function AuditTable({ events }: { events: AuditRow[] }) {
   if (events.length === 0) return <p className="text-sm text-slate-600">No events match.</p>;
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Audit events">
-        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="px-3 py-2">Time (UTC)</th>
-            <th scope="col" className="px-3 py-2">Actor</th>
-            <th scope="col" className="px-3 py-2">Action</th>
-            <th scope="col" className="px-3 py-2">Target</th>
-            <th scope="col" className="px-3 py-2">Campaign</th>
-            <th scope="col" className="px-3 py-2">Before</th>
-            <th scope="col" className="px-3 py-2">After</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top">
-          {events.map((event) => (
-            <tr key={event.id}>
-              <td className="px-3 py-2 whitespace-nowrap tabular-nums text-slate-600">
-                <time dateTime={event.createdAt.toISOString()}>{event.createdAt.toISOString().slice(0, 19).replace("T", " ")}</time>
-              </td>
-              <td className="px-3 py-2 text-slate-700">{event.actorLabel}</td>
-              <td className="px-3 py-2 font-mono text-xs">{event.action}</td>
-              <td className="px-3 py-2 text-slate-700" title={event.targetId ? `${event.targetType} ${event.targetId}` : event.targetType}>
-                {event.targetLabel}
-              </td>
-              <td className="px-3 py-2 text-slate-700">
-                {event.campaignId && event.campaignName ? (
-                  <Link href={`/campaigns/${event.campaignId}`} className="text-indigo-700 hover:underline">
-                    {event.campaignName}
-                  </Link>
-                ) : (
-                  <span className="text-slate-300">—</span>
-                )}
-              </td>
-              <td className="px-3 py-2"><JsonValue value={event.before} /></td>
-              <td className="px-3 py-2"><JsonValue value={event.after} /></td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label="Audit events" boxed columns={COLUMNS} bodyClassName="align-top">
+      {events.map((event) => (
+        <tr key={event.id}>
+          <td className="px-3 py-2 whitespace-nowrap tabular-nums text-slate-600">
+            <time dateTime={event.createdAt.toISOString()}>{event.createdAt.toISOString().slice(0, 19).replace("T", " ")}</time>
+          </td>
+          <td className="px-3 py-2 text-slate-700">{event.actorLabel}</td>
+          <td className="px-3 py-2 font-mono text-xs">{event.action}</td>
+          <td className="px-3 py-2 text-slate-700" title={event.targetId ? `${event.targetType} ${event.targetId}` : event.targetType}>
+            {event.targetLabel}
+          </td>
+          <td className="px-3 py-2 text-slate-700">
+            {event.campaignId && event.campaignName ? (
+              <Link href={`/campaigns/${event.campaignId}`} className="text-indigo-700 hover:underline">
+                {event.campaignName}
+              </Link>
+            ) : (
+              <span className="text-slate-300">—</span>
+            )}
+          </td>
+          <td className="px-3 py-2"><JsonValue value={event.before} /></td>
+          <td className="px-3 py-2"><JsonValue value={event.after} /></td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -8,7 +8,7 @@ import { createCampaignAction } from "@/app/(app)/campaigns/actions";
 import { LanguagePicker } from "@/components/admin/language-picker";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import type { CategoryDefinition } from "@/lib/annotation/categories";
-import type { Language } from "@/lib/records/languages";
+import { isLanguage } from "@/lib/records/languages";
 import { FINAL_RULES } from "@/lib/validation/campaigns";
 
 import { CategoryTable } from "./category-table";
@@ -39,7 +39,7 @@ export function CampaignForm({ datasets, defaultCategories }: { datasets: { name
     const result = await createCampaignAction({
       dataset,
       name: String(form.get("name")),
-      languages: form.getAll("languages").map(String) as Language[],
+      languages: form.getAll("languages").map(String).filter(isLanguage),
       perLanguage: optionalNumber(form.get("perLanguage")),
       seed: String(form.get("seed") ?? "").trim() || undefined,
       overlap,

@@ -4,7 +4,7 @@ import { useState } from "react";
 
 import { extendCampaignAction } from "@/app/(app)/campaigns/actions";
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 type Extension = { added: number; perLanguage: number | null; before: Record<string, number>; after: Record<string, number> };
 
@@ -62,7 +62,7 @@ export function ExtendCampaign({ campaignId, perLanguage }: { campaignId: string
             <tbody>
               {languages.map((language) => (
                 <tr key={language}>
-                  <th scope="row" className="pr-4 text-left font-normal">{LANGUAGE_LABELS[language as Language] ?? language}</th>
+                  <th scope="row" className="pr-4 text-left font-normal">{languageName(language)}</th>
                   <td className="pr-4 text-right tabular-nums">{result.before[language] ?? 0}</td>
                   <td className="pr-4 text-right tabular-nums">{result.after[language]}</td>
                   <td className="text-right tabular-nums">+{result.after[language] - (result.before[language] ?? 0)}</td>

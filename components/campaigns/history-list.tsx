@@ -1,7 +1,7 @@
 import Link from "next/link";
 
 import { Badge } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 export type HistoryEntry = { id: string; itemId: string; valid: boolean; categories: string[]; note: string | null; revision: number; updatedAt: Date; language: string; title: string };
 
@@ -24,7 +24,7 @@ export function HistoryList({ campaignId, entries, categoryLabels }: { campaignI
               {entry.title}
             </Link>
             <div className="mt-0.5 flex flex-wrap gap-1">
-              <Badge tone="indigo">{LANGUAGE_LABELS[entry.language as Language] ?? entry.language}</Badge>
+              <Badge tone="indigo">{languageName(entry.language)}</Badge>
               {entry.categories.map((key) => (
                 <Badge key={key}>{categoryLabels[key] ?? key}</Badge>
               ))}

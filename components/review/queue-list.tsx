@@ -1,7 +1,8 @@
 import Link from "next/link";
 
+import { type Column, DataTable } from "@/components/ui/data-table";
 import { Badge } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 import { QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
 
@@ -10,60 +11,55 @@ export type QueueRow = { itemId: string; recordId: number; title: string; unread
 
 const QUEUE_TONES = { annotators: "red", critic: "amber", execution: "indigo", flagged: "gray" } as const;
 
+const COLUMNS: Column[] = [
+  { label: "Problem" },
+  { label: "Language" },
+  { label: "Why" },
+  { label: "Labels" },
+  { label: "Current final label" },
+];
+
 /** The items needing a reviewer, in priority order (most reasons first), each linking to its adjudication view. */
 export function QueueList({ campaignId, query, items }: { campaignId: string; query: QueueQuery; items: QueueRow[] }) {
   if (items.length === 0) return <p className="text-sm text-slate-600">Nothing to review here.</p>;
   const search = queueSearch(query);
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Items to review">
-        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="px-3 py-2">Problem</th>
-            <th scope="col" className="px-3 py-2">Language</th>
-            <th scope="col" className="px-3 py-2">Why</th>
-            <th scope="col" className="px-3 py-2">Labels</th>
-            <th scope="col" className="px-3 py-2">Current final label</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {items.map((item) => (
-            <tr key={item.itemId}>
-              <td className="px-3 py-2">
-                <Link href={`/campaigns/${campaignId}/review/${item.itemId}${search}`} prefetch={false} className="font-medium text-indigo-700 hover:underline">
-                  {item.title}
-                </Link>
-                <div className="text-xs text-slate-400">
-                  Record {item.recordId} · #{item.position}
-                  {item.unreadComments > 0 ? (
-                    <span className="ml-2">
-                      <Badge tone="amber">{item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}</Badge>
-                    </span>
-                  ) : null}
-                </div>
-              </td>
-              <td className="px-3 py-2 text-slate-700">{LANGUAGE_LABELS[item.language as Language] ?? item.language}</td>
-              <td className="px-3 py-2">
-                <ul className="flex flex-wrap gap-1.5" aria-label="Reasons">
-                  {(Object.entries(item.reasons) as [QueueKey, string][]).map(([queue, reason]) => (
-                    <li key={queue}>
-                      <Badge tone={QUEUE_TONES[queue]} title={reason}>
-                        {QUEUE_LABELS[queue]}
-                      </Badge>
-                      <span className="ml-1 text-xs text-slate-500">{reason}</span>
-                    </li>
-                  ))}
-                </ul>
-              </td>
-              <td className="px-3 py-2">
-                <VoteList votes={item.votes} />
-              </td>
-              <td className="px-3 py-2">{item.final.valid === null ? <Badge>unresolved</Badge> : item.final.valid ? <Badge tone="green">valid</Badge> : <Badge tone="red">invalid</Badge>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label="Items to review" boxed columns={COLUMNS}>
+      {items.map((item) => (
+        <tr key={item.itemId}>
+          <td className="px-3 py-2">
+            <Link href={`/campaigns/${campaignId}/review/${item.itemId}${search}`} prefetch={false} className="font-medium text-indigo-700 hover:underline">
+              {item.title}
+            </Link>
+            <div className="text-xs text-slate-400">
+              Record {item.recordId} · #{item.position}
+              {item.unreadComments > 0 ? (
+                <span className="ml-2">
+                  <Badge tone="amber">{item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}</Badge>
+                </span>
+              ) : null}
+            </div>
+          </td>
+          <td className="px-3 py-2 text-slate-700">{languageName(item.language)}</td>
+          <td className="px-3 py-2">
+            <ul className="flex flex-wrap gap-1.5" aria-label="Reasons">
+              {(Object.entries(item.reasons) as [QueueKey, string][]).map(([queue, reason]) => (
+                <li key={queue}>
+                  <Badge tone={QUEUE_TONES[queue]} title={reason}>
+                    {QUEUE_LABELS[queue]}
+                  </Badge>
+                  <span className="ml-1 text-xs text-slate-500">{reason}</span>
+                </li>
+              ))}
+            </ul>
+          </td>
+          <td className="px-3 py-2">
+            <VoteList votes={item.votes} />
+          </td>
+          <td className="px-3 py-2">{item.final.valid === null ? <Badge>unresolved</Badge> : item.final.valid ? <Badge tone="green">valid</Badge> : <Badge tone="red">invalid</Badge>}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

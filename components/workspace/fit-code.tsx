@@ -26,6 +26,8 @@ export function FitCode({ code, language, label, highlightLine, testId }: { code
   const [height, setHeight] = useState<number | null>(null);
   const editor = useRef<MonacoEditor | null>(null);
   const decorations = useRef<string[]>([]);
+  // Monaco owns its DOM, so the mark is applied imperatively from the latest wanted line.
+  const markedLine = useRef<number | null>(null);
 
   const onMount: OnMount = (instance, monaco) => {
     editor.current = instance;
@@ -34,12 +36,16 @@ export function FitCode({ code, language, label, highlightLine, testId }: { code
     fit();
     // Esc leaves the editor so the page's single-key shortcuts work again.
     instance.addCommand(monaco.KeyCode.Escape, () => (document.activeElement as HTMLElement | null)?.blur(), "editorTextFocus && !findWidgetVisible");
-    decorations.current = markLine(instance, decorations.current, highlightLine ?? null);
+    // The editor wrapper sets a read-only editor's value again right after mounting, and setting a
+    // value drops the model's decorations: mark again whenever the content is replaced.
+    const mark = () => (decorations.current = markLine(instance, decorations.current, markedLine.current));
+    instance.onDidChangeModelContent(mark);
+    mark();
   };
 
-  // Monaco owns its DOM, so the failing line is applied from an effect when it changes.
   useEffect(() => {
-    if (editor.current) decorations.current = markLine(editor.current, decorations.current, highlightLine ?? null);
+    markedLine.current = highlightLine ?? null;
+    if (editor.current) decorations.current = markLine(editor.current, decorations.current, markedLine.current);
   }, [highlightLine]);
 
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LANGUAGE_LABELS, LANGUAGES, MONACO_LANGUAGE, isLanguage, normalizeLanguage } from "./languages";
+import { LANGUAGE_LABELS, LANGUAGES, MONACO_LANGUAGE, isLanguage, languageName, monacoLanguageOf, normalizeLanguage, parseLanguage } from "./languages";
 
 describe("normalizeLanguage", () => {
   it("accepts every canonical id as is", () => {
@@ -65,5 +65,17 @@ describe("language tables", () => {
     expect(isLanguage("cpp")).toBe(true);
     expect(isLanguage("c++")).toBe(false);
     expect(isLanguage(3)).toBe(false);
+  });
+
+  it("parseLanguage gives the type to a stored id and refuses anything else", () => {
+    expect(parseLanguage("rust")).toBe("rust");
+    expect(() => parseLanguage("Rust")).toThrow(/not a language/);
+  });
+
+  it("names and Monaco modes fall back for unknown ids instead of failing a page", () => {
+    expect(languageName("cpp")).toBe("C++");
+    expect(languageName("cobol")).toBe("cobol");
+    expect(monacoLanguageOf("racket")).toBe("scheme");
+    expect(monacoLanguageOf("cobol")).toBe("plaintext");
   });
 });

@@ -45,13 +45,32 @@ const ALIASES: Readonly<Record<string, Language>> = {
 export function normalizeLanguage(input: string): Language | null {
   if (typeof input !== "string") return null;
   const key = input.trim().toLowerCase();
-  if (LANGUAGE_SET.has(key)) return key as Language;
+  if (isLanguage(key)) return key;
   return Object.hasOwn(ALIASES, key) ? ALIASES[key] : null;
 }
 
 /** Type guard for a string that is already a canonical language id. */
 export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && LANGUAGE_SET.has(value);
+}
+
+/**
+ * A stored language as the `Language` type. Imports accept only canonical ids, so anything else in
+ * the database is a broken invariant, not user input: it throws rather than guessing.
+ */
+export function parseLanguage(value: string): Language {
+  if (!isLanguage(value)) throw new Error(`"${value}" is not a language Verity knows`);
+  return value;
+}
+
+/** A language's display name ("C++" for cpp); an unknown id is shown as it is. */
+export function languageName(language: string): string {
+  return isLanguage(language) ? LANGUAGE_LABELS[language] : language;
+}
+
+/** The Monaco mode for a language; plain text for an unknown id. */
+export function monacoLanguageOf(language: string): string {
+  return isLanguage(language) ? MONACO_LANGUAGE[language] : "plaintext";
 }
 
 /** Display names for the UI and reports. */

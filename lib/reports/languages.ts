@@ -1,10 +1,7 @@
 // Language names and order for report tables and charts. No dependencies: client charts import it.
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
-/** A language's display name ("C++" for cpp). */
-export function languageName(language: string): string {
-  return LANGUAGE_LABELS[language as Language] ?? language;
-}
+export { languageName };
 
 /** Languages sorted by their display name, as in every report table. */
 export function sortedLanguages<T>(byLanguage: Record<string, T>): [string, T][] {

@@ -8,5 +8,6 @@ cd "$(dirname "$0")/../.."
 npm run bench:import
 npm run bench:queue
 npm run bench:report
+npm run bench:workspace-page
 npm run bench:sandbox
 echo "Wrote docs/benchmarks.md"

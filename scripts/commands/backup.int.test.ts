@@ -4,13 +4,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 import { createCampaign } from "@/lib/server/db/campaigns";
 import { importRecords } from "@/lib/server/db/imports";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { withFreshDatabase } from "@/lib/testing/fresh-database";
 
 const folder = mkdtempSync(join(tmpdir(), "verity-cli-"));
 
@@ -53,20 +53,11 @@ describe("verity backup and export", () => {
     const truncated = join(folder, "truncated.backup.gz");
     const whole = readFileSync(out);
     writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 2)));
-    const target = new URL(process.env.DATABASE_URL!);
-    const name = `cli_restore_${Date.now()}`;
-    target.pathname = `/${name}`;
-    const superuser = new pg.Client({ connectionString: inject("adminDatabaseUrl") });
-    await superuser.connect();
-    await superuser.query(`CREATE DATABASE "${name}" OWNER "${decodeURIComponent(target.username)}"`);
-    try {
-      await applyMigrations(target.toString());
-      const result = verity(["restore", truncated], target.toString());
+    await withFreshDatabase("cli_restore", async (target) => {
+      await applyMigrations(target);
+      const result = verity(["restore", truncated], target);
       expect(result.status).toBe(1);
       expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: The backup file is damaged or cut short .* Nothing was restored\.$/)]);
-    } finally {
-      await superuser.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await superuser.end();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import Link from "next/link";
 
 import { Card, PageHeader } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listDatasets } from "@/lib/server/db/records";
@@ -37,7 +37,7 @@ export default async function DatasetsPage() {
                   .sort(([, a], [, b]) => b - a)
                   .map(([language, count]) => (
                     <li key={language} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
-                      {LANGUAGE_LABELS[language as Language] ?? language} {count}
+                      {languageName(language)} {count}
                     </li>
                   ))}
               </ul>

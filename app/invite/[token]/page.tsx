@@ -1,5 +1,5 @@
 import { AcceptInvitationForm } from "@/components/auth/accept-invitation-form";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import { findOpenInvitation } from "@/lib/server/db/invitations";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +15,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           <>
             <p className="mb-4 text-sm text-slate-600">
               You are invited as <strong>{invitation.role.toLowerCase()}</strong> ({invitation.email})
-              {invitation.languages.length ? <> for {invitation.languages.map((l) => LANGUAGE_LABELS[l as Language] ?? l).join(", ")}</> : null}. Choose a password to finish.
+              {invitation.languages.length ? <> for {invitation.languages.map((l) => languageName(l)).join(", ")}</> : null}. Choose a password to finish.
             </p>
             <AcceptInvitationForm token={token} email={invitation.email} />
           </>

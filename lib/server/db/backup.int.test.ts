@@ -6,9 +6,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { withFreshDatabase } from "@/lib/testing/fresh-database";
 
 import { restoreBackup, writeBackup } from "./backup";
 import { createCampaign } from "./campaigns";
@@ -44,31 +45,26 @@ describe("backup and restore", () => {
     const sourceUrl = process.env.DATABASE_URL!;
     const backup = await collect((output) => writeBackup(sourceUrl, output));
 
-    const target = new URL(sourceUrl);
-    target.pathname = `/restore_${Date.now()}`;
-    const admin_ = new (await import("pg")).default.Client({ connectionString: inject("adminDatabaseUrl") });
-    await admin_.connect();
-    await admin_.query(`CREATE DATABASE "${target.pathname.slice(1)}" OWNER "${decodeURIComponent(target.username)}"`);
-    try {
-      await applyMigrations(target.toString());
-      const counts = await restoreBackup(target.toString(), Readable.from([backup]));
-      expect(counts.Annotation).toBeGreaterThanOrEqual(3);
-      await disconnectPrisma();
-      await closePgPool();
-      process.env.DATABASE_URL = target.toString();
-      const restored = await getCampaignReport({ actor: admin, campaignId: campaign.id });
-      expect(restored).toEqual(original);
-      const record = await prisma().record.findFirstOrThrow({ where: { dataset: { name: dataset } }, orderBy: { id: "asc" }, select: { extra: true } });
-      expect((record.extra as { note: string }).note).toBe("kept\nacross\tlines \\ and quotes \"");
-      // A second restore into the same (now full) database is refused and changes nothing.
-      await expect(restoreBackup(target.toString(), Readable.from([backup]))).rejects.toThrow(/not empty/);
-    } finally {
-      await disconnectPrisma();
-      await closePgPool();
-      process.env.DATABASE_URL = sourceUrl;
-      await admin_.query(`DROP DATABASE IF EXISTS "${target.pathname.slice(1)}" WITH (FORCE)`);
-      await admin_.end();
-    }
+    await withFreshDatabase("restore", async (target) => {
+      try {
+        await applyMigrations(target);
+        const counts = await restoreBackup(target, Readable.from([backup]));
+        expect(counts.Annotation).toBeGreaterThanOrEqual(3);
+        await disconnectPrisma();
+        await closePgPool();
+        process.env.DATABASE_URL = target;
+        const restored = await getCampaignReport({ actor: admin, campaignId: campaign.id });
+        expect(restored).toEqual(original);
+        const record = await prisma().record.findFirstOrThrow({ where: { dataset: { name: dataset } }, orderBy: { id: "asc" }, select: { extra: true } });
+        expect((record.extra as { note: string }).note).toBe("kept\nacross\tlines \\ and quotes \"");
+        // A second restore into the same (now full) database is refused and changes nothing.
+        await expect(restoreBackup(target, Readable.from([backup]))).rejects.toThrow(/not empty/);
+      } finally {
+        await disconnectPrisma();
+        await closePgPool();
+        process.env.DATABASE_URL = sourceUrl;
+      }
+    });
   });
 
   it("fails at once on a truncated backup and leaves the target database empty, with no transaction open", async () => {
@@ -78,32 +74,27 @@ describe("backup and restore", () => {
     const records = Array.from({ length: 40 }, (_, index) => makeRecord(`t${index}_${dataset.replaceAll("-", "_")}`, { noise: randomBytes(2000).toString("hex") }));
     await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
     const backup = await collect((output) => writeBackup(process.env.DATABASE_URL!, output));
-    const target = new URL(process.env.DATABASE_URL!);
-    const name = `truncated_${Date.now()}`;
-    target.pathname = `/${name}`;
-    const superuser = new pg.Client({ connectionString: inject("adminDatabaseUrl") });
-    await superuser.connect();
-    await superuser.query(`CREATE DATABASE "${name}" OWNER "${decodeURIComponent(target.username)}"`);
-    try {
-      await applyMigrations(target.toString());
+    await withFreshDatabase("truncated", async (target) => {
+      await applyMigrations(target);
       const outcome = await Promise.race([
-        restoreBackup(target.toString(), Readable.from([backup.subarray(0, Math.floor(backup.length / 2))])).then(
+        restoreBackup(target, Readable.from([backup.subarray(0, Math.floor(backup.length / 2))])).then(
           () => "restored",
           (error: unknown) => String(error),
         ),
         sleep(20_000).then(() => "still running after 20 s"),
       ]);
       expect(outcome).toMatch(/damaged or cut short/);
-      const { rows } = await superuser.query<{ state: string }>("SELECT state FROM pg_stat_activity WHERE datname = $1", [name]);
-      expect(rows.filter((row) => row.state.startsWith("idle in transaction"))).toEqual([]);
-      const check = new pg.Client({ connectionString: target.toString() });
+      const check = new pg.Client({ connectionString: target });
       await check.connect();
-      expect((await check.query(`SELECT count(*)::int AS n FROM "Record"`)).rows).toEqual([{ n: 0 }]);
-      await check.end();
-    } finally {
-      await superuser.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await superuser.end();
-    }
+      try {
+        // The restore ran as the same role, so its sessions' states are visible to this one.
+        const { rows } = await check.query<{ state: string }>("SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+        expect(rows.filter((row) => row.state?.startsWith("idle in transaction"))).toEqual([]);
+        expect((await check.query(`SELECT count(*)::int AS n FROM "Record"`)).rows).toEqual([{ n: 0 }]);
+      } finally {
+        await check.end();
+      }
+    });
   });
 
   it("refuses a file that is not a backup", async () => {

@@ -6,24 +6,10 @@
 import { readFileSync } from "node:fs";
 
 import pg from "pg";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { applyMigrations, schemaCreationSql } from "@/lib/server/db/migrate";
-
-async function withFreshDatabase<T>(label: string, run: (url: string) => Promise<T>): Promise<T> {
-  const target = new URL(process.env.DATABASE_URL!);
-  const name = `${label}_${Date.now()}`;
-  target.pathname = `/${name}`;
-  const superuser = new pg.Client({ connectionString: inject("adminDatabaseUrl") });
-  await superuser.connect();
-  try {
-    await superuser.query(`CREATE DATABASE "${name}" OWNER "${decodeURIComponent(target.username)}"`);
-    return await run(target.toString());
-  } finally {
-    await superuser.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await superuser.end();
-  }
-}
+import { withFreshDatabase } from "@/lib/testing/fresh-database";
 
 // Everything in the public schema a migration can change, one sorted line per item; Prisma's own
 // bookkeeping table is left out.

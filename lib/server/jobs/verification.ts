@@ -2,7 +2,7 @@ import "server-only";
 
 import { availableParallelism } from "node:os";
 
-import type { Language } from "@/lib/records/languages";
+import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import { findDatasetToVerify, findRecordToVerify, openVerificationBatch, recordIdsToQueue, type VerificationBatchStart, type Verdict, writeVerification } from "@/lib/server/db/verification";
@@ -47,7 +47,7 @@ export async function startVerification({ actor, datasetName, language, force }:
 
 async function runBoth(record: { language: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }): Promise<Verdict> {
   try {
-    const language = record.language as Language;
+    const language = parseLanguage(record.language);
     const demo = await runSteadily({ language, solution: record.canonicalSolution, test: record.demoTestFunc }, runInSandbox);
     const full = await runSteadily({ language, solution: record.canonicalSolution, test: record.fullTestFunc }, runInSandbox);
     return { kind: "ran", demo, full };

@@ -1,9 +1,10 @@
-import { chmod, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { chmod, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { processesRunning } from "@/lib/testing/processes";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import { SandboxError } from "./errors";
@@ -19,19 +20,6 @@ const folder = await mkdtemp(join(tmpdir(), "verity-recovery-"));
 await chmod(folder, 0o755);
 
 afterAll(() => rm(folder, { recursive: true, force: true }));
-
-/** Pids whose command line is exactly `argv` (the test's unique sleep), alive or not yet reaped. */
-async function processesRunning(argv: string[]): Promise<number[]> {
-  const wanted = `${argv.join("\0")}\0`;
-  const found: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
-    const state = /^State:\s+(\w)/m.exec(await readFile(`/proc/${entry}/status`, "utf8").catch(() => ""))?.[1];
-    if (cmdline === wanted && state && state !== "Z") found.push(Number(entry));
-  }
-  return found;
-}
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { type Language, LANGUAGE_LABELS, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
@@ -55,7 +55,7 @@ async function execute(request: { language: Language; solution: string; test: st
 export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
   assertCan(actor, "sandbox:run");
   const record = await findRecordToRun({ actor, recordId });
-  const language = record.language as Language;
+  const language = parseLanguage(record.language);
   if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
   let release: () => void;
   try {

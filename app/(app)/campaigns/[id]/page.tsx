@@ -11,7 +11,7 @@ import { ReportLink } from "@/components/report/report-link";
 import { ReviewLinks } from "@/components/review/review-links";
 import { recordTitle } from "@/components/campaigns/record-title";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listAnnotatorProgress } from "@/lib/server/db/annotator-progress";
@@ -77,7 +77,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
               {Object.entries(progress.byLanguage)
                 .sort(([a], [b]) => a.localeCompare(b))
                 .map(([language, row]) => (
-                  <ProgressBar key={language} label={LANGUAGE_LABELS[language as Language] ?? language} done={row.annotationsDone} wanted={row.annotationsWanted} />
+                  <ProgressBar key={language} label={languageName(language)} done={row.annotationsDone} wanted={row.annotationsWanted} />
                 ))}
             </div>
           </div>

@@ -6,7 +6,7 @@ import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
 import { latestVerification } from "@/lib/server/db/verification";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { pathSegment } from "@/lib/server/http";
@@ -65,7 +65,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
               <option value="">All</option>
               {facets.languages.map(({ language, count }) => (
                 <option key={language} value={language}>
-                  {LANGUAGE_LABELS[language as Language] ?? language} ({count})
+                  {languageName(language)} ({count})
                 </option>
               ))}
             </Select>
@@ -136,7 +136,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
             {page.items.map((item) => (
               <tr key={item.id} className="hover:bg-indigo-50/40">
                 <td className="px-3 py-2 tabular-nums text-slate-500">{item.line}</td>
-                <td className="px-3 py-2">{LANGUAGE_LABELS[item.language as Language] ?? item.language}</td>
+                <td className="px-3 py-2">{languageName(item.language)}</td>
                 <td className="px-3 py-2 text-slate-600">{item.difficulty ?? "—"}</td>
                 <td className="max-w-xl truncate px-3 py-2">
                   <Link href={`/records/${item.id}`} className="text-indigo-700 hover:underline">

@@ -8,7 +8,7 @@ import { SandboxCard } from "@/components/records/sandbox-card";
 import { VerificationCard } from "@/components/records/verification-card";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Badge, Card } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
+import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getRecord } from "@/lib/server/db/records";
 import { getRecordVerification } from "@/lib/server/db/runs";
@@ -24,7 +24,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   if (!recordId.success) notFound();
   const record = await orNotFound(getRecord({ actor, id: recordId.data }));
   const verification = await getRecordVerification({ actor, recordId: recordId.data });
-  const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
+  const monacoLanguage = monacoLanguageOf(record.language);
   const extraKeys = Object.keys(record.extra);
 
   return (
@@ -37,7 +37,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
       </nav>
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <h1 className="text-xl font-semibold">Record {record.id}</h1>
-        <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
+        <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
         <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
         <span className="font-mono text-xs text-slate-400" title="Content hash">

@@ -2,7 +2,7 @@ import Link from "next/link";
 
 import { OutcomeBadge } from "@/components/records/run-result";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listBatchRuns } from "@/lib/server/db/runs";
@@ -62,7 +62,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
                     line {run.line}
                   </Link>
                 </td>
-                <td className="py-1.5">{LANGUAGE_LABELS[run.language as Language] ?? run.language}</td>
+                <td className="py-1.5">{languageName(run.language)}</td>
                 <td className="py-1.5">{run.backend === "none" ? "—" : run.kind === "DEMO" ? "demo" : "full"}</td>
                 <td className="py-1.5">{run.outcome === UNAVAILABLE ? <Badge tone="amber">unavailable here</Badge> : <OutcomeBadge outcome={run.outcome} />}</td>
                 <td className="py-1.5">{run.backend === "none" ? "—" : `${run.exitCode ?? "—"}${run.signal ? ` (${run.signal})` : ""}${run.limit ? ` · ${run.limit} limit` : ""}`}</td>

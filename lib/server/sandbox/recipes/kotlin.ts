@@ -1,7 +1,7 @@
 import "server-only";
 
-import { defineRecipe } from "./classify";
 import { hoistLines, joinBlocks } from "./splice-helpers";
+import { simpleRecipe } from "./simple";
 
 /** Splices Kotlin scripts: `import` lines of both parts hoisted and deduped, then solution and test. */
 export function spliceKotlin(solution: string, test: string): string {
@@ -9,18 +9,14 @@ export function spliceKotlin(solution: string, test: string): string {
   return joinBlocks([hoisted.join("\n"), ...bodies]);
 }
 
-export const kotlinRecipe = defineRecipe({
+export const kotlinRecipe = simpleRecipe({
   language: "kotlin",
+  file: "test.kts",
+  interpreter: ["kotlinc", "-script"],
+  splice: spliceKotlin,
   timeoutAllowanceMs: 10_000,
-  failurePatterns: [],
-  splice(solution, test) {
-    const program = spliceKotlin(solution, test);
-    return { files: [{ path: "test.kts", content: program }], program, syntaxError: null };
-  },
-  compile: null,
-  run: { argv: ["kotlinc", "-script", "test.kts"] },
-  env: {},
-  toolchain: { commands: ["kotlinc", "java"], version: ["kotlinc", "-version"] },
+  commands: ["kotlinc", "java"],
+  version: ["kotlinc", "-version"],
   hello: {
     solution: "fun add(a: Int, b: Int): Int = a + b\n",
     test: 'check(add(1, 2) == 3) { "add is wrong" }\n',

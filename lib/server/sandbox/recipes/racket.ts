@@ -1,7 +1,7 @@
 import "server-only";
 
-import { defineRecipe } from "./classify";
 import { splitLines } from "./splice-helpers";
+import { simpleRecipe } from "./simple";
 
 function isLangLine(line: string): boolean {
   return line.trim().startsWith("#lang");
@@ -18,18 +18,15 @@ export function spliceRacket(solution: string, test: string): string {
   return `${langLine}\n\n${strip(solution)}\n\n${strip(test)}\n`;
 }
 
-export const racketRecipe = defineRecipe({
+export const racketRecipe = simpleRecipe({
   language: "racket",
-  timeoutAllowanceMs: 0,
+  file: "test.rkt",
+  interpreter: ["raco", "test"],
+  splice: spliceRacket,
   failurePatterns: ["FAILURE", "ERROR"],
-  splice(solution, test) {
-    const program = spliceRacket(solution, test);
-    return { files: [{ path: "test.rkt", content: program }], program, syntaxError: null };
-  },
-  compile: null,
-  run: { argv: ["raco", "test", "test.rkt"] },
   env: { PLTUSERHOME: "/job" },
-  toolchain: { commands: ["raco", "racket"], version: ["racket", "--version"] },
+  commands: ["raco", "racket"],
+  version: ["racket", "--version"],
   hello: {
     solution: "#lang racket\n(define (add a b) (+ a b))\n",
     test: "#lang racket\n(require rackunit)\n(check-equal? (add 1 2) 3)\n",

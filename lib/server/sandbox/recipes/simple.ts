@@ -11,27 +11,33 @@ type SimpleSpec = {
   file: string;
   /** The interpreter command; the file name is appended. */
   interpreter: readonly string[];
+  /** Joins solution and test into the one file; "solution + newline + test" unless the language needs more. */
+  splice?: (solution: string, test: string) => string;
+  /** Output texts that fail a run with exit code 0 (the reference's `error_check`); most languages have none. */
+  failurePatterns?: readonly string[];
   timeoutAllowanceMs?: number;
   env?: Record<string, string>;
+  /** Commands the toolchain check looks for; the interpreter alone unless it needs others (e.g. java). */
+  commands?: readonly string[];
   version: readonly string[];
   hello: { solution: string; test: string };
 };
 
-/** Builds a recipe for a language whose splice is "solution + newline + test" run by one interpreter. */
+/** Builds a recipe for a language run as one spliced script file by one interpreter, with no compile step. */
 export function simpleRecipe(spec: SimpleSpec): Recipe {
+  const splice = spec.splice ?? concatSplice;
   return defineRecipe({
     language: spec.language,
     timeoutAllowanceMs: spec.timeoutAllowanceMs ?? 0,
-    // None of these languages has an `error_check` in the reference: only the exit code counts.
-    failurePatterns: [],
+    failurePatterns: spec.failurePatterns ?? [],
     splice(solution, test) {
-      const program = concatSplice(solution, test);
+      const program = splice(solution, test);
       return { files: [{ path: spec.file, content: program }], program, syntaxError: null };
     },
     compile: null,
     run: { argv: [...spec.interpreter, spec.file] },
     env: spec.env ?? {},
-    toolchain: { commands: [spec.interpreter[0]], version: spec.version },
+    toolchain: { commands: spec.commands ?? [spec.interpreter[0]], version: spec.version },
     hello: spec.hello,
   });
 }

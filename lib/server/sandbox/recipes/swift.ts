@@ -1,6 +1,6 @@
 import "server-only";
 
-import { defineRecipe } from "./classify";
+import { simpleRecipe } from "./simple";
 
 // Names that need Foundation on Linux. The reference matches plain substrings, so e.g. "exp" also
 // fires on "expected": importing Foundation is harmless, so erring towards it matches the reference.
@@ -14,18 +14,12 @@ export function spliceSwift(solution: string, test: string): string {
   return `${head}\n${test}`;
 }
 
-export const swiftRecipe = defineRecipe({
+export const swiftRecipe = simpleRecipe({
   language: "swift",
-  timeoutAllowanceMs: 0,
-  failurePatterns: [],
-  splice(solution, test) {
-    const program = spliceSwift(solution, test);
-    return { files: [{ path: "test.swift", content: program }], program, syntaxError: null };
-  },
-  compile: null,
-  run: { argv: ["swift", "test.swift"] },
-  env: {},
-  toolchain: { commands: ["swift"], version: ["swift", "--version"] },
+  file: "test.swift",
+  interpreter: ["swift"],
+  splice: spliceSwift,
+  version: ["swift", "--version"],
   hello: {
     solution: "func add(_ a: Int, _ b: Int) -> Int { a + b }\n",
     test: "assert(add(1, 2) == 3)\n",

@@ -5,7 +5,7 @@ import { CriticConfusion, ExecutionConfusion } from "@/components/agreement/crit
 import { CriticRulesTable } from "@/components/agreement/critic-rules-table";
 import { RevealTable } from "@/components/agreement/reveal-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignAgreement } from "@/lib/server/db/agreement";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
@@ -34,7 +34,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             <CriticConfusion scope="Overall" comparison={agreement.humanVsCritic} />
             {Object.entries(agreement.humanVsCriticByLanguage).map(([language, comparison]) => (
-              <CriticConfusion key={language} scope={LANGUAGE_LABELS[language as Language] ?? language} comparison={comparison} />
+              <CriticConfusion key={language} scope={languageName(language)} comparison={comparison} />
             ))}
           </div>
         </Card>
@@ -43,7 +43,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             <ExecutionConfusion scope="Overall" comparison={agreement.humanVsExecution} />
             {Object.entries(agreement.humanVsExecutionByLanguage).map(([language, comparison]) => (
-              <ExecutionConfusion key={language} scope={LANGUAGE_LABELS[language as Language] ?? language} comparison={comparison} />
+              <ExecutionConfusion key={language} scope={languageName(language)} comparison={comparison} />
             ))}
           </div>
         </Card>

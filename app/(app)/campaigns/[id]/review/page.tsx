@@ -4,7 +4,7 @@ import { QueueList } from "@/components/review/queue-list";
 import { parseQueueQuery, toQueueFilters } from "@/components/review/queue-query";
 import { QueueTabs } from "@/components/review/queue-tabs";
 import { PageHeader } from "@/components/ui/primitives";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignAgreement } from "@/lib/server/db/agreement";
@@ -36,7 +36,7 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
       <QueueFilters
         campaignId={id}
         query={query}
-        languages={campaign.languages.map((language) => ({ value: language, label: LANGUAGE_LABELS[language as Language] ?? language }))}
+        languages={campaign.languages.map((language) => ({ value: language, label: languageName(language) }))}
         annotators={annotators}
         categories={categories.map((category) => ({ value: category.key, label: category.label }))}
       />

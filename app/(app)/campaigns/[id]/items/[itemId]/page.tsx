@@ -19,7 +19,7 @@ import { ShortcutSheet } from "@/components/workspace/shortcut-sheet";
 import { SkipControl } from "@/components/workspace/skip-control";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { WorkspaceProvider } from "@/components/workspace/workspace-context";
-import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
+import { languageName, monacoLanguageOf, parseLanguage } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
@@ -43,12 +43,12 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const work = await orNotFound(getWorkItem({ actor, itemId }));
   if (work.campaign.id !== id) notFound();
   const { record, campaign, assignment, annotation } = work;
-  const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
+  const monacoLanguage = monacoLanguageOf(record.language);
   const canRun = can(actor, "sandbox:run");
   const [availability, latestRuns] = await Promise.all([languageAvailability(), listLatestCanonicalRuns({ actor, recordId: record.id })]);
-  const language = availability[record.language as Language];
+  const language = parseLanguage(record.language);
   // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
-  const unavailableNote = language?.available === false ? cannotRunSentence(record.language as Language) : undefined;
+  const unavailableNote = availability[language]?.available === false ? cannotRunSentence(language) : undefined;
   const isLeaseActive = assignment?.status === "ACTIVE" && annotation === null;
   // A skipped item is no longer the actor's to label (the server refuses it too).
   const isSkipped = assignment?.status === "SKIPPED" && annotation === null;
@@ -110,7 +110,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         <h1 className="text-base font-semibold" title={recordTitle(record.question)}>
           Record {record.id}
         </h1>
-        <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
+        <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
         <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}

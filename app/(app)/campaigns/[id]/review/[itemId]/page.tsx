@@ -11,7 +11,7 @@ import { QUEUE_LABELS, type QueueKey, parseQueueQuery, queueSearch, toQueueFilte
 import { QueueStepper } from "@/components/review/queue-stepper";
 import { Badge, Card } from "@/components/ui/primitives";
 import { SplitPane } from "@/components/workspace/split-pane";
-import { LANGUAGE_LABELS, type Language, MONACO_LANGUAGE } from "@/lib/records/languages";
+import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
 import { getReviewItem, listReviewQueue } from "@/lib/server/db/review";
@@ -41,7 +41,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
   ]);
   if (item.campaign.id !== id) notFound();
   const { record } = item;
-  const monacoLanguage = MONACO_LANGUAGE[record.language as Language] ?? "plaintext";
+  const monacoLanguage = monacoLanguageOf(record.language);
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
 
   // Neighbours in the queue; once decided the item has left it, so "next" is the queue's top.
@@ -91,7 +91,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
         <h1 className="text-xl font-semibold" title={recordTitle(record.question)}>
           Record {record.id}
         </h1>
-        <Badge tone="indigo">{LANGUAGE_LABELS[record.language as Language] ?? record.language}</Badge>
+        <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
         <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}

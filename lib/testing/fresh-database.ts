@@ -1,0 +1,22 @@
+import pg from "pg";
+import { inject } from "vitest";
+
+/**
+ * Runs `run` with the URL of a new, empty database on the test server, owned by the app's role
+ * (nothing migrated), and drops it afterwards. For tests of migrations, backups and restores,
+ * which need a database other than the shared one.
+ */
+export async function withFreshDatabase<T>(label: string, run: (url: string) => Promise<T>): Promise<T> {
+  const target = new URL(process.env.DATABASE_URL!);
+  const name = `${label}_${Date.now()}`;
+  target.pathname = `/${name}`;
+  const superuser = new pg.Client({ connectionString: inject("adminDatabaseUrl") });
+  await superuser.connect();
+  try {
+    await superuser.query(`CREATE DATABASE "${name}" OWNER "${decodeURIComponent(target.username)}"`);
+    return await run(target.toString());
+  } finally {
+    await superuser.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await superuser.end();
+  }
+}
