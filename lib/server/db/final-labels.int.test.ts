@@ -177,3 +177,19 @@ describe("final labels", () => {
     );
   }, 300_000);
 });
+
+describe("final labels of items with more labels than the campaign expects", () => {
+  it("are still decided by finalLabel in the report (an overlap lowered after labelling)", async () => {
+    const dataset = uniqueName("outgrown");
+    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(`o_${dataset.replaceAll("-", "_")}`)])), skipInvalid: false, origin: "api" });
+    const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("outgrown"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "majority", leaseMinutes: 30 } });
+    const item = await prisma().campaignItem.findFirstOrThrow({ where: { campaignId: campaign.id }, select: { id: true } });
+    // Three labels at overlap 1: more than any item of the campaign was meant to get.
+    for (const [index, valid] of [true, true, false].entries()) {
+      await holdItem({ userId: annotators[index].id, itemId: item.id });
+      await submitAnnotation({ actor: annotators[index], itemId: item.id, input: { valid, categories: valid ? [] : ["other"], note: null, needsReview: false, activeMs: 1000 } });
+    }
+    const report = await getCampaignReport({ actor: admin, campaignId: campaign.id });
+    expect(report.pooled).toMatchObject({ sampled: 1, labelled: 1, resolved: 1, valid: 1 });
+  });
+});

@@ -1,6 +1,5 @@
 import "server-only";
 
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { cohensKappa, isFinalCategory, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
 import type { ReportRow } from "@/lib/reports/format";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -10,7 +9,7 @@ import { AppError } from "@/lib/server/errors";
 
 import { getCampaign, getCampaignForOperator } from "./campaigns";
 import { prisma } from "./client";
-import { COUNTED_ITEMS, type Decisions, decideFinals, FINALS_CTE } from "./final-labels";
+import { COUNTED_ITEMS, type Decisions, decide, expectedKinds, FINALS_CTE, observedKinds } from "./final-labels";
 
 export type { ReportRow };
 
@@ -43,40 +42,37 @@ type Counts = {
 
 const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid", "criticKnown", "criticPass", "execKnown", "execValid", "execUnavailable", "bothValid", "bothInvalid", "humanValidCriticInvalid", "humanInvalidCriticValid"];
 
-type Tx = Prisma.TransactionClient;
 type Params = [string[], ...Decisions];
 
-/** Counts per (language, difficulty) over the final labels FINALS_CTE joins; the caller sums them per language and per difficulty. */
-async function queryCounts(tx: Tx, params: Params) {
-  return tx.$queryRawUnsafe<(Counts & { language: string; difficulty: string })[]>(
-    `WITH ${FINALS_CTE}
-     SELECT language, difficulty,
-       count(*)::int AS sampled,
-       (count(*) FILTER (WHERE n > 0))::int AS labelled,
-       count(final_valid)::int AS resolved,
-       (count(*) FILTER (WHERE final_valid))::int AS valid,
-       count(critic_pass)::int AS "criticKnown",
-       (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
-       count(exec_valid)::int AS "execKnown",
-       (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
-       (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
-       (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
-       (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
-       (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
-       (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
-     FROM finals GROUP BY language, difficulty`,
-    ...params,
-  );
-}
+type CountRow = Counts & { language: string; difficulty: string };
+type CategoryRow = { campaignId: string; language: string; source: "adjudication" | "invalid-labels"; category: string; count: number };
 
 /**
- * Candidate categories of the items finally Invalid, counted per item, from the source `categorySource`
- * named for each (the adjudicator's, or those of the annotators who said Invalid); which of them count is
- * decided by `isFinalCategory` in buildReport.
+ * In one pass over the final labels FINALS_CTE joins: counts per (language, difficulty), which the
+ * caller sums per language and per difficulty; and the candidate categories of the items finally
+ * Invalid, counted per item, from the source `categorySource` named for each (the adjudicator's, or
+ * those of the annotators who said Invalid), which buildReport filters with `isFinalCategory`.
  */
-async function queryCategories(tx: Tx, params: Params) {
-  return tx.$queryRawUnsafe<{ campaignId: string; language: string; source: "adjudication" | "invalid-labels"; category: string; count: number }[]>(
+async function queryFigures(params: Params): Promise<{ counts: CountRow[]; categories: CategoryRow[]; undecided: number }> {
+  const [figures] = await prisma().$queryRawUnsafe<{ counts: CountRow[] | null; categories: CategoryRow[] | null; undecided: number }[]>(
     `WITH ${FINALS_CTE},
+     counts AS (
+       SELECT language, difficulty,
+         count(*)::int AS sampled,
+         (count(*) FILTER (WHERE n > 0))::int AS labelled,
+         count(final_valid)::int AS resolved,
+         (count(*) FILTER (WHERE final_valid))::int AS valid,
+         count(critic_pass)::int AS "criticKnown",
+         (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
+         count(exec_valid)::int AS "execKnown",
+         (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
+         (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
+         (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
+         (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
+         (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
+         (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
+       FROM finals GROUP BY language, difficulty
+     ),
      item_categories AS (
        SELECT f."campaignId", f.language, f.category_source, unnest(f.adj_categories) AS category
        FROM finals f WHERE f.final_valid = false AND f.category_source = 'adjudication'
@@ -84,16 +80,21 @@ async function queryCategories(tx: Tx, params: Params) {
        SELECT f."campaignId", f.language, f.category_source, labelled.category
        FROM finals f CROSS JOIN LATERAL (SELECT DISTINCT unnest(a.categories) AS category FROM "Annotation" a WHERE a."itemId" = f.id AND NOT a.valid) labelled
        WHERE f.final_valid = false AND f.category_source = 'invalid-labels'
+     ),
+     categories AS (
+       SELECT "campaignId", language, category_source AS source, category, count(*)::int AS count
+       FROM item_categories GROUP BY 1, 2, 3, 4
      )
-     SELECT "campaignId", language, category_source AS source, category, count(*)::int AS count
-     FROM item_categories GROUP BY 1, 2, 3, 4`,
+     SELECT (SELECT json_agg(counts) FROM counts) AS counts, (SELECT json_agg(categories) FROM categories) AS categories,
+            (SELECT count(*)::int FROM items WHERE strength IS NULL) AS undecided`,
     ...params,
   );
+  return { counts: figures.counts ?? [], categories: figures.categories ?? [], undecided: figures.undecided };
 }
 
 /** How many items had each (valid, invalid) split of labels, per language: enough for Krippendorff's alpha. */
-async function querySplits(tx: Tx, campaignIds: string[]) {
-  return tx.$queryRawUnsafe<{ language: string; nValid: number; nInvalid: number; items: number }[]>(
+async function querySplits(campaignIds: string[]) {
+  return prisma().$queryRawUnsafe<{ language: string; nValid: number; nInvalid: number; items: number }[]>(
     `WITH ${COUNTED_ITEMS}
      SELECT language, "validCount" AS "nValid", ("labelCount" - "validCount") AS "nInvalid", count(*)::int AS items
      FROM counted WHERE "labelCount" >= 2
@@ -159,7 +160,7 @@ export async function getCampaignReport({ actor, campaignId }: { actor: Actor | 
   // The operator CLI (no actor) sees every campaign; people see what getCampaign lets them.
   const campaign = actor ? await getCampaign({ actor, campaignId }) : await getCampaignForOperator(campaignId);
   const categoryDefs = await prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { key: true, label: true } });
-  return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaignId], categoryDefs);
+  return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaign], categoryDefs);
 }
 
 export type DatasetReport = CampaignReport & { campaigns: { id: string; name: string; finalRule: string }[]; rule: string };
@@ -183,14 +184,14 @@ export async function getDatasetReport({ actor, datasetName }: { actor: Actor | 
   const rules = [...new Set(dataset.campaigns.map((campaign) => campaign.finalRule))];
   const report = await buildReport(
     { id: dataset.id, name: dataset.name, dataset: dataset.name, finalRule: rules.join(" / ") || "consensus", overlap: Math.max(1, ...dataset.campaigns.map((campaign) => campaign.overlap)) },
-    dataset.campaigns.map((campaign) => campaign.id),
+    dataset.campaigns,
     categoryDefs,
   );
   return { ...report, campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })), rule: CROSS_CAMPAIGN_RULE };
 }
 
 /** Sums count rows by one of their keys, groups in order. */
-function sumBy(rows: (Counts & { language: string; difficulty: string })[], key: "language" | "difficulty"): Map<string, Counts> {
+function sumBy(rows: CountRow[], key: "language" | "difficulty"): Map<string, Counts> {
   const sums = new Map<string, Counts>();
   for (const row of [...rows].sort((a, b) => a[key].localeCompare(b[key]))) {
     const sum = sums.get(row[key]) ?? (Object.fromEntries(COUNT_KEYS.map((count) => [count, 0])) as Counts);
@@ -201,23 +202,28 @@ function sumBy(rows: (Counts & { language: string; difficulty: string })[], key:
 }
 
 /**
- * Every figure of a report over the counted items of `campaignIds` (oldest campaign first). One
- * REPEATABLE READ snapshot: the decisions and the counts see the same labels.
+ * The counts and categories of the final labels of the counted items of `campaigns`, under decisions
+ * made in TypeScript for every kind of item they are expected to hold, or, should an item have
+ * outgrown those (an overlap lowered after labelling), for the kinds they hold.
  */
-async function buildReport(meta: CampaignReport["campaign"], campaignIds: string[], categoryDefs: { key: string; label: string }[]): Promise<CampaignReport> {
-  const { counts, categoryRows, splits, taxonomy } = await prisma().$transaction(
-    async (tx) => {
-      const params: Params = [campaignIds, ...(await decideFinals(tx, campaignIds))];
-      const taxonomy = await tx.errorCategory.findMany({ where: { campaignId: { in: campaignIds }, invalidating: true }, select: { campaignId: true, key: true } });
-      return {
-        counts: await queryCounts(tx, params),
-        categoryRows: await queryCategories(tx, params),
-        splits: await querySplits(tx, campaignIds),
-        taxonomy,
-      };
-    },
-    { isolationLevel: "RepeatableRead", timeout: 120_000 },
-  );
+async function queryFinalFigures(campaigns: { id: string; finalRule: string; overlap: number }[]) {
+  const campaignIds = campaigns.map((campaign) => campaign.id);
+  const figures = await queryFigures([campaignIds, ...decide(expectedKinds(campaigns))]);
+  if (figures.undecided === 0) return figures;
+  const again = await queryFigures([campaignIds, ...decide(await observedKinds(campaignIds))]);
+  // Only a label written between the two queries that made a kind never seen before gets here.
+  if (again.undecided > 0) throw new AppError("CONFLICT", "Labels changed while the report was computed; try again.");
+  return again;
+}
+
+/** Every figure of a report over the counted items of `campaigns` (oldest campaign first). */
+async function buildReport(meta: CampaignReport["campaign"], campaigns: { id: string; finalRule: string; overlap: number }[], categoryDefs: { key: string; label: string }[]): Promise<CampaignReport> {
+  const campaignIds = campaigns.map((campaign) => campaign.id);
+  const [{ counts, categories: categoryRows }, splits, taxonomy] = await Promise.all([
+    queryFinalFigures(campaigns),
+    querySplits(campaignIds),
+    prisma().errorCategory.findMany({ where: { campaignId: { in: campaignIds }, invalidating: true }, select: { campaignId: true, key: true } }),
+  ]);
   const invalidatingKeys = (campaignId: string) => new Set(taxonomy.filter((category) => category.campaignId === campaignId).map((category) => category.key));
   const categoriesByLanguage: Record<string, Record<string, number>> = {};
   const allCategories: Record<string, number> = {};
