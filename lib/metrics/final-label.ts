@@ -1,7 +1,7 @@
 // Resolves one record's final verdict from its annotators' labels under a campaign's aggregation rule.
 // This file is the only statement of the rule: the review queues, agreement and exports call
 // `finalLabel` on loaded labels, and the SQL reports count items under decisions made here by
-// `finalVerdict` (they pass it the distinct label counts they find; see lib/server/db/final-labels.ts).
+// `finalVerdict` for each (rule, label counts, adjudication) an item can have (lib/server/db/final-labels.ts).
 
 export type AggregationRule = "consensus" | "majority" | "strict";
 

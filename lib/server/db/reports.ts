@@ -150,8 +150,8 @@ function mean(values: (number | null)[]): number | null {
 }
 
 /**
- * The validity report of a campaign, computed in SQL: per language sampled, labelled, resolved and
- * valid items, validity with its Wilson 95% interval, critic pass and executable-valid rates,
+ * The validity report of a campaign, counted in SQL under final labels decided by `finalVerdict`
+ * (final-labels.ts): per language sampled, labelled, resolved and valid items, validity with its Wilson 95% interval, critic pass and executable-valid rates,
  * human–critic kappa, annotator alpha and top error categories; pooled and macro totals; breakdowns
  * by difficulty and error category. Scope: reports:export (null actor: operator CLI).
  */
