@@ -1,4 +1,7 @@
 // Resolves one record's final verdict from its annotators' labels under a campaign's aggregation rule.
+// This file is the only statement of the rule: the review queues, agreement and exports call
+// `finalLabel` on loaded labels, and the SQL reports count items under decisions made here by
+// `finalVerdict` for each (rule, label counts, adjudication) an item can have (lib/server/db/final-labels.ts).
 
 export type AggregationRule = "consensus" | "majority" | "strict";
 
@@ -8,6 +11,8 @@ export type DecidedBy = "adjudication" | "unanimous" | "majority" | "strict";
 
 export type FinalLabel = { valid: boolean | null; categories: string[]; decidedBy: DecidedBy | null };
 
+export type FinalVerdict = Omit<FinalLabel, "categories">;
+
 export type FinalLabelInput = {
   rule: AggregationRule;
   labels: AnnotatorLabel[];
@@ -16,40 +21,55 @@ export type FinalLabelInput = {
   invalidatingKeys: Set<string>;
 };
 
-const UNRESOLVED: FinalLabel = { valid: null, categories: [], decidedBy: null };
+/** Everything the verdict depends on: how many labels, how many say Valid, and the adjudication's verdict if any. */
+export type LabelCounts = { rule: AggregationRule; labelCount: number; validCount: number; adjudicationValid: boolean | null };
+
+/** Where a final label's categories come from: the adjudicator's, the invalidating ones of those who said Invalid, or none. */
+export type CategorySource = "adjudication" | "invalid-labels" | null;
+
+const UNRESOLVED: FinalVerdict = { valid: null, decidedBy: null };
 
 /**
- * The final label of one record: an adjudication always wins, otherwise the rule decides; "unanimous" whenever all
- * annotators agree. Unresolved (valid null, decidedBy null) with no labels, or on disagreement under consensus, or
- * without a strict majority under majority.
+ * The verdict of one record from its label counts: an adjudication always wins, otherwise the rule decides;
+ * "unanimous" whenever all annotators agree. Unresolved (valid null, decidedBy null) with no labels, or on
+ * disagreement under consensus, or without a strict majority under majority.
  */
-export function finalLabel({ rule, labels, adjudication, invalidatingKeys }: FinalLabelInput): FinalLabel {
-  if (adjudication) {
-    return { valid: adjudication.valid, categories: [...adjudication.categories], decidedBy: "adjudication" };
-  }
-  if (labels.length === 0) return { ...UNRESOLVED, categories: [] };
-
-  const invalidCount = labels.filter((label) => !label.valid).length;
-  const validCount = labels.length - invalidCount;
-  const decided = (valid: boolean, decidedBy: DecidedBy): FinalLabel => ({
-    valid,
-    categories: valid ? [] : invalidatingCategories(labels, invalidatingKeys),
-    decidedBy,
-  });
-
-  if (invalidCount === 0) return decided(true, "unanimous");
-  if (validCount === 0) return decided(false, "unanimous");
-
+export function finalVerdict({ rule, labelCount, validCount, adjudicationValid }: LabelCounts): FinalVerdict {
+  if (adjudicationValid !== null) return { valid: adjudicationValid, decidedBy: "adjudication" };
+  if (labelCount === 0) return UNRESOLVED;
+  const invalidCount = labelCount - validCount;
+  if (invalidCount === 0) return { valid: true, decidedBy: "unanimous" };
+  if (validCount === 0) return { valid: false, decidedBy: "unanimous" };
   switch (rule) {
     case "consensus":
-      return { ...UNRESOLVED, categories: [] };
+      return UNRESOLVED;
     case "majority":
-      if (validCount * 2 > labels.length) return decided(true, "majority");
-      if (invalidCount * 2 > labels.length) return decided(false, "majority");
-      return { ...UNRESOLVED, categories: [] };
+      if (validCount * 2 > labelCount) return { valid: true, decidedBy: "majority" };
+      if (invalidCount * 2 > labelCount) return { valid: false, decidedBy: "majority" };
+      return UNRESOLVED;
     case "strict":
-      return decided(false, "strict");
+      return { valid: false, decidedBy: "strict" };
   }
+}
+
+/** An adjudication brings its own categories (whatever its verdict); an annotators' Invalid brings theirs; a Valid none. */
+export function categorySource(verdict: FinalVerdict): CategorySource {
+  if (verdict.decidedBy === "adjudication") return "adjudication";
+  return verdict.valid === false ? "invalid-labels" : null;
+}
+
+/** Whether a category key found in a source counts among the final categories: annotators' only when it invalidates. */
+export function isFinalCategory(source: Exclude<CategorySource, null>, key: string, invalidatingKeys: ReadonlySet<string>): boolean {
+  return source === "adjudication" || invalidatingKeys.has(key);
+}
+
+/** The final label of one record: `finalVerdict` over its labels, with the categories `categorySource` names. */
+export function finalLabel({ rule, labels, adjudication, invalidatingKeys }: FinalLabelInput): FinalLabel {
+  const verdict = finalVerdict({ rule, labelCount: labels.length, validCount: labels.filter((label) => label.valid).length, adjudicationValid: adjudication?.valid ?? null });
+  const source = categorySource(verdict);
+  if (source === "adjudication") return { ...verdict, categories: [...adjudication!.categories] };
+  if (source === "invalid-labels") return { ...verdict, categories: invalidatingCategories(labels, invalidatingKeys) };
+  return { ...verdict, categories: [] };
 }
 
 /** Sorted, deduplicated union of the invalidating categories chosen by the annotators who said Invalid. */
@@ -57,7 +77,27 @@ function invalidatingCategories(labels: readonly AnnotatorLabel[], invalidatingK
   const keys = new Set<string>();
   for (const label of labels) {
     if (label.valid) continue;
-    for (const key of label.categories) if (invalidatingKeys.has(key)) keys.add(key);
+    for (const key of label.categories) if (isFinalCategory("invalid-labels", key, invalidatingKeys)) keys.add(key);
   }
   return [...keys].sort();
+}
+
+/**
+ * How strongly a verdict is supported, for the cross-campaign rule (a record labelled in several campaigns counts
+ * once, with its strongest label): any resolved label beats an unresolved one, an adjudication beats annotators,
+ * and more annotators agreeing with the verdict beat fewer; among unresolved ones a labelled item beats an
+ * unlabelled one. Equal strength: the latest campaign wins (`strongestEvidence`, and the reports' SQL order).
+ */
+export function evidenceStrength(verdict: FinalVerdict, counts: Pick<LabelCounts, "labelCount" | "validCount">): number {
+  if (verdict.valid === null) return counts.labelCount > 0 ? 1 : 0;
+  const agreeing = verdict.valid ? counts.validCount : counts.labelCount - counts.validCount;
+  // Below 1,000,000 annotators per item, the tiers cannot overlap.
+  return (verdict.decidedBy === "adjudication" ? 2_000_000 : 1_000_000) + agreeing;
+}
+
+/** The item whose label a record keeps across campaigns: the strongest evidence; on a tie, the latest (last in `items`). */
+export function strongestEvidence<T extends { verdict: FinalVerdict; counts: Pick<LabelCounts, "labelCount" | "validCount"> }>(items: readonly T[]): T | undefined {
+  let best: T | undefined;
+  for (const item of items) if (!best || evidenceStrength(item.verdict, item.counts) >= evidenceStrength(best.verdict, best.counts)) best = item;
+  return best;
 }

@@ -164,6 +164,7 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
       select: { id: true },
     });
     await tx.annotationRevision.create({ data: { annotationId: annotation.id, revision: 1, ...label, activeMs: input.activeMs } });
+    // Counts only, for the reports (their verdict is finalVerdict's); final-labels.int.test.ts checks them against the annotations.
     await tx.campaignItem.update({ where: { id: itemId }, data: { labelCount: { increment: 1 }, validCount: { increment: label.valid ? 1 : 0 } } });
     await tx.runResult.updateMany({ where: { recordId: item.recordId, userId: actor.id, annotationId: null, createdAt: { gte: since } }, data: { annotationId: annotation.id } });
     await writeAudit(tx, { actorId: actor.id, action: "label.create", targetType: "Annotation", targetId: annotation.id, after: { itemId, ...label } });

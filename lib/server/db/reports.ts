@@ -1,6 +1,6 @@
 import "server-only";
 
-import { cohensKappa, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
+import { cohensKappa, isFinalCategory, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
 import type { ReportRow } from "@/lib/reports/format";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
@@ -9,6 +9,7 @@ import { AppError } from "@/lib/server/errors";
 
 import { getCampaign, getCampaignForSystem } from "./campaigns";
 import { prisma } from "./client";
+import { COUNTED_ITEMS, type Decisions, decide, expectedKinds, FINALS_CTE, observedKinds } from "./final-labels";
 
 export type { ReportRow };
 
@@ -41,92 +42,65 @@ type Counts = {
 
 const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid", "criticKnown", "criticPass", "execKnown", "execValid", "execUnavailable", "bothValid", "bothInvalid", "humanValidCriticInvalid", "humanInvalidCriticValid"];
 
-// The per-item final label in SQL, mirroring `finalLabel` in lib/metrics: an adjudication wins;
-// then unanimity; then the item's campaign rule (majority: more than half; strict: any Invalid).
-// $1 is the list of campaign ids. Over several campaigns a record counts once, with its strongest
-// resolved label (CROSS_CAMPAIGN_RULE): an adjudication beats annotators; more annotators agreeing
-// with the final label beat fewer; on a tie the latest campaign wins. Unresolved items come last.
-const FINALS_CTE = `
-  items AS (
-    SELECT i.id, i."recordId", i.language, coalesce(r.difficulty, 'unknown') AS difficulty, i."labelCount" AS n, i."validCount" AS n_valid,
-           adj.valid AS adj_valid, adj.categories AS adj_categories, c."overallPass" AS critic_pass, r."executableValid" AS exec_valid, r."verificationOutcome" = 'UNAVAILABLE' AS exec_unavailable,
-           cmp."finalRule" AS rule, cmp."createdAt" AS campaign_created
-    FROM "CampaignItem" i
-    JOIN "Campaign" cmp ON cmp.id = i."campaignId"
-    JOIN "Record" r ON r.id = i."recordId"
-    LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
-    LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
-    WHERE i."campaignId" = ANY($1::text[])
-  ),
-  judged AS (
-    SELECT *, CASE
-      WHEN adj_valid IS NOT NULL THEN adj_valid
-      WHEN n = 0 THEN NULL
-      WHEN n_valid = n THEN true
-      WHEN n_valid = 0 THEN false
-      WHEN rule = 'strict' THEN false
-      WHEN rule = 'majority' AND n_valid * 2 > n THEN true
-      WHEN rule = 'majority' AND (n - n_valid) * 2 > n THEN false
-      ELSE NULL END AS final_valid
-    FROM items
-  ),
-  finals AS (
-    SELECT DISTINCT ON ("recordId") * FROM judged
-    ORDER BY "recordId", (final_valid IS NULL), (adj_valid IS NOT NULL) DESC,
-             (CASE WHEN final_valid THEN n_valid ELSE n - n_valid END) DESC, campaign_created DESC
-  )`;
+type Params = [string[], ...Decisions];
 
-async function queryCounts(campaignIds: string[], groupBy: "language" | "difficulty") {
-  return prisma().$queryRawUnsafe<(Counts & { grp: string })[]>(
-    `WITH ${FINALS_CTE}
-     SELECT ${groupBy} AS grp,
-       count(*)::int AS sampled,
-       (count(*) FILTER (WHERE n > 0))::int AS labelled,
-       count(final_valid)::int AS resolved,
-       (count(*) FILTER (WHERE final_valid))::int AS valid,
-       count(critic_pass)::int AS "criticKnown",
-       (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
-       count(exec_valid)::int AS "execKnown",
-       (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
-       (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
-       (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
-       (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
-       (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
-       (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
-     FROM finals GROUP BY ${groupBy} ORDER BY ${groupBy}`,
-    campaignIds,
-  );
-}
+type CountRow = Counts & { language: string; difficulty: string };
+type CategoryRow = { campaignId: string; language: string; source: "adjudication" | "invalid-labels"; category: string; count: number };
 
-/** Final categories of invalid items: the adjudicator's, else the invalidating ones of those who said Invalid. */
-async function queryCategories(campaignIds: string[]) {
-  return prisma().$queryRawUnsafe<{ language: string; category: string; count: number }[]>(
+/**
+ * In one pass over the final labels FINALS_CTE joins: counts per (language, difficulty), which the
+ * caller sums per language and per difficulty; and the candidate categories of the items finally
+ * Invalid, counted per item, from the source `categorySource` named for each (the adjudicator's, or
+ * those of the annotators who said Invalid), which buildReport filters with `isFinalCategory`.
+ */
+async function queryFigures(params: Params): Promise<{ counts: CountRow[]; categories: CategoryRow[]; undecided: number }> {
+  const [figures] = await prisma().$queryRawUnsafe<{ counts: CountRow[] | null; categories: CategoryRow[] | null; undecided: number }[]>(
     `WITH ${FINALS_CTE},
+     counts AS (
+       SELECT language, difficulty,
+         count(*)::int AS sampled,
+         (count(*) FILTER (WHERE n > 0))::int AS labelled,
+         count(final_valid)::int AS resolved,
+         (count(*) FILTER (WHERE final_valid))::int AS valid,
+         count(critic_pass)::int AS "criticKnown",
+         (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
+         count(exec_valid)::int AS "execKnown",
+         (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
+         (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
+         (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
+         (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
+         (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
+         (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
+       FROM finals GROUP BY language, difficulty
+     ),
      item_categories AS (
-       SELECT f.id, f.language, unnest(f.adj_categories) AS category FROM finals f WHERE f.final_valid = false AND f.adj_valid IS NOT NULL
-       UNION
-       SELECT f.id, f.language, unnest(a.categories) AS category
-       FROM finals f JOIN "Annotation" a ON a."itemId" = f.id AND NOT a.valid
-       WHERE f.final_valid = false AND f.adj_valid IS NULL
+       SELECT f."campaignId", f.language, f.category_source, unnest(f.adj_categories) AS category
+       FROM finals f WHERE f.final_valid = false AND f.category_source = 'adjudication'
+       UNION ALL
+       SELECT f."campaignId", f.language, f.category_source, labelled.category
+       FROM finals f CROSS JOIN LATERAL (SELECT DISTINCT unnest(a.categories) AS category FROM "Annotation" a WHERE a."itemId" = f.id AND NOT a.valid) labelled
+       WHERE f.final_valid = false AND f.category_source = 'invalid-labels'
+     ),
+     categories AS (
+       SELECT "campaignId", language, category_source AS source, category, count(*)::int AS count
+       FROM item_categories GROUP BY 1, 2, 3, 4
      )
-     SELECT ic.language, ic.category, count(*)::int AS count
-     FROM item_categories ic
-     JOIN finals f ON f.id = ic.id
-     JOIN "CampaignItem" ci ON ci.id = ic.id
-     JOIN "ErrorCategory" ec ON ec."campaignId" = ci."campaignId" AND ec.key = ic.category
-     WHERE ec.invalidating OR ic.id IN (SELECT id FROM finals WHERE adj_valid IS NOT NULL)
-     GROUP BY ic.language, ic.category`,
-    campaignIds,
+     SELECT (SELECT json_agg(counts) FROM counts) AS counts, (SELECT json_agg(categories) FROM categories) AS categories,
+            (SELECT count(*)::int FROM items WHERE strength IS NULL) AS undecided`,
+    ...params,
   );
+  return { counts: figures.counts ?? [], categories: figures.categories ?? [], undecided: figures.undecided };
 }
 
 /** How many items had each (valid, invalid) split of labels, per language: enough for Krippendorff's alpha. */
 async function querySplits(campaignIds: string[]) {
-  return prisma().$queryRaw<{ language: string; nValid: number; nInvalid: number; items: number }[]>`
-    SELECT language, "validCount" AS "nValid", ("labelCount" - "validCount") AS "nInvalid", count(*)::int AS items
-    FROM "CampaignItem"
-    WHERE "campaignId" = ANY(${campaignIds}::text[]) AND "labelCount" >= 2
-    GROUP BY 1, 2, 3`;
+  return prisma().$queryRawUnsafe<{ language: string; nValid: number; nInvalid: number; items: number }[]>(
+    `WITH ${COUNTED_ITEMS}
+     SELECT language, "validCount" AS "nValid", ("labelCount" - "validCount") AS "nInvalid", count(*)::int AS items
+     FROM counted WHERE "labelCount" >= 2
+     GROUP BY 1, 2, 3`,
+    campaignIds,
+  );
 }
 
 function ratio(numerator: number, denominator: number): number | null {
@@ -176,8 +150,8 @@ function mean(values: (number | null)[]): number | null {
 }
 
 /**
- * The validity report of a campaign, computed in SQL: per language sampled, labelled, resolved and
- * valid items, validity with its Wilson 95% interval, critic pass and executable-valid rates,
+ * The validity report of a campaign, counted in SQL under final labels decided by `finalVerdict`
+ * (final-labels.ts): per language sampled, labelled, resolved and valid items, validity with its Wilson 95% interval, critic pass and executable-valid rates,
  * human–critic kappa, annotator alpha and top error categories; pooled and macro totals; breakdowns
  * by difficulty and error category. Scope: reports:export (the system actor: operator CLI).
  */
@@ -186,7 +160,7 @@ export async function getCampaignReport({ actor, campaignId }: { actor: Actor | 
   // The system (operator CLI) sees every campaign; people see what getCampaign lets them.
   const campaign = isSystemActor(actor) ? await getCampaignForSystem({ actor, campaignId }) : await getCampaign({ actor, campaignId });
   const categoryDefs = await prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { key: true, label: true } });
-  return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaignId], categoryDefs);
+  return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaign], categoryDefs);
 }
 
 export type DatasetReport = CampaignReport & { campaigns: { id: string; name: string; finalRule: string }[]; rule: string };
@@ -210,29 +184,63 @@ export async function getDatasetReport({ actor, datasetName }: { actor: Actor | 
   const rules = [...new Set(dataset.campaigns.map((campaign) => campaign.finalRule))];
   const report = await buildReport(
     { id: dataset.id, name: dataset.name, dataset: dataset.name, finalRule: rules.join(" / ") || "consensus", overlap: Math.max(1, ...dataset.campaigns.map((campaign) => campaign.overlap)) },
-    dataset.campaigns.map((campaign) => campaign.id),
+    dataset.campaigns,
     categoryDefs,
   );
   return { ...report, campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })), rule: CROSS_CAMPAIGN_RULE };
 }
 
-async function buildReport(meta: CampaignReport["campaign"], campaignIds: string[], categoryDefs: { key: string; label: string }[]): Promise<CampaignReport> {
-  const [byLanguageCounts, byDifficultyCounts, categoryRows, splits] = await Promise.all([
-    queryCounts(campaignIds, "language"),
-    queryCounts(campaignIds, "difficulty"),
-    queryCategories(campaignIds),
-    querySplits(campaignIds),
-  ]);
-  const categoriesByLanguage: Record<string, Record<string, number>> = {};
-  for (const row of categoryRows) (categoriesByLanguage[row.language] ??= {})[row.category] = row.count;
-
-  const byLanguage: Record<string, ReportRow> = {};
-  for (const counts of byLanguageCounts) {
-    byLanguage[counts.grp] = toRow(counts, splits.filter((split) => split.language === counts.grp), categoriesByLanguage[counts.grp] ?? {});
+/** Sums count rows by one of their keys, groups in order. */
+function sumBy(rows: CountRow[], key: "language" | "difficulty"): Map<string, Counts> {
+  const sums = new Map<string, Counts>();
+  for (const row of [...rows].sort((a, b) => a[key].localeCompare(b[key]))) {
+    const sum = sums.get(row[key]) ?? (Object.fromEntries(COUNT_KEYS.map((count) => [count, 0])) as Counts);
+    for (const count of COUNT_KEYS) sum[count] += row[count];
+    sums.set(row[key], sum);
   }
-  const totals = Object.fromEntries(COUNT_KEYS.map((key) => [key, byLanguageCounts.reduce((sum, row) => sum + row[key], 0)])) as Counts;
+  return sums;
+}
+
+/**
+ * The counts and categories of the final labels of the counted items of `campaigns`, under decisions
+ * made in TypeScript for every kind of item they are expected to hold, or, should an item have
+ * outgrown those (an overlap lowered after labelling), for the kinds they hold.
+ */
+async function queryFinalFigures(campaigns: { id: string; finalRule: string; overlap: number }[]) {
+  const campaignIds = campaigns.map((campaign) => campaign.id);
+  const figures = await queryFigures([campaignIds, ...decide(expectedKinds(campaigns))]);
+  if (figures.undecided === 0) return figures;
+  const again = await queryFigures([campaignIds, ...decide(await observedKinds(campaignIds))]);
+  // Only a label written between the two queries that made a kind never seen before gets here.
+  if (again.undecided > 0) throw new AppError("CONFLICT", "Labels changed while the report was computed; try again.");
+  return again;
+}
+
+/** Every figure of a report over the counted items of `campaigns` (oldest campaign first). */
+async function buildReport(meta: CampaignReport["campaign"], campaigns: { id: string; finalRule: string; overlap: number }[], categoryDefs: { key: string; label: string }[]): Promise<CampaignReport> {
+  const campaignIds = campaigns.map((campaign) => campaign.id);
+  const [{ counts, categories: categoryRows }, splits, taxonomy] = await Promise.all([
+    queryFinalFigures(campaigns),
+    querySplits(campaignIds),
+    prisma().errorCategory.findMany({ where: { campaignId: { in: campaignIds }, invalidating: true }, select: { campaignId: true, key: true } }),
+  ]);
+  const invalidatingKeys = (campaignId: string) => new Set(taxonomy.filter((category) => category.campaignId === campaignId).map((category) => category.key));
+  const categoriesByLanguage: Record<string, Record<string, number>> = {};
   const allCategories: Record<string, number> = {};
-  for (const row of categoryRows) allCategories[row.category] = (allCategories[row.category] ?? 0) + row.count;
+  for (const row of categoryRows) {
+    if (!isFinalCategory(row.source, row.category, invalidatingKeys(row.campaignId))) continue;
+    const language = (categoriesByLanguage[row.language] ??= {});
+    language[row.category] = (language[row.category] ?? 0) + row.count;
+    allCategories[row.category] = (allCategories[row.category] ?? 0) + row.count;
+  }
+
+  const byLanguageCounts = sumBy(counts, "language");
+  const byDifficultyCounts = sumBy(counts, "difficulty");
+  const byLanguage: Record<string, ReportRow> = {};
+  for (const [language, sums] of byLanguageCounts) {
+    byLanguage[language] = toRow(sums, splits.filter((split) => split.language === language), categoriesByLanguage[language] ?? {});
+  }
+  const totals = Object.fromEntries(COUNT_KEYS.map((key) => [key, [...byLanguageCounts.values()].reduce((sum, row) => sum + row[key], 0)])) as Counts;
   const pooled = toRow(totals, splits, allCategories);
   const rows = Object.values(byLanguage);
   const macro: ReportRow = {
@@ -251,7 +259,7 @@ async function buildReport(meta: CampaignReport["campaign"], campaignIds: string
     pooled,
     macro,
     byDifficulty: Object.fromEntries(
-      byDifficultyCounts.map((counts) => [counts.grp, { sampled: counts.sampled, resolved: counts.resolved, valid: counts.valid, validity: ratio(counts.valid, counts.resolved), ci: wilsonInterval(counts.valid, counts.resolved) }]),
+      [...byDifficultyCounts].map(([difficulty, counts]) => [difficulty, { sampled: counts.sampled, resolved: counts.resolved, valid: counts.valid, validity: ratio(counts.valid, counts.resolved), ci: wilsonInterval(counts.valid, counts.resolved) }]),
     ),
     byCategory: categoryDefs.map((definition) => ({ key: definition.key, label: definition.label, count: allCategories[definition.key] ?? 0, shareOfInvalid: ratio(allCategories[definition.key] ?? 0, invalidItems) })),
     categoriesByLanguage,
