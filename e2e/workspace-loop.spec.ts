@@ -85,6 +85,7 @@ test("the admin sets up one campaign per scenario", async ({ page }) => {
   await ensureCampaign(page, "strict", [record("loop_s")], { requireInvalidNote: true });
   await ensureCampaign(page, "failing", [record("loop_fail", { full_test_func: "assert loop_fail(2, 2) == 4\nassert loop_fail(1, 1) == 3\n" })]);
   await ensureCampaign(page, "timeout", [record("loop_slow", { canonical_solution: "def loop_slow(a, b):\n    while True:\n        pass\n" })]);
+  await ensureCampaign(page, "next", [record("loop_n1"), record("loop_n2"), record("loop_n3")]);
 });
 
 test("at 1440×900 the statement, code, verdict, critic and latest run are all on screen without scrolling", async ({ page }) => {
@@ -173,6 +174,32 @@ test("blind: after Ctrl+Enter from the note the critic comes into view with focu
 
   await page.goto(itemUrl);
   await expect(page.getByLabel(/^Note/)).toHaveValue("Looks right to me.");
+});
+
+test("submitting a label opens the next item with one write request that also claims it", async ({ page }) => {
+  await page.setViewportSize(LAPTOP);
+  await signIn(page, annotator);
+  await openNext(page, "next");
+  const heading = page.getByRole("heading", { name: /^Record \d+$/ });
+  const first = (await heading.textContent()) ?? "";
+  // The app's own requests from here on: page data and writes, not scripts, Monaco files or link prefetches.
+  const requests: { method: string; path: string }[] = [];
+  page.on("request", (request) => {
+    if (!["fetch", "xhr", "document"].includes(request.resourceType()) || request.headers()["next-router-prefetch"]) return;
+    requests.push({ method: request.method(), path: new URL(request.url()).pathname });
+  });
+  await page.keyboard.press("v");
+  await page.keyboard.press("Enter");
+  await expect(heading).not.toHaveText(first);
+  await expect(page).toHaveURL(/\/items\/itm_/);
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(page.getByRole("radio", { name: "Valid", exact: true })).not.toBeChecked();
+
+  const writes = requests.filter((request) => request.method !== "GET");
+  expect(writes, JSON.stringify(requests)).toHaveLength(1);
+  // The write claimed the next item: no separate trip through /next, at most the next item's page after it.
+  expect(requests.filter((request) => request.path.endsWith("/next")), JSON.stringify(requests)).toHaveLength(0);
+  expect(requests.length, JSON.stringify(requests)).toBeLessThanOrEqual(2);
 });
 
 test("the admin reorders the taxonomy of a new campaign with move up and down", async ({ page }) => {

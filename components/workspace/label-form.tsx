@@ -6,6 +6,7 @@ import { useRef, useState } from "react";
 import { Button } from "@/components/ui/primitives";
 import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
+import type { SubmitLabelAction } from "./action-types";
 import { CategoryChecklist, type WorkspaceCategory } from "./category-checklist";
 import { CategoryPicker } from "./category-picker";
 import { revealKey } from "./critic-summary";
@@ -22,12 +23,13 @@ function fromLoaded(loaded: LoadedLabel | null): LabelDraft {
 }
 
 /**
- * The label: valid/invalid, error categories, note, test line, needs-review. Posts to the
- * annotations API with the revision it was loaded at and the visible-tab time. Unsaved work is kept
- * as a draft in the browser. Keyboard: V, I, 1–9, C (find any category), N (note), Enter submits
+ * The label: valid/invalid, error categories, note, test line, needs-review. Saves through the
+ * page's action with the revision it was loaded at and the visible-tab time; the same request
+ * claims the next item, which opens at once (after a first blind label, the critic is shown first).
+ * Unsaved work is kept as a draft in the browser. Keyboard: V, I, 1–9, C (find any category), N (note), Enter submits
  * (Ctrl/Cmd+Enter inside the note).
  */
-export function LabelForm({ itemId, campaignId, blind, requireInvalidNote, categories, loaded }: { itemId: string; campaignId: string; blind: boolean; requireInvalidNote: boolean; categories: WorkspaceCategory[]; loaded: LoadedLabel | null }) {
+export function LabelForm({ itemId, requireInvalidNote, categories, loaded, onSubmitLabel }: { itemId: string; requireInvalidNote: boolean; categories: WorkspaceCategory[]; loaded: LoadedLabel | null; onSubmitLabel: SubmitLabelAction }) {
   const router = useRouter();
   const [label, setLabel] = useState<LabelDraft>(() => fromLoaded(loaded));
   const [loadedRevision, setLoadedRevision] = useState(loaded?.revision ?? 0);
@@ -72,28 +74,27 @@ export function LabelForm({ itemId, campaignId, blind, requireInvalidNote, categ
     if (testLine && !(Number.isInteger(Number(testLine)) && Number(testLine) >= 1)) problems.testLine = "A line number from 1.";
     setErrors(problems);
     setSaved(undefined);
-    if (Object.keys(problems).length > 0) {
+    if (valid === null || Object.keys(problems).length > 0) {
       setMessage(undefined);
       return;
     }
     pending.current = true;
     setPending(true);
     try {
-      const body = { valid, categories: chosen, note: note.trim() || undefined, testLine: testLine ? Number(testLine) : null, needsReview, activeMs: activeTime.peek(), baseRevision };
-      const response = await fetch(`/api/v1/items/${itemId}/annotations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      const result = (await response.json()) as { revision?: number; created?: boolean; error?: { message: string; fieldErrors?: Record<string, string[]> } };
-      if (!response.ok || result.revision === undefined) {
-        const fields = result.error?.fieldErrors ?? {};
+      const result = await onSubmitLabel({ itemId, valid, categories: chosen, note: note.trim() || undefined, testLine: testLine ? Number(testLine) : null, needsReview, activeMs: activeTime.peek(), baseRevision });
+      if (!result.ok) {
+        const fields = result.fieldErrors ?? {};
         setErrors({ valid: fields.valid?.[0], categories: fields.categories?.[0], note: fields.note?.[0], testLine: fields.testLine?.[0] });
-        setMessage(result.error?.message ?? `Saving failed (${response.status}).`);
+        setMessage(result.message);
         return;
       }
+      const { revision, isCriticRevealed, nextUrl } = result.data;
       activeTime.reset();
       draft.clear();
-      draft.markSaved(result.revision);
+      draft.markSaved(revision);
       setMessage(undefined);
-      setLabel((current) => ({ ...current, baseRevision: result.revision! }));
-      if (blind && result.created) {
+      setLabel((current) => ({ ...current, baseRevision: revision }));
+      if (isCriticRevealed || nextUrl === null) {
         // Leave the note (so Enter goes on, as the banner says) and bring the revealed critic into view.
         (document.activeElement as HTMLElement | null)?.blur();
         sessionStorage.setItem(revealKey(itemId), "1");
@@ -101,7 +102,8 @@ export function LabelForm({ itemId, campaignId, blind, requireInvalidNote, categ
         router.refresh();
         return;
       }
-      router.push(`/campaigns/${campaignId}/next`);
+      // The action already claimed this item for us: opening it is the only request left.
+      router.push(nextUrl);
     } catch {
       setMessage("The server could not be reached. Your form is kept; try again.");
     } finally {

@@ -6,6 +6,7 @@ import type { RunView } from "@/components/records/run-result";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { failingProgramLine, mapProgramLine } from "@/lib/runs/failure-line";
 
+import type { RunRecordAction } from "./action-types";
 import { RunRow } from "./run-row";
 import { useHotkeys } from "./use-hotkeys";
 import { toHighlight, useWorkspace } from "./workspace-context";
@@ -25,7 +26,7 @@ function failingSource(run: RunView, code: Code) {
  * The latest run of each test (demo, full) of the canonical solution, one line each, and the
  * buttons to run them again. R runs both. A failing line is marked in the code pane.
  */
-export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote }: { recordId: number; code: Code; initialRuns: RunView[]; canRun: boolean; unavailableNote?: string }) {
+export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote, onRun }: { recordId: number; code: Code; initialRuns: RunView[]; canRun: boolean; unavailableNote?: string; onRun: RunRecordAction }) {
   const { setHighlight } = useWorkspace();
   const [runs, setRuns] = useState(initialRuns);
   const [error, setError] = useState<string>();
@@ -39,10 +40,9 @@ export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote
       setRunning(kind);
       setError(undefined);
       try {
-        const response = await fetch(`/api/v1/records/${recordId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind }) });
-        const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
-        if (!response.ok || !body.runs) return setError(body.error?.message ?? `The run failed (${response.status}).`);
-        const fresh = body.runs;
+        const result = await onRun({ recordId, kind });
+        if (!result.ok) return setError(result.message);
+        const fresh = result.data.runs;
         setRunWorked(true);
         setRuns((current) => [...fresh, ...current.filter((old) => !fresh.some((next) => next.kind === old.kind))]);
         const failed = fresh.map((result) => ({ result, at: failingSource(result, code) })).find((entry) => entry.at);
@@ -53,7 +53,7 @@ export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote
         setRunning(null);
       }
     },
-    [code, recordId, running, setHighlight],
+    [code, onRun, recordId, running, setHighlight],
   );
   useHotkeys({ r: () => void run("both") }, canRun);
 

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from "react";
 
 import { Badge } from "@/components/ui/primitives";
 
+import type { RenewLeaseAction } from "./action-types";
+
 const RENEW_EVERY_MS = 5 * 60_000;
 
 function clock(date: Date): string {
@@ -11,10 +13,15 @@ function clock(date: Date): string {
 }
 
 /** Shows the lease expiry and renews the lease every five minutes while the tab is visible. */
-export function LeaseStatus({ itemId, expiresAt, isActive }: { itemId: string; expiresAt: string | null; isActive: boolean }) {
+export function LeaseStatus({ itemId, expiresAt, isActive, onRenew }: { itemId: string; expiresAt: string | null; isActive: boolean; onRenew: RenewLeaseAction }) {
   const [expiry, setExpiry] = useState(expiresAt ? new Date(expiresAt) : null);
   const [problem, setProblem] = useState<string>();
   const lastRenewal = useRef(0);
+  // The action's identity may change on a refresh; the renewal timer should not restart for that.
+  const renewAction = useRef(onRenew);
+  useEffect(() => {
+    renewAction.current = onRenew;
+  });
 
   useEffect(() => {
     if (!isActive) return;
@@ -23,13 +30,12 @@ export function LeaseStatus({ itemId, expiresAt, isActive }: { itemId: string; e
       if (document.visibilityState !== "visible" || Date.now() - lastRenewal.current < RENEW_EVERY_MS - 1000) return;
       lastRenewal.current = Date.now();
       try {
-        const response = await fetch(`/api/v1/items/${itemId}/lease`, { method: "POST" });
-        const body = (await response.json()) as { leaseExpiresAt?: string; error?: { message: string } };
-        if (response.ok && body.leaseExpiresAt) {
-          setExpiry(new Date(body.leaseExpiresAt));
+        const result = await renewAction.current({ itemId });
+        if (result.ok) {
+          setExpiry(new Date(result.data.leaseExpiresAt));
           setProblem(undefined);
         } else {
-          setProblem(body.error?.message ?? "The lease could not be renewed.");
+          setProblem(result.message);
         }
       } catch {
         setProblem("The lease could not be renewed: the server is unreachable.");

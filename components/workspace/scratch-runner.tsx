@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
 
+import type { RunRecordAction } from "./action-types";
 import { CodeEditor } from "./code-editor";
 import { RunResult, type RunView } from "@/components/records/run-result";
 import { useHotkeys } from "./use-hotkeys";
@@ -12,7 +13,7 @@ import { useHotkeys } from "./use-hotkeys";
  * Edit & run: editable copies of the solution and the full test, run together as a scratch run.
  * The record itself never changes. Keyboard: E opens the editors and focuses Run; E again runs.
  */
-export function ScratchRunner({ recordId, language, solution, test, canRun }: { recordId: number; language: string; solution: string; test: string; canRun: boolean }) {
+export function ScratchRunner({ recordId, language, solution, test, canRun, onRun }: { recordId: number; language: string; solution: string; test: string; canRun: boolean; onRun: RunRecordAction }) {
   const [isOpen, setOpen] = useState(false);
   const [code, setCode] = useState({ solution, test });
   const [result, setResult] = useState<RunView>();
@@ -31,10 +32,9 @@ export function ScratchRunner({ recordId, language, solution, test, canRun }: { 
     setRunning(true);
     setError(undefined);
     try {
-      const response = await fetch(`/api/v1/records/${recordId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "scratch", ...code }) });
-      const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
-      if (!response.ok || !body.runs?.[0]) setError(body.error?.message ?? `The run failed (${response.status}).`);
-      else setResult(body.runs[0]);
+      const outcome = await onRun({ recordId, kind: "scratch", ...code });
+      if (!outcome.ok) setError(outcome.fieldErrors?.solution?.[0] ?? outcome.message);
+      else setResult(outcome.data.runs[0]);
     } catch {
       setError("The server could not be reached. Try again.");
     } finally {

@@ -5,10 +5,11 @@ import { useRef, useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
 
+import type { SkipItemAction } from "./action-types";
 import { useHotkeys } from "./use-hotkeys";
 
-/** Skips the item with a required reason and moves on. Keyboard: S opens the reason field, Enter confirms, Esc cancels. */
-export function SkipControl({ itemId, campaignId }: { itemId: string; campaignId: string }) {
+/** Skips the item with a required reason and moves on to the next item the same request claimed. Keyboard: S opens the reason field, Enter confirms, Esc cancels. */
+export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipItemAction }) {
   const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -28,13 +29,12 @@ export function SkipControl({ itemId, campaignId }: { itemId: string; campaignId
     pending.current = true;
     setPending(true);
     try {
-      const response = await fetch(`/api/v1/items/${itemId}/skip`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ reason }) });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => ({}))) as { error?: { message: string } };
-        setError(body.error?.message ?? `Skipping failed (${response.status}).`);
+      const result = await onSkip({ itemId, reason });
+      if (!result.ok) {
+        setError(result.fieldErrors?.reason?.[0] ?? result.message);
         return;
       }
-      router.push(`/campaigns/${campaignId}/next`);
+      router.push(result.data.nextUrl);
     } catch {
       setError("The server could not be reached. Try again.");
     } finally {

@@ -45,6 +45,10 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/actions.ts#updateCampaignGuidelinesAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#extendCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
+  "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#submitLabelAction": "labels:write",
+  "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#skipItemAction": "labels:write",
+  "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#renewLeaseAction": "labels:write",
+  "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#runRecordAction": "sandbox:run",
   "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",
   "app/(app)/admin/sandbox/actions.ts#recheckSandboxAction": "sandbox:admin",
@@ -224,6 +228,22 @@ describe("blind mode and lease ownership", () => {
     expect(await prisma().annotation.count({ where: { item: { campaignId } } })).toBe(1);
     // Labelled, the annotator reads that record's critic; the skipped one is visible too (no longer theirs to label).
     expect(((await records(callers.ann)).body as RecordsPage).records.every((record) => record.critic?.overallPass === false)).toBe(true);
+  });
+
+  it("the workspace's actions hold to the same lease ownership as the routes", async () => {
+    const workspace = await actionModules["/app/(app)/campaigns/[id]/items/[itemId]/actions.ts"]();
+    const holder = await caller("ANNOTATOR");
+    const held = ((await claim(holder)).body as { item: { id: string } }).item.id;
+    const before = await prisma().annotation.count({ where: { item: { campaignId } } });
+    session.actor = callers.other.actor;
+    expect(await workspace.submitLabelAction({ itemId: held, ...label })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await workspace.skipItemAction({ itemId: held, reason: "not mine" })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await workspace.renewLeaseAction({ itemId: held })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await prisma().annotation.count({ where: { item: { campaignId } } })).toBe(before);
+    expect(await prisma().assignment.count({ where: { userId: callers.other.actor.id, item: { campaignId } } })).toBe(0);
+    // The holder's own renewal goes through the same action.
+    session.actor = holder.actor;
+    expect(await workspace.renewLeaseAction({ itemId: held })).toMatchObject({ ok: true });
   });
 
   it("a reviewer holding a blind item reads no critic of it, in the records list or the export", async () => {

@@ -82,7 +82,29 @@ async function waitForCode(page: Page) {
   await page.waitForFunction(() => Boolean(document.querySelector("[data-testid=code-solution] .view-lines")?.textContent), undefined, { polling: "raf", timeout: 30_000 });
 }
 
-type Sample = { kind: "valid" | "invalid"; keys: number; readyMs: number; codeMs: number };
+type Sample = { kind: "valid" | "invalid"; keys: number; readyMs: number; codeMs: number; requests: { write: boolean; ms: number }[] };
+
+type AppRequest = import("@playwright/test").Request;
+
+/** The app's own requests (page data and writes; not scripts, Monaco files or link prefetches) started while `during` runs. */
+async function appRequests(page: Page, during: () => Promise<void>): Promise<AppRequest[]> {
+  const seen: AppRequest[] = [];
+  const onRequest = (request: AppRequest) => {
+    if (["fetch", "xhr", "document"].includes(request.resourceType()) && !request.headers()["next-router-prefetch"]) seen.push(request);
+  };
+  page.on("request", onRequest);
+  try {
+    await during();
+  } finally {
+    page.off("request", onRequest);
+  }
+  return seen;
+}
+
+/** Each request's time to its first byte (a streamed page keeps sending after that, so its end says little). */
+function requestTimes(requests: AppRequest[]): { write: boolean; ms: number }[] {
+  return requests.map((request) => ({ write: request.method() !== "GET", ms: request.timing().responseStart }));
+}
 
 /** Labels `count` items in turn by keyboard alone, alternating valid and invalid-with-one-category. */
 async function labelItems(page: Page, count: number): Promise<Sample[]> {
@@ -93,12 +115,18 @@ async function labelItems(page: Page, count: number): Promise<Sample[]> {
     const keys = isValid ? ["v", "Enter"] : ["i", "1", "Enter"];
     for (const key of keys.slice(0, -1)) await page.keyboard.press(key);
     const started = performance.now();
-    await page.keyboard.press("Enter");
-    if (index === count - 1) break;
-    await waitForNextItem(page, before);
-    const readyMs = performance.now() - started;
+    if (index === count - 1) {
+      await page.keyboard.press("Enter");
+      break;
+    }
+    let readyMs = 0;
+    const requests = await appRequests(page, async () => {
+      await page.keyboard.press("Enter");
+      await waitForNextItem(page, before);
+      readyMs = performance.now() - started;
+    });
     await waitForCode(page);
-    samples.push({ kind: isValid ? "valid" : "invalid", keys: keys.length, readyMs, codeMs: performance.now() - started });
+    samples.push({ kind: isValid ? "valid" : "invalid", keys: keys.length, readyMs, codeMs: performance.now() - started, requests: requestTimes(requests) });
   }
   return samples;
 }
@@ -130,6 +158,16 @@ async function screenshots(page: Page, openId: string, blindId: string) {
 
 function row(label: string, values: number[], keys: number): string {
   return `| ${label} | ${keys} | ${values.length} | ${percentile(values, 50).toFixed(0)} ms | ${percentile(values, 95).toFixed(0)} ms | ${Math.max(...values).toFixed(0)} ms |`;
+}
+
+/** How many of the app's requests each label took until the next item was ready, and how long the write and the page data took. */
+function requestLine(samples: Sample[]): string {
+  const counts = samples.map((sample) => sample.requests.length);
+  const times = (write: boolean) => samples.flatMap((sample) => sample.requests.filter((request) => request.write === write && request.ms >= 0).map((request) => request.ms));
+  const writes = times(true);
+  const reads = times(false);
+  const spread = (values: number[]) => (values.length ? `p50 ${percentile(values, 50).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms` : "none");
+  return `Requests to the app per label, from Enter to the next item ready: ${Math.min(...counts)}–${Math.max(...counts)} (${samples.flatMap((sample) => sample.requests.filter((request) => request.write)).length} writes for ${samples.length} labels); to the first byte: the write (label and claim of the next item) ${spread(writes)}, the next item's page data ${spread(reads)}.`;
 }
 
 async function main(): Promise<void> {
@@ -175,6 +213,8 @@ async function main(): Promise<void> {
       row("valid (V, Enter)", valid.map((sample) => sample.readyMs), 2),
       row("invalid + one category (I, 1, Enter)", invalid.map((sample) => sample.readyMs), 3),
       row("all, until the code is shown", samples.map((sample) => sample.codeMs), 0).replace("| 0 |", "| — |"),
+      "",
+      requestLine(samples),
       "",
       machine,
     ].join("\n");

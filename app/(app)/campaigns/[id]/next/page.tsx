@@ -4,8 +4,7 @@ import { redirect } from "next/navigation";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign } from "@/lib/server/db/campaigns";
-import { claimNextItem } from "@/lib/server/db/queue";
-import { AppError } from "@/lib/server/errors";
+import { claimNextItemWithRetry } from "@/lib/server/db/next-item";
 import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Next item" };
@@ -28,11 +27,7 @@ export default async function NextItemPage({ params }: { params: Promise<{ id: s
       </>
     );
   }
-  // Two annotators can race for the last slot of an item; the loser simply takes the next one.
-  const claim = await claimNextItem({ actor, campaignId: id }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "CONFLICT") return claimNextItem({ actor, campaignId: id });
-    throw error;
-  });
+  const claim = await claimNextItemWithRetry({ actor, campaignId: id });
   if (claim) redirect(`/campaigns/${id}/items/${claim.itemId}`);
 
   return (

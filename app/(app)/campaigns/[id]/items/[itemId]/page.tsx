@@ -28,6 +28,8 @@ import { orNotFound } from "@/lib/server/not-found";
 import { languageAvailability } from "@/lib/server/sandbox";
 import { CommentThread } from "@/components/comments/comment-thread";
 
+import { renewLeaseAction, runRecordAction, skipItemAction, submitLabelAction } from "./actions";
+
 export const metadata = { title: "Workspace" };
 
 const section = "rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200";
@@ -79,19 +81,18 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           <LabelForm
             key={itemId}
             itemId={itemId}
-            campaignId={campaign.id}
-            blind={campaign.blind}
             requireInvalidNote={campaign.requireInvalidNote}
             categories={campaign.categories}
+            onSubmitLabel={submitLabelAction}
             loaded={annotation ? { valid: annotation.valid, categories: annotation.categories, note: annotation.note, testLine: annotation.testLine, needsReview: annotation.needsReview, revision: annotation.revision } : null}
           />
         )}
       </section>
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
-      <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableNote={unavailableNote} />
+      <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableNote={unavailableNote} onRun={runRecordAction} />
       <CommentThread actor={actor} itemId={itemId} />
       <section aria-label="Edit and run" className={section}>
-        <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} />
+        <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} onRun={runRecordAction} />
       </section>
       {annotation ? (
         <section aria-label="Your revisions" className={section}>
@@ -118,9 +119,9 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           line {record.line} · {record.key.slice(0, 10)}
         </span>
         <div className="ml-auto flex flex-wrap items-center gap-2">
-          <LeaseStatus key={itemId} itemId={itemId} expiresAt={assignment?.leaseExpiresAt.toISOString() ?? null} isActive={isLeaseActive} />
+          <LeaseStatus key={itemId} itemId={itemId} expiresAt={assignment?.leaseExpiresAt.toISOString() ?? null} isActive={isLeaseActive} onRenew={renewLeaseAction} />
           {isLeaseActive ? (
-            <SkipControl key={itemId} itemId={itemId} campaignId={campaign.id} />
+            <SkipControl key={itemId} itemId={itemId} onSkip={skipItemAction} />
           ) : annotation ? (
             <Link href={`/campaigns/${campaign.id}/next`} prefetch={false} className="text-indigo-700 hover:underline">
               Next item →

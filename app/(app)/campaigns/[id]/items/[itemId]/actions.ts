@@ -1,0 +1,48 @@
+"use server";
+
+import { z } from "zod";
+
+import { createAction } from "@/lib/server/action";
+import { type LabelAndNext, skipItemAndClaimNext, submitAnnotationAndClaimNext } from "@/lib/server/db/next-item";
+import { renewLease } from "@/lib/server/db/queue";
+import { runRecord } from "@/lib/server/db/runs";
+import { runLimiter } from "@/lib/server/run-limit";
+import { annotationSchema, skipSchema } from "@/lib/validation/campaigns";
+import { MAX_INT4 } from "@/lib/validation/records";
+import { runRequestSchema } from "@/lib/validation/runs";
+
+// The workspace's writes. Each calls the function its REST twin calls (items/{id}/annotations,
+// /skip, /lease, records/{id}/runs); a label or a skip also claims the next item, so the browser
+// moves on in one request.
+
+const itemIdField = z.string().min(1).max(100);
+
+/** Where the workspace goes next: the claimed item, or /next, which says why there is none. */
+function nextUrl(campaignId: string, next: LabelAndNext["next"]): string {
+  return next ? `/campaigns/${campaignId}/items/${next.itemId}` : `/campaigns/${campaignId}/next`;
+}
+
+/**
+ * Saves (or revises) the actor's label on an item they hold or held, then claims their next item;
+ * after a first label on a blind item nothing is claimed and nextUrl is null (the critic is shown
+ * on the same item first). Scope: labels:write.
+ */
+export const submitLabelAction = createAction("labels:write", annotationSchema.extend({ itemId: itemIdField }), async ({ input: { itemId, ...label }, actor }) => {
+  const result = await submitAnnotationAndClaimNext({ actor, itemId, input: label });
+  return { revision: result.annotation.revision, isCriticRevealed: result.isCriticRevealed, nextUrl: result.isCriticRevealed ? null : nextUrl(result.campaignId, result.next) };
+});
+
+/** Skips the actor's item with a reason and claims their next one. Scope: labels:write. */
+export const skipItemAction = createAction("labels:write", skipSchema.extend({ itemId: itemIdField }), async ({ input, actor }) => {
+  const result = await skipItemAndClaimNext({ actor, itemId: input.itemId, reason: input.reason });
+  return { nextUrl: nextUrl(result.campaignId, result.next) };
+});
+
+/** Extends the actor's lease on an item they hold. Scope: labels:write. */
+export const renewLeaseAction = createAction("labels:write", z.object({ itemId: itemIdField }), async ({ input, actor }) => ({ leaseExpiresAt: (await renewLease({ actor, itemId: input.itemId })).toISOString() }));
+
+/** Runs a record's canonical solution against its tests, or a scratch copy, under the per-user run budget. Scope: sandbox:run. */
+export const runRecordAction = createAction("sandbox:run", runRequestSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }), async ({ input: { recordId, ...request }, actor }) => {
+  runLimiter.take(actor.id);
+  return { runs: await runRecord({ actor, recordId, ...request }) };
+});
