@@ -12,7 +12,7 @@ import { computeOutcomes } from "./review";
 /** A blind campaign's labels that kept a pre-reveal verdict, with the critic's verdict on their record. */
 async function loadBlindLabels(campaignId: string): Promise<BlindLabel[]> {
   const rows = await prisma().annotation.findMany({
-    where: { item: { campaignId }, preRevealValid: { not: null } },
+    where: { item: { campaignId, gold: false }, preRevealValid: { not: null } },
     select: { userId: true, valid: true, preRevealValid: true, item: { select: { language: true, record: { select: { critic: { select: { overallPass: true } } } } } } },
   });
   return rows.map((row) => ({ userId: row.userId, language: row.item.language, before: row.preRevealValid!, after: row.valid, criticPass: row.item.record.critic?.overallPass ?? null }));

@@ -56,7 +56,7 @@ const FINALS_CTE = `
     JOIN "Record" r ON r.id = i."recordId"
     LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
     LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
-    WHERE i."campaignId" = ANY($1::text[])
+    WHERE i."campaignId" = ANY($1::text[]) AND NOT i.gold -- gold items only measure annotators
   ),
   judged AS (
     SELECT *, CASE
@@ -125,7 +125,7 @@ async function querySplits(campaignIds: string[]) {
   return prisma().$queryRaw<{ language: string; nValid: number; nInvalid: number; items: number }[]>`
     SELECT language, "validCount" AS "nValid", ("labelCount" - "validCount") AS "nInvalid", count(*)::int AS items
     FROM "CampaignItem"
-    WHERE "campaignId" = ANY(${campaignIds}::text[]) AND "labelCount" >= 2
+    WHERE "campaignId" = ANY(${campaignIds}::text[]) AND NOT gold AND "labelCount" >= 2
     GROUP BY 1, 2, 3`;
 }
 
