@@ -31,3 +31,9 @@ export type GoldAnswer = z.infer<typeof goldAnswerSchema>;
 export const setGoldSchema = goldAnswerSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) });
 
 export const clearGoldSchema = z.object({ recordId: z.number().int().min(1).max(MAX_INT4) });
+
+/** The largest gold file accepted (a line is ~150 bytes: room for some 100,000 answers). */
+export const MAX_GOLD_FILE_BYTES = 16 * 1024 * 1024;
+
+/** The dataset page's gold import: the file's text (read in the browser). */
+export const importGoldSchema = z.object({ dataset: z.string().trim().min(1).max(200), text: z.string().min(1, "Choose a file.").max(MAX_GOLD_FILE_BYTES) });

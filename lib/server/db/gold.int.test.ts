@@ -192,3 +192,48 @@ describe("gold items in a campaign", () => {
     expect((await getRecord({ actor: admin, id: goldRecord.id })).critic).not.toBeNull();
   });
 });
+
+describe("gold over REST", () => {
+  it("imports CSV all or nothing (422 names the line), lists answers for reviewers, 403 for annotators, and the claim answer looks the same for gold", async () => {
+    const { GET, POST } = await import("@/app/api/v1/datasets/[name]/gold/route");
+    const { POST: claim } = await import("@/app/api/v1/campaigns/[id]/claim/route");
+    const { createApiToken } = await import("./tokens");
+    const token = async (actor: Actor) => (await createApiToken({ actorId: null, userId: actor.id, name: "gold" })).token;
+    const name = uniqueName("goldrest");
+    const tag = name.replaceAll("-", "_");
+    await importRecords({ actor: admin, datasetName: name, source: chunks(toJsonl([makeRecord(`r0_${tag}`), makeRecord(`r1_${tag}`), makeRecord(`r2_${tag}`)])), skipInvalid: false, origin: "api" });
+    const [first, second] = await prisma().record.findMany({ where: { dataset: { name } }, orderBy: { id: "asc" }, select: { id: true, key: true } });
+    const call = async (handler: typeof GET, method: string, actor: Actor, body?: string) =>
+      handler(new Request(`http://localhost/api/v1/datasets/${name}/gold`, { method, headers: { authorization: `Bearer ${await token(actor)}`, "content-type": "text/csv" }, body }), { params: Promise.resolve({ name }) });
+
+    const refused = await call(POST, "POST", admin, `key,id,verdict\n${first.key},,invalid\n,${second.id},unsure\n`);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: { fieldErrors: { file: string[] } } }).error.fieldErrors.file).toEqual([expect.stringMatching(/^line 3: /)]);
+    expect(await prisma().goldLabel.count({ where: { record: { dataset: { name } } } })).toBe(0);
+
+    const created = await call(POST, "POST", admin, `key,id,verdict,categories\n${first.key},,invalid,name-mismatch\n,${second.id},valid,\n`);
+    expect(created.status).toBe(201);
+    expect(await created.json()).toEqual({ dataset: name, imported: 2 });
+    expect((await call(POST, "POST", reviewer, `id,verdict\n${first.id},valid\n`)).status).toBe(403);
+    const listed = await call(GET, "GET", reviewer);
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { recordId: number; valid: boolean }[]).map((row) => [row.recordId, row.valid])).toEqual([[first.id, false], [second.id, true]]);
+    expect((await call(GET, "GET", ann)).status).toBe(403);
+
+    // One sample item and two gold items at share 0.5: the three claim answers have the same shape.
+    const campaign = await createCampaign({ actor: admin, input: { dataset: name, name: uniqueName("goldrest"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30, goldShare: 0.5 } });
+    const dan = await makeUser("ANNOTATOR", ["python"]);
+    const danToken = await token(dan);
+    const shapes = new Set<string>();
+    const shape = (value: unknown): unknown => (Array.isArray(value) ? value.map(shape) : value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shape(inner)])) : typeof value);
+    for (let index = 0; index < 3; index += 1) {
+      const response = await claim(new Request(`http://localhost/api/v1/campaigns/${campaign.id}/claim`, { method: "POST", headers: { authorization: `Bearer ${danToken}` } }), { params: Promise.resolve({ id: campaign.id }) });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { item: { id: string } };
+      shapes.add(JSON.stringify(shape({ ...body, record: { ...(body as unknown as { record: object }).record, extra: {} } })));
+      await submitAnnotation({ actor: dan, itemId: body.item.id, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 500 } });
+    }
+    expect(shapes.size).toBe(1);
+    expect(await prisma().campaignItem.count({ where: { campaignId: campaign.id, gold: true } })).toBe(2);
+  });
+});
