@@ -37,6 +37,12 @@ export async function listGoldAnswers({ actor, datasetName }: { actor: Actor; da
   return rows.map(({ record, ...gold }) => ({ ...gold, key: record.key, language: record.language }));
 }
 
+/** How many records of a dataset have a gold answer. Scope: gold:read. */
+export async function countGoldAnswers({ actor, datasetName }: { actor: Actor; datasetName: string }): Promise<number> {
+  assertCanReadGold(actor);
+  return prisma().goldLabel.count({ where: { record: { dataset: { name: datasetName } } } });
+}
+
 /** Sets (or replaces) a record's gold answer, audited. Scope: gold:write (admins). */
 export async function setGoldAnswer({ actor, recordId, answer }: { actor: Actor; recordId: number; answer: GoldAnswer }): Promise<GoldView> {
   assertCan(actor, "gold:write");
