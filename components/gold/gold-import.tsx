@@ -37,7 +37,7 @@ export function GoldImport({ dataset, onImport }: Props) {
   return (
     <form onSubmit={onSubmit} className="space-y-2 text-sm" aria-label="Import gold answers">
       <p className="text-slate-600">
-        JSONL (<code>{'{"key": "…", "verdict": "invalid", "categories": ["name-mismatch"], "note": "…"}'}</code>) or CSV with a header (<code>key</code> or <code>id</code>, <code>verdict</code>, <code>categories</code> separated by “;”, <code>note</code>). Any bad line refuses the whole file.
+        JSONL (<code>{'{"key": "…", "verdict": "invalid", "categories": ["name-mismatch"], "note": "…"}'}</code>) or CSV with a header (<code>key</code> or <code>id</code>, <code>verdict</code>, <code>categories</code> separated by “;”, <code>note</code>). Any bad line refuses the whole file. Up to 1 MB here; larger files through the API or <code>verity gold import</code>.
       </p>
       {message ? (
         <ErrorNote>

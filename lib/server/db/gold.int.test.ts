@@ -166,6 +166,8 @@ describe("gold items in a campaign", () => {
     const byUser = Object.fromEntries(rows.map((row) => [row.userId, row]));
     expect(byUser[ann.id]).toMatchObject({ labelled: SAMPLE + GOLD, gold: { n: GOLD, correct: 8, byLanguage: [{ language: "python", n: GOLD, correct: 8 }] } });
     expect(byUser[bea.id]).toMatchObject({ labelled: GOLD, gold: { n: GOLD, correct: 4 } });
+    const agreement = await getCampaignAgreement({ actor: reviewer, campaignId });
+    expect(agreement.annotators.find((entry) => entry.userId === ann.id)?.gold).toEqual({ n: GOLD, correct: 8, byLanguage: [{ language: "python", n: GOLD, correct: 8 }] });
   });
 
   it("keeps a gold record's critic hidden from annotators in a blind campaign until they label it, like the sample's", async () => {
