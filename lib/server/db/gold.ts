@@ -71,10 +71,11 @@ const MAX_LISTED_ERRORS = 20;
 /**
  * Imports a file of gold answers (JSONL or CSV, see lib/records/gold-file.ts) into a dataset: all or
  * nothing. Any bad line, a record the dataset does not hold, or a record named twice refuses the
- * whole file with each line's error (INVALID_INPUT). Existing answers are replaced. Scope: gold:write.
+ * whole file with each line's error (INVALID_INPUT). Existing answers are replaced. Scope: gold:write
+ * (no actor: the operator at the command line).
  */
-export async function importGoldAnswers({ actor, datasetName, text }: { actor: Actor; datasetName: string; text: string }): Promise<{ dataset: string; imported: number }> {
-  assertCan(actor, "gold:write");
+export async function importGoldAnswers({ actor, datasetName, text }: { actor: Actor | null; datasetName: string; text: string }): Promise<{ dataset: string; imported: number }> {
+  if (actor) assertCan(actor, "gold:write");
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true, name: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
   const { rows, errors } = parseGoldFile(text);
@@ -106,10 +107,10 @@ export async function importGoldAnswers({ actor, datasetName, text }: { actor: A
   await prisma().$transaction(async (tx) => {
     await tx.$executeRaw`
       INSERT INTO "GoldLabel" ("recordId", valid, categories, note, "createdById", "updatedAt")
-      SELECT x."recordId", x.valid, ARRAY(SELECT jsonb_array_elements_text(x.categories)), x.note, ${actor.id}, now()
+      SELECT x."recordId", x.valid, ARRAY(SELECT jsonb_array_elements_text(x.categories)), x.note, ${actor?.id ?? null}, now()
       FROM jsonb_to_recordset(${JSON.stringify(resolved)}::jsonb) AS x("recordId" int, valid boolean, categories jsonb, note text)
       ON CONFLICT ("recordId") DO UPDATE SET valid = EXCLUDED.valid, categories = EXCLUDED.categories, note = EXCLUDED.note, "createdById" = EXCLUDED."createdById", "updatedAt" = now()`;
-    await writeAudit(tx, { actorId: actor.id, action: "gold.import", targetType: "Dataset", targetId: dataset.id, after: { records: resolved.length } });
+    await writeAudit(tx, { actorId: actor?.id ?? null, action: "gold.import", targetType: "Dataset", targetId: dataset.id, after: { records: resolved.length } });
   });
   return { dataset: dataset.name, imported: resolved.length };
 }
