@@ -58,7 +58,7 @@ export function CampaignManage({ campaignId, name, overlap, goldShare, status, h
     const nextGoldShare = Number(form.get("goldShare"));
     return run(
       () => updateCampaignSettingsAction({ campaignId, name: String(form.get("name")), ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }), ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }) }),
-      (data) => `Saved: “${data.name}”, overlap ${data.overlap}, gold share ${data.goldShare}.`,
+      (data) => `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}`,
     );
   }
 
