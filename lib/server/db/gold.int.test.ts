@@ -15,7 +15,7 @@ import { prisma } from "./client";
 import { exportCampaign } from "./exports";
 import { clearGoldAnswer, getGoldAnswer, importGoldAnswers, listGoldAnswers, setGoldAnswer } from "./gold";
 import { importRecords } from "./imports";
-import { claimNextItem, getWorkItem, submitAnnotation } from "./queue";
+import { claimNextItem, getWorkItem, renewLease, skipItem, submitAnnotation } from "./queue";
 import { getRecord } from "./records";
 import { getCampaignReport, getDatasetReport } from "./reports";
 import { listReviewQueue } from "./review";
@@ -192,6 +192,31 @@ describe("gold items in a campaign", () => {
     }
     expect((await getRecord({ actor: carl, id: goldRecord.id })).critic).not.toBeNull();
     expect((await getRecord({ actor: admin, id: goldRecord.id })).critic).not.toBeNull();
+  });
+});
+
+describe("gold item leases and skips", () => {
+  it("renews, skips and accepts a late submit like any other item", async () => {
+    const name = uniqueName("goldlease");
+    const tag = name.replaceAll("-", "_");
+    await importRecords({ actor: admin, datasetName: name, source: chunks(toJsonl([makeRecord(`l0_${tag}`), makeRecord(`l1_${tag}`)])), skipInvalid: false, origin: "api" });
+    const both = await prisma().record.findMany({ where: { dataset: { name } }, select: { id: true } });
+    for (const record of both) await setGoldAnswer({ actor: admin, recordId: record.id, answer: { valid: true, categories: [], note: null } });
+    // Every record is gold: the sample is empty and the queue hands out the gold items.
+    const campaign = await createCampaign({ actor: admin, input: { dataset: name, name: uniqueName("goldlease"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30, goldShare: 0.1 } });
+    expect(campaign.itemCount).toBe(0);
+    const eve = await makeUser("ANNOTATOR", ["python"]);
+    const first = (await claimNextItem({ actor: eve, campaignId: campaign.id }))!;
+    expect(await claimNextItem({ actor: eve, campaignId: campaign.id })).toMatchObject({ itemId: first.itemId, isNew: false });
+    await expect(renewLease({ actor: eve, itemId: first.itemId })).resolves.toBeInstanceOf(Date);
+    await skipItem({ actor: eve, itemId: first.itemId, reason: "unsure" });
+    const second = (await claimNextItem({ actor: eve, campaignId: campaign.id }))!;
+    expect(second.itemId).not.toBe(first.itemId);
+    await prisma().assignment.updateMany({ where: { itemId: second.itemId, userId: eve.id }, data: { leaseExpiresAt: new Date(Date.now() - 1000) } });
+    expect(await claimNextItem({ actor: eve, campaignId: campaign.id })).toBeNull();
+    await expect(submitAnnotation({ actor: eve, itemId: second.itemId, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 100 } })).resolves.toMatchObject({ created: true });
+    await expect(submitAnnotation({ actor: eve, itemId: first.itemId, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 100 } })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect((await getCampaignProgress({ actor: eve, campaignId: campaign.id })).mine).toEqual({ submitted: 1, skipped: 1, active: 0, available: 0 });
   });
 });
 
