@@ -31,7 +31,7 @@ async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
   }).toPass({ timeout: 15_000 });
 }
 
-test("the admin marks a record as gold on its page and creates a campaign with a gold share", async ({ page, browser }) => {
+test("the admin marks a record as gold on its page and creates a campaign with a gold share", async ({ page }) => {
   await signInAsAdmin(page);
   const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: records.map((record) => JSON.stringify(record)).join("\n"), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
   expect(imported.status()).toBe(201);
@@ -58,7 +58,10 @@ test("the admin marks a record as gold on its page and creates a campaign with a
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
   await expect(page.getByRole("form", { name: "Campaign settings" }).getByLabel("Gold share")).toHaveValue("0.5");
   campaignId = new URL(page.url()).pathname.split("/").pop()!;
+});
 
+test("the admin invites a Python annotator", async ({ page, browser }) => {
+  await signInAsAdmin(page);
   await invite(page, browser, ann, "ANNOTATOR");
 });
 
