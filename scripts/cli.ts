@@ -3,6 +3,7 @@ import { Command } from "commander";
 
 import { registerBackupCommands } from "./commands/backup";
 import { registerDbCommands } from "./commands/db";
+import { registerGoldCommands } from "./commands/gold";
 import { registerImportCommands } from "./commands/import";
 import { registerServeCommand } from "./commands/serve";
 import { registerUserCommands } from "./commands/users";
@@ -25,6 +26,7 @@ registerImportCommands(program);
 registerUserCommands(program);
 registerVerifyCommands(program);
 registerReportCommands(program);
+registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
 

@@ -1,3 +1,5 @@
+import { GoldAccuracy } from "@/components/campaigns/gold-accuracy";
+
 import { formatDuration, formatNumber, formatPercent } from "./format";
 import { Metric } from "./metric";
 
@@ -12,11 +14,12 @@ export type AnnotatorRow = {
   itemsPerDay: number | null;
   agreementWithFinal: number | null;
   pairwiseKappa: Record<string, number | null>;
+  gold: { n: number; correct: number; byLanguage: { language: string; n: number; correct: number }[] };
 };
 
 const nameOf = (row: AnnotatorRow) => row.name ?? row.email;
 
-/** Per annotator: volume, active time, decisions under 10 s, pace and agreement with the final labels. */
+/** Per annotator: volume, active time, decisions under 10 s, pace, agreement with the final labels and gold accuracy. */
 export function AnnotatorTable({ annotators }: { annotators: AnnotatorRow[] }) {
   if (annotators.length === 0) return <p className="text-sm text-slate-500">Nobody has labelled yet.</p>;
   return (
@@ -29,7 +32,8 @@ export function AnnotatorTable({ annotators }: { annotators: AnnotatorRow[] }) {
           <th scope="col" className="py-1 pr-3 text-right">Mean active</th>
           <th scope="col" className="py-1 pr-3 text-right" title="Labels submitted after less than 10 s of active time">Fast (&lt; 10 s)</th>
           <th scope="col" className="py-1 pr-3 text-right" title="Items per day on which they labelled">Items/day</th>
-          <th scope="col" className="py-1 text-right" title="Share of their resolved items where their label matches the final one">Agreement with final</th>
+          <th scope="col" className="py-1 pr-3 text-right" title="Share of their resolved items where their label matches the final one">Agreement with final</th>
+          <th scope="col" className="py-1 text-right" title="Share of gold items whose verdict matched the known one">Gold accuracy</th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
@@ -41,7 +45,8 @@ export function AnnotatorTable({ annotators }: { annotators: AnnotatorRow[] }) {
             <td className="py-1.5 pr-3 text-right"><Metric value={formatDuration(row.meanActiveMs)} /></td>
             <td className="py-1.5 pr-3 text-right tabular-nums">{row.fastDecisions}</td>
             <td className="py-1.5 pr-3 text-right"><Metric value={formatNumber(row.itemsPerDay, 2)} /></td>
-            <td className="py-1.5 text-right"><Metric value={formatPercent(row.agreementWithFinal)} reason="undefined for these data: none of their items is resolved yet" /></td>
+            <td className="py-1.5 pr-3 text-right"><Metric value={formatPercent(row.agreementWithFinal)} reason="undefined for these data: none of their items is resolved yet" /></td>
+            <td className="py-1.5 text-right"><GoldAccuracy gold={row.gold} /></td>
           </tr>
         ))}
       </tbody>

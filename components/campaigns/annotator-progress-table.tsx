@@ -1,9 +1,11 @@
 import { formatDuration } from "@/components/agreement/format";
 import { Metric } from "@/components/agreement/metric";
 
-type Row = { userId: string; email: string; name: string | null; labelled: number; skipped: number; inLease: number; medianActiveMs: number | null };
+import { GoldAccuracy } from "./gold-accuracy";
 
-/** Each person's progress in the campaign, for admins and reviewers. */
+type Row = { userId: string; email: string; name: string | null; labelled: number; skipped: number; inLease: number; medianActiveMs: number | null; gold: { n: number; correct: number; byLanguage: { language: string; n: number; correct: number }[] } };
+
+/** Each person's progress in the campaign with their gold accuracy, for admins and reviewers. */
 export function AnnotatorProgressTable({ rows }: { rows: Row[] }) {
   if (rows.length === 0) return <p className="text-sm text-slate-500">Nobody has taken an item yet.</p>;
   const num = "py-1.5 pr-3 text-right tabular-nums";
@@ -17,6 +19,7 @@ export function AnnotatorProgressTable({ rows }: { rows: Row[] }) {
             <th scope="col" className="py-1 pr-3 text-right">Skipped</th>
             <th scope="col" className="py-1 pr-3 text-right" title="Items held under a lease that has not run out">In lease</th>
             <th scope="col" className="py-1 pr-3 text-right" title="Median active time per labelled item">Median time</th>
+            <th scope="col" className="py-1 pr-3 text-right" title="Share of gold items whose verdict matched the known one, overall and per language">Gold accuracy</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -27,6 +30,7 @@ export function AnnotatorProgressTable({ rows }: { rows: Row[] }) {
               <td className={num}>{row.skipped}</td>
               <td className={num}>{row.inLease}</td>
               <td className="py-1.5 pr-3 text-right"><Metric value={formatDuration(row.medianActiveMs)} reason="no labels yet" /></td>
+              <td className="py-1.5 pr-3 text-right" data-testid={`gold-accuracy-${row.email}`}><GoldAccuracy gold={row.gold} /></td>
             </tr>
           ))}
         </tbody>

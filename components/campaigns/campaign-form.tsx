@@ -48,6 +48,7 @@ export function CampaignForm({ datasets, defaultCategories }: { datasets: { name
       requireInvalidNote: form.get("requireInvalidNote") === "on",
       finalRule: String(form.get("finalRule")) as (typeof FINAL_RULES)[number],
       leaseMinutes: optionalNumber(form.get("leaseMinutes")) ?? 30,
+      goldShare: optionalNumber(form.get("goldShare")) ?? 0,
       categories,
     });
     setPending(false);
@@ -112,6 +113,9 @@ export function CampaignForm({ datasets, defaultCategories }: { datasets: { name
             <Input id="campaign-agreement" name="agreementFraction" type="number" min={0} max={1} step={0.05} defaultValue={0} />
           </Field>
         ) : null}
+        <Field label="Gold share" htmlFor="campaign-gold-share" hint="0–0.5: share of each annotator's items drawn from the dataset's gold records." error={fieldErrors.goldShare?.[0]}>
+          <Input id="campaign-gold-share" name="goldShare" type="number" min={0} max={0.5} step={0.05} defaultValue={0} />
+        </Field>
         <Field label="Final-label rule" htmlFor="campaign-final-rule" error={fieldErrors.finalRule?.[0]}>
           <Select id="campaign-final-rule" name="finalRule" defaultValue="consensus" className="w-full">
             {FINAL_RULES.map((rule) => (

@@ -25,10 +25,10 @@ const STATUS_ACTIONS: Record<CampaignStatus, { action: CampaignStatusAction; lab
   ARCHIVED: [{ action: "unarchive", label: "Unarchive", hint: "Back to closed." }],
 };
 
-type Props = { campaignId: string; name: string; overlap: number; status: CampaignStatus; hasLabels: boolean };
+type Props = { campaignId: string; name: string; overlap: number; goldShare: number; status: CampaignStatus; hasLabels: boolean };
 
 /** Admin controls on the campaign page: settings, status, delete. */
-export function CampaignManage({ campaignId, name, overlap, status, hasLabels }: Props) {
+export function CampaignManage({ campaignId, name, overlap, goldShare, status, hasLabels }: Props) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
@@ -55,9 +55,10 @@ export function CampaignManage({ campaignId, name, overlap, status, hasLabels }:
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const nextOverlap = Number(form.get("overlap"));
+    const nextGoldShare = Number(form.get("goldShare"));
     return run(
-      () => updateCampaignSettingsAction({ campaignId, name: String(form.get("name")), ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }) }),
-      (data) => `Saved: “${data.name}”, overlap ${data.overlap}.`,
+      () => updateCampaignSettingsAction({ campaignId, name: String(form.get("name")), ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }), ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }) }),
+      (data) => `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}`,
     );
   }
 
@@ -84,6 +85,9 @@ export function CampaignManage({ campaignId, name, overlap, status, hasLabels }:
         </Field>
         <Field label="Overlap" htmlFor="campaign-overlap" error={fieldErrors.overlap?.[0]} hint={hasLabels ? "Fixed once items are labelled." : "Annotators per item."}>
           <Input id="campaign-overlap" name="overlap" type="number" min={1} max={10} defaultValue={overlap} disabled={hasLabels} className="w-24" />
+        </Field>
+        <Field label="Gold share" htmlFor="campaign-gold-share" error={fieldErrors.goldShare?.[0]} hint="0–0.5 of each annotator's items.">
+          <Input id="campaign-gold-share" name="goldShare" type="number" min={0} max={0.5} step={0.05} defaultValue={goldShare} className="w-24" />
         </Field>
         <Button type="submit" variant="secondary" disabled={isPending}>
           Save settings

@@ -52,6 +52,9 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",
   "app/(app)/admin/sandbox/actions.ts#recheckSandboxAction": "sandbox:admin",
+  "app/(app)/records/actions.ts#setGoldAnswerAction": "gold:write",
+  "app/(app)/records/actions.ts#clearGoldAnswerAction": "gold:write",
+  "app/(app)/datasets/actions.ts#importGoldAnswersAction": "gold:write",
 };
 
 const routeModules = import.meta.glob<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>>("/app/api/v1/**/route.ts");

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { CampaignStatus as PrismaCampaignStatus } from "@/lib/generated/prisma/enums";
 import { LANGUAGES } from "@/lib/records/languages";
 
+import { goldShareSchema } from "./gold";
 import { MAX_INT4 } from "./records";
 
 export const FINAL_RULES = ["consensus", "majority", "strict"] as const;
@@ -35,6 +36,7 @@ export const createCampaignSchema = z.object({
   categories: z.array(categorySchema).min(1).max(40).optional(),
   guidelines: z.string().max(20_000).optional(),
   requireInvalidNote: z.boolean().optional(),
+  goldShare: goldShareSchema.optional(),
 });
 
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
@@ -60,12 +62,13 @@ export type CampaignGuidelinesInput = z.infer<typeof campaignGuidelinesSchema>;
 const campaignSettingsFields = z.object({
   name: createCampaignSchema.shape.name.optional(),
   overlap: z.number().int().min(1).max(10).optional(),
+  goldShare: goldShareSchema.optional(),
 });
-const changesSomething = (body: { name?: string; overlap?: number }) => body.name !== undefined || body.overlap !== undefined;
-export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, { message: "Give a name or an overlap to change." });
+const changesSomething = (body: { name?: string; overlap?: number; goldShare?: number }) => body.name !== undefined || body.overlap !== undefined || body.goldShare !== undefined;
+export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, { message: "Give a name, an overlap or a gold share to change." });
 
 /** The campaign page's settings form. */
-export const campaignSettingsActionSchema = campaignSettingsFields.extend({ campaignId: z.string().min(1) }).refine(changesSomething, { message: "Give a name or an overlap to change." });
+export const campaignSettingsActionSchema = campaignSettingsFields.extend({ campaignId: z.string().min(1) }).refine(changesSomething, { message: "Give a name, an overlap or a gold share to change." });
 
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
 

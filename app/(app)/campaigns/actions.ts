@@ -26,7 +26,7 @@ export const updateCampaignGuidelinesAction = createAction("campaigns:admin", ca
 export const updateCampaignSettingsAction = createAction("campaigns:admin", campaignSettingsActionSchema, async ({ input: { campaignId, ...input }, actor }) => {
   const campaign = await updateCampaignSettings({ actor, campaignId, input });
   revalidatePath(`/campaigns/${campaignId}`);
-  return { name: campaign.name, overlap: campaign.overlap };
+  return { name: campaign.name, overlap: campaign.overlap, goldShare: campaign.goldShare ?? 0 };
 });
 
 /** Pauses, resumes, closes, reopens, archives or unarchives a campaign. Scope: campaigns:admin. */

@@ -18,6 +18,9 @@ export const SCOPES = [
   "comments:write",
   // The sandbox status page: paths, versions and why a toolchain is missing (operator detail).
   "sandbox:admin",
+  // Gold answers (records' known verdicts): admins set them; reviewers may read them; annotators never.
+  "gold:write",
+  "gold:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -25,7 +28,7 @@ export const ROLES = ["ADMIN", "REVIEWER", "ANNOTATOR"] as const satisfies reado
 
 const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   ADMIN: SCOPES,
-  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write", "audit:read", "comments:write"],
+  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write", "audit:read", "comments:write", "gold:read"],
   ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write", "comments:write"],
 };
 

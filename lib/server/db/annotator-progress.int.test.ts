@@ -40,7 +40,7 @@ describe("annotator progress", () => {
 
     const progress = await listAnnotatorProgress({ actor: admin, campaignId: campaign.id });
     const byUser = Object.fromEntries(progress.map((row) => [row.userId, row]));
-    expect(byUser[ann.id]).toEqual({ userId: ann.id, email: ann.email, name: ann.name, labelled: 3, skipped: 1, inLease: 1, medianActiveMs: 4000 });
+    expect(byUser[ann.id]).toEqual({ userId: ann.id, email: ann.email, name: ann.name, labelled: 3, skipped: 1, inLease: 1, medianActiveMs: 4000, gold: { n: 0, correct: 0, byLanguage: [] } });
     expect(byUser[bea.id]).toMatchObject({ labelled: 0, skipped: 0, inLease: 0, medianActiveMs: null });
     expect(progress).toHaveLength(2);
 

@@ -5,6 +5,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { campaignGoldAccuracy } from "./gold";
 
 export type AnnotatorProgress = {
   userId: string;
@@ -16,17 +17,21 @@ export type AnnotatorProgress = {
   inLease: number;
   /** Median active time per labelled item (all revisions summed); null before the first label. */
   medianActiveMs: number | null;
+  /** Gold items labelled and how many matched the gold verdict, overall and per language. */
+  gold: { n: number; correct: number; byLanguage: { language: string; n: number; correct: number }[] };
 };
 
 /**
- * Each person's progress in a campaign: items labelled and skipped, leases held now, and the median
- * active time per labelled item; everyone who took an item, ordered by email. Scope: reports:export
+ * Each person's progress in a campaign: items labelled and skipped (gold items included: they are
+ * work like any other), leases held now, the median active time per labelled item, and their gold
+ * accuracy (a label matching the gold verdict counts as correct); everyone who took an item,
+ * ordered by email. Scope: reports:export
  * (admins and reviewers; an annotator sees only their own figures, on the campaign page).
  */
 export async function listAnnotatorProgress({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<AnnotatorProgress[]> {
   assertCan(actor, "reports:export");
   await getCampaign({ actor, campaignId });
-  const rows = await prisma().$queryRaw<{ userId: string; email: string; name: string | null; labelled: number; skipped: number; inLease: number; medianActiveMs: number | null }[]>`
+  const [rows, accuracy] = await Promise.all([prisma().$queryRaw<{ userId: string; email: string; name: string | null; labelled: number; skipped: number; inLease: number; medianActiveMs: number | null }[]>`
     WITH labels AS (
       SELECT a."userId", count(*)::int AS labelled, percentile_cont(0.5) WITHIN GROUP (ORDER BY a."activeMs") AS "medianActiveMs"
       FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
@@ -44,6 +49,10 @@ export async function listAnnotatorProgress({ actor, campaignId }: { actor: Acto
            coalesce(h."inLease", 0) AS "inLease", l."medianActiveMs"
     FROM labels l FULL JOIN holds h ON h."userId" = l."userId"
     JOIN "User" u ON u.id = coalesce(l."userId", h."userId")
-    ORDER BY u.email`;
-  return rows.map((row) => ({ ...row, medianActiveMs: row.medianActiveMs === null ? null : Number(row.medianActiveMs) }));
+    ORDER BY u.email`, campaignGoldAccuracy(campaignId)]);
+  return rows.map((row) => {
+    const byLanguage = accuracy.filter((entry) => entry.userId === row.userId).map(({ language, n, correct }) => ({ language, n, correct }));
+    const gold = { n: byLanguage.reduce((sum, entry) => sum + entry.n, 0), correct: byLanguage.reduce((sum, entry) => sum + entry.correct, 0), byLanguage };
+    return { ...row, medianActiveMs: row.medianActiveMs === null ? null : Number(row.medianActiveMs), gold };
+  });
 }

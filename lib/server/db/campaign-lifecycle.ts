@@ -39,8 +39,8 @@ async function hasLabels(tx: Tx, campaignId: string): Promise<boolean> {
 
 /** Locks the campaign row for a settings or status change; NOT_FOUND when it does not exist. */
 async function lockCampaign(tx: Tx, campaignId: string) {
-  const [row] = await tx.$queryRaw<{ name: string; status: CampaignStatus; overlap: number; agreementFraction: number }[]>`
-    SELECT name, status, overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+  const [row] = await tx.$queryRaw<{ name: string; status: CampaignStatus; overlap: number; agreementFraction: number; goldShare: number }[]>`
+    SELECT name, status, overlap, "agreementFraction", "goldShare" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
   return row;
 }
@@ -65,16 +65,18 @@ export async function updateCampaignSettings({ actor, campaignId, input }: { act
       const overlap = input.overlap;
       await tx.$executeRaw`
         UPDATE "CampaignItem" SET target = ${overlap}::int + CASE WHEN ${overlap}::int = 1 AND target > ${before.overlap}::int THEN 1 ELSE 0 END
-        WHERE "campaignId" = ${campaignId}`;
+        WHERE "campaignId" = ${campaignId} AND NOT gold`;
       // Someone may hold a lease on an item that now wants fewer annotators.
       const overfull = await tx.campaignItem.count({ where: { campaignId, slotsTaken: { gt: tx.campaignItem.fields.target } } });
       if (overfull > 0) throw new AppError("CONFLICT", `${overfull} items have more annotators working on them than the new overlap; pause the campaign first.`, { overlap: ["Pause the campaign first."] });
       data.overlap = overlap;
       data.agreementFraction = overlap === 1 ? before.agreementFraction : 0;
     }
+    // The gold share may change at any time: it only decides what later claims hand out.
+    if (input.goldShare !== undefined && input.goldShare !== before.goldShare) data.goldShare = input.goldShare;
     const updated = await tx.campaign.update({ where: { id: campaignId }, data, select: campaignSelect });
     if (Object.keys(data).length > 0) {
-      await writeAudit(tx, { actorId: actor.id, action: "campaign.update", targetType: "Campaign", targetId: campaignId, before: { name: before.name, overlap: before.overlap }, after: { name: updated.name, overlap: updated.overlap } });
+      await writeAudit(tx, { actorId: actor.id, action: "campaign.update", targetType: "Campaign", targetId: campaignId, before: { name: before.name, overlap: before.overlap, goldShare: before.goldShare }, after: { name: updated.name, overlap: updated.overlap, goldShare: updated.goldShare } });
     }
     return toSummary(updated);
   });

@@ -12,7 +12,8 @@ import type { CampaignGuidelinesInput, CreateCampaignInput, ExtendCampaignInput 
 
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
-import { visibleCampaignWhere } from "./visibility";
+import { countAvailableGold } from "./gold-queue";
+import { canSeeGoldAnswers, visibleCampaignWhere } from "./visibility";
 
 export type CampaignSummary = {
   id: string;
@@ -29,6 +30,8 @@ export type CampaignSummary = {
   leaseMinutes: number;
   guidelines: string;
   requireInvalidNote: boolean;
+  /** Share of each annotator's claims served from gold records; left out for annotators (visibility.ts). */
+  goldShare?: number;
   itemCount: number;
   createdAt: Date;
 };
@@ -47,6 +50,7 @@ export const campaignSelect = {
   leaseMinutes: true,
   guidelines: true,
   requireInvalidNote: true,
+  goldShare: true,
   itemCount: true,
   createdAt: true,
   dataset: { select: { name: true } },
@@ -54,6 +58,11 @@ export const campaignSelect = {
 
 export function toSummary({ dataset, ...campaign }: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
   return { ...campaign, dataset: dataset.name };
+}
+
+/** A campaign as the actor may see it: annotators are not told whether gold items are mixed in. */
+function asSeenBy(actor: Actor, { goldShare, ...campaign }: CampaignSummary): CampaignSummary {
+  return canSeeGoldAnswers(actor) ? { ...campaign, goldShare } : campaign;
 }
 
 /**
@@ -87,6 +96,7 @@ export async function createCampaign({ actor, input }: { actor: Actor | SystemAc
           leaseMinutes: input.leaseMinutes,
           guidelines: input.guidelines ?? "",
           requireInvalidNote: input.requireInvalidNote ?? false,
+          goldShare: input.goldShare ?? 0,
           createdById: personIdOf(actor),
           categories: { create: (input.categories ?? DEFAULT_CATEGORIES).map((category, position) => ({ ...category, description: category.description ?? "", position })) },
         },
@@ -94,7 +104,7 @@ export async function createCampaign({ actor, input }: { actor: Actor | SystemAc
       });
       const itemCount = await insertSample(tx, { campaignId: campaign.id, datasetId: dataset.id, seed, languages, perLanguage: input.perLanguage ?? null, overlap: input.overlap, agreementFraction: input.overlap === 1 ? input.agreementFraction : 0 });
       const created = await tx.campaign.update({ where: { id: campaign.id }, data: { itemCount }, select: campaignSelect });
-      await writeAudit(tx, { actorId: personIdOf(actor), action: "campaign.create", targetType: "Campaign", targetId: campaign.id, after: { name: input.name, dataset: input.dataset, languages, perLanguage: input.perLanguage ?? null, seed, overlap: input.overlap, itemCount } });
+      await writeAudit(tx, { actorId: personIdOf(actor), action: "campaign.create", targetType: "Campaign", targetId: campaign.id, after: { name: input.name, dataset: input.dataset, languages, perLanguage: input.perLanguage ?? null, seed, overlap: input.overlap, goldShare: input.goldShare ?? 0, itemCount } });
       return toSummary(created);
     },
     { timeout: 120_000 },
@@ -114,7 +124,8 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
 
 /**
  * Inserts the campaign's sample: per language, the records ranked within the first `perLanguage`
- * by md5(seed, key) (all when null) that are not items yet, queued after the existing items in
+ * by md5(seed, key) (all when null) that are not items yet, gold records left out (they only
+ * measure annotators), queued after the existing items in
  * md5(seed, key) order. Because the rank depends only on the seed and the key, a larger size later
  * adds exactly the records a campaign created with that size would have held. Returns how many.
  */
@@ -132,6 +143,7 @@ async function insertSample(tx: Tx, sample: { campaignId: string; datasetId: str
     FROM (
       SELECT id, language, key, row_number() OVER (PARTITION BY language ORDER BY md5(${seed} || ':sample:' || key)) AS rank
       FROM "Record" WHERE "datasetId" = ${datasetId} AND language = ANY(${languages}::text[])
+        AND NOT EXISTS (SELECT 1 FROM "GoldLabel" g WHERE g."recordId" = "Record".id)
     ) r
     WHERE (${perLanguage}::int IS NULL OR r.rank <= ${perLanguage}::int)
       AND NOT EXISTS (SELECT 1 FROM "CampaignItem" i WHERE i."campaignId" = ${campaignId} AND i."recordId" = r.id)`;
@@ -140,7 +152,7 @@ async function insertSample(tx: Tx, sample: { campaignId: string; datasetId: str
 export type CampaignExtension = { added: number; perLanguage: number | null; before: Record<string, number>; after: Record<string, number> };
 
 async function itemsByLanguage(tx: Tx, campaignId: string): Promise<Record<string, number>> {
-  const rows = await tx.campaignItem.groupBy({ by: ["language"], where: { campaignId }, _count: { _all: true }, orderBy: { language: "asc" } });
+  const rows = await tx.campaignItem.groupBy({ by: ["language"], where: { campaignId, gold: false }, _count: { _all: true }, orderBy: { language: "asc" } });
   return Object.fromEntries(rows.map((row) => [row.language, row._count._all]));
 }
 
@@ -193,7 +205,7 @@ export async function listCampaigns({ actor }: { actor: Actor }): Promise<Campai
     orderBy: { createdAt: "desc" },
     select: campaignSelect,
   });
-  return rows.map(toSummary);
+  return rows.map((row) => asSeenBy(actor, toSummary(row)));
 }
 
 /** One campaign, scoped like listCampaigns (an annotator without a shared language gets NOT_FOUND). */
@@ -204,7 +216,7 @@ export async function getCampaign({ actor, campaignId }: { actor: Actor; campaig
     select: campaignSelect,
   });
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
-  return toSummary(row);
+  return asSeenBy(actor, toSummary(row));
 }
 
 /** Changes a campaign's guidelines and note rule, with an audit row. Scope: campaigns:admin. */
@@ -246,7 +258,7 @@ export async function getCampaignProgress({ actor, campaignId }: { actor: Actor;
              coalesce(sum(a.done), 0) AS done, count(*) FILTER (WHERE coalesce(a.done, 0) >= i.target) AS complete
       FROM "CampaignItem" i
       LEFT JOIN (SELECT "itemId", count(*) AS done FROM "Annotation" GROUP BY "itemId") a ON a."itemId" = i.id
-      WHERE i."campaignId" = ${campaignId}
+      WHERE i."campaignId" = ${campaignId} AND NOT i.gold
       GROUP BY i.language`,
     prisma().assignment.groupBy({ by: ["status"], where: { userId: actor.id, item: { campaignId } }, _count: { _all: true } }),
     prisma().assignment.count({ where: { status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } } }),
@@ -276,11 +288,14 @@ export async function getCampaignProgress({ actor, campaignId }: { actor: Actor;
   };
 }
 
-/** Items the actor could still claim (free slot, their language, not seen before). */
+/** Items the actor could still claim (free slot, their language, not seen before), gold items they could be served included. */
 async function countAvailableItems({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<number> {
-  const [row] = await prisma().$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM "CampaignItem" i
-    WHERE i."campaignId" = ${campaignId} AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
-      AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})`;
-  return Number(row.n);
+  const [[row], gold] = await Promise.all([
+    prisma().$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM "CampaignItem" i
+      WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
+        AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})`,
+    countAvailableGold({ actor, campaignId }),
+  ]);
+  return Number(row.n) + gold;
 }

@@ -54,7 +54,7 @@ async function* campaignPages(campaignId: string, withCode: boolean): AsyncGener
   let after = 0;
   for (;;) {
     const items = await prisma().campaignItem.findMany({
-      where: { campaignId, position: { gt: after } },
+      where: { campaignId, gold: false, position: { gt: after } },
       orderBy: { position: "asc" },
       take: PAGE,
       select: {

@@ -8,7 +8,8 @@ import { prisma } from "./client";
  * The items the reports count, as SQL over `$1` (the campaign ids, oldest campaign first): the one
  * place to leave items out of every report figure (e.g. a gold item: `AND NOT i.<flag>`).
  */
-export const COUNTED_ITEMS = `counted AS (SELECT i.* FROM "CampaignItem" i WHERE i."campaignId" = ANY($1::text[]))`;
+// Gold items only measure annotators: they never count in a report.
+export const COUNTED_ITEMS = `counted AS (SELECT i.* FROM "CampaignItem" i WHERE i."campaignId" = ANY($1::text[]) AND NOT i.gold)`;
 
 /** The SQL parameters $2..$8 that FINALS_CTE joins: one row per (campaign, label counts, adjudication). */
 export type Decisions = [campaignIds: string[], labelCounts: number[], validCounts: number[], adjudications: (boolean | null)[], finals: (boolean | null)[], sources: (string | null)[], strengths: number[]];

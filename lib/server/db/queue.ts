@@ -10,6 +10,7 @@ import { writeAudit } from "./audit";
 import { assertOpenForClaims } from "./campaign-lifecycle";
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { goldTurn } from "./gold-queue";
 import { recordViewSelect } from "./records";
 import { criticAsSeen, criticHiddenRecordIds, isFirstLabelPreReveal } from "./visibility";
 
@@ -31,10 +32,23 @@ async function releaseExpiredLeases(tx: Tx, campaignId: string): Promise<void> {
     WHERE c.id = e."itemId"`;
 }
 
+/** The first item of the campaign's sample, in campaign order, with a free slot, in the actor's languages, never held by them (row locked). */
+async function nextSampleItem(tx: Tx, { actor, campaignId }: { actor: Actor; campaignId: string }): Promise<{ id: string; recordId: number } | null> {
+  const [candidate] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
+    SELECT i.id, i."recordId" FROM "CampaignItem" i
+    WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
+      AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})
+    ORDER BY i.position
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED`;
+  return candidate ?? null;
+}
+
 /**
  * Claims the actor's next item in a campaign with a lease: their current unexpired lease if they
  * have one (two tabs get the same item), otherwise the first item in campaign order that has a free
- * slot, is in one of their languages and that they never held. The item row is locked (SKIP LOCKED)
+ * slot, is in one of their languages and that they never held — or, at the campaign's gold share, a
+ * gold item (gold-queue.ts), which looks and behaves like any other. The item row is locked (SKIP LOCKED)
  * and its slot counter bumped in the same transaction, so an item never exceeds its overlap.
  * Returns null when nothing is left for the actor. Scope: labels:write.
  */
@@ -51,13 +65,13 @@ export async function claimNextItem({ actor, campaignId }: { actor: Actor; campa
     });
     if (current) return { itemId: current.itemId, recordId: current.item.recordId, leaseExpiresAt: current.leaseExpiresAt, isNew: false };
     await releaseExpiredLeases(tx, campaignId);
-    const [candidate] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
-      SELECT i.id, i."recordId" FROM "CampaignItem" i
-      WHERE i."campaignId" = ${campaignId} AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
-        AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})
-      ORDER BY i.position
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED`;
+    // Gold items come at the campaign's gold share, and once the sample is done for the actor,
+    // until the gold runs out too (so "still available" counts what the queue really hands out).
+    const gold = await goldTurn(tx, { actor, campaignId });
+    const candidate =
+      (gold.isTurn ? await gold.takeGoldItem() : null) ??
+      (await nextSampleItem(tx, { actor, campaignId })) ??
+      (gold.mixesGold ? await gold.takeGoldItem() : null);
     if (!candidate) return null;
     const taken = await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${candidate.id} AND "slotsTaken" < target`;
     if (taken !== 1) throw new AppError("CONFLICT", "That item was just taken; try again.");

@@ -32,7 +32,7 @@ export type ItemOutcome = ItemEvidence & { final: FinalLabel };
 export const QUEUES = ["annotators", "critic", "execution", "flagged"] as const;
 export type QueueName = (typeof QUEUES)[number];
 
-/** Loads the evidence of every labelled item of a campaign (items nobody labelled are left out). */
+/** Loads the evidence of every labelled item of a campaign (items nobody labelled, and gold items, are left out). */
 export async function loadCampaignEvidence(campaignId: string): Promise<ItemEvidence[]> {
   const rows = await prisma().$queryRaw<
     {
@@ -57,7 +57,7 @@ export async function loadCampaignEvidence(campaignId: string): Promise<ItemEvid
     JOIN "Record" r ON r.id = i."recordId"
     LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
     LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
-    WHERE i."campaignId" = ${campaignId}
+    WHERE i."campaignId" = ${campaignId} AND NOT i.gold -- gold items only measure annotators
     GROUP BY i.id, adj.valid, adj.categories, c."overallPass", c."failedRules", r."executableValid"
     ORDER BY i.position`;
   return rows.map((row) => ({

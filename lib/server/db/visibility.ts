@@ -31,6 +31,15 @@ export function visibleRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
 }
 
 /**
+ * Whether the actor may read gold answers (a record's known verdict). Annotators never: gold items
+ * measure them, so nothing they can reach may tell a gold record from another. The scope
+ * gold:read says the same; this rule also keeps the gold flag out of every annotator-facing read.
+ */
+export function canSeeGoldAnswers(actor: Viewer): boolean {
+  return !isAnnotator(actor);
+}
+
+/**
  * The blind-campaign items that hide their record's critic from the actor. A label given while
  * the critic was hidden on every read is stored as the pre-reveal label, so:
  * - an annotator may not see it for any blind item in their languages they have not yet labelled
@@ -53,9 +62,27 @@ export function isFirstLabelPreReveal(actor: Viewer): boolean {
   return isAnnotator(actor);
 }
 
+/**
+ * Gold records an annotator may be served in a blind campaign have no item until served, yet their
+ * critic must stay hidden like the sample's, or a visible critic would mark them as gold: hidden
+ * while a blind campaign with a gold share on their dataset shares a language with the annotator,
+ * until they labelled or skipped the record as a gold item. Null for reviewers and admins.
+ */
+function goldCriticHidingRecordWhere(actor: Viewer): Prisma.RecordWhereInput | null {
+  if (!isAnnotator(actor)) return null;
+  return {
+    gold: { isNot: null },
+    language: { in: actor.languages },
+    dataset: { campaigns: { some: { blind: true, goldShare: { gt: 0 }, languages: { hasSome: actor.languages } } } },
+    NOT: { campaignItems: { some: { gold: true, assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } } } } },
+  };
+}
+
 /** Records whose critic is hidden from the actor, for filters: a critic filter must leave them out. */
 export function criticHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
-  return { campaignItems: { some: criticHidingItemWhere(actor) } };
+  const byItem: Prisma.RecordWhereInput = { campaignItems: { some: criticHidingItemWhere(actor) } };
+  const gold = goldCriticHidingRecordWhere(actor);
+  return gold ? { OR: [byItem, gold] } : byItem;
 }
 
 /**
@@ -65,8 +92,12 @@ export function criticHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput 
 export async function criticHiddenRecordIds({ actor, recordIds, campaignId }: { actor: Viewer | SystemActor; recordIds?: number[]; campaignId?: string }): Promise<Set<number>> {
   if (isSystemActor(actor) || recordIds?.length === 0) return new Set();
   const among: Prisma.CampaignItemWhereInput = recordIds ? { recordId: { in: recordIds } } : { record: { campaignItems: { some: { campaignId } } } };
-  const rows = await prisma().campaignItem.findMany({ where: { AND: [among, criticHidingItemWhere(actor)] }, select: { recordId: true }, distinct: ["recordId"] });
-  return new Set(rows.map((row) => row.recordId));
+  const gold = goldCriticHidingRecordWhere(actor);
+  const [rows, goldRows] = await Promise.all([
+    prisma().campaignItem.findMany({ where: { AND: [among, criticHidingItemWhere(actor)] }, select: { recordId: true }, distinct: ["recordId"] }),
+    gold ? prisma().record.findMany({ where: { AND: [recordIds ? { id: { in: recordIds } } : { campaignItems: { some: { campaignId } } }, gold] }, select: { id: true } }) : Promise.resolve([]),
+  ]);
+  return new Set([...rows.map((row) => row.recordId), ...goldRows.map((row) => row.id)]);
 }
 
 /** A critic as the actor may see it: nothing at all when hidden. Pure. */

@@ -112,7 +112,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
             <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
           </Card>
           <Card title="Manage campaign" className="mt-4">
-            <CampaignManage campaignId={id} name={campaign.name} overlap={campaign.overlap} status={campaign.status} hasLabels={progress.annotationsDone > 0} />
+            <CampaignManage campaignId={id} name={campaign.name} overlap={campaign.overlap} goldShare={campaign.goldShare ?? 0} status={campaign.status} hasLabels={progress.annotationsDone > 0} />
           </Card>
           <Card title="Add records" className="mt-4">
             <ExtendCampaign campaignId={id} perLanguage={campaign.perLanguage} />

@@ -1,3 +1,5 @@
+import { importGoldAnswersAction } from "@/app/(app)/datasets/actions";
+import { GoldImport } from "@/components/gold/gold-import";
 import { InlineMarkdown } from "@/components/records/question-markdown";
 import Link from "next/link";
 
@@ -10,6 +12,7 @@ import { languageName } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { pathSegment } from "@/lib/server/http";
+import { countGoldAnswers } from "@/lib/server/db/gold";
 import { browseRecords, datasetFacets } from "@/lib/server/db/records";
 import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
@@ -29,6 +32,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
 
   const result = await orNotFound(Promise.all([browseRecords({ actor, datasetName: name, filters, limit, cursor }), datasetFacets({ actor, datasetName: name })]));
   const [page, facets] = result;
+  const goldCount = can(actor, "gold:read") ? await countGoldAnswers({ actor, datasetName: name }) : null;
   const filterParams = new URLSearchParams(Object.entries(filters).flatMap(([key, value]) => (value ? [[key, String(value)]] : [])));
   const nextHref = page.nextCursor ? `?${new URLSearchParams([...filterParams, ["cursor", String(page.nextCursor)]])}` : null;
 
@@ -56,6 +60,11 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
             </p>
           ))}
         </div>
+      ) : null}
+      {goldCount !== null ? (
+        <Card title={`Gold answers (${goldCount.toLocaleString("en")})`} className="mb-4">
+          {can(actor, "gold:write") ? <GoldImport dataset={name} onImport={importGoldAnswersAction} /> : <p className="text-sm text-slate-500">Records with a known verdict, mixed into campaigns with a gold share.</p>}
+        </Card>
       ) : null}
       <Card className="mb-4">
         <form className="flex flex-wrap items-end gap-3" role="search">

@@ -1,6 +1,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
+import { clearGoldAnswerAction, setGoldAnswerAction } from "@/app/(app)/records/actions";
+import { GoldAnswerForm } from "@/components/gold/gold-answer-form";
+import { GoldAnswerView } from "@/components/gold/gold-answer-view";
 import { CodeViewer } from "@/components/records/code-viewer";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
@@ -9,7 +12,9 @@ import { VerificationCard } from "@/components/records/verification-card";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Badge, Card } from "@/components/ui/primitives";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
+import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getGoldAnswer } from "@/lib/server/db/gold";
 import { getRecord } from "@/lib/server/db/records";
 import { getRecordVerification } from "@/lib/server/db/runs";
 import { orNotFound } from "@/lib/server/not-found";
@@ -23,7 +28,9 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const recordId = recordIdSchema.safeParse(id);
   if (!recordId.success) notFound();
   const record = await orNotFound(getRecord({ actor, id: recordId.data }));
-  const verification = await getRecordVerification({ actor, recordId: recordId.data });
+  // Gold answers are read only for those allowed to (never annotators: nothing may mark a gold record to them).
+  const canReadGold = can(actor, "gold:read");
+  const [verification, gold] = await Promise.all([getRecordVerification({ actor, recordId: recordId.data }), canReadGold ? getGoldAnswer({ actor, recordId: recordId.data }) : Promise.resolve(null)]);
   const monacoLanguage = monacoLanguageOf(record.language);
   const extraKeys = Object.keys(record.extra);
 
@@ -60,6 +67,11 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
               <CriticPanel critic={record.critic} />
             )}
           </Card>
+          {canReadGold ? (
+            <Card title="Gold answer">
+              {can(actor, "gold:write") ? <GoldAnswerForm recordId={record.id} answer={gold} onSave={setGoldAnswerAction} onClear={clearGoldAnswerAction} /> : <GoldAnswerView answer={gold} />}
+            </Card>
+          ) : null}
           {extraKeys.length > 0 ? (
             <Card title="Other fields">
               <pre className="max-h-60 overflow-auto font-mono text-xs whitespace-pre-wrap">{JSON.stringify(record.extra, null, 2)}</pre>
