@@ -17,12 +17,19 @@ export function cannotRunSentence(language: Language): string {
   return `${LANGUAGE_LABELS[language] ?? language} can't run right now; your admin has been told.`;
 }
 
+// By shape as well as by class: a server action's bundle may hold its own copy of the sandbox module.
+function isSandboxError(error: unknown): error is SandboxError {
+  if (error instanceof SandboxError) return true;
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === "string" && code.startsWith("SANDBOX_");
+}
+
 /**
  * Turns a sandbox refusal into what the user is told. A language that cannot run gets a plain
  * sentence; the operator's detail (what to install, which setting) goes to the server log.
  */
 function userFacingError(error: unknown, language: Language): unknown {
-  if (!(error instanceof SandboxError)) return error;
+  if (!isSandboxError(error)) return error;
   switch (error.code) {
     case "SANDBOX_BUSY":
       return new AppError("RATE_LIMITED", error.message);
