@@ -4,12 +4,12 @@
 // in the database and the record view's server response time. Writes docs/benchmarks.md.
 //
 //   npm run bench:queue [-- --seconds 60 --annotators 50 --no-write]
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
+import { signInWithPassword, startApp } from "./app";
 import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
 
 const { values: options } = parseArgs({
@@ -61,41 +61,11 @@ async function time<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }>
   return { value, ms: performance.now() - started };
 }
 
-async function startServer(databaseUrl: string) {
-  const server = spawn(process.execPath, ["scripts/verity.mjs", "serve"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), VERITY_DEMO: "0", VERITY_IN_APP_WORKERS: "0", NEXTAUTH_SECRET: "bench-only", VERITY_PUBLIC_URL: BASE },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const ok = await fetch(`${BASE}/api/health`).then((response) => response.ok).catch(() => false);
-    if (ok) return server;
-    await sleep(1000);
-  }
-  server.kill();
-  throw new Error("the app did not come up on port 3400");
-}
-
-/** Signs in through next-auth's credentials flow and returns the session cookie header. */
-async function signIn(email: string): Promise<string> {
-  const csrfResponse = await fetch(`${BASE}/api/auth/csrf`);
-  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
-  const cookies = csrfResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
-  const response = await fetch(`${BASE}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
-    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: "true" }),
-  });
-  const session = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).find((cookie) => cookie.includes("session-token"));
-  if (!session) throw new Error(`sign-in failed for ${email}`);
-  return session;
-}
-
 async function main(): Promise<void> {
   const database = await openDatabase();
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
-  let server: ReturnType<typeof spawn> | null = null;
+  let server: ChildProcess | null = null;
   try {
     const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
     const run = Date.now().toString(36);
@@ -113,7 +83,7 @@ async function main(): Promise<void> {
     const created = await time(() => createCampaign({ actor: admin, input: { dataset, name: `queue-${run}`, overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } }));
     const campaign = created.value;
 
-    server = await startServer(database.url);
+    server = await startApp(database.url, PORT);
     /** Annotators claim and submit through the REST API until the deadline; returns the latencies. */
     const runLoad = async (count: number, seconds: number) => {
       const claimMs: number[] = [];
@@ -182,7 +152,7 @@ async function main(): Promise<void> {
 
     console.error("Measuring the record view…");
     const viewer = users[0];
-    const cookie = await signIn(viewer.actor.email);
+    const cookie = await signInWithPassword(BASE, viewer.actor.email, PASSWORD);
     const items = (await client.query<{ id: string; recordId: number }>(
       `SELECT i.id, i."recordId" FROM "CampaignItem" i JOIN "Annotation" a ON a."itemId" = i.id AND a."userId" = $2 WHERE i."campaignId" = $1 ORDER BY random() LIMIT 200`,
       [full.id, viewer.actor.id],
