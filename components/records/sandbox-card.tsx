@@ -3,7 +3,7 @@ import { Card } from "@/components/ui/primitives";
 import type { Language } from "@/lib/records/languages";
 import { type Actor, can } from "@/lib/server/auth/permissions";
 import { cannotRunSentence } from "@/lib/server/db/runs";
-import { languageAvailability } from "@/lib/server/sandbox";
+import { languageAvailability } from "@/lib/server/sandbox/availability";
 
 /** The "Run in the sandbox" card: the run panel, with a plain note when this record's language cannot run right now. */
 export async function SandboxCard({ actor, recordId, language }: { actor: Actor; recordId: number; language: string }) {

@@ -7,10 +7,12 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/server/errors";
-import { admitRun, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { getSandboxRouter, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { keepHeadAndTail } from "@/lib/server/sandbox/output";
 
 import { prisma } from "./client";
+import { admitRun } from "./run-leases";
+import { forgetUnavailableLanguage } from "./sandbox-probes";
 import { visibleRecordWhere } from "./visibility";
 
 export type RunKindInput = "demo" | "full" | "both" | "scratch";
@@ -49,11 +51,15 @@ function userFacingError(error: unknown, language: Language): unknown {
 
 /** Runs a program in the sandbox; a run that could not happen at all becomes an AppError for the user. */
 async function execute(request: { language: Language; solution: string; test: string }, signal?: AbortSignal): Promise<SandboxResult> {
+  let result: SandboxResult;
   try {
-    return await runInSandbox(request, { signal });
+    result = await runInSandbox(request, { signal });
   } catch (error) {
     throw userFacingError(error, request.language);
   }
+  // It ran after all: a shared "cannot run" answer is stale.
+  await forgetUnavailableLanguage(request.language);
+  return result;
 }
 
 /** PostgreSQL text cannot hold NUL; it is stored as the visible symbol ␀ (U+2400) instead. */
@@ -118,8 +124,8 @@ export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: s
 /**
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
- * with who ran it. A user has at most a few runs going at once and the queue is bounded (both
- * RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
+ * with who ran it. A user has at most a few runs going at once, on all app instances together, and
+ * this instance's queue is bounded (both RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
  * Scoped to records the actor sees. Scope: sandbox:run.
  */
 export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
@@ -128,9 +134,10 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   const language = record.language as Language;
   if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
-  let release: () => void;
+  const { runsPerUser, concurrency, runQueue } = getSandboxRouter().config;
+  let release: () => Promise<void>;
   try {
-    release = admitRun(actor.id);
+    release = await admitRun({ userId: actor.id, limits: { perUser: runsPerUser, perInstance: concurrency + runQueue } });
   } catch (error) {
     throw userFacingError(error, language);
   }
@@ -150,7 +157,8 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
     }
     return runs;
   } finally {
-    release();
+    // A lease that cannot be deleted (database gone) expires by itself.
+    await release().catch((error: unknown) => console.error("sandbox: a run's lease could not be released:", error));
   }
 }
 

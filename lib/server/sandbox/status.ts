@@ -4,6 +4,7 @@ import { LANGUAGES } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
+import { languageAvailability, lastProbeAt, probeAgain } from "./availability";
 import { describeCgroupMode } from "./cgroup";
 import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "./index";
 import { compareWithReference, type ReferenceComparison } from "./reference-versions";
@@ -28,9 +29,9 @@ export type SandboxStatus = {
   recentFailures: readonly SandboxFailure[];
 };
 
-/** Everything the admin status page shows, probed through the process's sandbox router. */
+/** Everything the admin status page shows: availability as every instance sees it, the rest of this one. */
 export async function collectSandboxStatus(router: SandboxRouter = getSandboxRouter()): Promise<SandboxStatus> {
-  const [isolation, availability] = await Promise.all([router.local.isolation(), router.availability()]);
+  const [isolation, availability] = await Promise.all([router.local.isolation(), languageAvailability(router)]);
   const languages = await Promise.all(
     LANGUAGES.map(async (language): Promise<LanguageStatus> => {
       const status = availability[language];
@@ -43,7 +44,7 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
     isolation: { mode: isolation.mode, user: isolation.user?.name ?? null, cgroup: describeCgroupMode(isolation.cgroup), problem: isolation.problem },
     languages,
     load: router.local.load(),
-    lastProbeAt: router.lastProbeAt(),
+    lastProbeAt: await lastProbeAt(),
     recentFailures: router.recentFailures(),
   };
 }
@@ -54,12 +55,10 @@ export async function getSandboxStatus({ actor }: { actor: Actor }): Promise<San
   return collectSandboxStatus();
 }
 
-/** "Check again": forgets every cached probe and probes afresh. Scope: sandbox:admin. */
+/** "Check again": forgets the stored and cached probes and probes afresh, for every instance. Scope: sandbox:admin. */
 export async function recheckSandbox({ actor }: { actor: Actor }): Promise<void> {
   assertCan(actor, "sandbox:admin");
-  const router = getSandboxRouter();
-  router.forget();
-  await router.availability();
+  await probeAgain();
 }
 
 export type SandboxHealth = {
@@ -78,7 +77,7 @@ export type SandboxHealth = {
  * stay on the admin page.
  */
 export async function sandboxHealth(router: SandboxRouter = getSandboxRouter()): Promise<SandboxHealth> {
-  const [isolation, availability] = await Promise.all([router.local.isolation(), router.availability()]);
+  const [isolation, availability] = await Promise.all([router.local.isolation(), languageAvailability(router)]);
   const entries = Object.entries(availability) as [SandboxLanguage, { available: boolean }][];
   const available = entries.filter(([, status]) => status.available).map(([language]) => language);
   return {
