@@ -5,8 +5,7 @@ import type { Command } from "commander";
 
 import { normalizeLanguage } from "@/lib/records/languages";
 import { failInterruptedImports } from "@/lib/server/db/imports";
-import { stopBoss } from "@/lib/server/jobs/boss";
-import { getVerificationProgress, startVerification, startVerificationWorkers, verificationByLanguage } from "@/lib/server/jobs/verification";
+import { getVerificationProgress, startVerification, startVerificationWorkers, stopVerificationWorkers, verificationByLanguage } from "@/lib/server/jobs/verification";
 
 import { usageError, withDatabase } from "./with-database";
 
@@ -37,7 +36,7 @@ export function registerVerifyCommands(program: Command): void {
           bar?.stop();
           return await verificationByLanguage({ actor: null, datasetName: options.dataset, language });
         } finally {
-          await stopBoss();
+          await stopVerificationWorkers();
         }
       }).catch((error: unknown) => {
         console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
@@ -67,7 +66,7 @@ export function registerVerifyCommands(program: Command): void {
           process.once("SIGINT", resolve);
           process.once("SIGTERM", resolve);
         });
-        await stopBoss();
+        await stopVerificationWorkers();
       });
       process.exit(0);
     });
