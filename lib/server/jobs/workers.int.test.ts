@@ -8,7 +8,8 @@ import { GET as health } from "@/app/api/health/route";
 import { prisma } from "@/lib/server/db/client";
 import { checkQueue } from "@/lib/server/db/health";
 import { beatWorker, holdJob, listWorkers, removeWorker, type WorkerIdentity } from "@/lib/server/db/workers";
-import { uniqueName } from "@/lib/testing/factories";
+import { getSandboxStatus } from "@/lib/server/sandbox/status";
+import { makeUser, uniqueName } from "@/lib/testing/factories";
 
 import { getBoss, stopBoss } from "./boss";
 import { beat, DEAD_AFTER_MS } from "./workers";
@@ -73,6 +74,16 @@ describe("worker heartbeats", () => {
     expect(body.queue).toHaveProperty("oldestWaitingSeconds");
     expect(body.workers).toContainEqual({ lastBeatSecondsAgo: expect.any(Number), concurrency: 2, backend: "local", jobs: 0 });
     expect(JSON.stringify(body)).not.toContain("worker-host.internal");
+    await removeWorker(worker.id);
+  });
+
+  it("lists every worker with its host for the admin's sandbox page", async () => {
+    const worker = someWorker();
+    await beatWorker(worker);
+    const status = await getSandboxStatus({ actor: await makeUser("ADMIN") });
+    expect(status.workers.find((row) => row.id === worker.id)).toMatchObject({ host: "worker-host.internal", pid: 4242, isLive: true, concurrency: 2 });
+    expect(status.queue.ok).toBe(true);
+    await expect(getSandboxStatus({ actor: await makeUser("REVIEWER") })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await removeWorker(worker.id);
   });
 });

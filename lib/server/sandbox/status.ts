@@ -3,6 +3,10 @@ import "server-only";
 import { LANGUAGES } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
+import { checkQueue, type QueueHealth } from "@/lib/server/db/health";
+import { listWorkers, type WorkerRow } from "@/lib/server/db/workers";
+import { VERIFY_QUEUE } from "@/lib/server/jobs/verification";
+import { DEAD_AFTER_MS } from "@/lib/server/jobs/workers";
 
 import { languageAvailability, lastProbeAt, probeAgain } from "./availability";
 import { describeCgroupMode } from "./cgroup";
@@ -49,10 +53,11 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
   };
 }
 
-/** The sandbox status page's data. Scope: sandbox:admin. */
-export async function getSandboxStatus({ actor }: { actor: Actor }): Promise<SandboxStatus> {
+/** The sandbox status page's data, with the verification workers and their queue. Scope: sandbox:admin. */
+export async function getSandboxStatus({ actor }: { actor: Actor }): Promise<SandboxStatus & { workers: WorkerRow[]; queue: QueueHealth }> {
   assertCan(actor, "sandbox:admin");
-  return collectSandboxStatus();
+  const [status, workers, queue] = await Promise.all([collectSandboxStatus(), listWorkers(DEAD_AFTER_MS), checkQueue({ queue: VERIFY_QUEUE, deadAfterMs: DEAD_AFTER_MS })]);
+  return { ...status, workers, queue };
 }
 
 /** "Check again": forgets the stored and cached probes and probes afresh, for every instance. Scope: sandbox:admin. */
