@@ -1,10 +1,9 @@
 // Rate limits live in PostgreSQL: the same semantics as a token bucket in memory, and one budget for
 // every app instance (two limiters on two separate connection pools stand in for two instances).
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { PrismaClient } from "@/lib/generated/prisma/client";
 import { uniqueName } from "@/lib/testing/factories";
+import { anotherInstance } from "@/lib/server/db/another-instance";
 import { prisma } from "@/lib/server/db/client";
 import { pruneRateBuckets } from "@/lib/server/db/rate-limits";
 
@@ -71,18 +70,16 @@ describe("takeAll", () => {
 
 describe("across app instances", () => {
   // A second client with its own connection pool: what another app instance holds.
-  const other = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 10 }) });
-  afterAll(() => other.$disconnect());
+  const other = anotherInstance();
+  afterAll(() => other.close());
 
   it("shares one budget between two instances taking at the same moment", async () => {
     const name = uniqueName("shared");
     const capacity = 10;
-    const key = `${name}:ann`;
     // Instance A goes through the limiter; instance B calls the same SQL on its own pool.
     const limiter = createRateLimiter({ name, capacity, perMinute: 1 });
     const onA = () => limiter.take("ann").then(() => true, () => false);
-    const onB = () =>
-      other.$queryRaw<{ refused: number }[]>`SELECT refused FROM verity_take_rate_budgets(${[key]}::text[], ${[capacity]}::float8[], ${[1]}::float8[], ${[0]}::float8[], NULL)`.then(([row]) => row.refused === 0);
+    const onB = () => other.take([limiter.budget("ann")]);
     const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? onA() : onB())));
     expect(outcomes.filter(Boolean)).toHaveLength(capacity);
   });

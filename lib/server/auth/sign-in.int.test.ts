@@ -2,10 +2,9 @@
 // address and per account, attempts reserved before any hashing, and no lock-out of the owner.
 import { performance } from "node:perf_hooks";
 
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { anotherInstance } from "@/lib/server/db/another-instance";
 
 import "@/scripts/stamp-peer-address.mjs";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
@@ -34,8 +33,8 @@ const someAddress = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}-${un
 
 describe("password sign-in limits", () => {
   // Another app instance: its own connection pool, taking the same budgets as its sign-in would.
-  const other = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 10 }) });
-  afterAll(() => other.$disconnect());
+  const other = anotherInstance();
+  afterAll(() => other.close());
 
   it("checks at most 10 of 30 simultaneous wrong passwords for one account from one address", async () => {
     const user = await makeUser("ANNOTATOR");
@@ -48,12 +47,7 @@ describe("password sign-in limits", () => {
     const user = await makeUser("ANNOTATOR");
     const address = someAddress();
     const takes = signInBudgets(user.email, address);
-    const onOther = async () => {
-      const [row] = await other.$queryRaw<{ refused: number }[]>`
-        SELECT refused FROM verity_take_rate_budgets(${takes.map((t) => t.key)}::text[], ${takes.map((t) => t.capacity)}::float8[],
-          ${takes.map((t) => t.perMinute)}::float8[], ${takes.map((t) => t.maxWaitMs)}::float8[], NULL)`;
-      return row.refused === 0 ? "wrong" : "refused";
-    };
+    const onOther = async () => ((await other.take(takes)) ? "wrong" : "refused");
     const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? attempt(user.email, "wrong password", address) : onOther())));
     expect(tally(outcomes)).toEqual({ wrong: 10, refused: 20 });
   });
