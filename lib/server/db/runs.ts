@@ -7,6 +7,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/server/errors";
+import { createRateLimiter } from "@/lib/server/rate-limit";
 import { getSandboxRouter, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { keepHeadAndTail } from "@/lib/server/sandbox/output";
 
@@ -24,6 +25,10 @@ export type StoredRun = SandboxResult & { id: string; kind: RunKind; createdAt: 
 const STORED_HEAD_BYTES = 32 * 1024;
 const STORED_TAIL_BYTES = 32 * 1024;
 const DAY_MS = 24 * 60 * 60_000;
+
+// Runs cost real CPU: a burst of 20, then 30 a minute per user, counted across every app instance
+// and whichever way the run is asked for (REST route or server action).
+const runLimiter = createRateLimiter({ name: "runs:user", capacity: 20, perMinute: 30 });
 
 /** What a user is told when their record's language cannot run (operators find the detail in the log). */
 export function cannotRunSentence(language: Language): string {
@@ -124,8 +129,9 @@ export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: s
 /**
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
- * with who ran it. A user has at most a few runs going at once, on all app instances together, and
- * this instance's queue is bounded (both RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
+ * with who ran it. A user may start 20 runs at once and 30 a minute and have a few going at once (on
+ * all app instances together), and this instance's queue is bounded (all RATE_LIMITED); aborting
+ * `signal` (the client went away) kills the run and stores nothing.
  * Scoped to records the actor sees. Scope: sandbox:run.
  */
 export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
@@ -134,6 +140,7 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   const language = record.language as Language;
   if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
+  await runLimiter.take(actor.id);
   const { runsPerUser, concurrency, runQueue } = getSandboxRouter().config;
   let release: () => Promise<void>;
   try {
