@@ -127,13 +127,14 @@ BEGIN
   -- Two lock spaces (1: users, 2: instances), always taken users first: no circle, no collision.
   PERFORM pg_advisory_xact_lock(1, hashtext(user_id));
   PERFORM pg_advisory_xact_lock(2, hashtext(instance_id));
-  DELETE FROM "RunLease" WHERE "expiresAt" <= clock_timestamp();
-  SELECT count(*) INTO mine FROM "RunLease" WHERE "userId" = user_id;
+  -- Expired leases are swept without waiting for any row another admission is touching.
+  DELETE FROM "RunLease" WHERE id IN (SELECT id FROM "RunLease" WHERE "expiresAt" <= clock_timestamp() FOR UPDATE SKIP LOCKED);
+  SELECT count(*) INTO mine FROM "RunLease" WHERE "userId" = user_id AND "expiresAt" > clock_timestamp();
   IF mine >= per_user THEN
     RETURN QUERY SELECT NULL::uuid, 'user'::text, mine;
     RETURN;
   END IF;
-  SELECT count(*) INTO here FROM "RunLease" WHERE instance = instance_id;
+  SELECT count(*) INTO here FROM "RunLease" WHERE instance = instance_id AND "expiresAt" > clock_timestamp();
   IF here >= per_instance THEN
     RETURN QUERY SELECT NULL::uuid, 'instance'::text, here;
     RETURN;
