@@ -2,8 +2,8 @@ import { RunPanel } from "@/components/records/run-panel";
 import { Card } from "@/components/ui/primitives";
 import { parseLanguage } from "@/lib/records/languages";
 import { type Actor, can } from "@/lib/server/auth/permissions";
+import { languageAvailability } from "@/lib/server/sandbox/availability";
 import { cannotRunSentence } from "@/lib/server/services/runs";
-import { languageAvailability } from "@/lib/server/sandbox";
 
 /** The "Run in the sandbox" card: the run panel, with a plain note when this record's language cannot run right now. */
 export async function SandboxCard({ actor, recordId, language }: { actor: Actor; recordId: number; language: string }) {

@@ -1,57 +1,53 @@
 import "server-only";
 
+import { refundRateBudgets, takeRateBudgets, type RateTake } from "@/lib/server/db/rate-limits";
 import { AppError } from "@/lib/server/errors";
 
-type Bucket = { tokens: number; updatedAt: number };
-
-/** Past this many keys, buckets that have refilled completely are forgotten (they hold no state). */
-const MAX_IDLE_KEYS = 10_000;
+export type RateLimiter = {
+  /** The bucket of `key` under this limiter's name, for `takeAll`. */
+  budget(key: string, maxWaitMs?: number): RateTake;
+  /** Takes one request for `key` or throws RATE_LIMITED with the wait in the message. */
+  take(key: string, at?: Date): Promise<void>;
+  /**
+   * Takes the next free slot for `key` and returns how long to wait for it (0 when one is free
+   * now): a slow-down in which simultaneous callers queue. Throws RATE_LIMITED when the wait
+   * would exceed `maxWaitMs`.
+   */
+  reserve(key: string, maxWaitMs: number, at?: Date): Promise<number>;
+  /** Gives one request back, e.g. after a successful sign-in. */
+  refund(key: string, at?: Date): Promise<void>;
+};
 
 /**
- * A per-key token bucket held in this process's memory: `capacity` requests at once, refilled at
- * `perMinute`. Several app instances each keep their own buckets (see docs/deploy.md). Requests are
- * taken before the work they pay for, so simultaneous requests cannot all pass one check.
+ * A per-key token bucket kept in PostgreSQL, so every app instance draws on the same budget:
+ * `capacity` requests at once, refilled at `perMinute`. `name` keeps the keys of different limits
+ * apart. Requests are taken before the work they pay for, so simultaneous requests cannot all
+ * pass one check. `at` replaces the database clock (tests only).
  */
-export function createRateLimiter({ capacity, perMinute }: { capacity: number; perMinute: number }) {
-  const buckets = new Map<string, Bucket>();
-  const level = (bucket: Bucket, now: number) => Math.min(capacity, bucket.tokens + ((now - bucket.updatedAt) / 60_000) * perMinute);
-  const refill = (key: string, now: number): Bucket => {
-    if (buckets.size > MAX_IDLE_KEYS) {
-      for (const [other, bucket] of buckets) if (level(bucket, now) >= capacity) buckets.delete(other);
-    }
-    const bucket = buckets.get(key) ?? { tokens: capacity, updatedAt: now };
-    bucket.tokens = level(bucket, now);
-    bucket.updatedAt = now;
-    buckets.set(key, bucket);
-    return bucket;
-  };
-  const reserve = (key: string, maxWaitMs: number, now: number): number => {
-    const bucket = refill(key, now);
-    const waitMs = bucket.tokens >= 1 ? 0 : ((1 - bucket.tokens) / perMinute) * 60_000;
-    if (waitMs > maxWaitMs) {
-      const waitSeconds = Math.ceil((waitMs - maxWaitMs) / 1000);
-      throw new AppError("RATE_LIMITED", `Too many attempts; try again in ${waitSeconds} s.`);
-    }
-    bucket.tokens -= 1;
-    return waitMs;
-  };
+export function createRateLimiter({ name, capacity, perMinute }: { name: string; capacity: number; perMinute: number }): RateLimiter {
+  const budget = (key: string, maxWaitMs = 0): RateTake => ({ key: `${name}:${key}`, capacity, perMinute, maxWaitMs });
+  const reserve = async (key: string, maxWaitMs: number, at?: Date) => takeAll([budget(key, maxWaitMs)], at);
   return {
-    /** Takes one request for `key` or throws RATE_LIMITED with the wait in the message. */
-    take(key: string, now = Date.now()): void {
-      reserve(key, 0, now);
+    budget,
+    async take(key, at) {
+      await reserve(key, 0, at);
     },
-    /**
-     * Takes the next free slot for `key` and returns how long to wait for it (0 when one is free
-     * now): a slow-down in which simultaneous callers queue. Throws RATE_LIMITED when the wait
-     * would exceed `maxWaitMs`.
-     */
-    reserve(key: string, maxWaitMs: number, now = Date.now()): number {
-      return reserve(key, maxWaitMs, now);
-    },
-    /** Gives one request back, e.g. after a successful sign-in. */
-    refund(key: string, now = Date.now()): void {
-      const bucket = refill(key, now);
-      bucket.tokens = Math.min(capacity, bucket.tokens + 1);
-    },
+    reserve,
+    refund: (key, at) => refundRateBudgets([budget(key)], at ?? null),
   };
+}
+
+/**
+ * Takes one token from each budget, all or none, in one database round trip; returns the longest
+ * wait (the slow-down) or throws RATE_LIMITED naming how long until the refusing budget admits.
+ */
+export async function takeAll(takes: readonly RateTake[], at?: Date): Promise<number> {
+  const result = await takeRateBudgets(takes, at ?? null);
+  if (result.isTaken) return result.waitMs;
+  throw new AppError("RATE_LIMITED", `Too many attempts; try again in ${Math.ceil(result.waitMs / 1000)} s.`);
+}
+
+/** Gives one token back to each budget (never beyond its capacity). */
+export async function refundAll(takes: readonly RateTake[], at?: Date): Promise<void> {
+  await refundRateBudgets(takes, at ?? null);
 }

@@ -16,8 +16,7 @@ import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
 import { failInterruptedImports } from "@/lib/server/db/imports";
 import { closePgPool } from "@/lib/server/db/pool";
 import { countUsers } from "@/lib/server/db/users";
-import { stopBoss } from "@/lib/server/jobs/boss";
-import { startVerificationWorkers } from "@/lib/server/jobs/verification";
+import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
 
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
 
@@ -84,7 +83,7 @@ export function registerServeCommand(program: Command): void {
       process.on("SIGTERM", shutdown);
       process.on("exit", () => server.kill("SIGTERM"));
       server.on("exit", async (code) => {
-        if (hasWorkers) await stopBoss(10_000).catch(() => {});
+        if (hasWorkers) await stopVerificationWorkers(10_000).catch(() => {});
         await database.stop();
         // Asked to stop: a clean exit, whatever code Next.js gave its own SIGTERM.
         process.exit(isShuttingDown ? 0 : (code ?? 1));

@@ -7,8 +7,7 @@ import { normalizeLanguage } from "@/lib/records/languages";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { failInterruptedImports } from "@/lib/server/db/imports";
 import { getVerificationProgress, verificationByLanguage } from "@/lib/server/db/verification";
-import { stopBoss } from "@/lib/server/jobs/boss";
-import { startVerification, startVerificationWorkers } from "@/lib/server/jobs/verification";
+import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
 
 import { usageError, withDatabase } from "./with-database";
 
@@ -39,7 +38,7 @@ export function registerVerifyCommands(program: Command): void {
           bar?.stop();
           return await verificationByLanguage({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, language });
         } finally {
-          await stopBoss();
+          await stopVerificationWorkers();
         }
       }).catch((error: unknown) => {
         console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
@@ -69,7 +68,7 @@ export function registerVerifyCommands(program: Command): void {
           process.once("SIGINT", resolve);
           process.once("SIGTERM", resolve);
         });
-        await stopBoss();
+        await stopVerificationWorkers();
       });
       process.exit(0);
     });

@@ -1,4 +1,7 @@
 import { checkDatabase, checkQueue } from "@/lib/server/db/health";
+import { listWorkers } from "@/lib/server/db/workers";
+import { VERIFY_QUEUE } from "@/lib/server/jobs/verification";
+import { DEAD_AFTER_MS } from "@/lib/server/jobs/workers";
 import { sandboxHealth } from "@/lib/server/sandbox/status";
 
 export const dynamic = "force-dynamic";
@@ -11,13 +14,26 @@ async function checkSandbox() {
   }
 }
 
+/** Live workers without their host or pid (those name machines; the admin page has them). */
+async function liveWorkers() {
+  try {
+    const workers = await listWorkers(DEAD_AFTER_MS);
+    return workers.filter((worker) => worker.isLive).map((worker) => ({ lastBeatSecondsAgo: Math.round(worker.secondsSinceBeat), concurrency: worker.concurrency, backend: worker.backend, jobs: worker.jobs }));
+  } catch {
+    return null;
+  }
+}
+
 /**
- * GET /api/health — no auth. `{ok, db, queue, sandbox}`: 200 when the database answers (the app can
- * serve), 503 otherwise; the queue and sandbox report their state without failing the check. The
+ * GET /api/health — no auth. `{ok, db, queue, workers, sandbox}`: 200 when the database answers (the
+ * app can serve), 503 otherwise; the queue, workers and sandbox report their state without failing
+ * the check. The queue part gives its depth, the oldest waiting job's age, active jobs and those held
+ * by dead workers; workers lists the live ones (last beat, concurrency, backend, jobs held). The
  * sandbox part is a summary (isolation mode, languages that can and cannot run, runs going and
- * waiting); why a language cannot run is on the admin page (/admin/sandbox) only.
+ * waiting); why a language cannot run, and which hosts run workers, is on the admin page
+ * (/admin/sandbox) only.
  */
 export async function GET(): Promise<Response> {
-  const [db, queue, sandbox] = await Promise.all([checkDatabase(), checkQueue(), checkSandbox()]);
-  return Response.json({ ok: db.ok, db, queue, sandbox }, { status: db.ok ? 200 : 503 });
+  const [db, queue, workers, sandbox] = await Promise.all([checkDatabase(), checkQueue({ queue: VERIFY_QUEUE, deadAfterMs: DEAD_AFTER_MS }), liveWorkers(), checkSandbox()]);
+  return Response.json({ ok: db.ok, db, queue, workers, sandbox }, { status: db.ok ? 200 : 503 });
 }

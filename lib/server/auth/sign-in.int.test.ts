@@ -2,7 +2,9 @@
 // address and per account, attempts reserved before any hashing, and no lock-out of the owner.
 import { performance } from "node:perf_hooks";
 
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+
+import { anotherInstance } from "@/lib/server/db/another-instance";
 
 import "@/scripts/stamp-peer-address.mjs";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
@@ -10,6 +12,7 @@ import { hashPassword } from "@/lib/server/db/users";
 
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { authOptions } from "./options";
+import { signInBudgets } from "./password-sign-in";
 
 type Authorize = (credentials: Record<string, string>, request: { headers: Record<string, string>; body: object; query: object; method: string }) => Promise<unknown>;
 const authorize = (authOptions.providers.find((provider) => provider.id === "credentials") as unknown as { options: { authorize: Authorize } }).options.authorize;
@@ -29,10 +32,23 @@ const tally = (outcomes: string[]) => outcomes.reduce<Record<string, number>>((c
 const someAddress = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}-${uniqueName("a")}`;
 
 describe("password sign-in limits", () => {
+  // Another app instance: its own connection pool, taking the same budgets as its sign-in would.
+  const other = anotherInstance();
+  afterAll(() => other.close());
+
   it("checks at most 10 of 30 simultaneous wrong passwords for one account from one address", async () => {
     const user = await makeUser("ANNOTATOR");
     const address = someAddress();
     const outcomes = await Promise.all(Array.from({ length: 30 }, () => attempt(user.email, "wrong password", address)));
+    expect(tally(outcomes)).toEqual({ wrong: 10, refused: 20 });
+  });
+
+  it("checks at most 10 of 30 simultaneous wrong passwords sent half to this instance and half to another", async () => {
+    const user = await makeUser("ANNOTATOR");
+    const address = someAddress();
+    const takes = signInBudgets(user.email, address);
+    const onOther = async () => ((await other.take(takes)) ? "wrong" : "refused");
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? attempt(user.email, "wrong password", address) : onOther())));
     expect(tally(outcomes)).toEqual({ wrong: 10, refused: 20 });
   });
 

@@ -18,16 +18,37 @@ export async function getServerVersion(): Promise<string> {
   return (await prisma().$queryRaw<{ server_version: string }[]>`SHOW server_version`)[0].server_version;
 }
 
-/** Verification jobs waiting and running, read from pg-boss's tables (absent until a worker first started). */
-export async function checkQueue(): Promise<{ ok: boolean; waiting: number | null; active: number | null; error?: string }> {
+export type QueueHealth = {
+  ok: boolean;
+  /** Jobs waiting for a worker (new or to be retried). */
+  depth: number | null;
+  /** How long the oldest waiting job has waited; null when none waits. */
+  oldestWaitingSeconds: number | null;
+  active: number | null;
+  /** Active jobs whose worker stopped beating (killed): the next live worker retries them. */
+  heldByDeadWorkers: number | null;
+  error?: string;
+};
+
+/**
+ * The verification queue, read from pg-boss's tables (absent until a worker first started): depth,
+ * the oldest waiting job, active jobs and those held by workers silent for `deadAfterMs`. Public
+ * (health checks): counts only.
+ */
+export async function checkQueue({ queue, deadAfterMs }: { queue: string; deadAfterMs: number }): Promise<QueueHealth> {
   try {
     const [exists] = await prisma().$queryRaw<{ present: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`;
-    if (!exists.present) return { ok: true, waiting: 0, active: 0 };
-    const [row] = await prisma().$queryRaw<{ waiting: bigint; active: bigint }[]>`
-      SELECT count(*) FILTER (WHERE state IN ('created', 'retry')) AS waiting, count(*) FILTER (WHERE state = 'active') AS active
-      FROM pgboss.job WHERE name = 'verify-record'`;
-    return { ok: true, waiting: Number(row.waiting), active: Number(row.active) };
+    if (!exists.present) return { ok: true, depth: 0, oldestWaitingSeconds: null, active: 0, heldByDeadWorkers: 0 };
+    const [row] = await prisma().$queryRaw<{ depth: bigint; oldest: number | null; active: bigint; held: bigint }[]>`
+      SELECT count(*) FILTER (WHERE state IN ('created', 'retry')) AS depth,
+             EXTRACT(EPOCH FROM clock_timestamp() - min(created_on) FILTER (WHERE state IN ('created', 'retry')))::float8 AS oldest,
+             count(*) FILTER (WHERE state = 'active') AS active,
+             count(*) FILTER (WHERE state = 'active' AND id IN (
+               SELECT j."jobId" FROM "WorkerJob" j JOIN "Worker" w ON w.id = j."workerId"
+               WHERE w."lastBeatAt" < clock_timestamp() - ${deadAfterMs}::int * interval '1 millisecond')) AS held
+      FROM pgboss.job WHERE name = ${queue} AND state < 'completed'`;
+    return { ok: true, depth: Number(row.depth), oldestWaitingSeconds: row.oldest === null ? null : Math.round(row.oldest), active: Number(row.active), heldByDeadWorkers: Number(row.held) };
   } catch {
-    return { ok: false, waiting: null, active: null, error: "The job queue cannot be read." };
+    return { ok: false, depth: null, oldestWaitingSeconds: null, active: null, heldByDeadWorkers: null, error: "The job queue cannot be read." };
   }
 }

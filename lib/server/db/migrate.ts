@@ -36,12 +36,31 @@ function loadWasm(): Promise<void> {
   return wasmReady;
 }
 
+/**
+ * adapter-pg runs a migration script one statement at a time, split at every ";", which cuts the
+ * body of a hand-written SQL function apart. PostgreSQL runs a whole script itself, in one simple
+ * query (one implicit transaction), as Prisma's native engine does.
+ */
+function runningWholeScripts(factory: PrismaPg, pool: pg.Pool): PrismaPg {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const onError = (adapter as unknown as { onError(error: unknown): never }).onError.bind(adapter);
+    return Object.assign(adapter, {
+      async executeScript(script: string) {
+        await pool.query(script).catch(onError);
+      },
+    });
+  };
+  return factory;
+}
+
 async function withEngine<T>(databaseUrl: string, run: (engine: Engine) => Promise<T>): Promise<T> {
   await loadWasm();
   // Our own pool, closed at the end: the engine takes a session-level advisory lock while it
   // migrates, and a connection left open in the pool could keep it from the next process.
   const pool = new pg.Pool({ connectionString: databaseUrl });
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
+  const adapter = bindMigrationAwareSqlAdapterFactory(runningWholeScripts(new PrismaPg(pool), pool));
   const schema = readFileSync(SCHEMA_PATH, "utf8");
   const engine = await engineBindings.SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, schema]] },

@@ -29,6 +29,9 @@ const CATALOG = `
    WHERE t.typnamespace = 'public'::regnamespace GROUP BY t.typname
   UNION ALL
   SELECT 'extension ' || extname FROM pg_extension
+  UNION ALL
+  SELECT 'function ' || p.oid::regprocedure::text FROM pg_proc p
+   WHERE p.pronamespace = 'public'::regnamespace AND left(p.proname, 7) = 'verity_'
   ORDER BY line`;
 
 // Written by hand into a migration because schema.prisma cannot express them; anything else found
@@ -36,6 +39,9 @@ const CATALOG = `
 const HAND_WRITTEN = [
   // A partial index (Prisma has no WHERE on indexes): claiming finds open slots without a scan.
   'index CREATE INDEX "CampaignItem_open_slots_idx" ON public."CampaignItem" USING btree ("campaignId", "position") WHERE ("slotsTaken" < target)',
+  // Rate budgets and run leases shared by every app instance, each taken in one statement.
+  "function verity_take_rate_budgets(text[],double precision[],double precision[],double precision[],timestamp with time zone)",
+  "function verity_admit_run(text,text,integer,integer,integer)",
 ];
 
 async function catalogOf(url: string): Promise<string[]> {

@@ -6,10 +6,14 @@ import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import { findDatasetToVerify, findRecordToVerify, openVerificationBatch, recordIdsToQueue, type VerificationBatchStart, type Verdict, writeVerification } from "@/lib/server/db/verification";
-import { runInSandbox, SandboxError } from "@/lib/server/sandbox";
+import { holdJob, releaseJob } from "@/lib/server/db/workers";
+import { getSandboxRouter, runInSandbox, SandboxError } from "@/lib/server/sandbox";
+import { describeBackends } from "@/lib/server/sandbox/config";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 
-import { getBoss } from "./boss";
+import { getBoss, stopBoss } from "./boss";
+import { verificationJobExpirySeconds } from "./expiry";
+import { startHeartbeat, stopHeartbeat } from "./workers";
 
 // Batch verification as a feature: the job queue and the sandbox around the stored batches of
 // lib/server/db/verification.ts. Workers act as the system (SYSTEM_ACTOR.worker).
@@ -19,9 +23,13 @@ const ENQUEUE_CHUNK = 1000;
 
 type VerifyJob = { batchId: string; recordId: number };
 
+/** Creates the queue, or brings an existing one's job expiry up to date (docs/deploy.md, "Workers"). */
 async function ensureQueue(): Promise<void> {
   const boss = await getBoss();
-  if (!(await boss.getQueue(VERIFY_QUEUE))) await boss.createQueue(VERIFY_QUEUE, { name: VERIFY_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: 300 });
+  const options = { name: VERIFY_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: verificationJobExpirySeconds() };
+  const queue = await boss.getQueue(VERIFY_QUEUE);
+  if (!queue) await boss.createQueue(VERIFY_QUEUE, options);
+  else if (queue.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(VERIFY_QUEUE, options);
 }
 
 /**
@@ -86,17 +94,38 @@ export async function storeVerification({ batchId, recordId, verdict }: VerifyJo
   }
 }
 
-/** Starts `concurrency` workers draining the verification queue in this process; returns their ids. */
+/**
+ * Starts `concurrency` workers draining the verification queue in this process; returns their ids.
+ * The process beats as a worker (lib/server/jobs/workers.ts) and records the jobs it holds, so a
+ * killed worker's jobs are retried as soon as its beats stop, not when they expire.
+ */
 export async function startVerificationWorkers(concurrency = Number(process.env.VERITY_WORKER_CONCURRENCY) || availableParallelism()): Promise<string[]> {
   await ensureQueue();
   const boss = await getBoss();
+  const worker = await startHeartbeat({
+    backend: describeBackends(getSandboxRouter().config),
+    concurrency,
+    retry: (jobIds) => boss.fail(VERIFY_QUEUE, jobIds),
+  });
   const ids: string[] = [];
   for (let index = 0; index < concurrency; index++) {
     ids.push(
       await boss.work<VerifyJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-        await verifyRecord(job.data);
+        await holdJob({ workerId: worker.id, jobId: job.id });
+        try {
+          await verifyRecord(job.data);
+        } finally {
+          await releaseJob(job.id);
+        }
       }),
     );
   }
   return ids;
 }
+
+/** Stops this process's workers: active jobs finish (up to `timeoutMs`), then the worker is removed. */
+export async function stopVerificationWorkers(timeoutMs?: number): Promise<void> {
+  await stopBoss(timeoutMs);
+  await stopHeartbeat();
+}
+

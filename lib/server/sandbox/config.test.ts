@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { backendFor, parseRoutes, parseSandboxConfig } from "./config";
+import { backendFor, describeBackends, parseRoutes, parseSandboxConfig } from "./config";
 
 describe("parseSandboxConfig", () => {
   it("defaults to the local backend, one job per core and 1 GiB", () => {
@@ -62,5 +62,12 @@ describe("parseRoutes", () => {
     expect(() => parseRoutes("cobol:acb")).toThrow(/cobol:acb/);
     expect(() => parseRoutes("kotlin:docker")).toThrow(/kotlin:docker/);
     expect(() => parseRoutes("kotlin")).toThrow(/expected language:local/);
+  });
+});
+
+describe("describeBackends", () => {
+  it("names the default backend and the languages routed elsewhere", () => {
+    expect(describeBackends(parseSandboxConfig({}, 2))).toBe("local");
+    expect(describeBackends(parseSandboxConfig({ VERITY_SANDBOX_URL: "http://acb:8080", VERITY_SANDBOX_ROUTES: "kotlin:acb,scala:acb,python:local" }, 2))).toBe("local; acb for kotlin, scala");
   });
 });

@@ -96,3 +96,11 @@ export function parseSandboxConfig(env: Record<string, string | undefined>, cpuC
 export function backendFor(config: SandboxConfig, language: SandboxLanguage): BackendName {
   return config.routes[language] ?? config.defaultBackend;
 }
+
+/** The backends a configuration runs on, in a few words: "local", or "local; acb for kotlin, scala". */
+export function describeBackends(config: SandboxConfig): string {
+  const routed = Object.entries(config.routes).filter(([, backend]) => backend !== config.defaultBackend);
+  if (routed.length === 0) return config.defaultBackend;
+  const other = config.defaultBackend === "local" ? "acb" : "local";
+  return `${config.defaultBackend}; ${other} for ${routed.map(([language]) => language).join(", ")}`;
+}

@@ -4,8 +4,6 @@ export type SandboxErrorCode =
   | "SANDBOX_UNAVAILABLE"
   | "SANDBOX_INVALID_REQUEST"
   | "SANDBOX_FAILED"
-  /** Too many runs already: for this user, or waiting for the sandbox. */
-  | "SANDBOX_BUSY"
   /** The caller gave up (its client went away); the program was killed. */
   | "SANDBOX_CANCELLED";
 

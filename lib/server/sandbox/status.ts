@@ -3,7 +3,12 @@ import "server-only";
 import { LANGUAGES } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
+import { checkQueue, type QueueHealth } from "@/lib/server/db/health";
+import { listWorkers, type WorkerRow } from "@/lib/server/db/workers";
+import { VERIFY_QUEUE } from "@/lib/server/jobs/verification";
+import { DEAD_AFTER_MS } from "@/lib/server/jobs/workers";
 
+import { languageAvailability, lastProbeAt, probeAgain } from "./availability";
 import { describeCgroupMode } from "./cgroup";
 import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "./index";
 import { compareWithReference, type ReferenceComparison } from "./reference-versions";
@@ -28,9 +33,9 @@ export type SandboxStatus = {
   recentFailures: readonly SandboxFailure[];
 };
 
-/** Everything the admin status page shows, probed through the process's sandbox router. */
+/** Everything the admin status page shows: availability as every instance sees it, the rest of this one. */
 export async function collectSandboxStatus(router: SandboxRouter = getSandboxRouter()): Promise<SandboxStatus> {
-  const [isolation, availability] = await Promise.all([router.local.isolation(), router.availability()]);
+  const [isolation, availability] = await Promise.all([router.local.isolation(), languageAvailability(router)]);
   const languages = await Promise.all(
     LANGUAGES.map(async (language): Promise<LanguageStatus> => {
       const status = availability[language];
@@ -43,23 +48,22 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
     isolation: { mode: isolation.mode, user: isolation.user?.name ?? null, cgroup: describeCgroupMode(isolation.cgroup), problem: isolation.problem },
     languages,
     load: router.local.load(),
-    lastProbeAt: router.lastProbeAt(),
+    lastProbeAt: await lastProbeAt(),
     recentFailures: router.recentFailures(),
   };
 }
 
-/** The sandbox status page's data. Scope: sandbox:admin. */
-export async function getSandboxStatus({ actor }: { actor: Actor }): Promise<SandboxStatus> {
+/** The sandbox status page's data, with the verification workers and their queue. Scope: sandbox:admin. */
+export async function getSandboxStatus({ actor }: { actor: Actor }): Promise<SandboxStatus & { workers: WorkerRow[]; queue: QueueHealth }> {
   assertCan(actor, "sandbox:admin");
-  return collectSandboxStatus();
+  const [status, workers, queue] = await Promise.all([collectSandboxStatus(), listWorkers(DEAD_AFTER_MS), checkQueue({ queue: VERIFY_QUEUE, deadAfterMs: DEAD_AFTER_MS })]);
+  return { ...status, workers, queue };
 }
 
-/** "Check again": forgets every cached probe and probes afresh. Scope: sandbox:admin. */
+/** "Check again": forgets the stored and cached probes and probes afresh, for every instance. Scope: sandbox:admin. */
 export async function recheckSandbox({ actor }: { actor: Actor }): Promise<void> {
   assertCan(actor, "sandbox:admin");
-  const router = getSandboxRouter();
-  router.forget();
-  await router.availability();
+  await probeAgain();
 }
 
 export type SandboxHealth = {
@@ -78,7 +82,7 @@ export type SandboxHealth = {
  * stay on the admin page.
  */
 export async function sandboxHealth(router: SandboxRouter = getSandboxRouter()): Promise<SandboxHealth> {
-  const [isolation, availability] = await Promise.all([router.local.isolation(), router.availability()]);
+  const [isolation, availability] = await Promise.all([router.local.isolation(), languageAvailability(router)]);
   const entries = Object.entries(availability) as [SandboxLanguage, { available: boolean }][];
   const available = entries.filter(([, status]) => status.available).map(([language]) => language);
   return {

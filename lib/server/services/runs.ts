@@ -4,13 +4,20 @@ import { type Language, LANGUAGE_LABELS, parseLanguage } from "@/lib/records/lan
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
+import { admitRun } from "@/lib/server/db/run-leases";
 import { findRecordToRun, pruneScratchRuns, storeRun, type StoredRun } from "@/lib/server/db/runs";
+import { forgetUnavailableLanguage } from "@/lib/server/db/sandbox-probes";
 import { AppError } from "@/lib/server/errors";
-import { admitRun, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { createRateLimiter } from "@/lib/server/rate-limit";
+import { getSandboxRouter, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 
 // Interactive runs as a feature: the sandbox around the stored runs of lib/server/db/runs.ts.
 
 export type RunKindInput = "demo" | "full" | "both" | "scratch";
+
+// Runs cost real CPU: a burst of 20, then 30 a minute per user, counted across every app instance
+// and whichever way the run is asked for (REST route or server action).
+const runLimiter = createRateLimiter({ name: "runs:user", capacity: 20, perMinute: 30 });
 
 /** What a user is told when their record's language cannot run (operators find the detail in the log). */
 export function cannotRunSentence(language: Language): string {
@@ -31,8 +38,6 @@ function isSandboxError(error: unknown): error is SandboxError {
 function userFacingError(error: unknown, language: Language): unknown {
   if (!isSandboxError(error)) return error;
   switch (error.code) {
-    case "SANDBOX_BUSY":
-      return new AppError("RATE_LIMITED", error.message);
     case "SANDBOX_INVALID_REQUEST":
       return new AppError("INVALID_INPUT", error.message);
     case "SANDBOX_CANCELLED":
@@ -45,18 +50,22 @@ function userFacingError(error: unknown, language: Language): unknown {
 
 /** Runs a program in the sandbox; a run that could not happen at all becomes an AppError for the user. */
 async function execute(request: { language: Language; solution: string; test: string }, signal?: AbortSignal): Promise<SandboxResult> {
+  let result: SandboxResult;
   try {
-    return await runInSandbox(request, { signal });
+    result = await runInSandbox(request, { signal });
   } catch (error) {
     throw userFacingError(error, request.language);
   }
+  // It ran after all: a shared "cannot run" answer is stale.
+  await forgetUnavailableLanguage(request.language);
+  return result;
 }
 
 /**
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
- * with who ran it. A user has at most a few runs going at once and the queue is bounded (both
- * RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
+ * with who ran it. A user may start 20 runs at once and 30 a minute and have a few going at once (on
+ * all app instances together), and this instance's queue is bounded (all RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
  * Scoped to records the actor sees. Scope: sandbox:run.
  */
 export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
@@ -64,12 +73,9 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
   const record = await findRecordToRun({ actor, recordId });
   const language = parseLanguage(record.language);
   if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
-  let release: () => void;
-  try {
-    release = admitRun(actor.id);
-  } catch (error) {
-    throw userFacingError(error, language);
-  }
+  await runLimiter.take(actor.id);
+  const { runsPerUser, concurrency, runQueue } = getSandboxRouter().config;
+  const release = await admitRun({ userId: actor.id, limits: { perUser: runsPerUser, perInstance: concurrency + runQueue } });
   try {
     if (kind === "scratch") {
       const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
@@ -86,6 +92,7 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
     }
     return runs;
   } finally {
-    release();
+    // A lease that cannot be deleted (database gone) expires by itself.
+    await release().catch((error: unknown) => console.error("sandbox: a run's lease could not be released:", error));
   }
 }

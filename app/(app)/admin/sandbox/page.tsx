@@ -1,4 +1,5 @@
 import { RecheckButton } from "@/components/sandbox/recheck-button";
+import { WorkersCard } from "@/components/sandbox/workers-card";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
@@ -18,7 +19,7 @@ export default async function SandboxStatusPage() {
     <>
       <PageHeader
         title="Sandbox"
-        description="Isolation, each language's toolchain and route, the run queue and runs that could not happen. The same summary, without the detail, is in /api/health."
+        description="Isolation, each language's toolchain and route, the run queue, the verification workers and runs that could not happen. The same summary, without the detail, is in /api/health."
         actions={<RecheckButton />}
       />
       <div className="grid gap-4 lg:grid-cols-2">
@@ -48,6 +49,7 @@ export default async function SandboxStatusPage() {
           </p>
         </Card>
       </div>
+      <WorkersCard workers={status.workers} queue={status.queue} />
       <Card title="Languages" className="mt-4">
         <table className="w-full text-sm" data-testid="sandbox-languages">
           <thead className="text-left text-xs uppercase text-slate-500">

@@ -25,7 +25,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
 import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
-import { languageAvailability } from "@/lib/server/sandbox";
+import { languageAvailability } from "@/lib/server/sandbox/availability";
 import { CommentThread } from "@/components/comments/comment-thread";
 
 import { renewLeaseAction, runRecordAction, skipItemAction, submitLabelAction } from "./actions";

@@ -1,7 +1,6 @@
 import { AppError } from "@/lib/server/errors";
 import { runRecord } from "@/lib/server/services/runs";
 import { apiRoute, readJson } from "@/lib/server/http";
-import { runLimiter } from "@/lib/server/run-limit";
 import { recordIdSchema } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";
 
@@ -13,7 +12,6 @@ export const POST = apiRoute<{ id: string }>("sandbox:run", async ({ request, ac
   const recordId = recordIdSchema.safeParse(params.id);
   if (!recordId.success) throw new AppError("NOT_FOUND", "No such record.");
   const body = runRequestSchema.parse(await readJson(request));
-  runLimiter.take(actor.id);
   const runs = await runRecord({ actor, recordId: recordId.data, ...body, signal: request.signal });
   return Response.json({ runs }, { status: 201 });
 });
