@@ -8,7 +8,7 @@ import { failInterruptedImports } from "@/lib/server/db/imports";
 import { stopBoss } from "@/lib/server/jobs/boss";
 import { getVerificationProgress, startVerification, startVerificationWorkers, verificationByLanguage } from "@/lib/server/jobs/verification";
 
-import { usageError, withDatabase } from "./with-database";
+import { exitWithError, usageError, withDatabase } from "./with-database";
 
 /** Registers `verity verify` (batch verification with in-process workers) and `verity worker`. */
 export function registerVerifyCommands(program: Command): void {
@@ -68,7 +68,7 @@ export function registerVerifyCommands(program: Command): void {
           process.once("SIGTERM", resolve);
         });
         await stopBoss();
-      });
+      }).catch((error: unknown) => exitWithError(error));
       process.exit(0);
     });
 }
