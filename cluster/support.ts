@@ -11,6 +11,10 @@ import { upsertUserFromCli } from "@/lib/server/db/users";
 
 export const cluster = inject("cluster");
 export const [instanceA, instanceB] = cluster.instanceUrls;
+export const balancerUrl = cluster.balancerUrl;
+
+/** Headers that make the balancer send a request to instance A (0) or B (1). */
+export const through = (instance: 0 | 1) => ({ "x-cluster-upstream": String(instance) });
 export const PASSWORD = "cluster-password-1";
 
 export type Person = { id: string; email: string; token: string };
@@ -79,13 +83,13 @@ export function rawRequest(url: string, { method = "GET", from = "127.0.0.1", he
  * Returns the session cookie, or the error next-auth reported ("CredentialsSignin" for a wrong
  * password, the limiter's "Too many attempts…" when refused).
  */
-export async function signIn(base: string, email: string, password: string, from = "127.0.0.1"): Promise<{ cookie: string } | { error: string }> {
-  const csrf = await rawRequest(`${base}/api/auth/csrf`, { from });
+export async function signIn(base: string, email: string, password: string, { from = "127.0.0.1", headers = {} }: { from?: string; headers?: Record<string, string> } = {}): Promise<{ cookie: string } | { error: string }> {
+  const csrf = await rawRequest(`${base}/api/auth/csrf`, { from, headers });
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   const reply = await rawRequest(`${base}/api/auth/callback/credentials`, {
     method: "POST",
     from,
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrf.cookies.join("; ") },
+    headers: { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: csrf.cookies.join("; ") },
     body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
   });
   const error = new URL((JSON.parse(reply.body) as { url: string }).url).searchParams.get("error");
