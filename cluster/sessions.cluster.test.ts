@@ -12,8 +12,8 @@ async function campaignsWithCookie(base: string, cookie: string): Promise<number
 
 describe("sessions across instances", () => {
   it("a session made on A is accepted by B; a user disabled on B is refused on A at the next request", async () => {
-    const annotator = await makePerson("ANNOTATOR");
-    const admin = await makePerson("ADMIN", []);
+    const annotator = await makePerson("ANNOTATOR", { hasPassword: true });
+    const admin = await makePerson("ADMIN", { languages: [], hasPassword: true });
     const session = await signIn(instanceA, annotator.email, PASSWORD);
     if (!("cookie" in session)) throw new Error(`sign-in on A failed: ${session.error}`);
 

@@ -19,10 +19,10 @@ export const PASSWORD = "cluster-password-1";
 
 export type Person = { id: string; email: string; token: string };
 
-/** A user with a password and an API token. */
-export async function makePerson(role: Role, languages: string[] = ["python"]): Promise<Person> {
+/** A user with an API token and, when asked (hashing costs time), the password PASSWORD. */
+export async function makePerson(role: Role, { languages = ["python"], hasPassword = false }: { languages?: string[]; hasPassword?: boolean } = {}): Promise<Person> {
   const email = `${uniqueName(role.toLowerCase())}@cluster.test`;
-  const { actor } = await upsertUserFromCli({ email, role, languages, password: PASSWORD });
+  const { actor } = await upsertUserFromCli({ email, role, languages, password: hasPassword ? PASSWORD : undefined });
   const { token } = await createApiToken({ actorId: null, userId: actor.id, name: "cluster" });
   return { id: actor.id, email, token };
 }

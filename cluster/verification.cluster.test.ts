@@ -28,7 +28,7 @@ async function pythonUnavailable(): Promise<string | null> {
 describe("batch verification across instances and workers", async () => {
   const whyNot = await pythonUnavailable();
   it.skipIf(skipWithoutSandbox(whyNot))(`a batch started on A is drained by the worker and read on B; a worker killed mid-batch is replaced and the batch ends with each record written once${whyNot ? ` (skipped: ${whyNot})` : ""}`, async () => {
-    const admin = await makePerson("ADMIN", []);
+    const admin = await makePerson("ADMIN", { languages: [] });
     // Each test sleeps, so the batch lasts long enough to kill its worker in the middle.
     const slow = (seed: string, name: string) => `import time\ntime.sleep(0.4)\nassert add_${seed}(2, 3) == 5\nprint("${name}")\n`;
     const dataset = await importDataset(instanceA, admin, pythonRecords(RECORDS, `verify${Date.now()}`, (_, seed) => ({ demo_test_func: slow(seed, "demo"), full_test_func: slow(seed, "full") })));

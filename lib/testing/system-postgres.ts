@@ -72,6 +72,7 @@ export async function startSystemPostgres({ port, bin = systemPostgresBin() }: {
   }
   let isStarted = false;
   const stop = () => {
+    process.removeListener("exit", stop);
     if (isStarted) {
       try {
         runAsServerUser(user, join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
@@ -82,6 +83,8 @@ export async function startSystemPostgres({ port, bin = systemPostgresBin() }: {
     }
     rmSync(root, { recursive: true, force: true });
   };
+  // A run that ends without its teardown (an uncaught error, Ctrl+C) still stops the server.
+  process.once("exit", stop);
   try {
     runAsServerUser(user, join(bin, "initdb"), ["-D", dataDir, "-U", SUPERUSER, "--auth=scram-sha-256", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync"]);
     rmSync(passwordFile);
