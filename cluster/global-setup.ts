@@ -3,7 +3,8 @@
 // DATABASE_URL; the app built once; migrations applied with `verity db migrate`; two app instances
 // (`verity serve`, what `npm start` runs) sharing NEXTAUTH_SECRET and VERITY_PUBLIC_URL behind a
 // round-robin balancer, with in-app workers off; one standalone `verity worker` (`npm run worker`).
-// Everything is stopped and removed at the end, also when a test or the set-up itself fails.
+// Everything is stopped and removed at the end, also when a test or the set-up itself fails; each
+// process's output stays in .data/cluster-logs/ for a failure's post-mortem (cleared at the next run).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
