@@ -6,6 +6,8 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig({
   resolve: { alias: { "@": root, "server-only": `${root}lib/testing/empty.ts` } },
   test: {
+    // The cluster tier's teardown stops two app instances, a worker and PostgreSQL.
+    teardownTimeout: 60_000,
     projects: [
       {
         extends: true,
@@ -38,6 +40,20 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Several processes: Debian's PostgreSQL, two app instances and a worker (cluster/global-setup.ts).
+          name: "cluster",
+          include: ["cluster/**/*.cluster.test.ts"],
+          exclude: ["node_modules/**"],
+          globalSetup: ["./cluster/global-setup.ts"],
+          setupFiles: ["./lib/testing/setup-integration.ts"],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,13 +1,21 @@
-// Prints one closing line for the whole suite from the Vitest and Playwright JSON reports:
-// "Tests: N passed, N failed, N skipped".
+// Prints one closing line for the whole suite from the Vitest and Playwright JSON reports given
+// as arguments (each file recognised by its shape): "Tests: N passed, N failed, N skipped".
 import { readFileSync } from "node:fs";
 
-const [vitestFile, playwrightFile] = process.argv.slice(2);
-const vitest = JSON.parse(readFileSync(vitestFile, "utf8"));
-const playwright = JSON.parse(readFileSync(playwrightFile, "utf8"));
-
-const passed = vitest.numPassedTests + (playwright.stats.expected ?? 0);
-const failed = vitest.numFailedTests + (playwright.stats.unexpected ?? 0) + (playwright.stats.flaky ?? 0);
-const skipped = vitest.numPendingTests + vitest.numTodoTests + (playwright.stats.skipped ?? 0);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of process.argv.slice(2)) {
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  if (report.stats) {
+    passed += report.stats.expected ?? 0;
+    failed += (report.stats.unexpected ?? 0) + (report.stats.flaky ?? 0);
+    skipped += report.stats.skipped ?? 0;
+  } else {
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+    skipped += report.numPendingTests + report.numTodoTests;
+  }
+}
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -5,6 +5,8 @@ import { openDatabase } from "@/lib/server/db/database";
 import { startEmbeddedPostgres } from "@/lib/server/db/embedded-postgres";
 import { createMigration } from "@/lib/server/db/migrate";
 
+import { exitWithError } from "./with-database";
+
 /** Registers `verity db migrate` and `verity db migration NAME`. */
 export function registerDbCommands(program: Command): void {
   const db = program.command("db").description("Database migrations (offline).");
@@ -12,7 +14,7 @@ export function registerDbCommands(program: Command): void {
   db.command("migrate")
     .description("Apply the migrations in prisma/migrations that the database has not seen.")
     .action(async () => {
-      const database = await openDatabase({ log: (message) => console.log(message) });
+      const database = await openDatabase({ log: (message) => console.log(message) }).catch((error: unknown) => exitWithError(error));
       console.log("The database is up to date.");
       await database.stop();
     });

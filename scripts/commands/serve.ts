@@ -18,6 +18,8 @@ import { closePgPool } from "@/lib/server/db/pool";
 import { countUsers } from "@/lib/server/db/users";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
 
+import { exitWithError } from "./with-database";
+
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
 
 /** The session-signing secret: NEXTAUTH_SECRET, or one generated once and kept in the data folder. */
@@ -36,7 +38,8 @@ export function registerServeCommand(program: Command): void {
     .description("Start Verity (the web app) on the embedded database or DATABASE_URL.")
     .action(async (options: { dev: boolean }) => {
       const config = readConfig();
-      const database = await openDatabase({ log: (message) => console.log(message) });
+      // A database that cannot be used (unreachable, too old) is one line, not a stack trace.
+      const database = await openDatabase({ log: (message) => console.log(message) }).catch((error: unknown) => exitWithError(error));
       console.log(database.isOwner ? `Embedded PostgreSQL running in ${config.dataDir}` : "Using the database that is already running.");
       const interrupted = await failInterruptedImports();
       if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);

@@ -9,7 +9,7 @@ import { failInterruptedImports } from "@/lib/server/db/imports";
 import { getVerificationProgress, verificationByLanguage } from "@/lib/server/db/verification";
 import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
 
-import { usageError, withDatabase } from "./with-database";
+import { exitWithError, usageError, withDatabase } from "./with-database";
 
 /** Registers `verity verify` (batch verification with in-process workers) and `verity worker`. */
 export function registerVerifyCommands(program: Command): void {
@@ -69,7 +69,7 @@ export function registerVerifyCommands(program: Command): void {
           process.once("SIGTERM", resolve);
         });
         await stopVerificationWorkers();
-      });
+      }).catch((error: unknown) => exitWithError(error));
       process.exit(0);
     });
 }

@@ -9,6 +9,8 @@ import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-util
 import * as engineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import pg from "pg";
 
+import { assertSupportedServer } from "./server-version";
+
 const PRISMA_DIR = resolve(process.cwd(), "prisma");
 const MIGRATIONS_DIR = join(PRISMA_DIR, "migrations");
 const SCHEMA_PATH = join(PRISMA_DIR, "schema.prisma");
@@ -104,8 +106,12 @@ function migrationsList() {
 
 const noFilters = { externalTables: [], externalEnums: [] };
 
-/** Applies the migrations in prisma/migrations that the database has not seen; returns their names. */
+/**
+ * Applies the migrations in prisma/migrations that the database has not seen; returns their names.
+ * A server older than Verity supports is refused first, before anything is written.
+ */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
+  await assertSupportedServer(databaseUrl);
   return withEngine(databaseUrl, async (engine) => {
     const { appliedMigrationNames } = await engine.applyMigrations({
       migrationsList: migrationsList(),
