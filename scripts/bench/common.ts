@@ -13,16 +13,21 @@ export function machineLine(machine: Machine): string {
   return `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory} RAM, Node ${machine.node}, PostgreSQL ${machine.postgres}.`;
 }
 
-/** Replaces the section headed `heading` in docs/benchmarks.md (up to the next "## " heading), or appends it. */
+/**
+ * Replaces the section headed `heading` in docs/benchmarks.md (up to the next heading of the same or a
+ * higher level, so a "### " subsection keeps its siblings), or appends it.
+ */
 export function writeBenchmarkSection(heading: string, section: string, path = resolve("docs/benchmarks.md")): void {
   const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
   const lines = current.split("\n");
   const start = lines.findIndex((line) => line.trim() === heading);
+  const level = /^#+/.exec(heading)?.[0].length ?? 2;
+  const endsSection = new RegExp(`^#{1,${level}} `);
   let next: string;
   if (start === -1) {
     next = `${current.trimEnd()}\n\n${section}`;
   } else {
-    const end = lines.findIndex((line, i) => i > start && line.startsWith("## "));
+    const end = lines.findIndex((line, i) => i > start && endsSection.test(line));
     const before = lines.slice(0, start).join("\n").trimEnd();
     const after = end === -1 ? "" : lines.slice(end).join("\n");
     next = [before, section.trimEnd(), after].filter((part) => part !== "").join("\n\n");
@@ -35,4 +40,20 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Replaces the "### " subsection `heading` of the "## " section `parent` in docs/benchmarks.md; a
+ * missing subsection goes at the end of its parent, a missing parent at the end of the file.
+ */
+export function writeBenchmarkSubsection(parent: string, heading: string, section: string, path = resolve("docs/benchmarks.md")): void {
+  const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
+  if (current.split("\n").some((line) => line.trim() === heading)) return writeBenchmarkSection(heading, section, path);
+  const lines = current.split("\n");
+  const start = lines.findIndex((line) => line.trim() === parent);
+  if (start === -1) return writeFileSync(path, `${current.trimEnd()}\n\n${parent}\n\n${section.trimEnd()}\n`);
+  const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
+  const before = lines.slice(0, end === -1 ? lines.length : end).join("\n").trimEnd();
+  const after = end === -1 ? "" : lines.slice(end).join("\n");
+  writeFileSync(path, `${[before, section.trimEnd(), after].filter((part) => part !== "").join("\n\n").trimEnd()}\n`);
 }
