@@ -4,15 +4,19 @@
 //
 //   npm run bench:sandbox [-- --runs 50 --no-write]
 import { createReadStream } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 
-import { describeMachine, machineLine, writeBenchmarkSection } from "./common";
+import { runBare } from "./bare-run";
+import { describeMachine, machineLine, writeBenchmarkSection, writeBenchmarkSubsection } from "./common";
 
 const { values: options } = parseArgs({ options: { runs: { type: "string", default: "50" }, "no-write": { type: "boolean", default: false } } });
 const SECTION = "## Sandbox overhead and batch verification (issue: live execution)";
+const SCALE_OUT = "## Scale-out (issue: scale-out)";
+const EFFICIENCY = "### Batch verification efficiency";
 
 process.env.VERITY_DATA_DIR = ".data/bench-sandbox";
 process.env.VERITY_DB_PORT = "54419";
@@ -26,6 +30,11 @@ const { measureOverhead } = await import("@/lib/server/sandbox/bench-overhead");
 const { getVerificationProgress, startVerification, startVerificationWorkers, VERIFY_QUEUE } = await import("@/lib/server/jobs/verification");
 const { getBoss, stopBoss } = await import("@/lib/server/jobs/boss");
 
+/** `uptime`'s line: the machine is shared, and its load is part of every figure. */
+function uptime(): string {
+  return execFileSync("uptime", { encoding: "utf8" }).trim();
+}
+
 /** Verifies the whole demo dataset again with `workers` workers; its wall time and counters. */
 async function verifyDemo(workers: number) {
   const started = performance.now();
@@ -38,6 +47,21 @@ async function verifyDemo(workers: number) {
   }
   await (await getBoss()).offWork(VERIFY_QUEUE);
   return { seconds: (performance.now() - started) / 1000, progress };
+}
+
+/** The demo records run bare (see bare-run.ts), one after the other: demo then full test, as a worker does. */
+async function runDemoBare() {
+  const records = await prisma().record.findMany({ where: { dataset: { name: "demo" } }, select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true }, orderBy: { id: "asc" } });
+  const started = performance.now();
+  const outcomes: string[] = [];
+  for (const record of records) {
+    const language = record.language as Parameters<typeof runBare>[0]["language"];
+    const demo = await runBare({ language, solution: record.canonicalSolution, test: record.demoTestFunc });
+    const full = await runBare({ language, solution: record.canonicalSolution, test: record.fullTestFunc });
+    outcomes.push(demo === "unavailable" ? "unavailable" : demo === "passed" && full === "passed" ? "passed" : "failed");
+  }
+  const count = (outcome: string) => outcomes.filter((value) => value === outcome).length;
+  return { seconds: (performance.now() - started) / 1000, total: records.length, passed: count("passed"), failed: count("failed"), unavailable: count("unavailable") };
 }
 
 /** The outcome of every demo record in a batch, keyed by line, to compare two batches. */
@@ -57,10 +81,14 @@ async function main(): Promise<void> {
       await importRecords({ actor: null, datasetName: "demo", source: createReadStream(join(process.cwd(), "prisma", "demo", "demo.jsonl")), skipInvalid: false, origin: "cli" });
     }
     const cores = availableParallelism();
-    console.error("Verifying the demo dataset with one worker…");
-    const serial = await verifyDemo(1);
+    const uptimeBefore = uptime();
+    console.error("Running the demo records bare, one at a time…");
+    const bare = await runDemoBare();
     console.error(`Verifying the demo dataset with ${cores} workers…`);
     const batch = await verifyDemo(cores);
+    console.error("Verifying the demo dataset with one worker…");
+    const serial = await verifyDemo(1);
+    const uptimeAfter = uptime();
     const progress = batch.progress;
     const minutes = batch.seconds / 60;
     const efficiency = serial.seconds / (cores * batch.seconds);
@@ -87,8 +115,32 @@ async function main(): Promise<void> {
       machineLine(describeMachine(postgres)),
       "",
     ].join("\n");
+    const perMinute = (records: number, seconds: number) => (records / (seconds / 60)).toFixed(1);
+    const bareEfficiency = bare.seconds / (cores * batch.seconds);
+    const efficiencySection = [
+      EFFICIENCY,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:sandbox\`: the demo dataset (${progress.total} records; canonical solution against the demo test, then the full test), three ways, one after the other.`,
+      "\"Bare\" is the same spliced programs, compiled and run by the same recipe steps with the same time limit, spawned directly in a scratch folder one at a time — no bubblewrap, prlimit or cgroup, no job queue, no database (scripts/bench/bare-run.ts).",
+      "",
+      "| path | wall clock | records/min | outcome |",
+      "|---|---:|---:|---|",
+      `| bare, serial | ${bare.seconds.toFixed(1)} s | ${perMinute(bare.total, bare.seconds)} | ${bare.passed} passed, ${bare.failed} failed, ${bare.unavailable} no toolchain here |`,
+      `| batch verification, ${cores} workers (sandbox, pg-boss, database) | ${batch.seconds.toFixed(1)} s | ${perMinute(progress.total, batch.seconds)} | ${progress.executableValid} executable-valid, ${progress.failed} failed, ${progress.unavailable} unavailable |`,
+      `| batch verification, 1 worker | ${serial.seconds.toFixed(1)} s | ${perMinute(serial.progress.total, serial.seconds)} | ${serial.progress.executableValid} executable-valid, ${serial.progress.failed} failed, ${serial.progress.unavailable} unavailable |`,
+      "",
+      `**Efficiency = batch records/min ÷ (bare records/min × ${cores} cores) = ${bareEfficiency.toFixed(2)}** (aim ≥ 0.8); batch ÷ (one worker × ${cores}) = ${efficiency.toFixed(2)}; one worker ÷ bare = ${(bare.seconds / serial.seconds).toFixed(2)} (the cost of the sandbox and the queue per record).`,
+      `Load: \`${uptimeBefore}\` before, \`${uptimeAfter}\` after.`,
+      "",
+      machineLine(describeMachine(postgres)),
+      "",
+    ].join("\n");
     console.log(section);
-    if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    console.log(efficiencySection);
+    if (!options["no-write"]) {
+      writeBenchmarkSection(SECTION, section);
+      writeBenchmarkSubsection(SCALE_OUT, EFFICIENCY, efficiencySection);
+    }
   } finally {
     await disconnectPrisma();
     await closePgPool();
