@@ -19,7 +19,7 @@ const SCALE_OUT = "## Scale-out (issue: scale-out)";
 const EFFICIENCY = "### Batch verification efficiency";
 
 process.env.VERITY_DATA_DIR = ".data/bench-sandbox";
-process.env.VERITY_DB_PORT = "54419";
+process.env.VERITY_DB_PORT = "54675";
 delete process.env.DATABASE_URL;
 
 const { openDatabase } = await import("@/lib/server/db/database");
