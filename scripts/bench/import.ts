@@ -305,7 +305,7 @@ async function main(): Promise<void> {
     const each = (pick: (round: Round) => number) => rounds.map((round) => pick(round).toFixed(2)).join(", ");
 
     const table = [
-      `| path | records | wall clock (median of ${ROUNDS}) | each round | records/s | peak RSS |`,
+      `| path | records | wall clock (nearest-rank median of ${ROUNDS}) | each round (s) | records/s | peak RSS |`,
       "|---|---:|---:|---|---:|---:|",
       `| \`importRecords\` (JSONL file → Record, one transaction) | ${n} | ${secs(importSeconds)} | ${each((round) => round.importSeconds)} | ${rate(RECORD_COUNT, importSeconds)} | ${mib(Math.max(...rounds.map((round) => round.importRss)))} |`,
       `| COPY same rows → temp table, no indexes | ${n} | ${secs(copySeconds)} | ${each((round) => round.copySeconds)} | ${rate(RECORD_COUNT, copySeconds)} | ${mib(Math.max(...rounds.map((round) => round.copyRss)))} |`,
