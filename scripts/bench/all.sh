@@ -7,6 +7,7 @@ cd "$(dirname "$0")/../.."
 [ -f .next/BUILD_ID ] || npx next build
 npm run bench:import
 npm run bench:queue
+node scripts/run-ts.mjs scripts/bench/queue-scale.ts --mode both
 npm run bench:report
 npm run bench:workspace-page
 npm run bench:sandbox

@@ -1,6 +1,7 @@
 // Shared by the benchmark scripts: the machine they ran on, and writing their section of docs/benchmarks.md.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 
 export type Machine = { cpu: string; cores: number; memory: string; node: string; postgres: string };
@@ -9,20 +10,34 @@ export function describeMachine(postgres: string): Machine {
   return { cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`, node: process.version, postgres };
 }
 
+/** `uptime`'s line: the machine is shared, and its load is part of every figure. */
+export function uptime(): string {
+  try {
+    return execFileSync("uptime", { encoding: "utf8" }).trim();
+  } catch {
+    return `load average: ${loadavg().map((value) => value.toFixed(2)).join(", ")}`;
+  }
+}
+
 export function machineLine(machine: Machine): string {
   return `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory} RAM, Node ${machine.node}, PostgreSQL ${machine.postgres}.`;
 }
 
-/** Replaces the section headed `heading` in docs/benchmarks.md (up to the next "## " heading), or appends it. */
+/**
+ * Replaces the section headed `heading` in docs/benchmarks.md (up to the next heading of the same or a
+ * higher level, so a "### " subsection keeps its siblings), or appends it.
+ */
 export function writeBenchmarkSection(heading: string, section: string, path = resolve("docs/benchmarks.md")): void {
   const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
   const lines = current.split("\n");
   const start = lines.findIndex((line) => line.trim() === heading);
+  const level = /^#+/.exec(heading)?.[0].length ?? 2;
+  const endsSection = new RegExp(`^#{1,${level}} `);
   let next: string;
   if (start === -1) {
     next = `${current.trimEnd()}\n\n${section}`;
   } else {
-    const end = lines.findIndex((line, i) => i > start && line.startsWith("## "));
+    const end = lines.findIndex((line, i) => i > start && endsSection.test(line));
     const before = lines.slice(0, start).join("\n").trimEnd();
     const after = end === -1 ? "" : lines.slice(end).join("\n");
     next = [before, section.trimEnd(), after].filter((part) => part !== "").join("\n\n");
@@ -35,4 +50,20 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Replaces the "### " subsection `heading` of the "## " section `parent` in docs/benchmarks.md; a
+ * missing subsection goes at the end of its parent, a missing parent at the end of the file.
+ */
+export function writeBenchmarkSubsection(parent: string, heading: string, section: string, path = resolve("docs/benchmarks.md")): void {
+  const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
+  if (current.split("\n").some((line) => line.trim() === heading)) return writeBenchmarkSection(heading, section, path);
+  const lines = current.split("\n");
+  const start = lines.findIndex((line) => line.trim() === parent);
+  if (start === -1) return writeFileSync(path, `${current.trimEnd()}\n\n${parent}\n\n${section.trimEnd()}\n`);
+  const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
+  const before = lines.slice(0, end === -1 ? lines.length : end).join("\n").trimEnd();
+  const after = end === -1 ? "" : lines.slice(end).join("\n");
+  writeFileSync(path, `${[before, section.trimEnd(), after].filter((part) => part !== "").join("\n\n").trimEnd()}\n`);
 }

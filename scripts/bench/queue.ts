@@ -9,8 +9,9 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { signInWithPassword, startApp } from "./app";
+import { signInWithPassword, startApp, stopApp } from "./app";
 import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
+import { claimItem, countOverAssignment, seedRecords, submitLabel, time } from "./queue-common";
 
 const { values: options } = parseArgs({
   options: {
@@ -41,26 +42,6 @@ const { LANGUAGES } = await import("@/lib/records/languages");
 
 const PASSWORD = "bench-password-1";
 
-/** 100,000 synthetic records written straight in SQL (the import path has its own benchmark). */
-async function seedRecords(client: pg.Client, dataset: string): Promise<void> {
-  const { rows } = await client.query<{ id: string }>(`INSERT INTO "Dataset" (id, name) VALUES ('ds_' || md5($1), $1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`, [dataset]);
-  await client.query(
-    `INSERT INTO "Record" ("datasetId", key, line, language, difficulty, question, "canonicalSolution", "demoTestFunc", "fullTestFunc")
-     SELECT $1, md5('rec' || i), i, ($2::text[])[1 + i % array_length($2::text[], 1)], (ARRAY['easy','medium','hard'])[1 + i % 3],
-            '# Problem ' || i || E'\\n\\n' || repeat('Write a function that handles case ' || i || '. ', 12),
-            repeat('def solve_' || i || '(x):\n    return x\n', 12), 'assert solve_' || i || '(1) == 1\n', repeat('assert solve_' || i || '(2) == 2\n', 10)
-     FROM generate_series(1, $3::int) AS i
-     ON CONFLICT ("datasetId", key) DO NOTHING`,
-    [rows[0].id, [...LANGUAGES], RECORDS],
-  );
-}
-
-async function time<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await run();
-  return { value, ms: performance.now() - started };
-}
-
 async function main(): Promise<void> {
   const database = await openDatabase();
   const client = new pg.Client({ connectionString: database.url });
@@ -71,7 +52,7 @@ async function main(): Promise<void> {
     const run = Date.now().toString(36);
     const dataset = "bench-queue";
     console.error(`Seeding ${RECORDS.toLocaleString("en-US")} records…`);
-    await seedRecords(client, dataset);
+    await seedRecords(client, { dataset, count: RECORDS, languages: LANGUAGES });
     const users: { actor: { id: string; email: string }; token: string }[] = [];
     // At least three people, so the overlap-3 campaign below can be filled with distinct annotators.
     for (let index = 0; index < Math.max(ANNOTATORS, 3); index++) {
@@ -92,19 +73,17 @@ async function main(): Promise<void> {
       const deadline = Date.now() + seconds * 1000;
       await Promise.all(
         users.slice(0, count).map(async ({ token }) => {
-          const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
           while (Date.now() < deadline) {
-            const claim = await time(() => fetch(`${BASE}/api/v1/campaigns/${campaign.id}/claim`, { method: "POST", headers }));
-            if (claim.value.status === 204) return;
-            if (!claim.value.ok) {
+            const claim = await time(() => claimItem(BASE, token, campaign.id));
+            if (claim.value.status === "empty") return;
+            if (claim.value.status === "error") {
               errors += 1;
               continue;
             }
             claimMs.push(claim.ms);
-            const { item } = (await claim.value.json()) as { item: { id: string } };
-            const submit = await time(() => fetch(`${BASE}/api/v1/items/${item.id}/annotations`, { method: "POST", headers, body: JSON.stringify({ valid: true, categories: [], activeMs: 1000 }) }));
-            await submit.value.arrayBuffer();
-            if (submit.value.ok) submitMs.push(submit.ms);
+            const itemId = claim.value.itemId;
+            const submit = await time(() => submitLabel(BASE, token, itemId));
+            if (submit.value) submitMs.push(submit.ms);
             else errors += 1;
           }
         }),
@@ -116,11 +95,7 @@ async function main(): Promise<void> {
     const single = await runLoad(1, 10);
     console.error(`Running ${ANNOTATORS} annotators for ${SECONDS} s…`);
     const { claimMs, submitMs, errors } = await runLoad(ANNOTATORS, SECONDS);
-    const overAssigned = (await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM "CampaignItem" i WHERE i."campaignId" = $1 AND (i."slotsTaken" > i.target OR (SELECT count(*) FROM "Annotation" a WHERE a."itemId" = i.id) > i.target)`,
-      [campaign.id],
-    )).rows[0].n;
-    const duplicates = (await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [campaign.id])).rows[0].n;
+    const { overAssigned, duplicates } = await countOverAssignment(client, campaign.id);
 
     // 300,000 annotations in the database: a second campaign with overlap 3, filled in SQL.
     console.error("Filling a campaign of overlap 3 with 300,000 annotations…");
@@ -195,7 +170,7 @@ async function main(): Promise<void> {
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
   } finally {
-    server?.kill("SIGTERM");
+    if (server) await stopApp(server);
     await client.end();
     await disconnectPrisma();
     await database.stop();

@@ -3,19 +3,26 @@
 // dataset with every core working. Own database in .data/bench-sandbox. Writes docs/benchmarks.md.
 //
 //   npm run bench:sandbox [-- --runs 50 --no-write]
+import { createReadStream } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 
-import { describeMachine, machineLine, writeBenchmarkSection } from "./common";
+import { runBare } from "./bare-run";
+import { describeMachine, machineLine, uptime, writeBenchmarkSection, writeBenchmarkSubsection } from "./common";
 
 const { values: options } = parseArgs({ options: { runs: { type: "string", default: "50" }, "no-write": { type: "boolean", default: false } } });
 const SECTION = "## Sandbox overhead and batch verification (issue: live execution)";
+const SCALE_OUT = "## Scale-out (issue: scale-out)";
+const EFFICIENCY = "### Batch verification efficiency";
 
 process.env.VERITY_DATA_DIR = ".data/bench-sandbox";
-process.env.VERITY_DB_PORT = "54419";
+process.env.VERITY_DB_PORT = "54675";
 delete process.env.DATABASE_URL;
 
+const { parseLanguage } = await import("@/lib/records/languages");
+const { readItems } = await import("@/lib/records");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -41,6 +48,23 @@ async function verifyDemo(workers: number) {
   return { seconds: (performance.now() - started) / 1000, progress };
 }
 
+/** The demo records run bare (see bare-run.ts), one after the other: demo then full test, as a worker does. */
+async function runDemoBare() {
+  // Straight from the demo file (the dataset's records in line order): no database in the way.
+  const records: { language: string; canonical_solution: string; demo_test_func: string; full_test_func: string }[] = [];
+  for await (const item of readItems(createReadStream(join("prisma", "demo", "demo.jsonl")))) if ("value" in item) records.push(item.value as (typeof records)[number]);
+  const started = performance.now();
+  const outcomes: string[] = [];
+  for (const record of records) {
+    const language = parseLanguage(record.language);
+    const demo = await runBare({ language, solution: record.canonical_solution, test: record.demo_test_func });
+    const full = await runBare({ language, solution: record.canonical_solution, test: record.full_test_func });
+    outcomes.push(demo === "unavailable" ? "unavailable" : demo === "passed" && full === "passed" ? "passed" : "failed");
+  }
+  const count = (outcome: string) => outcomes.filter((value) => value === outcome).length;
+  return { seconds: (performance.now() - started) / 1000, total: records.length, passed: count("passed"), failed: count("failed"), unavailable: count("unavailable") };
+}
+
 /** The outcome of every demo record in a batch, keyed by line, to compare two batches. */
 async function outcomesOf(batchId: string): Promise<Map<number, string>> {
   const runs = await listBatchOutcomes({ actor: SYSTEM_ACTOR.cli, batchId });
@@ -56,10 +80,18 @@ async function main(): Promise<void> {
 
     await loadDemoDatasetIfMissing({ actor: SYSTEM_ACTOR.cli });
     const cores = availableParallelism();
-    console.error("Verifying the demo dataset with one worker…");
-    const serial = await verifyDemo(1);
+    const uptimeBefore = uptime();
+    console.error("Running the demo records bare, one at a time…");
+    const bare = await runDemoBare();
     console.error(`Verifying the demo dataset with ${cores} workers…`);
     const batch = await verifyDemo(cores);
+    console.error("Verifying the demo dataset with one worker…");
+    const serial = await verifyDemo(1);
+    // Bare again at the end: on a shared machine the load drifts, and the mean of both brackets the batches.
+    console.error("Running the demo records bare again…");
+    const bareAgain = await runDemoBare();
+    const uptimeAfter = uptime();
+    const bareSeconds = (bare.seconds + bareAgain.seconds) / 2;
     const progress = batch.progress;
     const minutes = batch.seconds / 60;
     const efficiency = serial.seconds / (cores * batch.seconds);
@@ -86,8 +118,33 @@ async function main(): Promise<void> {
       machineLine(describeMachine(postgres)),
       "",
     ].join("\n");
+    const perMinute = (records: number, seconds: number) => (records / (seconds / 60)).toFixed(1);
+    const bareEfficiency = bareSeconds / (cores * batch.seconds);
+    const efficiencySection = [
+      EFFICIENCY,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:sandbox\`: the demo dataset (${progress.total} records; canonical solution against the demo test, then the full test), three ways, one after the other.`,
+      "\"Bare\" is the same spliced programs, compiled and run by the same recipe steps with the same time limit, spawned directly in a scratch folder one at a time — no bubblewrap, prlimit or cgroup, no job queue, no database (scripts/bench/bare-run.ts).",
+      "",
+      "| path | wall clock | records/min | outcome |",
+      "|---|---:|---:|---|",
+      `| bare, serial (before the batches) | ${bare.seconds.toFixed(1)} s | ${perMinute(bare.total, bare.seconds)} | ${bare.passed} passed, ${bare.failed} failed, ${bare.unavailable} no toolchain here |`,
+      `| bare, serial (after the batches) | ${bareAgain.seconds.toFixed(1)} s | ${perMinute(bareAgain.total, bareAgain.seconds)} | ${bareAgain.passed} passed, ${bareAgain.failed} failed, ${bareAgain.unavailable} no toolchain here |`,
+      `| batch verification, ${cores} workers (sandbox, pg-boss, database) | ${batch.seconds.toFixed(1)} s | ${perMinute(progress.total, batch.seconds)} | ${progress.executableValid} executable-valid, ${progress.failed} failed, ${progress.unavailable} unavailable |`,
+      `| batch verification, 1 worker | ${serial.seconds.toFixed(1)} s | ${perMinute(serial.progress.total, serial.seconds)} | ${serial.progress.executableValid} executable-valid, ${serial.progress.failed} failed, ${serial.progress.unavailable} unavailable |`,
+      "",
+      `**Efficiency = batch records/min ÷ (bare records/min × ${cores} cores) = ${bareEfficiency.toFixed(2)}** (aim ≥ 0.8), with the mean of the two bare runs; batch ÷ (one worker × ${cores}) = ${efficiency.toFixed(2)}; bare ÷ one worker = ${(bareSeconds / serial.seconds).toFixed(2)} (the share of one worker's time the programs themselves take).`,
+      `Load: \`${uptimeBefore}\` before, \`${uptimeAfter}\` after.`,
+      "",
+      machineLine(describeMachine(postgres)),
+      "",
+    ].join("\n");
     console.log(section);
-    if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    console.log(efficiencySection);
+    if (!options["no-write"]) {
+      writeBenchmarkSection(SECTION, section);
+      writeBenchmarkSubsection(SCALE_OUT, EFFICIENCY, efficiencySection);
+    }
   } finally {
     await disconnectPrisma();
     await closePgPool();

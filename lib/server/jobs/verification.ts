@@ -109,16 +109,19 @@ export async function startVerificationWorkers(concurrency = Number(process.env.
   });
   const ids: string[] = [];
   for (let index = 0; index < concurrency; index++) {
-    ids.push(
-      await boss.work<VerifyJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-        await holdJob({ workerId: worker.id, jobId: job.id });
-        try {
-          await verifyRecord(job.data);
-        } finally {
-          await releaseJob(job.id);
-        }
-      }),
-    );
+    let id: string | null = null;
+    id = await boss.work<VerifyJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      await holdJob({ workerId: worker.id, jobId: job.id });
+      try {
+        await verifyRecord(job.data);
+      } finally {
+        await releaseJob(job.id);
+      }
+      // pg-boss waits out the rest of the polling interval after a job shorter than it; a worker that
+      // just finished one asks for the next at once (an empty queue still polls at the interval).
+      if (id) boss.notifyWorker(id);
+    });
+    ids.push(id);
   }
   return ids;
 }
