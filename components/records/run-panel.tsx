@@ -3,16 +3,18 @@
 import { useCallback, useEffect, useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 import { RunResult, type RunView } from "./run-result";
 
+export type RunRecordAction = Action<{ recordId: number; kind: "demo" | "full" | "both" }, RunView[]>;
 
 /**
  * Runs the canonical solution against the record's tests in the sandbox and shows what happened.
  * Keyboard: R runs both. When the language could not run a moment ago, a note says so, but Run
  * stays: the server checks again on every run, so a fixed sandbox works without a reload.
  */
-export function RunPanel({ recordId, canRun, unavailableNote }: { recordId: number; canRun: boolean; unavailableNote?: string }) {
+export function RunPanel({ recordId, canRun, unavailableNote, onRun }: { recordId: number; canRun: boolean; unavailableNote?: string; onRun: RunRecordAction }) {
   const [runs, setRuns] = useState<RunView[]>([]);
   const [note, setNote] = useState(unavailableNote);
   const [error, setError] = useState<string>();
@@ -23,11 +25,10 @@ export function RunPanel({ recordId, canRun, unavailableNote }: { recordId: numb
       setRunning(kind);
       setError(undefined);
       try {
-        const response = await fetch(`/api/v1/records/${recordId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind }) });
-        const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
-        if (!response.ok || !body.runs) setError(body.error?.message ?? `The run failed (${response.status}).`);
+        const result = await onRun({ recordId, kind });
+        if (!result.ok) setError(result.message);
         else {
-          setRuns(body.runs);
+          setRuns(result.data);
           setNote(undefined);
         }
       } catch {
@@ -36,7 +37,7 @@ export function RunPanel({ recordId, canRun, unavailableNote }: { recordId: numb
         setRunning(null);
       }
     },
-    [recordId],
+    [recordId, onRun],
   );
 
   useEffect(() => {

@@ -7,6 +7,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/server/errors";
+import { createRateLimiter } from "@/lib/server/rate-limit";
 import { admitRun, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { keepHeadAndTail } from "@/lib/server/sandbox/output";
 
@@ -14,6 +15,9 @@ import { prisma } from "./client";
 import { visibleRecordWhere } from "./visibility";
 
 export type RunKindInput = "demo" | "full" | "both" | "scratch";
+
+// Runs cost real CPU: a burst of 20, then 30 a minute per user, whether asked from a page or the API.
+const runLimiter = createRateLimiter({ capacity: 20, perMinute: 30 });
 
 export type StoredRun = SandboxResult & { id: string; kind: RunKind; createdAt: Date };
 
@@ -118,12 +122,13 @@ export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: s
 /**
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
- * with who ran it. A user has at most a few runs going at once and the queue is bounded (both
- * RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
+ * with who ran it. A user has a rate of runs, at most a few going at once, and the queue is bounded
+ * (all RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
  * Scoped to records the actor sees. Scope: sandbox:run.
  */
 export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
   assertCan(actor, "sandbox:run");
+  runLimiter.take(actor.id);
   const record = await prisma().record.findFirst({ where: { id: recordId, ...visibleRecordWhere(actor) }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   const language = record.language as Language;

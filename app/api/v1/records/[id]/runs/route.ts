@@ -1,12 +1,8 @@
 import { AppError } from "@/lib/server/errors";
 import { runRecord } from "@/lib/server/db/runs";
 import { apiRoute, readJson } from "@/lib/server/http";
-import { createRateLimiter } from "@/lib/server/rate-limit";
 import { recordIdSchema } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";
-
-// Runs cost real CPU: a burst of 20, then 30 a minute per user.
-const limiter = createRateLimiter({ capacity: 20, perMinute: 30 });
 
 /**
  * POST /api/v1/records/{id}/runs with {kind: demo|full|both|scratch, solution?, test?} → {runs: [normalised result…]}.
@@ -16,7 +12,6 @@ export const POST = apiRoute<{ id: string }>("sandbox:run", async ({ request, ac
   const recordId = recordIdSchema.safeParse(params.id);
   if (!recordId.success) throw new AppError("NOT_FOUND", "No such record.");
   const body = runRequestSchema.parse(await readJson(request));
-  limiter.take(actor.id);
   const runs = await runRecord({ actor, recordId: recordId.data, ...body, signal: request.signal });
   return Response.json({ runs }, { status: 201 });
 });
