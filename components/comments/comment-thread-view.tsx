@@ -21,7 +21,7 @@ export function CommentThreadView({ itemId, comments, unread, addComment, markRe
 
   useEffect(() => {
     if (unread > 0) void markRead({ itemId });
-  }, [itemId, unread]);
+  }, [itemId, unread, markRead]);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
