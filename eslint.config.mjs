@@ -72,6 +72,23 @@ export default defineConfig([
   // Benchmarks seed bulk rows and measure PostgreSQL itself (COPY, ANALYZE, plain queries): like
   // tests, they are harnesses, not the app. They still reach Verity's data only through lib/server/db.
   { files: ["scripts/bench/**"], rules: { "@typescript-eslint/no-restricted-imports": layerRules("pg") } },
+  {
+    // The UI writes through one shape: a server action made with createAction, which the page passes
+    // to the client component as a prop. A component that imported from app/ would be tied to one
+    // route, and one that fetched the REST API would be a second write path (hand-cast JSON, zod's
+    // messages repeated). REST is for scripts; both call the same service function. The import upload
+    // (XMLHttpRequest, for its progress events) and download links are the deliberate exceptions.
+    files: ["components/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(@/|(\\.\\./)+)app(/|$)", message: "Components do not import from app/: let the page pass the server action (or value) as a prop." }] }],
+      "no-restricted-syntax": [
+        "error",
+        ...DYNAMIC_DATA_ACCESS,
+        AUDIT_WRITER,
+        { selector: "CallExpression[callee.name='fetch'], CallExpression[callee.property.name='fetch']", message: "Components do not fetch: write through a server action the page passes as a prop; read in the server component." },
+      ],
+    },
+  },
   // Tests set up and inspect rows directly: an assertion should not trust the code it checks.
   { files: ["**/*.test.ts", "**/*.test.tsx", "lib/testing/**", "e2e/**"], rules: { "@typescript-eslint/no-restricted-imports": "off", "no-restricted-syntax": "off" } },
   globalIgnores([".next/**", ".data/**", "node_modules/**", "lib/generated/**", "public/monaco/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),

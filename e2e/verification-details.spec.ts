@@ -50,6 +50,29 @@ test("a failing record's page shows the run: outcome, exit code, run time, stder
   await expect(demo).toContainText("AssertionError: wrong expectation");
 });
 
+test("the record page's Run demo runs the record in the sandbox and shows the result", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto(`/records/${ids["Return two (the test is wrong)."]}`);
+  await page.getByRole("button", { name: "Run demo" }).click();
+  const run = page.getByTestId("run-result");
+  await expect(run).toContainText("Demo test", { timeout: 45_000 });
+  await expect(run).toContainText("RUNTIME_ERROR");
+  await expect(run).toContainText("AssertionError: wrong expectation");
+  await expect(page.getByRole("button", { name: /Run both/ })).toBeEnabled();
+});
+
+test("the dataset page's Re-verify all starts a new batch and follows its progress to the end", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, admin);
+  await page.goto(`/datasets/${dataset}`);
+  const details = page.getByRole("link", { name: "Run details" });
+  await expect(details).toHaveAttribute("href", `/verifications/${batchId}`);
+  await page.getByRole("button", { name: "Re-verify all" }).click();
+  await expect(details).not.toHaveAttribute("href", `/verifications/${batchId}`);
+  await expect(page.getByText("3/3 verified · 1 pass · 1 fail · 1 unavailable here")).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByRole("button", { name: "Verify records" })).toBeEnabled();
+});
+
 test("a Kotlin record is unavailable here, not failed nor pending", async ({ page }) => {
   await signIn(page, admin);
   await page.goto(`/records/${ids["Kotlin has no toolchain here."]}`);

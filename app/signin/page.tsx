@@ -7,6 +7,8 @@ import { externalSignInOptions } from "@/lib/server/auth/options";
 import { countUsers } from "@/lib/server/db/users";
 import { safeCallbackPath } from "@/lib/validation/callback-path";
 
+import { createFirstAdminAction } from "./actions";
+
 export const dynamic = "force-dynamic";
 
 const ERRORS: Record<string, string> = {
@@ -25,7 +27,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <p className="mt-1 text-sm text-slate-600">Verify generated code-benchmark records.</p>
       <div className="mt-8 rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
         {isFirstRun ? (
-          <FirstAdminForm />
+          <FirstAdminForm createFirstAdmin={createFirstAdminAction} />
         ) : (
           <SignInForm callbackUrl={safeCallbackPath(callbackUrl)} external={externalSignInOptions()} initialError={error ? (ERRORS[error] ?? "Sign-in failed. Try again.") : undefined} />
         )}

@@ -3,15 +3,15 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { resendInvitationAction, revokeInvitationAction } from "@/app/(app)/admin/users/actions";
 import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 import { InvitationLink } from "./invitation-link";
 
 export type InvitationListRow = { id: string; email: string; role: string; languages: string[]; expiresAt: string; status: "open" | "expired" };
 
 /** Unused invitations with their status; issue a fresh link (the old stops working) or revoke. */
-export function InvitationList({ invitations }: { invitations: InvitationListRow[] }) {
+export function InvitationList({ invitations, resend, revoke }: { invitations: InvitationListRow[]; resend: Action<{ invitationId: string }, { link: string }>; revoke: Action<{ invitationId: string }, null> }) {
   const router = useRouter();
   const [fresh, setFresh] = useState<{ id: string; link: string }>();
   const [error, setError] = useState<string>();
@@ -19,7 +19,7 @@ export function InvitationList({ invitations }: { invitations: InvitationListRow
 
   async function onResend(id: string) {
     setPendingId(id);
-    const result = await resendInvitationAction({ invitationId: id });
+    const result = await resend({ invitationId: id });
     setPendingId(undefined);
     if (!result.ok) return setError(result.message);
     setError(undefined);
@@ -30,7 +30,7 @@ export function InvitationList({ invitations }: { invitations: InvitationListRow
   async function onRevoke(id: string, email: string) {
     if (!window.confirm(`Revoke the invitation for ${email}? Its link stops working.`)) return;
     setPendingId(id);
-    const result = await revokeInvitationAction({ invitationId: id });
+    const result = await revoke({ invitationId: id });
     setPendingId(undefined);
     if (!result.ok) return setError(result.message);
     setError(undefined);

@@ -2,14 +2,14 @@
 
 import { useState } from "react";
 
-import { inviteUserAction } from "@/app/(app)/admin/users/actions";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import type { LANGUAGES } from "@/lib/records/languages";
+import type { Action } from "@/lib/server/action";
 
 import { InvitationLink } from "./invitation-link";
 import { LanguagePicker } from "./language-picker";
 
-export function InviteForm() {
+export function InviteForm({ invite }: { invite: Action<{ email: string; role: "ADMIN" | "REVIEWER" | "ANNOTATOR"; languages: (typeof LANGUAGES)[number][] }, { link: string }> }) {
   const [link, setLink] = useState<string>();
   const [error, setError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
@@ -20,7 +20,7 @@ export function InviteForm() {
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     setPending(true);
-    const result = await inviteUserAction({
+    const result = await invite({
       email: String(form.get("email")),
       role: String(form.get("role")) as "ANNOTATOR",
       languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],

@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 
-import { setUserDisabledAction, updateUserAccessAction } from "@/app/(app)/admin/users/actions";
 import { Badge, Button, Select } from "@/components/ui/primitives";
 import type { LANGUAGES } from "@/lib/records/languages";
+import type { Action } from "@/lib/server/action";
 
 import { LanguagePicker } from "./language-picker";
 
@@ -12,14 +12,14 @@ type Role = "ADMIN" | "REVIEWER" | "ANNOTATOR";
 type UserSummary = { id: string; email: string; name: string | null; role: Role; languages: string[]; disabled: boolean };
 
 /** One user in the admin's table, with an inline editor for role and languages and a switch to disable them. */
-export function UserAccessRow({ user, isSelf }: { user: UserSummary; isSelf: boolean }) {
+export function UserAccessRow({ user, isSelf, updateAccess, setDisabled }: { user: UserSummary; isSelf: boolean; updateAccess: Action<{ userId: string; role: Role; languages: (typeof LANGUAGES)[number][] }, null>; setDisabled: Action<{ userId: string; disabled: boolean }, null> }) {
   const [isEditing, setEditing] = useState(false);
   const [message, setMessage] = useState<string>();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await updateUserAccessAction({
+    const result = await updateAccess({
       userId: user.id,
       role: String(form.get("role")) as Role,
       languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],
@@ -29,7 +29,7 @@ export function UserAccessRow({ user, isSelf }: { user: UserSummary; isSelf: boo
   }
 
   async function onToggleDisabled() {
-    const result = await setUserDisabledAction({ userId: user.id, disabled: !user.disabled });
+    const result = await setDisabled({ userId: user.id, disabled: !user.disabled });
     setMessage(result.ok ? (user.disabled ? "Enabled." : "Disabled: signed out everywhere, API tokens refused.") : result.message);
   }
 

@@ -2,17 +2,17 @@
 
 import { useState } from "react";
 
-import { revokeUserTokenAction } from "@/app/(app)/admin/users/actions";
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 type ActiveToken = { id: string; name: string; prefix: string; ownerEmail: string; lastUsedAt: string | null };
 
 /** Every user's active API tokens, each with a Revoke button (a leaked token, a person who left). */
-export function UserTokens({ tokens }: { tokens: ActiveToken[] }) {
+export function UserTokens({ tokens, revokeToken }: { tokens: ActiveToken[]; revokeToken: Action<{ tokenId: string }, null> }) {
   const [error, setError] = useState<string>();
 
   async function onRevoke(tokenId: string) {
-    const result = await revokeUserTokenAction({ tokenId });
+    const result = await revokeToken({ tokenId });
     setError(result.ok ? undefined : result.message);
   }
 

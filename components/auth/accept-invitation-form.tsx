@@ -4,10 +4,10 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 
-import { acceptInvitationAction } from "@/app/invite/[token]/actions";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
-export function AcceptInvitationForm({ token, email }: { token: string; email: string }) {
+export function AcceptInvitationForm({ token, email, acceptInvitation }: { token: string; email: string; acceptInvitation: Action<{ token: string; name: string; password: string }, unknown> }) {
   const router = useRouter();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string>();
@@ -18,7 +18,7 @@ export function AcceptInvitationForm({ token, email }: { token: string; email: s
     const form = new FormData(event.currentTarget);
     const password = String(form.get("password"));
     setPending(true);
-    const result = await acceptInvitationAction({ token, name: String(form.get("name") ?? ""), password });
+    const result = await acceptInvitation({ token, name: String(form.get("name") ?? ""), password });
     if (!result.ok) {
       setPending(false);
       setError(result.message);

@@ -4,10 +4,10 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 
-import { createFirstAdminAction } from "@/app/signin/actions";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
-export function FirstAdminForm() {
+export function FirstAdminForm({ createFirstAdmin }: { createFirstAdmin: Action<{ email: string; name: string; password: string; setupCode: string }, unknown> }) {
   const router = useRouter();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string>();
@@ -18,7 +18,7 @@ export function FirstAdminForm() {
     const form = new FormData(event.currentTarget);
     const input = { email: String(form.get("email")), name: String(form.get("name") ?? ""), password: String(form.get("password")), setupCode: String(form.get("setupCode")) };
     setPending(true);
-    const result = await createFirstAdminAction(input);
+    const result = await createFirstAdmin(input);
     if (!result.ok) {
       setPending(false);
       setError(result.message);

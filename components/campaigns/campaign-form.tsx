@@ -4,12 +4,12 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { createCampaignAction } from "@/app/(app)/campaigns/actions";
 import { LanguagePicker } from "@/components/admin/language-picker";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import type { CategoryDefinition } from "@/lib/annotation/categories";
 import { isLanguage } from "@/lib/records/languages";
-import { FINAL_RULES } from "@/lib/validation/campaigns";
+import { type CreateCampaignFields, FINAL_RULES } from "@/lib/validation/campaigns";
+import type { Action } from "@/lib/server/action";
 
 import { CategoryTable } from "./category-table";
 
@@ -21,7 +21,7 @@ function optionalNumber(value: FormDataEntryValue | null): number | null {
 }
 
 /** The admin's form for a new campaign: dataset, sample, overlap, blind mode, final rule, lease and taxonomy. */
-export function CampaignForm({ datasets, defaultCategories }: { datasets: { name: string; languages: string[] }[]; defaultCategories: CategoryDefinition[] }) {
+export function CampaignForm({ datasets, defaultCategories, createCampaign }: { datasets: { name: string; languages: string[] }[]; defaultCategories: CategoryDefinition[]; createCampaign: Action<CreateCampaignFields, Created> }) {
   const router = useRouter();
   const [dataset, setDataset] = useState(datasets[0]?.name ?? "");
   const [overlap, setOverlap] = useState(1);
@@ -36,7 +36,7 @@ export function CampaignForm({ datasets, defaultCategories }: { datasets: { name
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setPending(true);
-    const result = await createCampaignAction({
+    const result = await createCampaign({
       dataset,
       name: String(form.get("name")),
       languages: form.getAll("languages").map(String).filter(isLanguage),

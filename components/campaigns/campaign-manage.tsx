@@ -3,10 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { changeCampaignStatusAction, deleteCampaignAction, updateCampaignSettingsAction } from "@/app/(app)/campaigns/actions";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import type { CampaignStatus } from "@/lib/validation/campaigns";
 import type { CampaignStatusAction } from "@/lib/validation/campaigns";
+import type { Action } from "@/lib/server/action";
 
 /** The status actions offered in each status, with what they do. */
 const STATUS_ACTIONS: Record<CampaignStatus, { action: CampaignStatusAction; label: string; hint: string }[]> = {
@@ -25,10 +25,20 @@ const STATUS_ACTIONS: Record<CampaignStatus, { action: CampaignStatusAction; lab
   ARCHIVED: [{ action: "unarchive", label: "Unarchive", hint: "Back to closed." }],
 };
 
-type Props = { campaignId: string; name: string; overlap: number; goldShare: number; status: CampaignStatus; hasLabels: boolean };
+type Props = {
+  campaignId: string;
+  name: string;
+  overlap: number;
+  goldShare: number;
+  status: CampaignStatus;
+  hasLabels: boolean;
+  updateSettings: Action<{ campaignId: string; name: string; overlap?: number; goldShare?: number }, { name: string; overlap: number; goldShare: number }>;
+  changeStatus: Action<{ campaignId: string; action: CampaignStatusAction }, { status: CampaignStatus; endedLeases: number }>;
+  deleteCampaign: Action<{ campaignId: string }, null>;
+};
 
 /** Admin controls on the campaign page: settings, status, delete. */
-export function CampaignManage({ campaignId, name, overlap, goldShare, status, hasLabels }: Props) {
+export function CampaignManage({ campaignId, name, overlap, goldShare, status, hasLabels, updateSettings, changeStatus, deleteCampaign }: Props) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
@@ -57,7 +67,7 @@ export function CampaignManage({ campaignId, name, overlap, goldShare, status, h
     const nextOverlap = Number(form.get("overlap"));
     const nextGoldShare = Number(form.get("goldShare"));
     return run(
-      () => updateCampaignSettingsAction({ campaignId, name: String(form.get("name")), ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }), ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }) }),
+      () => updateSettings({ campaignId, name: String(form.get("name")), ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }), ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }) }),
       (data) => `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}`,
     );
   }
@@ -65,7 +75,7 @@ export function CampaignManage({ campaignId, name, overlap, goldShare, status, h
   async function onDelete() {
     if (!window.confirm(`Delete “${name}” and its items? This cannot be undone.`)) return;
     setPending(true);
-    const result = await deleteCampaignAction({ campaignId });
+    const result = await deleteCampaign({ campaignId });
     setPending(false);
     if (!result.ok) return setError(result.message);
     router.push("/campaigns");
@@ -95,7 +105,7 @@ export function CampaignManage({ campaignId, name, overlap, goldShare, status, h
       </form>
       <div className="flex flex-wrap items-center gap-3" role="group" aria-label="Status">
         {STATUS_ACTIONS[status].map(({ action, label, hint }) => (
-          <Button key={action} type="button" variant="secondary" title={hint} disabled={isPending} onClick={() => run(() => changeCampaignStatusAction({ campaignId, action }), (data) => `Now ${data.status.toLowerCase()}${data.endedLeases ? `; ${data.endedLeases} leases ended` : ""}.`)}>
+          <Button key={action} type="button" variant="secondary" title={hint} disabled={isPending} onClick={() => run(() => changeStatus({ campaignId, action }), (data) => `Now ${data.status.toLowerCase()}${data.endedLeases ? `; ${data.endedLeases} leases ended` : ""}.`)}>
             {label}
           </Button>
         ))}

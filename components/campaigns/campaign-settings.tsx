@@ -2,11 +2,11 @@
 
 import { useState } from "react";
 
-import { updateCampaignGuidelinesAction } from "@/app/(app)/campaigns/actions";
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 /** The admin's settings that may change during a campaign: the annotators' guidelines and the note rule. */
-export function CampaignSettings({ campaignId, guidelines, requireInvalidNote }: { campaignId: string; guidelines: string; requireInvalidNote: boolean }) {
+export function CampaignSettings({ campaignId, guidelines, requireInvalidNote, saveGuidelines }: { campaignId: string; guidelines: string; requireInvalidNote: boolean; saveGuidelines: Action<{ campaignId: string; guidelines: string; requireInvalidNote: boolean }, unknown> }) {
   const [text, setText] = useState(guidelines);
   const [isNoteRequired, setNoteRequired] = useState(requireInvalidNote);
   const [error, setError] = useState<string>();
@@ -17,7 +17,7 @@ export function CampaignSettings({ campaignId, guidelines, requireInvalidNote }:
     event.preventDefault();
     setPending(true);
     setSaved(false);
-    const result = await updateCampaignGuidelinesAction({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired });
+    const result = await saveGuidelines({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired });
     setPending(false);
     if (!result.ok) return setError(result.fieldErrors?.guidelines?.[0] ?? result.message);
     setError(undefined);

@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 
-import { extendCampaignAction } from "@/app/(app)/campaigns/actions";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
+import type { Action } from "@/lib/server/action";
 
 type Extension = { added: number; perLanguage: number | null; before: Record<string, number>; after: Record<string, number> };
 
@@ -12,7 +12,7 @@ type Extension = { added: number; perLanguage: number | null; before: Record<str
  * Adds records to a running campaign: a larger sample per language under the campaign's seed (the
  * records a campaign created with that size would hold), then the strata before and after.
  */
-export function ExtendCampaign({ campaignId, perLanguage }: { campaignId: string; perLanguage: number | null }) {
+export function ExtendCampaign({ campaignId, perLanguage, extend }: { campaignId: string; perLanguage: number | null; extend: Action<{ campaignId: string; perLanguage: number | null }, Extension> }) {
   const [size, setSize] = useState(perLanguage === null ? "" : String(perLanguage));
   const [error, setError] = useState<string>();
   const [result, setResult] = useState<Extension>();
@@ -21,7 +21,7 @@ export function ExtendCampaign({ campaignId, perLanguage }: { campaignId: string
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setPending(true);
-    const outcome = await extendCampaignAction({ campaignId, perLanguage: size.trim() === "" ? null : Number(size) });
+    const outcome = await extend({ campaignId, perLanguage: size.trim() === "" ? null : Number(size) });
     setPending(false);
     if (!outcome.ok) return setError(outcome.fieldErrors?.perLanguage?.[0] ? `${outcome.message} ${outcome.fieldErrors.perLanguage[0]}` : outcome.message);
     setError(undefined);

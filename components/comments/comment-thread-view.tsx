@@ -3,27 +3,30 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
-import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
 import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
 import { COMMENT_MAX_LENGTH } from "@/lib/validation/comments";
+import type { Action } from "@/lib/server/action";
+
+/** What the page lets the thread do: add a comment, mark the thread read. */
+export type CommentActions = { addComment: Action<{ itemId: string; body: string }, unknown>; markRead: Action<{ itemId: string }, unknown> };
 
 type Comment = { id: string; author: string; body: string; createdAt: string; isMine: boolean; isUnread: boolean };
 
 /** The thread and its form. New comments keep their "new" mark for this view; the thread is marked read on opening. */
-export function CommentThreadView({ itemId, comments, unread }: { itemId: string; comments: Comment[]; unread: number }) {
+export function CommentThreadView({ itemId, comments, unread, addComment, markRead }: { itemId: string; comments: Comment[]; unread: number } & CommentActions) {
   const router = useRouter();
   const [body, setBody] = useState("");
   const [error, setError] = useState<string>();
   const [isPending, setPending] = useState(false);
 
   useEffect(() => {
-    if (unread > 0) void markCommentsReadAction({ itemId });
-  }, [itemId, unread]);
+    if (unread > 0) void markRead({ itemId });
+  }, [itemId, unread, markRead]);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setPending(true);
-    const result = await addCommentAction({ itemId, body });
+    const result = await addComment({ itemId, body });
     setPending(false);
     if (!result.ok) return setError(result.fieldErrors?.body?.[0] ?? result.message);
     setError(undefined);

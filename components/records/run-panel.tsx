@@ -4,15 +4,14 @@ import { useCallback, useEffect, useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
 
-import { RunResult, type RunView } from "./run-result";
-
+import { RunResult, type RunRecordAction, type RunView } from "./run-result";
 
 /**
  * Runs the canonical solution against the record's tests in the sandbox and shows what happened.
  * Keyboard: R runs both. When the language could not run a moment ago, a note says so, but Run
  * stays: the server checks again on every run, so a fixed sandbox works without a reload.
  */
-export function RunPanel({ recordId, canRun, unavailableNote }: { recordId: number; canRun: boolean; unavailableNote?: string }) {
+export function RunPanel({ recordId, canRun, unavailableNote, onRun }: { recordId: number; canRun: boolean; unavailableNote?: string; onRun: RunRecordAction }) {
   const [runs, setRuns] = useState<RunView[]>([]);
   const [note, setNote] = useState(unavailableNote);
   const [error, setError] = useState<string>();
@@ -23,11 +22,10 @@ export function RunPanel({ recordId, canRun, unavailableNote }: { recordId: numb
       setRunning(kind);
       setError(undefined);
       try {
-        const response = await fetch(`/api/v1/records/${recordId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind }) });
-        const body = (await response.json()) as { runs?: RunView[]; error?: { message: string } };
-        if (!response.ok || !body.runs) setError(body.error?.message ?? `The run failed (${response.status}).`);
+        const result = await onRun({ recordId, kind });
+        if (!result.ok) setError(result.message);
         else {
-          setRuns(body.runs);
+          setRuns(result.data.runs);
           setNote(undefined);
         }
       } catch {
@@ -36,7 +34,7 @@ export function RunPanel({ recordId, canRun, unavailableNote }: { recordId: numb
         setRunning(null);
       }
     },
-    [recordId],
+    [recordId, onRun],
   );
 
   useEffect(() => {

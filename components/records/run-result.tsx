@@ -1,10 +1,14 @@
 import { Badge } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 export function OutcomeBadge({ outcome }: { outcome: string }) {
   return <Badge tone={outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" ? "amber" : "red"}>{outcome}</Badge>;
 }
 
 export type RunView = { id: string; kind: string; outcome: string; exitCode: number | null; signal: string | null; timeMs: number; stdout: string; stderr: string; compileOutput: string | null; limit: string | null; stdoutTruncated: boolean; stderrTruncated: boolean; program: string; backend: string; compileMs?: number | null; runMs?: number | null; toolchain?: string | null };
+
+/** The record run action a page hands the run panels (app/(app)/records/actions.ts): canonical runs, or a scratch copy. */
+export type RunRecordAction = Action<{ recordId: number; kind: "demo" | "full" | "both" | "scratch"; solution?: string; test?: string }, { runs: RunView[] }>;
 
 /** "compile 812 ms · run 40 ms" when the steps were timed apart, else the total. */
 function timing(result: RunView): string {

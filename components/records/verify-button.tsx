@@ -5,11 +5,19 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 type Progress = { batchId: string; status: string; total: number; done: number; executableValid: number; failed: number; unavailable: number; errored?: number };
 
-/** Starts batch verification of a dataset and shows its progress until it finishes. */
-export function VerifyButton({ dataset, latest }: { dataset: string; latest: Progress | null }) {
+type Props = {
+  dataset: string;
+  latest: Progress | null;
+  startVerification: Action<{ dataset: string; force: boolean }, { batchId: string; total: number }>;
+  readProgress: Action<{ batchId: string }, Progress>;
+};
+
+/** Starts batch verification of a dataset and shows its progress, read once a second, until it finishes. */
+export function VerifyButton({ dataset, latest, startVerification, readProgress }: Props) {
   const router = useRouter();
   const [progress, setProgress] = useState<Progress | null>(latest);
   const [error, setError] = useState<string>();
@@ -18,21 +26,19 @@ export function VerifyButton({ dataset, latest }: { dataset: string; latest: Pro
   useEffect(() => {
     if (!isRunning || !progress) return;
     const timer = setInterval(async () => {
-      const response = await fetch(`/api/v1/verifications/${progress.batchId}`);
-      if (!response.ok) return;
-      const next = (await response.json()) as Progress;
-      setProgress(next);
-      if (next.status !== "RUNNING") router.refresh();
+      const result = await readProgress({ batchId: progress.batchId }).catch(() => null);
+      if (!result?.ok) return;
+      setProgress(result.data);
+      if (result.data.status !== "RUNNING") router.refresh();
     }, 1000);
     return () => clearInterval(timer);
-  }, [isRunning, progress, router]);
+  }, [isRunning, progress, router, readProgress]);
 
   async function start(force: boolean) {
     setError(undefined);
-    const response = await fetch(`/api/v1/datasets/${encodeURIComponent(dataset)}/verifications`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ force }) });
-    const body = (await response.json()) as { batchId?: string; total?: number; error?: { message: string } };
-    if (!response.ok || !body.batchId) return setError(body.error?.message ?? "Could not start the verification.");
-    setProgress({ batchId: body.batchId, status: body.total === 0 ? "SUCCEEDED" : "RUNNING", total: body.total ?? 0, done: 0, executableValid: 0, failed: 0, unavailable: 0, errored: 0 });
+    const result = await startVerification({ dataset, force }).catch(() => null);
+    if (!result?.ok) return setError(result?.message ?? "Could not start the verification.");
+    setProgress({ batchId: result.data.batchId, status: result.data.total === 0 ? "SUCCEEDED" : "RUNNING", total: result.data.total, done: 0, executableValid: 0, failed: 0, unavailable: 0, errored: 0 });
   }
 
   return (

@@ -2,11 +2,11 @@
 
 import { useState, useTransition } from "react";
 
-import { recheckSandboxAction } from "@/app/(app)/admin/sandbox/actions";
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 /** "Check again": probes isolation and every toolchain afresh, then the page shows the new answer. */
-export function RecheckButton() {
+export function RecheckButton({ recheck }: { recheck: Action<Record<string, never>, null> }) {
   const [error, setError] = useState<string>();
   const [isPending, startTransition] = useTransition();
   return (
@@ -16,7 +16,7 @@ export function RecheckButton() {
         disabled={isPending}
         onClick={() =>
           startTransition(async () => {
-            const result = await recheckSandboxAction({});
+            const result = await recheck({});
             setError(result.ok ? undefined : result.message);
           })
         }

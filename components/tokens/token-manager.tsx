@@ -2,19 +2,19 @@
 
 import { useState } from "react";
 
-import { createTokenAction, revokeTokenAction } from "@/app/(app)/settings/tokens/actions";
 import { Badge, Button, ErrorNote, Input } from "@/components/ui/primitives";
+import type { Action } from "@/lib/server/action";
 
 type TokenSummary = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
 
-export function TokenManager({ tokens }: { tokens: TokenSummary[] }) {
+export function TokenManager({ tokens, createToken, revokeToken }: { tokens: TokenSummary[]; createToken: Action<{ name: string }, { token: string }>; revokeToken: Action<{ tokenId: string }, null> }) {
   const [secret, setSecret] = useState<string>();
   const [error, setError] = useState<string>();
 
   async function onCreate(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
-    const result = await createTokenAction({ name: String(new FormData(formElement).get("name")) });
+    const result = await createToken({ name: String(new FormData(formElement).get("name")) });
     if (!result.ok) return setError(result.fieldErrors?.name?.[0] ?? result.message);
     setError(undefined);
     setSecret(result.data.token);
@@ -22,7 +22,7 @@ export function TokenManager({ tokens }: { tokens: TokenSummary[] }) {
   }
 
   async function onRevoke(tokenId: string) {
-    const result = await revokeTokenAction({ tokenId });
+    const result = await revokeToken({ tokenId });
     if (!result.ok) setError(result.message);
   }
 

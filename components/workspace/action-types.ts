@@ -1,4 +1,3 @@
-import type { RunView } from "@/components/records/run-result";
 import type { ActionResult } from "@/lib/server/action";
 
 // The server actions the workspace page hands its client components (app/(app)/campaigns/[id]/items/[itemId]/actions.ts).
@@ -8,4 +7,3 @@ export type LabelSubmission = { itemId: string; valid: boolean; categories: stri
 export type SubmitLabelAction = (input: LabelSubmission) => Promise<ActionResult<{ revision: number; isCriticRevealed: boolean; nextUrl: string | null }>>;
 export type SkipItemAction = (input: { itemId: string; reason: string }) => Promise<ActionResult<{ nextUrl: string }>>;
 export type RenewLeaseAction = (input: { itemId: string }) => Promise<ActionResult<{ leaseExpiresAt: string }>>;
-export type RunRecordAction = (input: { recordId: number; kind: "demo" | "full" | "both" | "scratch"; solution?: string; test?: string }) => Promise<ActionResult<{ runs: RunView[] }>>;

@@ -6,7 +6,7 @@ import type { RunView } from "@/components/records/run-result";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { failingProgramLine, mapProgramLine } from "@/lib/runs/failure-line";
 
-import type { RunRecordAction } from "./action-types";
+import type { RunRecordAction } from "@/components/records/run-result";
 import { RunRow } from "./run-row";
 import { useHotkeys } from "./use-hotkeys";
 import { toHighlight, useWorkspace } from "./workspace-context";

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
 
-import type { RunRecordAction } from "./action-types";
+import type { RunRecordAction } from "@/components/records/run-result";
 import { CodeEditor } from "./code-editor";
 import { RunResult, type RunView } from "@/components/records/run-result";
 import { useHotkeys } from "./use-hotkeys";

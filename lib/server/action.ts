@@ -11,23 +11,47 @@ import { AppError } from "@/lib/server/errors";
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; fieldErrors?: Record<string, string[]> };
 
 /**
+ * A server action as a client component receives it, as a prop from its page: components never
+ * import actions from `app/`, so the page decides which action a form calls.
+ */
+export type Action<I, T> = (input: I) => Promise<ActionResult<T>>;
+
+/**
  * The one wrapper for server actions: authenticates, checks the scope, parses input with zod, and
  * turns expected failures into values. The body calls one domain function.
  */
-export function createAction<S extends z.ZodType, T>(scope: Scope, schema: S, body: (args: { input: z.infer<S>; actor: Actor }) => Promise<T>) {
-  return async (raw: z.input<S>): Promise<ActionResult<T>> => {
-    try {
+export function createAction<S extends z.ZodType, T>(scope: Scope, schema: S, body: (args: { input: z.infer<S>; actor: Actor }) => Promise<T>): Action<z.input<S>, T> {
+  return async (raw) =>
+    settle(async () => {
       const actor = await getSessionActor();
       assertCan(actor, scope);
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) {
-        return { ok: false, code: "INVALID_INPUT", message: "Please fix the highlighted fields.", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
-      }
-      return { ok: true, data: await body({ input: parsed.data, actor }) };
-    } catch (error) {
-      return toActionFailure(error);
-    }
-  };
+      return parseThen(schema, raw, (input) => body({ input, actor }));
+    });
+}
+
+/**
+ * The same wrapper for the few actions a signed-out visitor may call (the first admin, accepting an
+ * invitation): no session and no scope, so the body must authorise the call itself (the setup code,
+ * the invitation token). Next.js still refuses a cross-site call (Origin must match Host).
+ */
+export function createPublicAction<S extends z.ZodType, T>(schema: S, body: (args: { input: z.infer<S> }) => Promise<T>): Action<z.input<S>, T> {
+  return async (raw) => settle(() => parseThen(schema, raw, (input) => body({ input })));
+}
+
+async function parseThen<S extends z.ZodType, T>(schema: S, raw: unknown, body: (input: z.infer<S>) => Promise<T>): Promise<ActionResult<T>> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    return { ok: false, code: "INVALID_INPUT", message: "Please fix the highlighted fields.", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
+  }
+  return { ok: true, data: await body(parsed.data) };
+}
+
+async function settle<T>(run: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    return toActionFailure(error);
+  }
 }
 
 /** Maps an error to an action failure: AppErrors keep their message; anything else is logged and hidden. */

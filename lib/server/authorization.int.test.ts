@@ -48,13 +48,15 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#submitLabelAction": "labels:write",
   "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#skipItemAction": "labels:write",
   "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#renewLeaseAction": "labels:write",
-  "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#runRecordAction": "sandbox:run",
   "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",
   "app/(app)/admin/sandbox/actions.ts#recheckSandboxAction": "sandbox:admin",
   "app/(app)/records/actions.ts#setGoldAnswerAction": "gold:write",
   "app/(app)/records/actions.ts#clearGoldAnswerAction": "gold:write",
   "app/(app)/datasets/actions.ts#importGoldAnswersAction": "gold:write",
+  "app/(app)/records/actions.ts#runRecordAction": "sandbox:run",
+  "app/(app)/datasets/actions.ts#startVerificationAction": "datasets:verify",
+  "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
 };
 
 const routeModules = import.meta.glob<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>>("/app/api/v1/**/route.ts");

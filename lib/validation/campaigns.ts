@@ -40,6 +40,8 @@ export const createCampaignSchema = z.object({
 });
 
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
+/** What the campaign form sends, before parsing. */
+export type CreateCampaignFields = z.input<typeof createCampaignSchema>;
 
 /** Body of POST /api/v1/campaigns/{id}/items: the new sample size per language (null: all) and, optionally, more languages. */
 export const extendCampaignSchema = z.object({

@@ -7,6 +7,8 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignProgress, listCampaigns } from "@/lib/server/db/campaigns";
 import { listDatasets } from "@/lib/server/db/records";
 
+import { createCampaignAction } from "./actions";
+
 export const metadata = { title: "Campaigns" };
 
 export default async function CampaignsPage() {
@@ -31,7 +33,7 @@ export default async function CampaignsPage() {
             {datasets.length === 0 ? (
               <p className="text-sm text-slate-600">Import a dataset first.</p>
             ) : (
-              <CampaignForm datasets={datasets.map((dataset) => ({ name: dataset.name, languages: Object.keys(dataset.byLanguage).sort() }))} defaultCategories={[...DEFAULT_CATEGORIES]} />
+              <CampaignForm datasets={datasets.map((dataset) => ({ name: dataset.name, languages: Object.keys(dataset.byLanguage).sort() }))} defaultCategories={[...DEFAULT_CATEGORIES]} createCampaign={createCampaignAction} />
             )}
           </Card>
         ) : null}

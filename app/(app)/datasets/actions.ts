@@ -1,9 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
 import { importGoldAnswers } from "@/lib/server/db/gold";
+import { getVerificationProgress } from "@/lib/server/db/verification";
+import { startVerification } from "@/lib/server/jobs/verification";
 import { importGoldSchema } from "@/lib/validation/gold";
 
 /** Imports a file of gold answers into a dataset, all or nothing. Scope: gold:write. */
@@ -11,4 +14,17 @@ export const importGoldAnswersAction = createAction("gold:write", importGoldSche
   const summary = await importGoldAnswers({ actor, datasetName: input.dataset, text: input.text });
   revalidatePath(`/datasets/${encodeURIComponent(input.dataset)}`);
   return summary;
+});
+
+// No dataset name or batch id holds a NUL; PostgreSQL would refuse to even compare one.
+const name = z.string().min(1).max(200).regex(/^[^\0]*$/);
+
+/** Starts (or resumes) verifying a dataset's records, as POST /api/v1/datasets/{name}/verifications does. Scope: datasets:verify. */
+export const startVerificationAction = createAction("datasets:verify", z.object({ dataset: name, force: z.boolean() }), async ({ input, actor }) => {
+  return startVerification({ actor, datasetName: input.dataset, force: input.force });
+});
+
+/** A verification batch's counters, which the dataset page polls while it runs. Scope: records:read. */
+export const verificationProgressAction = createAction("records:read", z.object({ batchId: name }), async ({ input, actor }) => {
+  return getVerificationProgress({ actor, batchId: input.batchId });
 });

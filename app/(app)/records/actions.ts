@@ -1,10 +1,14 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
 import { clearGoldAnswer, setGoldAnswer } from "@/lib/server/db/gold";
+import { runRecord } from "@/lib/server/services/runs";
 import { clearGoldSchema, setGoldSchema } from "@/lib/validation/gold";
+import { MAX_INT4 } from "@/lib/validation/records";
+import { runRequestSchema } from "@/lib/validation/runs";
 
 /** Sets a record's gold answer (known verdict and categories). Scope: gold:write. */
 export const setGoldAnswerAction = createAction("gold:write", setGoldSchema, async ({ input: { recordId, ...answer }, actor }) => {
@@ -19,3 +23,12 @@ export const clearGoldAnswerAction = createAction("gold:write", clearGoldSchema,
   revalidatePath(`/records/${input.recordId}`);
   return { cleared: true };
 });
+
+/**
+ * Runs a record the actor sees in the sandbox (canonical runs or a scratch copy), as POST
+ * /api/v1/records/{id}/runs does; the record page, the review page and the workspace all use it.
+ * Scope: sandbox:run.
+ */
+export const runRecordAction = createAction("sandbox:run", runRequestSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }), async ({ input: { recordId, ...request }, actor }) => ({
+  runs: await runRecord({ actor, recordId, ...request }),
+}));

@@ -2,6 +2,8 @@ import { AcceptInvitationForm } from "@/components/auth/accept-invitation-form";
 import { languageName } from "@/lib/records/languages";
 import { findOpenInvitation } from "@/lib/server/db/invitations";
 
+import { acceptInvitationAction } from "./actions";
+
 export const dynamic = "force-dynamic";
 
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
@@ -17,7 +19,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
               You are invited as <strong>{invitation.role.toLowerCase()}</strong> ({invitation.email})
               {invitation.languages.length ? <> for {invitation.languages.map((l) => languageName(l)).join(", ")}</> : null}. Choose a password to finish.
             </p>
-            <AcceptInvitationForm token={token} email={invitation.email} />
+            <AcceptInvitationForm token={token} email={invitation.email} acceptInvitation={acceptInvitationAction} />
           </>
         ) : (
           <p className="text-sm text-slate-700">This invitation link is invalid, already used, or expired. Ask your admin for a new one.</p>

@@ -129,6 +129,17 @@ describe("run admission", () => {
     await expect(slow()).resolves.toHaveLength(1);
   });
 
+  it("limits a user's rate of runs in runRecord itself, so the REST route and the page's action share one budget", async () => {
+    const user = await makeAnnotator();
+    // A record the user cannot see: each attempt is paid for, then refused as NOT_FOUND, and no program runs.
+    const attempts = [];
+    for (let index = 0; index < 21; index++) attempts.push((await rejection(runRecord({ actor: user, recordId: 999_999_999, kind: "demo" }))).code);
+    expect(attempts.slice(0, 20)).toEqual(Array(20).fill("NOT_FOUND"));
+    expect(attempts[20]).toBe("RATE_LIMITED");
+    // Another user's budget is their own.
+    expect((await rejection(runRecord({ actor: await makeAnnotator(), recordId: 999_999_999, kind: "demo" }))).code).toBe("NOT_FOUND");
+  });
+
   it.skipIf(!hasBwrap)(`answers 429 "busy" when the sandbox queue is full ${needs}`, async () => {
     const users = [await makeAnnotator(), await makeAnnotator()];
     const recordId = await makeRecordId();

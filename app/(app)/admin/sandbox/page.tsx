@@ -5,6 +5,8 @@ import { LANGUAGE_LABELS } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getSandboxStatus } from "@/lib/server/sandbox/status";
 
+import { recheckSandboxAction } from "./actions";
+
 export const metadata = { title: "Sandbox" };
 export const dynamic = "force-dynamic";
 
@@ -20,7 +22,7 @@ export default async function SandboxStatusPage() {
       <PageHeader
         title="Sandbox"
         description="Isolation, each language's toolchain and route, the run queue, the verification workers and runs that could not happen. The same summary, without the detail, is in /api/health."
-        actions={<RecheckButton />}
+        actions={<RecheckButton recheck={recheckSandboxAction} />}
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Isolation">

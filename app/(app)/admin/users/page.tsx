@@ -8,6 +8,8 @@ import { listInvitations } from "@/lib/server/db/invitations";
 import { listActiveApiTokens } from "@/lib/server/db/tokens";
 import { listUsers } from "@/lib/server/db/users";
 
+import { inviteUserAction, resendInvitationAction, revokeInvitationAction, revokeUserTokenAction, setUserDisabledAction, updateUserAccessAction } from "./actions";
+
 export const metadata = { title: "Users" };
 
 export default async function UsersPage() {
@@ -29,20 +31,20 @@ export default async function UsersPage() {
             </thead>
             <tbody className="divide-y divide-slate-100">
               {users.map((user) => (
-                <UserAccessRow key={user.id} user={{ id: user.id, email: user.email, name: user.name, role: user.role, languages: user.languages, disabled: user.disabled }} isSelf={user.id === actor.id} />
+                <UserAccessRow key={user.id} user={{ id: user.id, email: user.email, name: user.name, role: user.role, languages: user.languages, disabled: user.disabled }} isSelf={user.id === actor.id} updateAccess={updateUserAccessAction} setDisabled={setUserDisabledAction} />
               ))}
             </tbody>
           </table>
         </Card>
         <div className="space-y-6">
           <Card title="Invite someone">
-            <InviteForm />
+            <InviteForm invite={inviteUserAction} />
           </Card>
           <Card title={`Invitations (${invitations.length})`}>
-            <InvitationList invitations={invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role, languages: invitation.languages, status: invitation.status, expiresAt: invitation.expiresAt.toISOString() }))} />
+            <InvitationList invitations={invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role, languages: invitation.languages, status: invitation.status, expiresAt: invitation.expiresAt.toISOString() }))} resend={resendInvitationAction} revoke={revokeInvitationAction} />
           </Card>
           <Card title={`Active API tokens (${tokens.length})`}>
-            <UserTokens tokens={tokens.map((token) => ({ id: token.id, name: token.name, prefix: token.prefix, ownerEmail: token.owner.email, lastUsedAt: token.lastUsedAt?.toISOString() ?? null }))} />
+            <UserTokens tokens={tokens.map((token) => ({ id: token.id, name: token.name, prefix: token.prefix, ownerEmail: token.owner.email, lastUsedAt: token.lastUsedAt?.toISOString() ?? null }))} revokeToken={revokeUserTokenAction} />
           </Card>
         </div>
       </div>

@@ -19,6 +19,8 @@ import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/d
 import { listMyAnnotations } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
 
+import { changeCampaignStatusAction, deleteCampaignAction, extendCampaignAction, updateCampaignGuidelinesAction, updateCampaignSettingsAction } from "../actions";
+
 export const metadata = { title: "Campaign" };
 
 export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
@@ -109,13 +111,13 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
       {can(actor, "campaigns:admin") ? (
         <>
           <Card title="Guidelines and note rule" className="mt-4">
-            <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} />
+            <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} saveGuidelines={updateCampaignGuidelinesAction} />
           </Card>
           <Card title="Manage campaign" className="mt-4">
-            <CampaignManage campaignId={id} name={campaign.name} overlap={campaign.overlap} goldShare={campaign.goldShare ?? 0} status={campaign.status} hasLabels={progress.annotationsDone > 0} />
+            <CampaignManage campaignId={id} name={campaign.name} overlap={campaign.overlap} goldShare={campaign.goldShare ?? 0} status={campaign.status} hasLabels={progress.annotationsDone > 0} updateSettings={updateCampaignSettingsAction} changeStatus={changeCampaignStatusAction} deleteCampaign={deleteCampaignAction} />
           </Card>
           <Card title="Add records" className="mt-4">
-            <ExtendCampaign campaignId={id} perLanguage={campaign.perLanguage} />
+            <ExtendCampaign campaignId={id} perLanguage={campaign.perLanguage} extend={extendCampaignAction} />
           </Card>
         </>
       ) : null}

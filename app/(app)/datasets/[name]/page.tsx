@@ -17,6 +17,8 @@ import { browseRecords, datasetFacets } from "@/lib/server/db/records";
 import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
 
+import { startVerificationAction, verificationProgressAction } from "../actions";
+
 export const metadata = { title: "Records" };
 
 const PAGE_SIZE = 50;
@@ -48,7 +50,7 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
                 Report across campaigns
               </Link>
             ) : null}
-            {can(actor, "datasets:verify") ? <VerifyButton dataset={name} latest={await latestVerification({ actor, datasetName: name })} /> : null}
+            {can(actor, "datasets:verify") ? <VerifyButton dataset={name} latest={await latestVerification({ actor, datasetName: name })} startVerification={startVerificationAction} readProgress={verificationProgressAction} /> : null}
           </div>
         }
       />

@@ -19,6 +19,7 @@ import { getRecord } from "@/lib/server/db/records";
 import { getRecordVerification } from "@/lib/server/db/runs";
 import { orNotFound } from "@/lib/server/not-found";
 import { recordIdSchema } from "@/lib/validation/records";
+import { runRecordAction } from "@/app/(app)/records/actions";
 
 export const metadata = { title: "Record" };
 
@@ -57,7 +58,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             <QuestionMarkdown source={record.question} />
           </Card>
           <VerificationCard runs={verification} outcome={record.verificationOutcome} />
-          <SandboxCard actor={actor} recordId={record.id} language={record.language} />
+          <SandboxCard actor={actor} recordId={record.id} language={record.language} onRun={runRecordAction} />
           <Card title="Critic">
             {record.isCriticHidden ? (
               <p className="text-sm text-slate-500" data-testid="critic-hidden">

@@ -3,6 +3,8 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listApiTokens } from "@/lib/server/db/tokens";
 
+import { createTokenAction, revokeTokenAction } from "./actions";
+
 export const metadata = { title: "API tokens" };
 
 export default async function TokensPage() {
@@ -12,7 +14,7 @@ export default async function TokensPage() {
     <>
       <PageHeader title="API tokens" description={`Tokens act with your role (${actor.role.toLowerCase()}). Send one as "Authorization: Bearer <token>" to /api/v1.`} />
       <Card>
-        <TokenManager tokens={tokens.map((token) => ({ ...token, createdAt: token.createdAt.toISOString(), lastUsedAt: token.lastUsedAt?.toISOString() ?? null, revokedAt: token.revokedAt?.toISOString() ?? null }))} />
+        <TokenManager tokens={tokens.map((token) => ({ ...token, createdAt: token.createdAt.toISOString(), lastUsedAt: token.lastUsedAt?.toISOString() ?? null, revokedAt: token.revokedAt?.toISOString() ?? null }))} createToken={createTokenAction} revokeToken={revokeTokenAction} />
       </Card>
     </>
   );

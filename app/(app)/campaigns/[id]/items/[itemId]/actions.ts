@@ -5,13 +5,10 @@ import { z } from "zod";
 import { createAction } from "@/lib/server/action";
 import { type LabelAndNext, skipItemAndClaimNext, submitAnnotationAndClaimNext } from "@/lib/server/db/next-item";
 import { renewLease } from "@/lib/server/db/queue";
-import { runRecord } from "@/lib/server/services/runs";
 import { annotationSchema, skipSchema } from "@/lib/validation/campaigns";
-import { MAX_INT4 } from "@/lib/validation/records";
-import { runRequestSchema } from "@/lib/validation/runs";
 
 // The workspace's writes. Each calls the function its REST twin calls (items/{id}/annotations,
-// /skip, /lease, records/{id}/runs); a label or a skip also claims the next item, so the browser
+// /skip, /lease); a label or a skip also claims the next item, so the browser
 // moves on in one request.
 
 const itemIdField = z.string().min(1).max(100);
@@ -40,7 +37,3 @@ export const skipItemAction = createAction("labels:write", skipSchema.extend({ i
 /** Extends the actor's lease on an item they hold. Scope: labels:write. */
 export const renewLeaseAction = createAction("labels:write", z.object({ itemId: itemIdField }), async ({ input, actor }) => ({ leaseExpiresAt: (await renewLease({ actor, itemId: input.itemId })).toISOString() }));
 
-/** Runs a record's canonical solution against its tests, or a scratch copy (runRecord holds the per-user run budget). Scope: sandbox:run. */
-export const runRecordAction = createAction("sandbox:run", runRequestSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }), async ({ input: { recordId, ...request }, actor }) => {
-  return { runs: await runRecord({ actor, recordId, ...request }) };
-});

@@ -27,8 +27,10 @@ import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
 import { languageAvailability } from "@/lib/server/sandbox/availability";
 import { CommentThread } from "@/components/comments/comment-thread";
+import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
+import { runRecordAction } from "@/app/(app)/records/actions";
 
-import { renewLeaseAction, runRecordAction, skipItemAction, submitLabelAction } from "./actions";
+import { renewLeaseAction, skipItemAction, submitLabelAction } from "./actions";
 
 export const metadata = { title: "Workspace" };
 
@@ -90,7 +92,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
       </section>
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
       <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableNote={unavailableNote} onRun={runRecordAction} />
-      <CommentThread actor={actor} itemId={itemId} />
+      <CommentThread actor={actor} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <section aria-label="Edit and run" className={section}>
         <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} onRun={runRecordAction} />
       </section>

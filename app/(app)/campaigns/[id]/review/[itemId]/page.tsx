@@ -21,6 +21,8 @@ import { adjudicateAction } from "../actions";
 import { RecordContent } from "@/components/records/record-content";
 import { SandboxCard } from "@/components/records/sandbox-card";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { runRecordAction } from "@/app/(app)/records/actions";
+import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
 
 export const metadata = { title: "Adjudication" };
 
@@ -67,7 +69,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
       <Card title="Critic">
         <CriticPanel critic={record.critic} />
       </Card>
-      <CommentThread actor={actor} itemId={itemId} />
+      <CommentThread actor={actor} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <Card title="Decision">
         <div className="space-y-4">
           <DecisionHistory decision={item.adjudication} categoryLabels={categoryLabels} viewerId={actor.id} />
@@ -80,7 +82,7 @@ export default async function AdjudicationPage({ params, searchParams }: { param
           />
         </div>
       </Card>
-      <SandboxCard actor={actor} recordId={record.id} language={record.language} />
+      <SandboxCard actor={actor} recordId={record.id} language={record.language} onRun={runRecordAction} />
     </>
   );
 
