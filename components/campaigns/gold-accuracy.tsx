@@ -1,6 +1,6 @@
 import { Metric } from "@/components/agreement/metric";
 import { SMALL_N } from "@/lib/reports/format";
-import { LANGUAGE_LABELS, type Language } from "@/lib/records/languages";
+import { languageName } from "@/lib/records/languages";
 
 type Accuracy = { n: number; correct: number };
 
@@ -26,12 +26,12 @@ export function GoldAccuracy({ gold }: { gold: Accuracy & { byLanguage: (Accurac
         <ul className="mt-0.5 text-xs text-slate-500">
           {gold.byLanguage.map((entry) => (
             <li key={entry.language}>
-              {LANGUAGE_LABELS[entry.language as Language] ?? entry.language}: <Rate n={entry.n} correct={entry.correct} />
+              {languageName(entry.language)}: <Rate n={entry.n} correct={entry.correct} />
             </li>
           ))}
         </ul>
       ) : gold.byLanguage.length === 1 ? (
-        <p className="text-xs text-slate-500">{LANGUAGE_LABELS[gold.byLanguage[0].language as Language] ?? gold.byLanguage[0].language}</p>
+        <p className="text-xs text-slate-500">{languageName(gold.byLanguage[0].language)}</p>
       ) : null}
     </div>
   );
