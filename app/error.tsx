@@ -21,7 +21,9 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
 
   return (
     <main className="mx-auto mt-16 max-w-lg px-4" role="alert">
-      <h1 className="text-xl font-semibold text-slate-900">{isDatabaseDown ? "The database is not reachable" : "This page could not be shown"}</h1>
+      <h1 className="text-xl font-semibold text-slate-900">
+        {isDatabaseDown ? "The database is not reachable" : "This page could not be shown"}
+      </h1>
       <p className="mt-2 text-sm text-slate-600">
         {isDatabaseDown
           ? "Verity cannot reach its database right now, so nothing can be read or saved. Your work already saved is safe. Try again in a moment; if it lasts, tell whoever runs Verity."

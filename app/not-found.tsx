@@ -7,7 +7,10 @@ export default function NotFound() {
   return (
     <main className="mx-auto mt-16 max-w-lg px-4">
       <h1 className="text-xl font-semibold text-slate-900">Not found</h1>
-      <p className="mt-2 text-sm text-slate-600">There is nothing at this address, or you do not have access to it. Check the link, or start again from the datasets.</p>
+      <p className="mt-2 text-sm text-slate-600">
+        There is nothing at this address, or you do not have access to it. Check the link, or start again from the
+        datasets.
+      </p>
       <Link href="/datasets" className="mt-6 inline-block text-sm text-indigo-700 hover:underline">
         Go to datasets
       </Link>

@@ -11,9 +11,17 @@ export async function startBalancer({ port, upstreams }: { port: number; upstrea
   const server: Server = createServer((incoming, outgoing) => {
     const pinned = Number(incoming.headers["x-cluster-upstream"]);
     const upstream = upstreams[Number.isInteger(pinned) && upstreams[pinned] ? pinned : next++ % upstreams.length];
-    const forwardedFor = [incoming.headers["x-forwarded-for"], incoming.socket.remoteAddress].filter(Boolean).join(", ");
+    const forwardedFor = [incoming.headers["x-forwarded-for"], incoming.socket.remoteAddress]
+      .filter(Boolean)
+      .join(", ");
     const proxied = request(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, "x-forwarded-for": forwardedFor } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, "x-forwarded-for": forwardedFor },
+      },
       (response) => {
         outgoing.writeHead(response.statusCode ?? 502, response.headers);
         response.pipe(outgoing);

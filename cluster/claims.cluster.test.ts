@@ -15,7 +15,12 @@ describe("claims across two instances", () => {
   it(`${CLIENTS} clients racing claims and submits give every item exactly ${OVERLAP} labels from different people, none lost`, async () => {
     const admin = await makePerson("ADMIN", { languages: [] });
     const dataset = await importDataset(instanceA, admin, pythonRecords(ITEMS, `claims${Date.now()}`));
-    const created = await callApi<{ id: string; itemCount: number }>(instanceB, admin.token, "POST", "/campaigns", { dataset, name: dataset, overlap: OVERLAP, languages: ["python"] });
+    const created = await callApi<{ id: string; itemCount: number }>(instanceB, admin.token, "POST", "/campaigns", {
+      dataset,
+      name: dataset,
+      overlap: OVERLAP,
+      languages: ["python"],
+    });
     expect(created.status).toBe(201);
     expect(created.body.itemCount).toBe(ITEMS);
     const campaignId = created.body.id;
@@ -35,21 +40,35 @@ describe("claims across two instances", () => {
     await Promise.all(
       annotators.map(async (annotator, client) => {
         for (let turn = client; ; turn += 2) {
-          const claim = await timed(claimMs, () => callApi<{ item: { id: string } }>([instanceA, instanceB][turn % 2], annotator.token, "POST", `/campaigns/${campaignId}/claim`));
+          const claim = await timed(claimMs, () =>
+            callApi<{ item: { id: string } }>(
+              [instanceA, instanceB][turn % 2],
+              annotator.token,
+              "POST",
+              `/campaigns/${campaignId}/claim`,
+            ),
+          );
           if (claim.status === 204) return;
           if (claim.status !== 200) {
             failures.push(`claim ${claim.status} ${JSON.stringify(claim.body)}`);
             return;
           }
           const itemId = claim.body.item.id;
-          const submit = await timed(submitMs, () => callApi([instanceB, instanceA][turn % 2], annotator.token, "POST", `/items/${itemId}/annotations`, { valid: true, categories: [], activeMs: 1000 }));
+          const submit = await timed(submitMs, () =>
+            callApi([instanceB, instanceA][turn % 2], annotator.token, "POST", `/items/${itemId}/annotations`, {
+              valid: true,
+              categories: [],
+              activeMs: 1000,
+            }),
+          );
           if (submit.status === 201) acknowledged.push({ itemId, userId: annotator.id });
           else failures.push(`submit ${submit.status} ${JSON.stringify(submit.body)}`);
         }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]?.toFixed(0);
+    const p = (values: number[], q: number) =>
+      [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]?.toFixed(0);
     console.log(
       `[cluster] claim race: ${CLIENTS} clients, ${acknowledged.length} labels on ${ITEMS} items in ${seconds.toFixed(2)} s (${(acknowledged.length / seconds).toFixed(1)} labels/s over 2 instances); ` +
         `claim p50 ${p(claimMs, 0.5)} ms p95 ${p(claimMs, 0.95)} ms (${claimMs.length} incl. the final empty claims), submit p50 ${p(submitMs, 0.5)} ms p95 ${p(submitMs, 0.95)} ms`,

@@ -44,10 +44,16 @@ export default async function setup(project: TestProject) {
 
     if (!existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
       log("No build in .next: running `next build` once");
-      const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+      const build = spawnSync("npx", ["next", "build"], {
+        stdio: "inherit",
+        env: { ...process.env, NODE_ENV: "production" },
+      });
       if (build.status !== 0) throw new Error("next build failed");
     }
-    const migrate = spawnSync(process.execPath, ["scripts/verity.mjs", "db", "migrate"], { encoding: "utf8", env: { ...process.env, DATABASE_URL: database.url } });
+    const migrate = spawnSync(process.execPath, ["scripts/verity.mjs", "db", "migrate"], {
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
     if (migrate.status !== 0) throw new Error(`verity db migrate failed: ${migrate.stderr || migrate.stdout}`);
 
     const instanceUrls = [BASE_PORT, BASE_PORT + 1].map((port) => `http://127.0.0.1:${port}`);
@@ -65,12 +71,22 @@ export default async function setup(project: TestProject) {
       VERITY_DATA_DIR: dataDir,
     };
     const instances: Service[] = ["a", "b"].map((name, index) =>
-      startService({ name: `instance-${name}`, args: ["scripts/verity.mjs", "serve"], env: { ...shared, PORT: String(BASE_PORT + index) }, logDir: CLUSTER_LOG_DIR }),
+      startService({
+        name: `instance-${name}`,
+        args: ["scripts/verity.mjs", "serve"],
+        env: { ...shared, PORT: String(BASE_PORT + index) },
+        logDir: CLUSTER_LOG_DIR,
+      }),
     );
     cleanups.push(() => Promise.all(instances.map((instance) => instance.stop())));
-    const balancer: Balancer = await startBalancer({ port: balancerPort, upstreams: instanceUrls.map((url) => new URL(url)) });
+    const balancer: Balancer = await startBalancer({
+      port: balancerPort,
+      upstreams: instanceUrls.map((url) => new URL(url)),
+    });
     cleanups.push(() => balancer.close());
-    await Promise.all(instances.map((instance, index) => waitUntilHealthy(`${instanceUrls[index]}/api/health`, instance)));
+    await Promise.all(
+      instances.map((instance, index) => waitUntilHealthy(`${instanceUrls[index]}/api/health`, instance)),
+    );
     log(`instances on ${instanceUrls.join(" and ")}, balancer ${balancer.url}`);
 
     const worker = await startWorker({ databaseUrl: database.url, name: "worker-1", logDir: CLUSTER_LOG_DIR });
@@ -79,7 +95,12 @@ export default async function setup(project: TestProject) {
 
     project.provide("databaseUrl", database.url);
     project.provide("adminDatabaseUrl", database.adminUrl);
-    project.provide("cluster", { instanceUrls, balancerUrl: balancer.url, workerPid: worker.pid, logDir: CLUSTER_LOG_DIR });
+    project.provide("cluster", {
+      instanceUrls,
+      balancerUrl: balancer.url,
+      workerPid: worker.pid,
+      logDir: CLUSTER_LOG_DIR,
+    });
     return teardown;
   } catch (error) {
     await teardown();

@@ -32,10 +32,25 @@ process.once("exit", () => {
 });
 
 /** Starts `node args…` from the project folder with `env` added, its output in `logDir/name.log`. */
-export function startService({ name, args, env, logDir }: { name: string; args: string[]; env: Record<string, string>; logDir: string }): Service {
+export function startService({
+  name,
+  args,
+  env,
+  logDir,
+}: {
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  logDir: string;
+}): Service {
   const logFile = join(logDir, `${name}.log`);
   const output = openSync(logFile, "a");
-  const child = spawn(process.execPath, args, { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ["ignore", output, output], detached: true });
+  const child = spawn(process.execPath, args, {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", output, output],
+    detached: true,
+  });
   const pid = child.pid!;
   running.add(pid);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

@@ -7,7 +7,17 @@
 // are kept in PostgreSQL (one budget for all instances).
 import { describe, expect, it } from "vitest";
 
-import { balancerUrl, callApi, importDataset, instanceA, instanceB, makePerson, pythonRecords, signIn, through } from "./support";
+import {
+  balancerUrl,
+  callApi,
+  importDataset,
+  instanceA,
+  instanceB,
+  makePerson,
+  pythonRecords,
+  signIn,
+  through,
+} from "./support";
 
 /** The most requests a token bucket can admit in `elapsedMs`: its burst plus what refilled. */
 function allowance({ capacity, perMinute }: { capacity: number; perMinute: number }, elapsedMs: number): number {
@@ -22,14 +32,19 @@ describe("rate limits across instances", () => {
     const started = Date.now();
     const outcomes = await Promise.all(
       Array.from({ length: attempts }, async (_, attempt) => {
-        const result = await signIn(balancerUrl, target.email, "not the password", { from: "127.0.0.21", headers: through((attempt % 2) as 0 | 1) });
+        const result = await signIn(balancerUrl, target.email, "not the password", {
+          from: "127.0.0.21",
+          headers: through((attempt % 2) as 0 | 1),
+        });
         return "error" in result ? result.error : "signed in";
       }),
     );
     const elapsed = Date.now() - started;
     const wrong = outcomes.filter((outcome) => outcome === "CredentialsSignin").length;
     const refused = outcomes.filter((outcome) => /Too many/.test(outcome)).length;
-    console.log(`[cluster] sign-in: ${wrong} wrong-password answers, ${refused} refused of ${attempts} in ${(elapsed / 1000).toFixed(1)} s`);
+    console.log(
+      `[cluster] sign-in: ${wrong} wrong-password answers, ${refused} refused of ${attempts} in ${(elapsed / 1000).toFixed(1)} s`,
+    );
     expect(wrong + refused).toBe(attempts);
     expect(wrong).toBeLessThanOrEqual(allowance({ capacity: 10, perMinute: 5 }, elapsed));
   });
@@ -38,7 +53,12 @@ describe("rate limits across instances", () => {
     // An admin sees every record; the limit is per user whatever the role.
     const runner = await makePerson("ADMIN", { languages: [] });
     const dataset = await importDataset(instanceA, runner, pythonRecords(1, `runs${Date.now()}`));
-    const page = await callApi<{ records: { id: number }[] }>(instanceA, runner.token, "GET", `/datasets/${dataset}/records`);
+    const page = await callApi<{ records: { id: number }[] }>(
+      instanceA,
+      runner.token,
+      "GET",
+      `/datasets/${dataset}/records`,
+    );
     const recordId = page.body.records[0].id;
     // In pairs, one run on each instance at a time (within the per-user limit of runs at once),
     // so that little refills while they go.
@@ -46,12 +66,18 @@ describe("rate limits across instances", () => {
     const statuses: number[] = [];
     const started = Date.now();
     for (let pair = 0; pair < requests / 2; pair++) {
-      const replies = await Promise.all([instanceA, instanceB].map((base) => callApi(base, runner.token, "POST", `/records/${recordId}/runs`, { kind: "demo" })));
+      const replies = await Promise.all(
+        [instanceA, instanceB].map((base) =>
+          callApi(base, runner.token, "POST", `/records/${recordId}/runs`, { kind: "demo" }),
+        ),
+      );
       statuses.push(...replies.map((reply) => reply.status));
     }
     const elapsed = Date.now() - started;
     const admitted = statuses.filter((status) => status !== 429).length;
-    console.log(`[cluster] runs: ${admitted} admitted, ${requests - admitted} refused (429) of ${requests} in ${(elapsed / 1000).toFixed(1)} s; statuses ${[...new Set(statuses)].join(", ")}`);
+    console.log(
+      `[cluster] runs: ${admitted} admitted, ${requests - admitted} refused (429) of ${requests} in ${(elapsed / 1000).toFixed(1)} s; statuses ${[...new Set(statuses)].join(", ")}`,
+    );
     expect(admitted).toBeLessThanOrEqual(allowance({ capacity: 20, perMinute: 30 }, elapsed));
   });
 });

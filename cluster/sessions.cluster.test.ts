@@ -17,14 +17,19 @@ describe("sessions across instances", () => {
     const session = await signIn(instanceA, annotator.email, PASSWORD);
     if (!("cookie" in session)) throw new Error(`sign-in on A failed: ${session.error}`);
 
-    const onB = (await (await fetch(`${instanceB}/api/auth/session`, { headers: { cookie: session.cookie } })).json()) as { userId?: string };
+    const onB = (await (
+      await fetch(`${instanceB}/api/auth/session`, { headers: { cookie: session.cookie } })
+    ).json()) as { userId?: string };
     expect(onB.userId).toBe(annotator.id);
     expect(await campaignsWithCookie(instanceB, session.cookie)).toBe(200);
     expect(await campaignsWithCookie(instanceA, session.cookie)).toBe(200);
     expect((await callApi(instanceA, annotator.token, "GET", "/campaigns")).status).toBe(200);
 
     // The admin disables the annotator in the browser, on B.
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
     try {
       const page = await browser.newPage();
       await page.goto(`${instanceB}/signin`);

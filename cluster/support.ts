@@ -21,9 +21,18 @@ export const PASSWORD = "cluster-password-1";
 export type Person = { id: string; email: string; token: string };
 
 /** A user with an API token and, when asked (hashing costs time), the password PASSWORD. */
-export async function makePerson(role: Role, { languages = ["python"], hasPassword = false }: { languages?: string[]; hasPassword?: boolean } = {}): Promise<Person> {
+export async function makePerson(
+  role: Role,
+  { languages = ["python"], hasPassword = false }: { languages?: string[]; hasPassword?: boolean } = {},
+): Promise<Person> {
   const email = `${uniqueName(role.toLowerCase())}@cluster.test`;
-  const { actor } = await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email, role, languages, password: hasPassword ? PASSWORD : undefined });
+  const { actor } = await upsertUserFromCli({
+    actor: SYSTEM_ACTOR.cli,
+    email,
+    role,
+    languages,
+    password: hasPassword ? PASSWORD : undefined,
+  });
   const { token } = await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: "cluster" });
   return { id: actor.id, email, token };
 }
@@ -31,10 +40,19 @@ export async function makePerson(role: Role, { languages = ["python"], hasPasswo
 export type Reply<T = unknown> = { status: number; body: T };
 
 /** One /api/v1 call with a bearer token against `base` (an instance). */
-export async function callApi<T = unknown>(base: string, token: string, method: "GET" | "POST", path: string, body?: unknown): Promise<Reply<T>> {
+export async function callApi<T = unknown>(
+  base: string,
+  token: string,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+): Promise<Reply<T>> {
   const response = await fetch(`${base}/api/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -54,7 +72,11 @@ export async function importDataset(base: string, admin: Person, records: Record
 }
 
 /** `count` distinct python records that pass their tests. */
-export function pythonRecords(count: number, prefix: string, overrides: (index: number, seed: string) => Record<string, unknown> = () => ({})): Record<string, unknown>[] {
+export function pythonRecords(
+  count: number,
+  prefix: string,
+  overrides: (index: number, seed: string) => Record<string, unknown> = () => ({}),
+): Record<string, unknown>[] {
   return Array.from({ length: count }, (_, index) => {
     const seed = `${prefix}_${index}`;
     return makeRecord(seed, overrides(index, seed));
@@ -65,15 +87,39 @@ export function pythonRecords(count: number, prefix: string, overrides: (index: 
  * A raw HTTP request from the loopback address `from` (so tests that spend a per-address budget
  * do not share it with the others). Returns status, body and the cookies set.
  */
-export function rawRequest(url: string, { method = "GET", from = "127.0.0.1", headers = {}, body }: { method?: string; from?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string; cookies: string[] }> {
+export function rawRequest(
+  url: string,
+  {
+    method = "GET",
+    from = "127.0.0.1",
+    headers = {},
+    body,
+  }: { method?: string; from?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; cookies: string[] }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, localAddress: from, headers }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text, cookies: (response.headers["set-cookie"] ?? []).map((cookie) => cookie.split(";")[0]) }));
-    });
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method,
+        localAddress: from,
+        headers,
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: text,
+            cookies: (response.headers["set-cookie"] ?? []).map((cookie) => cookie.split(";")[0]),
+          }),
+        );
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -84,7 +130,12 @@ export function rawRequest(url: string, { method = "GET", from = "127.0.0.1", he
  * Returns the session cookie, or the error next-auth reported ("CredentialsSignin" for a wrong
  * password, the limiter's "Too many attempts…" when refused).
  */
-export async function signIn(base: string, email: string, password: string, { from = "127.0.0.1", headers = {} }: { from?: string; headers?: Record<string, string> } = {}): Promise<{ cookie: string } | { error: string }> {
+export async function signIn(
+  base: string,
+  email: string,
+  password: string,
+  { from = "127.0.0.1", headers = {} }: { from?: string; headers?: Record<string, string> } = {},
+): Promise<{ cookie: string } | { error: string }> {
   const csrf = await rawRequest(`${base}/api/auth/csrf`, { from, headers });
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   const reply = await rawRequest(`${base}/api/auth/callback/credentials`, {
@@ -101,7 +152,11 @@ export async function signIn(base: string, email: string, password: string, { fr
 }
 
 /** Polls `check` every 250 ms until it returns a value, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined>, timeoutMs = 120_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | null | undefined>,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

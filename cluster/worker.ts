@@ -7,8 +7,21 @@ import { type Service, startService } from "./processes";
 export const WORKER_CONCURRENCY = 2;
 
 /** Starts `verity worker` and waits until it drains the queue (its start-up line is logged). */
-export async function startWorker({ databaseUrl, name, logDir }: { databaseUrl: string; name: string; logDir: string }): Promise<Service> {
-  const worker = startService({ name, args: ["scripts/verity.mjs", "worker"], env: { DATABASE_URL: databaseUrl, VERITY_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }, logDir });
+export async function startWorker({
+  databaseUrl,
+  name,
+  logDir,
+}: {
+  databaseUrl: string;
+  name: string;
+  logDir: string;
+}): Promise<Service> {
+  const worker = startService({
+    name,
+    args: ["scripts/verity.mjs", "worker"],
+    env: { DATABASE_URL: databaseUrl, VERITY_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) },
+    logDir,
+  });
   let hasExited = false;
   void worker.exited.then(() => (hasExited = true));
   for (let waited = 0; waited < 120_000; waited += 250) {

@@ -86,13 +86,17 @@ test("an upload with one bad line names the line and imports nothing", async ({ 
   await signIn(page, admin);
   await page.getByRole("link", { name: "Import", exact: true }).click();
   const body = [JSON.stringify(record("one")), '{"question": "broken", ', JSON.stringify(record("three"))].join("\n");
-  await page.getByLabel("File").setInputFiles({ name: "bad.jsonl", mimeType: "application/json", buffer: Buffer.from(body) });
+  await page
+    .getByLabel("File")
+    .setInputFiles({ name: "bad.jsonl", mimeType: "application/json", buffer: Buffer.from(body) });
   await page.getByLabel("Dataset").fill("e2e-bad");
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByText("1 bad line: nothing was imported")).toBeVisible();
   await expect(page.getByRole("cell", { name: "line 2" })).toBeVisible();
   // The recent imports list keeps the outcome after the page is left.
-  await expect(page.getByRole("table", { name: "Recent imports" }).getByRole("row").filter({ hasText: "e2e-bad" })).toContainText("1 bad line(s); nothing was imported.");
+  await expect(
+    page.getByRole("table", { name: "Recent imports" }).getByRole("row").filter({ hasText: "e2e-bad" }),
+  ).toContainText("1 bad line(s); nothing was imported.");
   await page.getByRole("link", { name: "Datasets" }).click();
   await expect(page.getByText("No datasets yet")).toBeVisible();
 });
@@ -101,7 +105,9 @@ test("a good file imports, and a record opens with its code in Monaco", async ({
   await signIn(page, admin);
   await page.getByRole("link", { name: "Import", exact: true }).click();
   const body = [record("alpha"), record("beta", { language: "py", index: 7 })].map((r) => JSON.stringify(r)).join("\n");
-  await page.getByLabel("File").setInputFiles({ name: "good.jsonl", mimeType: "application/json", buffer: Buffer.from(body) });
+  await page
+    .getByLabel("File")
+    .setInputFiles({ name: "good.jsonl", mimeType: "application/json", buffer: Buffer.from(body) });
   await page.getByLabel("Dataset").fill("e2e-good");
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("status")).toContainText("Imported 2 records");

@@ -33,9 +33,14 @@ async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
 
 test("the admin marks a record as gold on its page and creates a campaign with a gold share", async ({ page }) => {
   await signInAsAdmin(page);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: records.map((record) => JSON.stringify(record)).join("\n"), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: records.map((record) => JSON.stringify(record)).join("\n"),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
-  const listed = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as { records: { id: number; question: string }[] };
+  const listed = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as {
+    records: { id: number; question: string }[];
+  };
   const target = listed.records.find((record) => record.question.includes(`${run} b`))!;
 
   await page.goto(`/records/${target.id}`);
@@ -94,7 +99,9 @@ test("the annotator labels all three items and nothing tells the gold one apart"
   await expect(page.locator("body")).not.toContainText(/gold/i);
 });
 
-test("the campaign page shows the annotator's gold accuracy to the admin, and the gold label counts nowhere else", async ({ page }) => {
+test("the campaign page shows the annotator's gold accuracy to the admin, and the gold label counts nowhere else", async ({
+  page,
+}) => {
   await signInAsAdmin(page);
   await page.goto(`/campaigns/${campaignId}`);
   // The annotator said Valid where the known verdict is Invalid: 0 of 1, flagged as a small n.

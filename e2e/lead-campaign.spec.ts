@@ -46,7 +46,10 @@ async function createInvitation(page: Page, email: string): Promise<string> {
   return link.inputValue();
 }
 
-test("invitations: listed as open, a new link replaces the old one, a revoked one leaves the list", async ({ page, browser }) => {
+test("invitations: listed as open, a new link replaces the old one, a revoked one leaves the list", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, admin);
   const firstLink = await createInvitation(page, cora.email);
   const list = page.getByRole("list", { name: "Invitations" });
@@ -79,17 +82,29 @@ test("invitations: listed as open, a new link replaces the old one, a revoked on
   const doomed = `doomed-${run}@example.test`;
   const doomedLink = await createInvitation(page, doomed);
   page.once("dialog", (dialog) => void dialog.accept());
-  await list.getByRole("listitem", { name: `Invitation for ${doomed}` }).getByRole("button", { name: "Revoke" }).click();
+  await list
+    .getByRole("listitem", { name: `Invitation for ${doomed}` })
+    .getByRole("button", { name: "Revoke" })
+    .click();
   await expect(list.getByRole("listitem", { name: `Invitation for ${doomed}` })).toHaveCount(0);
   await page.goto(doomedLink);
   await expect(page.getByText("invalid, already used, or expired")).toBeVisible();
 });
 
-test("the admin creates a campaign over REST with a numeric seed, renames it, pauses and resumes it", async ({ page, browser }) => {
+test("the admin creates a campaign over REST with a numeric seed, renames it, pauses and resumes it", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, admin);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: writeHeaders(page, "application/x-ndjson") });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: JSON.stringify(record),
+    headers: writeHeaders(page, "application/x-ndjson"),
+  });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName, seed: 7 }, headers: writeHeaders(page) });
+  const created = await page.request.post("/api/v1/campaigns", {
+    data: { dataset, name: campaignName, seed: 7 },
+    headers: writeHeaders(page),
+  });
   expect(created.status()).toBe(201);
   const campaign = (await created.json()) as { id: string; seed: string };
   expect(campaign.seed).toBe("7");
@@ -112,14 +127,21 @@ test("the admin creates a campaign over REST with a numeric seed, renames it, pa
   await signIn(annotator, cora);
   await annotator.goto(`/campaigns/${campaignId}/next`);
   await expect(annotator.getByRole("heading", { name: "This campaign is paused" })).toBeVisible();
-  expect((await annotator.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: writeHeaders(annotator) })).status()).toBe(409);
+  expect(
+    (
+      await annotator.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: writeHeaders(annotator) })
+    ).status(),
+  ).toBe(409);
   await annotator.context().close();
 
   await page.getByRole("group", { name: "Status" }).getByRole("button", { name: "Resume" }).click();
   await expect(page.getByRole("status")).toContainText("Now active");
 });
 
-test("an annotator asks in the item's comments; the queue row names the problem, the vote and the new comment", async ({ page, browser }) => {
+test("an annotator asks in the item's comments; the queue row names the problem, the vote and the new comment", async ({
+  page,
+  browser,
+}) => {
   const annotator = await newPage(browser);
   await signIn(annotator, cora);
   await annotator.goto(`/campaigns/${campaignId}/next`);
@@ -127,8 +149,13 @@ test("an annotator asks in the item's comments; the queue row names the problem,
   itemId = annotator.url().split("/items/")[1].split(/[?#]/)[0];
   await annotator.getByLabel("Comment", { exact: true }).fill("Is this test nondeterministic?");
   await annotator.getByRole("button", { name: "Post comment" }).click();
-  await expect(annotator.getByRole("list", { name: "Comments" }).getByRole("listitem")).toContainText(["Is this test nondeterministic?"]);
-  const saved = await annotator.request.post(`/api/v1/items/${itemId}/annotations`, { data: { valid: true, categories: [], needsReview: true }, headers: writeHeaders(annotator) });
+  await expect(annotator.getByRole("list", { name: "Comments" }).getByRole("listitem")).toContainText([
+    "Is this test nondeterministic?",
+  ]);
+  const saved = await annotator.request.post(`/api/v1/items/${itemId}/annotations`, {
+    data: { valid: true, categories: [], needsReview: true },
+    headers: writeHeaders(annotator),
+  });
   expect(saved.status()).toBe(201);
 
   await signIn(page, admin);
@@ -152,7 +179,10 @@ test("an annotator asks in the item's comments; the queue row names the problem,
   await expect(page.getByRole("table", { name: "Items to review" })).not.toContainText("new comment");
 
   await annotator.goto(`/campaigns/${campaignId}/items/${itemId}`);
-  const reply = annotator.getByRole("list", { name: "Comments" }).getByRole("listitem", { name: /^Comment by / }).last();
+  const reply = annotator
+    .getByRole("list", { name: "Comments" })
+    .getByRole("listitem", { name: /^Comment by / })
+    .last();
   await expect(reply).toContainText("No: pick() always returns 1.");
   await expect(reply).toContainText("new");
   await annotator.context().close();

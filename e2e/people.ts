@@ -36,7 +36,12 @@ export async function signInAsAdmin(page: Page) {
 }
 
 /** The admin invites someone (Python) on the Users page; the invitee sets a name and password in a fresh browser. */
-export async function invite(page: Page, browser: Browser, user: { email: string; password: string; name: string }, role: "ANNOTATOR" | "REVIEWER") {
+export async function invite(
+  page: Page,
+  browser: Browser,
+  user: { email: string; password: string; name: string },
+  role: "ANNOTATOR" | "REVIEWER",
+) {
   await page.goto("/admin/users");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Role").selectOption(role);

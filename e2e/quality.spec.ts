@@ -12,7 +12,13 @@ const reviewer = { email: `qc-rev-${run}@example.test`, password: "reviewer-pass
 const dataset = `e2e-qc-${run}`;
 let campaignId = "";
 
-const critic = { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: ["The tests disagree with the statement."] } };
+const critic = {
+  summary: {
+    overall_pass: false,
+    failed_rules: ["Other Issues"],
+    key_points: ["The tests disagree with the statement."],
+  },
+};
 const records = [1, 2, 3].map((n) => ({
   question: `# QC ${run} ${n}\n\nWrite \`triple_${n}(x)\` in Python returning three times \`x\`.`,
   canonical_solution: `def triple_${n}(x):\n    return 3 * x\n`,
@@ -27,9 +33,15 @@ const writeHeaders = (page: Page) => ({ origin: new URL(page.url()).origin, "con
 
 test("the admin creates a blind campaign, an annotator and a reviewer", async ({ page, browser }) => {
   await signInAsAdmin(page);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: records.map((record) => JSON.stringify(record)).join("\n"), headers: { ...writeHeaders(page), "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: records.map((record) => JSON.stringify(record)).join("\n"),
+    headers: { ...writeHeaders(page), "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: `QC ${run}`, languages: ["python"], overlap: 1, blind: true, seed: "qc" }, headers: writeHeaders(page) });
+  const created = await page.request.post("/api/v1/campaigns", {
+    data: { dataset, name: `QC ${run}`, languages: ["python"], overlap: 1, blind: true, seed: "qc" },
+    headers: writeHeaders(page),
+  });
   expect(created.status()).toBe(201);
   campaignId = ((await created.json()) as { id: string }).id;
   await invite(page, browser, ann, "ANNOTATOR");
@@ -39,18 +51,35 @@ test("the admin creates a blind campaign, an annotator and a reviewer", async ({
 test("the annotator flips one verdict after the reveal, keeps another, and holds a third item", async ({ page }) => {
   await signIn(page, ann);
   const headers = writeHeaders(page);
-  const claim = async () => ((await (await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers })).json()) as { item: { id: string } }).item.id;
-  const annotate = (itemId: string, body: Record<string, unknown>) => page.request.post(`/api/v1/items/${itemId}/annotations`, { data: { categories: [], activeMs: 8000, ...body }, headers });
+  const claim = async () =>
+    (
+      (await (await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers })).json()) as {
+        item: { id: string };
+      }
+    ).item.id;
+  const annotate = (itemId: string, body: Record<string, unknown>) =>
+    page.request.post(`/api/v1/items/${itemId}/annotations`, {
+      data: { categories: [], activeMs: 8000, ...body },
+      headers,
+    });
 
   const first = await claim();
   expect((await annotate(first, { valid: true })).status()).toBe(201);
-  expect((await annotate(first, { valid: false, categories: ["other"], note: "The critic is right.", baseRevision: 1 })).status()).toBe(200);
+  expect(
+    (
+      await annotate(first, { valid: false, categories: ["other"], note: "The critic is right.", baseRevision: 1 })
+    ).status(),
+  ).toBe(200);
   const second = await claim();
-  expect((await annotate(second, { valid: false, categories: ["other"], note: "The tests are wrong." })).status()).toBe(201);
+  expect((await annotate(second, { valid: false, categories: ["other"], note: "The tests are wrong." })).status()).toBe(
+    201,
+  );
   await claim();
 });
 
-test("the reviewer sees the flip on the Agreement page and each person's progress on the campaign page", async ({ page }) => {
+test("the reviewer sees the flip on the Agreement page and each person's progress on the campaign page", async ({
+  page,
+}) => {
   await signIn(page, reviewer);
   await page.goto(`/campaigns/${campaignId}`);
   const progress = page.getByRole("table", { name: "Annotator progress" });
@@ -62,7 +91,16 @@ test("the reviewer sees the flip on the Agreement page and each person's progres
   await page.goto(`/campaigns/${campaignId}/agreement`);
   const reveal = page.getByRole("table", { name: "Critic reveal" });
   // Labels 2, flipped 1 (50%), toward the critic 1, agreement with the critic 50% before, 100% after.
-  await expect(reveal.getByRole("row", { name: new RegExp(ann.name) }).getByRole("cell")).toHaveText(["Python", "2", "1 (50.00%)", "1", "50.00%", "100.00%", "0.000", /—/]);
+  await expect(reveal.getByRole("row", { name: new RegExp(ann.name) }).getByRole("cell")).toHaveText([
+    "Python",
+    "2",
+    "1 (50.00%)",
+    "1",
+    "50.00%",
+    "100.00%",
+    "0.000",
+    /—/,
+  ]);
   // Nothing was run, so there is nothing to compare with execution.
   const execution = page.getByRole("figure", { name: "Human vs execution, Overall" });
   await expect(execution).toContainText("items 0");

@@ -9,7 +9,10 @@ import { admin, signIn } from "./people";
 test.describe.configure({ mode: "serial" });
 
 const dataset = `e2e-filters-${Date.now().toString(36)}`;
-const demo = readFileSync("prisma/demo/demo.jsonl", "utf8").trim().split("\n").map((line) => JSON.parse(line) as { language: string; difficulty?: string; question: string });
+const demo = readFileSync("prisma/demo/demo.jsonl", "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as { language: string; difficulty?: string; question: string });
 const count = (keep: (record: (typeof demo)[number]) => boolean) => demo.filter(keep).length;
 
 /** The table's cells of one column, as text. */
@@ -47,7 +50,9 @@ test("Difficulty = hard shows only hard records", async ({ page }) => {
   await openDataset(page);
   await page.getByLabel("Difficulty").selectOption("hard");
   await page.getByRole("button", { name: "Filter" }).click();
-  await expect(page.getByText(`${count((record) => record.difficulty === "hard")} records match these filters`)).toBeVisible();
+  await expect(
+    page.getByText(`${count((record) => record.difficulty === "hard")} records match these filters`),
+  ).toBeVisible();
   expect(new Set(await column(page, 3))).toEqual(new Set(["hard"]));
   await expect(page.getByLabel("Difficulty")).toHaveValue("hard");
 });
@@ -98,7 +103,11 @@ test("filters combine: Python and easy", async ({ page }) => {
 test("an invalid value is shown as an error while the valid filters still apply", async ({ page }) => {
   await openDataset(page);
   await page.goto(`/datasets/${dataset}?language=python&difficulty=impossible`);
-  await expect(page.getByRole("alert").filter({ hasText: "Difficulty" })).toContainText("Difficulty: “impossible” is not a value this filter knows");
-  await expect(page.getByText(`${count((record) => record.language === "python")} records match these filters`)).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Difficulty" })).toContainText(
+    "Difficulty: “impossible” is not a value this filter knows",
+  );
+  await expect(
+    page.getByText(`${count((record) => record.language === "python")} records match these filters`),
+  ).toBeVisible();
   await expect(page.getByLabel("Language")).toHaveValue("python");
 });

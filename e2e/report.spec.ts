@@ -13,7 +13,10 @@ const dataset = `e2e-report-${run}`;
 const campaignName = `Report campaign ${run}`;
 let campaignId = "";
 
-const critic = { rule_results: [{ rule: "Other Issues", result: "pass", reason: "Consistent." }], summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] } };
+const critic = {
+  rule_results: [{ rule: "Other Issues", result: "pass", reason: "Consistent." }],
+  summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] },
+};
 
 function record(name: string, a: number, b: number) {
   return {
@@ -35,10 +38,18 @@ async function annotatorPage(browser: Browser) {
 
 test("the admin imports three python records and creates a campaign", async ({ page }) => {
   await signIn(page, admin);
-  const body = [record("rp_one", 1, 2), record("rp_two", 3, 4), record("rp_three", 5, 6)].map((item) => JSON.stringify(item)).join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const body = [record("rp_one", 1, 2), record("rp_two", 3, 4), record("rp_three", 5, 6)]
+    .map((item) => JSON.stringify(item))
+    .join("\n");
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: body,
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { headers: SAME_ORIGIN, data: { dataset, name: campaignName, languages: ["python"], seed: "e2e" } });
+  const created = await page.request.post("/api/v1/campaigns", {
+    headers: SAME_ORIGIN,
+    data: { dataset, name: campaignName, languages: ["python"], seed: "e2e" },
+  });
   expect(created.status()).toBe(201);
   const campaign = (await created.json()) as { id: string; itemCount: number };
   expect(campaign.itemCount).toBe(3);
@@ -47,7 +58,11 @@ test("the admin imports three python records and creates a campaign", async ({ p
 
 test("the annotator labels two records valid and one invalid, and may not open the report", async ({ browser }) => {
   const page = await annotatorPage(browser);
-  const bodies = [{ valid: true }, { valid: false, categories: ["wrong-expected-output"], note: "The second test expects the wrong sum." }, { valid: true }];
+  const bodies = [
+    { valid: true },
+    { valid: false, categories: ["wrong-expected-output"], note: "The second test expects the wrong sum." },
+    { valid: true },
+  ];
   for (const body of bodies) {
     const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
     expect(claim.status()).toBe(200);
@@ -82,14 +97,22 @@ test("the admin reads validity per language with its interval, the totals and th
   await expect(cells.nth(5)).toHaveText("100.0% (n = 3)");
   await expect(python).toContainText("Wrong expected output (1)");
 
-  const pooled = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "All languages (pooled)" }) });
+  const pooled = table
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name: "All languages (pooled)" }) });
   await expect(pooled.getByRole("cell").nth(4)).toHaveText("66.7% [20.8, 93.9]");
-  const macro = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Mean over languages (macro)" }) });
+  const macro = table
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name: "Mean over languages (macro)" }) });
   await expect(macro.getByRole("cell").nth(4)).toContainText("66.7%");
   await expect(macro.getByRole("cell").nth(4)).toContainText("No interval");
 
-  await expect(page.getByRole("img", { name: /^Validity per language with 95% intervals: Python 66\.7% \[20\.8, 93\.9\], n = 3/ })).toBeVisible();
-  await expect(page.getByRole("img", { name: /^Error categories per language: Python: Wrong expected output 1/ })).toBeVisible();
+  await expect(
+    page.getByRole("img", { name: /^Validity per language with 95% intervals: Python 66\.7% \[20\.8, 93\.9\], n = 3/ }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole("img", { name: /^Error categories per language: Python: Wrong expected output 1/ }),
+  ).toBeVisible();
 
   const byCategory = page.getByRole("table", { name: "Error categories of invalid items" });
   await expect(byCategory.getByRole("row", { name: /Wrong expected output/ })).toContainText("100.0%");
@@ -112,12 +135,22 @@ test("the admin downloads the Markdown table and sees it on the page", async ({ 
   expect(markdown).toContain("| Python |");
   expect(markdown).toContain("66.7% [20.8, 93.9]");
 
-  const files: Record<string, string> = { "Table as CSV": "report", "Report as JSON": "report", "Annotations as CSV": "annotations", "Annotations as JSONL": "annotations", "Final labels as CSV": "labels", "Final labels as JSONL": "labels", "Verified subset as JSONL": "verified" };
+  const files: Record<string, string> = {
+    "Table as CSV": "report",
+    "Report as JSON": "report",
+    "Annotations as CSV": "annotations",
+    "Annotations as JSONL": "annotations",
+    "Final labels as CSV": "labels",
+    "Final labels as JSONL": "labels",
+    "Verified subset as JSONL": "verified",
+  };
   for (const [name, what] of Object.entries(files)) {
     const href = await page.getByRole("link", { name }).getAttribute("href");
     const response = await page.request.get(href ?? "");
     expect(response.status(), name).toBe(200);
-    expect(response.headers()["content-disposition"], name).toMatch(new RegExp(`filename="${campaignName.replaceAll(" ", "_")}-${what}-${today}\\.(csv|json|jsonl)"`));
+    expect(response.headers()["content-disposition"], name).toMatch(
+      new RegExp(`filename="${campaignName.replaceAll(" ", "_")}-${what}-${today}\\.(csv|json|jsonl)"`),
+    );
   }
   // One row per annotation: three records, one annotator each.
   const annotations = await page.request.get(`/api/v1/campaigns/${campaignId}/export?what=annotations&format=csv`);
@@ -129,7 +162,10 @@ test("the dataset's report across its campaigns shows the same Python row", asyn
   await page.goto(`/datasets/${dataset}`);
   await page.getByRole("link", { name: "Report across campaigns" }).click();
   await expect(page.getByRole("heading", { name: `Validity report: ${dataset}, all campaigns` })).toBeVisible();
-  const python = page.getByRole("table", { name: /Validity by language/ }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Python", exact: true }) });
+  const python = page
+    .getByRole("table", { name: /Validity by language/ })
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name: "Python", exact: true }) });
   await expect(python.getByRole("cell").nth(4)).toHaveText("66.7% [20.8, 93.9]");
   await expect(page.getByText("| Python | 66.7% [20.8, 93.9] | n = 3 |")).toBeVisible();
   await expect(page.getByText("strongest resolved label").first()).toBeVisible();
@@ -142,7 +178,10 @@ test("the dataset's report across its campaigns shows the same Python row", asyn
 test("the admin adds records to the running campaign and sees the strata before and after", async ({ page }) => {
   await signIn(page, admin);
   const body = [record("rp_four", 7, 8), record("rp_five", 9, 1)].map((item) => JSON.stringify(item)).join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: body,
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
   await page.goto(`/campaigns/${campaignId}`);
   const form = page.getByRole("form", { name: "Add records" });

@@ -14,7 +14,10 @@ const campaignName = `Review campaign ${run}`;
 let campaignId = "";
 let itemId = "";
 
-const critic = { rule_results: [{ rule: "Other Issues", result: "pass", reason: "Looks consistent." }], summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] } };
+const critic = {
+  rule_results: [{ rule: "Other Issues", result: "pass", reason: "Looks consistent." }],
+  summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] },
+};
 const record = {
   question: `# Review ${run}\n\nWrite \`double(x)\` in Python returning twice \`x\`.`,
   canonical_solution: "def double(x):\n    return 2 * x\n",
@@ -26,13 +29,20 @@ const record = {
 };
 
 /** Signs the annotator in and labels the campaign's one item through the API with their own session. */
-async function label(browser: Browser, user: { email: string; password: string }, body: { valid: boolean; categories: string[]; note?: string }) {
+async function label(
+  browser: Browser,
+  user: { email: string; password: string },
+  body: { valid: boolean; categories: string[]; note?: string },
+) {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, user);
   const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
   expect(claim.status()).toBe(200);
   const claimed = (await claim.json()) as { item: { id: string } };
-  const saved = await page.request.post(`/api/v1/items/${claimed.item.id}/annotations`, { headers: SAME_ORIGIN, data: { ...body, activeMs: 12_000 } });
+  const saved = await page.request.post(`/api/v1/items/${claimed.item.id}/annotations`, {
+    headers: SAME_ORIGIN,
+    data: { ...body, activeMs: 12_000 },
+  });
   expect(saved.status()).toBe(201);
   await page.context().close();
   return claimed.item.id;
@@ -40,9 +50,15 @@ async function label(browser: Browser, user: { email: string; password: string }
 
 test("the admin sets up a campaign with overlap 2, a second annotator and a reviewer", async ({ page, browser }) => {
   await signIn(page, admin);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: JSON.stringify(record),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { headers: SAME_ORIGIN, data: { dataset, name: campaignName, languages: ["python"], overlap: 2, seed: "e2e" } });
+  const created = await page.request.post("/api/v1/campaigns", {
+    headers: SAME_ORIGIN,
+    data: { dataset, name: campaignName, languages: ["python"], overlap: 2, seed: "e2e" },
+  });
   expect(created.status()).toBe(201);
   campaignId = ((await created.json()) as { id: string }).id;
   await invite(page, browser, second, "ANNOTATOR");
@@ -51,7 +67,11 @@ test("the admin sets up a campaign with overlap 2, a second annotator and a revi
 
 test("two annotators label the same item oppositely", async ({ browser }) => {
   itemId = await label(browser, annotator, { valid: true, categories: [] });
-  const other = await label(browser, second, { valid: false, categories: ["wrong-expected-output"], note: "double(0) should be rejected by the statement." });
+  const other = await label(browser, second, {
+    valid: false,
+    categories: ["wrong-expected-output"],
+    note: "double(0) should be rejected by the statement.",
+  });
   expect(other).toBe(itemId);
 });
 
@@ -63,7 +83,9 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
 
   await page.goto(`/campaigns/${campaignId}`);
   await page.getByRole("link", { name: "Review queues" }).click();
-  const disagree = page.getByRole("navigation", { name: "Review queues" }).getByRole("link", { name: /Annotators disagree/ });
+  const disagree = page
+    .getByRole("navigation", { name: "Review queues" })
+    .getByRole("link", { name: /Annotators disagree/ });
   await expect(disagree).toContainText("1");
   await disagree.click();
   await expect(disagree).toHaveAttribute("aria-current", "page");
@@ -71,15 +93,22 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("1 valid vs 1 invalid");
   // The row names the problem and who voted what.
-  await expect(rows.nth(1).getByRole("list", { name: "Votes" })).toContainText(`${second.name}: invalid (wrong-expected-output)`);
+  await expect(rows.nth(1).getByRole("list", { name: "Votes" })).toContainText(
+    `${second.name}: invalid (wrong-expected-output)`,
+  );
   await expect(rows.nth(1)).toContainText("Python");
-  await rows.nth(1).getByRole("link", { name: `Review ${run}` }).click();
+  await rows
+    .nth(1)
+    .getByRole("link", { name: `Review ${run}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/review/${itemId}\\?queue=annotators`));
 
   // Both labels are shown, with who said what.
   const annotations = page.getByRole("list", { name: "Annotations" });
   await expect(annotations.getByRole("listitem", { name: `Label by ${annotator.email}` })).toContainText("Valid");
-  await expect(annotations.getByRole("listitem", { name: `Label by ${second.email}` })).toContainText("double(0) should be rejected");
+  await expect(annotations.getByRole("listitem", { name: `Label by ${second.email}` })).toContainText(
+    "double(0) should be rejected",
+  );
   await expect(page.getByTestId("current-decision")).toContainText("No reviewer has decided");
   // The labels and notes are read before the decision form, above it in the same column.
   const annotationsTop = (await annotations.boundingBox())!.y;
@@ -103,7 +132,9 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
   await expect(page.getByTestId("current-decision")).toContainText(reviewer.email);
 
   await page.getByRole("navigation", { name: "Queue" }).getByRole("link", { name: "Queue" }).click();
-  await expect(page.getByRole("navigation", { name: "Review queues" }).getByRole("link", { name: /Annotators disagree/ })).toContainText("0");
+  await expect(
+    page.getByRole("navigation", { name: "Review queues" }).getByRole("link", { name: /Annotators disagree/ }),
+  ).toContainText("0");
   await expect(page.getByText("Nothing to review here.")).toBeVisible();
 
   await page.goto(`/campaigns/${campaignId}/agreement`);
@@ -119,7 +150,10 @@ test("a revision that lost a race shows the decision that stands and keeps the t
   // Meanwhile the admin revises the decision through the API.
   const adminPage = await (await page.context().browser()!.newContext()).newPage();
   await signIn(adminPage, admin);
-  const revised = await adminPage.request.post(`/api/v1/items/${itemId}/adjudication`, { headers: SAME_ORIGIN, data: { valid: true, categories: [], reason: "On reflection the tests match the statement.", baseRevision: 1 } });
+  const revised = await adminPage.request.post(`/api/v1/items/${itemId}/adjudication`, {
+    headers: SAME_ORIGIN,
+    data: { valid: true, categories: [], reason: "On reflection the tests match the statement.", baseRevision: 1 },
+  });
   expect(revised.status()).toBe(200);
   await adminPage.context().close();
 
@@ -140,8 +174,15 @@ test("the admin finds the decisions in the audit log", async ({ page }) => {
   await expect(page).toHaveURL(/action=adjudication\./);
   const events = page.getByRole("table", { name: "Audit events" });
   // Entries name the record, the campaign and the people, not ids.
-  await expect(events.getByRole("row").filter({ hasText: `Review ${run}` }).filter({ hasText: campaignName })).toHaveCount(2);
-  await expect(events.getByRole("row").filter({ hasText: "adjudication.create" }).filter({ hasText: reviewer.email })).toHaveCount(1);
+  await expect(
+    events
+      .getByRole("row")
+      .filter({ hasText: `Review ${run}` })
+      .filter({ hasText: campaignName }),
+  ).toHaveCount(2);
+  await expect(
+    events.getByRole("row").filter({ hasText: "adjudication.create" }).filter({ hasText: reviewer.email }),
+  ).toHaveCount(1);
   await expect(events).not.toContainText(itemId);
 });
 
@@ -151,8 +192,15 @@ test("the reviewer reads the campaign's audit log, without people or invitation 
   await page.getByLabel("Campaign").selectOption({ label: campaignName });
   await page.getByRole("button", { name: "Filter" }).click();
   const events = page.getByRole("table", { name: "Audit events" });
-  await expect(events.getByRole("row").filter({ hasText: "label.create" }).filter({ hasText: second.name })).toHaveCount(1);
-  await expect(events.getByRole("row").filter({ hasText: "label.create" }).filter({ hasText: `Review ${run}` })).toHaveCount(2);
+  await expect(
+    events.getByRole("row").filter({ hasText: "label.create" }).filter({ hasText: second.name }),
+  ).toHaveCount(1);
+  await expect(
+    events
+      .getByRole("row")
+      .filter({ hasText: "label.create" })
+      .filter({ hasText: `Review ${run}` }),
+  ).toHaveCount(2);
   await page.getByLabel("Campaign").selectOption("");
   await page.getByLabel("Action").selectOption("invitation.");
   await page.getByRole("button", { name: "Filter" }).click();

@@ -98,9 +98,15 @@ test("an admin sets up a python campaign and invites an annotator", async ({ pag
     full_test_func: "assert twice(0) == 0\nassert twice(-3) == -6\n",
     language: "python",
   };
-  const imported = await page.request.post(`${base}/api/v1/datasets/recovery/records`, { data: JSON.stringify(record), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`${base}/api/v1/datasets/recovery/records`, {
+    data: JSON.stringify(record),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
-  const campaign = await page.request.post(`${base}/api/v1/campaigns`, { headers: SAME_ORIGIN, data: { dataset: "recovery", name: campaignName, languages: ["python"], seed: "e2e" } });
+  const campaign = await page.request.post(`${base}/api/v1/campaigns`, {
+    headers: SAME_ORIGIN,
+    data: { dataset: "recovery", name: campaignName, languages: ["python"], seed: "e2e" },
+  });
   expect(campaign.status()).toBe(201);
 
   await page.getByRole("link", { name: "Users" }).click();
@@ -117,7 +123,9 @@ test("an admin sets up a python campaign and invites an annotator", async ({ pag
   await expect(invitee.getByText("Rick Recovery · annotator")).toBeVisible();
 });
 
-test("runs fail in plain words while bubblewrap is missing and work once it is installed, without a restart", async ({ page }) => {
+test("runs fail in plain words while bubblewrap is missing and work once it is installed, without a restart", async ({
+  page,
+}) => {
   await openFirstItem(page);
   recordId = Number(/\d+/.exec((await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "")?.[0]);
   await expect(page.getByText(cannotRun).first()).toBeVisible();
@@ -159,10 +167,16 @@ test("a client that goes away cancels its run: the program is killed at once", a
   const request = fetch(`${base}/api/v1/records/${recordId}/runs`, {
     method: "POST",
     headers: { cookie, "content-type": "application/json", origin: base },
-    body: JSON.stringify({ kind: "scratch", solution: `import subprocess\nsubprocess.run(${JSON.stringify(argv)})\n`, test: "" }),
+    body: JSON.stringify({
+      kind: "scratch",
+      solution: `import subprocess\nsubprocess.run(${JSON.stringify(argv)})\n`,
+      test: "",
+    }),
     signal: controller.signal,
   }).catch((error: unknown) => error);
-  await expect(async () => expect((await processesRunning(argv)).length).toBeGreaterThan(0)).toPass({ timeout: 20_000 });
+  await expect(async () => expect((await processesRunning(argv)).length).toBeGreaterThan(0)).toPass({
+    timeout: 20_000,
+  });
   controller.abort();
   await request;
   // The python timeout is 5 s: a run left alone would keep its program for seconds more.

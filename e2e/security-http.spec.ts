@@ -10,7 +10,13 @@ import { admin, SAME_ORIGIN, signIn } from "./people";
 // question too long to render whole.
 
 function record(seed: string, question = `# Record ${seed}\n\nWrite \`f_${seed}()\`.`) {
-  return { question, canonical_solution: `def f_${seed}():\n    return 1\n`, demo_test_func: `assert f_${seed}() == 1\n`, full_test_func: `assert f_${seed}() == 1\n`, language: "python" };
+  return {
+    question,
+    canonical_solution: `def f_${seed}():\n    return 1\n`,
+    demo_test_func: `assert f_${seed}() == 1\n`,
+    full_test_func: `assert f_${seed}() == 1\n`,
+    language: "python",
+  };
 }
 
 /** Serves one HTML page from a port of its own on this host: same site as Verity, another origin. */
@@ -23,10 +29,16 @@ async function serveOnOtherPort(html: string): Promise<{ server: Server; url: st
   return { server, url: `http://localhost:${(server.address() as AddressInfo).port}/` };
 }
 
-test("a form on another port of the same host cannot create a campaign with the admin's session", async ({ page, baseURL }) => {
+test("a form on another port of the same host cannot create a campaign with the admin's session", async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page, admin);
   const dataset = `csrf-${Date.now()}`;
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record(dataset.replace("-", "_"))), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: JSON.stringify(record(dataset.replace("-", "_"))),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
 
   // enctype=text/plain sends `name=value`: with this name and value the body is valid JSON.
@@ -36,7 +48,9 @@ test("a form on another port of the same host cannot create a campaign with the 
     `<!doctype html><form method="POST" action="${target}" enctype="text/plain"><input name='{"dataset":"${dataset}","name":"${name}","pad":"' value='"}'></form><script>document.forms[0].submit()</script>`,
   );
   try {
-    const answer = page.waitForResponse((response) => response.url() === target && response.request().method() === "POST");
+    const answer = page.waitForResponse(
+      (response) => response.url() === target && response.request().method() === "POST",
+    );
     await page.goto(url);
     expect((await answer).status()).toBe(403);
   } finally {
@@ -47,7 +61,12 @@ test("a form on another port of the same host cannot create a campaign with the 
 
   // The app's own pages still write: the same campaign created from the campaigns form works.
   await page.goto("/campaigns");
-  const own = await page.evaluate(async (body) => (await fetch("/api/v1/campaigns", { method: "POST", headers: { "content-type": "application/json" }, body })).status, JSON.stringify({ dataset, name }));
+  const own = await page.evaluate(
+    async (body) =>
+      (await fetch("/api/v1/campaigns", { method: "POST", headers: { "content-type": "application/json" }, body }))
+        .status,
+    JSON.stringify({ dataset, name }),
+  );
   expect(own).toBe(201);
 });
 
@@ -65,16 +84,24 @@ test("a record id beyond PostgreSQL's integer shows the not-found page", async (
   const response = await page.goto("/records/99999999999");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
-  const api = await page.request.post("/api/v1/records/99999999999/runs", { headers: SAME_ORIGIN, data: { kind: "demo" } });
+  const api = await page.request.post("/api/v1/records/99999999999/runs", {
+    headers: SAME_ORIGIN,
+    data: { kind: "demo" },
+  });
   expect(api.status()).toBe(404);
 });
 
-test("a 1 MB question (the most a field may hold) renders its head, with the rest behind Show all", async ({ page }) => {
+test("a 1 MB question (the most a field may hold) renders its head, with the rest behind Show all", async ({
+  page,
+}) => {
   await signIn(page, admin);
   const dataset = `long-${Date.now()}`;
   const paragraph = "Return the **sum** of the first n numbers for each n given.\n\n";
   const question = `# Long ${dataset}\n\n${paragraph.repeat(Math.ceil(1_000_000 / paragraph.length))}The very last line ${dataset}.`;
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record(dataset.replace("-", "_"), question)), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: JSON.stringify(record(dataset.replace("-", "_"), question)),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
   await page.goto(`/datasets/${dataset}`);
   await page.getByRole("link", { name: `Long ${dataset}` }).click();

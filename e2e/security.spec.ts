@@ -23,7 +23,10 @@ test("injected script in generated text and labels stays inert", async ({ page }
     critic_result: { summary: { overall_pass: false, failed_rules: [PAYLOAD], key_points: [PAYLOAD] } },
     critic_reasoning: PAYLOAD,
   };
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: JSON.stringify(record),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
 
   const response = await page.goto(`/datasets/${dataset}`);
@@ -46,12 +49,37 @@ test("injected script in an error category's label and an annotator's note stays
   });
   await signIn(page, admin);
   const dataset = `xss-labels-${Date.now()}`;
-  const record = { question: `# Labels ${dataset}`, canonical_solution: "def f():\n    return 1\n", demo_test_func: "assert f() == 1\n", full_test_func: "assert f() == 1\n", language: "python" };
-  expect((await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: JSON.stringify(record), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } })).status()).toBe(201);
+  const record = {
+    question: `# Labels ${dataset}`,
+    canonical_solution: "def f():\n    return 1\n",
+    demo_test_func: "assert f() == 1\n",
+    full_test_func: "assert f() == 1\n",
+    language: "python",
+  };
+  expect(
+    (
+      await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+        data: JSON.stringify(record),
+        headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+      })
+    ).status(),
+  ).toBe(201);
   const hostileLabel = `<img src=x onerror="window.__pwned='label'">`;
   const created = await page.request.post("/api/v1/campaigns", {
     headers: SAME_ORIGIN,
-    data: { dataset, name: dataset, categories: [{ key: "hostile", label: hostileLabel, description: PAYLOAD.slice(0, 300), invalidating: true, criticRule: null }] },
+    data: {
+      dataset,
+      name: dataset,
+      categories: [
+        {
+          key: "hostile",
+          label: hostileLabel,
+          description: PAYLOAD.slice(0, 300),
+          invalidating: true,
+          criticRule: null,
+        },
+      ],
+    },
   });
   expect(created.status()).toBe(201);
   const campaign = (await created.json()) as { id: string };
@@ -64,7 +92,14 @@ test("injected script in an error category's label and an annotator's note stays
   await signIn(annotatorPage, annotator);
   const claim = await annotatorPage.request.post(`/api/v1/campaigns/${campaign.id}/claim`, { headers: SAME_ORIGIN });
   const { item } = (await claim.json()) as { item: { id: string } };
-  expect((await annotatorPage.request.post(`/api/v1/items/${item.id}/annotations`, { headers: SAME_ORIGIN, data: { valid: false, categories: ["hostile"], note: PAYLOAD } })).status()).toBe(201);
+  expect(
+    (
+      await annotatorPage.request.post(`/api/v1/items/${item.id}/annotations`, {
+        headers: SAME_ORIGIN,
+        data: { valid: false, categories: ["hostile"], note: PAYLOAD },
+      })
+    ).status(),
+  ).toBe(201);
   await annotatorPage.goto(`/campaigns/${campaign.id}/items/${item.id}`);
   await expect(annotatorPage.getByText(hostileLabel).first()).toBeVisible();
   expect(await annotatorPage.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();

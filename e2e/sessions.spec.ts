@@ -56,7 +56,9 @@ test("a session cookie replayed after sign-out is refused", async ({ browser }) 
   await expect(page).toHaveURL(/\/datasets$/);
 });
 
-test("an admin disables a person: their open session and API token stop at once; enabling lets them back; a token can be revoked", async ({ browser }) => {
+test("an admin disables a person: their open session and API token stop at once; enabling lets them back; a token can be revoked", async ({
+  browser,
+}) => {
   const adminPage = await newPage(browser);
   await signInAsAdmin(adminPage);
   const email = `disabled-${Date.now()}@example.test`;

@@ -11,7 +11,14 @@ test("SIGTERM stops the app and its embedded database cleanly", async () => {
   const dataDir = join(process.cwd(), ".data", "e2e-shutdown");
   rmSync(dataDir, { recursive: true, force: true });
   const server = spawn(process.execPath, ["scripts/verity.mjs", "serve"], {
-    env: { ...process.env, VERITY_DATA_DIR: dataDir, VERITY_DB_PORT: "54369", PORT: "3190", VERITY_DEMO: "0", NEXTAUTH_SECRET: "e2e-only" },
+    env: {
+      ...process.env,
+      VERITY_DATA_DIR: dataDir,
+      VERITY_DB_PORT: "54369",
+      PORT: "3190",
+      VERITY_DEMO: "0",
+      NEXTAUTH_SECRET: "e2e-only",
+    },
     stdio: "ignore",
   });
   const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
@@ -22,7 +29,10 @@ test("SIGTERM stops the app and its embedded database cleanly", async () => {
   expect(existsSync(join(dataDir, "postgres", "postmaster.pid"))).toBe(true);
 
   server.kill("SIGTERM");
-  const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
+  const code = await Promise.race([
+    exited,
+    new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 30_000)),
+  ]);
   expect(code).toBe(0);
   await expect(fetch("http://127.0.0.1:3190/api/health")).rejects.toThrow();
   expect(existsSync(join(dataDir, "postgres", "postmaster.pid"))).toBe(false);

@@ -10,14 +10,23 @@ const PORT = Number(process.env.VERITY_E2E_PORT ?? 3100);
 
 type Reply = { status: number; body: string; cookies: string[] };
 
-function send(method: "GET" | "POST", path: string, { from, body, headers = {} }: { from: string; body?: string; headers?: Record<string, string> }): Promise<Reply> {
+function send(
+  method: "GET" | "POST",
+  path: string,
+  { from, body, headers = {} }: { from: string; body?: string; headers?: Record<string, string> },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port: PORT, path, method, localAddress: from, headers }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text, cookies: response.headers["set-cookie"] ?? [] }));
-    });
+    const request = httpRequest(
+      { host: "127.0.0.1", port: PORT, path, method, localAddress: from, headers },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, body: text, cookies: response.headers["set-cookie"] ?? [] }),
+        );
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -31,9 +40,17 @@ async function clientAt(from: string) {
 }
 
 /** One password sign-in; what next-auth answered. */
-async function signIn({ from, csrfToken, cookie }: Awaited<ReturnType<typeof clientAt>>, email: string, extraHeaders: Record<string, string> = {}): Promise<"wrong" | "refused"> {
+async function signIn(
+  { from, csrfToken, cookie }: Awaited<ReturnType<typeof clientAt>>,
+  email: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<"wrong" | "refused"> {
   const body = new URLSearchParams({ csrfToken, email, password: "not the password", json: "true" }).toString();
-  const reply = await send("POST", "/api/auth/callback/credentials", { from, body, headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...extraHeaders } });
+  const reply = await send("POST", "/api/auth/callback/credentials", {
+    from,
+    body,
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...extraHeaders },
+  });
   const { url } = JSON.parse(reply.body) as { url: string };
   const error = new URL(url).searchParams.get("error") ?? "";
   if (/Too many/.test(error)) return "refused";
@@ -45,7 +62,11 @@ test("an address that used up its sign-in attempts is refused whatever X-Forward
   test.setTimeout(180_000);
   const [first, second] = await Promise.all([clientAt("127.0.0.3"), clientAt("127.0.0.4")]);
   // All at once, so the per-address budget (20, then 10 a minute) has no time to refill.
-  const outcomes = await Promise.all(Array.from({ length: 21 }, (_, i) => signIn(first, `nobody-${Date.now()}-${i}@example.test`, { "x-forwarded-for": `198.51.100.${i}` })));
+  const outcomes = await Promise.all(
+    Array.from({ length: 21 }, (_, i) =>
+      signIn(first, `nobody-${Date.now()}-${i}@example.test`, { "x-forwarded-for": `198.51.100.${i}` }),
+    ),
+  );
   expect(outcomes.filter((o) => o === "wrong")).toHaveLength(20);
   expect(outcomes.filter((o) => o === "refused")).toHaveLength(1);
   expect(await signIn(second, `nobody-${Date.now()}@example.test`)).toBe("wrong");

@@ -10,21 +10,51 @@ test.describe.configure({ mode: "serial" });
 
 const dataset = `e2e-verify-${Date.now().toString(36)}`;
 const records = [
-  { question: "Return one.", canonical_solution: "def f():\n    return 1\n", demo_test_func: "assert f() == 1\n", full_test_func: "assert f() == 1\n", language: "python" },
-  { question: "Return two (the test is wrong).", canonical_solution: "def f():\n    return 2\n", demo_test_func: "assert f() == 3, 'wrong expectation'\n", full_test_func: "assert f() == 3\n", language: "python" },
-  { question: "Kotlin has no toolchain here.", canonical_solution: "fun f() = 1\n", demo_test_func: "check(f() == 1)\n", full_test_func: "check(f() == 1)\n", language: "kotlin" },
+  {
+    question: "Return one.",
+    canonical_solution: "def f():\n    return 1\n",
+    demo_test_func: "assert f() == 1\n",
+    full_test_func: "assert f() == 1\n",
+    language: "python",
+  },
+  {
+    question: "Return two (the test is wrong).",
+    canonical_solution: "def f():\n    return 2\n",
+    demo_test_func: "assert f() == 3, 'wrong expectation'\n",
+    full_test_func: "assert f() == 3\n",
+    language: "python",
+  },
+  {
+    question: "Kotlin has no toolchain here.",
+    canonical_solution: "fun f() = 1\n",
+    demo_test_func: "check(f() == 1)\n",
+    full_test_func: "check(f() == 1)\n",
+    language: "kotlin",
+  },
 ];
 let batchId = "";
 const ids: Record<string, number> = {};
 
 async function post(page: Page, path: string, data: string | object, contentType = "application/json") {
-  return page.request.post(path, { data, headers: { "content-type": contentType, origin: new URL(page.url()).origin } });
+  return page.request.post(path, {
+    data,
+    headers: { "content-type": contentType, origin: new URL(page.url()).origin },
+  });
 }
 
 test("the admin imports three records and verifies them", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, admin);
-  expect((await post(page, `/api/v1/datasets/${dataset}/records`, records.map((record) => JSON.stringify(record)).join("\n"), "application/x-ndjson")).status()).toBe(201);
+  expect(
+    (
+      await post(
+        page,
+        `/api/v1/datasets/${dataset}/records`,
+        records.map((record) => JSON.stringify(record)).join("\n"),
+        "application/x-ndjson",
+      )
+    ).status(),
+  ).toBe(201);
   const started = await post(page, `/api/v1/datasets/${dataset}/verifications`, {});
   expect(started.status()).toBe(202);
   batchId = ((await started.json()) as { batchId: string }).batchId;
@@ -32,7 +62,9 @@ test("the admin imports three records and verifies them", async ({ page }) => {
     const progress = (await (await page.request.get(`/api/v1/verifications/${batchId}`)).json()) as { status: string };
     expect(progress.status).toBe("SUCCEEDED");
   }).toPass({ timeout: 90_000 });
-  const page1 = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as { records: { id: number; question: string; verificationOutcome: string | null }[] };
+  const page1 = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as {
+    records: { id: number; question: string; verificationOutcome: string | null }[];
+  };
   for (const record of page1.records) ids[record.question] = record.id;
   expect(page1.records.map((record) => record.verificationOutcome)).toEqual(["PASSED", "RUNTIME_ERROR", "UNAVAILABLE"]);
 });

@@ -22,29 +22,45 @@ function record(name: string) {
     demo_test_func: `assert ${name}(1) == 1\n`,
     full_test_func: `assert ${name}(2) == 2\n`,
     language: "python",
-    critic_result: { summary: { overall_pass: false, failed_rules: ["Irrelevant Requirements"], key_points: [`Key point ${run}`] } },
+    critic_result: {
+      summary: { overall_pass: false, failed_rules: ["Irrelevant Requirements"], key_points: [`Key point ${run}`] },
+    },
     critic_reasoning: reasoning,
   };
 }
 
 test("the admin sets up a blind campaign, a dataset without campaign and an annotator", async ({ page, browser }) => {
   await signInAsAdmin(page);
-  for (const [name, records] of [[dataset, [record(`b1_${run}`), record(`b2_${run}`)]], [elsewhere, [record(`e1_${run}`)]]] as const) {
-    const imported = await page.request.post(`/api/v1/datasets/${name}/records`, { data: records.map((r) => JSON.stringify(r)).join("\n"), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  for (const [name, records] of [
+    [dataset, [record(`b1_${run}`), record(`b2_${run}`)]],
+    [elsewhere, [record(`e1_${run}`)]],
+  ] as const) {
+    const imported = await page.request.post(`/api/v1/datasets/${name}/records`, {
+      data: records.map((r) => JSON.stringify(r)).join("\n"),
+      headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+    });
     expect(imported.status()).toBe(201);
   }
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: `Blind reads ${run}`, languages: ["python"], blind: true }, headers: SAME_ORIGIN });
+  const created = await page.request.post("/api/v1/campaigns", {
+    data: { dataset, name: `Blind reads ${run}`, languages: ["python"], blind: true },
+    headers: SAME_ORIGIN,
+  });
   expect(created.status()).toBe(201);
   campaignId = ((await created.json()) as { id: string }).id;
   await invite(page, browser, annotator, "ANNOTATOR");
 });
 
-test("an annotator holding a blind item reads no critic on the record page or in the dataset browser", async ({ page }) => {
+test("an annotator holding a blind item reads no critic on the record page or in the dataset browser", async ({
+  page,
+}) => {
   await signIn(page, annotator);
   await page.goto(`/campaigns/${campaignId}/next`);
   await expect(page).toHaveURL(/\/items\//);
   await expect(page.getByText("The critic is hidden until you submit a first label.")).toBeVisible();
-  const recordId = ((await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "").replace("Record ", "");
+  const recordId = ((await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "").replace(
+    "Record ",
+    "",
+  );
 
   await page.goto(`/records/${recordId}`);
   await expect(page.getByTestId("critic-hidden")).toBeVisible();
@@ -63,7 +79,10 @@ test("an annotator holding a blind item reads no critic on the record page or in
 
   const listed = await page.request.get(`/api/v1/datasets/${dataset}/records`);
   expect(listed.status()).toBe(200);
-  expect(((await listed.json()) as { records: { critic: unknown }[] }).records.map((r) => r.critic)).toEqual([null, null]);
+  expect(((await listed.json()) as { records: { critic: unknown }[] }).records.map((r) => r.critic)).toEqual([
+    null,
+    null,
+  ]);
 
   // A dataset with no campaign in the annotator's languages does not exist for them.
   expect((await page.goto(`/datasets/${elsewhere}`))?.status()).toBe(404);
@@ -77,7 +96,14 @@ test("once labelled, the record page shows the annotator the critic", async ({ p
   const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
   expect(claim.status()).toBe(200);
   const { item, record: claimed } = (await claim.json()) as { item: { id: string }; record: { id: number } };
-  expect((await page.request.post(`/api/v1/items/${item.id}/annotations`, { data: { valid: true, categories: [] }, headers: SAME_ORIGIN })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post(`/api/v1/items/${item.id}/annotations`, {
+        data: { valid: true, categories: [] },
+        headers: SAME_ORIGIN,
+      })
+    ).status(),
+  ).toBe(201);
   await page.goto(`/records/${claimed.id}`);
   await expect(page.getByText("Overall:")).toBeVisible();
   await page.getByText("Reasoning", { exact: true }).click();

@@ -6,8 +6,16 @@ import { signInAsAdmin } from "./people";
 // without its host, and the admin's sandbox page shows it with its host, next to the queue.
 
 test("the admin's sandbox page and /api/health list the live verification worker and the queue", async ({ page }) => {
-  const health = (await (await page.request.get("/api/health")).json()) as { queue: Record<string, unknown>; workers: { lastBeatSecondsAgo: number; concurrency: number; backend: string }[] };
-  expect(health.queue).toMatchObject({ ok: true, depth: expect.any(Number), active: expect.any(Number), heldByDeadWorkers: 0 });
+  const health = (await (await page.request.get("/api/health")).json()) as {
+    queue: Record<string, unknown>;
+    workers: { lastBeatSecondsAgo: number; concurrency: number; backend: string }[];
+  };
+  expect(health.queue).toMatchObject({
+    ok: true,
+    depth: expect.any(Number),
+    active: expect.any(Number),
+    heldByDeadWorkers: 0,
+  });
   expect(health.workers.length).toBeGreaterThanOrEqual(1);
   expect(health.workers[0]).toMatchObject({ concurrency: expect.any(Number), backend: "local" });
   expect(health.workers[0].lastBeatSecondsAgo).toBeLessThan(15);

@@ -10,7 +10,11 @@ const LAPTOP = { width: 1440, height: 900 };
 
 const failingCritic = {
   rule_results: [
-    { rule: "Naming/Signature Inconsistency", result: "fail", reason: "The statement asks for `loop_add` but the tests call `loop_add` with **three** arguments." },
+    {
+      rule: "Naming/Signature Inconsistency",
+      result: "fail",
+      reason: "The statement asks for `loop_add` but the tests call `loop_add` with **three** arguments.",
+    },
     { rule: "Other Issues", result: "pass", reason: "Nothing else." },
   ],
   summary: { overall_pass: false, failed_rules: ["Naming/Signature Inconsistency"], key_points: ["Arity differs."] },
@@ -37,16 +41,24 @@ const campaignName = (slug: string) => `Loop ${slug}`;
 async function ensureCampaign(page: Page, slug: string, records: object[], options: Record<string, unknown> = {}) {
   if (await findCampaign(page, slug).catch(() => null)) return;
   const dataset = `e2e-loop-${slug}`;
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: records.map((r) => JSON.stringify(r)).join("\n"), headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: records.map((r) => JSON.stringify(r)).join("\n"),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", { data: { dataset, name: campaignName(slug), languages: ["python"], seed: "loop", ...options }, headers: SAME_ORIGIN });
+  const created = await page.request.post("/api/v1/campaigns", {
+    data: { dataset, name: campaignName(slug), languages: ["python"], seed: "loop", ...options },
+    headers: SAME_ORIGIN,
+  });
   expect(created.status()).toBe(201);
 }
 
 /** The id of a scenario's campaign, looked up by name as the signed-in user. */
 async function findCampaign(page: Page, slug: string): Promise<string> {
   const response = await page.request.get("/api/v1/campaigns");
-  const campaign = ((await response.json()) as { id: string; name: string }[]).find((entry) => entry.name === campaignName(slug));
+  const campaign = ((await response.json()) as { id: string; name: string }[]).find(
+    (entry) => entry.name === campaignName(slug),
+  );
   if (!campaign) throw new Error(`no campaign ${campaignName(slug)}`);
   return campaign.id;
 }
@@ -72,7 +84,10 @@ async function expectOnScreen(locator: Locator, viewport: { width: number; heigh
 }
 
 async function pageOverflow(page: Page) {
-  return page.evaluate(() => ({ x: document.documentElement.scrollWidth - window.innerWidth, y: document.documentElement.scrollHeight - window.innerHeight }));
+  return page.evaluate(() => ({
+    x: document.documentElement.scrollWidth - window.innerWidth,
+    y: document.documentElement.scrollHeight - window.innerHeight,
+  }));
 }
 
 test("the admin sets up one campaign per scenario", async ({ page }) => {
@@ -83,17 +98,26 @@ test("the admin sets up one campaign per scenario", async ({ page }) => {
   await ensureCampaign(page, "drafts", [record("loop_d1"), record("loop_d2"), record("loop_d3")]);
   await ensureCampaign(page, "guidelines", [record("loop_g")]);
   await ensureCampaign(page, "strict", [record("loop_s")], { requireInvalidNote: true });
-  await ensureCampaign(page, "failing", [record("loop_fail", { full_test_func: "assert loop_fail(2, 2) == 4\nassert loop_fail(1, 1) == 3\n" })]);
-  await ensureCampaign(page, "timeout", [record("loop_slow", { canonical_solution: "def loop_slow(a, b):\n    while True:\n        pass\n" })]);
+  await ensureCampaign(page, "failing", [
+    record("loop_fail", { full_test_func: "assert loop_fail(2, 2) == 4\nassert loop_fail(1, 1) == 3\n" }),
+  ]);
+  await ensureCampaign(page, "timeout", [
+    record("loop_slow", { canonical_solution: "def loop_slow(a, b):\n    while True:\n        pass\n" }),
+  ]);
   await ensureCampaign(page, "next", [record("loop_n1"), record("loop_n2"), record("loop_n3")]);
 });
 
-test("at 1440×900 the statement, code, verdict, critic and latest run are all on screen without scrolling", async ({ page }) => {
+test("at 1440×900 the statement, code, verdict, critic and latest run are all on screen without scrolling", async ({
+  page,
+}) => {
   await page.setViewportSize(LAPTOP);
   await signIn(page, annotator);
   await openNext(page, "layout");
 
-  await expectOnScreen(page.getByRole("region", { name: "Statement" }).getByRole("heading", { name: /Add two numbers/ }), LAPTOP);
+  await expectOnScreen(
+    page.getByRole("region", { name: "Statement" }).getByRole("heading", { name: /Add two numbers/ }),
+    LAPTOP,
+  );
   await expectOnScreen(page.getByTestId("code-solution"), LAPTOP);
   await expectOnScreen(page.getByTestId("code-test"), LAPTOP);
   await expectOnScreen(page.getByRole("radio", { name: "Valid", exact: true }), LAPTOP);
@@ -135,7 +159,9 @@ test("a 2,000-line solution scrolls inside its editor and opens full screen", as
   await expect(dialog).toBeVisible();
   const full = dialog.getByTestId("code-solution");
   await expect(full.locator(".view-lines")).toContainText("def loop_long");
-  await expect.poll(async () => (await full.boundingBox())!.height).toBeGreaterThan(Math.max(small.height, LAPTOP.height * 0.7));
+  await expect
+    .poll(async () => (await full.boundingBox())!.height)
+    .toBeGreaterThan(Math.max(small.height, LAPTOP.height * 0.7));
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 });
@@ -146,7 +172,14 @@ test("at 390 wide the workspace stacks: nothing is cut and every control is reac
   await signIn(page, annotator);
   await openNext(page, "layout");
   expect((await pageOverflow(page)).x).toBeLessThanOrEqual(0);
-  for (const target of [page.getByRole("region", { name: "Statement" }), page.getByTestId("code-solution"), page.getByTestId("code-test"), page.getByRole("radio", { name: "Invalid", exact: true }), page.getByRole("region", { name: "Critic" }), page.getByRole("button", { name: /Submit/ })]) {
+  for (const target of [
+    page.getByRole("region", { name: "Statement" }),
+    page.getByTestId("code-solution"),
+    page.getByTestId("code-test"),
+    page.getByRole("radio", { name: "Invalid", exact: true }),
+    page.getByRole("region", { name: "Critic" }),
+    page.getByRole("button", { name: /Submit/ }),
+  ]) {
     await target.scrollIntoViewIfNeeded();
     const box = (await target.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
@@ -154,7 +187,9 @@ test("at 390 wide the workspace stacks: nothing is cut and every control is reac
   }
 });
 
-test("blind: after Ctrl+Enter from the note the critic comes into view with focus, and Enter goes on", async ({ page }) => {
+test("blind: after Ctrl+Enter from the note the critic comes into view with focus, and Enter goes on", async ({
+  page,
+}) => {
   await page.setViewportSize(LAPTOP);
   await signIn(page, annotator);
   await openNext(page, "blind");
@@ -185,7 +220,8 @@ test("submitting a label opens the next item with one write request that also cl
   // The app's own requests from here on: page data and writes, not scripts, Monaco files or link prefetches.
   const requests: { method: string; path: string }[] = [];
   page.on("request", (request) => {
-    if (!["fetch", "xhr", "document"].includes(request.resourceType()) || request.headers()["next-router-prefetch"]) return;
+    if (!["fetch", "xhr", "document"].includes(request.resourceType()) || request.headers()["next-router-prefetch"])
+      return;
     requests.push({ method: request.method(), path: new URL(request.url()).pathname });
   });
   await page.keyboard.press("v");
@@ -198,7 +234,10 @@ test("submitting a label opens the next item with one write request that also cl
   const writes = requests.filter((request) => request.method !== "GET");
   expect(writes, JSON.stringify(requests)).toHaveLength(1);
   // The write claimed the next item: no separate trip through /next, at most the next item's page after it.
-  expect(requests.filter((request) => request.path.endsWith("/next")), JSON.stringify(requests)).toHaveLength(0);
+  expect(
+    requests.filter((request) => request.path.endsWith("/next")),
+    JSON.stringify(requests),
+  ).toHaveLength(0);
   expect(requests.length, JSON.stringify(requests)).toBeLessThanOrEqual(2);
 });
 
@@ -239,7 +278,9 @@ test("every category is reachable from the keyboard and the sheet lists the keys
   await page.keyboard.press("Escape");
 });
 
-test("a reload mid-label restores the draft; Back after submit shows the saved label and revising it works", async ({ page }) => {
+test("a reload mid-label restores the draft; Back after submit shows the saved label and revising it works", async ({
+  page,
+}) => {
   await page.setViewportSize(LAPTOP);
   await signIn(page, annotator);
   await openNext(page, "drafts");
@@ -286,7 +327,10 @@ test("Markdown renders in the record browser's question column and in critic rea
   await expect(title.locator("strong")).toHaveText("two");
 
   await openNext(page, "layout");
-  const reason = page.getByRole("region", { name: "Critic" }).getByRole("list", { name: "Failed rules" }).getByText(/The statement asks for/);
+  const reason = page
+    .getByRole("region", { name: "Critic" })
+    .getByRole("list", { name: "Failed rules" })
+    .getByText(/The statement asks for/);
   await expect(reason).not.toContainText("`");
   await expect(reason.locator("code").first()).toHaveText("loop_add");
 });
@@ -294,7 +338,9 @@ test("Markdown renders in the record browser's question column and in critic rea
 test("campaign guidelines: the admin writes them, the annotator opens them with G", async ({ page, browser }) => {
   await signIn(page, admin);
   await page.goto(`/campaigns/${await findCampaign(page, "guidelines")}`);
-  await page.getByLabel("Guidelines (Markdown)").fill("## How we judge\n\nA test that prints instead of asserting is **invalid**.");
+  await page
+    .getByLabel("Guidelines (Markdown)")
+    .fill("## How we judge\n\nA test that prints instead of asserting is **invalid**.");
   await page.getByRole("button", { name: "Save guidelines" }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
 
@@ -330,7 +376,10 @@ test("a note is required for invalid labels only where the campaign says so", as
   await page.keyboard.press("Enter");
   await expect(page.getByText("Say why it is invalid.")).toBeVisible();
   expect(page.url()).toBe(strictUrl);
-  const rejected = await page.request.post(`/api/v1/items/${strictUrl.split("/items/")[1]}/annotations`, { data: { valid: false, categories: ["name-mismatch"] }, headers: SAME_ORIGIN });
+  const rejected = await page.request.post(`/api/v1/items/${strictUrl.split("/items/")[1]}/annotations`, {
+    data: { valid: false, categories: ["name-mismatch"] },
+    headers: SAME_ORIGIN,
+  });
   expect(rejected.status()).toBe(422);
 });
 
@@ -356,7 +405,10 @@ test("after a run, the failing line is also marked in the test's editor", async 
   await signIn(page, annotator);
   await openNext(page, "failing");
   await page.keyboard.press("r");
-  await expect(page.getByRole("region", { name: "Latest run" }).getByTestId("run-row-full")).toContainText("Full test, line 2", { timeout: 45_000 });
+  await expect(page.getByRole("region", { name: "Latest run" }).getByTestId("run-row-full")).toContainText(
+    "Full test, line 2",
+    { timeout: 45_000 },
+  );
   await expect(page.getByTestId("code-test").locator(".failing-line")).toHaveCount(1);
 });
 

@@ -12,7 +12,10 @@ const run = Date.now().toString(36);
 const dataset = `e2e-workspace-${run}`;
 const names = { keyboard: `Keyboard campaign ${run}`, blind: `Blind campaign ${run}` };
 
-const critic = { rule_results: [{ rule: "Other Issues", result: "pass", reason: "Statement, solution and tests agree." }], summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] } };
+const critic = {
+  rule_results: [{ rule: "Other Issues", result: "pass", reason: "Statement, solution and tests agree." }],
+  summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] },
+};
 
 /** A small python record whose canonical solution really passes both tests. */
 function record(name: string, operator: string, a: number, b: number) {
@@ -46,13 +49,30 @@ async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
 
 test("the admin imports a python dataset and creates two campaigns", async ({ page }) => {
   await signIn(page, admin);
-  const body = [record("ws_add", "+", 1, 2), record("ws_mul", "*", 3, 4), record("ws_sub", "-", 9, 4), record("ws_add2", "+", 5, 6), record("ws_mul2", "*", 2, 7)].map((r) => JSON.stringify(r)).join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, { data: body, headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" } });
+  const body = [
+    record("ws_add", "+", 1, 2),
+    record("ws_mul", "*", 3, 4),
+    record("ws_sub", "-", 9, 4),
+    record("ws_add2", "+", 5, 6),
+    record("ws_mul2", "*", 2, 7),
+  ]
+    .map((r) => JSON.stringify(r))
+    .join("\n");
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: body,
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
 
-  for (const [slot, name, blind] of [["keyboard", names.keyboard, false], ["blind", names.blind, true]] as const) {
+  for (const [slot, name, blind] of [
+    ["keyboard", names.keyboard, false],
+    ["blind", names.blind, true],
+  ] as const) {
     // The keyboard campaign asks for a note on invalid labels (off by default), to exercise N and Ctrl+Enter.
-    const response = await page.request.post("/api/v1/campaigns", { headers: SAME_ORIGIN, data: { dataset, name, languages: ["python"], blind, seed: "e2e", requireInvalidNote: !blind } });
+    const response = await page.request.post("/api/v1/campaigns", {
+      headers: SAME_ORIGIN,
+      data: { dataset, name, languages: ["python"], blind, seed: "e2e", requireInvalidNote: !blind },
+    });
     expect(response.status()).toBe(201);
     const created = (await response.json()) as { id: string; itemCount: number };
     expect(created.itemCount).toBe(5);
@@ -116,7 +136,9 @@ test("an annotator labels three records and skips one by keyboard alone", async 
   await expectNextItem(page, heading);
 
   // The shortcut sheet opens with ? and closes with Esc.
-  await pressUntil(page, "?", () => expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible({ timeout: 1_000 }));
+  await pressUntil(page, "?", () =>
+    expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible({ timeout: 1_000 }),
+  );
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeHidden();
 

@@ -11,17 +11,27 @@ beforeAll(() => eslint.calculateConfigForFile("components/example/example.tsx"),
 
 async function problems(code: string, filePath = "components/example/example.tsx"): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return result.messages.filter((message) => message.ruleId === "no-restricted-imports" || message.ruleId === "no-restricted-syntax").map((message) => `${message.ruleId}: ${message.message}`);
+  return result.messages
+    .filter((message) => message.ruleId === "no-restricted-imports" || message.ruleId === "no-restricted-syntax")
+    .map((message) => `${message.ruleId}: ${message.message}`);
 }
 
 describe("components/ boundary", () => {
   it("refuses an import of a server action from app/", async () => {
-    expect(await problems(`import { inviteUserAction } from "@/app/(app)/admin/users/actions";\nexport const x = inviteUserAction;\n`)).toEqual([expect.stringMatching(/^no-restricted-imports: .*as a prop/)]);
-    expect(await problems(`import type { Thing } from "../../app/signin/actions";\nexport type X = Thing;\n`)).toEqual([expect.stringMatching(/^no-restricted-imports: /)]);
+    expect(
+      await problems(
+        `import { inviteUserAction } from "@/app/(app)/admin/users/actions";\nexport const x = inviteUserAction;\n`,
+      ),
+    ).toEqual([expect.stringMatching(/^no-restricted-imports: .*as a prop/)]);
+    expect(await problems(`import type { Thing } from "../../app/signin/actions";\nexport type X = Thing;\n`)).toEqual([
+      expect.stringMatching(/^no-restricted-imports: /),
+    ]);
   });
 
   it("refuses fetch, to the REST API or through window", async () => {
-    const call = await problems("export async function go(id: string) {\n  await fetch(`/api/v1/items/${id}/skip`, { method: \"POST\" });\n}\n");
+    const call = await problems(
+      'export async function go(id: string) {\n  await fetch(`/api/v1/items/${id}/skip`, { method: "POST" });\n}\n',
+    );
     expect(call).toEqual([expect.stringMatching(/^no-restricted-syntax: .*server action/)]);
     expect(await problems(`export const go = (url: string) => window.fetch(url);\n`)).toHaveLength(1);
   });
@@ -32,6 +42,11 @@ describe("components/ boundary", () => {
   });
 
   it("leaves pages free to import their actions", async () => {
-    expect(await problems(`import { inviteUserAction } from "@/app/(app)/admin/users/actions";\nexport const x = inviteUserAction;\n`, "app/(app)/admin/users/page.tsx")).toEqual([]);
+    expect(
+      await problems(
+        `import { inviteUserAction } from "@/app/(app)/admin/users/actions";\nexport const x = inviteUserAction;\n`,
+        "app/(app)/admin/users/page.tsx",
+      ),
+    ).toEqual([]);
   });
 });

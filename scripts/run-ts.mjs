@@ -11,6 +11,8 @@ if (!file) {
 }
 
 const tsxLoader = import.meta.resolve("tsx");
-const child = spawn(process.execPath, ["--conditions=react-server", "--import", tsxLoader, resolve(file), ...args], { stdio: "inherit" });
+const child = spawn(process.execPath, ["--conditions=react-server", "--import", tsxLoader, resolve(file), ...args], {
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -10,6 +10,7 @@ rm -f test-reports/vitest-*.json
 reports=(test-reports/vitest.json)
 
 echo "== ESLint"; npx eslint .
+echo "== Prettier"; npx prettier --check .
 echo "== TypeScript"; npx tsc --noEmit
 echo "== Vitest: unit, integration, sandbox"
 npx vitest run --project unit --project integration --project sandbox \

@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
 // for after sign-in (the sign-in page keeps only same-origin paths); every page checks its own scope.
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const actor = await getSessionActor();
-  if (!actor) redirect(`/signin?callbackUrl=${encodeURIComponent((await headers()).get("x-verity-path") ?? "/datasets")}`);
+  if (!actor)
+    redirect(`/signin?callbackUrl=${encodeURIComponent((await headers()).get("x-verity-path") ?? "/datasets")}`);
   return (
     <>
       <TopNav actor={actor} />

@@ -17,7 +17,11 @@ const ERRORS: Record<string, string> = {
   CredentialsSignin: "Wrong email or password.",
 };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string; callbackUrl?: string }>;
+}) {
   const { error, callbackUrl } = await searchParams;
   if (await getSessionActor()) redirect(safeCallbackPath(callbackUrl));
   const isFirstRun = (await countUsers()) === 0;
@@ -29,7 +33,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         {isFirstRun ? (
           <FirstAdminForm createFirstAdmin={createFirstAdminAction} />
         ) : (
-          <SignInForm callbackUrl={safeCallbackPath(callbackUrl)} external={externalSignInOptions()} initialError={error ? (ERRORS[error] ?? "Sign-in failed. Try again.") : undefined} />
+          <SignInForm
+            callbackUrl={safeCallbackPath(callbackUrl)}
+            external={externalSignInOptions()}
+            initialError={error ? (ERRORS[error] ?? "Sign-in failed. Try again.") : undefined}
+          />
         )}
       </div>
     </main>

@@ -17,7 +17,9 @@ export function InvitationLink({ link, note }: { link: string; note: string }) {
       />
       <div className="mt-2 flex items-center gap-3">
         <CopyButton text={link} label="Copy link" />
-        <span className="text-xs text-emerald-900">Send it now: it cannot be shown again (a new link can be issued from the list).</span>
+        <span className="text-xs text-emerald-900">
+          Send it now: it cannot be shown again (a new link can be issued from the list).
+        </span>
       </div>
     </div>
   );

@@ -8,10 +8,25 @@ import type { Action } from "@/lib/server/action";
 
 import { InvitationLink } from "./invitation-link";
 
-export type InvitationListRow = { id: string; email: string; role: string; languages: string[]; expiresAt: string; status: "open" | "expired" };
+export type InvitationListRow = {
+  id: string;
+  email: string;
+  role: string;
+  languages: string[];
+  expiresAt: string;
+  status: "open" | "expired";
+};
 
 /** Unused invitations with their status; issue a fresh link (the old stops working) or revoke. */
-export function InvitationList({ invitations, resend, revoke }: { invitations: InvitationListRow[]; resend: Action<{ invitationId: string }, { link: string }>; revoke: Action<{ invitationId: string }, null> }) {
+export function InvitationList({
+  invitations,
+  resend,
+  revoke,
+}: {
+  invitations: InvitationListRow[];
+  resend: Action<{ invitationId: string }, { link: string }>;
+  revoke: Action<{ invitationId: string }, null>;
+}) {
   const router = useRouter();
   const [fresh, setFresh] = useState<{ id: string; link: string }>();
   const [error, setError] = useState<string>();
@@ -41,7 +56,10 @@ export function InvitationList({ invitations, resend, revoke }: { invitations: I
   return (
     <div className="space-y-3">
       {error ? <ErrorNote>{error}</ErrorNote> : null}
-      <p className="text-xs text-slate-500">Links are stored only as a fingerprint, so an old link cannot be shown again: “New link” issues a fresh one, valid 7 days, and the old one stops working.</p>
+      <p className="text-xs text-slate-500">
+        Links are stored only as a fingerprint, so an old link cannot be shown again: “New link” issues a fresh one,
+        valid 7 days, and the old one stops working.
+      </p>
       <ul className="divide-y divide-slate-100 text-sm" aria-label="Invitations">
         {invitations.map((invitation) => (
           <li key={invitation.id} aria-label={`Invitation for ${invitation.email}`} className="space-y-2 py-2">
@@ -49,18 +67,39 @@ export function InvitationList({ invitations, resend, revoke }: { invitations: I
               <span className="text-slate-800">
                 {invitation.email} · {invitation.role.toLowerCase()}
               </span>
-              {invitation.languages.length ? <span className="text-slate-500">{invitation.languages.join(", ")}</span> : null}
-              {invitation.status === "open" ? <Badge tone="green">open · expires {invitation.expiresAt.slice(0, 10)}</Badge> : <Badge tone="amber">expired</Badge>}
+              {invitation.languages.length ? (
+                <span className="text-slate-500">{invitation.languages.join(", ")}</span>
+              ) : null}
+              {invitation.status === "open" ? (
+                <Badge tone="green">open · expires {invitation.expiresAt.slice(0, 10)}</Badge>
+              ) : (
+                <Badge tone="amber">expired</Badge>
+              )}
             </div>
             <div className="flex gap-2">
-              <Button type="button" variant="secondary" disabled={pendingId === invitation.id} onClick={() => void onResend(invitation.id)}>
+              <Button
+                type="button"
+                variant="secondary"
+                disabled={pendingId === invitation.id}
+                onClick={() => void onResend(invitation.id)}
+              >
                 New link
               </Button>
-              <Button type="button" variant="danger" disabled={pendingId === invitation.id} onClick={() => void onRevoke(invitation.id, invitation.email)}>
+              <Button
+                type="button"
+                variant="danger"
+                disabled={pendingId === invitation.id}
+                onClick={() => void onRevoke(invitation.id, invitation.email)}
+              >
                 Revoke
               </Button>
             </div>
-            {fresh?.id === invitation.id ? <InvitationLink link={fresh.link} note={`New link for ${invitation.email} (valid 7 days; the old link no longer works):`} /> : null}
+            {fresh?.id === invitation.id ? (
+              <InvitationLink
+                link={fresh.link}
+                note={`New link for ${invitation.email} (valid 7 days; the old link no longer works):`}
+              />
+            ) : null}
           </li>
         ))}
       </ul>

@@ -9,7 +9,14 @@ import type { Action } from "@/lib/server/action";
 import { InvitationLink } from "./invitation-link";
 import { LanguagePicker } from "./language-picker";
 
-export function InviteForm({ invite }: { invite: Action<{ email: string; role: "ADMIN" | "REVIEWER" | "ANNOTATOR"; languages: (typeof LANGUAGES)[number][] }, { link: string }> }) {
+export function InviteForm({
+  invite,
+}: {
+  invite: Action<
+    { email: string; role: "ADMIN" | "REVIEWER" | "ANNOTATOR"; languages: (typeof LANGUAGES)[number][] },
+    { link: string }
+  >;
+}) {
   const [link, setLink] = useState<string>();
   const [error, setError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});

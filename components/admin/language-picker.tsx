@@ -9,7 +9,13 @@ export function LanguagePicker({ name, defaultValue = [] }: { name: string; defa
       <legend className="sr-only">Languages</legend>
       {LANGUAGES.map((language: Language) => (
         <label key={language} className="flex items-center gap-1.5">
-          <input type="checkbox" name={name} value={language} defaultChecked={defaultValue.includes(language)} className="size-3.5" />
+          <input
+            type="checkbox"
+            name={name}
+            value={language}
+            defaultChecked={defaultValue.includes(language)}
+            className="size-3.5"
+          />
           {LANGUAGE_LABELS[language]}
         </label>
       ))}

@@ -9,10 +9,27 @@ import type { Action } from "@/lib/server/action";
 import { LanguagePicker } from "./language-picker";
 
 type Role = "ADMIN" | "REVIEWER" | "ANNOTATOR";
-type UserSummary = { id: string; email: string; name: string | null; role: Role; languages: string[]; disabled: boolean };
+type UserSummary = {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  languages: string[];
+  disabled: boolean;
+};
 
 /** One user in the admin's table, with an inline editor for role and languages and a switch to disable them. */
-export function UserAccessRow({ user, isSelf, updateAccess, setDisabled }: { user: UserSummary; isSelf: boolean; updateAccess: Action<{ userId: string; role: Role; languages: (typeof LANGUAGES)[number][] }, null>; setDisabled: Action<{ userId: string; disabled: boolean }, null> }) {
+export function UserAccessRow({
+  user,
+  isSelf,
+  updateAccess,
+  setDisabled,
+}: {
+  user: UserSummary;
+  isSelf: boolean;
+  updateAccess: Action<{ userId: string; role: Role; languages: (typeof LANGUAGES)[number][] }, null>;
+  setDisabled: Action<{ userId: string; disabled: boolean }, null>;
+}) {
   const [isEditing, setEditing] = useState(false);
   const [message, setMessage] = useState<string>();
 
@@ -30,7 +47,13 @@ export function UserAccessRow({ user, isSelf, updateAccess, setDisabled }: { use
 
   async function onToggleDisabled() {
     const result = await setDisabled({ userId: user.id, disabled: !user.disabled });
-    setMessage(result.ok ? (user.disabled ? "Enabled." : "Disabled: signed out everywhere, API tokens refused.") : result.message);
+    setMessage(
+      result.ok
+        ? user.disabled
+          ? "Enabled."
+          : "Disabled: signed out everywhere, API tokens refused."
+        : result.message,
+    );
   }
 
   return (
@@ -69,7 +92,11 @@ export function UserAccessRow({ user, isSelf, updateAccess, setDisabled }: { use
               Edit
             </Button>
             {isSelf ? null : (
-              <Button variant={user.disabled ? "secondary" : "danger"} onClick={onToggleDisabled} aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}>
+              <Button
+                variant={user.disabled ? "secondary" : "danger"}
+                onClick={onToggleDisabled}
+                aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}
+              >
                 {user.disabled ? "Enable" : "Disable"}
               </Button>
             )}

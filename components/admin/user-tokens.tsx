@@ -8,7 +8,13 @@ import type { Action } from "@/lib/server/action";
 type ActiveToken = { id: string; name: string; prefix: string; ownerEmail: string; lastUsedAt: string | null };
 
 /** Every user's active API tokens, each with a Revoke button (a leaked token, a person who left). */
-export function UserTokens({ tokens, revokeToken }: { tokens: ActiveToken[]; revokeToken: Action<{ tokenId: string }, null> }) {
+export function UserTokens({
+  tokens,
+  revokeToken,
+}: {
+  tokens: ActiveToken[];
+  revokeToken: Action<{ tokenId: string }, null>;
+}) {
   const [error, setError] = useState<string>();
 
   async function onRevoke(tokenId: string) {
@@ -28,10 +34,15 @@ export function UserTokens({ tokens, revokeToken }: { tokens: ActiveToken[]; rev
                 {token.ownerEmail} · {token.name}
               </div>
               <div className="text-xs text-slate-500">
-                <span className="font-mono">{token.prefix}…</span> · last used {token.lastUsedAt?.slice(0, 16).replace("T", " ") ?? "never"}
+                <span className="font-mono">{token.prefix}…</span> · last used{" "}
+                {token.lastUsedAt?.slice(0, 16).replace("T", " ") ?? "never"}
               </div>
             </div>
-            <Button variant="danger" onClick={() => onRevoke(token.id)} aria-label={`Revoke ${token.ownerEmail}'s token ${token.name}`}>
+            <Button
+              variant="danger"
+              onClick={() => onRevoke(token.id)}
+              aria-label={`Revoke ${token.ownerEmail}'s token ${token.name}`}
+            >
               Revoke
             </Button>
           </li>

@@ -1,8 +1,25 @@
 // The audit page's query string: filters from a GET form plus the "Older" cursor.
 import { z } from "zod";
 
-export const ACTION_PREFIXES = ["label.", "adjudication.", "user.", "invitation.", "token.", "dataset.", "campaign.", "item."] as const;
-export const TARGET_TYPES = ["Annotation", "ApiToken", "Campaign", "CampaignItem", "Dataset", "Invitation", "User"] as const;
+export const ACTION_PREFIXES = [
+  "label.",
+  "adjudication.",
+  "user.",
+  "invitation.",
+  "token.",
+  "dataset.",
+  "campaign.",
+  "item.",
+] as const;
+export const TARGET_TYPES = [
+  "Annotation",
+  "ApiToken",
+  "Campaign",
+  "CampaignItem",
+  "Dataset",
+  "Invitation",
+  "User",
+] as const;
 
 const auditQuerySchema = z.object({
   action: z.enum(ACTION_PREFIXES).optional(),
@@ -17,13 +34,19 @@ export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** Parses the search params; empty fields are "any", an invalid value resets the filters. */
 export function parseAuditQuery(raw: Record<string, string | string[] | undefined>): AuditQuery {
-  const present = Object.fromEntries(Object.entries(raw).flatMap(([key, value]) => (typeof value === "string" && value.trim() !== "" ? [[key, value]] : [])));
+  const present = Object.fromEntries(
+    Object.entries(raw).flatMap(([key, value]) =>
+      typeof value === "string" && value.trim() !== "" ? [[key, value]] : [],
+    ),
+  );
   const parsed = auditQuerySchema.safeParse(present);
   return parsed.success ? parsed.data : {};
 }
 
 /** "?…" for a query (without the cursor unless given). */
 export function auditSearch(query: AuditQuery): string {
-  const text = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (value ? [[key, value]] : []))).toString();
+  const text = new URLSearchParams(
+    Object.entries(query).flatMap(([key, value]) => (value ? [[key, value]] : [])),
+  ).toString();
   return text ? `?${text}` : "";
 }

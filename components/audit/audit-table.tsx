@@ -2,7 +2,19 @@ import Link from "next/link";
 
 import { type Column, DataTable } from "@/components/ui/data-table";
 
-export type AuditRow = { id: string; actorLabel: string; action: string; targetType: string; targetId: string | null; targetLabel: string; campaignId: string | null; campaignName: string | null; before: unknown; after: unknown; createdAt: Date };
+export type AuditRow = {
+  id: string;
+  actorLabel: string;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  targetLabel: string;
+  campaignId: string | null;
+  campaignName: string | null;
+  before: unknown;
+  after: unknown;
+  createdAt: Date;
+};
 
 /** One JSON value: compact on one line, the indented whole on expanding. */
 function JsonValue({ value }: { value: unknown }) {
@@ -12,7 +24,9 @@ function JsonValue({ value }: { value: unknown }) {
   return (
     <details>
       <summary className="cursor-pointer font-mono text-xs text-slate-700">{compact.slice(0, 60)}…</summary>
-      <pre className="mt-1 max-h-72 max-w-md overflow-auto rounded bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap ring-1 ring-slate-200">{JSON.stringify(value, null, 2)}</pre>
+      <pre className="mt-1 max-h-72 max-w-md overflow-auto rounded bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap ring-1 ring-slate-200">
+        {JSON.stringify(value, null, 2)}
+      </pre>
     </details>
   );
 }
@@ -35,11 +49,16 @@ export function AuditTable({ events }: { events: AuditRow[] }) {
       {events.map((event) => (
         <tr key={event.id}>
           <td className="px-3 py-2 whitespace-nowrap tabular-nums text-slate-600">
-            <time dateTime={event.createdAt.toISOString()}>{event.createdAt.toISOString().slice(0, 19).replace("T", " ")}</time>
+            <time dateTime={event.createdAt.toISOString()}>
+              {event.createdAt.toISOString().slice(0, 19).replace("T", " ")}
+            </time>
           </td>
           <td className="px-3 py-2 text-slate-700">{event.actorLabel}</td>
           <td className="px-3 py-2 font-mono text-xs">{event.action}</td>
-          <td className="px-3 py-2 text-slate-700" title={event.targetId ? `${event.targetType} ${event.targetId}` : event.targetType}>
+          <td
+            className="px-3 py-2 text-slate-700"
+            title={event.targetId ? `${event.targetType} ${event.targetId}` : event.targetType}
+          >
             {event.targetLabel}
           </td>
           <td className="px-3 py-2 text-slate-700">
@@ -51,8 +70,12 @@ export function AuditTable({ events }: { events: AuditRow[] }) {
               <span className="text-slate-300">—</span>
             )}
           </td>
-          <td className="px-3 py-2"><JsonValue value={event.before} /></td>
-          <td className="px-3 py-2"><JsonValue value={event.after} /></td>
+          <td className="px-3 py-2">
+            <JsonValue value={event.before} />
+          </td>
+          <td className="px-3 py-2">
+            <JsonValue value={event.after} />
+          </td>
         </tr>
       ))}
     </DataTable>

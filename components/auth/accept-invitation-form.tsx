@@ -7,7 +7,15 @@ import { useState } from "react";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import type { Action } from "@/lib/server/action";
 
-export function AcceptInvitationForm({ token, email, acceptInvitation }: { token: string; email: string; acceptInvitation: Action<{ token: string; name: string; password: string }, unknown> }) {
+export function AcceptInvitationForm({
+  token,
+  email,
+  acceptInvitation,
+}: {
+  token: string;
+  email: string;
+  acceptInvitation: Action<{ token: string; name: string; password: string }, unknown>;
+}) {
   const router = useRouter();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string>();
@@ -36,7 +44,12 @@ export function AcceptInvitationForm({ token, email, acceptInvitation }: { token
       <Field label="Your name" htmlFor="name" error={fieldErrors.name?.[0]}>
         <Input id="name" name="name" autoComplete="name" autoFocus />
       </Field>
-      <Field label="Password" htmlFor="password" error={fieldErrors.password?.[0]} hint="At least 10 characters, at most 72 bytes.">
+      <Field
+        label="Password"
+        htmlFor="password"
+        error={fieldErrors.password?.[0]}
+        hint="At least 10 characters, at most 72 bytes."
+      >
         <Input id="password" name="password" type="password" autoComplete="new-password" required minLength={10} />
       </Field>
       <Button type="submit" className="w-full" disabled={isPending}>

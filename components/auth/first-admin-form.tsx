@@ -7,7 +7,11 @@ import { useState } from "react";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import type { Action } from "@/lib/server/action";
 
-export function FirstAdminForm({ createFirstAdmin }: { createFirstAdmin: Action<{ email: string; name: string; password: string; setupCode: string }, unknown> }) {
+export function FirstAdminForm({
+  createFirstAdmin,
+}: {
+  createFirstAdmin: Action<{ email: string; name: string; password: string; setupCode: string }, unknown>;
+}) {
   const router = useRouter();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string>();
@@ -16,7 +20,12 @@ export function FirstAdminForm({ createFirstAdmin }: { createFirstAdmin: Action<
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const input = { email: String(form.get("email")), name: String(form.get("name") ?? ""), password: String(form.get("password")), setupCode: String(form.get("setupCode")) };
+    const input = {
+      email: String(form.get("email")),
+      name: String(form.get("name") ?? ""),
+      password: String(form.get("password")),
+      setupCode: String(form.get("setupCode")),
+    };
     setPending(true);
     const result = await createFirstAdmin(input);
     if (!result.ok) {
@@ -34,10 +43,25 @@ export function FirstAdminForm({ createFirstAdmin }: { createFirstAdmin: Action<
     <form onSubmit={onSubmit} className="space-y-4">
       <div>
         <h2 className="text-lg font-semibold">Create the first admin</h2>
-        <p className="mt-1 text-sm text-slate-600">Verity has no users yet. The first account administers it: it imports datasets and invites the team.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Verity has no users yet. The first account administers it: it imports datasets and invites the team.
+        </p>
       </div>
-      <Field label="Setup code" htmlFor="setupCode" error={fieldErrors.setupCode?.[0]} hint="Printed in the console where Verity was started, so only its operator can create this account.">
-        <Input id="setupCode" name="setupCode" autoComplete="off" spellCheck={false} required autoFocus className="font-mono" />
+      <Field
+        label="Setup code"
+        htmlFor="setupCode"
+        error={fieldErrors.setupCode?.[0]}
+        hint="Printed in the console where Verity was started, so only its operator can create this account."
+      >
+        <Input
+          id="setupCode"
+          name="setupCode"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          autoFocus
+          className="font-mono"
+        />
       </Field>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <Field label="Email" htmlFor="email" error={fieldErrors.email?.[0]}>
@@ -46,7 +70,12 @@ export function FirstAdminForm({ createFirstAdmin }: { createFirstAdmin: Action<
       <Field label="Name" htmlFor="name" error={fieldErrors.name?.[0]}>
         <Input id="name" name="name" autoComplete="name" />
       </Field>
-      <Field label="Password" htmlFor="password" error={fieldErrors.password?.[0]} hint="At least 10 characters, at most 72 bytes.">
+      <Field
+        label="Password"
+        htmlFor="password"
+        error={fieldErrors.password?.[0]}
+        hint="At least 10 characters, at most 72 bytes."
+      >
         <Input id="password" name="password" type="password" autoComplete="new-password" required minLength={10} />
       </Field>
       <Button type="submit" className="w-full" disabled={isPending}>

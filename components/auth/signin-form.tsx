@@ -7,7 +7,15 @@ import { useState } from "react";
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import { safeCallbackPath } from "@/lib/validation/callback-path";
 
-export function SignInForm({ callbackUrl, external, initialError }: { callbackUrl: string; external: { id: string; name: string }[]; initialError?: string }) {
+export function SignInForm({
+  callbackUrl,
+  external,
+  initialError,
+}: {
+  callbackUrl: string;
+  external: { id: string; name: string }[];
+  initialError?: string;
+}) {
   const router = useRouter();
   const [error, setError] = useState(initialError);
   const [isPending, setPending] = useState(false);
@@ -17,7 +25,11 @@ export function SignInForm({ callbackUrl, external, initialError }: { callbackUr
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(undefined);
-    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    const result = await signIn("credentials", {
+      email: form.get("email"),
+      password: form.get("password"),
+      redirect: false,
+    });
     if (result?.ok) {
       // Checked again here: the prop is the only thing between a crafted link and a redirect.
       router.push(safeCallbackPath(callbackUrl));
@@ -46,7 +58,12 @@ export function SignInForm({ callbackUrl, external, initialError }: { callbackUr
       {external.length > 0 ? (
         <div className="space-y-2 border-t border-slate-200 pt-4">
           {external.map((provider) => (
-            <Button key={provider.id} variant="secondary" className="w-full" onClick={() => signIn(provider.id, { callbackUrl: safeCallbackPath(callbackUrl) })}>
+            <Button
+              key={provider.id}
+              variant="secondary"
+              className="w-full"
+              onClick={() => signIn(provider.id, { callbackUrl: safeCallbackPath(callbackUrl) })}
+            >
               Continue with {provider.name}
             </Button>
           ))}

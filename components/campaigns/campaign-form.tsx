@@ -21,7 +21,15 @@ function optionalNumber(value: FormDataEntryValue | null): number | null {
 }
 
 /** The admin's form for a new campaign: dataset, sample, overlap, blind mode, final rule, lease and taxonomy. */
-export function CampaignForm({ datasets, defaultCategories, createCampaign }: { datasets: { name: string; languages: string[] }[]; defaultCategories: CategoryDefinition[]; createCampaign: Action<CreateCampaignFields, Created> }) {
+export function CampaignForm({
+  datasets,
+  defaultCategories,
+  createCampaign,
+}: {
+  datasets: { name: string; languages: string[] }[];
+  defaultCategories: CategoryDefinition[];
+  createCampaign: Action<CreateCampaignFields, Created>;
+}) {
   const router = useRouter();
   const [dataset, setDataset] = useState(datasets[0]?.name ?? "");
   const [overlap, setOverlap] = useState(1);
@@ -72,12 +80,18 @@ export function CampaignForm({ datasets, defaultCategories, createCampaign }: { 
           <Link href={`/campaigns/${created.id}`} className="font-medium text-emerald-900 underline">
             {created.name}
           </Link>{" "}
-          with {created.itemCount} items. Seed: <code className="font-mono">{created.seed}</code> (use it to draw the same sample again).
+          with {created.itemCount} items. Seed: <code className="font-mono">{created.seed}</code> (use it to draw the
+          same sample again).
         </div>
       ) : null}
       <div className="grid gap-4 md:grid-cols-2">
         <Field label="Dataset" htmlFor="campaign-dataset" error={fieldErrors.dataset?.[0]}>
-          <Select id="campaign-dataset" value={dataset} onChange={(event) => setDataset(event.target.value)} className="w-full">
+          <Select
+            id="campaign-dataset"
+            value={dataset}
+            onChange={(event) => setDataset(event.target.value)}
+            className="w-full"
+          >
             {datasets.map((entry) => (
               <option key={entry.name} value={entry.name}>
                 {entry.name}
@@ -93,28 +107,76 @@ export function CampaignForm({ datasets, defaultCategories, createCampaign }: { 
         <span className="mb-1 block text-sm font-medium text-slate-700">Languages</span>
         <LanguagePicker key={dataset} name="languages" defaultValue={datasetLanguages} />
         <p className="mt-1 text-xs text-slate-500">Preselected: every language in {dataset || "the dataset"}.</p>
-        {fieldErrors.languages ? <p className="text-xs text-red-700" role="alert">{fieldErrors.languages[0]}</p> : null}
+        {fieldErrors.languages ? (
+          <p className="text-xs text-red-700" role="alert">
+            {fieldErrors.languages[0]}
+          </p>
+        ) : null}
       </div>
       <div className="grid gap-4 md:grid-cols-3">
-        <Field label="Records per language" htmlFor="campaign-per-language" hint="Empty: all of them." error={fieldErrors.perLanguage?.[0]}>
+        <Field
+          label="Records per language"
+          htmlFor="campaign-per-language"
+          hint="Empty: all of them."
+          error={fieldErrors.perLanguage?.[0]}
+        >
           <Input id="campaign-per-language" name="perLanguage" type="number" min={1} />
         </Field>
-        <Field label="Seed" htmlFor="campaign-seed" hint="Optional; a random one is drawn and shown." error={fieldErrors.seed?.[0]}>
+        <Field
+          label="Seed"
+          htmlFor="campaign-seed"
+          hint="Optional; a random one is drawn and shown."
+          error={fieldErrors.seed?.[0]}
+        >
           <Input id="campaign-seed" name="seed" maxLength={100} />
         </Field>
         <Field label="Lease minutes" htmlFor="campaign-lease" error={fieldErrors.leaseMinutes?.[0]}>
           <Input id="campaign-lease" name="leaseMinutes" type="number" min={1} max={1440} defaultValue={30} required />
         </Field>
         <Field label="Overlap K (annotators per record)" htmlFor="campaign-overlap" error={fieldErrors.overlap?.[0]}>
-          <Input id="campaign-overlap" type="number" min={1} max={10} value={overlap} onChange={(event) => setOverlap(Math.max(1, Number(event.target.value) || 1))} required />
+          <Input
+            id="campaign-overlap"
+            type="number"
+            min={1}
+            max={10}
+            value={overlap}
+            onChange={(event) => setOverlap(Math.max(1, Number(event.target.value) || 1))}
+            required
+          />
         </Field>
         {overlap === 1 ? (
-          <Field label="Agreement subset fraction" htmlFor="campaign-agreement" hint="0–1: share of records that get a second annotator." error={fieldErrors.agreementFraction?.[0]}>
-            <Input id="campaign-agreement" name="agreementFraction" type="number" min={0} max={1} step={0.05} defaultValue={0} />
+          <Field
+            label="Agreement subset fraction"
+            htmlFor="campaign-agreement"
+            hint="0–1: share of records that get a second annotator."
+            error={fieldErrors.agreementFraction?.[0]}
+          >
+            <Input
+              id="campaign-agreement"
+              name="agreementFraction"
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              defaultValue={0}
+            />
           </Field>
         ) : null}
-        <Field label="Gold share" htmlFor="campaign-gold-share" hint="0–0.5: share of each annotator's items drawn from the dataset's gold records." error={fieldErrors.goldShare?.[0]}>
-          <Input id="campaign-gold-share" name="goldShare" type="number" min={0} max={0.5} step={0.05} defaultValue={0} />
+        <Field
+          label="Gold share"
+          htmlFor="campaign-gold-share"
+          hint="0–0.5: share of each annotator's items drawn from the dataset's gold records."
+          error={fieldErrors.goldShare?.[0]}
+        >
+          <Input
+            id="campaign-gold-share"
+            name="goldShare"
+            type="number"
+            min={0}
+            max={0.5}
+            step={0.05}
+            defaultValue={0}
+          />
         </Field>
         <Field label="Final-label rule" htmlFor="campaign-final-rule" error={fieldErrors.finalRule?.[0]}>
           <Select id="campaign-final-rule" name="finalRule" defaultValue="consensus" className="w-full">
@@ -130,7 +192,9 @@ export function CampaignForm({ datasets, defaultCategories, createCampaign }: { 
         <input type="checkbox" name="blind" className="mt-0.5 size-4" />
         <span>
           <span className="font-medium text-slate-800">Blind mode</span>
-          <span className="block text-xs text-slate-500">Annotators see the critic only after their first label, which is kept as the pre-reveal label.</span>
+          <span className="block text-xs text-slate-500">
+            Annotators see the critic only after their first label, which is kept as the pre-reveal label.
+          </span>
         </span>
       </label>
       <label className="flex items-start gap-2 text-sm">

@@ -32,20 +32,39 @@ type Props = {
   goldShare: number;
   status: CampaignStatus;
   hasLabels: boolean;
-  updateSettings: Action<{ campaignId: string; name: string; overlap?: number; goldShare?: number }, { name: string; overlap: number; goldShare: number }>;
-  changeStatus: Action<{ campaignId: string; action: CampaignStatusAction }, { status: CampaignStatus; endedLeases: number }>;
+  updateSettings: Action<
+    { campaignId: string; name: string; overlap?: number; goldShare?: number },
+    { name: string; overlap: number; goldShare: number }
+  >;
+  changeStatus: Action<
+    { campaignId: string; action: CampaignStatusAction },
+    { status: CampaignStatus; endedLeases: number }
+  >;
   deleteCampaign: Action<{ campaignId: string }, null>;
 };
 
 /** Admin controls on the campaign page: settings, status, delete. */
-export function CampaignManage({ campaignId, name, overlap, goldShare, status, hasLabels, updateSettings, changeStatus, deleteCampaign }: Props) {
+export function CampaignManage({
+  campaignId,
+  name,
+  overlap,
+  goldShare,
+  status,
+  hasLabels,
+  updateSettings,
+  changeStatus,
+  deleteCampaign,
+}: Props) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [isPending, setPending] = useState(false);
 
-  async function run<T>(work: () => Promise<{ ok: true; data: T } | { ok: false; message: string; fieldErrors?: Record<string, string[]> }>, done: (data: T) => string) {
+  async function run<T>(
+    work: () => Promise<{ ok: true; data: T } | { ok: false; message: string; fieldErrors?: Record<string, string[]> }>,
+    done: (data: T) => string,
+  ) {
     setPending(true);
     const result = await work();
     setPending(false);
@@ -67,8 +86,15 @@ export function CampaignManage({ campaignId, name, overlap, goldShare, status, h
     const nextOverlap = Number(form.get("overlap"));
     const nextGoldShare = Number(form.get("goldShare"));
     return run(
-      () => updateSettings({ campaignId, name: String(form.get("name")), ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }), ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }) }),
-      (data) => `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}`,
+      () =>
+        updateSettings({
+          campaignId,
+          name: String(form.get("name")),
+          ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }),
+          ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }),
+        }),
+      (data) =>
+        `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}`,
     );
   }
 
@@ -93,11 +119,39 @@ export function CampaignManage({ campaignId, name, overlap, goldShare, status, h
         <Field label="Name" htmlFor="campaign-name" error={fieldErrors.name?.[0]}>
           <Input id="campaign-name" name="name" defaultValue={name} required maxLength={100} className="w-72" />
         </Field>
-        <Field label="Overlap" htmlFor="campaign-overlap" error={fieldErrors.overlap?.[0]} hint={hasLabels ? "Fixed once items are labelled." : "Annotators per item."}>
-          <Input id="campaign-overlap" name="overlap" type="number" min={1} max={10} defaultValue={overlap} disabled={hasLabels} className="w-24" />
+        <Field
+          label="Overlap"
+          htmlFor="campaign-overlap"
+          error={fieldErrors.overlap?.[0]}
+          hint={hasLabels ? "Fixed once items are labelled." : "Annotators per item."}
+        >
+          <Input
+            id="campaign-overlap"
+            name="overlap"
+            type="number"
+            min={1}
+            max={10}
+            defaultValue={overlap}
+            disabled={hasLabels}
+            className="w-24"
+          />
         </Field>
-        <Field label="Gold share" htmlFor="campaign-gold-share" error={fieldErrors.goldShare?.[0]} hint="0–0.5 of each annotator's items.">
-          <Input id="campaign-gold-share" name="goldShare" type="number" min={0} max={0.5} step={0.05} defaultValue={goldShare} className="w-24" />
+        <Field
+          label="Gold share"
+          htmlFor="campaign-gold-share"
+          error={fieldErrors.goldShare?.[0]}
+          hint="0–0.5 of each annotator's items."
+        >
+          <Input
+            id="campaign-gold-share"
+            name="goldShare"
+            type="number"
+            min={0}
+            max={0.5}
+            step={0.05}
+            defaultValue={goldShare}
+            className="w-24"
+          />
         </Field>
         <Button type="submit" variant="secondary" disabled={isPending}>
           Save settings
@@ -105,7 +159,20 @@ export function CampaignManage({ campaignId, name, overlap, goldShare, status, h
       </form>
       <div className="flex flex-wrap items-center gap-3" role="group" aria-label="Status">
         {STATUS_ACTIONS[status].map(({ action, label, hint }) => (
-          <Button key={action} type="button" variant="secondary" title={hint} disabled={isPending} onClick={() => run(() => changeStatus({ campaignId, action }), (data) => `Now ${data.status.toLowerCase()}${data.endedLeases ? `; ${data.endedLeases} leases ended` : ""}.`)}>
+          <Button
+            key={action}
+            type="button"
+            variant="secondary"
+            title={hint}
+            disabled={isPending}
+            onClick={() =>
+              run(
+                () => changeStatus({ campaignId, action }),
+                (data) =>
+                  `Now ${data.status.toLowerCase()}${data.endedLeases ? `; ${data.endedLeases} leases ended` : ""}.`,
+              )
+            }
+          >
             {label}
           </Button>
         ))}

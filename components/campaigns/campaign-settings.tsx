@@ -6,7 +6,17 @@ import { Button, ErrorNote } from "@/components/ui/primitives";
 import type { Action } from "@/lib/server/action";
 
 /** The admin's settings that may change during a campaign: the annotators' guidelines and the note rule. */
-export function CampaignSettings({ campaignId, guidelines, requireInvalidNote, saveGuidelines }: { campaignId: string; guidelines: string; requireInvalidNote: boolean; saveGuidelines: Action<{ campaignId: string; guidelines: string; requireInvalidNote: boolean }, unknown> }) {
+export function CampaignSettings({
+  campaignId,
+  guidelines,
+  requireInvalidNote,
+  saveGuidelines,
+}: {
+  campaignId: string;
+  guidelines: string;
+  requireInvalidNote: boolean;
+  saveGuidelines: Action<{ campaignId: string; guidelines: string; requireInvalidNote: boolean }, unknown>;
+}) {
   const [text, setText] = useState(guidelines);
   const [isNoteRequired, setNoteRequired] = useState(requireInvalidNote);
   const [error, setError] = useState<string>();
@@ -31,11 +41,24 @@ export function CampaignSettings({ campaignId, guidelines, requireInvalidNote, s
         <label htmlFor="campaign-guidelines" className="block font-medium text-slate-700">
           Guidelines (Markdown)
         </label>
-        <textarea id="campaign-guidelines" value={text} onChange={(event) => setText(event.target.value)} rows={6} maxLength={20_000} className="block w-full rounded-md border-0 px-2.5 py-1.5 font-mono text-xs ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="How this campaign judges records: what counts as invalid, which category to pick when in doubt…" />
+        <textarea
+          id="campaign-guidelines"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          rows={6}
+          maxLength={20_000}
+          className="block w-full rounded-md border-0 px-2.5 py-1.5 font-mono text-xs ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+          placeholder="How this campaign judges records: what counts as invalid, which category to pick when in doubt…"
+        />
         <p className="text-xs text-slate-500">Annotators open them in the workspace with G.</p>
       </div>
       <label className="flex items-center gap-2">
-        <input type="checkbox" checked={isNoteRequired} onChange={(event) => setNoteRequired(event.target.checked)} className="size-4" />
+        <input
+          type="checkbox"
+          checked={isNoteRequired}
+          onChange={(event) => setNoteRequired(event.target.checked)}
+          className="size-4"
+        />
         Require a note on invalid labels
       </label>
       <div className="flex items-center gap-3">

@@ -37,15 +37,29 @@ export function CampaignTable({ campaigns }: { campaigns: CampaignRow[] }) {
             )}
           </td>
           <td className="px-3 py-2 text-slate-700">{campaign.dataset}</td>
-          <td className="px-3 py-2 text-slate-700">{campaign.languages.map((language) => languageName(language)).join(", ")}</td>
+          <td className="px-3 py-2 text-slate-700">
+            {campaign.languages.map((language) => languageName(language)).join(", ")}
+          </td>
           <td className="px-3 py-2 text-right tabular-nums">{campaign.itemCount.toLocaleString("en")}</td>
-          <td className="px-3 py-2 text-right tabular-nums" title={campaign.agreementFraction > 0 ? `${Math.round(campaign.agreementFraction * 100)}% get a second annotator` : undefined}>
+          <td
+            className="px-3 py-2 text-right tabular-nums"
+            title={
+              campaign.agreementFraction > 0
+                ? `${Math.round(campaign.agreementFraction * 100)}% get a second annotator`
+                : undefined
+            }
+          >
             {campaign.overlap}
             {campaign.agreementFraction > 0 ? ` (+${Math.round(campaign.agreementFraction * 100)}%)` : ""}
           </td>
           <td className="px-3 py-2">{campaign.blind ? <Badge tone="amber">blind</Badge> : <Badge>open</Badge>}</td>
           <td className="px-3 py-2">
-            <ProgressBar done={campaign.progress.annotationsDone} wanted={campaign.progress.annotationsWanted} label={`Labels for ${campaign.name}`} caption="Labels" />
+            <ProgressBar
+              done={campaign.progress.annotationsDone}
+              wanted={campaign.progress.annotationsWanted}
+              label={`Labels for ${campaign.name}`}
+              caption="Labels"
+            />
           </td>
         </tr>
       ))}

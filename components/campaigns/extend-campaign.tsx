@@ -6,13 +6,26 @@ import { Button, ErrorNote } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import type { Action } from "@/lib/server/action";
 
-type Extension = { added: number; perLanguage: number | null; before: Record<string, number>; after: Record<string, number> };
+type Extension = {
+  added: number;
+  perLanguage: number | null;
+  before: Record<string, number>;
+  after: Record<string, number>;
+};
 
 /**
  * Adds records to a running campaign: a larger sample per language under the campaign's seed (the
  * records a campaign created with that size would hold), then the strata before and after.
  */
-export function ExtendCampaign({ campaignId, perLanguage, extend }: { campaignId: string; perLanguage: number | null; extend: Action<{ campaignId: string; perLanguage: number | null }, Extension> }) {
+export function ExtendCampaign({
+  campaignId,
+  perLanguage,
+  extend,
+}: {
+  campaignId: string;
+  perLanguage: number | null;
+  extend: Action<{ campaignId: string; perLanguage: number | null }, Extension>;
+}) {
   const [size, setSize] = useState(perLanguage === null ? "" : String(perLanguage));
   const [error, setError] = useState<string>();
   const [result, setResult] = useState<Extension>();
@@ -23,7 +36,12 @@ export function ExtendCampaign({ campaignId, perLanguage, extend }: { campaignId
     setPending(true);
     const outcome = await extend({ campaignId, perLanguage: size.trim() === "" ? null : Number(size) });
     setPending(false);
-    if (!outcome.ok) return setError(outcome.fieldErrors?.perLanguage?.[0] ? `${outcome.message} ${outcome.fieldErrors.perLanguage[0]}` : outcome.message);
+    if (!outcome.ok)
+      return setError(
+        outcome.fieldErrors?.perLanguage?.[0]
+          ? `${outcome.message} ${outcome.fieldErrors.perLanguage[0]}`
+          : outcome.message,
+      );
     setError(undefined);
     setResult(outcome.data);
   }
@@ -37,13 +55,24 @@ export function ExtendCampaign({ campaignId, perLanguage, extend }: { campaignId
           <label htmlFor="extend-per-language" className="block font-medium text-slate-700">
             Records per language
           </label>
-          <input id="extend-per-language" type="number" min={1} value={size} onChange={(event) => setSize(event.target.value)} placeholder="all" className="block w-32 rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" />
+          <input
+            id="extend-per-language"
+            type="number"
+            min={1}
+            value={size}
+            onChange={(event) => setSize(event.target.value)}
+            placeholder="all"
+            className="block w-32 rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+          />
         </div>
         <Button type="submit" disabled={isPending}>
           {isPending ? "Adding…" : "Add records"}
         </Button>
       </div>
-      <p className="text-xs text-slate-500">The sample grows under the campaign&apos;s seed: it then holds what a campaign created with this size would. Labels so far stay; leave empty to take every record.</p>
+      <p className="text-xs text-slate-500">
+        The sample grows under the campaign&apos;s seed: it then holds what a campaign created with this size would.
+        Labels so far stay; leave empty to take every record.
+      </p>
       {result ? (
         <div role="status" className="space-y-2">
           <p className="text-emerald-800">
@@ -53,19 +82,31 @@ export function ExtendCampaign({ campaignId, perLanguage, extend }: { campaignId
             <caption className="sr-only">Items per language before and after</caption>
             <thead>
               <tr className="text-left text-xs text-slate-500">
-                <th scope="col" className="pr-4">Language</th>
-                <th scope="col" className="pr-4 text-right">Before</th>
-                <th scope="col" className="pr-4 text-right">After</th>
-                <th scope="col" className="text-right">Added</th>
+                <th scope="col" className="pr-4">
+                  Language
+                </th>
+                <th scope="col" className="pr-4 text-right">
+                  Before
+                </th>
+                <th scope="col" className="pr-4 text-right">
+                  After
+                </th>
+                <th scope="col" className="text-right">
+                  Added
+                </th>
               </tr>
             </thead>
             <tbody>
               {languages.map((language) => (
                 <tr key={language}>
-                  <th scope="row" className="pr-4 text-left font-normal">{languageName(language)}</th>
+                  <th scope="row" className="pr-4 text-left font-normal">
+                    {languageName(language)}
+                  </th>
                   <td className="pr-4 text-right tabular-nums">{result.before[language] ?? 0}</td>
                   <td className="pr-4 text-right tabular-nums">{result.after[language]}</td>
-                  <td className="text-right tabular-nums">+{result.after[language] - (result.before[language] ?? 0)}</td>
+                  <td className="text-right tabular-nums">
+                    +{result.after[language] - (result.before[language] ?? 0)}
+                  </td>
                 </tr>
               ))}
             </tbody>

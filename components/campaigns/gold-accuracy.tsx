@@ -10,7 +10,10 @@ function Rate({ n, correct }: Accuracy) {
   return (
     <>
       <span className="tabular-nums">{((100 * correct) / n).toFixed(1)}%</span>{" "}
-      <span className={n < SMALL_N ? "text-xs text-amber-700" : "text-xs text-slate-500"} title={n < SMALL_N ? `Only ${n} gold items: a rough figure` : `${correct} of ${n} gold items right`}>
+      <span
+        className={n < SMALL_N ? "text-xs text-amber-700" : "text-xs text-slate-500"}
+        title={n < SMALL_N ? `Only ${n} gold items: a rough figure` : `${correct} of ${n} gold items right`}
+      >
         (n = {n})
       </span>
     </>

@@ -8,12 +8,21 @@ import { COMMENT_MAX_LENGTH } from "@/lib/validation/comments";
 import type { Action } from "@/lib/server/action";
 
 /** What the page lets the thread do: add a comment, mark the thread read. */
-export type CommentActions = { addComment: Action<{ itemId: string; body: string }, unknown>; markRead: Action<{ itemId: string }, unknown> };
+export type CommentActions = {
+  addComment: Action<{ itemId: string; body: string }, unknown>;
+  markRead: Action<{ itemId: string }, unknown>;
+};
 
 type Comment = { id: string; author: string; body: string; createdAt: string; isMine: boolean; isUnread: boolean };
 
 /** The thread and its form. New comments keep their "new" mark for this view; the thread is marked read on opening. */
-export function CommentThreadView({ itemId, comments, unread, addComment, markRead }: { itemId: string; comments: Comment[]; unread: number } & CommentActions) {
+export function CommentThreadView({
+  itemId,
+  comments,
+  unread,
+  addComment,
+  markRead,
+}: { itemId: string; comments: Comment[]; unread: number } & CommentActions) {
   const router = useRouter();
   const [body, setBody] = useState("");
   const [error, setError] = useState<string>();
@@ -37,11 +46,17 @@ export function CommentThreadView({ itemId, comments, unread, addComment, markRe
   return (
     <div className="space-y-3">
       {comments.length === 0 ? (
-        <p className="text-sm text-slate-500">No comments yet. Ask here if something is unclear (“is this test nondeterministic?”).</p>
+        <p className="text-sm text-slate-500">
+          No comments yet. Ask here if something is unclear (“is this test nondeterministic?”).
+        </p>
       ) : (
         <ol className="space-y-2" aria-label="Comments">
           {comments.map((comment) => (
-            <li key={comment.id} aria-label={`Comment by ${comment.author}`} className={`rounded-md p-2 text-sm ring-1 ${comment.isUnread ? "bg-amber-50 ring-amber-200" : "bg-slate-50 ring-slate-200"}`}>
+            <li
+              key={comment.id}
+              aria-label={`Comment by ${comment.author}`}
+              className={`rounded-md p-2 text-sm ring-1 ${comment.isUnread ? "bg-amber-50 ring-amber-200" : "bg-slate-50 ring-slate-200"}`}
+            >
               <div className="mb-1 flex items-center gap-2 text-xs text-slate-500">
                 <span className="font-medium text-slate-700">{comment.isMine ? "You" : comment.author}</span>
                 <time dateTime={comment.createdAt}>{comment.createdAt.slice(0, 16).replace("T", " ")} UTC</time>

@@ -39,7 +39,16 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const valid = form.get("verdict") === "valid";
-    return run(() => onSave({ recordId, valid, categories: valid ? [] : form.getAll("categories").map(String), note: String(form.get("note") ?? "") || null }), "Gold answer saved.");
+    return run(
+      () =>
+        onSave({
+          recordId,
+          valid,
+          categories: valid ? [] : form.getAll("categories").map(String),
+          note: String(form.get("note") ?? "") || null,
+        }),
+      "Gold answer saved.",
+    );
   }
 
   return (
@@ -54,7 +63,14 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
         <legend className="mb-1 font-medium text-slate-700">Known verdict</legend>
         {(["valid", "invalid"] as const).map((verdict) => (
           <label key={verdict} className="flex items-center gap-1.5">
-            <input type="radio" name="verdict" value={verdict} defaultChecked={answer ? answer.valid === (verdict === "valid") : false} required className="size-4" />
+            <input
+              type="radio"
+              name="verdict"
+              value={verdict}
+              defaultChecked={answer ? answer.valid === (verdict === "valid") : false}
+              required
+              className="size-4"
+            />
             {verdict === "valid" ? "Valid" : "Invalid"}
           </label>
         ))}
@@ -64,7 +80,13 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
         <div className="grid grid-cols-2 gap-1">
           {DEFAULT_CATEGORIES.map((category) => (
             <label key={category.key} className="flex items-center gap-1.5 text-xs" title={category.description}>
-              <input type="checkbox" name="categories" value={category.key} defaultChecked={answer?.categories.includes(category.key)} className="size-3.5" />
+              <input
+                type="checkbox"
+                name="categories"
+                value={category.key}
+                defaultChecked={answer?.categories.includes(category.key)}
+                className="size-3.5"
+              />
               {category.label}
             </label>
           ))}
@@ -72,14 +94,25 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
       </fieldset>
       <label className="block">
         <span className="mb-1 block font-medium text-slate-700">Note</span>
-        <textarea name="note" defaultValue={answer?.note ?? ""} rows={2} maxLength={2000} className="block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" />
+        <textarea
+          name="note"
+          defaultValue={answer?.note ?? ""}
+          rows={2}
+          maxLength={2000}
+          className="block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+        />
       </label>
       <div className="flex gap-2">
         <Button type="submit" disabled={isPending}>
           {answer ? "Save gold answer" : "Mark as gold"}
         </Button>
         {answer ? (
-          <Button type="button" variant="secondary" disabled={isPending} onClick={() => run(() => onClear({ recordId }), "Gold answer removed.")}>
+          <Button
+            type="button"
+            variant="secondary"
+            disabled={isPending}
+            onClick={() => run(() => onClear({ recordId }), "Gold answer removed.")}
+          >
             Remove gold answer
           </Button>
         ) : null}

@@ -1,7 +1,11 @@
 import { Badge } from "@/components/ui/primitives";
 
 /** A record's gold answer, read-only (reviewers). */
-export function GoldAnswerView({ answer }: { answer: { valid: boolean; categories: string[]; note: string | null } | null }) {
+export function GoldAnswerView({
+  answer,
+}: {
+  answer: { valid: boolean; categories: string[]; note: string | null } | null;
+}) {
   if (!answer) return <p className="text-sm text-slate-500">Not a gold record.</p>;
   return (
     <div className="space-y-1 text-sm">

@@ -6,7 +6,10 @@ import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import type { ActionResult } from "@/lib/server/action";
 
-type Props = { dataset: string; onImport: (input: { dataset: string; text: string }) => Promise<ActionResult<{ imported: number }>> };
+type Props = {
+  dataset: string;
+  onImport: (input: { dataset: string; text: string }) => Promise<ActionResult<{ imported: number }>>;
+};
 
 /** Imports a file of gold answers (JSONL or CSV) into a dataset; a bad line refuses the whole file. */
 export function GoldImport({ dataset, onImport }: Props) {
@@ -37,7 +40,10 @@ export function GoldImport({ dataset, onImport }: Props) {
   return (
     <form onSubmit={onSubmit} className="space-y-2 text-sm" aria-label="Import gold answers">
       <p className="text-slate-600">
-        JSONL (<code>{'{"key": "…", "verdict": "invalid", "categories": ["name-mismatch"], "note": "…"}'}</code>) or CSV with a header (<code>key</code> or <code>id</code>, <code>verdict</code>, <code>categories</code> separated by “;”, <code>note</code>). Any bad line refuses the whole file. Up to 1 MB here; larger files through the API or <code>verity gold import</code>.
+        JSONL (<code>{'{"key": "…", "verdict": "invalid", "categories": ["name-mismatch"], "note": "…"}'}</code>) or CSV
+        with a header (<code>key</code> or <code>id</code>, <code>verdict</code>, <code>categories</code> separated by
+        “;”, <code>note</code>). Any bad line refuses the whole file. Up to 1 MB here; larger files through the API or{" "}
+        <code>verity gold import</code>.
       </p>
       {message ? (
         <ErrorNote>
@@ -57,7 +63,13 @@ export function GoldImport({ dataset, onImport }: Props) {
         </p>
       ) : null}
       <div className="flex items-center gap-2">
-        <input type="file" name="file" accept=".jsonl,.ndjson,.csv,.json,text/csv,application/x-ndjson" aria-label="Gold file" className="text-sm" />
+        <input
+          type="file"
+          name="file"
+          accept=".jsonl,.ndjson,.csv,.json,text/csv,application/x-ndjson"
+          aria-label="Gold file"
+          className="text-sm"
+        />
         <Button type="submit" variant="secondary" disabled={isPending}>
           Import gold
         </Button>

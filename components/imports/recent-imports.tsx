@@ -13,7 +13,11 @@ export type ImportRow = {
   createdAt: Date;
 };
 
-const STATUS = { RUNNING: { tone: "indigo", label: "Running" }, SUCCEEDED: { tone: "green", label: "Done" }, FAILED: { tone: "red", label: "Failed" } } as const;
+const STATUS = {
+  RUNNING: { tone: "indigo", label: "Running" },
+  SUCCEEDED: { tone: "green", label: "Done" },
+  FAILED: { tone: "red", label: "Failed" },
+} as const;
 
 const COLUMNS: Column[] = [
   { label: "Started" },
@@ -32,15 +36,22 @@ export function RecentImports({ jobs }: { jobs: ImportRow[] }) {
     <DataTable label="Recent imports" columns={COLUMNS}>
       {jobs.map((job) => (
         <tr key={job.id}>
-          <td className="py-2 pr-3 whitespace-nowrap text-slate-600">{job.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</td>
+          <td className="py-2 pr-3 whitespace-nowrap text-slate-600">
+            {job.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+          </td>
           <td className="py-2 pr-3 font-medium text-slate-800">{job.datasetName}</td>
-          <td className="max-w-48 truncate py-2 pr-3 text-slate-600" title={job.fileName ?? undefined}>{job.fileName ?? "—"}</td>
+          <td className="max-w-48 truncate py-2 pr-3 text-slate-600" title={job.fileName ?? undefined}>
+            {job.fileName ?? "—"}
+          </td>
           <td className="py-2 pr-3">
             <Badge tone={STATUS[job.status].tone}>{STATUS[job.status].label}</Badge>
           </td>
           <td className="py-2 pr-3 text-right tabular-nums">{job.linesRead}</td>
           <td className="py-2 pr-3 text-right tabular-nums">{job.imported}</td>
-          <td className="py-2 text-slate-700">{job.message ?? (job.skipped ? `${job.skipped} bad lines skipped` : job.status === "SUCCEEDED" ? "Imported" : "")}</td>
+          <td className="py-2 text-slate-700">
+            {job.message ??
+              (job.skipped ? `${job.skipped} bad lines skipped` : job.status === "SUCCEEDED" ? "Imported" : "")}
+          </td>
         </tr>
       ))}
     </DataTable>

@@ -6,7 +6,16 @@ import { useRef, useState } from "react";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 
-type Summary = { ok: boolean; dataset: string; imported: number; duplicates: number; skipped: number; errorCount: number; errors: { line: number; message: string }[]; byLanguage: Record<string, number> };
+type Summary = {
+  ok: boolean;
+  dataset: string;
+  imported: number;
+  duplicates: number;
+  skipped: number;
+  errorCount: number;
+  errors: { line: number; message: string }[];
+  byLanguage: Record<string, number>;
+};
 type ApiError = { error: { message: string; fieldErrors?: Record<string, string[]> } };
 
 /** Streams the chosen file to the import API and shows upload progress, then the summary. */
@@ -45,7 +54,11 @@ export function UploadForm() {
       } catch {
         return setError(`The server answered ${request.status} without a readable body.`);
       }
-      if ("error" in body) setError(body.error.message + (body.error.fieldErrors ? ` ${Object.values(body.error.fieldErrors).flat().join(" ")}` : ""));
+      if ("error" in body)
+        setError(
+          body.error.message +
+            (body.error.fieldErrors ? ` ${Object.values(body.error.fieldErrors).flat().join(" ")}` : ""),
+        );
       else setSummary(body);
     };
     request.onerror = () => {
@@ -60,13 +73,27 @@ export function UploadForm() {
     <div className="space-y-5">
       <form onSubmit={onSubmit} className="grid max-w-xl gap-4">
         <Field label="File" htmlFor="file" hint=".jsonl, .json, or either gzipped (.gz)">
-          <Input id="file" name="file" type="file" ref={fileInput} accept=".jsonl,.json,.gz,.ndjson,application/json,application/gzip" required />
+          <Input
+            id="file"
+            name="file"
+            type="file"
+            ref={fileInput}
+            accept=".jsonl,.json,.gz,.ndjson,application/json,application/gzip"
+            required
+          />
         </Field>
         <Field label="Dataset" htmlFor="dataset" hint="A new name creates the dataset; an existing one adds to it.">
-          <Input id="dataset" name="dataset" required pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,99}" placeholder="acb-2026-11" />
+          <Input
+            id="dataset"
+            name="dataset"
+            required
+            pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,99}"
+            placeholder="acb-2026-11"
+          />
         </Field>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="skipInvalid" className="size-4 rounded border-slate-300" /> Skip bad lines and import the valid records
+          <input type="checkbox" name="skipInvalid" className="size-4 rounded border-slate-300" /> Skip bad lines and
+          import the valid records
         </label>
         <div>
           <Button type="submit" disabled={progress !== null}>
@@ -76,10 +103,19 @@ export function UploadForm() {
       </form>
       {progress !== null ? (
         <div aria-live="polite">
-          <div className="h-2 w-full max-w-xl overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={Math.round(progress * 100)} aria-valuemin={0} aria-valuemax={100} aria-label="Import progress">
+          <div
+            className="h-2 w-full max-w-xl overflow-hidden rounded bg-slate-200"
+            role="progressbar"
+            aria-valuenow={Math.round(progress * 100)}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-label="Import progress"
+          >
             <div className="h-full bg-indigo-600 transition-all" style={{ width: `${Math.round(progress * 100)}%` }} />
           </div>
-          <p className="mt-1 text-xs text-slate-600">{progress < 1 ? `Uploading and importing… ${Math.round(progress * 100)}%` : "Finishing the import…"}</p>
+          <p className="mt-1 text-xs text-slate-600">
+            {progress < 1 ? `Uploading and importing… ${Math.round(progress * 100)}%` : "Finishing the import…"}
+          </p>
         </div>
       ) : null}
       {error ? <ErrorNote>{error}</ErrorNote> : null}
@@ -92,7 +128,10 @@ function ImportSummaryView({ summary }: { summary: Summary }) {
   return (
     <div className="space-y-3" aria-live="polite">
       {summary.ok ? (
-        <p className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200" role="status">
+        <p
+          className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200"
+          role="status"
+        >
           Imported {summary.imported} records into{" "}
           <Link className="font-medium underline" href={`/datasets/${encodeURIComponent(summary.dataset)}`}>
             {summary.dataset}
@@ -101,7 +140,11 @@ function ImportSummaryView({ summary }: { summary: Summary }) {
           {summary.skipped ? `; ${summary.skipped} bad lines skipped` : ""}.
         </p>
       ) : (
-        <ErrorNote>{summary.errorCount ? `${summary.errorCount} bad line${summary.errorCount === 1 ? "" : "s"}: nothing was imported. Fix them, or tick “Skip bad lines”.` : "The file holds no records; nothing was imported."}</ErrorNote>
+        <ErrorNote>
+          {summary.errorCount
+            ? `${summary.errorCount} bad line${summary.errorCount === 1 ? "" : "s"}: nothing was imported. Fix them, or tick “Skip bad lines”.`
+            : "The file holds no records; nothing was imported."}
+        </ErrorNote>
       )}
       {summary.errors.length > 0 ? (
         <table className="text-sm">

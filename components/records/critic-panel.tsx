@@ -9,14 +9,30 @@ export function CriticPanel({ critic }: { critic: CriticView | null }) {
     <div className="space-y-4 text-sm">
       <div className="flex items-center gap-2">
         <span className="font-medium">Overall:</span>
-        {critic.overallPass === true ? <Badge tone="green">pass</Badge> : critic.overallPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
-        {critic.failedRules.length > 0 ? <span className="text-slate-600">failed: {critic.failedRules.join(", ")}</span> : null}
+        {critic.overallPass === true ? (
+          <Badge tone="green">pass</Badge>
+        ) : critic.overallPass === false ? (
+          <Badge tone="red">fail</Badge>
+        ) : (
+          <Badge tone="amber">unclear</Badge>
+        )}
+        {critic.failedRules.length > 0 ? (
+          <span className="text-slate-600">failed: {critic.failedRules.join(", ")}</span>
+        ) : null}
       </div>
       {critic.rules.length > 0 ? (
         <ul className="divide-y divide-slate-100 rounded-md ring-1 ring-slate-200">
           {critic.rules.map((rule, index) => (
             <li key={`${rule.rule}-${index}`} className="flex gap-3 px-3 py-2">
-              <span className="w-12 shrink-0">{rule.passed === false ? <Badge tone="red">fail</Badge> : rule.passed === true ? <Badge tone="green">pass</Badge> : <Badge>?</Badge>}</span>
+              <span className="w-12 shrink-0">
+                {rule.passed === false ? (
+                  <Badge tone="red">fail</Badge>
+                ) : rule.passed === true ? (
+                  <Badge tone="green">pass</Badge>
+                ) : (
+                  <Badge>?</Badge>
+                )}
+              </span>
               <div>
                 <div className="font-medium text-slate-800">{rule.rule}</div>
                 {rule.reason ? (
@@ -49,7 +65,9 @@ export function CriticPanel({ critic }: { critic: CriticView | null }) {
       ) : null}
       <details>
         <summary className="cursor-pointer font-medium">Raw critic output</summary>
-        <pre className="mt-2 max-h-80 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100">{critic.raw}</pre>
+        <pre className="mt-2 max-h-80 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100">
+          {critic.raw}
+        </pre>
       </details>
     </div>
   );

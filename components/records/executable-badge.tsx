@@ -6,7 +6,12 @@ import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
  * cannot run here is "unavailable here", never a failure nor a pending run.
  */
 export function ExecutableBadge({ value, outcome = null }: { value: boolean | null; outcome?: string | null }) {
-  if (value === true) return <Badge tone="green" title="The canonical solution PASSED the demo and the full test">passes</Badge>;
+  if (value === true)
+    return (
+      <Badge tone="green" title="The canonical solution PASSED the demo and the full test">
+        passes
+      </Badge>
+    );
   if (value === false) {
     return (
       <Badge tone="red" title="The canonical solution did not pass its own tests">
@@ -14,6 +19,14 @@ export function ExecutableBadge({ value, outcome = null }: { value: boolean | nu
       </Badge>
     );
   }
-  if (outcome === UNAVAILABLE) return <Badge tone="amber" title="Its language has no toolchain in this sandbox (and no acb route): it cannot be verified here">unavailable here</Badge>;
+  if (outcome === UNAVAILABLE)
+    return (
+      <Badge
+        tone="amber"
+        title="Its language has no toolchain in this sandbox (and no acb route): it cannot be verified here"
+      >
+        unavailable here
+      </Badge>
+    );
   return <Badge title="Not verified yet">not run</Badge>;
 }

@@ -17,8 +17,12 @@ export function QuestionMarkdown({ source }: { source: string }) {
       </ReactMarkdown>
       {rest ? (
         <details className="mt-3 rounded-md ring-1 ring-slate-200">
-          <summary className="cursor-pointer px-3 py-2 font-medium text-indigo-700">Show all: {rest.length.toLocaleString("en")} more characters, as plain text</summary>
-          <div className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-slate-200 px-3 py-2 font-mono text-xs">{rest}</div>
+          <summary className="cursor-pointer px-3 py-2 font-medium text-indigo-700">
+            Show all: {rest.length.toLocaleString("en")} more characters, as plain text
+          </summary>
+          <div className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words border-t border-slate-200 px-3 py-2 font-mono text-xs">
+            {rest}
+          </div>
         </details>
       ) : null}
     </div>
@@ -41,7 +45,10 @@ export function InlineMarkdown({ source }: { source: string }) {
       rehypePlugins={[rehypeSanitize]}
       allowedElements={INLINE_ELEMENTS}
       unwrapDisallowed
-      components={{ p: ({ children }) => <>{children}</>, code: ({ children }) => <code className="rounded bg-slate-100 px-1 font-mono text-[0.9em]">{children}</code> }}
+      components={{
+        p: ({ children }) => <>{children}</>,
+        code: ({ children }) => <code className="rounded bg-slate-100 px-1 font-mono text-[0.9em]">{children}</code>,
+      }}
     >
       {text}
     </ReactMarkdown>

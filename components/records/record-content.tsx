@@ -3,7 +3,13 @@ import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Card } from "@/components/ui/primitives";
 
 /** A record's statement and code: question, canonical solution, demo and full test (read-only Monaco). */
-export function RecordContent({ record, monacoLanguage }: { record: { question: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }; monacoLanguage: string }) {
+export function RecordContent({
+  record,
+  monacoLanguage,
+}: {
+  record: { question: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string };
+  monacoLanguage: string;
+}) {
   return (
     <>
       <Card title="Question">

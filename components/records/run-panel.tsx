@@ -11,7 +11,17 @@ import { RunResult, type RunRecordAction, type RunView } from "./run-result";
  * Keyboard: R runs both. When the language could not run a moment ago, a note says so, but Run
  * stays: the server checks again on every run, so a fixed sandbox works without a reload.
  */
-export function RunPanel({ recordId, canRun, unavailableNote, onRun }: { recordId: number; canRun: boolean; unavailableNote?: string; onRun: RunRecordAction }) {
+export function RunPanel({
+  recordId,
+  canRun,
+  unavailableNote,
+  onRun,
+}: {
+  recordId: number;
+  canRun: boolean;
+  unavailableNote?: string;
+  onRun: RunRecordAction;
+}) {
   const [runs, setRuns] = useState<RunView[]>([]);
   const [note, setNote] = useState(unavailableNote);
   const [error, setError] = useState<string>();
@@ -41,7 +51,14 @@ export function RunPanel({ recordId, canRun, unavailableNote, onRun }: { recordI
     if (!canRun) return;
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement;
-      if (event.key.toLowerCase() !== "r" || event.metaKey || event.ctrlKey || event.altKey || target.closest("input, textarea, select, .monaco-editor")) return;
+      if (
+        event.key.toLowerCase() !== "r" ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey ||
+        target.closest("input, textarea, select, .monaco-editor")
+      )
+        return;
       event.preventDefault();
       void run("both");
     };
@@ -66,7 +83,11 @@ export function RunPanel({ recordId, canRun, unavailableNote, onRun }: { recordI
       </div>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       {runs.map((result) => (
-        <RunResult key={result.id} result={result} title={result.kind === "DEMO" ? "Demo test" : result.kind === "FULL" ? "Full test" : "Scratch"} />
+        <RunResult
+          key={result.id}
+          result={result}
+          title={result.kind === "DEMO" ? "Demo test" : result.kind === "FULL" ? "Full test" : "Scratch"}
+        />
       ))}
     </div>
   );

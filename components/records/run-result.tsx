@@ -2,23 +2,57 @@ import { Badge } from "@/components/ui/primitives";
 import type { Action } from "@/lib/server/action";
 
 export function OutcomeBadge({ outcome }: { outcome: string }) {
-  return <Badge tone={outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" ? "amber" : "red"}>{outcome}</Badge>;
+  return (
+    <Badge tone={outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" ? "amber" : "red"}>{outcome}</Badge>
+  );
 }
 
-export type RunView = { id: string; kind: string; outcome: string; exitCode: number | null; signal: string | null; timeMs: number; stdout: string; stderr: string; compileOutput: string | null; limit: string | null; stdoutTruncated: boolean; stderrTruncated: boolean; program: string; backend: string; compileMs?: number | null; runMs?: number | null; toolchain?: string | null };
+export type RunView = {
+  id: string;
+  kind: string;
+  outcome: string;
+  exitCode: number | null;
+  signal: string | null;
+  timeMs: number;
+  stdout: string;
+  stderr: string;
+  compileOutput: string | null;
+  limit: string | null;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  program: string;
+  backend: string;
+  compileMs?: number | null;
+  runMs?: number | null;
+  toolchain?: string | null;
+};
 
 /** The record run action a page hands the run panels (app/(app)/records/actions.ts): canonical runs, or a scratch copy. */
-export type RunRecordAction = Action<{ recordId: number; kind: "demo" | "full" | "both" | "scratch"; solution?: string; test?: string }, { runs: RunView[] }>;
+export type RunRecordAction = Action<
+  { recordId: number; kind: "demo" | "full" | "both" | "scratch"; solution?: string; test?: string },
+  { runs: RunView[] }
+>;
 
 /** "compile 812 ms · run 40 ms" when the steps were timed apart, else the total. */
 function timing(result: RunView): string {
   if (result.compileMs == null && result.runMs == null) return `${Math.round(result.timeMs)} ms`;
-  const parts = [result.compileMs != null ? `compile ${result.compileMs} ms` : null, result.runMs != null ? `run ${result.runMs} ms` : null];
+  const parts = [
+    result.compileMs != null ? `compile ${result.compileMs} ms` : null,
+    result.runMs != null ? `run ${result.runMs} ms` : null,
+  ];
   return parts.filter(Boolean).join(" · ");
 }
 
 /** One sandbox run as the run panel shows it: outcome, exit, time, outputs and the program that ran. */
-export function RunResult({ result, title, testId = "run-result" }: { result: RunView; title: string; testId?: string }) {
+export function RunResult({
+  result,
+  title,
+  testId = "run-result",
+}: {
+  result: RunView;
+  title: string;
+  testId?: string;
+}) {
   return (
     <div className="space-y-2 rounded-md p-3 text-sm ring-1 ring-slate-200" data-testid={testId}>
       <div className="flex flex-wrap items-center gap-2">
@@ -32,11 +66,19 @@ export function RunResult({ result, title, testId = "run-result" }: { result: Ru
         </span>
       </div>
       {result.compileOutput ? <Output label="Compiler" text={result.compileOutput} /> : null}
-      <Output label={`stdout${result.stdoutTruncated ? " (truncated: start and end kept)" : ""}`} text={result.stdout} />
-      <Output label={`stderr${result.stderrTruncated ? " (truncated: start and end kept)" : ""}`} text={result.stderr} />
+      <Output
+        label={`stdout${result.stdoutTruncated ? " (truncated: start and end kept)" : ""}`}
+        text={result.stdout}
+      />
+      <Output
+        label={`stderr${result.stderrTruncated ? " (truncated: start and end kept)" : ""}`}
+        text={result.stderr}
+      />
       <details>
         <summary className="cursor-pointer text-slate-700">Program that ran</summary>
-        <pre className="mt-1 max-h-72 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">{result.program}</pre>
+        <pre className="mt-1 max-h-72 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">
+          {result.program}
+        </pre>
       </details>
     </div>
   );
@@ -46,7 +88,9 @@ function Output({ label, text }: { label: string; text: string }) {
   return (
     <div>
       <div className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</div>
-      <pre className="mt-0.5 max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap ring-1 ring-slate-200">{text || "(empty)"}</pre>
+      <pre className="mt-0.5 max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap ring-1 ring-slate-200">
+        {text || "(empty)"}
+      </pre>
     </div>
   );
 }

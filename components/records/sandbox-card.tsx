@@ -7,12 +7,27 @@ import { languageAvailability } from "@/lib/server/sandbox/availability";
 import { cannotRunSentence } from "@/lib/server/services/runs";
 
 /** The "Run in the sandbox" card: the run panel, with a plain note when this record's language cannot run right now. */
-export async function SandboxCard({ actor, recordId, language, onRun }: { actor: Actor; recordId: number; language: string; onRun: RunRecordAction }) {
+export async function SandboxCard({
+  actor,
+  recordId,
+  language,
+  onRun,
+}: {
+  actor: Actor;
+  recordId: number;
+  language: string;
+  onRun: RunRecordAction;
+}) {
   const known = parseLanguage(language);
   const availability = (await languageAvailability())[known];
   return (
     <Card title="Run in the sandbox">
-      <RunPanel recordId={recordId} canRun={can(actor, "sandbox:run")} unavailableNote={availability?.available === false ? cannotRunSentence(known) : undefined} onRun={onRun} />
+      <RunPanel
+        recordId={recordId}
+        canRun={can(actor, "sandbox:run")}
+        unavailableNote={availability?.available === false ? cannotRunSentence(known) : undefined}
+        onRun={onRun}
+      />
     </Card>
   );
 }

@@ -15,12 +15,20 @@ export function VerificationCard({ runs, outcome }: { runs: VerificationRun[]; o
       <div className="space-y-3" data-testid="verification-runs">
         {outcome === UNAVAILABLE ? (
           <p className="text-sm text-slate-700" data-testid="verification-unavailable">
-            Unavailable here: this language has no toolchain in the sandbox (and no acb route), so it was not run. This is not a failure.
+            Unavailable here: this language has no toolchain in the sandbox (and no acb route), so it was not run. This
+            is not a failure.
           </p>
         ) : null}
-        {ran.length === 0 && outcome !== UNAVAILABLE ? <p className="text-sm text-slate-500">Not verified yet{outcome ? ` (${outcomeWords(outcome)})` : ""}.</p> : null}
+        {ran.length === 0 && outcome !== UNAVAILABLE ? (
+          <p className="text-sm text-slate-500">Not verified yet{outcome ? ` (${outcomeWords(outcome)})` : ""}.</p>
+        ) : null}
         {ran.map((run) => (
-          <RunResult key={run.id} result={run} title={`${run.kind === "DEMO" ? "Demo" : "Full"} test · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`} testId="verification-run" />
+          <RunResult
+            key={run.id}
+            result={run}
+            title={`${run.kind === "DEMO" ? "Demo" : "Full"} test · ${run.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`}
+            testId="verification-run"
+          />
         ))}
       </div>
     </Card>

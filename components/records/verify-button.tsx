@@ -7,7 +7,16 @@ import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/primitives";
 import type { Action } from "@/lib/server/action";
 
-type Progress = { batchId: string; status: string; total: number; done: number; executableValid: number; failed: number; unavailable: number; errored?: number };
+type Progress = {
+  batchId: string;
+  status: string;
+  total: number;
+  done: number;
+  executableValid: number;
+  failed: number;
+  unavailable: number;
+  errored?: number;
+};
 
 type Props = {
   dataset: string;
@@ -38,13 +47,26 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
     setError(undefined);
     const result = await startVerification({ dataset, force }).catch(() => null);
     if (!result?.ok) return setError(result?.message ?? "Could not start the verification.");
-    setProgress({ batchId: result.data.batchId, status: result.data.total === 0 ? "SUCCEEDED" : "RUNNING", total: result.data.total, done: 0, executableValid: 0, failed: 0, unavailable: 0, errored: 0 });
+    setProgress({
+      batchId: result.data.batchId,
+      status: result.data.total === 0 ? "SUCCEEDED" : "RUNNING",
+      total: result.data.total,
+      done: 0,
+      executableValid: 0,
+      failed: 0,
+      unavailable: 0,
+      errored: 0,
+    });
   }
 
   return (
     <div className="flex flex-col items-end gap-1 text-sm">
       <div className="flex gap-2">
-        <Button onClick={() => start(false)} disabled={isRunning} title="Run every record's canonical solution against its demo and full tests">
+        <Button
+          onClick={() => start(false)}
+          disabled={isRunning}
+          title="Run every record's canonical solution against its demo and full tests"
+        >
           {isRunning ? "Verifying…" : "Verify records"}
         </Button>
         {!isRunning && progress ? (
@@ -55,14 +77,27 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
       </div>
       {progress ? (
         <div className="w-64" aria-live="polite">
-          <div className="h-1.5 overflow-hidden rounded bg-slate-200" role="progressbar" aria-label="Verification progress" aria-valuenow={progress.done} aria-valuemax={progress.total}>
-            <div className="h-full bg-indigo-600" style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 100}%` }} />
+          <div
+            className="h-1.5 overflow-hidden rounded bg-slate-200"
+            role="progressbar"
+            aria-label="Verification progress"
+            aria-valuenow={progress.done}
+            aria-valuemax={progress.total}
+          >
+            <div
+              className="h-full bg-indigo-600"
+              style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 100}%` }}
+            />
           </div>
           <p className="mt-1 text-xs text-slate-600">
-            {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail · {progress.unavailable} unavailable here
+            {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail ·{" "}
+            {progress.unavailable} unavailable here
             {progress.errored ? ` · ${progress.errored} errored` : ""}
           </p>
-          <Link href={`/verifications/${encodeURIComponent(progress.batchId)}`} className="text-xs text-indigo-700 hover:underline">
+          <Link
+            href={`/verifications/${encodeURIComponent(progress.batchId)}`}
+            className="text-xs text-indigo-700 hover:underline"
+          >
             Run details
           </Link>
         </div>

@@ -32,16 +32,38 @@ export function AgreementChart({ points }: { points: AgreementPoint[] }) {
       emptyText="No agreement figure is defined yet: it needs items labelled by two annotators, or resolved items with a critic verdict."
       note={notes.length > 0 ? notes.join(" ") : undefined}
     >
-      <BarChart responsive data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }} style={{ width: "100%", height: "100%" }}>
+      <BarChart
+        responsive
+        data={data}
+        margin={{ top: 8, right: 16, bottom: 8, left: 0 }}
+        style={{ width: "100%", height: "100%" }}
+      >
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="name" interval={0} angle={-35} textAnchor="end" height={64} tick={{ fontSize: 12 }} />
         <YAxis domain={[-1, 1]} ticks={[-1, -0.5, 0, 0.5, 1]} width={40} tick={{ fontSize: 12 }} />
         <ReferenceLine y={0} stroke="#94a3b8" />
-        <Tooltip formatter={(value) => (typeof value === "number" ? formatCoefficient(value) : "undefined")} cursor={{ fill: "rgba(99, 102, 241, 0.08)" }} />
+        <Tooltip
+          formatter={(value) => (typeof value === "number" ? formatCoefficient(value) : "undefined")}
+          cursor={{ fill: "rgba(99, 102, 241, 0.08)" }}
+        />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {SERIES.map((series) => (
-          <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} maxBarSize={32} minPointSize={(value) => (value === null || value === undefined ? 0 : 2)} isAnimationActive={false}>
-            <LabelList dataKey={series.key} position="top" fontSize={10} fill="#334155" formatter={(value: unknown) => (typeof value === "number" ? formatCoefficient(value) : "")} />
+          <Bar
+            key={series.key}
+            dataKey={series.key}
+            name={series.name}
+            fill={series.color}
+            maxBarSize={32}
+            minPointSize={(value) => (value === null || value === undefined ? 0 : 2)}
+            isAnimationActive={false}
+          >
+            <LabelList
+              dataKey={series.key}
+              position="top"
+              fontSize={10}
+              fill="#334155"
+              formatter={(value: unknown) => (typeof value === "number" ? formatCoefficient(value) : "")}
+            />
           </Bar>
         ))}
       </BarChart>

@@ -1,7 +1,13 @@
 import { MissingValue } from "./missing-value";
 import { formatInterval, formatPercent, SMALL_N } from "./report-format";
 
-type DifficultyRow = { sampled: number; resolved: number; valid: number; validity: number | null; ci: [number, number] | null };
+type DifficultyRow = {
+  sampled: number;
+  resolved: number;
+  valid: number;
+  validity: number | null;
+  ci: [number, number] | null;
+};
 type CategoryRow = { key: string; label: string; count: number; shareOfInvalid: number | null };
 
 const DIFFICULTY_ORDER = ["easy", "medium", "hard", "unknown"];
@@ -13,7 +19,8 @@ const cellClass = "whitespace-nowrap px-3 py-2 text-right tabular-nums text-slat
 
 /** Validity by the records' difficulty; the order is easy → hard, then anything else. */
 export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string, DifficultyRow> }) {
-  const rank = (difficulty: string) => (DIFFICULTY_ORDER.includes(difficulty) ? DIFFICULTY_ORDER.indexOf(difficulty) : DIFFICULTY_ORDER.length);
+  const rank = (difficulty: string) =>
+    DIFFICULTY_ORDER.includes(difficulty) ? DIFFICULTY_ORDER.indexOf(difficulty) : DIFFICULTY_ORDER.length;
   const rows = Object.entries(byDifficulty).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   if (rows.length === 0) return <p className="text-sm text-slate-500">This campaign has no items.</p>;
   return (
@@ -25,10 +32,18 @@ export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string,
             <th scope="col" className={firstHeadClass}>
               Difficulty
             </th>
-            <th scope="col" className={headClass}>Sampled</th>
-            <th scope="col" className={headClass}>Resolved (n)</th>
-            <th scope="col" className={headClass}>Valid</th>
-            <th scope="col" className={headClass}>Validity [95% CI]</th>
+            <th scope="col" className={headClass}>
+              Sampled
+            </th>
+            <th scope="col" className={headClass}>
+              Resolved (n)
+            </th>
+            <th scope="col" className={headClass}>
+              Valid
+            </th>
+            <th scope="col" className={headClass}>
+              Validity [95% CI]
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -45,7 +60,8 @@ export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string,
                   <MissingValue reason="No resolved items yet" />
                 ) : (
                   <>
-                    <span className="font-semibold">{formatPercent(row.validity)}</span> <span className="text-slate-500">{formatInterval(row.ci)}</span>
+                    <span className="font-semibold">{formatPercent(row.validity)}</span>{" "}
+                    <span className="text-slate-500">{formatInterval(row.ci)}</span>
                   </>
                 )}
               </td>
@@ -59,9 +75,14 @@ export function DifficultyTable({ byDifficulty }: { byDifficulty: Record<string,
 
 /** Error categories of the items finally judged invalid; one item may carry several, so shares can add up past 100%. */
 export function CategoryTable({ byCategory, invalidItems }: { byCategory: CategoryRow[]; invalidItems: number }) {
-  const used = byCategory.filter((row) => row.count > 0).sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+  const used = byCategory
+    .filter((row) => row.count > 0)
+    .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
   const unused = byCategory.length - used.length;
-  if (used.length === 0) return <p className="text-sm text-slate-500">No item has been judged invalid yet, so no error category is in use.</p>;
+  if (used.length === 0)
+    return (
+      <p className="text-sm text-slate-500">No item has been judged invalid yet, so no error category is in use.</p>
+    );
   return (
     <>
       <div className="relative overflow-x-auto">
@@ -72,8 +93,12 @@ export function CategoryTable({ byCategory, invalidItems }: { byCategory: Catego
               <th scope="col" className={firstHeadClass}>
                 Category
               </th>
-              <th scope="col" className={headClass}>Items</th>
-              <th scope="col" className={headClass}>Share of invalid</th>
+              <th scope="col" className={headClass}>
+                Items
+              </th>
+              <th scope="col" className={headClass}>
+                Share of invalid
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -83,14 +108,21 @@ export function CategoryTable({ byCategory, invalidItems }: { byCategory: Catego
                   {row.label}
                 </th>
                 <td className={cellClass}>{row.count}</td>
-                <td className={cellClass}>{row.shareOfInvalid === null ? <MissingValue reason="No invalid items" /> : `${formatPercent(row.shareOfInvalid)}${invalidItems < SMALL_N ? ` (n = ${invalidItems})` : ""}`}</td>
+                <td className={cellClass}>
+                  {row.shareOfInvalid === null ? (
+                    <MissingValue reason="No invalid items" />
+                  ) : (
+                    `${formatPercent(row.shareOfInvalid)}${invalidItems < SMALL_N ? ` (n = ${invalidItems})` : ""}`
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       <p className="mt-2 text-xs text-slate-500">
-        An item can carry several categories, so shares may add up to more than 100%.{unused > 0 ? ` ${unused} other ${unused === 1 ? "category is" : "categories are"} not used.` : ""}
+        An item can carry several categories, so shares may add up to more than 100%.
+        {unused > 0 ? ` ${unused} other ${unused === 1 ? "category is" : "categories are"} not used.` : ""}
       </p>
     </>
   );

@@ -17,7 +17,10 @@ export function ChartFrame({ title, summary, isEmpty, emptyText, note, height = 
     <figure className="min-w-0 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <figcaption className="mb-3 text-sm font-semibold text-slate-800">{title}</figcaption>
       {isEmpty ? (
-        <div className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500 ring-1 ring-slate-200" style={{ height: Math.min(height, 160) }}>
+        <div
+          className="flex items-center justify-center rounded-md bg-slate-50 text-sm text-slate-500 ring-1 ring-slate-200"
+          style={{ height: Math.min(height, 160) }}
+        >
           {emptyText}
         </div>
       ) : (

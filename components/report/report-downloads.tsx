@@ -2,7 +2,8 @@ import { Card } from "@/components/ui/primitives";
 
 import { CopyButton } from "./copy-button";
 
-const linkClass = "inline-flex items-center rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500";
+const linkClass =
+  "inline-flex items-center rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500";
 
 type Group = { title: string; links: { label: string; href: string }[] };
 
@@ -41,7 +42,10 @@ export function ReportDownloads({ campaignId, markdown }: { campaignId: string; 
             { label: "Final labels as JSONL", href: `${base}/export?what=labels&format=jsonl` },
           ],
         },
-        { title: "Records finally judged valid", links: [{ label: "Verified subset as JSONL", href: `${base}/export?what=verified&format=jsonl` }] },
+        {
+          title: "Records finally judged valid",
+          links: [{ label: "Verified subset as JSONL", href: `${base}/export?what=verified&format=jsonl` }],
+        },
       ]}
     />
   );
@@ -52,7 +56,6 @@ export function DownloadsCard({ groups, markdown }: { groups: Group[]; markdown:
   return (
     <Card title="Downloads">
       <div className="grid gap-4 sm:grid-cols-2">
-
         {groups.map((group) => (
           <div key={group.title}>
             <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-500">{group.title}</h3>
@@ -75,7 +78,11 @@ export function DownloadsCard({ groups, markdown }: { groups: Group[]; markdown:
           </h3>
           <CopyButton text={markdown} label="Copy Markdown" />
         </div>
-        <pre aria-labelledby="markdown-table" tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+        <pre
+          aria-labelledby="markdown-table"
+          tabIndex={0}
+          className="overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100"
+        >
           {markdown}
         </pre>
       </div>

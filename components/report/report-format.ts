@@ -10,7 +10,8 @@ export { languageName, sortedLanguages } from "@/lib/reports/languages";
 
 export const formatPercent = (fraction: number) => `${(100 * fraction).toFixed(1)}%`;
 
-export const formatInterval = ([low, high]: [number, number]) => `[${(100 * low).toFixed(1)}, ${(100 * high).toFixed(1)}]`;
+export const formatInterval = ([low, high]: [number, number]) =>
+  `[${(100 * low).toFixed(1)}, ${(100 * high).toFixed(1)}]`;
 
 export const formatCoefficient = (value: number) => value.toFixed(2);
 

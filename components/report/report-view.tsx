@@ -16,17 +16,45 @@ export function ReportView({ report, downloads }: { report: CampaignReport; down
   return (
     <>
       {report.pooled.labelled === 0 ? (
-        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">Nothing is labelled yet: the figures fill in as annotators label items.</p>
+        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+          Nothing is labelled yet: the figures fill in as annotators label items.
+        </p>
       ) : null}
       <Card title="Validity by language">
-        <LanguageTable byLanguage={report.byLanguage} pooled={report.pooled} macro={report.macro} overlap={report.campaign.overlap} categoryLabels={categoryLabels} />
+        <LanguageTable
+          byLanguage={report.byLanguage}
+          pooled={report.pooled}
+          macro={report.macro}
+          overlap={report.campaign.overlap}
+          categoryLabels={categoryLabels}
+        />
       </Card>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <div className="min-w-0 lg:col-span-2">
-          <ValidityChart points={languages.map(([language, row]) => ({ name: languageName(language), validity: row.validity, ci: row.ci, resolved: row.resolved }))} pooled={report.pooled.validity} />
+          <ValidityChart
+            points={languages.map(([language, row]) => ({
+              name: languageName(language),
+              validity: row.validity,
+              ci: row.ci,
+              resolved: row.resolved,
+            }))}
+            pooled={report.pooled.validity}
+          />
         </div>
-        <CategoryChart languages={languages.map(([language]) => ({ name: languageName(language), counts: report.categoriesByLanguage[language] ?? {} }))} categoryLabels={categoryLabels} />
-        <AgreementChart points={languages.map(([language, row]) => ({ name: languageName(language), alpha: row.alpha, kappa: row.humanCriticKappa }))} />
+        <CategoryChart
+          languages={languages.map(([language]) => ({
+            name: languageName(language),
+            counts: report.categoriesByLanguage[language] ?? {},
+          }))}
+          categoryLabels={categoryLabels}
+        />
+        <AgreementChart
+          points={languages.map(([language, row]) => ({
+            name: languageName(language),
+            alpha: row.alpha,
+            kappa: row.humanCriticKappa,
+          }))}
+        />
       </div>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card title="By difficulty" className="min-w-0">

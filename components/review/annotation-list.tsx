@@ -22,12 +22,24 @@ export function VerdictBadge({ valid }: { valid: boolean }) {
 }
 
 /** Every annotator's label on the item: who, verdict, categories, note, test line, active time, pre-reveal label (blind) and the runs they attached. */
-export function AnnotationList({ annotations, categoryLabels, isBlind }: { annotations: ReviewAnnotation[]; categoryLabels: Record<string, string>; isBlind: boolean }) {
+export function AnnotationList({
+  annotations,
+  categoryLabels,
+  isBlind,
+}: {
+  annotations: ReviewAnnotation[];
+  categoryLabels: Record<string, string>;
+  isBlind: boolean;
+}) {
   if (annotations.length === 0) return <p className="text-sm text-slate-500">Nobody labelled this item yet.</p>;
   return (
     <ul className="space-y-3 text-sm" aria-label="Annotations">
       {annotations.map((annotation) => (
-        <li key={annotation.id} className="rounded-md p-3 ring-1 ring-slate-200" aria-label={`Label by ${annotation.user.email}`}>
+        <li
+          key={annotation.id}
+          className="rounded-md p-3 ring-1 ring-slate-200"
+          aria-label={`Label by ${annotation.user.email}`}
+        >
           <div className="flex flex-wrap items-center gap-2">
             <span className="font-medium text-slate-800" title={annotation.user.email}>
               {annotation.user.name ?? annotation.user.email}
@@ -35,7 +47,8 @@ export function AnnotationList({ annotations, categoryLabels, isBlind }: { annot
             <VerdictBadge valid={annotation.valid} />
             {annotation.needsReview ? <Badge tone="amber">asked for review</Badge> : null}
             <span className="ml-auto text-xs text-slate-500">
-              rev {annotation.revision} · active {formatDuration(annotation.activeMs)} · {annotation.updatedAt.toISOString().slice(0, 16).replace("T", " ")}
+              rev {annotation.revision} · active {formatDuration(annotation.activeMs)} ·{" "}
+              {annotation.updatedAt.toISOString().slice(0, 16).replace("T", " ")}
             </span>
           </div>
           {annotation.categories.length > 0 ? (

@@ -9,7 +9,13 @@ import { useHotkeys } from "@/components/workspace/use-hotkeys";
 import type { ActionResult } from "@/lib/server/action";
 import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
-export type DecisionInput = { itemId: string; valid: boolean; categories: string[]; reason: string; baseRevision?: number };
+export type DecisionInput = {
+  itemId: string;
+  valid: boolean;
+  categories: string[];
+  reason: string;
+  baseRevision?: number;
+};
 export type DecideAction = (input: DecisionInput) => Promise<ActionResult<{ revision: number }>>;
 
 type Errors = { valid?: string; categories?: string; reason?: string };
@@ -19,7 +25,17 @@ type Errors = { valid?: string; categories?: string; reason?: string };
  * Sends the revision on screen as baseRevision; on CONFLICT it shows why, reloads the decision that
  * now stands and keeps what the reviewer typed. Keyboard: V, I, 1–9, Enter (Ctrl/Cmd+Enter in the reason).
  */
-export function DecisionForm({ itemId, categories, current, onDecide }: { itemId: string; categories: WorkspaceCategory[]; current: { revision: number; valid: boolean; categories: string[]; reason: string } | null; onDecide: DecideAction }) {
+export function DecisionForm({
+  itemId,
+  categories,
+  current,
+  onDecide,
+}: {
+  itemId: string;
+  categories: WorkspaceCategory[];
+  current: { revision: number; valid: boolean; categories: string[]; reason: string } | null;
+  onDecide: DecideAction;
+}) {
   const router = useRouter();
   const [valid, setValid] = useState<boolean | null>(current?.valid ?? null);
   const [selected, setSelected] = useState<string[]>(current?.categories ?? []);
@@ -37,8 +53,15 @@ export function DecisionForm({ itemId, categories, current, onDecide }: { itemId
     setSelected((list) => (list.includes(key) ? list.filter((entry) => entry !== key) : [...list, key]));
   }
 
-  const digitKeys = Object.fromEntries(categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]));
-  useHotkeys({ v: () => setValid(true), i: () => setValid(false), Enter: () => form.current?.requestSubmit(), ...digitKeys });
+  const digitKeys = Object.fromEntries(
+    categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]),
+  );
+  useHotkeys({
+    v: () => setValid(true),
+    i: () => setValid(false),
+    Enter: () => form.current?.requestSubmit(),
+    ...digitKeys,
+  });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -54,14 +77,24 @@ export function DecisionForm({ itemId, categories, current, onDecide }: { itemId
     pending.current = true;
     setPending(true);
     try {
-      const result = await onDecide({ itemId, valid, categories: chosen, reason: reason.trim(), ...(current ? { baseRevision: current.revision } : {}) });
+      const result = await onDecide({
+        itemId,
+        valid,
+        categories: chosen,
+        reason: reason.trim(),
+        ...(current ? { baseRevision: current.revision } : {}),
+      });
       if (result.ok) {
         setMessage(undefined);
         setSaved(`Decision saved (revision ${result.data.revision}).`);
       } else {
         const fields = result.fieldErrors ?? {};
         setErrors({ valid: fields.valid?.[0], categories: fields.categories?.[0], reason: fields.reason?.[0] });
-        setMessage(result.code === "CONFLICT" ? `${result.message} The decision that now stands is shown; your form is kept.` : result.message);
+        setMessage(
+          result.code === "CONFLICT"
+            ? `${result.message} The decision that now stands is shown; your form is kept.`
+            : result.message,
+        );
       }
       // Either way the decision on screen may be stale: reload it (the form keeps its state).
       router.refresh();
@@ -77,13 +110,32 @@ export function DecisionForm({ itemId, categories, current, onDecide }: { itemId
     <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Decision" noValidate>
       <FormNotices message={message} saved={saved} />
       <VerdictPicker name="decision-verdict" value={valid} onChange={setValid} error={errors.valid} />
-      <CategoryChecklist categories={categories} selected={selected} isAllowed={allowed} onToggle={toggle} error={errors.categories} />
+      <CategoryChecklist
+        categories={categories}
+        selected={selected}
+        isAllowed={allowed}
+        onToggle={toggle}
+        error={errors.categories}
+      />
       <div className="space-y-1">
         <label htmlFor="decision-reason" className="block font-medium text-slate-700">
           Reason <span className="font-normal text-slate-500">(required)</span>
         </label>
-        <textarea id="decision-reason" value={reason} onChange={(event) => setReason(event.target.value)} onKeyDown={submitOnCtrlEnter} rows={4} aria-invalid={Boolean(errors.reason)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="Why this verdict? Ctrl+Enter submits, Esc leaves the field." />
-        {errors.reason ? <p className="text-xs text-red-700" role="alert">{errors.reason}</p> : null}
+        <textarea
+          id="decision-reason"
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          onKeyDown={submitOnCtrlEnter}
+          rows={4}
+          aria-invalid={Boolean(errors.reason)}
+          className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+          placeholder="Why this verdict? Ctrl+Enter submits, Esc leaves the field."
+        />
+        {errors.reason ? (
+          <p className="text-xs text-red-700" role="alert">
+            {errors.reason}
+          </p>
+        ) : null}
       </div>
       <Button type="submit" disabled={isPending} title="Shortcut: Enter">
         {isPending ? "Saving…" : current ? `Revise decision (Enter)` : "Decide (Enter)"}

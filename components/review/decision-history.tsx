@@ -9,12 +9,32 @@ export type CurrentDecision = {
   reason: string;
   updatedAt: Date;
   reviewer: { email: string };
-  revisions: { revision: number; valid: boolean; categories: string[]; reason: string; createdAt: Date; reviewerId: string }[];
+  revisions: {
+    revision: number;
+    valid: boolean;
+    categories: string[];
+    reason: string;
+    createdAt: Date;
+    reviewerId: string;
+  }[];
 };
 
 /** The decision that stands and, below it, every revision newest first (who is known for the latest and for the viewer's own). */
-export function DecisionHistory({ decision, categoryLabels, viewerId }: { decision: CurrentDecision | null; categoryLabels: Record<string, string>; viewerId: string }) {
-  if (!decision) return <p className="text-sm text-slate-500" data-testid="current-decision">No reviewer has decided this item yet.</p>;
+export function DecisionHistory({
+  decision,
+  categoryLabels,
+  viewerId,
+}: {
+  decision: CurrentDecision | null;
+  categoryLabels: Record<string, string>;
+  viewerId: string;
+}) {
+  if (!decision)
+    return (
+      <p className="text-sm text-slate-500" data-testid="current-decision">
+        No reviewer has decided this item yet.
+      </p>
+    );
   const names = (keys: string[]) => keys.map((key) => categoryLabels[key] ?? key).join(", ");
   return (
     <div className="space-y-3 text-sm">
@@ -40,7 +60,14 @@ export function DecisionHistory({ decision, categoryLabels, viewerId }: { decisi
                 <span className="block text-slate-500">{revision.reason}</span>
               </span>
               <span className="text-xs text-slate-400">
-                {revision.revision === decision.revision ? decision.reviewer.email : revision.reviewerId === viewerId ? "you" : <Badge title={revision.reviewerId}>another reviewer</Badge>} · {revision.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                {revision.revision === decision.revision ? (
+                  decision.reviewer.email
+                ) : revision.reviewerId === viewerId ? (
+                  "you"
+                ) : (
+                  <Badge title={revision.reviewerId}>another reviewer</Badge>
+                )}{" "}
+                · {revision.createdAt.toISOString().slice(0, 16).replace("T", " ")}
               </span>
             </li>
           ))}

@@ -7,7 +7,17 @@ import { languageName } from "@/lib/records/languages";
 import { QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
 
 export type QueueVote = { annotator: string; valid: boolean; categories: string[] };
-export type QueueRow = { itemId: string; recordId: number; title: string; unreadComments: number; language: string; position: number; reasons: Partial<Record<QueueKey, string>>; final: { valid: boolean | null }; votes: QueueVote[] };
+export type QueueRow = {
+  itemId: string;
+  recordId: number;
+  title: string;
+  unreadComments: number;
+  language: string;
+  position: number;
+  reasons: Partial<Record<QueueKey, string>>;
+  final: { valid: boolean | null };
+  votes: QueueVote[];
+};
 
 const QUEUE_TONES = { annotators: "red", critic: "amber", execution: "indigo", flagged: "gray" } as const;
 
@@ -28,14 +38,20 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
       {items.map((item) => (
         <tr key={item.itemId}>
           <td className="px-3 py-2">
-            <Link href={`/campaigns/${campaignId}/review/${item.itemId}${search}`} prefetch={false} className="font-medium text-indigo-700 hover:underline">
+            <Link
+              href={`/campaigns/${campaignId}/review/${item.itemId}${search}`}
+              prefetch={false}
+              className="font-medium text-indigo-700 hover:underline"
+            >
               {item.title}
             </Link>
             <div className="text-xs text-slate-400">
               Record {item.recordId} · #{item.position}
               {item.unreadComments > 0 ? (
                 <span className="ml-2">
-                  <Badge tone="amber">{item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}</Badge>
+                  <Badge tone="amber">
+                    {item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}
+                  </Badge>
                 </span>
               ) : null}
             </div>
@@ -56,7 +72,15 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
           <td className="px-3 py-2">
             <VoteList votes={item.votes} />
           </td>
-          <td className="px-3 py-2">{item.final.valid === null ? <Badge>unresolved</Badge> : item.final.valid ? <Badge tone="green">valid</Badge> : <Badge tone="red">invalid</Badge>}</td>
+          <td className="px-3 py-2">
+            {item.final.valid === null ? (
+              <Badge>unresolved</Badge>
+            ) : item.final.valid ? (
+              <Badge tone="green">valid</Badge>
+            ) : (
+              <Badge tone="red">invalid</Badge>
+            )}
+          </td>
         </tr>
       ))}
     </DataTable>
@@ -69,7 +93,8 @@ function VoteList({ votes }: { votes: QueueVote[] }) {
     <ul className="space-y-0.5 text-xs" aria-label="Votes">
       {votes.map((vote, index) => (
         <li key={index}>
-          <span className="text-slate-700">{vote.annotator}</span>: {vote.valid ? <span className="text-green-700">valid</span> : <span className="text-red-700">invalid</span>}
+          <span className="text-slate-700">{vote.annotator}</span>:{" "}
+          {vote.valid ? <span className="text-green-700">valid</span> : <span className="text-red-700">invalid</span>}
           {vote.categories.length > 0 && <span className="text-slate-500"> ({vote.categories.join(", ")})</span>}
         </li>
       ))}

@@ -15,7 +15,9 @@ export type QueueQuery = { queue?: QueueKey; language?: string; annotator?: stri
 
 /** Parses the page's search params: empty fields (a GET form's "any") are dropped, an invalid value resets the filters. */
 export function parseQueueQuery(raw: Record<string, string | string[] | undefined>): QueueQuery {
-  const present = Object.fromEntries(Object.entries(raw).flatMap(([key, value]) => (typeof value === "string" && value !== "" ? [[key, value]] : [])));
+  const present = Object.fromEntries(
+    Object.entries(raw).flatMap(([key, value]) => (typeof value === "string" && value !== "" ? [[key, value]] : [])),
+  );
   const parsed = queueQuerySchema.safeParse(present);
   return parsed.success ? parsed.data : {};
 }

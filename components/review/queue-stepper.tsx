@@ -6,7 +6,19 @@ import { useRouter } from "next/navigation";
 import { useHotkeys } from "@/components/workspace/use-hotkeys";
 
 /** Where the item sits in the (filtered) queue, with previous/next links on K and J. */
-export function QueueStepper({ queueHref, previousHref, nextHref, position, total }: { queueHref: string; previousHref: string | null; nextHref: string | null; position: number | null; total: number }) {
+export function QueueStepper({
+  queueHref,
+  previousHref,
+  nextHref,
+  position,
+  total,
+}: {
+  queueHref: string;
+  previousHref: string | null;
+  nextHref: string | null;
+  position: number | null;
+  total: number;
+}) {
   const router = useRouter();
   useHotkeys({ j: () => nextHref && router.push(nextHref), k: () => previousHref && router.push(previousHref) });
   const linkStyle = "rounded-md px-2 py-1 ring-1 ring-slate-300 hover:bg-slate-50";

@@ -3,8 +3,19 @@ import Link from "next/link";
 import { QUEUE_KEYS, QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
 
 /** The four review queues as tabs with their counts (under the current filters), plus "All". */
-export function QueueTabs({ campaignId, query, counts }: { campaignId: string; query: QueueQuery; counts: Record<QueueKey, number> }) {
-  const tabs: { key: QueueKey | undefined; label: string; count?: number }[] = [{ key: undefined, label: "All" }, ...QUEUE_KEYS.map((key) => ({ key, label: QUEUE_LABELS[key], count: counts[key] }))];
+export function QueueTabs({
+  campaignId,
+  query,
+  counts,
+}: {
+  campaignId: string;
+  query: QueueQuery;
+  counts: Record<QueueKey, number>;
+}) {
+  const tabs: { key: QueueKey | undefined; label: string; count?: number }[] = [
+    { key: undefined, label: "All" },
+    ...QUEUE_KEYS.map((key) => ({ key, label: QUEUE_LABELS[key], count: counts[key] })),
+  ];
   return (
     <nav aria-label="Review queues" className="mb-4 border-b border-slate-200">
       <ul className="-mb-px flex flex-wrap gap-1 text-sm">
@@ -19,7 +30,10 @@ export function QueueTabs({ campaignId, query, counts }: { campaignId: string; q
               >
                 {tab.label}
                 {tab.count === undefined ? null : (
-                  <span className="rounded-full bg-slate-100 px-2 text-xs tabular-nums text-slate-700" data-testid={`queue-count-${tab.key}`}>
+                  <span
+                    className="rounded-full bg-slate-100 px-2 text-xs tabular-nums text-slate-700"
+                    data-testid={`queue-count-${tab.key}`}
+                  >
                     {tab.count}
                   </span>
                 )}

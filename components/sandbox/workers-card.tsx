@@ -1,7 +1,24 @@
 import { Badge, Card } from "@/components/ui/primitives";
 
-type Worker = { id: string; host: string; pid: number; backend: string; concurrency: number; startedAt: Date; secondsSinceBeat: number; isLive: boolean; jobs: number };
-type Queue = { ok: boolean; depth: number | null; oldestWaitingSeconds: number | null; active: number | null; heldByDeadWorkers: number | null; error?: string };
+type Worker = {
+  id: string;
+  host: string;
+  pid: number;
+  backend: string;
+  concurrency: number;
+  startedAt: Date;
+  secondsSinceBeat: number;
+  isLive: boolean;
+  jobs: number;
+};
+type Queue = {
+  ok: boolean;
+  depth: number | null;
+  oldestWaitingSeconds: number | null;
+  active: number | null;
+  heldByDeadWorkers: number | null;
+  error?: string;
+};
 
 const utc = (date: Date) => `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 
@@ -15,7 +32,10 @@ export function WorkersCard({ workers, queue }: { workers: Worker[]; queue: Queu
           : queue.error}
       </p>
       {workers.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-500">No worker is running: batch verifications wait until one starts (npm run worker, or the app with in-app workers).</p>
+        <p className="mt-2 text-sm text-slate-500">
+          No worker is running: batch verifications wait until one starts (npm run worker, or the app with in-app
+          workers).
+        </p>
       ) : (
         <table className="mt-2 w-full text-sm" data-testid="workers">
           <thead className="text-left text-xs uppercase text-slate-500">
@@ -35,7 +55,9 @@ export function WorkersCard({ workers, queue }: { workers: Worker[]; queue: Queu
                 <td className="py-1.5 font-mono text-xs">
                   {worker.host} (pid {worker.pid})
                 </td>
-                <td className="py-1.5">{worker.isLive ? <Badge tone="green">live</Badge> : <Badge tone="red">not beating</Badge>}</td>
+                <td className="py-1.5">
+                  {worker.isLive ? <Badge tone="green">live</Badge> : <Badge tone="red">not beating</Badge>}
+                </td>
                 <td className="py-1.5">{Math.round(worker.secondsSinceBeat)} s ago</td>
                 <td className="py-1.5">{worker.concurrency}</td>
                 <td className="py-1.5">{worker.jobs}</td>

@@ -5,9 +5,24 @@ import { useState } from "react";
 import { Badge, Button, ErrorNote, Input } from "@/components/ui/primitives";
 import type { Action } from "@/lib/server/action";
 
-type TokenSummary = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+type TokenSummary = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
 
-export function TokenManager({ tokens, createToken, revokeToken }: { tokens: TokenSummary[]; createToken: Action<{ name: string }, { token: string }>; revokeToken: Action<{ tokenId: string }, null> }) {
+export function TokenManager({
+  tokens,
+  createToken,
+  revokeToken,
+}: {
+  tokens: TokenSummary[];
+  createToken: Action<{ name: string }, { token: string }>;
+  revokeToken: Action<{ tokenId: string }, null>;
+}) {
   const [secret, setSecret] = useState<string>();
   const [error, setError] = useState<string>();
 
@@ -29,14 +44,26 @@ export function TokenManager({ tokens, createToken, revokeToken }: { tokens: Tok
   return (
     <div className="space-y-4">
       <form onSubmit={onCreate} className="flex max-w-md gap-2">
-        <Input name="name" placeholder="Token name, e.g. pre-labelling script" aria-label="Token name" required maxLength={60} />
+        <Input
+          name="name"
+          placeholder="Token name, e.g. pre-labelling script"
+          aria-label="Token name"
+          required
+          maxLength={60}
+        />
         <Button type="submit">Create token</Button>
       </form>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       {secret ? (
         <div className="rounded-md bg-amber-50 p-3 text-sm ring-1 ring-amber-200" role="status">
           <p className="font-medium">Copy the token now; it will not be shown again.</p>
-          <input readOnly value={secret} aria-label="New token" className="mt-1 w-full rounded bg-white px-2 py-1 font-mono text-xs ring-1 ring-amber-300" onFocus={(event) => event.currentTarget.select()} />
+          <input
+            readOnly
+            value={secret}
+            aria-label="New token"
+            className="mt-1 w-full rounded bg-white px-2 py-1 font-mono text-xs ring-1 ring-amber-300"
+            onFocus={(event) => event.currentTarget.select()}
+          />
         </div>
       ) : null}
       <table className="w-full text-sm">

@@ -7,19 +7,50 @@ const buttonStyles = {
   danger: "bg-white text-red-700 ring-1 ring-red-300 hover:bg-red-50",
 } as const;
 
-export function Button({ variant = "primary", className = "", ...props }: ComponentProps<"button"> & { variant?: keyof typeof buttonStyles }) {
-  return <button className={`inline-flex items-center justify-center gap-2 rounded-md px-3 py-1.5 text-sm font-medium shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 ${buttonStyles[variant]} ${className}`} {...props} />;
+export function Button({
+  variant = "primary",
+  className = "",
+  ...props
+}: ComponentProps<"button"> & { variant?: keyof typeof buttonStyles }) {
+  return (
+    <button
+      className={`inline-flex items-center justify-center gap-2 rounded-md px-3 py-1.5 text-sm font-medium shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 ${buttonStyles[variant]} ${className}`}
+      {...props}
+    />
+  );
 }
 
 export function Input({ className = "", ...props }: ComponentProps<"input">) {
-  return <input className={`block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500 ${className}`} {...props} />;
+  return (
+    <input
+      className={`block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500 ${className}`}
+      {...props}
+    />
+  );
 }
 
 export function Select({ className = "", ...props }: ComponentProps<"select">) {
-  return <select className={`block rounded-md border-0 bg-white px-2 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500 ${className}`} {...props} />;
+  return (
+    <select
+      className={`block rounded-md border-0 bg-white px-2 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500 ${className}`}
+      {...props}
+    />
+  );
 }
 
-export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string; hint?: string; children: ReactNode }) {
+export function Field({
+  label,
+  htmlFor,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-700">
@@ -36,7 +67,17 @@ export function Field({ label, htmlFor, error, hint, children }: { label: string
   );
 }
 
-export function Card({ title, actions, children, className = "" }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className = "",
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`rounded-lg bg-white shadow-sm ring-1 ring-slate-200 ${className}`}>
       {title ? (
@@ -58,15 +99,34 @@ const badgeTones = {
   indigo: "bg-indigo-50 text-indigo-800 ring-indigo-600/20",
 } as const;
 
-export function Badge({ tone = "gray", children, title }: { tone?: keyof typeof badgeTones; children: ReactNode; title?: string }) {
+export function Badge({
+  tone = "gray",
+  children,
+  title,
+}: {
+  tone?: keyof typeof badgeTones;
+  children: ReactNode;
+  title?: string;
+}) {
   return (
-    <span title={title} className={`inline-flex items-center rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${badgeTones[tone]}`}>
+    <span
+      title={title}
+      className={`inline-flex items-center rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${badgeTones[tone]}`}
+    >
       {children}
     </span>
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
       <div>

@@ -10,7 +10,17 @@ import type { WorkspaceCategory } from "./category-checklist";
  * Type-to-filter category picker, opened with C: type part of a name, ↑/↓ to choose, Enter
  * toggles the chosen category and closes, Esc closes. Reaches every category, not just 1–9.
  */
-export function CategoryPicker({ categories, selected, onToggle, onClose }: { categories: WorkspaceCategory[]; selected: string[]; onToggle: (key: string) => void; onClose: () => void }) {
+export function CategoryPicker({
+  categories,
+  selected,
+  onToggle,
+  onClose,
+}: {
+  categories: WorkspaceCategory[];
+  selected: string[];
+  onToggle: (key: string) => void;
+  onClose: () => void;
+}) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const matches = filterCategories(categories, query);
@@ -51,7 +61,12 @@ export function CategoryPicker({ categories, selected, onToggle, onClose }: { ca
         placeholder="Type to find a category; Enter toggles it, Esc closes"
         className="block w-full rounded-md border-0 px-2.5 py-1 text-sm ring-2 ring-indigo-500"
       />
-      <ul id="category-picker-list" role="listbox" aria-label="Matching categories" className="absolute z-20 mt-1 max-h-64 w-full overflow-auto rounded-md bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200">
+      <ul
+        id="category-picker-list"
+        role="listbox"
+        aria-label="Matching categories"
+        className="absolute z-20 mt-1 max-h-64 w-full overflow-auto rounded-md bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200"
+      >
         {matches.map((category) => (
           <li
             key={category.key}

@@ -6,12 +6,32 @@ import Editor, { loader, type OnMount } from "@monaco-editor/react";
 loader.config({ paths: { vs: "/monaco/vs" } });
 
 /** An editable Monaco editor. Esc (with no widget open) leaves the editor so page shortcuts work again. */
-export function CodeEditor({ value, onChange, language, label, height = 280 }: { value: string; onChange: (value: string) => void; language: string; label: string; height?: number }) {
+export function CodeEditor({
+  value,
+  onChange,
+  language,
+  label,
+  height = 280,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  language: string;
+  label: string;
+  height?: number;
+}) {
   const onMount: OnMount = (editor, monaco) => {
-    editor.addCommand(monaco.KeyCode.Escape, () => (document.activeElement as HTMLElement | null)?.blur(), "editorTextFocus && !suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible");
+    editor.addCommand(
+      monaco.KeyCode.Escape,
+      () => (document.activeElement as HTMLElement | null)?.blur(),
+      "editorTextFocus && !suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible",
+    );
   };
   return (
-    <div className="overflow-hidden rounded-md ring-1 ring-slate-300 focus-within:ring-2 focus-within:ring-indigo-500" aria-label={label} data-testid={`editor-${label.toLowerCase().replaceAll(" ", "-")}`}>
+    <div
+      className="overflow-hidden rounded-md ring-1 ring-slate-300 focus-within:ring-2 focus-within:ring-indigo-500"
+      aria-label={label}
+      data-testid={`editor-${label.toLowerCase().replaceAll(" ", "-")}`}
+    >
       <Editor
         height={height}
         language={language}
@@ -20,7 +40,14 @@ export function CodeEditor({ value, onChange, language, label, height = 280 }: {
         onMount={onMount}
         theme="vs"
         loading={<pre className="p-3 font-mono text-xs text-slate-500">Loading editor…</pre>}
-        options={{ minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 13, wordWrap: "on", automaticLayout: true, ariaLabel: label }}
+        options={{
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          fontSize: 13,
+          wordWrap: "on",
+          automaticLayout: true,
+          ariaLabel: label,
+        }}
       />
     </div>
   );

@@ -26,11 +26,40 @@ export function CodePanel({ code, language }: { code: Code; language: string }) 
 
   return (
     <section aria-label="Code" className="flex min-h-0 flex-1 flex-col">
-      <CodeColumns code={code} language={language} actions={<Button variant="secondary" className="px-2 py-0.5 text-xs" onClick={open} aria-haspopup="dialog" title="Shortcut: F">Full screen (F)</Button>} />
-      <dialog ref={dialog} aria-label="Code" onClose={() => setFullScreen(false)} className="m-auto h-[94vh] w-[96vw] max-w-none rounded-lg p-3 shadow-xl backdrop:bg-slate-900/50">
+      <CodeColumns
+        code={code}
+        language={language}
+        actions={
+          <Button
+            variant="secondary"
+            className="px-2 py-0.5 text-xs"
+            onClick={open}
+            aria-haspopup="dialog"
+            title="Shortcut: F"
+          >
+            Full screen (F)
+          </Button>
+        }
+      />
+      <dialog
+        ref={dialog}
+        aria-label="Code"
+        onClose={() => setFullScreen(false)}
+        className="m-auto h-[94vh] w-[96vw] max-w-none rounded-lg p-3 shadow-xl backdrop:bg-slate-900/50"
+      >
         {isFullScreen ? (
           <div className="flex h-full flex-col">
-            <CodeColumns code={code} language={language} actions={<form method="dialog"><Button type="submit" variant="secondary" className="px-2 py-0.5 text-xs">Close (Esc)</Button></form>} />
+            <CodeColumns
+              code={code}
+              language={language}
+              actions={
+                <form method="dialog">
+                  <Button type="submit" variant="secondary" className="px-2 py-0.5 text-xs">
+                    Close (Esc)
+                  </Button>
+                </form>
+              }
+            />
           </div>
         ) : null}
       </dialog>
@@ -56,22 +85,46 @@ function CodeColumns({ code, language, actions }: { code: Code; language: string
       </div>
       <div className="relative min-h-0 lg:col-start-1 lg:row-start-2">
         <div className="flex flex-col lg:absolute lg:inset-0">
-          <FitCode code={code.solution} language={language} label="Canonical solution" testId="code-solution" highlightLine={lineIn("solution")} />
+          <FitCode
+            code={code.solution}
+            language={language}
+            label="Canonical solution"
+            testId="code-solution"
+            highlightLine={lineIn("solution")}
+          />
         </div>
       </div>
       <div className="flex h-7 items-center gap-1 text-sm lg:col-start-2 lg:row-start-1">
         <div role="tablist" aria-label="Tests" className="flex gap-1">
           {(["full", "demo"] as const).map((kind) => (
-            <button key={kind} role="tab" type="button" aria-selected={test === kind} onClick={() => setTest(kind)} className={`rounded px-2 py-0.5 font-semibold ${test === kind ? "bg-indigo-50 text-indigo-800 ring-1 ring-indigo-200" : "text-slate-600 hover:bg-slate-100"}`}>
+            <button
+              key={kind}
+              role="tab"
+              type="button"
+              aria-selected={test === kind}
+              onClick={() => setTest(kind)}
+              className={`rounded px-2 py-0.5 font-semibold ${test === kind ? "bg-indigo-50 text-indigo-800 ring-1 ring-indigo-200" : "text-slate-600 hover:bg-slate-100"}`}
+            >
               {kind === "full" ? "Full test" : "Demo test"}
             </button>
           ))}
         </div>
         <span className="ml-auto">{actions}</span>
       </div>
-      <div className="relative min-h-0 lg:col-start-2 lg:row-start-2" role="tabpanel" aria-label={test === "full" ? "Full test" : "Demo test"}>
+      <div
+        className="relative min-h-0 lg:col-start-2 lg:row-start-2"
+        role="tabpanel"
+        aria-label={test === "full" ? "Full test" : "Demo test"}
+      >
         <div className="flex flex-col lg:absolute lg:inset-0">
-          <FitCode key={test} code={test === "full" ? code.full : code.demo} language={language} label={test === "full" ? "Full test" : "Demo test"} testId="code-test" highlightLine={lineIn(test)} />
+          <FitCode
+            key={test}
+            code={test === "full" ? code.full : code.demo}
+            language={language}
+            label={test === "full" ? "Full test" : "Demo test"}
+            testId="code-test"
+            highlightLine={lineIn(test)}
+          />
         </div>
       </div>
     </div>

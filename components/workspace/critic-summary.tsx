@@ -17,7 +17,15 @@ export function revealKey(itemId: string): string {
  * screen, the rest (passed rules, key points, reasoning, raw output) one click away. Hidden in
  * blind mode until the first label; when it is revealed it scrolls into view and takes focus.
  */
-export function CriticSummary({ itemId, critic, isVisible }: { itemId: string; critic: CriticView | null; isVisible: boolean }) {
+export function CriticSummary({
+  itemId,
+  critic,
+  isVisible,
+}: {
+  itemId: string;
+  critic: CriticView | null;
+  isVisible: boolean;
+}) {
   const section = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -29,11 +37,18 @@ export function CriticSummary({ itemId, critic, isVisible }: { itemId: string; c
 
   const failed = critic?.rules.filter((rule) => rule.passed === false) ?? [];
   return (
-    <section ref={section} tabIndex={-1} aria-label="Critic" className="rounded-lg bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500" data-testid="critic">
+    <section
+      ref={section}
+      tabIndex={-1}
+      aria-label="Critic"
+      className="rounded-lg bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+      data-testid="critic"
+    >
       <h2 className="sr-only">Critic</h2>
       {!isVisible ? (
         <p className="text-slate-500" data-testid="critic-hidden">
-          <span className="font-semibold text-slate-800">Critic · </span>The critic is hidden until you submit a first label.
+          <span className="font-semibold text-slate-800">Critic · </span>The critic is hidden until you submit a first
+          label.
         </p>
       ) : !critic ? (
         <p className="text-slate-500">
@@ -44,8 +59,16 @@ export function CriticSummary({ itemId, critic, isVisible }: { itemId: string; c
           <div className="flex flex-wrap items-center gap-2">
             <span className="font-semibold text-slate-800">Critic</span>
             <span className="text-slate-600">Overall:</span>
-            {critic.overallPass === true ? <Badge tone="green">pass</Badge> : critic.overallPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
-            {critic.failedRules.length > 0 ? <span className="text-slate-600">failed: {critic.failedRules.join(", ")}</span> : null}
+            {critic.overallPass === true ? (
+              <Badge tone="green">pass</Badge>
+            ) : critic.overallPass === false ? (
+              <Badge tone="red">fail</Badge>
+            ) : (
+              <Badge tone="amber">unclear</Badge>
+            )}
+            {critic.failedRules.length > 0 ? (
+              <span className="text-slate-600">failed: {critic.failedRules.join(", ")}</span>
+            ) : null}
           </div>
           {failed.length > 0 ? (
             <ul className="space-y-1" aria-label="Failed rules">

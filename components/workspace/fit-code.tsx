@@ -12,7 +12,17 @@ const MIN_HEIGHT = 38;
 
 /** Marks one whole line as failing (or clears the mark) and scrolls to it; returns the decoration ids. */
 function markLine(instance: MonacoEditor, previous: string[], line: number | null): string[] {
-  const next = instance.deltaDecorations(previous, line ? [{ range: { startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: 1 }, options: { isWholeLine: true, className: "failing-line", linesDecorationsClassName: "failing-line-margin" } }] : []);
+  const next = instance.deltaDecorations(
+    previous,
+    line
+      ? [
+          {
+            range: { startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: 1 },
+            options: { isWholeLine: true, className: "failing-line", linesDecorationsClassName: "failing-line-margin" },
+          },
+        ]
+      : [],
+  );
   if (line) instance.revealLineInCenterIfOutsideViewport(line);
   return next;
 }
@@ -22,7 +32,19 @@ function markLine(instance: MonacoEditor, previous: string[], line: number | nul
  * inside), so a two-line solution takes two lines and a long one fills its pane. `highlightLine`
  * marks a failing line and scrolls to it.
  */
-export function FitCode({ code, language, label, highlightLine, testId }: { code: string; language: string; label: string; highlightLine?: number | null; testId: string }) {
+export function FitCode({
+  code,
+  language,
+  label,
+  highlightLine,
+  testId,
+}: {
+  code: string;
+  language: string;
+  label: string;
+  highlightLine?: number | null;
+  testId: string;
+}) {
   const [height, setHeight] = useState<number | null>(null);
   const editor = useRef<MonacoEditor | null>(null);
   const decorations = useRef<string[]>([]);
@@ -35,7 +57,11 @@ export function FitCode({ code, language, label, highlightLine, testId }: { code
     instance.onDidContentSizeChange(fit);
     fit();
     // Esc leaves the editor so the page's single-key shortcuts work again.
-    instance.addCommand(monaco.KeyCode.Escape, () => (document.activeElement as HTMLElement | null)?.blur(), "editorTextFocus && !findWidgetVisible");
+    instance.addCommand(
+      monaco.KeyCode.Escape,
+      () => (document.activeElement as HTMLElement | null)?.blur(),
+      "editorTextFocus && !findWidgetVisible",
+    );
     // The editor wrapper sets a read-only editor's value again right after mounting, and setting a
     // value drops the model's decorations: mark again whenever the content is replaced.
     const mark = () => (decorations.current = markLine(instance, decorations.current, markedLine.current));
@@ -62,7 +88,19 @@ export function FitCode({ code, language, label, highlightLine, testId }: { code
         theme="vs"
         loading={<pre className="p-3 font-mono text-xs text-slate-500">Loading editor…</pre>}
         onMount={onMount}
-        options={{ readOnly: true, domReadOnly: true, minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 13, lineHeight: 19, wordWrap: "on", automaticLayout: true, padding: { top: 4, bottom: 4 }, scrollbar: { alwaysConsumeMouseWheel: false }, ariaLabel: label }}
+        options={{
+          readOnly: true,
+          domReadOnly: true,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          fontSize: 13,
+          lineHeight: 19,
+          wordWrap: "on",
+          automaticLayout: true,
+          padding: { top: 4, bottom: 4 },
+          scrollbar: { alwaysConsumeMouseWheel: false },
+          ariaLabel: label,
+        }}
       />
     </div>
   );

@@ -12,7 +12,14 @@ export function GuidelinesToggle() {
   const { isGuidelinesOpen, toggleGuidelines } = useWorkspace();
   useHotkeys({ g: toggleGuidelines });
   return (
-    <Button variant="secondary" onClick={toggleGuidelines} className="px-2 py-1 text-xs" aria-expanded={isGuidelinesOpen} aria-controls="campaign-guidelines-panel" title="Shortcut: G">
+    <Button
+      variant="secondary"
+      onClick={toggleGuidelines}
+      className="px-2 py-1 text-xs"
+      aria-expanded={isGuidelinesOpen}
+      aria-controls="campaign-guidelines-panel"
+      title="Shortcut: G"
+    >
       Guidelines (G)
     </Button>
   );
@@ -23,14 +30,24 @@ export function GuidelinesPanel({ children, isEmpty }: { children: ReactNode; is
   const { isGuidelinesOpen, toggleGuidelines } = useWorkspace();
   if (!isGuidelinesOpen) return null;
   return (
-    <section id="campaign-guidelines-panel" aria-label="Guidelines" className="max-h-72 overflow-auto rounded-lg bg-amber-50/40 p-3 text-sm shadow-sm ring-1 ring-amber-200">
+    <section
+      id="campaign-guidelines-panel"
+      aria-label="Guidelines"
+      className="max-h-72 overflow-auto rounded-lg bg-amber-50/40 p-3 text-sm shadow-sm ring-1 ring-amber-200"
+    >
       <div className="mb-1 flex items-center justify-between">
         <h2 className="font-semibold text-slate-800">Campaign guidelines</h2>
         <button type="button" onClick={toggleGuidelines} className="text-xs text-slate-600 hover:underline">
           Close (G)
         </button>
       </div>
-      {isEmpty ? <p className="text-slate-500">This campaign has no guidelines yet. An admin writes them on the campaign page.</p> : children}
+      {isEmpty ? (
+        <p className="text-slate-500">
+          This campaign has no guidelines yet. An admin writes them on the campaign page.
+        </p>
+      ) : (
+        children
+      )}
     </section>
   );
 }

@@ -14,12 +14,26 @@ import { useActiveTime } from "./use-active-time";
 import { useHotkeys } from "./use-hotkeys";
 import { type LabelDraft, useLabelDraft } from "./use-label-draft";
 
-export type LoadedLabel = { valid: boolean; categories: string[]; note: string | null; testLine: number | null; needsReview: boolean; revision: number };
+export type LoadedLabel = {
+  valid: boolean;
+  categories: string[];
+  note: string | null;
+  testLine: number | null;
+  needsReview: boolean;
+  revision: number;
+};
 
 type Errors = { valid?: string; categories?: string; note?: string; testLine?: string };
 
 function fromLoaded(loaded: LoadedLabel | null): LabelDraft {
-  return { valid: loaded?.valid ?? null, categories: loaded?.categories ?? [], note: loaded?.note ?? "", testLine: loaded?.testLine ? String(loaded.testLine) : "", needsReview: loaded?.needsReview ?? false, baseRevision: loaded?.revision ?? 0 };
+  return {
+    valid: loaded?.valid ?? null,
+    categories: loaded?.categories ?? [],
+    note: loaded?.note ?? "",
+    testLine: loaded?.testLine ? String(loaded.testLine) : "",
+    needsReview: loaded?.needsReview ?? false,
+    baseRevision: loaded?.revision ?? 0,
+  };
 }
 
 /**
@@ -29,7 +43,19 @@ function fromLoaded(loaded: LoadedLabel | null): LabelDraft {
  * Unsaved work is kept as a draft in the browser. Keyboard: V, I, 1–9, C (find any category), N (note), Enter submits
  * (Ctrl/Cmd+Enter inside the note).
  */
-export function LabelForm({ itemId, requireInvalidNote, categories, loaded, onSubmitLabel }: { itemId: string; requireInvalidNote: boolean; categories: WorkspaceCategory[]; loaded: LoadedLabel | null; onSubmitLabel: SubmitLabelAction }) {
+export function LabelForm({
+  itemId,
+  requireInvalidNote,
+  categories,
+  loaded,
+  onSubmitLabel,
+}: {
+  itemId: string;
+  requireInvalidNote: boolean;
+  categories: WorkspaceCategory[];
+  loaded: LoadedLabel | null;
+  onSubmitLabel: SubmitLabelAction;
+}) {
   const router = useRouter();
   const [label, setLabel] = useState<LabelDraft>(() => fromLoaded(loaded));
   const [loadedRevision, setLoadedRevision] = useState(loaded?.revision ?? 0);
@@ -51,17 +77,38 @@ export function LabelForm({ itemId, requireInvalidNote, categories, loaded, onSu
     if ((loaded?.revision ?? 0) > baseRevision) setLabel(fromLoaded(loaded));
   }
 
-  const draft = useLabelDraft({ itemId, current: label, pristine: fromLoaded(loaded), loadedRevision: loaded?.revision ?? 0, onRestore: setLabel, onStale: () => router.refresh() });
+  const draft = useLabelDraft({
+    itemId,
+    current: label,
+    pristine: fromLoaded(loaded),
+    loadedRevision: loaded?.revision ?? 0,
+    onRestore: setLabel,
+    onStale: () => router.refresh(),
+  });
   const allowed = (key: string) => valid !== true || !categories.find((category) => category.key === key)?.invalidating;
   const isNoteRequired = requireInvalidNote && valid === false;
 
   function toggle(key: string) {
     if (!allowed(key)) return;
-    setLabel((current) => ({ ...current, categories: current.categories.includes(key) ? current.categories.filter((entry) => entry !== key) : [...current.categories, key] }));
+    setLabel((current) => ({
+      ...current,
+      categories: current.categories.includes(key)
+        ? current.categories.filter((entry) => entry !== key)
+        : [...current.categories, key],
+    }));
   }
 
-  const digitKeys = Object.fromEntries(categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]));
-  useHotkeys({ v: () => update({ valid: true }), i: () => update({ valid: false }), n: () => noteField.current?.focus(), c: () => setPickerOpen(true), Enter: () => form.current?.requestSubmit(), ...digitKeys });
+  const digitKeys = Object.fromEntries(
+    categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]),
+  );
+  useHotkeys({
+    v: () => update({ valid: true }),
+    i: () => update({ valid: false }),
+    n: () => noteField.current?.focus(),
+    c: () => setPickerOpen(true),
+    Enter: () => form.current?.requestSubmit(),
+    ...digitKeys,
+  });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -69,9 +116,11 @@ export function LabelForm({ itemId, requireInvalidNote, categories, loaded, onSu
     const chosen = selected.filter(allowed);
     const problems: Errors = {};
     if (valid === null) problems.valid = "Choose Valid (V) or Invalid (I).";
-    if (valid === false && chosen.length === 0) problems.categories = "Pick at least one error category (1–9, or C to find one).";
+    if (valid === false && chosen.length === 0)
+      problems.categories = "Pick at least one error category (1–9, or C to find one).";
     if (isNoteRequired && !note.trim()) problems.note = "Say why it is invalid.";
-    if (testLine && !(Number.isInteger(Number(testLine)) && Number(testLine) >= 1)) problems.testLine = "A line number from 1.";
+    if (testLine && !(Number.isInteger(Number(testLine)) && Number(testLine) >= 1))
+      problems.testLine = "A line number from 1.";
     setErrors(problems);
     setSaved(undefined);
     if (valid === null || Object.keys(problems).length > 0) {
@@ -81,10 +130,24 @@ export function LabelForm({ itemId, requireInvalidNote, categories, loaded, onSu
     pending.current = true;
     setPending(true);
     try {
-      const result = await onSubmitLabel({ itemId, valid, categories: chosen, note: note.trim() || undefined, testLine: testLine ? Number(testLine) : null, needsReview, activeMs: activeTime.peek(), baseRevision });
+      const result = await onSubmitLabel({
+        itemId,
+        valid,
+        categories: chosen,
+        note: note.trim() || undefined,
+        testLine: testLine ? Number(testLine) : null,
+        needsReview,
+        activeMs: activeTime.peek(),
+        baseRevision,
+      });
       if (!result.ok) {
         const fields = result.fieldErrors ?? {};
-        setErrors({ valid: fields.valid?.[0], categories: fields.categories?.[0], note: fields.note?.[0], testLine: fields.testLine?.[0] });
+        setErrors({
+          valid: fields.valid?.[0],
+          categories: fields.categories?.[0],
+          note: fields.note?.[0],
+          testLine: fields.testLine?.[0],
+        });
         setMessage(result.message);
         return;
       }
@@ -116,29 +179,83 @@ export function LabelForm({ itemId, requireInvalidNote, categories, loaded, onSu
     <form ref={form} onSubmit={onSubmit} className="space-y-2.5 text-sm" aria-label="Label" noValidate>
       <FormNotices message={message} saved={saved} />
       <VerdictPicker name="verdict" value={valid} onChange={(next) => update({ valid: next })} error={errors.valid} />
-      {isPickerOpen ? <CategoryPicker categories={categories.filter((category) => allowed(category.key))} selected={selected} onToggle={toggle} onClose={() => setPickerOpen(false)} /> : null}
-      <CategoryChecklist categories={categories} selected={selected} isAllowed={allowed} onToggle={toggle} error={errors.categories} />
+      {isPickerOpen ? (
+        <CategoryPicker
+          categories={categories.filter((category) => allowed(category.key))}
+          selected={selected}
+          onToggle={toggle}
+          onClose={() => setPickerOpen(false)}
+        />
+      ) : null}
+      <CategoryChecklist
+        categories={categories}
+        selected={selected}
+        isAllowed={allowed}
+        onToggle={toggle}
+        error={errors.categories}
+      />
       <div className="space-y-1">
         <label htmlFor="label-note" className="block font-medium text-slate-700">
-          Note {isNoteRequired ? <span className="font-normal text-slate-500">(required)</span> : <span className="font-normal text-slate-500">(optional)</span>} <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">N</kbd>
+          Note{" "}
+          {isNoteRequired ? (
+            <span className="font-normal text-slate-500">(required)</span>
+          ) : (
+            <span className="font-normal text-slate-500">(optional)</span>
+          )}{" "}
+          <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">
+            N
+          </kbd>
         </label>
-        <textarea id="label-note" ref={noteField} value={note} onChange={(event) => update({ note: event.target.value })} onKeyDown={submitOnCtrlEnter} rows={2} aria-invalid={Boolean(errors.note)} className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="What is wrong, and where? Ctrl+Enter submits, Esc leaves the field." />
-        {errors.note ? <p className="text-xs text-red-700" role="alert">{errors.note}</p> : null}
+        <textarea
+          id="label-note"
+          ref={noteField}
+          value={note}
+          onChange={(event) => update({ note: event.target.value })}
+          onKeyDown={submitOnCtrlEnter}
+          rows={2}
+          aria-invalid={Boolean(errors.note)}
+          className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+          placeholder="What is wrong, and where? Ctrl+Enter submits, Esc leaves the field."
+        />
+        {errors.note ? (
+          <p className="text-xs text-red-700" role="alert">
+            {errors.note}
+          </p>
+        ) : null}
       </div>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <label htmlFor="label-test-line" className="flex items-center gap-2 text-slate-700">
           Test line
-          <input id="label-test-line" type="number" min={1} value={testLine} onChange={(event) => update({ testLine: event.target.value })} onKeyDown={(event) => event.key === "Escape" && event.currentTarget.blur()} aria-invalid={Boolean(errors.testLine)} className="block w-20 rounded-md border-0 px-2 py-1 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500" placeholder="opt." />
+          <input
+            id="label-test-line"
+            type="number"
+            min={1}
+            value={testLine}
+            onChange={(event) => update({ testLine: event.target.value })}
+            onKeyDown={(event) => event.key === "Escape" && event.currentTarget.blur()}
+            aria-invalid={Boolean(errors.testLine)}
+            className="block w-20 rounded-md border-0 px-2 py-1 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+            placeholder="opt."
+          />
         </label>
         <label className="flex items-center gap-2">
-          <input type="checkbox" checked={needsReview} onChange={(event) => update({ needsReview: event.target.checked })} className="size-4" />
+          <input
+            type="checkbox"
+            checked={needsReview}
+            onChange={(event) => update({ needsReview: event.target.checked })}
+            className="size-4"
+          />
           Needs review
         </label>
         <Button type="submit" disabled={isPending} title="Shortcut: Enter" className="ml-auto">
           {isPending ? "Saving…" : baseRevision > 0 ? "Save revision (Enter)" : "Submit and next (Enter)"}
         </Button>
       </div>
-      {errors.testLine ? <p className="text-xs text-red-700" role="alert">{errors.testLine}</p> : null}
+      {errors.testLine ? (
+        <p className="text-xs text-red-700" role="alert">
+          {errors.testLine}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -18,7 +18,11 @@ function failingSource(run: RunView, code: Code) {
   if (run.outcome === "PASSED") return null;
   const programLine = failingProgramLine(`${run.compileOutput ?? ""}\n${run.stderr}\n${run.stdout}`);
   if (programLine === null) return null;
-  const source = mapProgramLine(run.program, { solution: code.solution, test: run.kind === "DEMO" ? code.demo : code.full }, programLine);
+  const source = mapProgramLine(
+    run.program,
+    { solution: code.solution, test: run.kind === "DEMO" ? code.demo : code.full },
+    programLine,
+  );
   return source ? { source, programLine } : null;
 }
 
@@ -26,7 +30,21 @@ function failingSource(run: RunView, code: Code) {
  * The latest run of each test (demo, full) of the canonical solution, one line each, and the
  * buttons to run them again. R runs both. A failing line is marked in the code pane.
  */
-export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote, onRun }: { recordId: number; code: Code; initialRuns: RunView[]; canRun: boolean; unavailableNote?: string; onRun: RunRecordAction }) {
+export function LatestRun({
+  recordId,
+  code,
+  initialRuns,
+  canRun,
+  unavailableNote,
+  onRun,
+}: {
+  recordId: number;
+  code: Code;
+  initialRuns: RunView[];
+  canRun: boolean;
+  unavailableNote?: string;
+  onRun: RunRecordAction;
+}) {
   const { setHighlight } = useWorkspace();
   const [runs, setRuns] = useState(initialRuns);
   const [error, setError] = useState<string>();
@@ -57,33 +75,66 @@ export function LatestRun({ recordId, code, initialRuns, canRun, unavailableNote
   );
   useHotkeys({ r: () => void run("both") }, canRun);
 
-  const rows = (["DEMO", "FULL"] as const).map((kind) => runs.find((entry) => entry.kind === kind)).filter((entry) => entry !== undefined);
+  const rows = (["DEMO", "FULL"] as const)
+    .map((kind) => runs.find((entry) => entry.kind === kind))
+    .filter((entry) => entry !== undefined);
   return (
-    <section aria-label="Latest run" className="space-y-2 rounded-lg bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200">
+    <section
+      aria-label="Latest run"
+      className="space-y-2 rounded-lg bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="font-semibold text-slate-800">Latest run</h2>
         {canRun ? (
           <div className="ml-auto flex gap-1.5">
-            <Button variant="secondary" className="px-2 py-0.5 text-xs" onClick={() => run("demo")} disabled={running !== null}>
+            <Button
+              variant="secondary"
+              className="px-2 py-0.5 text-xs"
+              onClick={() => run("demo")}
+              disabled={running !== null}
+            >
               Demo
             </Button>
-            <Button variant="secondary" className="px-2 py-0.5 text-xs" onClick={() => run("full")} disabled={running !== null}>
+            <Button
+              variant="secondary"
+              className="px-2 py-0.5 text-xs"
+              onClick={() => run("full")}
+              disabled={running !== null}
+            >
               Full
             </Button>
-            <Button className="px-2 py-0.5 text-xs" onClick={() => run("both")} disabled={running !== null} title="Shortcut: R">
+            <Button
+              className="px-2 py-0.5 text-xs"
+              onClick={() => run("both")}
+              disabled={running !== null}
+              title="Shortcut: R"
+            >
               {running ? "Running…" : "Run both (R)"}
             </Button>
           </div>
         ) : null}
       </div>
-      {!canRun ? <p className="text-slate-500">Your role cannot run code.</p> : unavailableNote && !hasRunWorked ? <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200">{unavailableNote}</p> : null}
+      {!canRun ? (
+        <p className="text-slate-500">Your role cannot run code.</p>
+      ) : unavailableNote && !hasRunWorked ? (
+        <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200">{unavailableNote}</p>
+      ) : null}
       {error ? <ErrorNote>{error}</ErrorNote> : null}
-      {rows.length === 0 && canRun ? <p className="text-slate-500">Not run yet. R runs the canonical solution against both tests.</p> : null}
+      {rows.length === 0 && canRun ? (
+        <p className="text-slate-500">Not run yet. R runs the canonical solution against both tests.</p>
+      ) : null}
       {rows.length > 0 ? (
         <ul className="space-y-1.5" aria-busy={running !== null}>
           {rows.map((result) => {
             const failing = failingSource(result, code);
-            return <RunRow key={result.id} run={result} failing={failing} onShowLine={() => failing && setHighlight(toHighlight(failing.source, result.kind))} />;
+            return (
+              <RunRow
+                key={result.id}
+                run={result}
+                failing={failing}
+                onShowLine={() => failing && setHighlight(toHighlight(failing.source, result.kind))}
+              />
+            );
           })}
         </ul>
       ) : null}

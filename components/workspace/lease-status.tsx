@@ -13,7 +13,17 @@ function clock(date: Date): string {
 }
 
 /** Shows the lease expiry and renews the lease every five minutes while the tab is visible. */
-export function LeaseStatus({ itemId, expiresAt, isActive, onRenew }: { itemId: string; expiresAt: string | null; isActive: boolean; onRenew: RenewLeaseAction }) {
+export function LeaseStatus({
+  itemId,
+  expiresAt,
+  isActive,
+  onRenew,
+}: {
+  itemId: string;
+  expiresAt: string | null;
+  isActive: boolean;
+  onRenew: RenewLeaseAction;
+}) {
   const [expiry, setExpiry] = useState(expiresAt ? new Date(expiresAt) : null);
   const [problem, setProblem] = useState<string>();
   const lastRenewal = useRef(0);
@@ -53,7 +63,11 @@ export function LeaseStatus({ itemId, expiresAt, isActive, onRenew }: { itemId: 
   if (!isActive) return <Badge tone="green">labelled</Badge>;
   return (
     <span className="flex items-center gap-2 text-xs text-slate-600">
-      {expiry ? <span title="Renewed every 5 minutes while this tab is visible" suppressHydrationWarning>Lease until {clock(expiry)}</span> : null}
+      {expiry ? (
+        <span title="Renewed every 5 minutes while this tab is visible" suppressHydrationWarning>
+          Lease until {clock(expiry)}
+        </span>
+      ) : null}
       {problem ? (
         <span className="text-red-700" role="alert">
           {problem}

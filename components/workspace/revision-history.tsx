@@ -3,12 +3,22 @@ import { Badge } from "@/components/ui/primitives";
 type Revision = { revision: number; valid: boolean; categories: string[]; note: string | null; createdAt: Date };
 
 /** The versions of the viewer's own label on this item, newest first, with the pre-reveal label in blind mode. */
-export function RevisionHistory({ revisions, categoryLabels, preReveal }: { revisions: Revision[]; categoryLabels: Record<string, string>; preReveal: { valid: boolean; categories: string[] } | null }) {
+export function RevisionHistory({
+  revisions,
+  categoryLabels,
+  preReveal,
+}: {
+  revisions: Revision[];
+  categoryLabels: Record<string, string>;
+  preReveal: { valid: boolean; categories: string[] } | null;
+}) {
   return (
     <div className="space-y-3 text-sm">
       {preReveal ? (
         <p className="text-slate-600">
-          Before the critic was shown: {preReveal.valid ? <Badge tone="green">valid</Badge> : <Badge tone="red">invalid</Badge>} {preReveal.categories.map((key) => categoryLabels[key] ?? key).join(", ")}
+          Before the critic was shown:{" "}
+          {preReveal.valid ? <Badge tone="green">valid</Badge> : <Badge tone="red">invalid</Badge>}{" "}
+          {preReveal.categories.map((key) => categoryLabels[key] ?? key).join(", ")}
         </p>
       ) : null}
       <ol className="divide-y divide-slate-100" aria-label="Revisions">

@@ -13,7 +13,21 @@ import { useHotkeys } from "./use-hotkeys";
  * Edit & run: editable copies of the solution and the full test, run together as a scratch run.
  * The record itself never changes. Keyboard: E opens the editors and focuses Run; E again runs.
  */
-export function ScratchRunner({ recordId, language, solution, test, canRun, onRun }: { recordId: number; language: string; solution: string; test: string; canRun: boolean; onRun: RunRecordAction }) {
+export function ScratchRunner({
+  recordId,
+  language,
+  solution,
+  test,
+  canRun,
+  onRun,
+}: {
+  recordId: number;
+  language: string;
+  solution: string;
+  test: string;
+  canRun: boolean;
+  onRun: RunRecordAction;
+}) {
   const [isOpen, setOpen] = useState(false);
   const [code, setCode] = useState({ solution, test });
   const [result, setResult] = useState<RunView>();
@@ -58,9 +72,23 @@ export function ScratchRunner({ recordId, language, solution, test, canRun, onRu
   }
   return (
     <div className="space-y-3 text-sm">
-      <p className="text-slate-600">Scratch copies: edit freely, then run the solution against the edited full test. Esc leaves an editor.</p>
-      <CodeEditor label="Scratch solution" language={language} value={code.solution} onChange={(value) => setCode((current) => ({ ...current, solution: value }))} height={220} />
-      <CodeEditor label="Scratch full test" language={language} value={code.test} onChange={(value) => setCode((current) => ({ ...current, test: value }))} height={220} />
+      <p className="text-slate-600">
+        Scratch copies: edit freely, then run the solution against the edited full test. Esc leaves an editor.
+      </p>
+      <CodeEditor
+        label="Scratch solution"
+        language={language}
+        value={code.solution}
+        onChange={(value) => setCode((current) => ({ ...current, solution: value }))}
+        height={220}
+      />
+      <CodeEditor
+        label="Scratch full test"
+        language={language}
+        value={code.test}
+        onChange={(value) => setCode((current) => ({ ...current, test: value }))}
+        height={220}
+      />
       <div className="flex flex-wrap gap-2">
         <Button ref={runButton} onClick={() => void run()} disabled={isRunning} title="Shortcut: E">
           {isRunning ? "Running…" : "Run edited code (E)"}

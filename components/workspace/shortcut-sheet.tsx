@@ -34,18 +34,26 @@ export function ShortcutSheet() {
       <Button variant="secondary" onClick={open} className="px-2 py-1 text-xs" aria-haspopup="dialog">
         Shortcuts (?)
       </Button>
-      <dialog ref={dialog} aria-labelledby="shortcut-title" className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl ring-1 ring-slate-200 backdrop:bg-slate-900/40">
+      <dialog
+        ref={dialog}
+        aria-labelledby="shortcut-title"
+        className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl ring-1 ring-slate-200 backdrop:bg-slate-900/40"
+      >
         <div className="p-5">
           <h2 id="shortcut-title" className="text-base font-semibold text-slate-900">
             Keyboard shortcuts
           </h2>
-          <p className="mt-1 text-xs text-slate-500">Single keys work whenever you are not typing in a field or an editor.</p>
+          <p className="mt-1 text-xs text-slate-500">
+            Single keys work whenever you are not typing in a field or an editor.
+          </p>
           <table className="mt-3 w-full text-sm">
             <tbody>
               {SHORTCUTS.map(([keys, what]) => (
                 <tr key={keys} className="border-t border-slate-100">
                   <td className="py-1.5 pr-3 whitespace-nowrap">
-                    <kbd className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs ring-1 ring-slate-300">{keys}</kbd>
+                    <kbd className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs ring-1 ring-slate-300">
+                      {keys}
+                    </kbd>
                   </td>
                   <td className="py-1.5 text-slate-700">{what}</td>
                 </tr>

@@ -76,7 +76,11 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
       <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
         Cancel
       </Button>
-      {error ? <div className="w-full"><ErrorNote>{error}</ErrorNote></div> : null}
+      {error ? (
+        <div className="w-full">
+          <ErrorNote>{error}</ErrorNote>
+        </div>
+      ) : null}
     </form>
   );
 }

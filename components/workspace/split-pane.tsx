@@ -40,7 +40,17 @@ function useFillHeight(element: React.RefObject<HTMLElement | null>, isEnabled: 
  * screens. With `fill`, wide screens give both panes the window's remaining height and long
  * content scrolls inside its pane, not the page.
  */
-export function SplitPane({ left, right, initial = 55, fill = false }: { left: ReactNode; right: ReactNode; initial?: number; fill?: boolean }) {
+export function SplitPane({
+  left,
+  right,
+  initial = 55,
+  fill = false,
+}: {
+  left: ReactNode;
+  right: ReactNode;
+  initial?: number;
+  fill?: boolean;
+}) {
   const [percent, setPercent] = useState(initial);
   const container = useRef<HTMLDivElement>(null);
   const height = useFillHeight(container, fill);
@@ -69,8 +79,16 @@ export function SplitPane({ left, right, initial = 55, fill = false }: { left: R
   }
 
   return (
-    <div ref={container} className="flex flex-col gap-4 lg:flex-row lg:gap-0" style={{ "--split": `${percent}%`, ...(height ? { height } : {}) } as React.CSSProperties}>
-      <div className={`min-w-0 lg:w-[var(--split)] lg:pr-2 ${fill ? `flex flex-col gap-3 ${height ? "lg:h-full" : ""}` : "space-y-4"}`}>{left}</div>
+    <div
+      ref={container}
+      className="flex flex-col gap-4 lg:flex-row lg:gap-0"
+      style={{ "--split": `${percent}%`, ...(height ? { height } : {}) } as React.CSSProperties}
+    >
+      <div
+        className={`min-w-0 lg:w-[var(--split)] lg:pr-2 ${fill ? `flex flex-col gap-3 ${height ? "lg:h-full" : ""}` : "space-y-4"}`}
+      >
+        {left}
+      </div>
       <div
         role="separator"
         aria-orientation="vertical"
@@ -84,7 +102,11 @@ export function SplitPane({ left, right, initial = 55, fill = false }: { left: R
         className="hidden w-2 shrink-0 cursor-col-resize rounded bg-slate-200 hover:bg-indigo-300 focus:outline-none focus-visible:bg-indigo-400 lg:block"
       />
       {/* relative: absolutely placed content (e.g. a screen-reader-only label) scrolls with the pane instead of lengthening the page */}
-      <div className={`relative min-w-0 flex-1 lg:pl-2 ${fill ? `space-y-3 ${height ? "lg:h-full lg:overflow-y-auto lg:pr-1" : ""}` : "space-y-4"}`}>{right}</div>
+      <div
+        className={`relative min-w-0 flex-1 lg:pl-2 ${fill ? `space-y-3 ${height ? "lg:h-full lg:overflow-y-auto lg:pr-1" : ""}` : "space-y-4"}`}
+      >
+        {right}
+      </div>
     </div>
   );
 }

@@ -21,7 +21,11 @@ export function useActiveTime() {
     return () => document.removeEventListener("visibilitychange", onVisibility);
   }, []);
 
-  const peek = useCallback(() => Math.round(accumulated.current + (visibleSince.current === null ? 0 : performance.now() - visibleSince.current)), []);
+  const peek = useCallback(
+    () =>
+      Math.round(accumulated.current + (visibleSince.current === null ? 0 : performance.now() - visibleSince.current)),
+    [],
+  );
   const reset = useCallback(() => {
     accumulated.current = 0;
     visibleSince.current = document.visibilityState === "visible" ? performance.now() : null;

@@ -27,7 +27,12 @@ export function useHotkeys(handlers: Record<string, (event: KeyboardEvent) => vo
       if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || event.repeat) return;
       if (isTypingTarget(event.target) || document.querySelector("dialog[open]")) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-      if (key === "Enter" && event.target instanceof HTMLElement && event.target.closest("button, a, summary, [role=separator]")) return;
+      if (
+        key === "Enter" &&
+        event.target instanceof HTMLElement &&
+        event.target.closest("button, a, summary, [role=separator]")
+      )
+        return;
       const handler = latest.current[key];
       if (!handler) return;
       event.preventDefault();

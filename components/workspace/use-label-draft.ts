@@ -2,7 +2,14 @@
 
 import { useEffect, useRef } from "react";
 
-export type LabelDraft = { valid: boolean | null; categories: string[]; note: string; testLine: string; needsReview: boolean; baseRevision: number };
+export type LabelDraft = {
+  valid: boolean | null;
+  categories: string[];
+  note: string;
+  testLine: string;
+  needsReview: boolean;
+  baseRevision: number;
+};
 
 const DRAFT_PREFIX = "verity:draft:";
 const draftKey = (itemId: string) => `${DRAFT_PREFIX}${itemId}`;
@@ -28,7 +35,21 @@ function readDraft(itemId: string): LabelDraft | null {
  * `markSaved` remembers the revision just saved, so a page restored by Back (which shows what the
  * server sent before the submit) asks the server again instead of showing a stale empty form.
  */
-export function useLabelDraft({ itemId, current, pristine, loadedRevision, onRestore, onStale }: { itemId: string; current: LabelDraft; pristine: LabelDraft; loadedRevision: number; onRestore: (draft: LabelDraft) => void; onStale: () => void }) {
+export function useLabelDraft({
+  itemId,
+  current,
+  pristine,
+  loadedRevision,
+  onRestore,
+  onStale,
+}: {
+  itemId: string;
+  current: LabelDraft;
+  pristine: LabelDraft;
+  loadedRevision: number;
+  onRestore: (draft: LabelDraft) => void;
+  onStale: () => void;
+}) {
   const isRestored = useRef(false);
   const callbacks = useRef({ onRestore, onStale });
   useEffect(() => {

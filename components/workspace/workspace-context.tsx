@@ -26,7 +26,10 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
     () => true,
     () => false,
   );
-  const value = useMemo(() => ({ highlight, setHighlight, isGuidelinesOpen, toggleGuidelines: () => setGuidelinesOpen((open) => !open) }), [highlight, isGuidelinesOpen]);
+  const value = useMemo(
+    () => ({ highlight, setHighlight, isGuidelinesOpen, toggleGuidelines: () => setGuidelinesOpen((open) => !open) }),
+    [highlight, isGuidelinesOpen],
+  );
   return (
     <WorkspaceContext.Provider value={value}>
       {/* data-ready tells tests (and the benchmark) that the page is hydrated and answers keys. */}

@@ -4,7 +4,12 @@ import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 
 import { filterCategories } from "./category-filter";
 
-const categories = DEFAULT_CATEGORIES.map(({ key, label, description, invalidating }) => ({ key, label, description, invalidating }));
+const categories = DEFAULT_CATEGORIES.map(({ key, label, description, invalidating }) => ({
+  key,
+  label,
+  description,
+  invalidating,
+}));
 const labels = (query: string) => filterCategories(categories, query).map((category) => category.label);
 
 describe("filterCategories", () => {

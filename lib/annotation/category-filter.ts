@@ -14,7 +14,9 @@ export function filterCategories<T extends Searchable>(categories: T[], query: s
     return label.startsWith(text) ? 0 : words.every((word) => label.includes(word)) ? 1 : 2;
   };
   return categories
-    .filter((category) => words.every((word) => `${category.label} ${category.key} ${category.description}`.toLowerCase().includes(word)))
+    .filter((category) =>
+      words.every((word) => `${category.label} ${category.key} ${category.description}`.toLowerCase().includes(word)),
+    )
     .map((category, index) => ({ category, index, rank: rank(category) }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index)
     .map((entry) => entry.category);

@@ -6,7 +6,17 @@ import { createHash } from "node:crypto";
  * the annotator and the index, compared with the share. Deterministic, so a campaign replays the
  * same mix; spread like random draws, so gold items fall at no fixed rhythm an annotator could learn.
  */
-export function isGoldTurn({ seed, userId, claimIndex, share }: { seed: string; userId: string; claimIndex: number; share: number }): boolean {
+export function isGoldTurn({
+  seed,
+  userId,
+  claimIndex,
+  share,
+}: {
+  seed: string;
+  userId: string;
+  claimIndex: number;
+  share: number;
+}): boolean {
   if (share <= 0) return false;
   const digest = createHash("sha256").update(`${seed}:gold:${userId}:${claimIndex}`).digest();
   return digest.readUInt32BE(0) / 2 ** 32 < share;

@@ -20,7 +20,9 @@ function operationsInRoutes(): string[] {
     const path = `/${relative(API_DIR, file).replace(/\/?route\.ts$/, "")}`.replace(/\[(\w+)\]/g, "{$1}");
     if (path === "/openapi.json") return [];
     const source = readFileSync(file, "utf8");
-    return ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => new RegExp(`export (const|async function|function) ${method}\\b`).test(source)).map((method) => `${method} ${path}`);
+    return ["GET", "POST", "PUT", "PATCH", "DELETE"]
+      .filter((method) => new RegExp(`export (const|async function|function) ${method}\\b`).test(source))
+      .map((method) => `${method} ${path}`);
   });
 }
 

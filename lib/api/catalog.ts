@@ -13,55 +13,343 @@ export type Operation = {
   responses: Record<number, string>;
 };
 
-const errors = { 401: "No valid token or session.", 403: "The role lacks the scope, or a session-cookie write came from another origin.", 404: "Not found, or not visible to the caller.", 422: "Invalid input, with field errors.", 503: "The database is unreachable; nothing was changed, try again." };
+const errors = {
+  401: "No valid token or session.",
+  403: "The role lacks the scope, or a session-cookie write came from another origin.",
+  404: "Not found, or not visible to the caller.",
+  422: "Invalid input, with field errors.",
+  503: "The database is unreachable; nothing was changed, try again.",
+};
 
 export const API_OPERATIONS: Operation[] = [
-  { method: "GET", path: "/datasets", scope: "records:read", summary: "Datasets the caller sees (annotators: those with a campaign in their languages) with record counts per language.", responses: { 200: "[{id, name, records, byLanguage}]", 401: errors[401] } },
-  { method: "GET", path: "/datasets/{name}/records", scope: "records:read", summary: "A page of a dataset's records. A critic blind mode hides from the caller is null (isCriticHidden) and matches no critic filter.", query: { language: "language id", difficulty: "easy|medium|hard", critic: "pass|fail|none", executable: "valid|failed|unknown", outcome: "passed|compilation_error|time_limit|wrong_answer|runtime_error|unavailable|not_run", q: "text in the question", limit: "1–500 (50)", cursor: "nextCursor of the previous page" }, responses: { 200: "{records: [{id, key, line, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome}], nextCursor}", ...errors } },
-  { method: "POST", path: "/datasets/{name}/records", scope: "imports:write", summary: "Import records (JSONL or a JSON array, optionally gzipped) into a dataset; all or nothing unless skipInvalid.", query: { skipInvalid: "1 to import the valid records", fileName: "shown in the import log" }, body: "application/x-ndjson", responses: { 201: "{ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors: [{line, message}], byLanguage}", 413: "Larger than VERITY_IMPORT_MAX_MB; nothing imported.", 422: "Nothing imported: the summary lists every bad line.", 401: errors[401], 403: errors[403], 503: errors[503] } },
-  { method: "GET", path: "/datasets/{name}/gold", scope: "gold:read", summary: "A dataset's gold answers (records' known verdicts). Admins and reviewers only: annotators get 403, so gold items stay indistinguishable to them.", responses: { 200: "[{recordId, key, language, valid, categories, note, updatedAt}]", ...errors } },
-  { method: "POST", path: "/datasets/{name}/gold", scope: "gold:write", summary: "Import gold answers, all or nothing: JSONL lines or CSV rows (header: key or id, verdict valid|invalid, categories separated by ';', note). Existing answers of the named records are replaced.", body: "application/x-ndjson", responses: { 201: "{dataset, imported}", 413: "Larger than 16 MB; nothing imported.", ...errors, 422: "Nothing imported: fieldErrors.file lists each bad line (line N: why)." } },
-  { method: "POST", path: "/datasets/{name}/verifications", scope: "datasets:verify", summary: "Start (or resume) batch verification of a dataset.", body: "{language?, force?}", responses: { 202: "{batchId, total, resumed}", ...errors } },
-  { method: "GET", path: "/imports/{id}", scope: "imports:write", summary: "An import's progress and outcome; message says why it failed.", responses: { 200: "{id, datasetName, fileName, source, status, linesRead, bytesRead, bytesTotal, imported, duplicates, skipped, errors, message, createdAt, finishedAt}", ...errors } },
-  { method: "GET", path: "/verifications/{id}", scope: "records:read", summary: "A verification batch's progress.", responses: { 200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable, errored}", ...errors } },
-  { method: "POST", path: "/records/{id}/runs", scope: "sandbox:run", summary: "Run a record in the sandbox (rate-limited, at most a few runs at once per user; a client that disconnects cancels its run); stored with who ran it, outputs cut to their first and last 32 KiB.", body: '{kind: "demo"|"full"|"both"|"scratch", solution?, test?}', responses: { 201: "{runs: [{outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend}]}", 429: "Too many runs, too many of yours at once, or the sandbox queue is full.", 502: "The sandbox could not run it (unavailable language, backend down).", ...errors } },
-  { method: "GET", path: "/campaigns", scope: "records:read", summary: "Campaigns visible to the caller.", responses: { 200: "[campaign]", 401: errors[401] } },
-  { method: "POST", path: "/campaigns", scope: "campaigns:admin", summary: "Create a campaign over a stratified, seeded sample.", body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}", responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors } },
-  { method: "POST", path: "/campaigns/{id}/items", scope: "campaigns:admin", summary: "Add records to a running campaign: the sample grows to perLanguage per language (null: all) under the campaign's seed, so it holds what a campaign created with that size would; optionally more languages. Labels so far stay; the sample never shrinks.", body: "{perLanguage: number|null, languages?}", responses: { 200: "{added, perLanguage, before: {lang: items}, after: {lang: items}}", ...errors } },
-  { method: "PATCH", path: "/campaigns/{id}", scope: "campaigns:admin", summary: "Rename a campaign, change its overlap while nothing is labelled, or change its gold share (0–0.5; later claims only).", body: "{name?, overlap?, goldShare?}", responses: { 200: "the campaign", 409: "The name is taken, or items are labelled already (overlap).", ...errors } },
-  { method: "DELETE", path: "/campaigns/{id}", scope: "campaigns:admin", summary: "Delete a campaign and its items while nothing is labelled.", responses: { 204: "Deleted.", 409: "The campaign has labels: close or archive it.", ...errors } },
-  { method: "POST", path: "/campaigns/{id}/status", scope: "campaigns:admin", summary: "Pause (no new claims; active leases end), resume, close, reopen, archive or unarchive a campaign.", body: '{action: "pause"|"resume"|"close"|"reopen"|"archive"|"unarchive"}', responses: { 200: "{status, endedLeases}", 409: "Not allowed from the campaign's current status.", ...errors } },
-  { method: "POST", path: "/campaigns/{id}/claim", scope: "labels:write", summary: "Claim the caller's next item with a lease.", responses: { 200: "{item: {id}, record, leaseExpiresAt, categories}", 204: "Nothing left for the caller.", 409: "The campaign is paused, closed or archived.", ...errors } },
-  { method: "GET", path: "/campaigns/{id}/progress", scope: "records:read", summary: "Campaign progress overall, per language and for the caller.", responses: { 200: "{items, annotationsWanted, annotationsDone, itemsComplete, activeLeases, mine, byLanguage}", ...errors } },
-  { method: "GET", path: "/campaigns/{id}/disagreements", scope: "reviews:write", summary: "Review queues.", query: { queue: "annotators|critic|execution|flagged", language: "language id", annotator: "user id", category: "category key" }, responses: { 200: "{items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts}", ...errors } },
-  { method: "GET", path: "/campaigns/{id}/agreement", scope: "reports:export", summary: "Agreement figures; undefined metrics are null.", responses: { 200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, items, medianActiveMs, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}}", ...errors } },
-  { method: "GET", path: "/campaigns/{id}/report", scope: "reports:export", summary: "The validity report per language with Wilson 95% intervals; rates are fractions.", query: { format: "json|csv|md" }, responses: { 200: "{byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory}", ...errors } },
-  { method: "GET", path: "/datasets/{name}/report", scope: "reports:export", summary: "The validity report across a dataset's campaigns: a record labelled in several counts once, with its strongest resolved label (adjudication, then more agreeing annotators, then the latest campaign); the rule is in `rule`.", query: { format: "json|csv|md" }, responses: { 200: "{campaign, byLanguage, pooled, macro, byDifficulty, byCategory, campaigns: [{id, name, finalRule}], rule}", ...errors } },
-  { method: "GET", path: "/campaigns/{id}/export", scope: "reports:export", summary: "Stream labels one row per item (final label, rule, how resolved, adjudication reason), one row per annotation (annotator, verdict, categories, note, pre-reveal label, active seconds, created/revised at), or the verified subset (final-Valid records in the input format). CSV writes true/false and leaves a cell empty only for an unknown value; the file is named after the campaign and the date.", query: { what: "labels|annotations|verified", format: "jsonl|csv (labels and annotations)" }, responses: { 200: "application/x-ndjson or text/csv", ...errors } },
-  { method: "POST", path: "/items/{id}/annotations", scope: "labels:write", summary: "Submit or revise the caller's label on an item the queue handed them (claim first).", body: "{valid, categories, note?, testLine?, needsReview?, activeMs?, baseRevision?}", responses: { 201: "Created.", 200: "Revised, or unchanged (a repeated submit).", 409: "Stale revision, the caller skipped the item, or the lease expired and the slot is gone.", ...errors } },
-  { method: "POST", path: "/items/{id}/skip", scope: "labels:write", summary: "Skip the caller's current item with a reason.", body: "{reason}", responses: { 204: "Skipped.", ...errors } },
-  { method: "POST", path: "/items/{id}/lease", scope: "labels:write", summary: "Extend the caller's lease (404 for an item the caller never held).", responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors } },
-  { method: "POST", path: "/items/{id}/adjudication", scope: "reviews:write", summary: "Record or revise the final decision on an item.", body: "{valid, categories, reason, baseRevision?}", responses: { 201: "First decision.", 200: "Revised.", 409: "Another reviewer decided first, or the decision changed.", ...errors } },
+  {
+    method: "GET",
+    path: "/datasets",
+    scope: "records:read",
+    summary:
+      "Datasets the caller sees (annotators: those with a campaign in their languages) with record counts per language.",
+    responses: { 200: "[{id, name, records, byLanguage}]", 401: errors[401] },
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/records",
+    scope: "records:read",
+    summary:
+      "A page of a dataset's records. A critic blind mode hides from the caller is null (isCriticHidden) and matches no critic filter.",
+    query: {
+      language: "language id",
+      difficulty: "easy|medium|hard",
+      critic: "pass|fail|none",
+      executable: "valid|failed|unknown",
+      outcome: "passed|compilation_error|time_limit|wrong_answer|runtime_error|unavailable|not_run",
+      q: "text in the question",
+      limit: "1–500 (50)",
+      cursor: "nextCursor of the previous page",
+    },
+    responses: {
+      200: "{records: [{id, key, line, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome}], nextCursor}",
+      ...errors,
+    },
+  },
+  {
+    method: "POST",
+    path: "/datasets/{name}/records",
+    scope: "imports:write",
+    summary:
+      "Import records (JSONL or a JSON array, optionally gzipped) into a dataset; all or nothing unless skipInvalid.",
+    query: { skipInvalid: "1 to import the valid records", fileName: "shown in the import log" },
+    body: "application/x-ndjson",
+    responses: {
+      201: "{ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors: [{line, message}], byLanguage}",
+      413: "Larger than VERITY_IMPORT_MAX_MB; nothing imported.",
+      422: "Nothing imported: the summary lists every bad line.",
+      401: errors[401],
+      403: errors[403],
+      503: errors[503],
+    },
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/gold",
+    scope: "gold:read",
+    summary:
+      "A dataset's gold answers (records' known verdicts). Admins and reviewers only: annotators get 403, so gold items stay indistinguishable to them.",
+    responses: { 200: "[{recordId, key, language, valid, categories, note, updatedAt}]", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/datasets/{name}/gold",
+    scope: "gold:write",
+    summary:
+      "Import gold answers, all or nothing: JSONL lines or CSV rows (header: key or id, verdict valid|invalid, categories separated by ';', note). Existing answers of the named records are replaced.",
+    body: "application/x-ndjson",
+    responses: {
+      201: "{dataset, imported}",
+      413: "Larger than 16 MB; nothing imported.",
+      ...errors,
+      422: "Nothing imported: fieldErrors.file lists each bad line (line N: why).",
+    },
+  },
+  {
+    method: "POST",
+    path: "/datasets/{name}/verifications",
+    scope: "datasets:verify",
+    summary: "Start (or resume) batch verification of a dataset.",
+    body: "{language?, force?}",
+    responses: { 202: "{batchId, total, resumed}", ...errors },
+  },
+  {
+    method: "GET",
+    path: "/imports/{id}",
+    scope: "imports:write",
+    summary: "An import's progress and outcome; message says why it failed.",
+    responses: {
+      200: "{id, datasetName, fileName, source, status, linesRead, bytesRead, bytesTotal, imported, duplicates, skipped, errors, message, createdAt, finishedAt}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/verifications/{id}",
+    scope: "records:read",
+    summary: "A verification batch's progress.",
+    responses: {
+      200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable, errored}",
+      ...errors,
+    },
+  },
+  {
+    method: "POST",
+    path: "/records/{id}/runs",
+    scope: "sandbox:run",
+    summary:
+      "Run a record in the sandbox (rate-limited, at most a few runs at once per user; a client that disconnects cancels its run); stored with who ran it, outputs cut to their first and last 32 KiB.",
+    body: '{kind: "demo"|"full"|"both"|"scratch", solution?, test?}',
+    responses: {
+      201: "{runs: [{outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend}]}",
+      429: "Too many runs, too many of yours at once, or the sandbox queue is full.",
+      502: "The sandbox could not run it (unavailable language, backend down).",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/campaigns",
+    scope: "records:read",
+    summary: "Campaigns visible to the caller.",
+    responses: { 200: "[campaign]", 401: errors[401] },
+  },
+  {
+    method: "POST",
+    path: "/campaigns",
+    scope: "campaigns:admin",
+    summary: "Create a campaign over a stratified, seeded sample.",
+    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
+    responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/campaigns/{id}/items",
+    scope: "campaigns:admin",
+    summary:
+      "Add records to a running campaign: the sample grows to perLanguage per language (null: all) under the campaign's seed, so it holds what a campaign created with that size would; optionally more languages. Labels so far stay; the sample never shrinks.",
+    body: "{perLanguage: number|null, languages?}",
+    responses: { 200: "{added, perLanguage, before: {lang: items}, after: {lang: items}}", ...errors },
+  },
+  {
+    method: "PATCH",
+    path: "/campaigns/{id}",
+    scope: "campaigns:admin",
+    summary:
+      "Rename a campaign, change its overlap while nothing is labelled, or change its gold share (0–0.5; later claims only).",
+    body: "{name?, overlap?, goldShare?}",
+    responses: { 200: "the campaign", 409: "The name is taken, or items are labelled already (overlap).", ...errors },
+  },
+  {
+    method: "DELETE",
+    path: "/campaigns/{id}",
+    scope: "campaigns:admin",
+    summary: "Delete a campaign and its items while nothing is labelled.",
+    responses: { 204: "Deleted.", 409: "The campaign has labels: close or archive it.", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/campaigns/{id}/status",
+    scope: "campaigns:admin",
+    summary: "Pause (no new claims; active leases end), resume, close, reopen, archive or unarchive a campaign.",
+    body: '{action: "pause"|"resume"|"close"|"reopen"|"archive"|"unarchive"}',
+    responses: { 200: "{status, endedLeases}", 409: "Not allowed from the campaign's current status.", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/campaigns/{id}/claim",
+    scope: "labels:write",
+    summary: "Claim the caller's next item with a lease.",
+    responses: {
+      200: "{item: {id}, record, leaseExpiresAt, categories}",
+      204: "Nothing left for the caller.",
+      409: "The campaign is paused, closed or archived.",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/campaigns/{id}/progress",
+    scope: "records:read",
+    summary: "Campaign progress overall, per language and for the caller.",
+    responses: {
+      200: "{items, annotationsWanted, annotationsDone, itemsComplete, activeLeases, mine, byLanguage}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/campaigns/{id}/disagreements",
+    scope: "reviews:write",
+    summary: "Review queues.",
+    query: {
+      queue: "annotators|critic|execution|flagged",
+      language: "language id",
+      annotator: "user id",
+      category: "category key",
+    },
+    responses: {
+      200: "{items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/campaigns/{id}/agreement",
+    scope: "reports:export",
+    summary: "Agreement figures; undefined metrics are null.",
+    responses: {
+      200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, items, medianActiveMs, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/campaigns/{id}/report",
+    scope: "reports:export",
+    summary: "The validity report per language with Wilson 95% intervals; rates are fractions.",
+    query: { format: "json|csv|md" },
+    responses: {
+      200: "{byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/report",
+    scope: "reports:export",
+    summary:
+      "The validity report across a dataset's campaigns: a record labelled in several counts once, with its strongest resolved label (adjudication, then more agreeing annotators, then the latest campaign); the rule is in `rule`.",
+    query: { format: "json|csv|md" },
+    responses: {
+      200: "{campaign, byLanguage, pooled, macro, byDifficulty, byCategory, campaigns: [{id, name, finalRule}], rule}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/campaigns/{id}/export",
+    scope: "reports:export",
+    summary:
+      "Stream labels one row per item (final label, rule, how resolved, adjudication reason), one row per annotation (annotator, verdict, categories, note, pre-reveal label, active seconds, created/revised at), or the verified subset (final-Valid records in the input format). CSV writes true/false and leaves a cell empty only for an unknown value; the file is named after the campaign and the date.",
+    query: { what: "labels|annotations|verified", format: "jsonl|csv (labels and annotations)" },
+    responses: { 200: "application/x-ndjson or text/csv", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/items/{id}/annotations",
+    scope: "labels:write",
+    summary: "Submit or revise the caller's label on an item the queue handed them (claim first).",
+    body: "{valid, categories, note?, testLine?, needsReview?, activeMs?, baseRevision?}",
+    responses: {
+      201: "Created.",
+      200: "Revised, or unchanged (a repeated submit).",
+      409: "Stale revision, the caller skipped the item, or the lease expired and the slot is gone.",
+      ...errors,
+    },
+  },
+  {
+    method: "POST",
+    path: "/items/{id}/skip",
+    scope: "labels:write",
+    summary: "Skip the caller's current item with a reason.",
+    body: "{reason}",
+    responses: { 204: "Skipped.", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/items/{id}/lease",
+    scope: "labels:write",
+    summary: "Extend the caller's lease (404 for an item the caller never held).",
+    responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/items/{id}/adjudication",
+    scope: "reviews:write",
+    summary: "Record or revise the final decision on an item.",
+    body: "{valid, categories, reason, baseRevision?}",
+    responses: {
+      201: "First decision.",
+      200: "Revised.",
+      409: "Another reviewer decided first, or the decision changed.",
+      ...errors,
+    },
+  },
 ];
 
 /** The OpenAPI 3.1 document of /api/v1, built from the catalog. */
 export function openApiDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of API_OPERATIONS) {
-    const pathParams = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
-    const queryParams = Object.entries(operation.query ?? {}).map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } }));
+    const pathParams = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+      name,
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    const queryParams = Object.entries(operation.query ?? {}).map(([name, description]) => ({
+      name,
+      in: "query",
+      required: false,
+      description,
+      schema: { type: "string" },
+    }));
     (paths[operation.path] ??= {})[operation.method.toLowerCase()] = {
       summary: operation.summary,
       description: `Scope: \`${operation.scope}\`.`,
       security: [{ bearer: [] }],
       parameters: [...pathParams, ...queryParams],
-      ...(operation.body ? { requestBody: { required: true, content: { [operation.body === "application/x-ndjson" ? "application/x-ndjson" : "application/json"]: { schema: { description: operation.body } } } } } : {}),
-      responses: Object.fromEntries(Object.entries(operation.responses).map(([status, description]) => [status, { description }])),
+      ...(operation.body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                [operation.body === "application/x-ndjson" ? "application/x-ndjson" : "application/json"]: {
+                  schema: { description: operation.body },
+                },
+              },
+            },
+          }
+        : {}),
+      responses: Object.fromEntries(
+        Object.entries(operation.responses).map(([status, description]) => [status, { description }]),
+      ),
     };
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Verity API", version: "1", description: "Import, annotate, review and report on generated code-benchmark records. Authenticate with a personal API token: `Authorization: Bearer <token>`. Errors: `{error: {code, message, fieldErrors?}}`." },
+    info: {
+      title: "Verity API",
+      version: "1",
+      description:
+        "Import, annotate, review and report on generated code-benchmark records. Authenticate with a personal API token: `Authorization: Bearer <token>`. Errors: `{error: {code, message, fieldErrors?}}`.",
+    },
     servers: [{ url: `${serverUrl}/api/v1` }],
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     paths,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 
-import { annotatorStatistics, criticRuleMatches, humanAgreement, humanVsCritic, humanVsExecution, type LabelledItem } from "./campaign-agreement";
+import {
+  annotatorStatistics,
+  criticRuleMatches,
+  humanAgreement,
+  humanVsCritic,
+  humanVsExecution,
+  type LabelledItem,
+} from "./campaign-agreement";
 
 // Five items, worked by hand. Annotators a and b both label items 1–4; c alone labels item 5.
 //   item  a  b  final             critic  failed rules
@@ -11,8 +18,19 @@ import { annotatorStatistics, criticRuleMatches, humanAgreement, humanVsCritic, 
 //   5     c=T   unresolved        pass    –
 const day1 = new Date("2026-11-01T10:00:00Z");
 const day2 = new Date("2026-11-02T10:00:00Z");
-const label = (userId: string, valid: boolean, activeMs: number, updatedAt: Date) => ({ userId, valid, categories: [], activeMs, updatedAt });
-const item = (labels: LabelledItem["labels"], final: LabelledItem["final"], criticPass: boolean | null, criticFailedRules: string[] = []): LabelledItem => ({
+const label = (userId: string, valid: boolean, activeMs: number, updatedAt: Date) => ({
+  userId,
+  valid,
+  categories: [],
+  activeMs,
+  updatedAt,
+});
+const item = (
+  labels: LabelledItem["labels"],
+  final: LabelledItem["final"],
+  criticPass: boolean | null,
+  criticFailedRules: string[] = [],
+): LabelledItem => ({
   language: "python",
   labels,
   final,
@@ -23,9 +41,20 @@ const item = (labels: LabelledItem["labels"], final: LabelledItem["final"], crit
 
 const ITEMS: LabelledItem[] = [
   item([label("a", true, 4_000, day1), label("b", true, 15_000, day1)], { valid: true, categories: [] }, true),
-  item([label("a", true, 12_000, day1), label("b", false, 15_000, day1)], { valid: false, categories: ["wrong-expected-output"] }, false, ["Output Mismatch"]),
-  item([label("a", false, 20_000, day2), label("b", false, 15_000, day2)], { valid: false, categories: ["ambiguous-statement"] }, true),
-  item([label("a", true, 8_000, day2), label("b", true, 15_000, day2)], { valid: true, categories: [] }, false, ["output mismatch"]),
+  item(
+    [label("a", true, 12_000, day1), label("b", false, 15_000, day1)],
+    { valid: false, categories: ["wrong-expected-output"] },
+    false,
+    ["Output Mismatch"],
+  ),
+  item(
+    [label("a", false, 20_000, day2), label("b", false, 15_000, day2)],
+    { valid: false, categories: ["ambiguous-statement"] },
+    true,
+  ),
+  item([label("a", true, 8_000, day2), label("b", true, 15_000, day2)], { valid: true, categories: [] }, false, [
+    "output mismatch",
+  ]),
   item([label("c", true, 30_000, day2)], { valid: null, categories: [] }, true),
 ];
 
@@ -44,7 +73,13 @@ describe("humanAgreement", () => {
   });
 
   it("gives no Cohen's kappa when more than two people labelled", () => {
-    const three = [item([label("a", true, 1, day1), label("b", false, 1, day1), label("c", true, 1, day1)], { valid: true, categories: [] }, null)];
+    const three = [
+      item(
+        [label("a", true, 1, day1), label("b", false, 1, day1), label("c", true, 1, day1)],
+        { valid: true, categories: [] },
+        null,
+      ),
+    ];
     const figures = humanAgreement(three);
     expect(figures.cohensKappa).toBeNull();
     // One pair of three agrees.
@@ -52,7 +87,13 @@ describe("humanAgreement", () => {
   });
 
   it("gives no figures without an item labelled twice", () => {
-    expect(humanAgreement([ITEMS[4]])).toEqual({ items: 0, percentAgreement: null, fleissKappa: null, krippendorffAlpha: null, cohensKappa: null });
+    expect(humanAgreement([ITEMS[4]])).toEqual({
+      items: 0,
+      percentAgreement: null,
+      fleissKappa: null,
+      krippendorffAlpha: null,
+      cohensKappa: null,
+    });
   });
 });
 
@@ -75,7 +116,15 @@ describe("criticRuleMatches", () => {
     ]);
     // Item 2 is flagged and tagged; item 4 is flagged but the humans found it valid.
     expect(matches).toEqual([
-      { rule: "Output Mismatch", category: "wrong-expected-output", truePositives: 1, falsePositives: 1, falseNegatives: 0, precision: 0.5, recall: 1 },
+      {
+        rule: "Output Mismatch",
+        category: "wrong-expected-output",
+        truePositives: 1,
+        falsePositives: 1,
+        falseNegatives: 0,
+        precision: 0.5,
+        recall: 1,
+      },
     ]);
   });
 });
@@ -96,41 +145,86 @@ describe("annotatorStatistics", () => {
       agreementWithFinal: 0.75,
       pairwiseKappa: { b: 0.5 },
     });
-    expect(b).toMatchObject({ userId: "b", items: 4, medianActiveMs: 15_000, fastDecisions: 0, agreementWithFinal: 1, pairwiseKappa: { a: 0.5 } });
+    expect(b).toMatchObject({
+      userId: "b",
+      items: 4,
+      medianActiveMs: 15_000,
+      fastDecisions: 0,
+      agreementWithFinal: 1,
+      pairwiseKappa: { a: 0.5 },
+    });
     // c's only item is unresolved and shared with nobody.
-    expect(c).toEqual({ userId: "c", items: 1, medianActiveMs: 30_000, meanActiveMs: 30_000, fastDecisions: 0, itemsPerDay: 1, agreementWithFinal: null, pairwiseKappa: {} });
+    expect(c).toEqual({
+      userId: "c",
+      items: 1,
+      medianActiveMs: 30_000,
+      meanActiveMs: 30_000,
+      fastDecisions: 0,
+      itemsPerDay: 1,
+      agreementWithFinal: null,
+      pairwiseKappa: {},
+    });
   });
 });
 
 // Final labels against execution: a second, smaller example.
-function ranItem(final: boolean | null, executableValid: boolean | null, criticPass: boolean | null = null): LabelledItem {
-  return { language: "python", labels: [], final: { valid: final, categories: [] }, criticPass, criticFailedRules: [], executableValid };
+function ranItem(
+  final: boolean | null,
+  executableValid: boolean | null,
+  criticPass: boolean | null = null,
+): LabelledItem {
+  return {
+    language: "python",
+    labels: [],
+    final: { valid: final, categories: [] },
+    criticPass,
+    criticFailedRules: [],
+    executableValid,
+  };
 }
 
 describe("humanVsExecution", () => {
   it("cross-tabulates final labels against execution and leaves out records that did not run", () => {
     const items = [
-      ranItem(true, true), ranItem(true, true), ranItem(true, false), // humans valid: 2 pass, 1 fails its tests
-      ranItem(false, false), ranItem(false, true), //                  humans invalid: 1 fails, 1 passes
-      ranItem(true, null), ranItem(false, null), //                    not run: left out, counted
+      ranItem(true, true),
+      ranItem(true, true),
+      ranItem(true, false), // humans valid: 2 pass, 1 fails its tests
+      ranItem(false, false),
+      ranItem(false, true), //                  humans invalid: 1 fails, 1 passes
+      ranItem(true, null),
+      ranItem(false, null), //                    not run: left out, counted
       ranItem(null, true), //                                       unresolved: left out, not counted
     ];
     const figures = humanVsExecution(items);
     expect(figures.items).toBe(5);
     expect(figures.notRun).toBe(2);
-    expect(figures.confusion).toEqual({ bothValid: 2, bothInvalid: 1, humanValidExecutionInvalid: 1, humanInvalidExecutionValid: 1 });
+    expect(figures.confusion).toEqual({
+      bothValid: 2,
+      bothInvalid: 1,
+      humanValidExecutionInvalid: 1,
+      humanInvalidExecutionValid: 1,
+    });
     // p_o = 3/5; marginals humans 3 valid 2 invalid, execution 3 pass 2 fail: p_e = (3·3 + 2·2)/25 = 13/25.
     // κ = (15/25 − 13/25) / (12/25) = 1/6.
     expect(figures.kappa).toBeCloseTo(1 / 6, 10);
   });
 
   it("is null where nothing ran", () => {
-    expect(humanVsExecution([ranItem(true, null)])).toEqual({ items: 0, notRun: 1, kappa: null, confusion: { bothValid: 0, bothInvalid: 0, humanValidExecutionInvalid: 0, humanInvalidExecutionValid: 0 } });
+    expect(humanVsExecution([ranItem(true, null)])).toEqual({
+      items: 0,
+      notRun: 1,
+      kappa: null,
+      confusion: { bothValid: 0, bothInvalid: 0, humanValidExecutionInvalid: 0, humanInvalidExecutionValid: 0 },
+    });
   });
 });
 
 describe("humanVsCritic", () => {
   it("compares with the critic, ignoring execution", () => {
-    expect(humanVsCritic([ranItem(true, false, true), ranItem(false, null, true)])).toEqual({ items: 2, kappa: 0, confusion: { bothValid: 1, bothInvalid: 0, humanValidCriticInvalid: 0, humanInvalidCriticValid: 1 } });
+    expect(humanVsCritic([ranItem(true, false, true), ranItem(false, null, true)])).toEqual({
+      items: 2,
+      kappa: 0,
+      confusion: { bothValid: 1, bothInvalid: 0, humanValidCriticInvalid: 0, humanInvalidCriticValid: 1 },
+    });
   });
 });

@@ -1,5 +1,12 @@
 // Agreement figures for a campaign, from its labelled items. Pure: the data layer loads, this counts.
-import { cohensKappa, confusion2x2, fleissKappa, krippendorffAlphaNominal, percentAgreement, precisionRecall } from "./agreement";
+import {
+  cohensKappa,
+  confusion2x2,
+  fleissKappa,
+  krippendorffAlphaNominal,
+  percentAgreement,
+  precisionRecall,
+} from "./agreement";
 
 export type LabelledItem = {
   language: string;
@@ -11,12 +18,23 @@ export type LabelledItem = {
   executableValid: boolean | null;
 };
 
-export type AgreementFigures = { items: number; percentAgreement: number | null; fleissKappa: number | null; krippendorffAlpha: number | null; cohensKappa: number | null };
+export type AgreementFigures = {
+  items: number;
+  percentAgreement: number | null;
+  fleissKappa: number | null;
+  krippendorffAlpha: number | null;
+  cohensKappa: number | null;
+};
 
 export type HumanVsCritic = {
   items: number;
   kappa: number | null;
-  confusion: { bothValid: number; bothInvalid: number; humanValidCriticInvalid: number; humanInvalidCriticValid: number };
+  confusion: {
+    bothValid: number;
+    bothInvalid: number;
+    humanValidCriticInvalid: number;
+    humanInvalidCriticValid: number;
+  };
 };
 
 /**
@@ -27,17 +45,23 @@ export type HumanVsCritic = {
 export function humanAgreement(items: LabelledItem[]): AgreementFigures {
   const multi = items.filter((item) => item.labels.length >= 2);
   const raters = [...new Set(multi.flatMap((item) => item.labels.map((label) => label.userId)))];
-  const matrix = multi.map((item) => raters.map((rater) => item.labels.find((label) => label.userId === rater)?.valid ?? null));
+  const matrix = multi.map((item) =>
+    raters.map((rater) => item.labels.find((label) => label.userId === rater)?.valid ?? null),
+  );
   const sizes = new Map<number, number>();
   for (const item of multi) sizes.set(item.labels.length, (sizes.get(item.labels.length) ?? 0) + 1);
   const commonSize = [...sizes.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0];
-  const fleissItems = multi.filter((item) => item.labels.length === commonSize).map((item) => item.labels.map((label) => label.valid));
+  const fleissItems = multi
+    .filter((item) => item.labels.length === commonSize)
+    .map((item) => item.labels.map((label) => label.valid));
   const cohen =
     raters.length === 2
-      ? cohensKappa(multi.flatMap((item) => {
-          const [a, b] = raters.map((rater) => item.labels.find((label) => label.userId === rater));
-          return a && b ? [[a.valid, b.valid] as [boolean, boolean]] : [];
-        }))
+      ? cohensKappa(
+          multi.flatMap((item) => {
+            const [a, b] = raters.map((rater) => item.labels.find((label) => label.userId === rater));
+            return a && b ? [[a.valid, b.valid] as [boolean, boolean]] : [];
+          }),
+        )
       : null;
   return {
     items: multi.length,
@@ -60,7 +84,15 @@ function finalAgainst(items: LabelledItem[], reference: (item: LabelledItem) => 
 /** The humans' final label against the critic's overall_pass, over items with both. */
 export function humanVsCritic(items: LabelledItem[]): HumanVsCritic {
   const { confusion, ...figures } = finalAgainst(items, (item) => item.criticPass);
-  return { ...figures, confusion: { bothValid: confusion.bothTrue, bothInvalid: confusion.bothFalse, humanValidCriticInvalid: confusion.firstTrueSecondFalse, humanInvalidCriticValid: confusion.firstFalseSecondTrue } };
+  return {
+    ...figures,
+    confusion: {
+      bothValid: confusion.bothTrue,
+      bothInvalid: confusion.bothFalse,
+      humanValidCriticInvalid: confusion.firstTrueSecondFalse,
+      humanInvalidCriticValid: confusion.firstFalseSecondTrue,
+    },
+  };
 }
 
 export type HumanVsExecution = {
@@ -68,7 +100,12 @@ export type HumanVsExecution = {
   /** Resolved items left out because their record was not run or its language cannot run. */
   notRun: number;
   kappa: number | null;
-  confusion: { bothValid: number; bothInvalid: number; humanValidExecutionInvalid: number; humanInvalidExecutionValid: number };
+  confusion: {
+    bothValid: number;
+    bothInvalid: number;
+    humanValidExecutionInvalid: number;
+    humanInvalidExecutionValid: number;
+  };
 };
 
 /** The humans' final label against execution (the canonical solution passing its tests), leaving out records that did not run. */
@@ -77,17 +114,33 @@ export function humanVsExecution(items: LabelledItem[]): HumanVsExecution {
   return {
     ...figures,
     notRun: items.filter((item) => item.final.valid !== null && item.executableValid === null).length,
-    confusion: { bothValid: confusion.bothTrue, bothInvalid: confusion.bothFalse, humanValidExecutionInvalid: confusion.firstTrueSecondFalse, humanInvalidExecutionValid: confusion.firstFalseSecondTrue },
+    confusion: {
+      bothValid: confusion.bothTrue,
+      bothInvalid: confusion.bothFalse,
+      humanValidExecutionInvalid: confusion.firstTrueSecondFalse,
+      humanInvalidExecutionValid: confusion.firstFalseSecondTrue,
+    },
   };
 }
 
-export type RuleMatch = { rule: string; category: string; truePositives: number; falsePositives: number; falseNegatives: number; precision: number | null; recall: number | null };
+export type RuleMatch = {
+  rule: string;
+  category: string;
+  truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
+  precision: number | null;
+  recall: number | null;
+};
 
 /**
  * Per critic rule mapped to a category: how often a failed rule matches the humans' final category
  * (precision) and how often the humans' category was caught by the rule (recall), over resolved items with a critic verdict.
  */
-export function criticRuleMatches(items: LabelledItem[], mapping: { key: string; criticRule: string | null }[]): RuleMatch[] {
+export function criticRuleMatches(
+  items: LabelledItem[],
+  mapping: { key: string; criticRule: string | null }[],
+): RuleMatch[] {
   const judged = items.filter((item) => item.final.valid !== null && item.criticPass !== null);
   return mapping.flatMap(({ key, criticRule }) => {
     if (!criticRule) return [];
@@ -102,7 +155,16 @@ export function criticRuleMatches(items: LabelledItem[], mapping: { key: string;
       else if (isFlagged) falsePositives += 1;
       else if (isTagged) falseNegatives += 1;
     }
-    return [{ rule: criticRule, category: key, truePositives, falsePositives, falseNegatives, ...precisionRecall({ truePositives, falsePositives, falseNegatives }) }];
+    return [
+      {
+        rule: criticRule,
+        category: key,
+        truePositives,
+        falsePositives,
+        falseNegatives,
+        ...precisionRecall({ truePositives, falsePositives, falseNegatives }),
+      },
+    ];
   });
 }
 
@@ -122,13 +184,15 @@ export const FAST_DECISION_MS = 10_000;
 /** Per annotator: volume, active time, very fast decisions, agreement with final labels, pairwise kappa with each other annotator. */
 export function annotatorStatistics(items: LabelledItem[]): AnnotatorStats[] {
   const byUser = new Map<string, { label: LabelledItem["labels"][number]; item: LabelledItem }[]>();
-  for (const item of items) for (const label of item.labels) byUser.set(label.userId, [...(byUser.get(label.userId) ?? []), { label, item }]);
+  for (const item of items)
+    for (const label of item.labels) byUser.set(label.userId, [...(byUser.get(label.userId) ?? []), { label, item }]);
   const users = [...byUser.keys()];
   return users.map((userId) => {
     const entries = byUser.get(userId)!;
     const times = entries.map((entry) => entry.label.activeMs).sort((a, b) => a - b);
     const middle = Math.floor(times.length / 2);
-    const median = times.length === 0 ? null : times.length % 2 ? times[middle] : (times[middle - 1] + times[middle]) / 2;
+    const median =
+      times.length === 0 ? null : times.length % 2 ? times[middle] : (times[middle - 1] + times[middle]) / 2;
     const resolved = entries.filter((entry) => entry.item.final.valid !== null);
     const days = new Set(entries.map((entry) => entry.label.updatedAt.toISOString().slice(0, 10)));
     const pairwiseKappa: Record<string, number | null> = {};
@@ -147,7 +211,9 @@ export function annotatorStatistics(items: LabelledItem[]): AnnotatorStats[] {
       meanActiveMs: times.length ? times.reduce((sum, t) => sum + t, 0) / times.length : null,
       fastDecisions: times.filter((t) => t < FAST_DECISION_MS).length,
       itemsPerDay: days.size ? entries.length / days.size : null,
-      agreementWithFinal: resolved.length ? resolved.filter((entry) => entry.label.valid === entry.item.final.valid).length / resolved.length : null,
+      agreementWithFinal: resolved.length
+        ? resolved.filter((entry) => entry.label.valid === entry.item.final.valid).length / resolved.length
+        : null,
       pairwiseKappa,
     };
   });

@@ -22,7 +22,12 @@ export type FinalLabelInput = {
 };
 
 /** Everything the verdict depends on: how many labels, how many say Valid, and the adjudication's verdict if any. */
-export type LabelCounts = { rule: AggregationRule; labelCount: number; validCount: number; adjudicationValid: boolean | null };
+export type LabelCounts = {
+  rule: AggregationRule;
+  labelCount: number;
+  validCount: number;
+  adjudicationValid: boolean | null;
+};
 
 /** Where a final label's categories come from: the adjudicator's, the invalidating ones of those who said Invalid, or none. */
 export type CategorySource = "adjudication" | "invalid-labels" | null;
@@ -59,13 +64,22 @@ export function categorySource(verdict: FinalVerdict): CategorySource {
 }
 
 /** Whether a category key found in a source counts among the final categories: annotators' only when it invalidates. */
-export function isFinalCategory(source: Exclude<CategorySource, null>, key: string, invalidatingKeys: ReadonlySet<string>): boolean {
+export function isFinalCategory(
+  source: Exclude<CategorySource, null>,
+  key: string,
+  invalidatingKeys: ReadonlySet<string>,
+): boolean {
   return source === "adjudication" || invalidatingKeys.has(key);
 }
 
 /** The final label of one record: `finalVerdict` over its labels, with the categories `categorySource` names. */
 export function finalLabel({ rule, labels, adjudication, invalidatingKeys }: FinalLabelInput): FinalLabel {
-  const verdict = finalVerdict({ rule, labelCount: labels.length, validCount: labels.filter((label) => label.valid).length, adjudicationValid: adjudication?.valid ?? null });
+  const verdict = finalVerdict({
+    rule,
+    labelCount: labels.length,
+    validCount: labels.filter((label) => label.valid).length,
+    adjudicationValid: adjudication?.valid ?? null,
+  });
   const source = categorySource(verdict);
   if (source === "adjudication") return { ...verdict, categories: [...adjudication!.categories] };
   if (source === "invalid-labels") return { ...verdict, categories: invalidatingCategories(labels, invalidatingKeys) };
@@ -88,7 +102,10 @@ function invalidatingCategories(labels: readonly AnnotatorLabel[], invalidatingK
  * and more annotators agreeing with the verdict beat fewer; among unresolved ones a labelled item beats an
  * unlabelled one. Equal strength: the latest campaign wins (`strongestEvidence`, and the reports' SQL order).
  */
-export function evidenceStrength(verdict: FinalVerdict, counts: Pick<LabelCounts, "labelCount" | "validCount">): number {
+export function evidenceStrength(
+  verdict: FinalVerdict,
+  counts: Pick<LabelCounts, "labelCount" | "validCount">,
+): number {
   if (verdict.valid === null) return counts.labelCount > 0 ? 1 : 0;
   const agreeing = verdict.valid ? counts.validCount : counts.labelCount - counts.validCount;
   // Below 1,000,000 annotators per item, the tiers cannot overlap.
@@ -96,8 +113,12 @@ export function evidenceStrength(verdict: FinalVerdict, counts: Pick<LabelCounts
 }
 
 /** The item whose label a record keeps across campaigns: the strongest evidence; on a tie, the latest (last in `items`). */
-export function strongestEvidence<T extends { verdict: FinalVerdict; counts: Pick<LabelCounts, "labelCount" | "validCount"> }>(items: readonly T[]): T | undefined {
+export function strongestEvidence<
+  T extends { verdict: FinalVerdict; counts: Pick<LabelCounts, "labelCount" | "validCount"> },
+>(items: readonly T[]): T | undefined {
   let best: T | undefined;
-  for (const item of items) if (!best || evidenceStrength(item.verdict, item.counts) >= evidenceStrength(best.verdict, best.counts)) best = item;
+  for (const item of items)
+    if (!best || evidenceStrength(item.verdict, item.counts) >= evidenceStrength(best.verdict, best.counts))
+      best = item;
   return best;
 }

@@ -19,10 +19,12 @@ describe("inverseNormal", () => {
   });
 
   it("is odd about 1/2 and increasing", () => {
-    fc.assert(fc.property(fc.double({ min: 1e-6, max: 0.5, noNaN: true }), (p) => {
-      expect(inverseNormal(1 - p)).toBeCloseTo(-inverseNormal(p), 6);
-      expect(inverseNormal(p)).toBeLessThanOrEqual(inverseNormal(Math.min(0.999, p + 0.001)));
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: 1e-6, max: 0.5, noNaN: true }), (p) => {
+        expect(inverseNormal(1 - p)).toBeCloseTo(-inverseNormal(p), 6);
+        expect(inverseNormal(p)).toBeLessThanOrEqual(inverseNormal(Math.min(0.999, p + 0.001)));
+      }),
+    );
   });
 
   it("rejects p outside (0, 1)", () => {
@@ -78,31 +80,35 @@ describe("wilsonInterval", () => {
     expect(() => wilsonInterval(1, 5, 0)).toThrow(RangeError);
   });
 
-  const counts = fc.integer({ min: 1, max: 5000 }).chain((trials) =>
-    fc.tuple(fc.integer({ min: 0, max: trials }), fc.constant(trials)),
-  );
+  const counts = fc
+    .integer({ min: 1, max: 5000 })
+    .chain((trials) => fc.tuple(fc.integer({ min: 0, max: trials }), fc.constant(trials)));
   const level = fc.double({ min: 0.5, max: 0.999, noNaN: true });
 
   it("lies within [0, 1], contains the observed proportion, and mirrors under successes ↔ failures", () => {
-    fc.assert(fc.property(counts, level, ([successes, trials], confidence) => {
-      const [lower, upper] = wilsonInterval(successes, trials, confidence)!;
-      const p = successes / trials;
-      expect(lower).toBeGreaterThanOrEqual(0);
-      expect(upper).toBeLessThanOrEqual(1);
-      expect(lower).toBeLessThanOrEqual(p + 1e-12);
-      expect(upper).toBeGreaterThanOrEqual(p - 1e-12);
-      const [mirrorLower, mirrorUpper] = wilsonInterval(trials - successes, trials, confidence)!;
-      expect(mirrorLower).toBeCloseTo(1 - upper, 12);
-      expect(mirrorUpper).toBeCloseTo(1 - lower, 12);
-    }));
+    fc.assert(
+      fc.property(counts, level, ([successes, trials], confidence) => {
+        const [lower, upper] = wilsonInterval(successes, trials, confidence)!;
+        const p = successes / trials;
+        expect(lower).toBeGreaterThanOrEqual(0);
+        expect(upper).toBeLessThanOrEqual(1);
+        expect(lower).toBeLessThanOrEqual(p + 1e-12);
+        expect(upper).toBeGreaterThanOrEqual(p - 1e-12);
+        const [mirrorLower, mirrorUpper] = wilsonInterval(trials - successes, trials, confidence)!;
+        expect(mirrorLower).toBeCloseTo(1 - upper, 12);
+        expect(mirrorUpper).toBeCloseTo(1 - lower, 12);
+      }),
+    );
   });
 
   it("widens with the confidence level", () => {
-    fc.assert(fc.property(counts, ([successes, trials]) => {
-      const [lower95, upper95] = wilsonInterval(successes, trials, 0.95)!;
-      const [lower99, upper99] = wilsonInterval(successes, trials, 0.99)!;
-      expect(lower99).toBeLessThanOrEqual(lower95);
-      expect(upper99).toBeGreaterThanOrEqual(upper95);
-    }));
+    fc.assert(
+      fc.property(counts, ([successes, trials]) => {
+        const [lower95, upper95] = wilsonInterval(successes, trials, 0.95)!;
+        const [lower99, upper99] = wilsonInterval(successes, trials, 0.99)!;
+        expect(lower99).toBeLessThanOrEqual(lower95);
+        expect(upper99).toBeGreaterThanOrEqual(upper95);
+      }),
+    );
   });
 });

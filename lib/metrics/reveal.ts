@@ -2,7 +2,13 @@
 import { cohensKappa } from "./agreement";
 
 /** One blind label: the verdict given before the critic was shown, the verdict that stands now, and the critic's. */
-export type BlindLabel = { userId: string; language: string; before: boolean; after: boolean; criticPass: boolean | null };
+export type BlindLabel = {
+  userId: string;
+  language: string;
+  before: boolean;
+  after: boolean;
+  criticPass: boolean | null;
+};
 
 export type RevealFigures = {
   /** Blind labels with a pre-reveal verdict. */
@@ -23,7 +29,9 @@ export type RevealFigures = {
 /** Flip rate and agreement with the critic before and after the reveal; a figure with no base is null. */
 export function revealFigures(labels: BlindLabel[]): RevealFigures {
   const flips = labels.filter((label) => label.before !== label.after);
-  const judged = labels.flatMap((label) => (label.criticPass === null ? [] : [{ ...label, criticPass: label.criticPass }]));
+  const judged = labels.flatMap((label) =>
+    label.criticPass === null ? [] : [{ ...label, criticPass: label.criticPass }],
+  );
   const share = (count: number, of: number) => (of === 0 ? null : count / of);
   return {
     labels: labels.length,
@@ -52,7 +60,13 @@ export function revealAnalysis(labels: BlindLabel[]): RevealAnalysis {
     .sort(([userA, langA], [userB, langB]) => userA.localeCompare(userB) || langA.localeCompare(langB));
   return {
     overall: revealFigures(labels),
-    byLanguage: Object.fromEntries(languages.map((language) => [language, revealFigures(labels.filter((label) => label.language === language))])),
-    byAnnotator: pairs.map(([userId, language]) => ({ userId, language, ...revealFigures(labels.filter((label) => label.userId === userId && label.language === language)) })),
+    byLanguage: Object.fromEntries(
+      languages.map((language) => [language, revealFigures(labels.filter((label) => label.language === language))]),
+    ),
+    byAnnotator: pairs.map(([userId, language]) => ({
+      userId,
+      language,
+      ...revealFigures(labels.filter((label) => label.userId === userId && label.language === language)),
+    })),
   };
 }

@@ -32,7 +32,9 @@ describe("gunzip", () => {
   }, 30_000);
 
   it("inflates ordinary compressible text in full", async () => {
-    const text = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ question: `Write f${i}(x) returning x * ${i}.`, language: "python" })).join("\n");
+    const text = Array.from({ length: 20_000 }, (_, i) =>
+      JSON.stringify({ question: `Write f${i}(x) returning x * ${i}.`, language: "python" }),
+    ).join("\n");
     const zipped = await new Promise<Buffer>((resolve) => {
       const zip = createGzip();
       const parts: Buffer[] = [];

@@ -83,13 +83,14 @@ export async function* gunzip(input: PushbackReader): AsyncGenerator<Uint8Array>
       wake = resolve;
       start(signal);
     });
-  const gzipError = (error: Error) =>
-    new GzipError(`the gzip data is truncated or corrupt: ${error.message}`);
+  const gzipError = (error: Error) => new GzipError(`the gzip data is truncated or corrupt: ${error.message}`);
   let bytesIn = 0;
   let bytesOut = 0;
   const assertPlausibleRatio = () => {
     if (bytesOut > INFLATE_FREE_BYTES && bytesOut > bytesIn * MAX_INFLATE_RATIO) {
-      throw new GzipError(`the gzip data inflates more than ${MAX_INFLATE_RATIO} times its size (${bytesIn} bytes to over ${bytesOut}); refused as a likely gzip bomb`);
+      throw new GzipError(
+        `the gzip data inflates more than ${MAX_INFLATE_RATIO} times its size (${bytesIn} bytes to over ${bytesOut}); refused as a likely gzip bomb`,
+      );
     }
   };
 

@@ -10,12 +10,17 @@ const acbCritic = {
     {
       rule: "Incorrect test target",
       result: "pass",
-      reason: 'The test asserts `merge_intervals([])` returns `{"error": "empty"}`, which the statement never mentions.',
+      reason:
+        'The test asserts `merge_intervals([])` returns `{"error": "empty"}`, which the statement never mentions.',
     },
     { rule: "Improper precision handling", result: "pass", reason: "Integers only." },
     { rule: "Exception swallowing", result: "pass", reason: "No try/except in the tests." },
     { rule: "Non-executable tests", result: "pass", reason: "Tests call the function directly." },
-    { rule: "Irrelevant requirements", result: "fail", reason: "The empty-input behaviour {\"error\": ...} is unstated." },
+    {
+      rule: "Irrelevant requirements",
+      result: "fail",
+      reason: 'The empty-input behaviour {"error": ...} is unstated.',
+    },
     { rule: "Other issues", result: "pass", reason: "None." },
   ],
   summary: {
@@ -76,7 +81,9 @@ describe("parseCriticOutput", () => {
     const verdict = parseCriticOutput(text);
     expect(verdict.overallPass).toBe(false);
     expect(verdict.failedRules).toEqual(["Other issues"]);
-    expect(verdict.rules).toEqual([{ rule: "Other issues", passed: false, reason: 'prints "}{" and uses a dict {"a": [1, 2]}' }]);
+    expect(verdict.rules).toEqual([
+      { rule: "Other issues", passed: false, reason: 'prints "}{" and uses a dict {"a": [1, 2]}' },
+    ]);
     expect(verdict.keyPoints).toEqual(["braces {}", 'quotes "']);
   });
 
@@ -95,11 +102,12 @@ describe("parseCriticOutput", () => {
   });
 
   it("reads failed_rules given as a comma-separated string, a JSON-array string or 'none'", () => {
-    expect(parseCriticOutput({ summary: { overall_pass: false, failed_rules: "Naming, Precision" } }).failedRules).toEqual([
+    expect(
+      parseCriticOutput({ summary: { overall_pass: false, failed_rules: "Naming, Precision" } }).failedRules,
+    ).toEqual(["Naming", "Precision"]);
+    expect(parseCriticOutput({ summary: { overall_pass: false, failed_rules: '["Naming"]' } }).failedRules).toEqual([
       "Naming",
-      "Precision",
     ]);
-    expect(parseCriticOutput({ summary: { overall_pass: false, failed_rules: '["Naming"]' } }).failedRules).toEqual(["Naming"]);
     expect(parseCriticOutput({ summary: { overall_pass: true, failed_rules: "None" } }).failedRules).toEqual([]);
   });
 
@@ -117,13 +125,18 @@ describe("parseCriticOutput", () => {
 
   it("trusts overall_pass over per-rule results", () => {
     const allRulesFail = acbCritic.rule_results.map((r) => ({ ...r, result: "fail" }));
-    const verdict = parseCriticOutput({ rule_results: allRulesFail, summary: { overall_pass: true, failed_rules: [] } });
+    const verdict = parseCriticOutput({
+      rule_results: allRulesFail,
+      summary: { overall_pass: true, failed_rules: [] },
+    });
     expect(verdict.overallPass).toBe(true);
   });
 
   it("treats named failed rules as a fail when overall_pass is missing, but never infers a pass", () => {
     expect(parseCriticOutput({ summary: { failed_rules: ["Naming"] } }).overallPass).toBe(false);
-    expect(parseCriticOutput({ rule_results: acbCritic.rule_results.map((r) => ({ ...r, result: "pass" })) }).overallPass).toBeNull();
+    expect(
+      parseCriticOutput({ rule_results: acbCritic.rule_results.map((r) => ({ ...r, result: "pass" })) }).overallPass,
+    ).toBeNull();
   });
 
   it("unwraps double-encoded JSON strings", () => {
@@ -132,7 +145,9 @@ describe("parseCriticOutput", () => {
   });
 
   it("repairs Python-style literals and trailing commas", () => {
-    const verdict = parseCriticOutput("{'x': 1}\n{\"summary\": {\"overall_pass\": False, \"failed_rules\": [\"Naming\",],},}");
+    const verdict = parseCriticOutput(
+      '{\'x\': 1}\n{"summary": {"overall_pass": False, "failed_rules": ["Naming",],},}',
+    );
     expect(verdict.overallPass).toBe(false);
     expect(verdict.failedRules).toEqual(["Naming"]);
   });
@@ -140,7 +155,14 @@ describe("parseCriticOutput", () => {
   it("leaves plain prose undecided", () => {
     const text = "The tests look reasonable overall, though the statement could be clearer.";
     const verdict = parseCriticOutput(text);
-    expect(verdict).toEqual({ overallPass: null, failedRules: [], rules: [], keyPoints: [], reasoning: null, raw: text });
+    expect(verdict).toEqual({
+      overallPass: null,
+      failedRules: [],
+      rules: [],
+      keyPoints: [],
+      reasoning: null,
+      raw: text,
+    });
   });
 
   it("reads a verdict stated plainly in prose", () => {
@@ -151,7 +173,7 @@ describe("parseCriticOutput", () => {
   });
 
   it.each([
-    ["binary garbage", "\u0000\u0001{{{[[\"\\"],
+    ["binary garbage", '\u0000\u0001{{{[["\\'],
     ["a number", 42],
     ["an array of numbers", [1, 2, 3]],
     ["an unrelated object", { foo: "bar" }],
@@ -176,7 +198,7 @@ describe("parseCriticOutput", () => {
     expect(verdict.raw).toBe("[object Object]");
   });
 
-  it("reads JSON text nested 100,000 deep as prose: no throw, raw kept, never \"[object Object]\"", () => {
+  it('reads JSON text nested 100,000 deep as prose: no throw, raw kept, never "[object Object]"', () => {
     const deep = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
     const text = `{"summary": {"overall_pass": false, "failed_rules": [${deep}]}}`;
     const verdict = parseCriticOutput(text);
@@ -187,7 +209,10 @@ describe("parseCriticOutput", () => {
 
   it("looks inside wrapper fields such as output or a chat transcript", () => {
     expect(parseCriticOutput({ output: JSON.stringify(acbCritic) }).overallPass).toBe(false);
-    const chat = [{ role: "user", content: "check" }, { role: "assistant", content: "```json\n" + JSON.stringify(acbCritic) + "\n```" }];
+    const chat = [
+      { role: "user", content: "check" },
+      { role: "assistant", content: "```json\n" + JSON.stringify(acbCritic) + "\n```" },
+    ];
     expect(parseCriticOutput(chat).failedRules).toEqual(["Irrelevant requirements"]);
   });
 });
@@ -213,7 +238,14 @@ describe("parseCritic", () => {
 
   it("keeps a reasoning trace that comes alone", () => {
     const verdict = parseCritic({ criticReasoning: "only a trace" });
-    expect(verdict).toEqual({ overallPass: null, failedRules: [], rules: [], keyPoints: [], reasoning: "only a trace", raw: "" });
+    expect(verdict).toEqual({
+      overallPass: null,
+      failedRules: [],
+      rules: [],
+      keyPoints: [],
+      reasoning: "only a trace",
+      raw: "",
+    });
   });
 });
 
@@ -252,7 +284,12 @@ describe("parseCriticLine", () => {
   it("rejects a line with a NUL character, raw or inside the critic's JSON text", () => {
     const message = "the critic line contains a NUL character (\\u0000), which cannot be stored";
     expect(parseCriticLine({ line: 1, critic: "bad\u0000" })).toEqual({ ok: false, message });
-    expect(parseCriticLine({ line: 1, critic: JSON.stringify({ summary: { overall_pass: false, key_points: ["\u0000"] } }) })).toEqual({ ok: false, message });
+    expect(
+      parseCriticLine({
+        line: 1,
+        critic: JSON.stringify({ summary: { overall_pass: false, key_points: ["\u0000"] } }),
+      }),
+    ).toEqual({ ok: false, message });
   });
 
   it("accepts a line number written as a string", () => {

@@ -15,8 +15,7 @@ export type CriticVerdict = {
 
 /** A line of a separate critic file, matched to a record by line number or content hash. */
 export type CriticLineResult =
-  | { ok: true; line: number | null; key: string | null; verdict: CriticVerdict }
-  | { ok: false; message: string };
+  { ok: true; line: number | null; key: string | null; verdict: CriticVerdict } | { ok: false; message: string };
 
 type JsonObject = Record<string, unknown>;
 

@@ -30,13 +30,21 @@ const validRecord = fc.record({
 });
 
 /** A string PostgreSQL cannot store: a NUL or an unpaired surrogate somewhere in it. */
-const unstorable = fc.tuple(fc.string(), fc.constantFrom("\u0000", "\ud800", "\udfff"), fc.string()).map((parts) => parts.join(""));
+const unstorable = fc
+  .tuple(fc.string(), fc.constantFrom("\u0000", "\ud800", "\udfff"), fc.string())
+  .map((parts) => parts.join(""));
 
 /** A JSON value holding `leaf` somewhere inside, as a value or as a key. */
 const holding = (leaf: string) =>
-  fc.array(fc.constantFrom("array", "object", "key"), { maxLength: 6 }).map((wrappers) =>
-    wrappers.reduce<unknown>((inner, wrapper) => (wrapper === "array" ? [1, inner] : wrapper === "object" ? { k: inner } : { [leaf]: inner }), leaf),
-  );
+  fc
+    .array(fc.constantFrom("array", "object", "key"), { maxLength: 6 })
+    .map((wrappers) =>
+      wrappers.reduce<unknown>(
+        (inner, wrapper) =>
+          wrapper === "array" ? [1, inner] : wrapper === "object" ? { k: inner } : { [leaf]: inner },
+        leaf,
+      ),
+    );
 
 /** Brackets and braces nested `depth` levels, as JSON text. */
 const nested = fc
@@ -49,14 +57,19 @@ const line = fc.oneof(
   fc.string(),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
   fc.tuple(validRecord, unstorable.chain(holding)).map(([record, notes]) => JSON.stringify({ ...record, notes })),
-  fc.tuple(validRecord, nested).map(([record, deep]) => `${JSON.stringify(record).slice(0, -1)},"critic_result":${deep}}`),
+  fc
+    .tuple(validRecord, nested)
+    .map(([record, deep]) => `${JSON.stringify(record).slice(0, -1)},"critic_result":${deep}}`),
 );
 
 /** Splits bytes at arbitrary points, as a network would. */
-const chunked = (bytes: Uint8Array) => fc.array(fc.nat({ max: Math.max(bytes.length, 1) }), { maxLength: 8 }).map((cuts) => {
-  const points = [...new Set([0, ...cuts.map((cut) => cut % (bytes.length + 1)), bytes.length])].sort((a, b) => a - b);
-  return points.slice(1).map((end, index) => bytes.subarray(points[index], end));
-});
+const chunked = (bytes: Uint8Array) =>
+  fc.array(fc.nat({ max: Math.max(bytes.length, 1) }), { maxLength: 8 }).map((cuts) => {
+    const points = [...new Set([0, ...cuts.map((cut) => cut % (bytes.length + 1)), bytes.length])].sort(
+      (a, b) => a - b,
+    );
+    return points.slice(1).map((end, index) => bytes.subarray(points[index], end));
+  });
 
 function checkItems(items: Awaited<ReturnType<typeof readAll>>) {
   let previous = 0;
@@ -72,9 +85,12 @@ function checkItems(items: Awaited<ReturnType<typeof readAll>>) {
 describe("import parser fuzzing", () => {
   it("never throws on arbitrary bytes, split anywhere", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 2048 }).chain((bytes) => chunked(bytes)), async (chunks) => {
-        checkItems(await readAll(chunks));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 2048 }).chain((bytes) => chunked(bytes)),
+        async (chunks) => {
+          checkItems(await readAll(chunks));
+        },
+      ),
       { numRuns: 300, seed },
     );
   });
@@ -87,7 +103,10 @@ describe("import parser fuzzing", () => {
         checkItems(items);
         // Blank means JSON whitespace only (a vertical tab is not blank: it is invalid JSON).
         const nonBlank = lines.filter((entry) => !/^[ \t]*$/.test(entry.replace(/[\r\n]/g, " "))).length;
-        const start = text.toString("utf8").replace(/^\uFEFF/, "").replace(/^[ \t\r\n]+/, "");
+        const start = text
+          .toString("utf8")
+          .replace(/^\uFEFF/, "")
+          .replace(/^[ \t\r\n]+/, "");
         // Every non-blank line yields exactly one item unless the whole file is one JSON array.
         if (!start.startsWith("[") && nonBlank > 0) expect(items).toHaveLength(nonBlank);
       }),
@@ -96,7 +115,15 @@ describe("import parser fuzzing", () => {
   });
 
   it("rejects a record holding a NUL or an unpaired surrogate anywhere, field, key or critic, and never throws", () => {
-    const field = fc.constantFrom("question", "canonical_solution", "language", "notes", "critic", "critic_result", "critic_reasoning");
+    const field = fc.constantFrom(
+      "question",
+      "canonical_solution",
+      "language",
+      "notes",
+      "critic",
+      "critic_result",
+      "critic_reasoning",
+    );
     fc.assert(
       fc.property(validRecord, field, unstorable.chain(holding), (record, name, value) => {
         const result = validateRecord({ ...record, [name]: value });
@@ -122,10 +149,14 @@ describe("import parser fuzzing", () => {
 
   it("cuts a gzip stream anywhere without throwing", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(validRecord, { minLength: 1, maxLength: 10 }), fc.double({ min: 0, max: 1, noNaN: true }), async (records, cut) => {
-        const full = gzipSync(records.map((record) => JSON.stringify(record)).join("\n"));
-        checkItems(await readAll([full.subarray(0, Math.floor(full.length * cut))]));
-      }),
+      fc.asyncProperty(
+        fc.array(validRecord, { minLength: 1, maxLength: 10 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (records, cut) => {
+          const full = gzipSync(records.map((record) => JSON.stringify(record)).join("\n"));
+          checkItems(await readAll([full.subarray(0, Math.floor(full.length * cut))]));
+        },
+      ),
       { numRuns: 100, seed },
     );
   });

@@ -6,7 +6,9 @@ const KEY = "a".repeat(64);
 
 describe("parseGoldFile", () => {
   it("reads JSONL lines by key or id with a verdict, categories and a note", () => {
-    const { rows, errors } = parseGoldFile(`{"key":"${KEY}","verdict":"invalid","categories":["name-mismatch"],"note":"add vs sum"}\n\n{"id":7,"valid":true}\n`);
+    const { rows, errors } = parseGoldFile(
+      `{"key":"${KEY}","verdict":"invalid","categories":["name-mismatch"],"note":"add vs sum"}\n\n{"id":7,"valid":true}\n`,
+    );
     expect(errors).toEqual([]);
     expect(rows).toEqual([
       { line: 1, ref: { key: KEY }, answer: { valid: false, categories: ["name-mismatch"], note: "add vs sum" } },
@@ -15,7 +17,9 @@ describe("parseGoldFile", () => {
   });
 
   it("reads CSV with a header, categories split by semicolons, and reports the file's line numbers", () => {
-    const { rows, errors } = parseGoldFile(`key,id,verdict,categories,note\n${KEY},,Invalid,precision; other,"two\nlines"\n,12,valid,,\n`);
+    const { rows, errors } = parseGoldFile(
+      `key,id,verdict,categories,note\n${KEY},,Invalid,precision; other,"two\nlines"\n,12,valid,,\n`,
+    );
     expect(errors).toEqual([]);
     expect(rows).toEqual([
       { line: 3, ref: { key: KEY }, answer: { valid: false, categories: ["precision", "other"], note: "two\nlines" } },
@@ -24,7 +28,9 @@ describe("parseGoldFile", () => {
   });
 
   it("names each bad line and what is wrong with it", () => {
-    const { errors } = parseGoldFile(`{"key":"${KEY}","verdict":"maybe"}\nnot json\n{"verdict":"valid"}\n{"id":3,"key":"${KEY}","valid":false}\n{"id":4,"verdict":"valid","categories":["Bad Key"]}\n`);
+    const { errors } = parseGoldFile(
+      `{"key":"${KEY}","verdict":"maybe"}\nnot json\n{"verdict":"valid"}\n{"id":3,"key":"${KEY}","valid":false}\n{"id":4,"verdict":"valid","categories":["Bad Key"]}\n`,
+    );
     expect(errors.map((error) => error.line)).toEqual([1, 2, 3, 4, 5]);
     expect(errors[0].message).toMatch(/valid" or "invalid/);
     expect(errors[1].message).toBe("Not valid JSON.");

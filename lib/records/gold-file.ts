@@ -10,26 +10,44 @@ import { MAX_INT4 } from "@/lib/validation/records";
 export type GoldFileRow = { line: number; ref: { key: string } | { id: number }; answer: GoldAnswer };
 export type GoldFileError = { line: number; message: string };
 
-const verdict = z.preprocess((value) => {
-  if (typeof value !== "string") return value;
-  const word = value.trim().toLowerCase();
-  return word === "valid" || word === "true" ? true : word === "invalid" || word === "false" ? false : value;
-}, z.boolean({ error: 'Give the verdict as "valid" or "invalid".' }));
+const verdict = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") return value;
+    const word = value.trim().toLowerCase();
+    return word === "valid" || word === "true" ? true : word === "invalid" || word === "false" ? false : value;
+  },
+  z.boolean({ error: 'Give the verdict as "valid" or "invalid".' }),
+);
 
 const lineSchema = z
   .object({
-    key: z.string().trim().regex(/^[0-9a-f]{64}$/, "A record key is 64 hex characters.").optional(),
+    key: z
+      .string()
+      .trim()
+      .regex(/^[0-9a-f]{64}$/, "A record key is 64 hex characters.")
+      .optional(),
     id: z.coerce.number().int().min(1).max(MAX_INT4).optional(),
     verdict: verdict.optional(),
     valid: verdict.optional(),
-    categories: z.preprocess((value) => (typeof value === "string" ? value.split(/[;|]/).map((key) => key.trim()).filter(Boolean) : value), goldAnswerSchema.shape.categories),
+    categories: z.preprocess(
+      (value) =>
+        typeof value === "string"
+          ? value
+              .split(/[;|]/)
+              .map((key) => key.trim())
+              .filter(Boolean)
+          : value,
+      goldAnswerSchema.shape.categories,
+    ),
     note: goldAnswerSchema.shape.note,
   })
   .refine((row) => (row.key === undefined) !== (row.id === undefined), "Name the record by key or by id (one of them).")
   .refine((row) => row.verdict !== undefined || row.valid !== undefined, 'Give a verdict ("valid" or "invalid").');
 
 function describe(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
 }
 
 /** Rows of a gold file, or every line's error (1-based line numbers, the header being line 1 in CSV). */
@@ -40,7 +58,11 @@ export function parseGoldFile(text: string): { rows: GoldFileRow[]; errors: Gold
     const parsed = lineSchema.safeParse(raw);
     if (!parsed.success) return errors.push({ line, message: describe(parsed.error) });
     const { key, id, verdict: said, valid, categories, note } = parsed.data;
-    rows.push({ line, ref: key !== undefined ? { key } : { id: id! }, answer: { valid: (said ?? valid)!, categories: [...new Set(categories)], note } });
+    rows.push({
+      line,
+      ref: key !== undefined ? { key } : { id: id! },
+      answer: { valid: (said ?? valid)!, categories: [...new Set(categories)], note },
+    });
   };
   const isJsonl = text.trimStart().startsWith("{");
   if (isJsonl) {
@@ -48,7 +70,8 @@ export function parseGoldFile(text: string): { rows: GoldFileRow[]; errors: Gold
       if (!content.trim()) return;
       try {
         const value: unknown = JSON.parse(content);
-        if (typeof value !== "object" || value === null || Array.isArray(value)) return errors.push({ line: index + 1, message: "Expected a JSON object." });
+        if (typeof value !== "object" || value === null || Array.isArray(value))
+          return errors.push({ line: index + 1, message: "Expected a JSON object." });
         add(index + 1, value);
       } catch {
         errors.push({ line: index + 1, message: "Not valid JSON." });
@@ -57,13 +80,18 @@ export function parseGoldFile(text: string): { rows: GoldFileRow[]; errors: Gold
   } else {
     let records: { record: Record<string, string>; info: { lines: number } }[];
     try {
-      records = parseCsv(text, { columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), skip_empty_lines: true, info: true });
+      records = parseCsv(text, {
+        columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+        skip_empty_lines: true,
+        info: true,
+      });
     } catch (error) {
       const line = (error as { lines?: number }).lines ?? 1;
       return { rows: [], errors: [{ line, message: `Not a readable CSV file: ${(error as Error).message}` }] };
     }
     // Empty cells mean "not given", so a CSV may carry both key and id columns.
-    for (const { record, info } of records) add(info.lines, Object.fromEntries(Object.entries(record).filter(([, value]) => value.trim() !== "")));
+    for (const { record, info } of records)
+      add(info.lines, Object.fromEntries(Object.entries(record).filter(([, value]) => value.trim() !== "")));
   }
   if (rows.length === 0 && errors.length === 0) errors.push({ line: 1, message: "The file holds no gold answers." });
   return { rows, errors };

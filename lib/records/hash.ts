@@ -13,12 +13,6 @@ export type RecordKeyFields = {
 /** Content hash (sha256 hex) of a record's identifying fields; stable across runs and field order. */
 export function recordKey(r: RecordKeyFields): string {
   // A JSON array keeps field boundaries unambiguous: ("ab","c") and ("a","bc") encode differently.
-  const encoded = JSON.stringify([
-    r.language,
-    r.question,
-    r.canonicalSolution,
-    r.demoTestFunc,
-    r.fullTestFunc,
-  ]);
+  const encoded = JSON.stringify([r.language, r.question, r.canonicalSolution, r.demoTestFunc, r.fullTestFunc]);
   return createHash("sha256").update(encoded, "utf8").digest("hex");
 }

@@ -55,7 +55,8 @@ function endOfString(text: string, start: number): number {
 }
 
 /** What {@link checkJsonValue} found wrong: an unstorable character in a string or a key (where, and why), or too deep nesting. */
-export type JsonValueProblem = { kind: "character"; path: string; inKey: boolean; message: string } | { kind: "tooDeep" };
+export type JsonValueProblem =
+  { kind: "character"; path: string; inKey: boolean; message: string } | { kind: "tooDeep" };
 
 /**
  * Walks a parsed JSON value without recursion and reports the first {@link unstorableCharacter} (in a

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { LANGUAGE_LABELS, LANGUAGES, MONACO_LANGUAGE, isLanguage, languageName, monacoLanguageOf, normalizeLanguage, parseLanguage } from "./languages";
+import {
+  LANGUAGE_LABELS,
+  LANGUAGES,
+  MONACO_LANGUAGE,
+  isLanguage,
+  languageName,
+  monacoLanguageOf,
+  normalizeLanguage,
+  parseLanguage,
+} from "./languages";
 
 describe("normalizeLanguage", () => {
   it("accepts every canonical id as is", () => {

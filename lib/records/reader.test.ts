@@ -104,7 +104,7 @@ describe("readItems: JSONL", () => {
   });
 
   it("reads multibyte characters and lines split across 1-byte chunks", async () => {
-    const values = [{ s: "héllo wörld" }, { s: "中文 😀 ∑" }, { s: "\u2028 and \\ and \"" }];
+    const values = [{ s: "héllo wörld" }, { s: "中文 😀 ∑" }, { s: '\u2028 and \\ and "' }];
     const data = Buffer.from(jsonl(values).replace(/\n/g, "\r\n"), "utf8");
     const items = await collect(oneByteAtATime(data));
     expect(items).toEqual(values.map((value, i) => ({ line: i + 1, value })));
@@ -135,7 +135,9 @@ describe("readItems: JSONL", () => {
 
   it("treats the limit as inclusive", async () => {
     const line = JSON.stringify({ s: "x".repeat(50) });
-    expect(await collect(chunks(line + "\n"), { maxLineBytes: line.length })).toEqual([{ line: 1, value: { s: "x".repeat(50) } }]);
+    expect(await collect(chunks(line + "\n"), { maxLineBytes: line.length })).toEqual([
+      { line: 1, value: { s: "x".repeat(50) } },
+    ]);
   });
 });
 
@@ -146,7 +148,9 @@ describe("readItems: empty input", () => {
     ["only whitespace", [" \n\r\n\t\n"]],
     ["only a BOM", [Uint8Array.of(0xef, 0xbb, 0xbf), "\n"]],
   ])("reports %s as an empty file", async (_name, parts) => {
-    expect(await collect(chunks(...(parts as (string | Uint8Array)[])))).toEqual([{ line: 0, error: "the file is empty" }]);
+    expect(await collect(chunks(...(parts as (string | Uint8Array)[])))).toEqual([
+      { line: 0, error: "the file is empty" },
+    ]);
   });
 
   it("reports an empty gzip as an empty file", async () => {
@@ -242,7 +246,9 @@ describe("readItems: JSON array", () => {
   });
 
   it("reports an element over the limit and reads the next one", async () => {
-    const items = await collect(chunks(`[${JSON.stringify({ s: "x".repeat(300) })},\n{"b": 2}]`), { maxLineBytes: 100 });
+    const items = await collect(chunks(`[${JSON.stringify({ s: "x".repeat(300) })},\n{"b": 2}]`), {
+      maxLineBytes: 100,
+    });
     expect(items).toEqual([
       { line: 1, error: "element is over the 100 bytes limit" },
       { line: 2, value: { b: 2 } },
@@ -278,7 +284,9 @@ describe("readItems: gzip", () => {
     const pieces: Uint8Array[] = [];
     for (let i = 0; i < gz.length; i += 777) pieces.push(gz.subarray(i, i + 777));
     expect(await collect(chunks(...pieces))).toEqual(expected);
-    expect(await collect(oneByteAtATime(gzipSync(Buffer.from(jsonl(values.slice(0, 20)))))) ).toEqual(expected.slice(0, 20));
+    expect(await collect(oneByteAtATime(gzipSync(Buffer.from(jsonl(values.slice(0, 20))))))).toEqual(
+      expected.slice(0, 20),
+    );
   });
 
   it("gunzips a JSON array", async () => {
@@ -435,7 +443,8 @@ describe("readItems: streaming", () => {
     // Node streams are async iterables already, so a gzip stream plugs straight in.
     for await (const item of readItems(Readable.from(source()).pipe(createGzip()))) {
       // Each pretty-printed element takes 4 lines plus the comma line break, after the "[" line.
-      if (!("value" in item) || item.line !== 2 + seen * 4) throw new Error(`bad item ${seen}: ${JSON.stringify(item).slice(0, 80)}`);
+      if (!("value" in item) || item.line !== 2 + seen * 4)
+        throw new Error(`bad item ${seen}: ${JSON.stringify(item).slice(0, 80)}`);
       seen++;
       if (seen % 10_000 === 0) {
         gc();

@@ -134,7 +134,9 @@ describe("validateRecord", () => {
   });
 
   it("rejects an unknown difficulty", () => {
-    expect(messageOf({ ...valid, difficulty: "extreme" })).toBe('unknown difficulty "extreme" (expected easy, medium or hard)');
+    expect(messageOf({ ...valid, difficulty: "extreme" })).toBe(
+      'unknown difficulty "extreme" (expected easy, medium or hard)',
+    );
   });
 
   it("rejects a field over 1 MB in UTF-8 bytes, not characters", () => {
@@ -160,19 +162,35 @@ describe("validateRecord", () => {
 
   it("rejects a NUL character (\\u0000) anywhere, naming where it is", () => {
     const nul = "a\u0000b";
-    expect(messageOf({ ...valid, question: nul })).toBe('field "question" contains a NUL character (\\u0000), which cannot be stored');
-    expect(messageOf({ ...valid, language: "py\u0000" })).toBe('field "language" contains a NUL character (\\u0000), which cannot be stored');
-    expect(messageOf({ ...valid, notes: { tags: ["ok", nul] } })).toBe('field "notes.tags[1]" contains a NUL character (\\u0000), which cannot be stored');
-    expect(messageOf({ ...valid, notes: { [nul]: 1 } })).toBe('field "notes" has a key with a NUL character (\\u0000), which cannot be stored');
-    expect(messageOf({ ...valid, [nul]: 1 })).toBe('field "a\\u0000b" contains a NUL character (\\u0000), which cannot be stored');
-    expect(messageOf({ ...valid, critic_result: nul })).toBe('field "critic_result" contains a NUL character (\\u0000), which cannot be stored');
-    expect(messageOf({ ...valid, critic_reasoning: nul })).toBe('field "critic_reasoning" contains a NUL character (\\u0000), which cannot be stored');
+    expect(messageOf({ ...valid, question: nul })).toBe(
+      'field "question" contains a NUL character (\\u0000), which cannot be stored',
+    );
+    expect(messageOf({ ...valid, language: "py\u0000" })).toBe(
+      'field "language" contains a NUL character (\\u0000), which cannot be stored',
+    );
+    expect(messageOf({ ...valid, notes: { tags: ["ok", nul] } })).toBe(
+      'field "notes.tags[1]" contains a NUL character (\\u0000), which cannot be stored',
+    );
+    expect(messageOf({ ...valid, notes: { [nul]: 1 } })).toBe(
+      'field "notes" has a key with a NUL character (\\u0000), which cannot be stored',
+    );
+    expect(messageOf({ ...valid, [nul]: 1 })).toBe(
+      'field "a\\u0000b" contains a NUL character (\\u0000), which cannot be stored',
+    );
+    expect(messageOf({ ...valid, critic_result: nul })).toBe(
+      'field "critic_result" contains a NUL character (\\u0000), which cannot be stored',
+    );
+    expect(messageOf({ ...valid, critic_reasoning: nul })).toBe(
+      'field "critic_reasoning" contains a NUL character (\\u0000), which cannot be stored',
+    );
   });
 
   it("rejects an unpaired surrogate, which jsonb refuses, but keeps real astral characters", () => {
     const message = "an unpaired surrogate (a lone \\ud800–\\udfff escape), which is not Unicode text";
     expect(messageOf({ ...valid, notes: "x\ud800" })).toBe(`field "notes" contains ${message}`);
-    expect(messageOf({ ...valid, canonical_solution: "# \udc00" })).toBe(`field "canonical_solution" contains ${message}`);
+    expect(messageOf({ ...valid, canonical_solution: "# \udc00" })).toBe(
+      `field "canonical_solution" contains ${message}`,
+    );
     expect(messageOf({ ...valid, meta: { ["k\ud83d"]: 1 } })).toBe(`field "meta" has a key with ${message}`);
     expect(validateRecord({ ...valid, question: `${valid.question} 😀`, notes: "𝄞" }).ok).toBe(true);
   });
@@ -180,18 +198,28 @@ describe("validateRecord", () => {
   it("rejects a critic answer whose JSON text decodes to a NUL character", () => {
     const critic = JSON.stringify({ summary: { overall_pass: false, failed_rules: ["x\u0000"] } });
     expect(critic).toContain("\\u0000");
-    expect(messageOf({ ...valid, critic })).toBe("the critic output holds JSON text with a NUL character (\\u0000), which cannot be stored");
-    expect(messageOf({ ...valid, critic_result: { output: critic } })).toBe("the critic output holds JSON text with a NUL character (\\u0000), which cannot be stored");
+    expect(messageOf({ ...valid, critic })).toBe(
+      "the critic output holds JSON text with a NUL character (\\u0000), which cannot be stored",
+    );
+    expect(messageOf({ ...valid, critic_result: { output: critic } })).toBe(
+      "the critic output holds JSON text with a NUL character (\\u0000), which cannot be stored",
+    );
   });
 
   it("rejects fields nested deeper than 64 levels, and circular values, without throwing", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(messageOf({ ...valid, samples: deep })).toBe('field "samples" is nested deeper than 64 levels of arrays and objects');
-    expect(messageOf({ ...valid, critic_result: { summary: deep } })).toBe('field "critic_result" is nested deeper than 64 levels of arrays and objects');
+    expect(messageOf({ ...valid, samples: deep })).toBe(
+      'field "samples" is nested deeper than 64 levels of arrays and objects',
+    );
+    expect(messageOf({ ...valid, critic_result: { summary: deep } })).toBe(
+      'field "critic_result" is nested deeper than 64 levels of arrays and objects',
+    );
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    expect(messageOf({ ...valid, meta: circular })).toBe('field "meta" is nested deeper than 64 levels of arrays and objects');
+    expect(messageOf({ ...valid, meta: circular })).toBe(
+      'field "meta" is nested deeper than 64 levels of arrays and objects',
+    );
   });
 
   it("accepts a critic_result given as an object and keeps its JSON text as raw", () => {

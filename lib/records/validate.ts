@@ -48,7 +48,8 @@ export function validateRecord(value: unknown): ValidateResult {
     if (inName) return fail(`field ${quote(field)} contains ${inName}`);
     const problem = checkJsonValue(fieldValue, field, 1);
     if (problem?.kind === "tooDeep") return fail(`field ${quote(field)} is ${TOO_DEEP_MESSAGE}`);
-    if (problem) return fail(`field ${quote(problem.path)} ${problem.inKey ? "has a key with" : "contains"} ${problem.message}`);
+    if (problem)
+      return fail(`field ${quote(problem.path)} ${problem.inKey ? "has a key with" : "contains"} ${problem.message}`);
   }
 
   const strings: Record<string, string> = {};

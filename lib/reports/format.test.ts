@@ -20,7 +20,15 @@ const row = (over: Partial<ReportRow>): ReportRow => ({
   ...over,
 });
 
-const report = { byLanguage: { python: row({}), cpp: row({ validity: null, ci: null, resolved: 0, valid: 0, humanCriticKappa: null }), kotlin: row({ executableValid: null, executableUnavailable: 200 }) }, pooled: row({ resolved: 200 }), macro: row({ ci: null }) };
+const report = {
+  byLanguage: {
+    python: row({}),
+    cpp: row({ validity: null, ci: null, resolved: 0, valid: 0, humanCriticKappa: null }),
+    kotlin: row({ executableValid: null, executableUnavailable: 200 }),
+  },
+  pooled: row({ resolved: 200 }),
+  macro: row({ ci: null }),
+};
 
 describe("reportToMarkdown", () => {
   it("prints the paper row with the interval and n", () => {
@@ -38,7 +46,9 @@ describe("reportToMarkdown", () => {
 describe("reportToCsv", () => {
   it("writes fractions and leaves undefined values empty", () => {
     const lines = reportToCsv(report).trim().split("\n");
-    expect(lines[0]).toBe("language,sampled,labelled,resolved,valid,validity,ci_low,ci_high,critic_pass,critic_n,executable_valid,executable_n,executable_unavailable,human_critic_kappa,alpha,top_categories");
+    expect(lines[0]).toBe(
+      "language,sampled,labelled,resolved,valid,validity,ci_low,ci_high,critic_pass,critic_n,executable_valid,executable_n,executable_unavailable,human_critic_kappa,alpha,top_categories",
+    );
     expect(lines).toContain("C++,200,200,0,0,,,,0.9,200,0.95,200,0,,0.72,name-mismatch (12)");
     expect(lines).toContain("Python,200,200,200,167,0.835,0.781,0.878,0.9,200,0.95,200,0,0.41,0.72,name-mismatch (12)");
   });
@@ -48,19 +58,37 @@ describe("small numbers", () => {
   it("prints n beside a rate that rests on fewer than 10 items, in Markdown and CSV", () => {
     expect(SMALL_N).toBe(10);
     // The report once said "critic pass 0.0%" for JavaScript from 1 of 7 records, with no n.
-    const javascript = row({ sampled: 7, labelled: 7, resolved: 7, valid: 4, validity: 4 / 7, criticPass: 0, criticN: 1, executableValid: 0.5, executableN: 6 });
+    const javascript = row({
+      sampled: 7,
+      labelled: 7,
+      resolved: 7,
+      valid: 4,
+      validity: 4 / 7,
+      criticPass: 0,
+      criticN: 1,
+      executableValid: 0.5,
+      executableN: 6,
+    });
     const markdown = reportToMarkdown({ ...report, byLanguage: { javascript } });
-    expect(markdown).toMatch(/\| JavaScript \| 57\.1% \[[\d.]+, [\d.]+\] \| n = 7 \| 0\.0% \(n = 1\) \| 50\.0% \(n = 6\) \|/);
+    expect(markdown).toMatch(
+      /\| JavaScript \| 57\.1% \[[\d.]+, [\d.]+\] \| n = 7 \| 0\.0% \(n = 1\) \| 50\.0% \(n = 6\) \|/,
+    );
     expect(markdown).toContain("| 90.0% | 95.0% |");
-    expect(reportToCsv({ ...report, byLanguage: { javascript } })).toContain("JavaScript,7,7,7,4,0.5714285714285714,0.781,0.878,0,1,0.5,6,0,");
+    expect(reportToCsv({ ...report, byLanguage: { javascript } })).toContain(
+      "JavaScript,7,7,7,4,0.5714285714285714,0.781,0.878,0,1,0.5,6,0,",
+    );
   });
 });
 
 describe("downloadFileName", () => {
   it("names a download after the campaign or dataset, what it holds and the date", () => {
     const date = new Date("2026-11-30T23:59:00Z");
-    expect(downloadFileName({ name: "py-batch 1", what: "report", extension: "json", date })).toBe("py-batch_1-report-2026-11-30.json");
-    expect(downloadFileName({ name: "../etc/passwd", what: "labels", extension: "csv", date })).toBe("etc_passwd-labels-2026-11-30.csv");
+    expect(downloadFileName({ name: "py-batch 1", what: "report", extension: "json", date })).toBe(
+      "py-batch_1-report-2026-11-30.json",
+    );
+    expect(downloadFileName({ name: "../etc/passwd", what: "labels", extension: "csv", date })).toBe(
+      "etc_passwd-labels-2026-11-30.csv",
+    );
   });
 });
 

@@ -30,28 +30,64 @@ export type FormattableReport = { byLanguage: Record<string, ReportRow>; pooled:
 export const SMALL_N = 10;
 
 const percent = (value: number | null) => (value === null ? "—" : `${(100 * value).toFixed(1)}%`);
-const percentOf = (value: number | null, n: number) => (value !== null && n < SMALL_N ? `${percent(value)} (n = ${n})` : percent(value));
+const percentOf = (value: number | null, n: number) =>
+  value !== null && n < SMALL_N ? `${percent(value)} (n = ${n})` : percent(value);
 
 /** Executable-valid (with its n when small), or "n/a" when nothing ran because the language is unavailable here. */
-export function executableCell(row: Pick<ReportRow, "executableValid" | "executableUnavailable" | "executableN">): string {
+export function executableCell(
+  row: Pick<ReportRow, "executableValid" | "executableUnavailable" | "executableN">,
+): string {
   if (row.executableValid === null && row.executableUnavailable > 0) return "n/a";
   return percentOf(row.executableValid, row.executableN);
 }
 
 /** A download's file name: the campaign or dataset, what it holds and the UTC date, e.g. `py-batch-report-2026-11-30.json`. */
-export function downloadFileName({ name, what, extension, date = new Date() }: { name: string; what: string; extension: string; date?: Date }): string {
+export function downloadFileName({
+  name,
+  what,
+  extension,
+  date = new Date(),
+}: {
+  name: string;
+  what: string;
+  extension: string;
+  date?: Date;
+}): string {
   const safe = (text: string) => text.replace(/[^\w.-]+/g, "_").replace(/^[_.]+/, "");
   return `${safe(name) || "verity"}-${what}-${date.toISOString().slice(0, 10)}.${extension}`;
 }
 const fixed = (value: number | null, digits = 2) => (value === null ? "—" : value.toFixed(digits));
 
 function rows(report: FormattableReport): [string, ReportRow][] {
-  return [...sortedLanguages(report.byLanguage).map(([language, row]) => [languageName(language), row] as [string, ReportRow]), ["All languages (pooled)", report.pooled], ["Mean over languages (macro)", report.macro]];
+  return [
+    ...sortedLanguages(report.byLanguage).map(
+      ([language, row]) => [languageName(language), row] as [string, ReportRow],
+    ),
+    ["All languages (pooled)", report.pooled],
+    ["Mean over languages (macro)", report.macro],
+  ];
 }
 
 /** The per-language table as CSV; rates are fractions, undefined values empty. */
 export function reportToCsv(report: FormattableReport): string {
-  const header = ["language", "sampled", "labelled", "resolved", "valid", "validity", "ci_low", "ci_high", "critic_pass", "critic_n", "executable_valid", "executable_n", "executable_unavailable", "human_critic_kappa", "alpha", "top_categories"];
+  const header = [
+    "language",
+    "sampled",
+    "labelled",
+    "resolved",
+    "valid",
+    "validity",
+    "ci_low",
+    "ci_high",
+    "critic_pass",
+    "critic_n",
+    "executable_valid",
+    "executable_n",
+    "executable_unavailable",
+    "human_critic_kappa",
+    "alpha",
+    "top_categories",
+  ];
   const body = rows(report).map(([name, row]) => [
     name,
     row.sampled,

@@ -7,12 +7,17 @@ const test = "assert add(2, 2) == 4\nassert add(1, 1) == 3\n";
 
 describe("failingProgramLine", () => {
   it("takes the innermost frame of a Python traceback in the job's own file", () => {
-    const stderr = 'Traceback (most recent call last):\n  File "/job/test.py", line 5, in <module>\n  File "/job/test.py", line 2, in add\n  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads\nAssertionError';
+    const stderr =
+      'Traceback (most recent call last):\n  File "/job/test.py", line 5, in <module>\n  File "/job/test.py", line 2, in add\n  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads\nAssertionError';
     expect(failingProgramLine(stderr)).toBe(2);
   });
 
   it("reads file:line from other runtimes and skips library frames", () => {
-    expect(failingProgramLine("node:internal/modules/cjs/loader:1228\n/job/test.js:14\n    assert.strictEqual(add(1, 1), 3);")).toBe(14);
+    expect(
+      failingProgramLine(
+        "node:internal/modules/cjs/loader:1228\n/job/test.js:14\n    assert.strictEqual(add(1, 1), 3);",
+      ),
+    ).toBe(14);
     expect(failingProgramLine("main.go:9:2: undefined: foo")).toBe(9);
   });
 
@@ -45,6 +50,8 @@ describe("mapProgramLine", () => {
     // The solution still appears verbatim, so its hoisted import maps to it.
     expect(mapProgramLine(program, { solution: hoisted, test: tests }, 1)).toEqual({ part: "solution", line: 1 });
     // A line in both parts, with neither part verbatim, is ambiguous: no mapping.
-    expect(mapProgramLine("import math\nx = 1\n", { solution: "import math\ny = 2", test: "import math\nz = 3" }, 1)).toBeNull();
+    expect(
+      mapProgramLine("import math\nx = 1\n", { solution: "import math\ny = 2", test: "import math\nz = 3" }, 1),
+    ).toBeNull();
   });
 });

@@ -8,7 +8,8 @@ export type SourceLine = { part: CodePart; line: number };
 const FOREIGN_PATH = /^(?:\/usr\/|\/opt\/|node:|internal\/)|site-packages|node_modules|\/lib\/(?:python|ruby|perl|php)/;
 
 const PYTHON_FRAME = /File "([^"]+)", line (\d+)/g;
-const PATH_LINE = /((?:\/?[\w.-]+\/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|rb|php|pl|pm|sh|go|rs|java|kt|kts|scala|swift|cs|c|cc|cpp|cxx|h|hpp|dart|ex|exs|jl|r|R|rkt|lua|hs)):(\d+)/g;
+const PATH_LINE =
+  /((?:\/?[\w.-]+\/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|rb|php|pl|pm|sh|go|rs|java|kt|kts|scala|swift|cs|c|cc|cpp|cxx|h|hpp|dart|ex|exs|jl|r|R|rkt|lua|hs)):(\d+)/g;
 
 /**
  * The 1-based line of the program that a run's output names as the failure, or null. Python
@@ -44,7 +45,11 @@ function blockStart(programLines: string[], partLines: string[]): number {
  * as verbatim blocks; failing that, a program line that occurs exactly once across both parts is
  * matched by its text. Harness lines map to null.
  */
-export function mapProgramLine(program: string, parts: { solution: string; test: string }, programLine: number): SourceLine | null {
+export function mapProgramLine(
+  program: string,
+  parts: { solution: string; test: string },
+  programLine: number,
+): SourceLine | null {
   const programLines = linesOf(program);
   const target = programLines[programLine - 1];
   if (target === undefined) return null;
@@ -56,6 +61,8 @@ export function mapProgramLine(program: string, parts: { solution: string; test:
     if (offset >= 0 && offset < partLines.length && partLines[offset] === target) return { part, line: offset + 1 };
   }
   if (target.trim() === "") return null;
-  const hits = (["solution", "test"] as const).flatMap((part) => linesOf(parts[part]).flatMap((line, index) => (line.trim() === target.trim() ? [{ part, line: index + 1 }] : [])));
+  const hits = (["solution", "test"] as const).flatMap((part) =>
+    linesOf(parts[part]).flatMap((line, index) => (line.trim() === target.trim() ? [{ part, line: index + 1 }] : [])),
+  );
   return hits.length === 1 ? hits[0] : null;
 }

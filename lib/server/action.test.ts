@@ -20,14 +20,24 @@ afterEach(() => {
 
 describe("createPublicAction", () => {
   it("runs the body with the parsed input and no session", async () => {
-    const action = createPublicAction(schema.extend({ name: z.string().trim() }), async ({ input }) => ({ greeting: `hi ${input.name}` }));
-    expect(await action({ email: "a@example.com", name: "  Ada " })).toEqual({ ok: true, data: { greeting: "hi Ada" } });
+    const action = createPublicAction(schema.extend({ name: z.string().trim() }), async ({ input }) => ({
+      greeting: `hi ${input.name}`,
+    }));
+    expect(await action({ email: "a@example.com", name: "  Ada " })).toEqual({
+      ok: true,
+      data: { greeting: "hi Ada" },
+    });
   });
 
   it("answers bad input with zod's field errors, without calling the body", async () => {
     const body = vi.fn(async () => null);
     const result = await createPublicAction(schema, body)({ email: "nope" });
-    expect(result).toEqual({ ok: false, code: "INVALID_INPUT", message: "Please fix the highlighted fields.", fieldErrors: { email: ["Enter an email address."] } });
+    expect(result).toEqual({
+      ok: false,
+      code: "INVALID_INPUT",
+      message: "Please fix the highlighted fields.",
+      fieldErrors: { email: ["Enter an email address."] },
+    });
     expect(body).not.toHaveBeenCalled();
   });
 
@@ -35,7 +45,12 @@ describe("createPublicAction", () => {
     const refused = createPublicAction(schema, async () => {
       throw new AppError("CONFLICT", "An admin already exists. Sign in instead.");
     });
-    expect(await refused({ email: "a@example.com" })).toEqual({ ok: false, code: "CONFLICT", message: "An admin already exists. Sign in instead.", fieldErrors: undefined });
+    expect(await refused({ email: "a@example.com" })).toEqual({
+      ok: false,
+      code: "CONFLICT",
+      message: "An admin already exists. Sign in instead.",
+      fieldErrors: undefined,
+    });
     vi.spyOn(console, "error").mockImplementation(() => {});
     const broken = createPublicAction(schema, async () => {
       throw new Error("relation users does not exist");

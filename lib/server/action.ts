@@ -8,7 +8,8 @@ import type { Actor, Scope } from "@/lib/server/auth/permissions";
 import { databaseFailure } from "@/lib/server/db/failures";
 import { AppError } from "@/lib/server/errors";
 
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; fieldErrors?: Record<string, string[]> };
+export type ActionResult<T> =
+  { ok: true; data: T } | { ok: false; code: string; message: string; fieldErrors?: Record<string, string[]> };
 
 /**
  * A server action as a client component receives it, as a prop from its page: components never
@@ -20,7 +21,11 @@ export type Action<I, T> = (input: I) => Promise<ActionResult<T>>;
  * The one wrapper for server actions: authenticates, checks the scope, parses input with zod, and
  * turns expected failures into values. The body calls one domain function.
  */
-export function createAction<S extends z.ZodType, T>(scope: Scope, schema: S, body: (args: { input: z.infer<S>; actor: Actor }) => Promise<T>): Action<z.input<S>, T> {
+export function createAction<S extends z.ZodType, T>(
+  scope: Scope,
+  schema: S,
+  body: (args: { input: z.infer<S>; actor: Actor }) => Promise<T>,
+): Action<z.input<S>, T> {
   return async (raw) =>
     settle(async () => {
       const actor = await getSessionActor();
@@ -34,14 +39,26 @@ export function createAction<S extends z.ZodType, T>(scope: Scope, schema: S, bo
  * invitation): no session and no scope, so the body must authorise the call itself (the setup code,
  * the invitation token). Next.js still refuses a cross-site call (Origin must match Host).
  */
-export function createPublicAction<S extends z.ZodType, T>(schema: S, body: (args: { input: z.infer<S> }) => Promise<T>): Action<z.input<S>, T> {
+export function createPublicAction<S extends z.ZodType, T>(
+  schema: S,
+  body: (args: { input: z.infer<S> }) => Promise<T>,
+): Action<z.input<S>, T> {
   return async (raw) => settle(() => parseThen(schema, raw, (input) => body({ input })));
 }
 
-async function parseThen<S extends z.ZodType, T>(schema: S, raw: unknown, body: (input: z.infer<S>) => Promise<T>): Promise<ActionResult<T>> {
+async function parseThen<S extends z.ZodType, T>(
+  schema: S,
+  raw: unknown,
+  body: (input: z.infer<S>) => Promise<T>,
+): Promise<ActionResult<T>> {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, code: "INVALID_INPUT", message: "Please fix the highlighted fields.", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> };
+    return {
+      ok: false,
+      code: "INVALID_INPUT",
+      message: "Please fix the highlighted fields.",
+      fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>,
+    };
   }
   return { ok: true, data: await body(parsed.data) };
 }
@@ -55,13 +72,23 @@ async function settle<T>(run: () => Promise<ActionResult<T>>): Promise<ActionRes
 }
 
 /** Maps an error to an action failure: AppErrors keep their message; anything else is logged and hidden. */
-export function toActionFailure(error: unknown): { ok: false; code: string; message: string; fieldErrors?: Record<string, string[]> } {
-  if (error instanceof AppError) return { ok: false, code: error.code, message: error.message, fieldErrors: error.fieldErrors };
+export function toActionFailure(error: unknown): {
+  ok: false;
+  code: string;
+  message: string;
+  fieldErrors?: Record<string, string[]>;
+} {
+  if (error instanceof AppError)
+    return { ok: false, code: error.code, message: error.message, fieldErrors: error.fieldErrors };
   const failure = databaseFailure(error);
   if (failure) {
     console.error(failure.message, error instanceof Error ? error.message.trim().split("\n").at(-1) : "");
     return toActionFailure(failure);
   }
   console.error(error);
-  return { ok: false, code: "INTERNAL", message: "Something went wrong on the server. It has been logged; please try again." };
+  return {
+    ok: false,
+    code: "INTERNAL",
+    message: "Something went wrong on the server. It has been logged; please try again.",
+  };
 }

@@ -59,8 +59,12 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
 };
 
-const routeModules = import.meta.glob<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>>("/app/api/v1/**/route.ts");
-const actionModules = import.meta.glob<Record<string, (input: unknown) => Promise<{ ok: boolean; code?: string }>>>("/app/**/actions.ts");
+const routeModules = import.meta.glob<
+  Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>>
+>("/app/api/v1/**/route.ts");
+const actionModules = import.meta.glob<Record<string, (input: unknown) => Promise<{ ok: boolean; code?: string }>>>(
+  "/app/**/actions.ts",
+);
 
 function files(dir: string, name: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -84,9 +88,18 @@ async function callRoute(method: string, path: string, token: string | null): Pr
   const load = routeModules[file];
   if (!load) throw new Error(`no route module for ${path}`);
   const handler = (await load())[method];
-  const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name === "name" ? "matrix-no-such-dataset" : "999999"]));
-  const headers: Record<string, string> = { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const request = new Request(`http://localhost/api/v1${path}`, { method, headers, ...(method === "POST" || method === "PATCH" ? { body: "{}" } : {}) });
+  const params = Object.fromEntries(
+    [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name === "name" ? "matrix-no-such-dataset" : "999999"]),
+  );
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
+  const request = new Request(`http://localhost/api/v1${path}`, {
+    method,
+    headers,
+    ...(method === "POST" || method === "PATCH" ? { body: "{}" } : {}),
+  });
   const response = await handler(request, { params: Promise.resolve(params) });
   return response.status;
 }
@@ -109,8 +122,12 @@ const PUBLIC_ROUTES = ["/api/health", "/api/auth/[...nextauth]", "/api/v1/openap
 
 describe("public routes", () => {
   it("every route file is either in the API catalog or listed as public", () => {
-    const catalogued = new Set(API_OPERATIONS.map((operation) => `/api/v1${operation.path.replace(/\{(\w+)\}/g, "[$1]")}`));
-    const routes = files(join(process.cwd(), "app", "api"), "route.ts").map((file) => `/${relative(join(process.cwd(), "app"), file).replace(/\/route\.ts$/, "")}`);
+    const catalogued = new Set(
+      API_OPERATIONS.map((operation) => `/api/v1${operation.path.replace(/\{(\w+)\}/g, "[$1]")}`),
+    );
+    const routes = files(join(process.cwd(), "app", "api"), "route.ts").map(
+      (file) => `/${relative(join(process.cwd(), "app"), file).replace(/\/route\.ts$/, "")}`,
+    );
     expect(routes.filter((route) => !catalogued.has(route) && !PUBLIC_ROUTES.includes(route))).toEqual([]);
   });
 
@@ -126,7 +143,9 @@ describe("server actions", () => {
   it("has an entry for every exported action", () => {
     const found = files(join(process.cwd(), "app"), "actions.ts").flatMap((file) => {
       const source = readFileSync(file, "utf8");
-      return [...source.matchAll(/export (?:const|async function) (\w+)/g)].map(([, name]) => `${relative(process.cwd(), file)}#${name}`);
+      return [...source.matchAll(/export (?:const|async function) (\w+)/g)].map(
+        ([, name]) => `${relative(process.cwd(), file)}#${name}`,
+      );
     });
     expect(found.sort()).toEqual(Object.keys(ACTIONS).sort());
   });
@@ -140,29 +159,63 @@ describe("server actions", () => {
       for (const role of [...ROLES, null]) {
         session.actor = role ? actors[role]! : null;
         const result = await action(invalidInput);
-        if (scope === "public" || (role && can({ role }, scope))) expect(["FORBIDDEN", "UNAUTHENTICATED"], `${role} should be allowed`).not.toContain(result.code);
-        else expect(result.code, `${role ?? "signed out"} should be denied`).toBe(role ? "FORBIDDEN" : "UNAUTHENTICATED");
+        if (scope === "public" || (role && can({ role }, scope)))
+          expect(["FORBIDDEN", "UNAUTHENTICATED"], `${role} should be allowed`).not.toContain(result.code);
+        else
+          expect(result.code, `${role ?? "signed out"} should be denied`).toBe(role ? "FORBIDDEN" : "UNAUTHENTICATED");
       }
     });
   }
 });
 
 /** Calls a route handler with real parameters as the owner of `token`; returns the status and the parsed body. */
-async function send({ method, path, params, token, query = "", body }: { method: "GET" | "POST"; path: string; params: Record<string, string>; token: string; query?: string; body?: unknown }) {
+async function send({
+  method,
+  path,
+  params,
+  token,
+  query = "",
+  body,
+}: {
+  method: "GET" | "POST";
+  path: string;
+  params: Record<string, string>;
+  token: string;
+  query?: string;
+  body?: unknown;
+}) {
   const file = `/app/api/v1${path.replace(/\{(\w+)\}/g, "[$1]")}/route.ts`;
   const handler = (await routeModules[file]())[method];
   const url = `http://localhost/api/v1${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))}${query}`;
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
-  const response = await handler(new Request(url, { method, headers, ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {}) }), { params: Promise.resolve(params) });
+  const response = await handler(
+    new Request(url, { method, headers, ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {}) }),
+    { params: Promise.resolve(params) },
+  );
   const text = await response.text();
   const type = response.headers.get("content-type") ?? "";
-  return { status: response.status, body: type.includes("ndjson") ? text.trim().split("\n").map((line) => JSON.parse(line) as unknown) : text && type.includes("json") ? (JSON.parse(text) as unknown) : text };
+  return {
+    status: response.status,
+    body: type.includes("ndjson")
+      ? text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as unknown)
+      : text && type.includes("json")
+        ? (JSON.parse(text) as unknown)
+        : text,
+  };
 }
 
 describe("blind mode and lease ownership", () => {
   type Caller = { actor: Actor; token: string };
-  type RecordsPage = { records: { id: number; critic: { overallPass: boolean | null } | null; isCriticHidden: boolean }[] };
-  const failing = { critic_result: { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: [] } }, critic_reasoning: "The tests check output the statement never mentions." };
+  type RecordsPage = {
+    records: { id: number; critic: { overallPass: boolean | null } | null; isCriticHidden: boolean }[];
+  };
+  const failing = {
+    critic_result: { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: [] } },
+    critic_reasoning: "The tests check output the statement never mentions.",
+  };
   const label = { valid: true, categories: [] };
   let dataset = "";
   let unworkedDataset = "";
@@ -171,25 +224,57 @@ describe("blind mode and lease ownership", () => {
 
   async function caller(role: Role): Promise<Caller> {
     const actor = await makeUser(role, ["python"]);
-    return { actor, token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: "matrix" })).token };
+    return {
+      actor,
+      token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: "matrix" })).token,
+    };
   }
 
   beforeAll(async () => {
     const admin = await makeUser("ADMIN");
     dataset = uniqueName("matrix-blind");
     unworkedDataset = uniqueName("matrix-unworked");
-    const records = (name: string) => [0, 1].map((index) => makeRecord(`m${index}_${name.replaceAll("-", "_")}`, failing));
-    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records(dataset))), skipInvalid: false, origin: "api" });
-    await importRecords({ actor: admin, datasetName: unworkedDataset, source: chunks(toJsonl(records(unworkedDataset))), skipInvalid: false, origin: "api" });
-    campaignId = (await createCampaign({ actor: admin, input: { dataset, name: uniqueName("matrix-blind"), overlap: 2, agreementFraction: 0, blind: true, finalRule: "consensus", leaseMinutes: 30 } })).id;
+    const records = (name: string) =>
+      [0, 1].map((index) => makeRecord(`m${index}_${name.replaceAll("-", "_")}`, failing));
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl(records(dataset))),
+      skipInvalid: false,
+      origin: "api",
+    });
+    await importRecords({
+      actor: admin,
+      datasetName: unworkedDataset,
+      source: chunks(toJsonl(records(unworkedDataset))),
+      skipInvalid: false,
+      origin: "api",
+    });
+    campaignId = (
+      await createCampaign({
+        actor: admin,
+        input: {
+          dataset,
+          name: uniqueName("matrix-blind"),
+          overlap: 2,
+          agreementFraction: 0,
+          blind: true,
+          finalRule: "consensus",
+          leaseMinutes: 30,
+        },
+      })
+    ).id;
     callers.ann = await caller("ANNOTATOR");
     callers.other = await caller("ANNOTATOR");
     callers.reviewer = await caller("REVIEWER");
   });
 
-  const records = (who: Caller, query = "", name = dataset) => send({ method: "GET", path: "/datasets/{name}/records", params: { name }, token: who.token, query });
-  const claim = (who: Caller) => send({ method: "POST", path: "/campaigns/{id}/claim", params: { id: campaignId }, token: who.token });
-  const annotate = (who: Caller, itemId: string, body: unknown = label) => send({ method: "POST", path: "/items/{id}/annotations", params: { id: itemId }, token: who.token, body });
+  const records = (who: Caller, query = "", name = dataset) =>
+    send({ method: "GET", path: "/datasets/{name}/records", params: { name }, token: who.token, query });
+  const claim = (who: Caller) =>
+    send({ method: "POST", path: "/campaigns/{id}/claim", params: { id: campaignId }, token: who.token });
+  const annotate = (who: Caller, itemId: string, body: unknown = label) =>
+    send({ method: "POST", path: "/items/{id}/annotations", params: { id: itemId }, token: who.token, body });
 
   it("an annotator reads no critic of a blind item they have not labelled, in the claim, the records list or its critic filter", async () => {
     const claimed = await claim(callers.ann);
@@ -197,42 +282,81 @@ describe("blind mode and lease ownership", () => {
     expect((claimed.body as { record: { critic: unknown } }).record.critic).toBeNull();
     const listed = await records(callers.ann);
     expect(listed.status).toBe(200);
-    expect((listed.body as RecordsPage).records.map(({ critic, isCriticHidden }) => ({ critic, isCriticHidden }))).toEqual([
+    expect(
+      (listed.body as RecordsPage).records.map(({ critic, isCriticHidden }) => ({ critic, isCriticHidden })),
+    ).toEqual([
       { critic: null, isCriticHidden: true },
       { critic: null, isCriticHidden: true },
     ]);
-    for (const critic of ["pass", "fail", "none"]) expect((await records(callers.ann, `?critic=${critic}`)).body).toMatchObject({ records: [] });
+    for (const critic of ["pass", "fail", "none"])
+      expect((await records(callers.ann, `?critic=${critic}`)).body).toMatchObject({ records: [] });
     // A reviewer holding nothing reads the verdicts.
-    expect((await records(callers.reviewer)).body).toMatchObject({ records: [{ critic: { overallPass: false } }, { critic: { overallPass: false } }] });
+    expect((await records(callers.reviewer)).body).toMatchObject({
+      records: [{ critic: { overallPass: false } }, { critic: { overallPass: false } }],
+    });
     expect(((await records(callers.reviewer, "?critic=fail")).body as RecordsPage).records).toHaveLength(2);
   });
 
   it("an annotator reads no records of a dataset with no campaign in their languages", async () => {
     expect((await records(callers.ann, "", unworkedDataset)).status).toBe(404);
-    expect((await send({ method: "GET", path: "/datasets", params: {}, token: callers.ann.token })).body).not.toContainEqual(expect.objectContaining({ name: unworkedDataset }));
+    expect(
+      (await send({ method: "GET", path: "/datasets", params: {}, token: callers.ann.token })).body,
+    ).not.toContainEqual(expect.objectContaining({ name: unworkedDataset }));
     expect((await records(callers.reviewer, "", unworkedDataset)).status).toBe(200);
   });
 
   it("accepts a label only from the item's holder, never on an item never claimed or skipped", async () => {
-    const items = await prisma().campaignItem.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { id: true } });
-    const held = (await prisma().assignment.findFirstOrThrow({ where: { userId: callers.ann.actor.id, status: "ACTIVE" }, select: { itemId: true } })).itemId;
+    const items = await prisma().campaignItem.findMany({
+      where: { campaignId },
+      orderBy: { position: "asc" },
+      select: { id: true },
+    });
+    const held = (
+      await prisma().assignment.findFirstOrThrow({
+        where: { userId: callers.ann.actor.id, status: "ACTIVE" },
+        select: { itemId: true },
+      })
+    ).itemId;
     const notHeld = items.find((item) => item.id !== held)!.id;
     // Another annotator cannot label the held item, nor an item they never claimed.
     expect((await annotate(callers.other, held)).status).toBe(404);
     expect((await annotate(callers.other, notHeld)).status).toBe(404);
     expect((await annotate(callers.ann, notHeld)).status).toBe(404);
     // After a skip, the item is no longer the skipper's to label.
-    expect((await send({ method: "POST", path: "/items/{id}/skip", params: { id: held }, token: callers.ann.token, body: { reason: "unsure" } })).status).toBe(204);
+    expect(
+      (
+        await send({
+          method: "POST",
+          path: "/items/{id}/skip",
+          params: { id: held },
+          token: callers.ann.token,
+          body: { reason: "unsure" },
+        })
+      ).status,
+    ).toBe(204);
     expect((await annotate(callers.ann, held)).status).toBe(409);
     // Claimed items are labelled, and one's own label can be revised.
     const next = await claim(callers.ann);
     const nextId = (next.body as { item: { id: string } }).item.id;
     expect(nextId).toBe(notHeld);
     expect((await annotate(callers.ann, nextId)).status).toBe(201);
-    expect((await annotate(callers.ann, nextId, { valid: false, categories: ["other"], note: "second look", baseRevision: 1 })).status).toBe(200);
+    expect(
+      (
+        await annotate(callers.ann, nextId, {
+          valid: false,
+          categories: ["other"],
+          note: "second look",
+          baseRevision: 1,
+        })
+      ).status,
+    ).toBe(200);
     expect(await prisma().annotation.count({ where: { item: { campaignId } } })).toBe(1);
     // Labelled, the annotator reads that record's critic; the skipped one is visible too (no longer theirs to label).
-    expect(((await records(callers.ann)).body as RecordsPage).records.every((record) => record.critic?.overallPass === false)).toBe(true);
+    expect(
+      ((await records(callers.ann)).body as RecordsPage).records.every(
+        (record) => record.critic?.overallPass === false,
+      ),
+    ).toBe(true);
   });
 
   it("the workspace's actions hold to the same lease ownership as the routes", async () => {
@@ -241,11 +365,19 @@ describe("blind mode and lease ownership", () => {
     const held = ((await claim(holder)).body as { item: { id: string } }).item.id;
     const before = await prisma().annotation.count({ where: { item: { campaignId } } });
     session.actor = callers.other.actor;
-    expect(await workspace.submitLabelAction({ itemId: held, ...label })).toMatchObject({ ok: false, code: "NOT_FOUND" });
-    expect(await workspace.skipItemAction({ itemId: held, reason: "not mine" })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await workspace.submitLabelAction({ itemId: held, ...label })).toMatchObject({
+      ok: false,
+      code: "NOT_FOUND",
+    });
+    expect(await workspace.skipItemAction({ itemId: held, reason: "not mine" })).toMatchObject({
+      ok: false,
+      code: "NOT_FOUND",
+    });
     expect(await workspace.renewLeaseAction({ itemId: held })).toMatchObject({ ok: false, code: "NOT_FOUND" });
     expect(await prisma().annotation.count({ where: { item: { campaignId } } })).toBe(before);
-    expect(await prisma().assignment.count({ where: { userId: callers.other.actor.id, item: { campaignId } } })).toBe(0);
+    expect(await prisma().assignment.count({ where: { userId: callers.other.actor.id, item: { campaignId } } })).toBe(
+      0,
+    );
     // The holder's own renewal goes through the same action.
     session.actor = holder.actor;
     expect(await workspace.renewLeaseAction({ itemId: held })).toMatchObject({ ok: true });
@@ -257,12 +389,23 @@ describe("blind mode and lease ownership", () => {
     const heldRecord = (claimed.body as { record: { id: number; critic: unknown } }).record;
     expect(heldRecord.critic).toBeNull();
     const listed = (await records(callers.reviewer)).body as RecordsPage;
-    expect(listed.records.map((record) => [record.id, record.critic === null])).toEqual(listed.records.map((record) => [record.id, record.id === heldRecord.id]));
-    const exported = await send({ method: "GET", path: "/campaigns/{id}/export", params: { id: campaignId }, token: callers.reviewer.token, query: "?what=labels" });
+    expect(listed.records.map((record) => [record.id, record.critic === null])).toEqual(
+      listed.records.map((record) => [record.id, record.id === heldRecord.id]),
+    );
+    const exported = await send({
+      method: "GET",
+      path: "/campaigns/{id}/export",
+      params: { id: campaignId },
+      token: callers.reviewer.token,
+      query: "?what=labels",
+    });
     expect(exported.status).toBe(200);
     const rows = exported.body as { record_key: string; critic_pass: boolean | null }[];
-    const heldKey = (await prisma().record.findUniqueOrThrow({ where: { id: heldRecord.id }, select: { key: true } })).key;
-    expect(rows.map((row) => [row.record_key, row.critic_pass])).toEqual(rows.map((row) => [row.record_key, row.record_key === heldKey ? null : false]));
+    const heldKey = (await prisma().record.findUniqueOrThrow({ where: { id: heldRecord.id }, select: { key: true } }))
+      .key;
+    expect(rows.map((row) => [row.record_key, row.critic_pass])).toEqual(
+      rows.map((row) => [row.record_key, row.record_key === heldKey ? null : false]),
+    );
   });
 });
 
@@ -276,8 +419,16 @@ describe("scoped reads", () => {
         continue;
       }
       const { events } = await read;
-      if (can({ role }, "users:admin")) expect(events.some((event) => event.campaignId === null), role).toBe(true);
-      else expect(events.every((event) => event.campaignId !== null), role).toBe(true);
+      if (can({ role }, "users:admin"))
+        expect(
+          events.some((event) => event.campaignId === null),
+          role,
+        ).toBe(true);
+      else
+        expect(
+          events.every((event) => event.campaignId !== null),
+          role,
+        ).toBe(true);
     }
     expect(ROLES.filter((role) => can({ role }, "audit:read"))).toEqual(["ADMIN", "REVIEWER"]);
   });

@@ -18,14 +18,25 @@ beforeAll(async () => {
   const admin = await makeUser("ADMIN");
   token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: admin.id, name: "campaigns-api" })).token;
   const annotator = await makeUser("ANNOTATOR", ["python"]);
-  annotatorToken = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: annotator.id, name: "campaigns-api" })).token;
+  annotatorToken = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: annotator.id, name: "campaigns-api" }))
+    .token;
   dataset = uniqueName("api-campaigns");
   const seed = dataset.replaceAll("-", "_");
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([0, 1, 2, 3, 4].map((n) => makeRecord(`${seed}_${n}`)))), skipInvalid: false, origin: "api" });
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(toJsonl([0, 1, 2, 3, 4].map((n) => makeRecord(`${seed}_${n}`)))),
+    skipInvalid: false,
+    origin: "api",
+  });
 });
 
 function create(body: Record<string, unknown>) {
-  const request = new Request("http://localhost/api/v1/campaigns", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const request = new Request("http://localhost/api/v1/campaigns", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return postCampaign(request, { params: Promise.resolve({}) });
 }
 
@@ -44,13 +55,25 @@ describe("POST /api/v1/campaigns", () => {
     for (const seed of [true, 1.5, [], ""]) {
       const response = await create({ dataset, name: uniqueName("seed-bad"), seed });
       expect(response.status, JSON.stringify(seed)).toBe(422);
-      expect(((await response.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors.seed).toBeDefined();
+      expect(
+        ((await response.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors.seed,
+      ).toBeDefined();
     }
   });
 });
 
-function call(handler: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>, method: string, id: string, body?: unknown, bearer = token) {
-  const request = new Request(`http://localhost/api/v1/campaigns/${id}`, { method, headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+function call(
+  handler: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>,
+  method: string,
+  id: string,
+  body?: unknown,
+  bearer = token,
+) {
+  const request = new Request(`http://localhost/api/v1/campaigns/${id}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return handler(request, { params: Promise.resolve({ id }) });
 }
 

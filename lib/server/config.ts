@@ -10,7 +10,11 @@ const booleanFlag = z
   .transform((value) => value === "1" || value === "true");
 
 const envSchema = z.object({
-  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   VERITY_DATA_DIR: z.string().default(".data"),
   VERITY_DB_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   VERITY_DEMO: z.enum(["0", "1"]).default("1"),
@@ -18,7 +22,12 @@ const envSchema = z.object({
   VERITY_SECURE_COOKIES: booleanFlag,
   VERITY_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  VERITY_IMPORT_MAX_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(1024),
+  VERITY_IMPORT_MAX_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024 * 1024)
+    .default(1024),
   VERITY_SCRATCH_KEEP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   VERITY_SCRATCH_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
 });

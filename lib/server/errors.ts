@@ -1,6 +1,16 @@
 import "server-only";
 
-export type ErrorCode = "UNAUTHENTICATED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "INVALID_INPUT" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SANDBOX_FAILED" | "UNAVAILABLE";
+export type ErrorCode =
+  | "UNAUTHENTICATED"
+  | "NOT_FOUND"
+  | "FORBIDDEN"
+  | "CONFLICT"
+  | "INVALID_INPUT"
+  | "RATE_LIMITED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "SANDBOX_FAILED"
+  | "UNAVAILABLE";
 
 /** The one error domain code throws for expected failures; one seam turns it into a message. */
 export class AppError extends Error {

@@ -39,23 +39,59 @@ afterAll(() => {
 
 async function smallCampaign(records: number, overlap = 1) {
   const dataset = uniqueName("fault");
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(Array.from({ length: records }, (_, i) => makeRecord(`f${i}_${dataset.replaceAll("-", "_")}`)))), skipInvalid: false, origin: "api" });
-  return { dataset, campaign: await createCampaign({ actor: admin, input: { dataset, name: uniqueName("fault"), overlap, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } }) };
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(
+      toJsonl(Array.from({ length: records }, (_, i) => makeRecord(`f${i}_${dataset.replaceAll("-", "_")}`))),
+    ),
+    skipInvalid: false,
+    origin: "api",
+  });
+  return {
+    dataset,
+    campaign: await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("fault"),
+        overlap,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    }),
+  };
 }
 
 describe("faults", () => {
   it("leaves no partial import when the importing process is killed", async () => {
     const file = join(tmpdir(), `verity-kill-${Date.now()}.jsonl`);
     const filler = "x".repeat(1500);
-    writeFileSync(file, Array.from({ length: 20_000 }, (_, i) => JSON.stringify(makeRecord(`k${i}`, { question: `${filler} ${i}` }))).join("\n"));
+    writeFileSync(
+      file,
+      Array.from({ length: 20_000 }, (_, i) =>
+        JSON.stringify(makeRecord(`k${i}`, { question: `${filler} ${i}` })),
+      ).join("\n"),
+    );
     const dataset = uniqueName("killed");
-    const child = spawn(process.execPath, ["scripts/verity.mjs", "import", file, "--dataset", dataset], { env: { ...process.env, DATABASE_URL: testDatabaseUrl }, stdio: "ignore", detached: true });
-    const exitSignal = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+    const child = spawn(process.execPath, ["scripts/verity.mjs", "import", file, "--dataset", dataset], {
+      env: { ...process.env, DATABASE_URL: testDatabaseUrl },
+      stdio: "ignore",
+      detached: true,
+    });
+    const exitSignal = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once("exit", (_code, signal) => resolve(signal)),
+    );
     try {
       // Wait until the import is visibly under way, then kill the whole process group without warning.
       let linesRead = 0;
       for (let attempt = 0; attempt < 300 && linesRead <= 2000; attempt++) {
-        const job = await prisma().importJob.findFirst({ where: { datasetName: dataset }, select: { linesRead: true } });
+        const job = await prisma().importJob.findFirst({
+          where: { datasetName: dataset },
+          select: { linesRead: true },
+        });
         linesRead = job?.linesRead ?? 0;
         if (linesRead <= 2000) await sleep(100);
       }
@@ -75,21 +111,40 @@ describe("faults", () => {
     const { campaign } = await smallCampaign(1);
     const annotator = await makeUser("ANNOTATOR", ["python"]);
     const claim = await claimNextItem({ actor: annotator, campaignId: campaign.id });
-    const error = await runRecord({ actor: annotator, recordId: claim!.recordId, kind: "both" }).catch((e: unknown) => e);
+    const error = await runRecord({ actor: annotator, recordId: claim!.recordId, kind: "both" }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: "SANDBOX_FAILED" });
     // The operator's detail (the unreachable address) goes to the server log, not to the annotator.
     expect((error as Error).message).toBe("Python can't run right now; your admin has been told.");
-    await expect(submitAnnotation({ actor: annotator, itemId: claim!.itemId, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 } })).resolves.toMatchObject({ created: true });
+    await expect(
+      submitAnnotation({
+        actor: annotator,
+        itemId: claim!.itemId,
+        input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 },
+      }),
+    ).resolves.toMatchObject({ created: true });
   });
 
   it("adds no duplicate results when a verification job is delivered twice", async () => {
     const { dataset } = await smallCampaign(1);
-    const record = await prisma().record.findFirstOrThrow({ where: { dataset: { name: dataset } }, select: { id: true, datasetId: true } });
-    const batch = await prisma().verificationBatch.create({ data: { datasetId: record.datasetId, total: 1 }, select: { id: true } });
+    const record = await prisma().record.findFirstOrThrow({
+      where: { dataset: { name: dataset } },
+      select: { id: true, datasetId: true },
+    });
+    const batch = await prisma().verificationBatch.create({
+      data: { datasetId: record.datasetId, total: 1 },
+      select: { id: true },
+    });
     await verifyRecord({ batchId: batch.id, recordId: record.id });
     await verifyRecord({ batchId: batch.id, recordId: record.id });
     expect(await prisma().runResult.count({ where: { batchId: batch.id } })).toBe(1);
-    expect(await prisma().verificationBatch.findUniqueOrThrow({ where: { id: batch.id }, select: { done: true, unavailable: true, status: true } })).toEqual({ done: 1, unavailable: 1, status: "SUCCEEDED" });
+    expect(
+      await prisma().verificationBatch.findUniqueOrThrow({
+        where: { id: batch.id },
+        select: { done: true, unavailable: true, status: true },
+      }),
+    ).toEqual({ done: 1, unavailable: 1, status: "SUCCEEDED" });
   });
 
   it("fails submissions cleanly while PostgreSQL restarts, recovers, and loses no acknowledged label", async () => {
@@ -112,7 +167,11 @@ describe("faults", () => {
           try {
             const claim = await claimNextItem({ actor: annotator, campaignId: campaign.id });
             if (!claim) return;
-            const saved = await submitAnnotation({ actor: annotator, itemId: claim.itemId, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 } });
+            const saved = await submitAnnotation({
+              actor: annotator,
+              itemId: claim.itemId,
+              input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 },
+            });
             acknowledged.push(saved.id);
           } catch (error) {
             // A clean failure: an Error the request layer turns into a message, never a hang.

@@ -58,14 +58,22 @@ function call<P>(handler: Handler<P>, params: P, url: string, init: Init = {}) {
 /** Calls a route handler as the browser would with the admin's session cookie (no token). */
 function callWithCookie<P>(handler: Handler<P>, params: P, url: string, init: Init = {}) {
   session.actor = admin;
-  return handler(new Request(`${PUBLIC_ORIGIN}${url}`, { ...init, duplex: "half" } as RequestInit), { params: Promise.resolve(params) }).finally(() => {
+  return handler(new Request(`${PUBLIC_ORIGIN}${url}`, { ...init, duplex: "half" } as RequestInit), {
+    params: Promise.resolve(params),
+  }).finally(() => {
     session.actor = null;
   });
 }
 
 async function makeDataset(): Promise<string> {
   const dataset = uniqueName("http");
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(dataset.replaceAll("-", "_"))])), skipInvalid: false, origin: "api" });
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(toJsonl([makeRecord(dataset.replaceAll("-", "_"))])),
+    skipInvalid: false,
+    origin: "api",
+  });
   return dataset;
 }
 
@@ -83,31 +91,59 @@ function streamedBody(total: number) {
   return { stream, pulled };
 }
 
-const json = (body: unknown): RequestInit & { headers: Record<string, string> } => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit & { headers: Record<string, string> } => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 describe("ids PostgreSQL cannot hold", () => {
   it("answers 404 for a record id beyond int4", async () => {
-    const response = await call(runs.POST, { id: "99999999999" }, "/api/v1/records/99999999999/runs", json({ kind: "demo" }));
+    const response = await call(
+      runs.POST,
+      { id: "99999999999" },
+      "/api/v1/records/99999999999/runs",
+      json({ kind: "demo" }),
+    );
     expect(response.status).toBe(404);
   });
 
   it("answers 4xx, not 500, for a cursor beyond int4", async () => {
     const dataset = await makeDataset();
-    const response = await call(datasetRecords.GET, { name: dataset }, `/api/v1/datasets/${dataset}/records?cursor=99999999999`);
+    const response = await call(
+      datasetRecords.GET,
+      { name: dataset },
+      `/api/v1/datasets/${dataset}/records?cursor=99999999999`,
+    );
     expect(response.status).toBe(422);
   });
 
   it("answers 4xx, not 500, for a revision number beyond int4", async () => {
-    const decision = await call(adjudication.POST, { id: "no-such-item" }, "/api/v1/items/no-such-item/adjudication", json({ valid: true, reason: "r", baseRevision: 99999999999 }));
+    const decision = await call(
+      adjudication.POST,
+      { id: "no-such-item" },
+      "/api/v1/items/no-such-item/adjudication",
+      json({ valid: true, reason: "r", baseRevision: 99999999999 }),
+    );
     expect(decision.status).toBe(422);
-    const label = await call(annotations.POST, { id: "no-such-item" }, "/api/v1/items/no-such-item/annotations", json({ valid: true, baseRevision: 99999999999 }));
+    const label = await call(
+      annotations.POST,
+      { id: "no-such-item" },
+      "/api/v1/items/no-such-item/annotations",
+      json({ valid: true, baseRevision: 99999999999 }),
+    );
     expect(label.status).toBe(422);
   });
 });
 
 describe("ids no row can have", () => {
   it("answers 404, not 500, for ids and names holding a NUL byte", async () => {
-    const item = await call(adjudication.POST, { id: "a\u0000b" }, "/api/v1/items/a%00b/adjudication", json({ valid: true, reason: "r" }));
+    const item = await call(
+      adjudication.POST,
+      { id: "a\u0000b" },
+      "/api/v1/items/a%00b/adjudication",
+      json({ valid: true, reason: "r" }),
+    );
     expect(item.status).toBe(404);
     const dataset = await call(datasetRecords.GET, { name: "a%00b" }, "/api/v1/datasets/a%00b/records");
     expect(dataset.status).toBe(404);
@@ -153,28 +189,50 @@ describe("cross-site requests riding the session cookie (CSRF)", () => {
   it("refuses a form posted from another origin and creates nothing", async () => {
     const dataset = await makeDataset();
     const name = uniqueName("csrf");
-    const response = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", formPost(dataset, name, { origin: "http://verity.test:9999", "sec-fetch-site": "same-site" }));
+    const response = await callWithCookie(
+      campaigns.POST,
+      {},
+      "/api/v1/campaigns",
+      formPost(dataset, name, { origin: "http://verity.test:9999", "sec-fetch-site": "same-site" }),
+    );
     expect(response.status).toBe(403);
     expect((await listCampaigns({ actor: admin })).map((campaign) => campaign.name)).not.toContain(name);
   });
 
   it("refuses a cookie write with no Origin and no Sec-Fetch-Site", async () => {
     const dataset = await makeDataset();
-    const response = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ dataset, name: uniqueName("csrf") }) });
+    const response = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ dataset, name: uniqueName("csrf") }),
+    });
     expect(response.status).toBe(403);
   });
 
   it("refuses a same-origin cookie write whose body is not declared JSON (415)", async () => {
     const dataset = await makeDataset();
-    const response = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", formPost(dataset, uniqueName("csrf"), { origin: PUBLIC_ORIGIN }));
+    const response = await callWithCookie(
+      campaigns.POST,
+      {},
+      "/api/v1/campaigns",
+      formPost(dataset, uniqueName("csrf"), { origin: PUBLIC_ORIGIN }),
+    );
     expect(response.status).toBe(415);
   });
 
   it("accepts the app's own JSON requests: Origin equal to the public URL, or Sec-Fetch-Site same-origin", async () => {
     const dataset = await makeDataset();
-    const byOrigin = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", { method: "POST", headers: { "content-type": "application/json; charset=utf-8", origin: PUBLIC_ORIGIN }, body: JSON.stringify({ dataset, name: uniqueName("own") }) });
+    const byOrigin = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8", origin: PUBLIC_ORIGIN },
+      body: JSON.stringify({ dataset, name: uniqueName("own") }),
+    });
     expect(byOrigin.status).toBe(201);
-    const byFetchMetadata = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", { method: "POST", headers: { "content-type": "application/json", origin: "http://127.0.0.1:8080", "sec-fetch-site": "same-origin" }, body: JSON.stringify({ dataset, name: uniqueName("own") }) });
+    const byFetchMetadata = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://127.0.0.1:8080", "sec-fetch-site": "same-origin" },
+      body: JSON.stringify({ dataset, name: uniqueName("own") }),
+    });
     expect(byFetchMetadata.status).toBe(201);
   });
 
@@ -187,11 +245,20 @@ describe("cross-site requests riding the session cookie (CSRF)", () => {
   it("protects the upload (not JSON) by its Origin", async () => {
     const record = JSON.stringify(makeRecord(uniqueName("up").replaceAll("-", "_")));
     const crossSite = uniqueName("upload");
-    const refused = await callWithCookie(datasetRecords.POST, { name: crossSite }, `/api/v1/datasets/${crossSite}/records`, { method: "POST", headers: { "content-type": "text/plain", origin: "http://verity.test:9999" }, body: record });
+    const refused = await callWithCookie(
+      datasetRecords.POST,
+      { name: crossSite },
+      `/api/v1/datasets/${crossSite}/records`,
+      { method: "POST", headers: { "content-type": "text/plain", origin: "http://verity.test:9999" }, body: record },
+    );
     expect(refused.status).toBe(403);
     expect((await listDatasets({ actor: admin })).map((dataset) => dataset.name)).not.toContain(crossSite);
     const own = uniqueName("upload");
-    const accepted = await callWithCookie(datasetRecords.POST, { name: own }, `/api/v1/datasets/${own}/records`, { method: "POST", headers: { "content-type": "application/octet-stream", "sec-fetch-site": "same-origin" }, body: record });
+    const accepted = await callWithCookie(datasetRecords.POST, { name: own }, `/api/v1/datasets/${own}/records`, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream", "sec-fetch-site": "same-origin" },
+      body: record,
+    });
     expect(accepted.status).toBe(201);
   });
 });
@@ -199,14 +266,24 @@ describe("cross-site requests riding the session cookie (CSRF)", () => {
 describe("request size limits", () => {
   it("refuses a JSON body whose Content-Length is over the limit without reading it", async () => {
     const { stream, pulled } = streamedBody(150 * 1024 * 1024);
-    const response = await call(campaigns.POST, {}, "/api/v1/campaigns", { method: "POST", headers: { "content-type": "application/json", "content-length": String(150 * 1024 * 1024) }, body: stream, duplex: "half" } as Init);
+    const response = await call(campaigns.POST, {}, "/api/v1/campaigns", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(150 * 1024 * 1024) },
+      body: stream,
+      duplex: "half",
+    } as Init);
     expect(response.status).toBe(413);
     expect(pulled.bytes).toBeLessThanOrEqual(256 * 1024);
   });
 
   it("stops reading a JSON body that streams past the limit", async () => {
     const { stream, pulled } = streamedBody(150 * 1024 * 1024);
-    const response = await call(campaigns.POST, {}, "/api/v1/campaigns", { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as Init);
+    const response = await call(campaigns.POST, {}, "/api/v1/campaigns", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as Init);
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(pulled.bytes).toBeLessThan(8 * 1024 * 1024);
@@ -214,7 +291,12 @@ describe("request size limits", () => {
 
   it("caps the sign-in routes' bodies", async () => {
     const { stream, pulled } = streamedBody(150 * 1024 * 1024);
-    const request = new NextRequest(`${PUBLIC_ORIGIN}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: stream, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
+    const request = new NextRequest(`${PUBLIC_ORIGIN}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: stream,
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
     const response = await auth.POST(request, { params: Promise.resolve({ nextauth: ["callback", "credentials"] }) });
     expect(response.status).toBe(413);
     expect(pulled.bytes).toBeLessThan(1024 * 1024);
@@ -224,7 +306,12 @@ describe("request size limits", () => {
     process.env.VERITY_IMPORT_MAX_MB = "1";
     try {
       const declared = uniqueName("big");
-      const byLength = await call(datasetRecords.POST, { name: declared }, `/api/v1/datasets/${declared}/records`, { method: "POST", headers: { "content-length": String(2 * 1024 * 1024) }, body: streamedBody(2 * 1024 * 1024).stream, duplex: "half" } as Init);
+      const byLength = await call(datasetRecords.POST, { name: declared }, `/api/v1/datasets/${declared}/records`, {
+        method: "POST",
+        headers: { "content-length": String(2 * 1024 * 1024) },
+        body: streamedBody(2 * 1024 * 1024).stream,
+        duplex: "half",
+      } as Init);
       expect(byLength.status).toBe(413);
       const streamed = uniqueName("big");
       const line = `${JSON.stringify(makeRecord(streamed.replaceAll("-", "_")))}\n`;
@@ -235,7 +322,12 @@ describe("request size limits", () => {
           controller.close();
         },
       });
-      const byStream = await call(datasetRecords.POST, { name: streamed }, `/api/v1/datasets/${streamed}/records?skipInvalid=1`, { method: "POST", body, duplex: "half" } as Init);
+      const byStream = await call(
+        datasetRecords.POST,
+        { name: streamed },
+        `/api/v1/datasets/${streamed}/records?skipInvalid=1`,
+        { method: "POST", body, duplex: "half" } as Init,
+      );
       expect(byStream.status).toBe(413);
       const names = (await listDatasets({ actor: admin })).map((dataset) => dataset.name);
       expect(names).not.toContain(declared);

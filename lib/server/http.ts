@@ -20,17 +20,28 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function errorResponse(error: unknown): Response {
   const failure = databaseFailure(error);
   if (failure) {
-    console.error(`${failure.message} (${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)})`);
+    console.error(
+      `${failure.message} (${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)})`,
+    );
     return errorResponse(failure);
   }
   if (error instanceof AppError) {
-    return Response.json({ error: { code: error.code, message: error.message, fieldErrors: error.fieldErrors } }, { status: HTTP_STATUS[error.code] });
+    return Response.json(
+      { error: { code: error.code, message: error.message, fieldErrors: error.fieldErrors } },
+      { status: HTTP_STATUS[error.code] },
+    );
   }
   if (error instanceof z.ZodError) {
-    return Response.json({ error: { code: "INVALID_INPUT", message: "Invalid input.", fieldErrors: z.flattenError(error).fieldErrors } }, { status: 422 });
+    return Response.json(
+      { error: { code: "INVALID_INPUT", message: "Invalid input.", fieldErrors: z.flattenError(error).fieldErrors } },
+      { status: 422 },
+    );
   }
   console.error(error);
-  return Response.json({ error: { code: "INTERNAL", message: "Something went wrong on the server. It has been logged." } }, { status: 500 });
+  return Response.json(
+    { error: { code: "INTERNAL", message: "Something went wrong on the server. It has been logged." } },
+    { status: 500 },
+  );
 }
 
 /**
@@ -38,7 +49,10 @@ export function errorResponse(error: unknown): Response {
  * cross-site writes made with the session cookie, and maps errors to JSON answers (401/403/404/409/
  * 413/415/422, 503 when the database is down, never a 500 for bad input).
  */
-export function apiRoute<P = Record<string, never>>(scope: Scope, handler: (args: { request: Request; actor: Actor; params: P }) => Promise<Response>) {
+export function apiRoute<P = Record<string, never>>(
+  scope: Scope,
+  handler: (args: { request: Request; actor: Actor; params: P }) => Promise<Response>,
+) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
       const actor = await getRequestActor(request);
@@ -46,7 +60,8 @@ export function apiRoute<P = Record<string, never>>(scope: Scope, handler: (args
       if (!isTokenRequest(request) && !SAFE_METHODS.has(request.method)) assertSameOrigin(request);
       const params = await context.params;
       // No id or name holds a NUL; PostgreSQL would refuse to even compare one.
-      if (Object.values(params ?? {}).some((value) => typeof value === "string" && pathSegment(value).includes("\0"))) throw new AppError("NOT_FOUND", "Not found.");
+      if (Object.values(params ?? {}).some((value) => typeof value === "string" && pathSegment(value).includes("\0")))
+        throw new AppError("NOT_FOUND", "Not found.");
       return await handler({ request, actor, params });
     } catch (error) {
       return errorResponse(error);
@@ -58,7 +73,12 @@ export function apiRoute<P = Record<string, never>>(scope: Scope, handler: (args
 export function parseSearchParams<T extends z.ZodType>(request: Request, schema: T): z.infer<T> {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const parsed = schema.safeParse(params);
-  if (!parsed.success) throw new AppError("INVALID_INPUT", "Invalid query parameters.", z.flattenError(parsed.error).fieldErrors as Record<string, string[]>);
+  if (!parsed.success)
+    throw new AppError(
+      "INVALID_INPUT",
+      "Invalid query parameters.",
+      z.flattenError(parsed.error).fieldErrors as Record<string, string[]>,
+    );
   return parsed.data;
 }
 
@@ -77,7 +97,10 @@ function assertSameOrigin(request: Request): void {
   if (request.headers.get("sec-fetch-site") === "same-origin") return;
   const origin = request.headers.get("origin");
   if (origin !== null && origin === new URL(readConfig().publicUrl).origin) return;
-  throw new AppError("FORBIDDEN", "Cross-site request refused: a request signed in with the browser's session must come from Verity's own pages. Scripts and other tools use an API token.");
+  throw new AppError(
+    "FORBIDDEN",
+    "Cross-site request refused: a request signed in with the browser's session must come from Verity's own pages. Scripts and other tools use an API token.",
+  );
 }
 
 function tooLarge(maxBytes: number): AppError {

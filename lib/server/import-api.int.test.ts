@@ -17,7 +17,11 @@ beforeAll(async () => {
 });
 
 function post(dataset: string, body: string, query = "") {
-  const request = new Request(`http://localhost/api/v1/datasets/${dataset}/records${query}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" }, body });
+  const request = new Request(`http://localhost/api/v1/datasets/${dataset}/records${query}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
+    body,
+  });
   return postRecords(request, { params: Promise.resolve({ name: dataset }) });
 }
 
@@ -26,7 +30,12 @@ describe("POST /api/v1/datasets/{name}/records", () => {
     const dataset = uniqueName("api-nul");
     const seed = dataset.replaceAll("-", "_");
     const deep = `${JSON.stringify(makeRecord(`${seed}_c`)).slice(0, -1)},"critic_result":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
-    const body = [JSON.stringify(makeRecord(`${seed}_a`)), JSON.stringify(makeRecord(`${seed}_b`, { tags: ["\u0000"] })), deep, JSON.stringify(makeRecord(`${seed}_d`))].join("\n");
+    const body = [
+      JSON.stringify(makeRecord(`${seed}_a`)),
+      JSON.stringify(makeRecord(`${seed}_b`, { tags: ["\u0000"] })),
+      deep,
+      JSON.stringify(makeRecord(`${seed}_d`)),
+    ].join("\n");
 
     const rejected = await post(dataset, body);
     expect(rejected.status).toBe(422);
@@ -52,17 +61,29 @@ describe("GET /api/v1/datasets/{name}/records", () => {
   it("answers 422, not 500, to a search with a NUL character", async () => {
     const dataset = uniqueName("api-q");
     expect((await post(dataset, toJsonl([makeRecord(dataset.replaceAll("-", "_"))]))).status).toBe(201);
-    const request = new Request(`http://localhost/api/v1/datasets/${dataset}/records?q=a%00b`, { headers: { authorization: `Bearer ${token}` } });
+    const request = new Request(`http://localhost/api/v1/datasets/${dataset}/records?q=a%00b`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect((await getRecords(request, { params: Promise.resolve({ name: dataset }) })).status).toBe(422);
   });
 });
 
 describe("GET /api/v1/imports/{id}", () => {
   it("shows an import left RUNNING by a dead process as FAILED, with the reason", async () => {
-    const orphan = await prisma().importJob.create({ data: { datasetName: uniqueName("api-orphan"), source: "api", linesRead: 3000, imported: 3000 }, select: { id: true } });
-    const request = new Request(`http://localhost/api/v1/imports/${orphan.id}`, { headers: { authorization: `Bearer ${token}` } });
+    const orphan = await prisma().importJob.create({
+      data: { datasetName: uniqueName("api-orphan"), source: "api", linesRead: 3000, imported: 3000 },
+      select: { id: true },
+    });
+    const request = new Request(`http://localhost/api/v1/imports/${orphan.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const response = await getImport(request, { params: Promise.resolve({ id: orphan.id }) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ id: orphan.id, status: "FAILED", imported: 0, message: expect.stringMatching(/interrupted/) });
+    expect(await response.json()).toMatchObject({
+      id: orphan.id,
+      status: "FAILED",
+      imported: 0,
+      message: expect.stringMatching(/interrupted/),
+    });
   });
 });

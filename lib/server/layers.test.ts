@@ -13,7 +13,9 @@ async function layerErrors(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${code}\nexport {};\n`, { filePath });
   // A snippet that does not parse would pass every case.
   expect(result.messages.filter((message) => message.fatal)).toEqual([]);
-  return result.messages.filter((message) => LAYER_RULE_IDS.includes(message.ruleId ?? "")).map((message) => message.message);
+  return result.messages
+    .filter((message) => LAYER_RULE_IDS.includes(message.ruleId ?? ""))
+    .map((message) => message.message);
 }
 
 const CASES: { code: string; file: string; allowed: boolean }[] = [
@@ -21,11 +23,27 @@ const CASES: { code: string; file: string; allowed: boolean }[] = [
   { code: 'import { prisma } from "../db/client";', file: "lib/server/jobs/example.ts", allowed: false },
   { code: 'import { pgPool } from "@/lib/server/db/pool";', file: "scripts/commands/example.ts", allowed: false },
   { code: 'import { prisma } from "./client";', file: "lib/server/db/example.ts", allowed: true },
-  { code: 'import { disconnectPrisma } from "@/lib/server/db/client";', file: "scripts/commands/example.ts", allowed: true },
-  { code: 'import type { Prisma } from "@/lib/generated/prisma/client";', file: "lib/server/jobs/example.ts", allowed: false },
-  { code: 'import type { Prisma } from "@/lib/generated/prisma/client";', file: "lib/server/db/example.ts", allowed: true },
+  {
+    code: 'import { disconnectPrisma } from "@/lib/server/db/client";',
+    file: "scripts/commands/example.ts",
+    allowed: true,
+  },
+  {
+    code: 'import type { Prisma } from "@/lib/generated/prisma/client";',
+    file: "lib/server/jobs/example.ts",
+    allowed: false,
+  },
+  {
+    code: 'import type { Prisma } from "@/lib/generated/prisma/client";',
+    file: "lib/server/db/example.ts",
+    allowed: true,
+  },
   { code: 'import { PrismaPg } from "@prisma/adapter-pg";', file: "app/api/v1/example/route.ts", allowed: false },
-  { code: 'import type { Role } from "@/lib/generated/prisma/enums";', file: "lib/server/auth/example.ts", allowed: true },
+  {
+    code: 'import type { Role } from "@/lib/generated/prisma/enums";',
+    file: "lib/server/auth/example.ts",
+    allowed: true,
+  },
   { code: 'import { Role } from "@/lib/generated/prisma/enums";', file: "components/example.tsx", allowed: false },
   { code: 'import pg from "pg";', file: "lib/server/services/example.ts", allowed: false },
   { code: 'import pg from "pg";', file: "lib/server/db/example.ts", allowed: true },
@@ -34,30 +52,83 @@ const CASES: { code: string; file: string; allowed: boolean }[] = [
   { code: 'import PgBoss from "pg-boss";', file: "lib/server/jobs/verification.ts", allowed: false },
   { code: 'import PgBoss from "pg-boss";', file: "lib/server/jobs/boss.ts", allowed: true },
   { code: 'import { runInSandbox } from "@/lib/server/sandbox";', file: "lib/server/db/example.ts", allowed: false },
-  { code: 'import type { SandboxResult } from "@/lib/server/sandbox";', file: "lib/server/db/example.ts", allowed: true },
-  { code: 'import { keepHeadAndTail } from "@/lib/server/sandbox/output";', file: "lib/server/db/example.ts", allowed: true },
-  { code: 'import { startVerification } from "@/lib/server/jobs/verification";', file: "lib/server/db/example.ts", allowed: false },
+  {
+    code: 'import type { SandboxResult } from "@/lib/server/sandbox";',
+    file: "lib/server/db/example.ts",
+    allowed: true,
+  },
+  {
+    code: 'import { keepHeadAndTail } from "@/lib/server/sandbox/output";',
+    file: "lib/server/db/example.ts",
+    allowed: true,
+  },
+  {
+    code: 'import { startVerification } from "@/lib/server/jobs/verification";',
+    file: "lib/server/db/example.ts",
+    allowed: false,
+  },
   { code: 'import { runRecord } from "@/lib/server/services/runs";', file: "lib/server/db/example.ts", allowed: false },
-  { code: 'import { runInSandbox } from "@/lib/server/sandbox";', file: "lib/server/services/example.ts", allowed: true },
-  { code: 'const { disconnectPrisma, prisma } = await import("@/lib/server/db/client");', file: "scripts/bench/example.ts", allowed: false },
-  { code: 'const { disconnectPrisma } = await import("@/lib/server/db/client");', file: "scripts/bench/example.ts", allowed: true },
+  {
+    code: 'import { runInSandbox } from "@/lib/server/sandbox";',
+    file: "lib/server/services/example.ts",
+    allowed: true,
+  },
+  {
+    code: 'const { disconnectPrisma, prisma } = await import("@/lib/server/db/client");',
+    file: "scripts/bench/example.ts",
+    allowed: false,
+  },
+  {
+    code: 'const { disconnectPrisma } = await import("@/lib/server/db/client");',
+    file: "scripts/bench/example.ts",
+    allowed: true,
+  },
   { code: 'const pg = await import("pg");', file: "lib/server/jobs/example.ts", allowed: false },
-  { code: 'const { PrismaClient } = await import("@/lib/generated/prisma/client");', file: "scripts/commands/example.ts", allowed: false },
+  {
+    code: 'const { PrismaClient } = await import("@/lib/generated/prisma/client");',
+    file: "scripts/commands/example.ts",
+    allowed: false,
+  },
   { code: 'const pg = await import("pg");', file: "lib/server/db/example.ts", allowed: true },
-  { code: 'await client.query(`INSERT INTO "AuditEvent" (id) VALUES ($1)`, ["x"]);', file: "lib/server/db/example.ts", allowed: false },
-  { code: "await client.query('INSERT INTO \"AuditEvent\" (id) VALUES ($1)', ['x']);", file: "lib/server/db/example.ts", allowed: false },
-  { code: 'await client.query(`INSERT INTO "AuditEvent" (id) VALUES ($1)`, ["x"]);', file: "lib/server/db/audit.ts", allowed: true },
+  {
+    code: 'await client.query(`INSERT INTO "AuditEvent" (id) VALUES ($1)`, ["x"]);',
+    file: "lib/server/db/example.ts",
+    allowed: false,
+  },
+  {
+    code: "await client.query('INSERT INTO \"AuditEvent\" (id) VALUES ($1)', ['x']);",
+    file: "lib/server/db/example.ts",
+    allowed: false,
+  },
+  {
+    code: 'await client.query(`INSERT INTO "AuditEvent" (id) VALUES ($1)`, ["x"]);',
+    file: "lib/server/db/audit.ts",
+    allowed: true,
+  },
 ];
 
 describe("the layer rule", () => {
-  it.each(CASES)("$file: $code → allowed $allowed", async ({ code, file, allowed }) => {
-    const errors = await layerErrors(code, file);
-    expect(errors.length === 0, errors.join("; ")).toBe(allowed);
-  }, 60_000);
+  it.each(CASES)(
+    "$file: $code → allowed $allowed",
+    async ({ code, file, allowed }) => {
+      const errors = await layerErrors(code, file);
+      expect(errors.length === 0, errors.join("; ")).toBe(allowed);
+    },
+    60_000,
+  );
 
   // These reached Prisma or the sandbox from the wrong layer before the layers were made explicit.
-  it.each(["lib/server/jobs/verification.ts", "scripts/bench/sandbox.ts", "lib/server/db/runs.ts", "lib/server/db/imports.ts"])("%s keeps to its layer", async (file) => {
-    const [result] = await eslint.lintFiles([file]);
-    expect(result.messages.filter((message) => LAYER_RULE_IDS.includes(message.ruleId ?? ""))).toEqual([]);
-  }, 60_000);
+  it.each([
+    "lib/server/jobs/verification.ts",
+    "scripts/bench/sandbox.ts",
+    "lib/server/db/runs.ts",
+    "lib/server/db/imports.ts",
+  ])(
+    "%s keeps to its layer",
+    async (file) => {
+      const [result] = await eslint.lintFiles([file]);
+      expect(result.messages.filter((message) => LAYER_RULE_IDS.includes(message.ruleId ?? ""))).toEqual([]);
+    },
+    60_000,
+  );
 });

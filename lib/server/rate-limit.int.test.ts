@@ -78,7 +78,11 @@ describe("across app instances", () => {
     const capacity = 10;
     // Instance A goes through the limiter; instance B calls the same SQL on its own pool.
     const limiter = createRateLimiter({ name, capacity, perMinute: 1 });
-    const onA = () => limiter.take("ann").then(() => true, () => false);
+    const onA = () =>
+      limiter.take("ann").then(
+        () => true,
+        () => false,
+      );
     const onB = () => other.take([limiter.budget("ann")]);
     const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? onA() : onB())));
     expect(outcomes.filter(Boolean)).toHaveLength(capacity);
@@ -89,7 +93,12 @@ describe("across app instances", () => {
     await limiter.take("ann", new Date(Date.now() - 60_000));
     await limiter.take("bob");
     await pruneRateBuckets();
-    const keys = (await prisma().rateBucket.findMany({ where: { key: { startsWith: limiter.budget("").key } }, select: { key: true } })).map((row) => row.key);
+    const keys = (
+      await prisma().rateBucket.findMany({
+        where: { key: { startsWith: limiter.budget("").key } },
+        select: { key: true },
+      })
+    ).map((row) => row.key);
     expect(keys).toEqual([limiter.budget("bob").key]);
   });
 });

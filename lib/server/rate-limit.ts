@@ -24,7 +24,15 @@ export type RateLimiter = {
  * apart. Requests are taken before the work they pay for, so simultaneous requests cannot all
  * pass one check. `at` replaces the database clock (tests only).
  */
-export function createRateLimiter({ name, capacity, perMinute }: { name: string; capacity: number; perMinute: number }): RateLimiter {
+export function createRateLimiter({
+  name,
+  capacity,
+  perMinute,
+}: {
+  name: string;
+  capacity: number;
+  perMinute: number;
+}): RateLimiter {
   const budget = (key: string, maxWaitMs = 0): RateTake => ({ key: `${name}:${key}`, capacity, perMinute, maxWaitMs });
   const reserve = async (key: string, maxWaitMs: number, at?: Date) => takeAll([budget(key, maxWaitMs)], at);
   return {

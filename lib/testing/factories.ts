@@ -11,7 +11,13 @@ export function uniqueName(prefix: string): string {
 }
 
 export async function makeUser(role: Role, languages: string[] = []): Promise<Actor> {
-  const { actor } = await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: `${uniqueName(role.toLowerCase())}@example.test`, role, languages, password: "correct horse battery" });
+  const { actor } = await upsertUserFromCli({
+    actor: SYSTEM_ACTOR.cli,
+    email: `${uniqueName(role.toLowerCase())}@example.test`,
+    role,
+    languages,
+    password: "correct horse battery",
+  });
   return actor;
 }
 

@@ -18,7 +18,8 @@ const SERVERS = ["embedded", "system"] as const;
 export default async function setup(project: TestProject) {
   const port = Number(process.env.VERITY_TEST_DB_PORT ?? 54339);
   const choice = process.env.VERITY_TEST_POSTGRES || "embedded";
-  if (!SERVERS.includes(choice as (typeof SERVERS)[number])) throw new Error(`VERITY_TEST_POSTGRES must be one of ${SERVERS.join(", ")} (got "${choice}").`);
+  if (!SERVERS.includes(choice as (typeof SERVERS)[number]))
+    throw new Error(`VERITY_TEST_POSTGRES must be one of ${SERVERS.join(", ")} (got "${choice}").`);
   if (choice === "system") {
     const server = await startSystemPostgres({ port });
     console.log(`Integration tests on Debian's PostgreSQL ${server.version} (port ${port}).`);
@@ -39,7 +40,10 @@ export default async function setup(project: TestProject) {
   await applyMigrations(database.url);
   project.provide("databaseUrl", database.url);
   // The app's role may not create databases; tests that need a second one use the superuser.
-  project.provide("adminDatabaseUrl", socketUrl(join(dataDir, "postgres"), port, SUPERUSER, readPasswords(dataDir)!.superuser, "postgres"));
+  project.provide(
+    "adminDatabaseUrl",
+    socketUrl(join(dataDir, "postgres"), port, SUPERUSER, readPasswords(dataDir)!.superuser, "postgres"),
+  );
   return async () => {
     await database.stop();
     rmSync(dataDir, { recursive: true, force: true });

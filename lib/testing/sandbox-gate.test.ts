@@ -22,7 +22,9 @@ describe("skipWithoutSandbox", () => {
 
   it("fails in CI when bubblewrap or an installable toolchain is missing", () => {
     vi.stubEnv("CI", "true");
-    expect(() => skipWithoutSandbox("bubblewrap is not installed")).toThrow(/CI=true.*bubblewrap is not installed.*sandbox:install/);
+    expect(() => skipWithoutSandbox("bubblewrap is not installed")).toThrow(
+      /CI=true.*bubblewrap is not installed.*sandbox:install/,
+    );
     expect(() => skipWithoutSandbox("go is not installed", "go")).toThrow(/go is not installed/);
   });
 

@@ -5,7 +5,14 @@
 import type { Language } from "@/lib/records/languages";
 
 /** Languages no Debian 12 package can run: sandbox:install leaves them to the acb backend, CI included. */
-export const NO_DEBIAN_TOOLCHAIN: ReadonlySet<Language> = new Set(["csharp", "dart", "julia", "kotlin", "scala", "swift"]);
+export const NO_DEBIAN_TOOLCHAIN: ReadonlySet<Language> = new Set([
+  "csharp",
+  "dart",
+  "julia",
+  "kotlin",
+  "scala",
+  "swift",
+]);
 
 /** Whether this run is CI's (`CI` set to anything but "false", as CI services do). */
 export function isCi(): boolean {
@@ -20,7 +27,9 @@ export function isCi(): boolean {
 export function skipWithoutSandbox(whyNot: string | null, missingToolchain?: Language): boolean {
   if (!whyNot) return false;
   if (isCi() && !(missingToolchain && NO_DEBIAN_TOOLCHAIN.has(missingToolchain))) {
-    throw new Error(`CI=true but the local sandbox cannot run this test: ${whyNot}. Run \`npm run sandbox:install\` as root first.`);
+    throw new Error(
+      `CI=true but the local sandbox cannot run this test: ${whyNot}. Run \`npm run sandbox:install\` as root first.`,
+    );
   }
   return true;
 }

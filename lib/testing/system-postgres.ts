@@ -30,8 +30,15 @@ const SUPERUSER = "postgres";
 export function systemPostgresBin(): string {
   if (process.env.VERITY_PG_BIN) return process.env.VERITY_PG_BIN;
   const base = "/usr/lib/postgresql";
-  const versions = existsSync(base) ? readdirSync(base).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
-  if (versions.length === 0) throw new Error("No Debian PostgreSQL server found in /usr/lib/postgresql: `apt-get install postgresql`, or set VERITY_PG_BIN.");
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0)
+    throw new Error(
+      "No Debian PostgreSQL server found in /usr/lib/postgresql: `apt-get install postgresql`, or set VERITY_PG_BIN.",
+    );
   return join(base, versions[0], "bin");
 }
 
@@ -49,7 +56,10 @@ function serverUser(): { name: string; uid: number; gid: number } | null {
 function runAsServerUser(user: ReturnType<typeof serverUser>, command: string, args: string[]): void {
   const [file, argv] = user ? ["runuser", ["-u", user.name, "--", command, ...args]] : [command, args];
   const result = spawnSync(file, argv, { encoding: "utf8", cwd: tmpdir() });
-  if (result.status !== 0) throw new Error(`${command} failed (${result.status ?? result.signal}): ${(result.stderr || result.stdout).trim().slice(-2000)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${command} failed (${result.status ?? result.signal}): ${(result.stderr || result.stdout).trim().slice(-2000)}`,
+    );
 }
 
 /**
@@ -57,7 +67,13 @@ function runAsServerUser(user: ReturnType<typeof serverUser>, command: string, a
  * app's role, database and extension. Throws (after cleaning up) when the server cannot start,
  * with the end of its log.
  */
-export async function startSystemPostgres({ port, bin = systemPostgresBin() }: { port: number; bin?: string }): Promise<SystemPostgres> {
+export async function startSystemPostgres({
+  port,
+  bin = systemPostgresBin(),
+}: {
+  port: number;
+  bin?: string;
+}): Promise<SystemPostgres> {
   const root = mkdtempSync(join(tmpdir(), "verity-pg-"));
   const user = serverUser();
   const dataDir = join(root, "data");
@@ -86,7 +102,17 @@ export async function startSystemPostgres({ port, bin = systemPostgresBin() }: {
   // A run that ends without its teardown (an uncaught error, Ctrl+C) still stops the server.
   process.once("exit", stop);
   try {
-    runAsServerUser(user, join(bin, "initdb"), ["-D", dataDir, "-U", SUPERUSER, "--auth=scram-sha-256", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    runAsServerUser(user, join(bin, "initdb"), [
+      "-D",
+      dataDir,
+      "-U",
+      SUPERUSER,
+      "--auth=scram-sha-256",
+      `--pwfile=${passwordFile}`,
+      "--encoding=UTF8",
+      "--locale=C.UTF-8",
+      "--no-sync",
+    ]);
     rmSync(passwordFile);
     // TCP on loopback only; the unix socket stays inside the private folder.
     const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${root} -c max_connections=200`;
@@ -94,11 +120,19 @@ export async function startSystemPostgres({ port, bin = systemPostgresBin() }: {
     isStarted = true;
     const adminUrl = `postgresql://${SUPERUSER}:${superPassword}@127.0.0.1:${port}/postgres`;
     const version = await provision(adminUrl, appPassword);
-    return { url: `postgresql://${APP_ROLE}:${appPassword}@127.0.0.1:${port}/${APP_DATABASE}`, adminUrl, version, root, stop };
+    return {
+      url: `postgresql://${APP_ROLE}:${appPassword}@127.0.0.1:${port}/${APP_DATABASE}`,
+      adminUrl,
+      version,
+      root,
+      stop,
+    };
   } catch (error) {
     const tail = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").slice(-5).join("\n") : "";
     stop();
-    throw new Error(`Could not start Debian's PostgreSQL on port ${port}: ${error instanceof Error ? error.message : String(error)}${tail ? `\n${tail}` : ""}`);
+    throw new Error(
+      `Could not start Debian's PostgreSQL on port ${port}: ${error instanceof Error ? error.message : String(error)}${tail ? `\n${tail}` : ""}`,
+    );
   }
 }
 
@@ -112,7 +146,9 @@ async function provision(adminUrl: string, appPassword: string): Promise<string>
   try {
     await admin.query(`CREATE USER ${APP_ROLE} PASSWORD ${admin.escapeLiteral(appPassword)}`);
     await admin.query(`CREATE DATABASE ${APP_DATABASE} OWNER ${APP_ROLE}`);
-    const { rows } = await admin.query<{ server_version: string; num: number }>("SELECT current_setting('server_version') AS server_version, current_setting('server_version_num')::int AS num");
+    const { rows } = await admin.query<{ server_version: string; num: number }>(
+      "SELECT current_setting('server_version') AS server_version, current_setting('server_version_num')::int AS num",
+    );
     // `verity restore` turns foreign-key triggers off for its transaction (the grant exists from 15 on).
     if (rows[0].num >= 150000) await admin.query(`GRANT SET ON PARAMETER session_replication_role TO ${APP_ROLE}`);
     const database = new pg.Client({ connectionString: adminUrl.replace(/\/postgres$/, `/${APP_DATABASE}`) });

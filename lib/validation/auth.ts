@@ -9,18 +9,31 @@ export const PASSWORD_MAX_BYTES = 72;
 export const passwordSchema = z
   .string()
   .min(10, "Use at least 10 characters.")
-  .refine((password) => new TextEncoder().encode(password).length <= PASSWORD_MAX_BYTES, `Use at most ${PASSWORD_MAX_BYTES} bytes (about ${PASSWORD_MAX_BYTES} letters, fewer with accents or symbols).`);
+  .refine(
+    (password) => new TextEncoder().encode(password).length <= PASSWORD_MAX_BYTES,
+    `Use at most ${PASSWORD_MAX_BYTES} bytes (about ${PASSWORD_MAX_BYTES} letters, fewer with accents or symbols).`,
+  );
 
 export const firstAdminSchema = z.object({
   email: z.string().trim().email("Enter an email address."),
-  name: z.string().trim().max(100).optional().transform((value) => value || null),
+  name: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((value) => value || null),
   password: passwordSchema,
   setupCode: z.string().trim().min(1, "Enter the setup code from the server's console.").max(40),
 });
 
 export const acceptInvitationSchema = z.object({
   token: z.string().min(10).max(200),
-  name: z.string().trim().max(100).optional().transform((value) => value || null),
+  name: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((value) => value || null),
   password: passwordSchema,
 });
 

@@ -9,7 +9,10 @@ import { MAX_INT4 } from "./records";
 export const FINAL_RULES = ["consensus", "majority", "strict"] as const;
 
 const categorySchema = z.object({
-  key: z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "Use lowercase letters, digits and dashes."),
+  key: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "Use lowercase letters, digits and dashes."),
   label: z.string().trim().min(1).max(60),
   description: z.string().trim().max(300).default(""),
   invalidating: z.boolean(),
@@ -24,7 +27,9 @@ export const createCampaignSchema = z.object({
   perLanguage: z.number().int().min(1).max(1_000_000).nullable().optional(),
   // Scripts often pass a seed as a number; both forms name the same sample ("42" and 42).
   seed: z
-    .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string()], { error: "A whole number or a text of 1–100 characters." })
+    .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string()], {
+      error: "A whole number or a text of 1–100 characters.",
+    })
     .transform(String)
     .pipe(z.string().trim().min(1).max(100))
     .optional(),
@@ -32,7 +37,12 @@ export const createCampaignSchema = z.object({
   agreementFraction: z.number().min(0).max(1).default(0),
   blind: z.boolean().default(false),
   finalRule: z.enum(FINAL_RULES).default("consensus"),
-  leaseMinutes: z.number().int().min(1).max(24 * 60).default(30),
+  leaseMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
   categories: z.array(categorySchema).min(1).max(40).optional(),
   guidelines: z.string().max(20_000).optional(),
   requireInvalidNote: z.boolean().optional(),
@@ -66,16 +76,26 @@ const campaignSettingsFields = z.object({
   overlap: z.number().int().min(1).max(10).optional(),
   goldShare: goldShareSchema.optional(),
 });
-const changesSomething = (body: { name?: string; overlap?: number; goldShare?: number }) => body.name !== undefined || body.overlap !== undefined || body.goldShare !== undefined;
-export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, { message: "Give a name, an overlap or a gold share to change." });
+const changesSomething = (body: { name?: string; overlap?: number; goldShare?: number }) =>
+  body.name !== undefined || body.overlap !== undefined || body.goldShare !== undefined;
+export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, {
+  message: "Give a name, an overlap or a gold share to change.",
+});
 
 /** The campaign page's settings form. */
-export const campaignSettingsActionSchema = campaignSettingsFields.extend({ campaignId: z.string().min(1) }).refine(changesSomething, { message: "Give a name, an overlap or a gold share to change." });
+export const campaignSettingsActionSchema = campaignSettingsFields
+  .extend({ campaignId: z.string().min(1) })
+  .refine(changesSomething, { message: "Give a name, an overlap or a gold share to change." });
 
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
 
 /** A campaign's status, as the schema's enum spells it (kept here so components need not import Prisma). */
-export const CAMPAIGN_STATUSES = ["ACTIVE", "PAUSED", "CLOSED", "ARCHIVED"] as const satisfies readonly PrismaCampaignStatus[];
+export const CAMPAIGN_STATUSES = [
+  "ACTIVE",
+  "PAUSED",
+  "CLOSED",
+  "ARCHIVED",
+] as const satisfies readonly PrismaCampaignStatus[];
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
@@ -91,15 +111,27 @@ export const annotationSchema = z
   .object({
     valid: z.boolean(),
     categories: z.array(z.string().max(41)).max(40).default([]),
-    note: z.string().max(10_000).optional().transform((value) => value?.trim() || null),
+    note: z
+      .string()
+      .max(10_000)
+      .optional()
+      .transform((value) => value?.trim() || null),
     testLine: z.number().int().min(1).max(1_000_000).nullable().optional(),
     needsReview: z.boolean().default(false),
-    activeMs: z.number().int().min(0).max(7 * 24 * 3600 * 1000).default(0),
+    activeMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600 * 1000)
+      .default(0),
     // The revision the form was loaded at; a mismatch means someone (another tab) changed it: 409.
     baseRevision: z.number().int().min(0).max(MAX_INT4).optional(),
   })
   // Whether an invalid label also needs a note is the campaign's choice (requireInvalidNote), checked on submit.
-  .refine((body) => body.valid || body.categories.length > 0, { message: "Pick at least one error category.", path: ["categories"] });
+  .refine((body) => body.valid || body.categories.length > 0, {
+    message: "Pick at least one error category.",
+    path: ["categories"],
+  });
 
 export type AnnotationInput = z.infer<typeof annotationSchema>;
 

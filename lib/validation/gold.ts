@@ -9,7 +9,10 @@ export const MAX_GOLD_SHARE = 0.5;
 
 export const goldShareSchema = z.number().min(0, "Between 0 and 0.5.").max(MAX_GOLD_SHARE, "Between 0 and 0.5.");
 
-const categoryKey = z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "Use lowercase letters, digits and dashes.");
+const categoryKey = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "Use lowercase letters, digits and dashes.");
 
 /** A record's known verdict as an admin gives it (record page form and each line of a gold file). */
 export const goldAnswerSchema = z.object({
@@ -19,7 +22,10 @@ export const goldAnswerSchema = z.object({
     .string()
     .trim()
     .max(2000)
-    .refine((text) => unstorableCharacter(text) === null, "Contains a character that cannot be stored (NUL or an unpaired surrogate).")
+    .refine(
+      (text) => unstorableCharacter(text) === null,
+      "Contains a character that cannot be stored (NUL or an unpaired surrogate).",
+    )
     .nullable()
     .default(null)
     .transform((note) => note || null),
@@ -36,4 +42,7 @@ export const clearGoldSchema = z.object({ recordId: z.number().int().min(1).max(
 export const MAX_GOLD_FILE_BYTES = 16 * 1024 * 1024;
 
 /** The dataset page's gold import: the file's text (read in the browser). */
-export const importGoldSchema = z.object({ dataset: z.string().trim().min(1).max(200), text: z.string().min(1, "Choose a file.").max(MAX_GOLD_FILE_BYTES) });
+export const importGoldSchema = z.object({
+  dataset: z.string().trim().min(1).max(200),
+  text: z.string().min(1, "Choose a file.").max(MAX_GOLD_FILE_BYTES),
+});

@@ -4,7 +4,14 @@ import { parseRecordQueryForPage, recordQuerySchema } from "./records";
 
 describe("record query", () => {
   it("treats the empty values a filter form sends as 'any'", () => {
-    const parsed = recordQuerySchema.parse({ language: "python", difficulty: "", critic: "", executable: "", q: "", cursor: "" });
+    const parsed = recordQuerySchema.parse({
+      language: "python",
+      difficulty: "",
+      critic: "",
+      executable: "",
+      q: "",
+      cursor: "",
+    });
     expect(parsed).toEqual({ language: "python", limit: 50 });
   });
 

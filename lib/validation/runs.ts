@@ -9,4 +9,7 @@ export const runRequestSchema = z
     solution: z.string().max(MAX_CODE, "At most 1 MB of code.").optional(),
     test: z.string().max(MAX_CODE, "At most 1 MB of code.").optional(),
   })
-  .refine((body) => body.kind !== "scratch" || body.solution !== undefined || body.test !== undefined, { message: "A scratch run needs a solution or a test.", path: ["solution"] });
+  .refine((body) => body.kind !== "scratch" || body.solution !== undefined || body.test !== undefined, {
+    message: "A scratch run needs a solution or a test.",
+    path: ["solution"],
+  });

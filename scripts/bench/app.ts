@@ -6,15 +6,33 @@ import { setTimeout as sleep } from "node:timers/promises";
  * Starts `verity serve` (production build) on `port` against `databaseUrl`, in-app workers off, and
  * waits for /api/health. Instances given the same NEXTAUTH_SECRET (in `env`) accept each other's sessions.
  */
-export async function startApp(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startApp(
+  databaseUrl: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["scripts/verity.mjs", "serve"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), VERITY_DEMO: "0", VERITY_IN_APP_WORKERS: "0", NEXTAUTH_SECRET: "bench-only", VERITY_PUBLIC_URL: base, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      VERITY_DEMO: "0",
+      VERITY_IN_APP_WORKERS: "0",
+      NEXTAUTH_SECRET: "bench-only",
+      VERITY_PUBLIC_URL: base,
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let attempt = 0; attempt < 300; attempt++) {
     if (server.exitCode !== null) break;
-    if (await fetch(`${base}/api/health`).then((response) => response.ok).catch(() => false)) return server;
+    if (
+      await fetch(`${base}/api/health`)
+        .then((response) => response.ok)
+        .catch(() => false)
+    )
+      return server;
     await sleep(1000);
   }
   server.kill();
@@ -40,7 +58,10 @@ export async function signInWithPassword(base: string, email: string, password: 
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
     body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
   });
-  const session = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).find((cookie) => cookie.includes("session-token"));
+  const session = response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .find((cookie) => cookie.includes("session-token"));
   if (!session) throw new Error(`sign-in failed for ${email}`);
   return session;
 }

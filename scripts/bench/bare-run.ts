@@ -15,15 +15,31 @@ export type BareResult = "passed" | "failed" | "unavailable";
 
 async function onPath(command: string): Promise<boolean> {
   for (const dir of SANDBOX_PATH.split(":")) {
-    if (await access(join(dir, command)).then(() => true, () => false)) return true;
+    if (
+      await access(join(dir, command)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
   }
   return false;
 }
 
 /** Spawns argv in `cwd`; resolves true when it exits 0 within `timeoutMs` (output is read and dropped). */
-function runStepBare(argv: readonly string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<boolean> {
+function runStepBare(
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     child.stdout.resume();
     child.stderr.resume();
     const timer = setTimeout(() => {
@@ -45,7 +61,15 @@ function runStepBare(argv: readonly string[], cwd: string, env: Record<string, s
 }
 
 /** Runs one solution against one test bare; "unavailable" when the recipe's toolchain is not on the host. */
-export async function runBare({ language, solution, test }: { language: SandboxLanguage; solution: string; test: string }): Promise<BareResult> {
+export async function runBare({
+  language,
+  solution,
+  test,
+}: {
+  language: SandboxLanguage;
+  solution: string;
+  test: string;
+}): Promise<BareResult> {
   const recipe = getRecipe(language);
   for (const command of recipe.toolchain.commands) if (!(await onPath(command))) return "unavailable";
   const spliced = recipe.splice(solution, test);

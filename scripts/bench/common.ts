@@ -7,7 +7,13 @@ import { resolve } from "node:path";
 export type Machine = { cpu: string; cores: number; memory: string; node: string; postgres: string };
 
 export function describeMachine(postgres: string): Machine {
-  return { cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`, node: process.version, postgres };
+  return {
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    node: process.version,
+    postgres,
+  };
 }
 
 /** `uptime`'s line: the machine is shared, and its load is part of every figure. */
@@ -15,7 +21,9 @@ export function uptime(): string {
   try {
     return execFileSync("uptime", { encoding: "utf8" }).trim();
   } catch {
-    return `load average: ${loadavg().map((value) => value.toFixed(2)).join(", ")}`;
+    return `load average: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(", ")}`;
   }
 }
 
@@ -56,14 +64,28 @@ export function percentile(values: number[], p: number): number {
  * Replaces the "### " subsection `heading` of the "## " section `parent` in docs/benchmarks.md; a
  * missing subsection goes at the end of its parent, a missing parent at the end of the file.
  */
-export function writeBenchmarkSubsection(parent: string, heading: string, section: string, path = resolve("docs/benchmarks.md")): void {
+export function writeBenchmarkSubsection(
+  parent: string,
+  heading: string,
+  section: string,
+  path = resolve("docs/benchmarks.md"),
+): void {
   const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
   if (current.split("\n").some((line) => line.trim() === heading)) return writeBenchmarkSection(heading, section, path);
   const lines = current.split("\n");
   const start = lines.findIndex((line) => line.trim() === parent);
   if (start === -1) return writeFileSync(path, `${current.trimEnd()}\n\n${parent}\n\n${section.trimEnd()}\n`);
   const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
-  const before = lines.slice(0, end === -1 ? lines.length : end).join("\n").trimEnd();
+  const before = lines
+    .slice(0, end === -1 ? lines.length : end)
+    .join("\n")
+    .trimEnd();
   const after = end === -1 ? "" : lines.slice(end).join("\n");
-  writeFileSync(path, `${[before, section.trimEnd(), after].filter((part) => part !== "").join("\n\n").trimEnd()}\n`);
+  writeFileSync(
+    path,
+    `${[before, section.trimEnd(), after]
+      .filter((part) => part !== "")
+      .join("\n\n")
+      .trimEnd()}\n`,
+  );
 }

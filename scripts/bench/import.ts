@@ -27,9 +27,11 @@ const { values: options } = parseArgs({
   },
 });
 const RECORD_COUNT = Number(options.records);
-if (!Number.isInteger(RECORD_COUNT) || RECORD_COUNT < 1) throw new Error(`--records must be a positive integer, got ${options.records}`);
+if (!Number.isInteger(RECORD_COUNT) || RECORD_COUNT < 1)
+  throw new Error(`--records must be a positive integer, got ${options.records}`);
 const ROUNDS = Number(options.rounds);
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`--rounds must be a positive integer, got ${options.rounds}`);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
+  throw new Error(`--rounds must be a positive integer, got ${options.rounds}`);
 
 // Before config is read (the modules below read it lazily): a data dir and port of its own, so the
 // benchmark never touches the app's database.
@@ -54,7 +56,10 @@ type Actor = import("@/lib/server/auth/permissions").Actor;
 const PARENT = "## Scale-out (issue: scale-out)";
 const SECTION = "### Import against COPY with the same indexes";
 const DIFFICULTIES = ["easy", "medium", "hard", null] as const;
-const WORDS = "array string integer return value input output function list map sort index count sum maximum minimum edge case empty null parse format result".split(" ");
+const WORDS =
+  "array string integer return value input output function list map sort index count sum maximum minimum edge case empty null parse format result".split(
+    " ",
+  );
 
 type BenchRecord = {
   question: string;
@@ -134,7 +139,9 @@ async function timed<T>(run: () => Promise<T>): Promise<{ result: T; seconds: nu
 // COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
 function copyField(value: string | number | null): string {
   if (value === null) return "\\N";
-  return String(value).replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+  return String(value).replace(/[\\\t\n\r]/g, (c) =>
+    c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r",
+  );
 }
 
 /** The same rows importRecords writes (same generator, same key), as COPY text in ~256 KB chunks. */
@@ -142,8 +149,25 @@ async function* copyRows(datasetId: string, count: number): AsyncGenerator<strin
   let chunk = "";
   for (let i = 0; i < count; i++) {
     const r = syntheticRecord(i);
-    const fields = { language: r.language as (typeof LANGUAGES)[number], question: r.question, canonicalSolution: r.canonical_solution, demoTestFunc: r.demo_test_func, fullTestFunc: r.full_test_func };
-    const row = [datasetId, recordKey(fields), i + 1, r.language, r.difficulty ?? null, r.question, r.canonical_solution, r.demo_test_func, r.full_test_func, "{}"];
+    const fields = {
+      language: r.language as (typeof LANGUAGES)[number],
+      question: r.question,
+      canonicalSolution: r.canonical_solution,
+      demoTestFunc: r.demo_test_func,
+      fullTestFunc: r.full_test_func,
+    };
+    const row = [
+      datasetId,
+      recordKey(fields),
+      i + 1,
+      r.language,
+      r.difficulty ?? null,
+      r.question,
+      r.canonical_solution,
+      r.demo_test_func,
+      r.full_test_func,
+      "{}",
+    ];
     chunk += `${row.map(copyField).join("\t")}\n`;
     if (chunk.length >= 256 * 1024) {
       yield chunk;
@@ -170,13 +194,20 @@ async function profileStages(file: string) {
   });
   const validate = await timed(async () => {
     let n = 0;
-    for await (const item of readItems(createReadStream(file))) if ("value" in item && validateRecord(item.value).ok) n++;
+    for await (const item of readItems(createReadStream(file)))
+      if ("value" in item && validateRecord(item.value).ok) n++;
     return n;
   });
   const hash = await timed(async () => {
     for (let i = 0; i < RECORD_COUNT; i++) {
       const r = syntheticRecord(i);
-      recordKey({ language: r.language as (typeof LANGUAGES)[number], question: r.question, canonicalSolution: r.canonical_solution, demoTestFunc: r.demo_test_func, fullTestFunc: r.full_test_func });
+      recordKey({
+        language: r.language as (typeof LANGUAGES)[number],
+        question: r.question,
+        canonicalSolution: r.canonical_solution,
+        demoTestFunc: r.demo_test_func,
+        fullTestFunc: r.full_test_func,
+      });
     }
     return RECORD_COUNT;
   });
@@ -191,10 +222,24 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const rate = (count: number, seconds: number) => Math.round(count / seconds).toLocaleString("en-US");
 const secs = (seconds: number) => `${seconds.toFixed(2)} s`;
 
-type Round = { importSeconds: number; importRss: number; copySeconds: number; copyRss: number; indexedSeconds: number; indexedRss: number; loggedSeconds: number; loggedRss: number };
+type Round = {
+  importSeconds: number;
+  importRss: number;
+  copySeconds: number;
+  copyRss: number;
+  indexedSeconds: number;
+  indexedRss: number;
+  loggedSeconds: number;
+  loggedRss: number;
+};
 
 /** Milliseconds of each run of the record browser's question search (page and count), as an admin sees it. */
-async function timeSearch(actor: Actor, datasetName: string, q: string, runs = 21): Promise<{ median: number; total: number }> {
+async function timeSearch(
+  actor: Actor,
+  datasetName: string,
+  q: string,
+  runs = 21,
+): Promise<{ median: number; total: number }> {
   const times: number[] = [];
   let total = 0;
   for (let run = 0; run < runs; run++) {
@@ -209,13 +254,25 @@ async function timeSearch(actor: Actor, datasetName: string, q: string, runs = 2
 async function runRound(client: pg.Client, file: string, fileBytes: number, datasetName: string): Promise<Round> {
   console.error(`Importing with importRecords into ${datasetName}…`);
   const imported = await timed(() =>
-    importRecords({ actor: SYSTEM_ACTOR.cli, datasetName, source: createReadStream(file, { highWaterMark: 1024 * 1024 }), skipInvalid: false, origin: "cli", fileName: "records.jsonl", bytesTotal: fileBytes }),
+    importRecords({
+      actor: SYSTEM_ACTOR.cli,
+      datasetName,
+      source: createReadStream(file, { highWaterMark: 1024 * 1024 }),
+      skipInvalid: false,
+      origin: "cli",
+      fileName: "records.jsonl",
+      bytesTotal: fileBytes,
+    }),
   );
   const summary = imported.result;
   if (!summary.ok || summary.imported !== RECORD_COUNT) {
-    throw new Error(`the import did not take every record: ${JSON.stringify({ ...summary, errors: summary.errors.slice(0, 5) })}`);
+    throw new Error(
+      `the import did not take every record: ${JSON.stringify({ ...summary, errors: summary.errors.slice(0, 5) })}`,
+    );
   }
-  const { rows: datasetRows } = await client.query<{ id: string }>(`SELECT id FROM "Dataset" WHERE name = $1`, [datasetName]);
+  const { rows: datasetRows } = await client.query<{ id: string }>(`SELECT id FROM "Dataset" WHERE name = $1`, [
+    datasetName,
+  ]);
   const datasetId = datasetRows[0].id;
 
   console.error("COPY into a scratch table…");
@@ -267,19 +324,29 @@ async function main(): Promise<void> {
     for (const datasetName of datasetNames) {
       rounds.push(await runRound(client, file, fileBytes, datasetName));
       // Each round on a table of the same size: the previous round's rows go first.
-      if (datasetName !== datasetNames.at(-1)) await client.query(`DELETE FROM "Dataset" WHERE name = $1`, [datasetName]);
+      if (datasetName !== datasetNames.at(-1))
+        await client.query(`DELETE FROM "Dataset" WHERE name = $1`, [datasetName]);
     }
     const uptimeAfter = uptime();
 
     // The record browser's question search on the last imported dataset (RECORD_COUNT records): first
     // with the trigram index's pending list as the import left it, then after it is flushed.
     const searchDataset = datasetNames.at(-1) as string;
-    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench-import.test", role: "ADMIN", languages: [] })).actor;
+    const admin = (
+      await upsertUserFromCli({
+        actor: SYSTEM_ACTOR.cli,
+        email: "admin@bench-import.test",
+        role: "ADMIN",
+        languages: [],
+      })
+    ).actor;
     const terms = [`solve_${Math.floor(RECORD_COUNT / 2) + 1}(`, "maximum edge case"];
     console.error("Timing the question search…");
     const beforeFlush: { median: number; total: number }[] = [];
     for (const term of terms) beforeFlush.push(await timeSearch(admin, searchDataset, term));
-    const flush = await timed(() => client.query<{ pages: string }>(`SELECT gin_clean_pending_list('"Record_question_idx"'::regclass) AS pages`));
+    const flush = await timed(() =>
+      client.query<{ pages: string }>(`SELECT gin_clean_pending_list('"Record_question_idx"'::regclass) AS pages`),
+    );
     const pendingPages = flush.result.rows[0].pages;
     const afterFlush: { median: number; total: number }[] = [];
     for (const term of terms) afterFlush.push(await timeSearch(admin, searchDataset, term));
@@ -318,7 +385,10 @@ async function main(): Promise<void> {
     const searchTable = [
       "| question search (record browser: page of 50 + count) | matches | pending list as the import left it | after `gin_clean_pending_list` |",
       "|---|---:|---:|---:|",
-      ...terms.map((term, index) => `| \`${term}\` | ${afterFlush[index].total.toLocaleString("en-US")} | ${beforeFlush[index].median.toFixed(1)} ms | ${afterFlush[index].median.toFixed(1)} ms |`),
+      ...terms.map(
+        (term, index) =>
+          `| \`${term}\` | ${afterFlush[index].total.toLocaleString("en-US")} | ${beforeFlush[index].median.toFixed(1)} ms | ${afterFlush[index].median.toFixed(1)} ms |`,
+      ),
     ].join("\n");
 
     const section = [
@@ -330,7 +400,7 @@ async function main(): Promise<void> {
       table,
       "",
       `**Import / COPY into a temp table with Record's indexes: ${ratioIndexed.toFixed(2)}** (aim ≥ 0.9); import / COPY into an ordinary table with the same indexes: ${ratioLogged.toFixed(2)}; import / COPY with no indexes: ${ratio.toFixed(2)}.`,
-      "A temp table skips the write-ahead log, so even with Record's indexes (unique key, btrees, trigram GIN on question) its COPY is a floor a write to \"Record\" does not quite reach; the ordinary table pays the same log as \"Record\".",
+      'A temp table skips the write-ahead log, so even with Record\'s indexes (unique key, btrees, trigram GIN on question) its COPY is a floor a write to "Record" does not quite reach; the ordinary table pays the same log as "Record".',
       "",
       searchTable,
       "",

@@ -3,8 +3,14 @@
 import type pg from "pg";
 
 /** `count` synthetic records written straight in SQL (the import path has its own benchmark). */
-export async function seedRecords(client: pg.Client, { dataset, count, languages }: { dataset: string; count: number; languages: readonly string[] }): Promise<void> {
-  const { rows } = await client.query<{ id: string }>(`INSERT INTO "Dataset" (id, name) VALUES ('ds_' || md5($1), $1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`, [dataset]);
+export async function seedRecords(
+  client: pg.Client,
+  { dataset, count, languages }: { dataset: string; count: number; languages: readonly string[] },
+): Promise<void> {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO "Dataset" (id, name) VALUES ('ds_' || md5($1), $1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+    [dataset],
+  );
   await client.query(
     `INSERT INTO "Record" ("datasetId", key, line, language, difficulty, question, "canonicalSolution", "demoTestFunc", "fullTestFunc")
      SELECT $1, md5('rec' || i), i, ($2::text[])[1 + i % array_length($2::text[], 1)], (ARRAY['easy','medium','hard'])[1 + i % 3],
@@ -26,7 +32,10 @@ export type Claimed = { status: "claimed"; itemId: string } | { status: "empty" 
 
 /** POST /api/v1/campaigns/{id}/claim with a bearer token; reads the body so the timing covers the whole response. */
 export async function claimItem(base: string, token: string, campaignId: string): Promise<Claimed> {
-  const response = await fetch(`${base}/api/v1/campaigns/${campaignId}/claim`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${base}/api/v1/campaigns/${campaignId}/claim`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (response.status === 204) return { status: "empty" };
   if (!response.ok) {
     await response.arrayBuffer();
@@ -48,14 +57,21 @@ export async function submitLabel(base: string, token: string, itemId: string): 
 }
 
 /** Items holding more assignments or labels than their target, and (item, annotator) pairs assigned twice. */
-export async function countOverAssignment(client: pg.Client, campaignId: string): Promise<{ overAssigned: number; duplicates: number }> {
-  const overAssigned = (await client.query<{ n: string }>(
-    `SELECT count(*) AS n FROM "CampaignItem" i WHERE i."campaignId" = $1 AND (i."slotsTaken" > i.target OR (SELECT count(*) FROM "Annotation" a WHERE a."itemId" = i.id) > i.target)`,
-    [campaignId],
-  )).rows[0].n;
-  const duplicates = (await client.query<{ n: string }>(
-    `SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`,
-    [campaignId],
-  )).rows[0].n;
+export async function countOverAssignment(
+  client: pg.Client,
+  campaignId: string,
+): Promise<{ overAssigned: number; duplicates: number }> {
+  const overAssigned = (
+    await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "CampaignItem" i WHERE i."campaignId" = $1 AND (i."slotsTaken" > i.target OR (SELECT count(*) FROM "Annotation" a WHERE a."itemId" = i.id) > i.target)`,
+      [campaignId],
+    )
+  ).rows[0].n;
+  const duplicates = (
+    await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`,
+      [campaignId],
+    )
+  ).rows[0].n;
   return { overAssigned: Number(overAssigned), duplicates: Number(duplicates) };
 }

@@ -188,13 +188,39 @@ async function main(): Promise<void> {
     await seedRecords(client, { dataset, count: RECORDS, languages: LANGUAGES });
     const clients: Client[] = [];
     for (let index = 0; index < CLIENTS; index++) {
-      const { actor } = await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: `annotator${index}@bench-scale.test`, role: "ANNOTATOR", languages: [...LANGUAGES] });
+      const { actor } = await upsertUserFromCli({
+        actor: SYSTEM_ACTOR.cli,
+        email: `annotator${index}@bench-scale.test`,
+        role: "ANNOTATOR",
+        languages: [...LANGUAGES],
+      });
       // Annotators alternate between the instances, as a load balancer would spread them.
-      clients.push({ token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: `bench-${run}` })).token, base: BASES[index % BASES.length] });
+      clients.push({
+        token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: `bench-${run}` })).token,
+        base: BASES[index % BASES.length],
+      });
     }
-    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench-scale.test", role: "ADMIN", languages: [] })).actor;
+    const admin = (
+      await upsertUserFromCli({
+        actor: SYSTEM_ACTOR.cli,
+        email: "admin@bench-scale.test",
+        role: "ADMIN",
+        languages: [],
+      })
+    ).actor;
     const newCampaign = (name: string, overlap: number) =>
-      createCampaign({ actor: admin, input: { dataset, name: `${name}-${run}`, overlap, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+      createCampaign({
+        actor: admin,
+        input: {
+          dataset,
+          name: `${name}-${run}`,
+          overlap,
+          agreementFraction: 0,
+          blind: false,
+          finalRule: "consensus",
+          leaseMinutes: 30,
+        },
+      });
     console.error("Creating the campaigns…");
     const capacityCampaign = await newCampaign("capacity", 1);
     const openCampaign = await newCampaign("open", 2);
@@ -252,11 +278,18 @@ async function main(): Promise<void> {
       const result = await runOpen(clients.slice(0, ANNOTATORS), openCampaign.id, starts);
       const uptimeAfter = uptime();
       const { overAssigned, duplicates } = await countOverAssignment(client, openCampaign.id);
-      const stored = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1`, [openCampaign.id])).rows[0].n);
+      const stored = Number(
+        (
+          await client.query<{ n: string }>(
+            `SELECT count(*) AS n FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1`,
+            [openCampaign.id],
+          )
+        ).rows[0].n,
+      );
       const meetsAim = percentile(result.claimMs, 95) < 50 && percentile(result.submitMs, 95) < 50;
       parts.push(
         `**Open loop** (${ANNOTATORS} annotators for ${OPEN_SECONDS} s, overlap 2; each annotator's item starts are fixed before the run, exponential gaps of ${MEAN_GAP_S} s on average (seed ${options.seed}), ${scheduled} items, ${(scheduled / OPEN_SECONDS).toFixed(1)} items/s offered; an item claims then submits at once).`,
-        "Claim is timed from the item's scheduled start (so a late start counts against it), submit from when it was sent, right after the claim answered; \"item\" is scheduled start to acknowledged submit.",
+        'Claim is timed from the item\'s scheduled start (so a late start counts against it), submit from when it was sent, right after the claim answered; "item" is scheduled start to acknowledged submit.',
         "",
         "| measure | n | p50 | p95 | p99 | max |",
         "|---|---:|---:|---:|---:|---:|",

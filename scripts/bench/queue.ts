@@ -56,12 +56,42 @@ async function main(): Promise<void> {
     const users: { actor: { id: string; email: string }; token: string }[] = [];
     // At least three people, so the overlap-3 campaign below can be filled with distinct annotators.
     for (let index = 0; index < Math.max(ANNOTATORS, 3); index++) {
-      const { actor } = await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: `annotator${index}@bench.test`, role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
-      users.push({ actor, token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: `bench-${run}` })).token });
+      const { actor } = await upsertUserFromCli({
+        actor: SYSTEM_ACTOR.cli,
+        email: `annotator${index}@bench.test`,
+        role: "ANNOTATOR",
+        languages: [...LANGUAGES],
+        password: PASSWORD,
+      });
+      users.push({
+        actor,
+        token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: `bench-${run}` })).token,
+      });
     }
-    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
+    const admin = (
+      await upsertUserFromCli({
+        actor: SYSTEM_ACTOR.cli,
+        email: "admin@bench.test",
+        role: "ADMIN",
+        languages: [],
+        password: PASSWORD,
+      })
+    ).actor;
     console.error("Creating the campaign of every record…");
-    const created = await time(() => createCampaign({ actor: admin, input: { dataset, name: `queue-${run}`, overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } }));
+    const created = await time(() =>
+      createCampaign({
+        actor: admin,
+        input: {
+          dataset,
+          name: `queue-${run}`,
+          overlap: 1,
+          agreementFraction: 0,
+          blind: false,
+          finalRule: "consensus",
+          leaseMinutes: 30,
+        },
+      }),
+    );
     const campaign = created.value;
 
     server = await startApp(database.url, PORT);
@@ -99,7 +129,18 @@ async function main(): Promise<void> {
 
     // 300,000 annotations in the database: a second campaign with overlap 3, filled in SQL.
     console.error("Filling a campaign of overlap 3 with 300,000 annotations…");
-    const full = await createCampaign({ actor: admin, input: { dataset, name: `view-${run}`, overlap: 3, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    const full = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: `view-${run}`,
+        overlap: 3,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
     const userIds = users.map(({ actor }) => actor.id);
     await client.query(
       `INSERT INTO "Assignment" (id, "itemId", "userId", status, "leaseExpiresAt", "finishedAt")
@@ -123,21 +164,33 @@ async function main(): Promise<void> {
     );
 
     await client.query("ANALYZE");
-    const annotationCount = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Annotation"`)).rows[0].n);
+    const annotationCount = Number(
+      (await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Annotation"`)).rows[0].n,
+    );
 
     console.error("Measuring the record view…");
     const viewer = users[0];
     const cookie = await signInWithPassword(BASE, viewer.actor.email, PASSWORD);
-    const items = (await client.query<{ id: string; recordId: number }>(
-      `SELECT i.id, i."recordId" FROM "CampaignItem" i JOIN "Annotation" a ON a."itemId" = i.id AND a."userId" = $2 WHERE i."campaignId" = $1 ORDER BY random() LIMIT 200`,
-      [full.id, viewer.actor.id],
-    )).rows;
+    const items = (
+      await client.query<{ id: string; recordId: number }>(
+        `SELECT i.id, i."recordId" FROM "CampaignItem" i JOIN "Annotation" a ON a."itemId" = i.id AND a."userId" = $2 WHERE i."campaignId" = $1 ORDER BY random() LIMIT 200`,
+        [full.id, viewer.actor.id],
+      )
+    ).rows;
     const viewMs: number[] = [];
     const workspaceMs: number[] = [];
     for (const item of items) {
-      const record = await time(() => fetch(`${BASE}/records/${item.recordId}`, { headers: { cookie } }).then((response) => response.text().then(() => response.status)));
+      const record = await time(() =>
+        fetch(`${BASE}/records/${item.recordId}`, { headers: { cookie } }).then((response) =>
+          response.text().then(() => response.status),
+        ),
+      );
       if (record.value === 200) viewMs.push(record.ms);
-      const workspace = await time(() => fetch(`${BASE}/campaigns/${full.id}/items/${item.id}`, { headers: { cookie } }).then((response) => response.text().then(() => response.status)));
+      const workspace = await time(() =>
+        fetch(`${BASE}/campaigns/${full.id}/items/${item.id}`, { headers: { cookie } }).then((response) =>
+          response.text().then(() => response.status),
+        ),
+      );
       if (workspace.value === 200) workspaceMs.push(workspace.ms);
     }
 

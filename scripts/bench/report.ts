@@ -15,7 +15,9 @@ import pg from "pg";
 
 import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
 
-const { values: options } = parseArgs({ options: { "no-write": { type: "boolean", default: false }, runs: { type: "string", default: "5" } } });
+const { values: options } = parseArgs({
+  options: { "no-write": { type: "boolean", default: false }, runs: { type: "string", default: "5" } },
+});
 const SECTION = "## Report and verified export (issue: reports)";
 
 process.env.VERITY_DATA_DIR = ".data/bench-queue";
@@ -37,11 +39,19 @@ async function main(): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), "verity-export-"));
   try {
     const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
-    const busiest = (await client.query<{ id: string; name: string; annotations: string }>(
-      `SELECT c.id, c.name, count(a.id) AS annotations FROM "Campaign" c JOIN "CampaignItem" i ON i."campaignId" = c.id JOIN "Annotation" a ON a."itemId" = i.id GROUP BY c.id ORDER BY count(a.id) DESC LIMIT 1`,
-    )).rows[0];
+    const busiest = (
+      await client.query<{ id: string; name: string; annotations: string }>(
+        `SELECT c.id, c.name, count(a.id) AS annotations FROM "Campaign" c JOIN "CampaignItem" i ON i."campaignId" = c.id JOIN "Annotation" a ON a."itemId" = i.id GROUP BY c.id ORDER BY count(a.id) DESC LIMIT 1`,
+      )
+    ).rows[0];
     if (!busiest) throw new Error("No labelled campaign in .data/bench-queue: run `npm run bench:queue` first.");
-    const items = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "CampaignItem" WHERE "campaignId" = $1`, [busiest.id])).rows[0].n);
+    const items = Number(
+      (
+        await client.query<{ n: string }>(`SELECT count(*) AS n FROM "CampaignItem" WHERE "campaignId" = $1`, [
+          busiest.id,
+        ])
+      ).rows[0].n,
+    );
 
     const reportMs: number[] = [];
     for (let run = 0; run < Number(options.runs); run++) {
@@ -51,10 +61,35 @@ async function main(): Promise<void> {
     }
 
     // A campaign of every record, each labelled Valid once, so the verified subset is all 100,000.
-    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [] })).actor;
-    const annotator = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "annotator0@bench.test", role: "ANNOTATOR", languages: [] })).actor;
-    const dataset = (await client.query<{ name: string }>(`SELECT d.name FROM "Campaign" c JOIN "Dataset" d ON d.id = c."datasetId" WHERE c.id = $1`, [busiest.id])).rows[0].name;
-    const all = await createCampaign({ actor: admin, input: { dataset, name: `export-${Date.now().toString(36)}`, overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    const admin = (
+      await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [] })
+    ).actor;
+    const annotator = (
+      await upsertUserFromCli({
+        actor: SYSTEM_ACTOR.cli,
+        email: "annotator0@bench.test",
+        role: "ANNOTATOR",
+        languages: [],
+      })
+    ).actor;
+    const dataset = (
+      await client.query<{ name: string }>(
+        `SELECT d.name FROM "Campaign" c JOIN "Dataset" d ON d.id = c."datasetId" WHERE c.id = $1`,
+        [busiest.id],
+      )
+    ).rows[0].name;
+    const all = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: `export-${Date.now().toString(36)}`,
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
     await client.query(
       `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
        SELECT 'ann_' || md5(i.id), i.id, $2, true, '{}', '{}', 20000, now() FROM "CampaignItem" i WHERE i."campaignId" = $1`,
@@ -74,12 +109,16 @@ async function main(): Promise<void> {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 50);
     const started = performance.now();
-    await pipeline(Readable.from(exportCampaign({ actor: SYSTEM_ACTOR.cli, campaignId: all.id, what: "verified", format: "jsonl" })), createWriteStream(file));
+    await pipeline(
+      Readable.from(exportCampaign({ actor: SYSTEM_ACTOR.cli, campaignId: all.id, what: "verified", format: "jsonl" })),
+      createWriteStream(file),
+    );
     const exportSeconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const exportBytes = statSync(file).size;
     let exported = 0;
-    for await (const chunk of (await import("node:fs")).createReadStream(file)) exported += (chunk as Buffer).toString("latin1").split("\n").length - 1;
+    for await (const chunk of (await import("node:fs")).createReadStream(file))
+      exported += (chunk as Buffer).toString("latin1").split("\n").length - 1;
 
     const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
     const section = [

@@ -12,7 +12,9 @@ import { parseArgs } from "node:util";
 import { runBare } from "./bare-run";
 import { describeMachine, machineLine, uptime, writeBenchmarkSection, writeBenchmarkSubsection } from "./common";
 
-const { values: options } = parseArgs({ options: { runs: { type: "string", default: "50" }, "no-write": { type: "boolean", default: false } } });
+const { values: options } = parseArgs({
+  options: { runs: { type: "string", default: "50" }, "no-write": { type: "boolean", default: false } },
+});
 const SECTION = "## Sandbox overhead and batch verification (issue: live execution)";
 const SCALE_OUT = "## Scale-out (issue: scale-out)";
 const EFFICIENCY = "### Batch verification efficiency";
@@ -51,18 +53,28 @@ async function verifyDemo(workers: number) {
 /** The demo records run bare (see bare-run.ts), one after the other: demo then full test, as a worker does. */
 async function runDemoBare() {
   // Straight from the demo file (the dataset's records in line order): no database in the way.
-  const records: { language: string; canonical_solution: string; demo_test_func: string; full_test_func: string }[] = [];
-  for await (const item of readItems(createReadStream(join("prisma", "demo", "demo.jsonl")))) if ("value" in item) records.push(item.value as (typeof records)[number]);
+  const records: { language: string; canonical_solution: string; demo_test_func: string; full_test_func: string }[] =
+    [];
+  for await (const item of readItems(createReadStream(join("prisma", "demo", "demo.jsonl"))))
+    if ("value" in item) records.push(item.value as (typeof records)[number]);
   const started = performance.now();
   const outcomes: string[] = [];
   for (const record of records) {
     const language = parseLanguage(record.language);
     const demo = await runBare({ language, solution: record.canonical_solution, test: record.demo_test_func });
     const full = await runBare({ language, solution: record.canonical_solution, test: record.full_test_func });
-    outcomes.push(demo === "unavailable" ? "unavailable" : demo === "passed" && full === "passed" ? "passed" : "failed");
+    outcomes.push(
+      demo === "unavailable" ? "unavailable" : demo === "passed" && full === "passed" ? "passed" : "failed",
+    );
   }
   const count = (outcome: string) => outcomes.filter((value) => value === outcome).length;
-  return { seconds: (performance.now() - started) / 1000, total: records.length, passed: count("passed"), failed: count("failed"), unavailable: count("unavailable") };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    total: records.length,
+    passed: count("passed"),
+    failed: count("failed"),
+    unavailable: count("unavailable"),
+  };
 }
 
 /** The outcome of every demo record in a batch, keyed by line, to compare two batches. */
@@ -95,7 +107,10 @@ async function main(): Promise<void> {
     const progress = batch.progress;
     const minutes = batch.seconds / 60;
     const efficiency = serial.seconds / (cores * batch.seconds);
-    const [serialOutcomes, batchOutcomes] = await Promise.all([outcomesOf(serial.progress.batchId), outcomesOf(batch.progress.batchId)]);
+    const [serialOutcomes, batchOutcomes] = await Promise.all([
+      outcomesOf(serial.progress.batchId),
+      outcomesOf(batch.progress.batchId),
+    ]);
     const differing = [...serialOutcomes].filter(([key, outcome]) => batchOutcomes.get(key) !== outcome).length;
     await stopBoss();
 
@@ -124,7 +139,7 @@ async function main(): Promise<void> {
       EFFICIENCY,
       "",
       `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:sandbox\`: the demo dataset (${progress.total} records; canonical solution against the demo test, then the full test), three ways, one after the other.`,
-      "\"Bare\" is the same spliced programs, compiled and run by the same recipe steps with the same time limit, spawned directly in a scratch folder one at a time — no bubblewrap, prlimit or cgroup, no job queue, no database (scripts/bench/bare-run.ts).",
+      '"Bare" is the same spliced programs, compiled and run by the same recipe steps with the same time limit, spawned directly in a scratch folder one at a time — no bubblewrap, prlimit or cgroup, no job queue, no database (scripts/bench/bare-run.ts).',
       "",
       "| path | wall clock | records/min | outcome |",
       "|---|---:|---:|---|",

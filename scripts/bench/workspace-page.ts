@@ -13,7 +13,9 @@ import pg from "pg";
 import { startApp, signInWithPassword } from "./app";
 import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
 
-const { values: options } = parseArgs({ options: { requests: { type: "string", default: "200" }, "no-write": { type: "boolean", default: false } } });
+const { values: options } = parseArgs({
+  options: { requests: { type: "string", default: "200" }, "no-write": { type: "boolean", default: false } },
+});
 const REQUESTS = Number(options.requests);
 const PORT = 3400;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -34,13 +36,23 @@ async function main(): Promise<void> {
   const server = await startApp(database.url, PORT);
   try {
     const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
-    const campaign = (await client.query<{ id: string }>(`SELECT id FROM "Campaign" WHERE name LIKE 'view-%' ORDER BY "createdAt" DESC LIMIT 1`)).rows[0];
+    const campaign = (
+      await client.query<{ id: string }>(
+        `SELECT id FROM "Campaign" WHERE name LIKE 'view-%' ORDER BY "createdAt" DESC LIMIT 1`,
+      )
+    ).rows[0];
     if (!campaign) throw new Error("No overlap-3 campaign in .data/bench-queue: run `npm run bench:queue` first.");
-    const viewer = (await client.query<{ id: string; email: string }>(`SELECT id, email FROM "User" WHERE email = 'annotator0@bench.test'`)).rows[0];
-    const items = (await client.query<{ id: string }>(
-      `SELECT i.id FROM "CampaignItem" i JOIN "Annotation" a ON a."itemId" = i.id AND a."userId" = $2 WHERE i."campaignId" = $1 ORDER BY random() LIMIT $3`,
-      [campaign.id, viewer.id, REQUESTS + 10],
-    )).rows;
+    const viewer = (
+      await client.query<{ id: string; email: string }>(
+        `SELECT id, email FROM "User" WHERE email = 'annotator0@bench.test'`,
+      )
+    ).rows[0];
+    const items = (
+      await client.query<{ id: string }>(
+        `SELECT i.id FROM "CampaignItem" i JOIN "Annotation" a ON a."itemId" = i.id AND a."userId" = $2 WHERE i."campaignId" = $1 ORDER BY random() LIMIT $3`,
+        [campaign.id, viewer.id, REQUESTS + 10],
+      )
+    ).rows;
     const records = await count(client, `SELECT count(*) AS n FROM "Record"`);
     const annotations = await count(client, `SELECT count(*) AS n FROM "Annotation"`);
     const cookie = await signInWithPassword(BASE, viewer.email, "bench-password-1");

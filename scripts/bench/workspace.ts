@@ -44,11 +44,23 @@ const { LANGUAGES } = await import("@/lib/records/languages");
 
 async function startServer(databaseUrl: string) {
   const server = spawn(process.execPath, ["scripts/verity.mjs", "serve"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(PORT), VERITY_DEMO: "0", NEXTAUTH_SECRET: "bench-only", VERITY_PUBLIC_URL: BASE },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(PORT),
+      VERITY_DEMO: "0",
+      NEXTAUTH_SECRET: "bench-only",
+      VERITY_PUBLIC_URL: BASE,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let attempt = 0; attempt < 300; attempt++) {
-    if (await fetch(`${BASE}/api/health`).then((response) => response.ok).catch(() => false)) return server;
+    if (
+      await fetch(`${BASE}/api/health`)
+        .then((response) => response.ok)
+        .catch(() => false)
+    )
+      return server;
     await sleep(1000);
   }
   server.kill();
@@ -71,7 +83,12 @@ async function waitForNextItem(page: Page, previous: string | null) {
     (before) => {
       const title = document.querySelector("h1")?.textContent ?? null;
       const workspace = document.querySelector("[data-testid=workspace]");
-      return title !== before && title?.startsWith("Record") && workspace?.getAttribute("data-ready") === "true" && !document.querySelector("input[name=verdict]:checked");
+      return (
+        title !== before &&
+        title?.startsWith("Record") &&
+        workspace?.getAttribute("data-ready") === "true" &&
+        !document.querySelector("input[name=verdict]:checked")
+      );
     },
     previous,
     { polling: "raf", timeout: 30_000 },
@@ -79,10 +96,20 @@ async function waitForNextItem(page: Page, previous: string | null) {
 }
 
 async function waitForCode(page: Page) {
-  await page.waitForFunction(() => Boolean(document.querySelector("[data-testid=code-solution] .view-lines")?.textContent), undefined, { polling: "raf", timeout: 30_000 });
+  await page.waitForFunction(
+    () => Boolean(document.querySelector("[data-testid=code-solution] .view-lines")?.textContent),
+    undefined,
+    { polling: "raf", timeout: 30_000 },
+  );
 }
 
-type Sample = { kind: "valid" | "invalid"; keys: number; readyMs: number; codeMs: number; requests: { write: boolean; ms: number }[] };
+type Sample = {
+  kind: "valid" | "invalid";
+  keys: number;
+  readyMs: number;
+  codeMs: number;
+  requests: { write: boolean; ms: number }[];
+};
 
 type AppRequest = import("@playwright/test").Request;
 
@@ -90,7 +117,8 @@ type AppRequest = import("@playwright/test").Request;
 async function appRequests(page: Page, during: () => Promise<void>): Promise<AppRequest[]> {
   const seen: AppRequest[] = [];
   const onRequest = (request: AppRequest) => {
-    if (["fetch", "xhr", "document"].includes(request.resourceType()) && !request.headers()["next-router-prefetch"]) seen.push(request);
+    if (["fetch", "xhr", "document"].includes(request.resourceType()) && !request.headers()["next-router-prefetch"])
+      seen.push(request);
   };
   page.on("request", onRequest);
   try {
@@ -126,7 +154,13 @@ async function labelItems(page: Page, count: number): Promise<Sample[]> {
       readyMs = performance.now() - started;
     });
     await waitForCode(page);
-    samples.push({ kind: isValid ? "valid" : "invalid", keys: keys.length, readyMs, codeMs: performance.now() - started, requests: requestTimes(requests) });
+    samples.push({
+      kind: isValid ? "valid" : "invalid",
+      keys: keys.length,
+      readyMs,
+      codeMs: performance.now() - started,
+      requests: requestTimes(requests),
+    });
   }
   return samples;
 }
@@ -163,10 +197,14 @@ function row(label: string, values: number[], keys: number): string {
 /** How many of the app's requests each label took until the next item was ready, and how long the write and the page data took. */
 function requestLine(samples: Sample[]): string {
   const counts = samples.map((sample) => sample.requests.length);
-  const times = (write: boolean) => samples.flatMap((sample) => sample.requests.filter((request) => request.write === write && request.ms >= 0).map((request) => request.ms));
+  const times = (write: boolean) =>
+    samples.flatMap((sample) =>
+      sample.requests.filter((request) => request.write === write && request.ms >= 0).map((request) => request.ms),
+    );
   const writes = times(true);
   const reads = times(false);
-  const spread = (values: number[]) => (values.length ? `p50 ${percentile(values, 50).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms` : "none");
+  const spread = (values: number[]) =>
+    values.length ? `p50 ${percentile(values, 50).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms` : "none";
   return `Requests to the app per label, from Enter to the next item ready: ${Math.min(...counts)}–${Math.max(...counts)} (${samples.flatMap((sample) => sample.requests.filter((request) => request.write)).length} writes for ${samples.length} labels); to the first byte: the write (label and claim of the next item) ${spread(writes)}, the next item's page data ${spread(reads)}.`;
 }
 
@@ -175,17 +213,47 @@ async function main(): Promise<void> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   let server: ReturnType<typeof spawn> | null = null;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   try {
     const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
     const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.cli });
-    await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "annotator@bench.test", role: "ANNOTATOR", languages: [...LANGUAGES], password: PASSWORD });
-    const admin = (await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [], password: PASSWORD })).actor;
-    const base = { dataset: DEMO_DATASET, overlap: 1, agreementFraction: 0, finalRule: "consensus" as const, leaseMinutes: 30 };
+    await upsertUserFromCli({
+      actor: SYSTEM_ACTOR.cli,
+      email: "annotator@bench.test",
+      role: "ANNOTATOR",
+      languages: [...LANGUAGES],
+      password: PASSWORD,
+    });
+    const admin = (
+      await upsertUserFromCli({
+        actor: SYSTEM_ACTOR.cli,
+        email: "admin@bench.test",
+        role: "ADMIN",
+        languages: [],
+        password: PASSWORD,
+      })
+    ).actor;
+    const base = {
+      dataset: DEMO_DATASET,
+      overlap: 1,
+      agreementFraction: 0,
+      finalRule: "consensus" as const,
+      leaseMinutes: 30,
+    };
     const loop = await createCampaign({ actor: admin, input: { ...base, name: "bench-loop", blind: false } });
     const open = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (open)", blind: false } });
     const blind = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (blind)", blind: true } });
-    await updateCampaignGuidelines({ actor: admin, input: { campaignId: open.id, requireInvalidNote: false, guidelines: "## How we judge\n\nA record is **valid** when the statement, the solution and the tests agree." } });
+    await updateCampaignGuidelines({
+      actor: admin,
+      input: {
+        campaignId: open.id,
+        requireInvalidNote: false,
+        guidelines: "## How we judge\n\nA record is **valid** when the statement, the solution and the tests agree.",
+      },
+    });
     server = await startServer(database.url);
 
     const page = await (await browser.newContext({ viewport: LAPTOP })).newPage();
@@ -206,13 +274,25 @@ async function main(): Promise<void> {
       SECTION,
       "",
       `Run on ${new Date().toISOString().slice(0, 10)} with \`node scripts/run-ts.mjs scripts/bench/workspace.ts\` against a production build (\`next build\`), the demo dataset (prisma/demo/demo.jsonl) in a campaign of ${loop.itemCount} items, one annotator labelling ${count} items in turn by keyboard alone.`,
-      "Time is from the submitting key (Enter) to the next item being ready: its heading shown, the form empty and answering keys; \"code shown\" waits further until Monaco has rendered the solution.",
+      'Time is from the submitting key (Enter) to the next item being ready: its heading shown, the form empty and answering keys; "code shown" waits further until Monaco has rendered the solution.',
       "",
       "| label | keys | n | ready p50 | ready p95 | ready max |",
       "|---|---:|---:|---:|---:|---:|",
-      row("valid (V, Enter)", valid.map((sample) => sample.readyMs), 2),
-      row("invalid + one category (I, 1, Enter)", invalid.map((sample) => sample.readyMs), 3),
-      row("all, until the code is shown", samples.map((sample) => sample.codeMs), 0).replace("| 0 |", "| — |"),
+      row(
+        "valid (V, Enter)",
+        valid.map((sample) => sample.readyMs),
+        2,
+      ),
+      row(
+        "invalid + one category (I, 1, Enter)",
+        invalid.map((sample) => sample.readyMs),
+        3,
+      ),
+      row(
+        "all, until the code is shown",
+        samples.map((sample) => sample.codeMs),
+        0,
+      ).replace("| 0 |", "| — |"),
       "",
       requestLine(samples),
       "",

@@ -17,7 +17,11 @@ const folder = mkdtempSync(join(tmpdir(), "verity-cli-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function verity(args: string[], databaseUrl = process.env.DATABASE_URL) {
-  const result = spawnSync(process.execPath, ["scripts/verity.mjs", ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(process.execPath, ["scripts/verity.mjs", ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -33,8 +37,25 @@ describe("verity backup and export", () => {
   it("says in one line that the output folder is missing, for export and backup", async () => {
     const admin = await makeUser("ADMIN");
     const dataset = uniqueName("cli");
-    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(`c0_${dataset.replaceAll("-", "_")}`)])), skipInvalid: false, origin: "api" });
-    const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("cli"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl([makeRecord(`c0_${dataset.replaceAll("-", "_")}`)])),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("cli"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
     const missing = join(folder, "no-such-folder");
     for (const args of [
       ["export", "--campaign", campaign.name, "--what", "labels", "--out", join(missing, "labels.jsonl")],
@@ -57,7 +78,9 @@ describe("verity backup and export", () => {
       await applyMigrations(target);
       const result = verity(["restore", truncated], target);
       expect(result.status).toBe(1);
-      expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: The backup file is damaged or cut short .* Nothing was restored\.$/)]);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^error: The backup file is damaged or cut short .* Nothing was restored\.$/),
+      ]);
     });
   });
 });

@@ -28,7 +28,9 @@ export function registerBackupCommands(program: Command): void {
           throw error;
         }
       }).catch((error: unknown) => exitWithError(error));
-      console.log(`Backed up ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows from ${Object.keys(counts).length} tables to ${options.out}.`);
+      console.log(
+        `Backed up ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows from ${Object.keys(counts).length} tables to ${options.out}.`,
+      );
       process.exit(0);
     });
 
@@ -38,8 +40,12 @@ export function registerBackupCommands(program: Command): void {
     .description("Restore a backup into an empty database (migrated to the backup's version); all or nothing.")
     .action(async (file: string) => {
       if (!existsSync(file)) usageError(`no such file: ${file}`);
-      const counts = await withDatabase(() => restoreBackup(process.env.DATABASE_URL!, createReadStream(file))).catch((error: unknown) => exitWithError(error, " Nothing was restored."));
-      console.log(`Restored ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows into ${Object.keys(counts).length} tables.`);
+      const counts = await withDatabase(() => restoreBackup(process.env.DATABASE_URL!, createReadStream(file))).catch(
+        (error: unknown) => exitWithError(error, " Nothing was restored."),
+      );
+      console.log(
+        `Restored ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows into ${Object.keys(counts).length} tables.`,
+      );
       process.exit(0);
     });
 }

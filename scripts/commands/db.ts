@@ -14,7 +14,9 @@ export function registerDbCommands(program: Command): void {
   db.command("migrate")
     .description("Apply the migrations in prisma/migrations that the database has not seen.")
     .action(async () => {
-      const database = await openDatabase({ log: (message) => console.log(message) }).catch((error: unknown) => exitWithError(error));
+      const database = await openDatabase({ log: (message) => console.log(message) }).catch((error: unknown) =>
+        exitWithError(error),
+      );
       console.log("The database is up to date.");
       await database.stop();
     });
@@ -32,6 +34,8 @@ export function registerDbCommands(program: Command): void {
         ? { url: config.databaseUrl, stop: async () => {} }
         : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.dbPort });
       const folder = await createMigration(server.url, name).finally(() => server.stop());
-      console.log(folder ? `Created prisma/migrations/${folder}/migration.sql` : "schema.prisma has no changes to migrate.");
+      console.log(
+        folder ? `Created prisma/migrations/${folder}/migration.sql` : "schema.prisma has no changes to migrate.",
+      );
     });
 }

@@ -32,7 +32,13 @@ export function registerImportCommands(program: Command): void {
     .description("Import benchmark records into a dataset.")
     .action(async (file: string, options: { dataset: string; skipInvalid: boolean; json: boolean }) => {
       const { stream, size } = openFile(file);
-      const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Importing [{bar}] {percentage}% | {lines} lines | {imported} new", stream: process.stderr }) : null;
+      const bar =
+        !options.json && process.stderr.isTTY
+          ? new SingleBar({
+              format: "Importing [{bar}] {percentage}% | {lines} lines | {imported} new",
+              stream: process.stderr,
+            })
+          : null;
       bar?.start(size, 0, { lines: 0, imported: 0 });
       const summary = await withDatabase(() =>
         importRecords({
@@ -43,7 +49,8 @@ export function registerImportCommands(program: Command): void {
           origin: "cli",
           fileName: basename(file),
           bytesTotal: size,
-          onProgress: (progress) => bar?.update(progress.bytesRead, { lines: progress.linesRead, imported: progress.imported }),
+          onProgress: (progress) =>
+            bar?.update(progress.bytesRead, { lines: progress.linesRead, imported: progress.imported }),
         }),
       ).catch((error: unknown) => {
         bar?.stop();
@@ -53,17 +60,31 @@ export function registerImportCommands(program: Command): void {
       bar?.stop();
       const errors = summary.errors.map(({ line, message }) => ({ line, message }));
       if (options.json) {
-        console.log(JSON.stringify({ dataset: summary.dataset, imported: summary.imported, duplicates: summary.duplicates, skipped: summary.skipped, errors, byLanguage: summary.byLanguage }));
+        console.log(
+          JSON.stringify({
+            dataset: summary.dataset,
+            imported: summary.imported,
+            duplicates: summary.duplicates,
+            skipped: summary.skipped,
+            errors,
+            byLanguage: summary.byLanguage,
+          }),
+        );
       } else {
         for (const { line, message } of errors) console.error(`line ${line}: ${message}`);
-        if (summary.errorCount > errors.length) console.error(`… and ${summary.errorCount - errors.length} more bad lines`);
+        if (summary.errorCount > errors.length)
+          console.error(`… and ${summary.errorCount - errors.length} more bad lines`);
         if (summary.ok) {
-          console.log(`Imported ${summary.imported} records into "${summary.dataset}" (${summary.duplicates} already there${summary.skipped ? `, ${summary.skipped} skipped` : ""}).`);
+          console.log(
+            `Imported ${summary.imported} records into "${summary.dataset}" (${summary.duplicates} already there${summary.skipped ? `, ${summary.skipped} skipped` : ""}).`,
+          );
           if (summary.imported) console.log(`By language: ${formatLanguages(summary.byLanguage)}`);
         } else if (summary.errorCount === 0) {
           console.error("The file holds no records; nothing was imported.");
         } else {
-          console.error(`${summary.errorCount} bad line(s): nothing was imported. Fix them, or pass --skip-invalid to import the valid records.`);
+          console.error(
+            `${summary.errorCount} bad line(s): nothing was imported. Fix them, or pass --skip-invalid to import the valid records.`,
+          );
         }
       }
       process.exit(summary.ok ? 0 : 1);
@@ -77,14 +98,20 @@ export function registerImportCommands(program: Command): void {
     .description("Attach a separate critic file to a dataset's records.")
     .action(async (file: string, options: { dataset: string; json: boolean }) => {
       const { stream } = openFile(file);
-      const summary = await withDatabase(() => importCriticFile({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, source: stream })).catch((error: unknown) => {
+      const summary = await withDatabase(() =>
+        importCriticFile({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, source: stream }),
+      ).catch((error: unknown) => {
         console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       });
       if (options.json) console.log(JSON.stringify(summary));
       else {
         for (const { line, message } of summary.errors) console.error(`line ${line}: ${message}`);
-        console.log(summary.ok ? `Attached ${summary.attached} critic verdicts to "${summary.dataset}".` : "Nothing was attached.");
+        console.log(
+          summary.ok
+            ? `Attached ${summary.attached} critic verdicts to "${summary.dataset}".`
+            : "Nothing was attached.",
+        );
       }
       process.exit(summary.ok ? 0 : 1);
     });

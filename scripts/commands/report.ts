@@ -25,38 +25,69 @@ export function registerReportCommands(program: Command): void {
   program
     .command("report")
     .option("--campaign <name>", "campaign to report on")
-    .option("--dataset <name>", "dataset to report on, across its campaigns (a record counts once, with its strongest label)")
+    .option(
+      "--dataset <name>",
+      "dataset to report on, across its campaigns (a record counts once, with its strongest label)",
+    )
     .option("--format <format>", "md, csv or json", "md")
     .description("Print the validity report of a campaign or a dataset (per language, with 95% intervals).")
     .action(async (options: { campaign?: string; dataset?: string; format: string }) => {
       if (!["md", "csv", "json"].includes(options.format)) usageError("--format must be md, csv or json");
       if (!options.campaign === !options.dataset) usageError("give either --campaign or --dataset");
       const { report, note } = await withDatabase(async () => {
-        if (options.campaign) return { report: await getCampaignReport({ actor: SYSTEM_ACTOR.cli, campaignId: await campaignId(options.campaign) }), note: undefined };
+        if (options.campaign)
+          return {
+            report: await getCampaignReport({
+              actor: SYSTEM_ACTOR.cli,
+              campaignId: await campaignId(options.campaign),
+            }),
+            note: undefined,
+          };
         const datasetReport = await getDatasetReport({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset! });
         return { report: datasetReport, note: datasetReport.rule };
       }).catch((error: unknown) => exitWithError(error));
-      process.stdout.write(options.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : options.format === "csv" ? reportToCsv(report) : reportToMarkdown(report, { note }));
+      process.stdout.write(
+        options.format === "json"
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : options.format === "csv"
+            ? reportToCsv(report)
+            : reportToMarkdown(report, { note }),
+      );
       process.exit(0);
     });
 
   program
     .command("export")
     .requiredOption("--campaign <name>", "campaign to export")
-    .requiredOption("--what <what>", "labels (one row per item), annotations (one row per annotation) or verified (the final-Valid records in the input format)")
+    .requiredOption(
+      "--what <what>",
+      "labels (one row per item), annotations (one row per annotation) or verified (the final-Valid records in the input format)",
+    )
     .requiredOption("--out <file>", "file to write (JSONL; .csv writes labels or annotations as CSV)")
     .description("Export a campaign's labels or its verified subset.")
     .action(async (options: { campaign: string; what: string; out: string }) => {
-      if (!["labels", "annotations", "verified"].includes(options.what)) usageError("--what must be labels, annotations or verified");
+      if (!["labels", "annotations", "verified"].includes(options.what))
+        usageError("--what must be labels, annotations or verified");
       const format = options.out.endsWith(".csv") ? "csv" : "jsonl";
-      if (format === "csv" && options.what === "verified") usageError("the verified subset is JSONL in the input format; use a .jsonl file");
+      if (format === "csv" && options.what === "verified")
+        usageError("the verified subset is JSONL in the input format; use a .jsonl file");
       assertOutputFolder(options.out);
       // Written next to the target and renamed at the end: a failed export never leaves half a file.
       const partial = `${options.out}.partial`;
       await withDatabase(async () => {
         const id = await campaignId(options.campaign);
         try {
-          await pipeline(Readable.from(exportCampaign({ actor: SYSTEM_ACTOR.cli, campaignId: id, what: options.what as "labels" | "annotations" | "verified", format })), createWriteStream(partial));
+          await pipeline(
+            Readable.from(
+              exportCampaign({
+                actor: SYSTEM_ACTOR.cli,
+                campaignId: id,
+                what: options.what as "labels" | "annotations" | "verified",
+                format,
+              }),
+            ),
+            createWriteStream(partial),
+          );
           renameSync(partial, options.out);
         } catch (error) {
           rmSync(partial, { force: true });

@@ -53,7 +53,13 @@ function pad(text: string, width: number): string {
 
 function printTable(rows: string[][]): void {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  for (const row of rows) console.log(row.map((cell, column) => pad(cell, widths[column])).join("  ").trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, column) => pad(cell, widths[column]))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 
 /** The `run --json` shape: the normalised result without the request's language. */
@@ -76,7 +82,13 @@ function fail(error: unknown): never {
 const SKEW_LABELS: Record<VersionSkew, string> = { same: "same", older: "OLDER", newer: "newer", unknown: "?" };
 
 function languageLine(report: LanguageReport): string[] {
-  const status = !report.toolchainFound ? "missing" : report.works ? "ok" : report.works === false ? "FAILS" : "not tried";
+  const status = !report.toolchainFound
+    ? "missing"
+    : report.works
+      ? "ok"
+      : report.works === false
+        ? "FAILS"
+        : "not tried";
   return [
     report.language,
     report.backend,
@@ -150,7 +162,9 @@ export function registerSandboxCommands(program: Command): void {
           console.log(`outcome:  ${result.outcome}`);
           console.log(`backend:  ${result.backend}`);
           console.log(`exit:     ${result.exitCode ?? "—"}${result.signal ? ` (${result.signal})` : ""}`);
-          console.log(`time:     ${result.timeMs} ms${result.memoryKb !== null ? `, memory ${result.memoryKb} kB` : ""}`);
+          console.log(
+            `time:     ${result.timeMs} ms${result.memoryKb !== null ? `, memory ${result.memoryKb} kB` : ""}`,
+          );
           if (result.limit) console.log(`limit:    ${result.limit}`);
           if (result.compileOutput) console.log(`--- compile output\n${result.compileOutput}`);
           console.log(`--- stdout${result.stdoutTruncated ? " (truncated)" : ""}\n${result.stdout}`);
@@ -167,7 +181,11 @@ export function registerSandboxCommands(program: Command): void {
     .description("Run the conformance cases of DIR/*.jsonl and compare with the reference outcomes.")
     .argument("<dir>", "folder of <language>.jsonl case files")
     .option("--language <language>", "only this language", parseLanguage)
-    .option("--timeout <ms>", "base timeout per step (default 30000, as the reference's evaluation tools)", parseTimeout)
+    .option(
+      "--timeout <ms>",
+      "base timeout per step (default 30000, as the reference's evaluation tools)",
+      parseTimeout,
+    )
     .option("--min-agreement <fraction>", "exit 1 when a language's PASSED agreement is below this", parseFraction)
     .option("--json", "end with one JSON summary object on the last line")
     .action(
@@ -205,7 +223,8 @@ export function registerSandboxCommands(program: Command): void {
           const entries = Object.values(report.languages) as LanguageConformance[];
           if (options.json) {
             for (const entry of entries) {
-              for (const mismatch of entry.mismatches) console.log(JSON.stringify({ language: entry.language, mismatch }));
+              for (const mismatch of entry.mismatches)
+                console.log(JSON.stringify({ language: entry.language, mismatch }));
             }
             const languages = Object.fromEntries(
               entries.map((entry) => [

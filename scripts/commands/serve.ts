@@ -39,8 +39,14 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: { dev: boolean }) => {
       const config = readConfig();
       // A database that cannot be used (unreachable, too old) is one line, not a stack trace.
-      const database = await openDatabase({ log: (message) => console.log(message) }).catch((error: unknown) => exitWithError(error));
-      console.log(database.isOwner ? `Embedded PostgreSQL running in ${config.dataDir}` : "Using the database that is already running.");
+      const database = await openDatabase({ log: (message) => console.log(message) }).catch((error: unknown) =>
+        exitWithError(error),
+      );
+      console.log(
+        database.isOwner
+          ? `Embedded PostgreSQL running in ${config.dataDir}`
+          : "Using the database that is already running.",
+      );
       const interrupted = await failInterruptedImports();
       if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
       if (config.loadDemo) {
@@ -49,7 +55,10 @@ export function registerServeCommand(program: Command): void {
       }
       const secret = authSecret(config.dataDir);
       // Whoever reaches a fresh install first must not become its admin: the form asks for this code.
-      if ((await countUsers()) === 0) console.log(`No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`);
+      if ((await countUsers()) === 0)
+        console.log(
+          `No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`,
+        );
       // The app's own process drains the verification queue too, unless workers run elsewhere.
       const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
       if (hasWorkers) await startVerificationWorkers();
@@ -65,17 +74,24 @@ export function registerServeCommand(program: Command): void {
         NEXTAUTH_URL: config.publicUrl,
         PORT: String(config.port),
         // Records each request's peer address for the sign-in limits (see the file).
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(join(process.cwd(), "scripts", "stamp-peer-address.mjs")).href}`.trim(),
+        NODE_OPTIONS:
+          `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(join(process.cwd(), "scripts", "stamp-peer-address.mjs")).href}`.trim(),
       };
       if (!options.dev && !existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
         console.log("Building the app once (next build)…");
-        const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+        const build = spawnSync(process.execPath, [nextBin, "build"], {
+          stdio: "inherit",
+          env: { ...env, NODE_ENV: "production" },
+        });
         if (build.status !== 0) {
           await database.stop();
           process.exit(build.status ?? 1);
         }
       }
-      const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(config.port)], { stdio: "inherit", env });
+      const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(config.port)], {
+        stdio: "inherit",
+        env,
+      });
       console.log(`Verity: ${config.publicUrl}`);
       let isShuttingDown = false;
       const shutdown = (signal: NodeJS.Signals) => {

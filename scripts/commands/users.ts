@@ -11,7 +11,10 @@ import { usageError, withDatabase } from "./with-database";
 
 function parseLanguages(list: string | undefined): string[] {
   if (!list) return [];
-  return list.split(",").filter(Boolean).map((name) => normalizeLanguage(name) ?? usageError(`unknown language "${name}"`));
+  return list
+    .split(",")
+    .filter(Boolean)
+    .map((name) => normalizeLanguage(name) ?? usageError(`unknown language "${name}"`));
 }
 
 /** Registers `verity users add` and `verity tokens create` for operators with shell access. */
@@ -22,7 +25,10 @@ export function registerUserCommands(program: Command): void {
     .requiredOption("--email <email>", "the person's email")
     .requiredOption("--role <role>", "ADMIN, REVIEWER or ANNOTATOR")
     .option("--languages <list>", "comma-separated languages they know, e.g. python,cpp")
-    .option("--password <password>", "sets a password (otherwise they sign in with GitHub/OIDC or get one via an invitation)")
+    .option(
+      "--password <password>",
+      "sets a password (otherwise they sign in with GitHub/OIDC or get one via an invitation)",
+    )
     .description("Create a user, or update an existing one's role and languages.")
     .action(async (options: { email: string; role: string; languages?: string; password?: string }) => {
       const role = options.role.toUpperCase();
@@ -33,8 +39,18 @@ export function registerUserCommands(program: Command): void {
         if (!password.success) usageError(`--password: ${password.error.issues[0].message}`);
       }
       const languages = parseLanguages(options.languages);
-      const { actor, created } = await withDatabase(() => upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: options.email, role: role as Role, languages, password: options.password }));
-      console.log(`${created ? "Created" : "Updated"} ${actor.email} (${actor.role}${actor.languages.length ? `; ${actor.languages.join(", ")}` : ""}).`);
+      const { actor, created } = await withDatabase(() =>
+        upsertUserFromCli({
+          actor: SYSTEM_ACTOR.cli,
+          email: options.email,
+          role: role as Role,
+          languages,
+          password: options.password,
+        }),
+      );
+      console.log(
+        `${created ? "Created" : "Updated"} ${actor.email} (${actor.role}${actor.languages.length ? `; ${actor.languages.join(", ")}` : ""}).`,
+      );
     });
 
   program

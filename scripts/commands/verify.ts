@@ -19,19 +19,43 @@ export function registerVerifyCommands(program: Command): void {
     .option("--language <language>", "only this language")
     .option("--force", "rerun records that were already verified", false)
     .option("--json", "print one JSON summary object as the last line", false)
-    .description("Run every record's canonical solution against its demo and full tests; mark executable-valid records.")
+    .description(
+      "Run every record's canonical solution against its demo and full tests; mark executable-valid records.",
+    )
     .action(async (options: { dataset: string; language?: string; force: boolean; json: boolean }) => {
-      const language = options.language ? (normalizeLanguage(options.language) ?? usageError(`unknown language "${options.language}"`)) : undefined;
+      const language = options.language
+        ? (normalizeLanguage(options.language) ?? usageError(`unknown language "${options.language}"`))
+        : undefined;
       const byLanguage = await withDatabase(async () => {
         try {
-          const batch = await startVerification({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, language, force: options.force });
-          if (!options.json) console.error(`${batch.resumed ? "Resuming" : "Starting"} verification of ${batch.total} records${language ? ` (${language})` : ""}.`);
+          const batch = await startVerification({
+            actor: SYSTEM_ACTOR.cli,
+            datasetName: options.dataset,
+            language,
+            force: options.force,
+          });
+          if (!options.json)
+            console.error(
+              `${batch.resumed ? "Resuming" : "Starting"} verification of ${batch.total} records${language ? ` (${language})` : ""}.`,
+            );
           await startVerificationWorkers();
-          const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored}", stream: process.stderr }) : null;
+          const bar =
+            !options.json && process.stderr.isTTY
+              ? new SingleBar({
+                  format:
+                    "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored}",
+                  stream: process.stderr,
+                })
+              : null;
           bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0 });
           for (;;) {
             const progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
-            bar?.update(progress.done, { valid: progress.executableValid, failed: progress.failed, unavailable: progress.unavailable, errored: progress.errored });
+            bar?.update(progress.done, {
+              valid: progress.executableValid,
+              failed: progress.failed,
+              unavailable: progress.unavailable,
+              errored: progress.errored,
+            });
             if (progress.status !== "RUNNING") break;
             await sleep(500);
           }
@@ -48,7 +72,9 @@ export function registerVerifyCommands(program: Command): void {
         console.log(JSON.stringify({ dataset: options.dataset, byLanguage }));
       } else {
         for (const [name, counts] of Object.entries(byLanguage).sort()) {
-          console.log(`${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`);
+          console.log(
+            `${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`,
+          );
         }
       }
       process.exit(0);
@@ -63,7 +89,9 @@ export function registerVerifyCommands(program: Command): void {
         const interrupted = await failInterruptedImports();
         if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
         const ids = await startVerificationWorkers();
-        console.log(`Verification worker running (${ids.length} at once). Stop with Ctrl+C; unfinished jobs are retried elsewhere.`);
+        console.log(
+          `Verification worker running (${ids.length} at once). Stop with Ctrl+C; unfinished jobs are retried elsewhere.`,
+        );
         await new Promise<void>((resolve) => {
           process.once("SIGINT", resolve);
           process.once("SIGTERM", resolve);

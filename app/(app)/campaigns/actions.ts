@@ -6,7 +6,14 @@ import { z } from "zod";
 import { createAction } from "@/lib/server/action";
 import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/db/campaign-lifecycle";
 import { createCampaign, extendCampaign, updateCampaignGuidelines } from "@/lib/server/db/campaigns";
-import { campaignGuidelinesSchema, campaignIdSchema, campaignSettingsActionSchema, campaignStatusSchema, createCampaignSchema, extendCampaignSchema } from "@/lib/validation/campaigns";
+import {
+  campaignGuidelinesSchema,
+  campaignIdSchema,
+  campaignSettingsActionSchema,
+  campaignStatusSchema,
+  createCampaignSchema,
+  extendCampaignSchema,
+} from "@/lib/validation/campaigns";
 
 /** Creates a campaign (sample, overlap, taxonomy) and returns its id, item count and seed. Scope: campaigns:admin. */
 export const createCampaignAction = createAction("campaigns:admin", createCampaignSchema, async ({ input, actor }) => {
@@ -16,25 +23,37 @@ export const createCampaignAction = createAction("campaigns:admin", createCampai
 });
 
 /** Saves a campaign's guidelines and its note rule for invalid labels. Scope: campaigns:admin. */
-export const updateCampaignGuidelinesAction = createAction("campaigns:admin", campaignGuidelinesSchema, async ({ input, actor }) => {
-  await updateCampaignGuidelines({ actor, input });
-  revalidatePath(`/campaigns/${input.campaignId}`);
-  return { saved: true };
-});
+export const updateCampaignGuidelinesAction = createAction(
+  "campaigns:admin",
+  campaignGuidelinesSchema,
+  async ({ input, actor }) => {
+    await updateCampaignGuidelines({ actor, input });
+    revalidatePath(`/campaigns/${input.campaignId}`);
+    return { saved: true };
+  },
+);
 
 /** Renames a campaign or changes its overlap (until labels exist). Scope: campaigns:admin. */
-export const updateCampaignSettingsAction = createAction("campaigns:admin", campaignSettingsActionSchema, async ({ input: { campaignId, ...input }, actor }) => {
-  const campaign = await updateCampaignSettings({ actor, campaignId, input });
-  revalidatePath(`/campaigns/${campaignId}`);
-  return { name: campaign.name, overlap: campaign.overlap, goldShare: campaign.goldShare ?? 0 };
-});
+export const updateCampaignSettingsAction = createAction(
+  "campaigns:admin",
+  campaignSettingsActionSchema,
+  async ({ input: { campaignId, ...input }, actor }) => {
+    const campaign = await updateCampaignSettings({ actor, campaignId, input });
+    revalidatePath(`/campaigns/${campaignId}`);
+    return { name: campaign.name, overlap: campaign.overlap, goldShare: campaign.goldShare ?? 0 };
+  },
+);
 
 /** Pauses, resumes, closes, reopens, archives or unarchives a campaign. Scope: campaigns:admin. */
-export const changeCampaignStatusAction = createAction("campaigns:admin", campaignStatusSchema.extend(campaignIdSchema.shape), async ({ input, actor }) => {
-  const result = await changeCampaignStatus({ actor, campaignId: input.campaignId, action: input.action });
-  revalidatePath(`/campaigns/${input.campaignId}`);
-  return result;
-});
+export const changeCampaignStatusAction = createAction(
+  "campaigns:admin",
+  campaignStatusSchema.extend(campaignIdSchema.shape),
+  async ({ input, actor }) => {
+    const result = await changeCampaignStatus({ actor, campaignId: input.campaignId, action: input.action });
+    revalidatePath(`/campaigns/${input.campaignId}`);
+    return result;
+  },
+);
 
 /** Deletes a campaign that has no labels. Scope: campaigns:admin. */
 export const deleteCampaignAction = createAction("campaigns:admin", campaignIdSchema, async ({ input, actor }) => {
@@ -44,8 +63,12 @@ export const deleteCampaignAction = createAction("campaigns:admin", campaignIdSc
 });
 
 /** Adds records to a running campaign under its seed; answers the items per language before and after. Scope: campaigns:admin. */
-export const extendCampaignAction = createAction("campaigns:admin", extendCampaignSchema.extend({ campaignId: z.string().min(1).max(40) }), async ({ input: { campaignId, ...input }, actor }) => {
-  const result = await extendCampaign({ actor, campaignId, input });
-  revalidatePath(`/campaigns/${campaignId}`);
-  return result;
-});
+export const extendCampaignAction = createAction(
+  "campaigns:admin",
+  extendCampaignSchema.extend({ campaignId: z.string().min(1).max(40) }),
+  async ({ input: { campaignId, ...input }, actor }) => {
+    const result = await extendCampaign({ actor, campaignId, input });
+    revalidatePath(`/campaigns/${campaignId}`);
+    return result;
+  },
+);

@@ -14,16 +14,29 @@ export const metadata = { title: "Campaigns" };
 export default async function CampaignsPage() {
   const actor = await requirePageActor("records:read", "/campaigns");
   const isAdmin = can(actor, "campaigns:admin");
-  const [campaigns, datasets] = await Promise.all([listCampaigns({ actor }), isAdmin ? listDatasets({ actor }) : Promise.resolve([])]);
-  const rows = await Promise.all(campaigns.map(async (campaign) => ({ ...campaign, progress: await getCampaignProgress({ actor, campaignId: campaign.id }) })));
+  const [campaigns, datasets] = await Promise.all([
+    listCampaigns({ actor }),
+    isAdmin ? listDatasets({ actor }) : Promise.resolve([]),
+  ]);
+  const rows = await Promise.all(
+    campaigns.map(async (campaign) => ({
+      ...campaign,
+      progress: await getCampaignProgress({ actor, campaignId: campaign.id }),
+    })),
+  );
 
   return (
     <>
-      <PageHeader title="Campaigns" description="Verification campaigns: a seeded sample of a dataset, labelled by people who know its languages." />
+      <PageHeader
+        title="Campaigns"
+        description="Verification campaigns: a seeded sample of a dataset, labelled by people who know its languages."
+      />
       <div className="space-y-6">
         {rows.length === 0 ? (
           <Card>
-            <p className="text-sm text-slate-600">No campaigns yet.{isAdmin ? " Create one below." : " An admin has to create one in your languages first."}</p>
+            <p className="text-sm text-slate-600">
+              No campaigns yet.{isAdmin ? " Create one below." : " An admin has to create one in your languages first."}
+            </p>
           </Card>
         ) : (
           <CampaignTable campaigns={rows} />
@@ -33,7 +46,14 @@ export default async function CampaignsPage() {
             {datasets.length === 0 ? (
               <p className="text-sm text-slate-600">Import a dataset first.</p>
             ) : (
-              <CampaignForm datasets={datasets.map((dataset) => ({ name: dataset.name, languages: Object.keys(dataset.byLanguage).sort() }))} defaultCategories={[...DEFAULT_CATEGORIES]} createCampaign={createCampaignAction} />
+              <CampaignForm
+                datasets={datasets.map((dataset) => ({
+                  name: dataset.name,
+                  languages: Object.keys(dataset.byLanguage).sort(),
+                }))}
+                defaultCategories={[...DEFAULT_CATEGORIES]}
+                createCampaign={createCampaignAction}
+              />
             )}
           </Card>
         ) : null}

@@ -17,14 +17,26 @@ export const importGoldAnswersAction = createAction("gold:write", importGoldSche
 });
 
 // No dataset name or batch id holds a NUL; PostgreSQL would refuse to even compare one.
-const name = z.string().min(1).max(200).regex(/^[^\0]*$/);
+const name = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\0]*$/);
 
 /** Starts (or resumes) verifying a dataset's records, as POST /api/v1/datasets/{name}/verifications does. Scope: datasets:verify. */
-export const startVerificationAction = createAction("datasets:verify", z.object({ dataset: name, force: z.boolean() }), async ({ input, actor }) => {
-  return startVerification({ actor, datasetName: input.dataset, force: input.force });
-});
+export const startVerificationAction = createAction(
+  "datasets:verify",
+  z.object({ dataset: name, force: z.boolean() }),
+  async ({ input, actor }) => {
+    return startVerification({ actor, datasetName: input.dataset, force: input.force });
+  },
+);
 
 /** A verification batch's counters, which the dataset page polls while it runs. Scope: records:read. */
-export const verificationProgressAction = createAction("records:read", z.object({ batchId: name }), async ({ input, actor }) => {
-  return getVerificationProgress({ actor, batchId: input.batchId });
-});
+export const verificationProgressAction = createAction(
+  "records:read",
+  z.object({ batchId: name }),
+  async ({ input, actor }) => {
+    return getVerificationProgress({ actor, batchId: input.batchId });
+  },
+);

@@ -16,21 +16,39 @@ export default async function DatasetsPage() {
       <PageHeader
         title="Datasets"
         description="Generated benchmark records, as imported. Open one to browse and filter its records."
-        actions={can(actor, "imports:write") ? <Link href="/admin/import" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">Import a dataset</Link> : null}
+        actions={
+          can(actor, "imports:write") ? (
+            <Link
+              href="/admin/import"
+              className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500"
+            >
+              Import a dataset
+            </Link>
+          ) : null
+        }
       />
       {datasets.length === 0 ? (
         <Card>
-          <p className="text-sm text-slate-600">No datasets yet.{can(actor, "imports:write") ? " Import a JSONL file to get started." : " An admin has to import one first."}</p>
+          <p className="text-sm text-slate-600">
+            No datasets yet.
+            {can(actor, "imports:write")
+              ? " Import a JSONL file to get started."
+              : " An admin has to import one first."}
+          </p>
         </Card>
       ) : (
         <div className="grid gap-4 md:grid-cols-2">
           {datasets.map((dataset) => (
             <Card key={dataset.id}>
-              <Link href={`/datasets/${encodeURIComponent(dataset.name)}`} className="text-base font-semibold text-indigo-700 hover:underline">
+              <Link
+                href={`/datasets/${encodeURIComponent(dataset.name)}`}
+                className="text-base font-semibold text-indigo-700 hover:underline"
+              >
                 {dataset.name}
               </Link>
               <p className="mt-1 text-sm text-slate-600">
-                {dataset.records.toLocaleString("en")} records in {Object.keys(dataset.byLanguage).length} languages · imported {dataset.createdAt.toISOString().slice(0, 10)}
+                {dataset.records.toLocaleString("en")} records in {Object.keys(dataset.byLanguage).length} languages ·
+                imported {dataset.createdAt.toISOString().slice(0, 10)}
               </p>
               <ul className="mt-3 flex flex-wrap gap-1.5">
                 {Object.entries(dataset.byLanguage)

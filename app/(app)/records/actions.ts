@@ -11,11 +11,15 @@ import { MAX_INT4 } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";
 
 /** Sets a record's gold answer (known verdict and categories). Scope: gold:write. */
-export const setGoldAnswerAction = createAction("gold:write", setGoldSchema, async ({ input: { recordId, ...answer }, actor }) => {
-  const saved = await setGoldAnswer({ actor, recordId, answer });
-  revalidatePath(`/records/${recordId}`);
-  return { valid: saved.valid, categories: saved.categories };
-});
+export const setGoldAnswerAction = createAction(
+  "gold:write",
+  setGoldSchema,
+  async ({ input: { recordId, ...answer }, actor }) => {
+    const saved = await setGoldAnswer({ actor, recordId, answer });
+    revalidatePath(`/records/${recordId}`);
+    return { valid: saved.valid, categories: saved.categories };
+  },
+);
 
 /** Removes a record's gold answer. Scope: gold:write. */
 export const clearGoldAnswerAction = createAction("gold:write", clearGoldSchema, async ({ input, actor }) => {
@@ -29,6 +33,10 @@ export const clearGoldAnswerAction = createAction("gold:write", clearGoldSchema,
  * /api/v1/records/{id}/runs does; the record page, the review page and the workspace all use it.
  * Scope: sandbox:run.
  */
-export const runRecordAction = createAction("sandbox:run", runRequestSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }), async ({ input: { recordId, ...request }, actor }) => ({
-  runs: await runRecord({ actor, recordId, ...request }),
-}));
+export const runRecordAction = createAction(
+  "sandbox:run",
+  runRequestSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }),
+  async ({ input: { recordId, ...request }, actor }) => ({
+    runs: await runRecord({ actor, recordId, ...request }),
+  }),
+);

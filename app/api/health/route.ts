@@ -18,7 +18,14 @@ async function checkSandbox() {
 async function liveWorkers() {
   try {
     const workers = await listWorkers(DEAD_AFTER_MS);
-    return workers.filter((worker) => worker.isLive).map((worker) => ({ lastBeatSecondsAgo: Math.round(worker.secondsSinceBeat), concurrency: worker.concurrency, backend: worker.backend, jobs: worker.jobs }));
+    return workers
+      .filter((worker) => worker.isLive)
+      .map((worker) => ({
+        lastBeatSecondsAgo: Math.round(worker.secondsSinceBeat),
+        concurrency: worker.concurrency,
+        backend: worker.backend,
+        jobs: worker.jobs,
+      }));
   } catch {
     return null;
   }
@@ -34,6 +41,11 @@ async function liveWorkers() {
  * (/admin/sandbox) only.
  */
 export async function GET(): Promise<Response> {
-  const [db, queue, workers, sandbox] = await Promise.all([checkDatabase(), checkQueue({ queue: VERIFY_QUEUE, deadAfterMs: DEAD_AFTER_MS }), liveWorkers(), checkSandbox()]);
+  const [db, queue, workers, sandbox] = await Promise.all([
+    checkDatabase(),
+    checkQueue({ queue: VERIFY_QUEUE, deadAfterMs: DEAD_AFTER_MS }),
+    liveWorkers(),
+    checkSandbox(),
+  ]);
   return Response.json({ ok: db.ok, db, queue, workers, sandbox }, { status: db.ok ? 200 : 503 });
 }

@@ -17,12 +17,17 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           <>
             <p className="mb-4 text-sm text-slate-600">
               You are invited as <strong>{invitation.role.toLowerCase()}</strong> ({invitation.email})
-              {invitation.languages.length ? <> for {invitation.languages.map((l) => languageName(l)).join(", ")}</> : null}. Choose a password to finish.
+              {invitation.languages.length ? (
+                <> for {invitation.languages.map((l) => languageName(l)).join(", ")}</>
+              ) : null}
+              . Choose a password to finish.
             </p>
             <AcceptInvitationForm token={token} email={invitation.email} acceptInvitation={acceptInvitationAction} />
           </>
         ) : (
-          <p className="text-sm text-slate-700">This invitation link is invalid, already used, or expired. Ask your admin for a new one.</p>
+          <p className="text-sm text-slate-700">
+            This invitation link is invalid, already used, or expired. Ask your admin for a new one.
+          </p>
         )}
       </div>
     </main>

@@ -15,7 +15,15 @@ export function isPeerAddressStamped(): boolean {
  * address they saw, it is the entry that many places from the right of X-Forwarded-For; entries
  * further left were written by the client and prove nothing. Pure, so it is unit-tested.
  */
-export function clientAddress({ peerAddress, forwardedFor, trustedProxies }: { peerAddress: string | undefined; forwardedFor: string | undefined; trustedProxies: number }): string {
+export function clientAddress({
+  peerAddress,
+  forwardedFor,
+  trustedProxies,
+}: {
+  peerAddress: string | undefined;
+  forwardedFor: string | undefined;
+  trustedProxies: number;
+}): string {
   if (trustedProxies > 0 && forwardedFor) {
     const entries = forwardedFor
       .split(",")
@@ -34,7 +42,13 @@ export function requestAddress(headers: Record<string, string | undefined>): str
   const isStamped = isPeerAddressStamped();
   if (!isStamped && !hasWarnedUnstamped) {
     hasWarnedUnstamped = true;
-    console.warn("Sign-in limits cannot tell clients apart: start Verity with `npm start` (verity serve), which records each request's address.");
+    console.warn(
+      "Sign-in limits cannot tell clients apart: start Verity with `npm start` (verity serve), which records each request's address.",
+    );
   }
-  return clientAddress({ peerAddress: isStamped ? headers[PEER_ADDRESS_HEADER] : undefined, forwardedFor: headers["x-forwarded-for"], trustedProxies: readConfig().trustedProxies });
+  return clientAddress({
+    peerAddress: isStamped ? headers[PEER_ADDRESS_HEADER] : undefined,
+    forwardedFor: headers["x-forwarded-for"],
+    trustedProxies: readConfig().trustedProxies,
+  });
 }

@@ -11,5 +11,10 @@ import { type Actor, can, isSystemActor, type Scope, type SystemActor } from "./
 export function assertCan<A extends Actor | SystemActor>(actor: A | null, scope: Scope): asserts actor is A {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in or send an API token.");
   if (can(actor, scope)) return;
-  throw new AppError("FORBIDDEN", isSystemActor(actor) ? `The ${actor.reason} system actor does not hold ${scope}.` : `Your role (${actor.role.toLowerCase()}) does not allow ${scope}.`);
+  throw new AppError(
+    "FORBIDDEN",
+    isSystemActor(actor)
+      ? `The ${actor.reason} system actor does not hold ${scope}.`
+      : `Your role (${actor.role.toLowerCase()}) does not allow ${scope}.`,
+  );
 }

@@ -27,13 +27,19 @@ function toProvider(config: ExternalProviderConfig): Provider {
     checks: ["pkce", "state"],
     clientId: config.clientId,
     clientSecret: config.clientSecret,
-    profile: (profile: { sub: string; email?: string; name?: string }) => ({ id: profile.sub, email: profile.email ?? null, name: profile.name ?? null }),
+    profile: (profile: { sub: string; email?: string; name?: string }) => ({
+      id: profile.sub,
+      email: profile.email ?? null,
+      name: profile.name ?? null,
+    }),
   };
 }
 
 /** The external sign-in buttons to show on the sign-in page. */
 export function externalSignInOptions(): { id: string; name: string }[] {
-  return externalProvidersFromEnv(process.env).map((config) => (config.kind === "github" ? { id: "github", name: "GitHub" } : { id: "oidc", name: config.name }));
+  return externalProvidersFromEnv(process.env).map((config) =>
+    config.kind === "github" ? { id: "github", name: "GitHub" } : { id: "oidc", name: config.name },
+  );
 }
 
 /**

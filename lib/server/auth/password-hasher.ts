@@ -23,7 +23,11 @@ parentPort.on("message", ({ op, password, hash, cost }) => {
   }
 });`;
 
-type Job = { message: { op: "hash" | "compare"; password: string; hash?: string; cost?: number }; resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Job = {
+  message: { op: "hash" | "compare"; password: string; hash?: string; cost?: number };
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+};
 type Slot = { worker: Worker; job: Job | null };
 
 const slots = new Set<Slot>();

@@ -22,14 +22,26 @@ const LONGEST_SLOW_DOWN_MS = 12_000;
 
 /** The budgets one attempt takes, in order (exported for the test of two instances sharing them). */
 export function signInBudgets(account: string, address: string): RateTake[] {
-  return [perAddress.budget(address), perAccountAndAddress.budget(`${account} ${address}`), perAccount.budget(account, LONGEST_SLOW_DOWN_MS)];
+  return [
+    perAddress.budget(address),
+    perAccountAndAddress.budget(`${account} ${address}`),
+    perAccount.budget(account, LONGEST_SLOW_DOWN_MS),
+  ];
 }
 
 /**
  * Checks an email and password for a sign-in from `address`. Returns the actor, or null for a
  * wrong email or password; throws RATE_LIMITED when a budget is spent (nothing is hashed then).
  */
-export async function signInWithPassword({ email, password, address }: { email: string; password: string; address: string }): Promise<Actor | null> {
+export async function signInWithPassword({
+  email,
+  password,
+  address,
+}: {
+  email: string;
+  password: string;
+  address: string;
+}): Promise<Actor | null> {
   const account = normalizeEmail(email);
   const budgets = signInBudgets(account, address);
   const waitMs = await takeAll(budgets);

@@ -28,7 +28,17 @@ export const ROLES = ["ADMIN", "REVIEWER", "ANNOTATOR"] as const satisfies reado
 
 const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   ADMIN: SCOPES,
-  REVIEWER: ["records:read", "labels:write", "sandbox:run", "reviews:write", "reports:export", "tokens:write", "audit:read", "comments:write", "gold:read"],
+  REVIEWER: [
+    "records:read",
+    "labels:write",
+    "sandbox:run",
+    "reviews:write",
+    "reports:export",
+    "tokens:write",
+    "audit:read",
+    "comments:write",
+    "gold:read",
+  ],
   ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write", "comments:write"],
 };
 
@@ -47,7 +57,15 @@ export type SystemReason = "cli" | "worker" | "startup";
 const SYSTEM_SCOPES: Record<SystemReason, readonly Scope[]> = {
   // Whoever has the server's shell administers Verity; what only a person does (labelling,
   // reviewing, commenting, interactive runs, reading the audit log) stays out.
-  cli: ["records:read", "imports:write", "datasets:verify", "campaigns:admin", "reports:export", "users:admin", "tokens:write"],
+  cli: [
+    "records:read",
+    "imports:write",
+    "datasets:verify",
+    "campaigns:admin",
+    "reports:export",
+    "users:admin",
+    "tokens:write",
+  ],
   // A worker reads the records of a batch and writes their verification.
   worker: ["records:read", "datasets:verify"],
   // The demo dataset imported into an empty database when the server starts.

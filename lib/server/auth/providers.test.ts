@@ -8,7 +8,9 @@ describe("externalProvidersFromEnv", () => {
   });
 
   it("turns GitHub on with both variables", () => {
-    expect(externalProvidersFromEnv({ GITHUB_ID: "id", GITHUB_SECRET: "s" })).toEqual([{ kind: "github", clientId: "id", clientSecret: "s" }]);
+    expect(externalProvidersFromEnv({ GITHUB_ID: "id", GITHUB_SECRET: "s" })).toEqual([
+      { kind: "github", clientId: "id", clientSecret: "s" },
+    ]);
   });
 
   it("turns OIDC on, trims the issuer's trailing slash and labels it", () => {
@@ -18,16 +20,26 @@ describe("externalProvidersFromEnv", () => {
       OIDC_CLIENT_SECRET: "x",
       OIDC_NAME: "Team SSO",
     });
-    expect(oidc).toEqual({ kind: "oidc", issuer: "https://sso.example.com/realms/team", clientId: "verity", clientSecret: "x", name: "Team SSO" });
+    expect(oidc).toEqual({
+      kind: "oidc",
+      issuer: "https://sso.example.com/realms/team",
+      clientId: "verity",
+      clientSecret: "x",
+      name: "Team SSO",
+    });
   });
 
   it("rejects half a configuration and names what is missing", () => {
     expect(() => externalProvidersFromEnv({ GITHUB_ID: "id" })).toThrow(/GITHUB_SECRET/);
-    expect(() => externalProvidersFromEnv({ OIDC_ISSUER: "https://a", OIDC_CLIENT_ID: "c" })).toThrow(/OIDC_CLIENT_SECRET/);
+    expect(() => externalProvidersFromEnv({ OIDC_ISSUER: "https://a", OIDC_CLIENT_ID: "c" })).toThrow(
+      /OIDC_CLIENT_SECRET/,
+    );
   });
 
   it("rejects an issuer that is not a URL", () => {
-    expect(() => externalProvidersFromEnv({ OIDC_ISSUER: "not a url", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: "s" })).toThrow(/must be a URL/);
+    expect(() =>
+      externalProvidersFromEnv({ OIDC_ISSUER: "not a url", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: "s" }),
+    ).toThrow(/must be a URL/);
   });
 
   it("treats blank values as unset", () => {

@@ -32,7 +32,10 @@ export function externalProvidersFromEnv(env: Record<string, string | undefined>
   return providers;
 }
 
-function requireAllOrNone<K extends string>(env: Record<string, string | undefined>, keys: K[]): Record<K, string> | null {
+function requireAllOrNone<K extends string>(
+  env: Record<string, string | undefined>,
+  keys: K[],
+): Record<K, string> | null {
   const present = keys.filter((key) => env[key]?.trim());
   if (present.length === 0) return null;
   if (present.length < keys.length) {

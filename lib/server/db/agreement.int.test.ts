@@ -16,14 +16,35 @@ beforeAll(async () => {
   admin = await makeUser("ADMIN");
 });
 
-const failingCritic = { critic_result: { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: [] } } };
+const failingCritic = {
+  critic_result: { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: [] } },
+};
 
 /** A campaign (overlap 1) over `count` Python records the critic fails; returns its id. */
 async function campaignOver({ count, blind }: { count: number; blind: boolean }) {
   const dataset = uniqueName("agree");
-  const records = Array.from({ length: count }, (_, index) => makeRecord(`r${index}_${dataset.replaceAll("-", "_")}`, failingCritic));
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
-  const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("c"), overlap: 1, agreementFraction: 0, blind, finalRule: "consensus", leaseMinutes: 30 } });
+  const records = Array.from({ length: count }, (_, index) =>
+    makeRecord(`r${index}_${dataset.replaceAll("-", "_")}`, failingCritic),
+  );
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(toJsonl(records)),
+    skipInvalid: false,
+    origin: "api",
+  });
+  const campaign = await createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName("c"),
+      overlap: 1,
+      agreementFraction: 0,
+      blind,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
+  });
   return campaign.id;
 }
 
@@ -36,19 +57,43 @@ describe("blind-mode analysis", () => {
     // First item: Valid before the reveal, then revised to Invalid after reading the critic (which fails it).
     const first = await claimNextItem({ actor: ann, campaignId });
     const saved = await submitAnnotation({ actor: ann, itemId: first!.itemId, input: { ...label, valid: true } });
-    await submitAnnotation({ actor: ann, itemId: first!.itemId, input: { ...label, valid: false, categories: ["other"], note: "The critic is right.", baseRevision: saved.revision } });
+    await submitAnnotation({
+      actor: ann,
+      itemId: first!.itemId,
+      input: {
+        ...label,
+        valid: false,
+        categories: ["other"],
+        note: "The critic is right.",
+        baseRevision: saved.revision,
+      },
+    });
     // Second item: Invalid before, kept after.
     const second = await claimNextItem({ actor: ann, campaignId });
-    await submitAnnotation({ actor: ann, itemId: second!.itemId, input: { ...label, valid: false, categories: ["other"], note: "Tests are wrong." } });
+    await submitAnnotation({
+      actor: ann,
+      itemId: second!.itemId,
+      input: { ...label, valid: false, categories: ["other"], note: "Tests are wrong." },
+    });
 
     const { blindReveal } = await getCampaignAgreement({ actor: admin, campaignId });
-    const expected = { labels: 2, flipped: 1, flipRate: 0.5, flippedTowardCritic: 1, withCritic: 2, agreementBefore: 0.5, agreementAfter: 1 };
+    const expected = {
+      labels: 2,
+      flipped: 1,
+      flipRate: 0.5,
+      flippedTowardCritic: 1,
+      withCritic: 2,
+      agreementBefore: 0.5,
+      agreementAfter: 1,
+    };
     expect(blindReveal?.overall).toMatchObject(expected);
     // Before: pairs (valid, fail), (invalid, fail): p_o = 1/2 = p_e, so κ = 0. After, everyone says
     // invalid: expected agreement is 1 and κ is undefined.
     expect(blindReveal?.overall).toMatchObject({ kappaBefore: 0, kappaAfter: null });
     expect(blindReveal?.byLanguage.python).toMatchObject(expected);
-    expect(blindReveal?.byAnnotator).toEqual([expect.objectContaining({ userId: ann.id, email: ann.email, language: "python", ...expected })]);
+    expect(blindReveal?.byAnnotator).toEqual([
+      expect.objectContaining({ userId: ann.id, email: ann.email, language: "python", ...expected }),
+    ]);
   });
 
   it("is null for a campaign that is not blind", async () => {
@@ -60,9 +105,14 @@ describe("blind-mode analysis", () => {
 describe("human vs execution", () => {
   it("cross-tabulates final labels against execution, leaving out records that did not run", async () => {
     const campaignId = await campaignOver({ count: 3, blind: false });
-    const items = await prisma().campaignItem.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { recordId: true } });
+    const items = await prisma().campaignItem.findMany({
+      where: { campaignId },
+      orderBy: { position: "asc" },
+      select: { recordId: true },
+    });
     // Passes its tests, fails them, never ran (or its language cannot run).
-    for (const [index, executableValid] of [true, false, null].entries()) await prisma().record.update({ where: { id: items[index].recordId }, data: { executableValid } });
+    for (const [index, executableValid] of [true, false, null].entries())
+      await prisma().record.update({ where: { id: items[index].recordId }, data: { executableValid } });
     const ann = await makeUser("ANNOTATOR", ["python"]);
     for (let n = 0; n < 3; n += 1) {
       const claim = await claimNextItem({ actor: ann, campaignId });
@@ -70,7 +120,12 @@ describe("human vs execution", () => {
     }
 
     const figures = await getCampaignAgreement({ actor: admin, campaignId });
-    expect(figures.humanVsExecution).toEqual({ items: 2, notRun: 1, kappa: 0, confusion: { bothValid: 1, bothInvalid: 0, humanValidExecutionInvalid: 1, humanInvalidExecutionValid: 0 } });
+    expect(figures.humanVsExecution).toEqual({
+      items: 2,
+      notRun: 1,
+      kappa: 0,
+      confusion: { bothValid: 1, bothInvalid: 0, humanValidExecutionInvalid: 1, humanInvalidExecutionValid: 0 },
+    });
     expect(figures.humanVsExecutionByLanguage.python).toEqual(figures.humanVsExecution);
   });
 });

@@ -28,10 +28,27 @@ export type AnnotatorProgress = {
  * ordered by email. Scope: reports:export
  * (admins and reviewers; an annotator sees only their own figures, on the campaign page).
  */
-export async function listAnnotatorProgress({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<AnnotatorProgress[]> {
+export async function listAnnotatorProgress({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<AnnotatorProgress[]> {
   assertCan(actor, "reports:export");
   await getCampaign({ actor, campaignId });
-  const [rows, accuracy] = await Promise.all([prisma().$queryRaw<{ userId: string; email: string; name: string | null; labelled: number; skipped: number; inLease: number; medianActiveMs: number | null }[]>`
+  const [rows, accuracy] = await Promise.all([
+    prisma().$queryRaw<
+      {
+        userId: string;
+        email: string;
+        name: string | null;
+        labelled: number;
+        skipped: number;
+        inLease: number;
+        medianActiveMs: number | null;
+      }[]
+    >`
     WITH labels AS (
       SELECT a."userId", count(*)::int AS labelled, percentile_cont(0.5) WITHIN GROUP (ORDER BY a."activeMs") AS "medianActiveMs"
       FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
@@ -49,10 +66,18 @@ export async function listAnnotatorProgress({ actor, campaignId }: { actor: Acto
            coalesce(h."inLease", 0) AS "inLease", l."medianActiveMs"
     FROM labels l FULL JOIN holds h ON h."userId" = l."userId"
     JOIN "User" u ON u.id = coalesce(l."userId", h."userId")
-    ORDER BY u.email`, campaignGoldAccuracy(campaignId)]);
+    ORDER BY u.email`,
+    campaignGoldAccuracy(campaignId),
+  ]);
   return rows.map((row) => {
-    const byLanguage = accuracy.filter((entry) => entry.userId === row.userId).map(({ language, n, correct }) => ({ language, n, correct }));
-    const gold = { n: byLanguage.reduce((sum, entry) => sum + entry.n, 0), correct: byLanguage.reduce((sum, entry) => sum + entry.correct, 0), byLanguage };
+    const byLanguage = accuracy
+      .filter((entry) => entry.userId === row.userId)
+      .map(({ language, n, correct }) => ({ language, n, correct }));
+    const gold = {
+      n: byLanguage.reduce((sum, entry) => sum + entry.n, 0),
+      correct: byLanguage.reduce((sum, entry) => sum + entry.correct, 0),
+      byLanguage,
+    };
     return { ...row, medianActiveMs: row.medianActiveMs === null ? null : Number(row.medianActiveMs), gold };
   });
 }

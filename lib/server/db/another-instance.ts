@@ -11,7 +11,9 @@ import type { RateTake } from "./rate-limits";
  * taking rate budgets as its limiters would. Close it when done.
  */
 export function anotherInstance() {
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 10 }) });
+  const client = new PrismaClient({
+    adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 10 }),
+  });
   return {
     /** Takes one token from each budget, all or none, as verity_take_rate_budgets does; true when taken. */
     async take(takes: readonly RateTake[]): Promise<boolean> {

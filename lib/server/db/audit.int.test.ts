@@ -23,11 +23,38 @@ beforeAll(async () => {
   reviewer = await makeUser("REVIEWER");
   annotator = await makeUser("ANNOTATOR", ["python"]);
   const dataset = uniqueName("audit");
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(dataset.replaceAll("-", "_"), { question: "# Sum of two numbers\n\nWrite add." })])), skipInvalid: false, origin: "api" });
-  campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("Audit campaign"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(
+      toJsonl([makeRecord(dataset.replaceAll("-", "_"), { question: "# Sum of two numbers\n\nWrite add." })]),
+    ),
+    skipInvalid: false,
+    origin: "api",
+  });
+  campaign = await createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName("Audit campaign"),
+      overlap: 1,
+      agreementFraction: 0,
+      blind: false,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
+  });
   const claim = await claimNextItem({ actor: annotator, campaignId: campaign.id });
-  await submitAnnotation({ actor: annotator, itemId: claim!.itemId, input: { valid: false, categories: ["precision"], note: "float equality", needsReview: false, activeMs: 1000 } });
-  await adjudicateItem({ actor: reviewer, itemId: claim!.itemId, input: { valid: true, categories: [], reason: "Exact integers." } });
+  await submitAnnotation({
+    actor: annotator,
+    itemId: claim!.itemId,
+    input: { valid: false, categories: ["precision"], note: "float equality", needsReview: false, activeMs: 1000 },
+  });
+  await adjudicateItem({
+    actor: reviewer,
+    itemId: claim!.itemId,
+    input: { valid: true, categories: [], reason: "Exact integers." },
+  });
   invitedEmail = `${uniqueName("invited")}@example.test`;
   await createInvitation({ actor: admin, email: invitedEmail, role: "ANNOTATOR", languages: ["python"] });
 });
@@ -35,7 +62,11 @@ beforeAll(async () => {
 describe("listAuditEvents", () => {
   it("shows a reviewer the events of the campaigns they review, naming people, the record and the campaign", async () => {
     const { events } = await listAuditEvents({ actor: reviewer, filters: { campaignId: campaign.id } });
-    expect(events.map((event) => event.action).sort()).toEqual(["adjudication.create", "campaign.create", "label.create"]);
+    expect(events.map((event) => event.action).sort()).toEqual([
+      "adjudication.create",
+      "campaign.create",
+      "label.create",
+    ]);
     const label = events.find((event) => event.action === "label.create")!;
     expect(label.actorLabel).toBe(annotator.email);
     expect(label.campaignName).toBe(campaign.name);

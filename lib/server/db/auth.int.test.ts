@@ -63,7 +63,16 @@ describe("createFirstAdmin", () => {
     expect(await verifyPassword({ email, password: "a long enough password" })).toMatchObject({ id: admin.id });
     expect(await verifyPassword({ email, password: "wrong" })).toBeNull();
 
-    expect(await codeOf(createFirstAdmin({ email: `${uniqueName("second")}@example.test`, name: null, password: "another password", setupCode }))).toBe("CONFLICT");
+    expect(
+      await codeOf(
+        createFirstAdmin({
+          email: `${uniqueName("second")}@example.test`,
+          name: null,
+          password: "another password",
+          setupCode,
+        }),
+      ),
+    ).toBe("CONFLICT");
     expect(await countUsers()).toBe(1);
   });
 
@@ -77,13 +86,29 @@ describe("createFirstAdmin", () => {
     }
     expect(await countUsers()).toBe(0);
     // Typed loosely (lower case, spaces for dashes), the right code works.
-    expect(await createFirstAdmin({ ...attempt, setupCode: setupCode.toLowerCase().replaceAll("-", " ") })).toMatchObject({ role: "ADMIN" });
+    expect(
+      await createFirstAdmin({ ...attempt, setupCode: setupCode.toLowerCase().replaceAll("-", " ") }),
+    ).toMatchObject({ role: "ADMIN" });
   });
 
   it("refuses a second first admin and a wrong setup code before hashing the password", async () => {
     const hashing = await timed(hashPassword("a long enough password"));
-    const existing = await timed(createFirstAdmin({ email: `${uniqueName("late")}@example.test`, name: null, password: "a long enough password", setupCode }));
-    const wrongCode = await timed(createFirstAdmin({ email: `${uniqueName("late")}@example.test`, name: null, password: "a long enough password", setupCode: "nope" }));
+    const existing = await timed(
+      createFirstAdmin({
+        email: `${uniqueName("late")}@example.test`,
+        name: null,
+        password: "a long enough password",
+        setupCode,
+      }),
+    );
+    const wrongCode = await timed(
+      createFirstAdmin({
+        email: `${uniqueName("late")}@example.test`,
+        name: null,
+        password: "a long enough password",
+        setupCode: "nope",
+      }),
+    );
     expect(existing).toBeLessThan(hashing / 2);
     expect(wrongCode).toBeLessThan(hashing / 2);
   });
@@ -91,8 +116,18 @@ describe("createFirstAdmin", () => {
   it("creates exactly one admin when two attempts race", async () => {
     await prisma().user.deleteMany();
     const results = await Promise.allSettled([
-      createFirstAdmin({ email: `${uniqueName("race-a")}@example.test`, name: null, password: "password one", setupCode }),
-      createFirstAdmin({ email: `${uniqueName("race-b")}@example.test`, name: null, password: "password two", setupCode }),
+      createFirstAdmin({
+        email: `${uniqueName("race-a")}@example.test`,
+        name: null,
+        password: "password one",
+        setupCode,
+      }),
+      createFirstAdmin({
+        email: `${uniqueName("race-b")}@example.test`,
+        name: null,
+        password: "password two",
+        setupCode,
+      }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -149,7 +184,10 @@ describe("API tokens", () => {
 
     await prisma().user.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
     expect(await findActorByToken(token)).toBeNull();
-    const response = await getDatasets(new Request("http://localhost/api/v1/datasets", { headers: bearer(token) }), params({}));
+    const response = await getDatasets(
+      new Request("http://localhost/api/v1/datasets", { headers: bearer(token) }),
+      params({}),
+    );
     expect(response.status).toBe(401);
   });
 });
@@ -162,16 +200,29 @@ describe("invitations", () => {
 
   it("creates, finds and accepts an invitation into a user with the invited role and languages", async () => {
     const email = `${uniqueName("invitee")}@example.test`;
-    const { token, expiresAt } = await createInvitation({ actor: admin, email: ` ${email.toUpperCase()} `, role: "ANNOTATOR", languages: ["python", "rust"] });
+    const { token, expiresAt } = await createInvitation({
+      actor: admin,
+      email: ` ${email.toUpperCase()} `,
+      role: "ANNOTATOR",
+      languages: ["python", "rust"],
+    });
     expect(expiresAt.getTime()).toBeGreaterThan(Date.now());
     const stored = await prisma().invitation.findFirstOrThrow({ where: { email } });
     expect(stored.tokenHash).not.toBe(token);
 
-    expect(await findOpenInvitation(token)).toEqual({ email, role: "ANNOTATOR", languages: ["python", "rust"], expiresAt });
+    expect(await findOpenInvitation(token)).toEqual({
+      email,
+      role: "ANNOTATOR",
+      languages: ["python", "rust"],
+      expiresAt,
+    });
 
     const user = await acceptInvitation({ token, name: "Ada", password: "a fine password" });
     expect(user).toMatchObject({ email, name: "Ada", role: "ANNOTATOR", languages: ["python", "rust"] });
-    expect(await verifyPassword({ email, password: "a fine password" })).toMatchObject({ id: user.id, role: "ANNOTATOR" });
+    expect(await verifyPassword({ email, password: "a fine password" })).toMatchObject({
+      id: user.id,
+      role: "ANNOTATOR",
+    });
   });
 
   it("lets a token be used once", async () => {
@@ -196,18 +247,29 @@ describe("invitations", () => {
   });
 
   it("refuses a bogus or used token before hashing the password", async () => {
-    const { token } = await createInvitation({ actor: admin, email: `${uniqueName("fast")}@example.test`, role: "ANNOTATOR", languages: [] });
+    const { token } = await createInvitation({
+      actor: admin,
+      email: `${uniqueName("fast")}@example.test`,
+      role: "ANNOTATOR",
+      languages: [],
+    });
     await acceptInvitation({ token, name: null, password: "first password" });
     const hashing = await timed(hashPassword("a fine password"));
-    expect(await timed(acceptInvitation({ token: "inv_not-a-real-token", name: null, password: "a fine password" }))).toBeLessThan(hashing / 2);
+    expect(
+      await timed(acceptInvitation({ token: "inv_not-a-real-token", name: null, password: "a fine password" })),
+    ).toBeLessThan(hashing / 2);
     expect(await timed(acceptInvitation({ token, name: null, password: "a fine password" }))).toBeLessThan(hashing / 2);
   });
 
   it("refuses an unknown token and an invitation for an existing account", async () => {
     expect(await findOpenInvitation("inv_not-a-real-token")).toBeNull();
-    expect(await codeOf(acceptInvitation({ token: "inv_not-a-real-token", name: null, password: "whatever" }))).toBe("NOT_FOUND");
+    expect(await codeOf(acceptInvitation({ token: "inv_not-a-real-token", name: null, password: "whatever" }))).toBe(
+      "NOT_FOUND",
+    );
     const existing = await makeUser("ANNOTATOR");
-    expect(await codeOf(createInvitation({ actor: admin, email: existing.email, role: "ANNOTATOR", languages: [] }))).toBe("CONFLICT");
+    expect(
+      await codeOf(createInvitation({ actor: admin, email: existing.email, role: "ANNOTATOR", languages: [] })),
+    ).toBe("CONFLICT");
   });
 });
 
@@ -220,12 +282,26 @@ describe("authorization", () => {
   let reviewerToken: string;
 
   beforeAll(async () => {
-    [admin, reviewer, annotator] = await Promise.all([makeUser("ADMIN"), makeUser("REVIEWER"), makeUser("ANNOTATOR", ["python"])]);
-    [adminToken, reviewerToken, annotatorToken] = await Promise.all([tokenFor(admin), tokenFor(reviewer), tokenFor(annotator)]);
+    [admin, reviewer, annotator] = await Promise.all([
+      makeUser("ADMIN"),
+      makeUser("REVIEWER"),
+      makeUser("ANNOTATOR", ["python"]),
+    ]);
+    [adminToken, reviewerToken, annotatorToken] = await Promise.all([
+      tokenFor(admin),
+      tokenFor(reviewer),
+      tokenFor(annotator),
+    ]);
   });
 
   const importAs = (actor: Actor, datasetName: string) =>
-    importRecords({ actor, datasetName, source: chunks(toJsonl([makeRecord(datasetName.replaceAll("-", "_"))])), skipInvalid: false, origin: "api" });
+    importRecords({
+      actor,
+      datasetName,
+      source: chunks(toJsonl([makeRecord(datasetName.replaceAll("-", "_"))])),
+      skipInvalid: false,
+      origin: "api",
+    });
 
   it("lets an admin import, and neither an annotator nor a reviewer", async () => {
     const name = uniqueName("authz");
@@ -240,28 +316,52 @@ describe("authorization", () => {
     const name = uniqueName("post");
     const body = toJsonl([makeRecord(name.replaceAll("-", "_"))]);
     for (const token of [annotatorToken, reviewerToken]) {
-      const response = await postRecords(new Request(recordsUrl(name), { method: "POST", headers: bearer(token), body }), params({ name }));
+      const response = await postRecords(
+        new Request(recordsUrl(name), { method: "POST", headers: bearer(token), body }),
+        params({ name }),
+      );
       expect(response.status).toBe(403);
       expect(((await response.json()) as ErrorBody).error.code).toBe("FORBIDDEN");
     }
     expect(await prisma().dataset.count({ where: { name } })).toBe(0);
 
-    const response = await postRecords(new Request(recordsUrl(name, "?fileName=a.jsonl"), { method: "POST", headers: bearer(adminToken), body }), params({ name }));
+    const response = await postRecords(
+      new Request(recordsUrl(name, "?fileName=a.jsonl"), { method: "POST", headers: bearer(adminToken), body }),
+      params({ name }),
+    );
     expect(response.status).toBe(201);
-    const summary = (await response.json()) as { ok: boolean; jobId: string; imported: number; byLanguage: Record<string, number> };
+    const summary = (await response.json()) as {
+      ok: boolean;
+      jobId: string;
+      imported: number;
+      byLanguage: Record<string, number>;
+    };
     expect(summary).toMatchObject({ ok: true, imported: 1, byLanguage: { python: 1 } });
 
-    const job = await getImport(new Request(`http://localhost/api/v1/imports/${summary.jobId}`, { headers: bearer(adminToken) }), params({ id: summary.jobId }));
+    const job = await getImport(
+      new Request(`http://localhost/api/v1/imports/${summary.jobId}`, { headers: bearer(adminToken) }),
+      params({ id: summary.jobId }),
+    );
     expect(job.status).toBe(200);
     expect(await job.json()).toMatchObject({ id: summary.jobId, datasetName: name, status: "SUCCEEDED", imported: 1 });
-    const hidden = await getImport(new Request(`http://localhost/api/v1/imports/${summary.jobId}`, { headers: bearer(annotatorToken) }), params({ id: summary.jobId }));
+    const hidden = await getImport(
+      new Request(`http://localhost/api/v1/imports/${summary.jobId}`, { headers: bearer(annotatorToken) }),
+      params({ id: summary.jobId }),
+    );
     expect(hidden.status).toBe(403);
   });
 
   it("accepts a gzipped POST body", async () => {
     const name = uniqueName("postgz");
-    const body = gzipSync(Buffer.from(toJsonl([makeRecord(`${name.replaceAll("-", "_")}_1`), makeRecord(`${name.replaceAll("-", "_")}_2`)])));
-    const response = await postRecords(new Request(recordsUrl(name), { method: "POST", headers: bearer(adminToken), body }), params({ name }));
+    const body = gzipSync(
+      Buffer.from(
+        toJsonl([makeRecord(`${name.replaceAll("-", "_")}_1`), makeRecord(`${name.replaceAll("-", "_")}_2`)]),
+      ),
+    );
+    const response = await postRecords(
+      new Request(recordsUrl(name), { method: "POST", headers: bearer(adminToken), body }),
+      params({ name }),
+    );
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ imported: 2 });
   });
@@ -275,7 +375,10 @@ describe("authorization", () => {
 
   it("answers 401 to a bad or malformed bearer token", async () => {
     for (const authorization of ["Bearer vty_bogus", "Bearer", "Basic dXNlcjpwYXNz"]) {
-      const response = await getDatasets(new Request("http://localhost/api/v1/datasets", { headers: { authorization } }), params({}));
+      const response = await getDatasets(
+        new Request("http://localhost/api/v1/datasets", { headers: { authorization } }),
+        params({}),
+      );
       expect(response.status).toBe(401);
       expect(((await response.json()) as ErrorBody).error.code).toBe("UNAUTHENTICATED");
     }
@@ -295,15 +398,32 @@ describe("authorization", () => {
   });
 
   /** A campaign in python over the dataset, which makes it visible to python annotators. */
-  const campaignOn = (dataset: string) => createCampaign({ actor: admin, input: { dataset, name: uniqueName("authz"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+  const campaignOn = (dataset: string) =>
+    createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("authz"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
 
   it("lists datasets with their counts to reviewers, and to annotators once a campaign in their languages uses them", async () => {
     const name = uniqueName("listed");
     await importAs(admin, name);
     const listed = async (token: string) => {
-      const response = await getDatasets(new Request("http://localhost/api/v1/datasets", { headers: bearer(token) }), params({}));
+      const response = await getDatasets(
+        new Request("http://localhost/api/v1/datasets", { headers: bearer(token) }),
+        params({}),
+      );
       expect(response.status).toBe(200);
-      return ((await response.json()) as { name: string; records: number; byLanguage: Record<string, number> }[]).find((d) => d.name === name);
+      return ((await response.json()) as { name: string; records: number; byLanguage: Record<string, number> }[]).find(
+        (d) => d.name === name,
+      );
     };
     expect(await listed(reviewerToken)).toMatchObject({ records: 1, byLanguage: { python: 1 } });
     expect(await listed(annotatorToken)).toBeUndefined();
@@ -313,7 +433,10 @@ describe("authorization", () => {
 
   it("answers 404 for the records of an unknown dataset", async () => {
     const name = uniqueName("missing");
-    const response = await getRecords(new Request(recordsUrl(name), { headers: bearer(annotatorToken) }), params({ name }));
+    const response = await getRecords(
+      new Request(recordsUrl(name), { headers: bearer(annotatorToken) }),
+      params({ name }),
+    );
     expect(response.status).toBe(404);
     expect(((await response.json()) as ErrorBody).error.code).toBe("NOT_FOUND");
   });
@@ -331,7 +454,10 @@ describe("authorization", () => {
       ["?cursor=-1", "cursor"],
     ];
     for (const [query, field] of cases) {
-      const response = await getRecords(new Request(recordsUrl(name, query), { headers: bearer(annotatorToken) }), params({ name }));
+      const response = await getRecords(
+        new Request(recordsUrl(name, query), { headers: bearer(annotatorToken) }),
+        params({ name }),
+      );
       expect(response.status, query).toBe(422);
       const body = (await response.json()) as ErrorBody;
       expect(body.error.code).toBe("INVALID_INPUT");
@@ -342,26 +468,46 @@ describe("authorization", () => {
   it("answers 422 to a POST with a bad line, naming it, and writes nothing", async () => {
     const name = uniqueName("postbad");
     const seed = name.replaceAll("-", "_");
-    const body = [JSON.stringify(makeRecord(`${seed}_1`)), JSON.stringify(makeRecord(`${seed}_2`, { language: "cobol" }))].join("\n");
+    const body = [
+      JSON.stringify(makeRecord(`${seed}_1`)),
+      JSON.stringify(makeRecord(`${seed}_2`, { language: "cobol" })),
+    ].join("\n");
     const recordsBefore = await prisma().record.count();
-    const response = await postRecords(new Request(recordsUrl(name), { method: "POST", headers: bearer(adminToken), body }), params({ name }));
+    const response = await postRecords(
+      new Request(recordsUrl(name), { method: "POST", headers: bearer(adminToken), body }),
+      params({ name }),
+    );
     expect(response.status).toBe(422);
-    const summary = (await response.json()) as { ok: boolean; imported: number; errors: { line: number; message: string }[] };
+    const summary = (await response.json()) as {
+      ok: boolean;
+      imported: number;
+      errors: { line: number; message: string }[];
+    };
     expect(summary).toMatchObject({ ok: false, imported: 0 });
     expect(summary.errors).toEqual([{ line: 2, message: expect.stringMatching(/unknown language "cobol"/) }]);
     expect(await prisma().record.count()).toBe(recordsBefore);
     expect(await prisma().dataset.count({ where: { name } })).toBe(0);
 
-    const skipped = await postRecords(new Request(recordsUrl(name, "?skipInvalid=1"), { method: "POST", headers: bearer(adminToken), body }), params({ name }));
+    const skipped = await postRecords(
+      new Request(recordsUrl(name, "?skipInvalid=1"), { method: "POST", headers: bearer(adminToken), body }),
+      params({ name }),
+    );
     expect(skipped.status).toBe(201);
     expect(await skipped.json()).toMatchObject({ ok: true, imported: 1, skipped: 1 });
   });
 
   it("answers 422 to an empty POST body", async () => {
     const name = uniqueName("postempty");
-    const response = await postRecords(new Request(recordsUrl(name), { method: "POST", headers: bearer(adminToken) }), params({ name }));
+    const response = await postRecords(
+      new Request(recordsUrl(name), { method: "POST", headers: bearer(adminToken) }),
+      params({ name }),
+    );
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ ok: false, imported: 0, errors: [{ line: 0, message: expect.stringMatching(/empty/) }] });
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      imported: 0,
+      errors: [{ line: 0, message: expect.stringMatching(/empty/) }],
+    });
   });
 
   describe("the records list", () => {
@@ -373,22 +519,49 @@ describe("authorization", () => {
       makeRecord(`${seed}_0`, { language: "python", difficulty: "easy", critic_result: pass }),
       makeRecord(`${seed}_1`, { language: "go", difficulty: "hard", critic_result: fail }),
       makeRecord(`${seed}_2`, { language: "rust", difficulty: "medium" }),
-      makeRecord(`${seed}_3`, { language: "py", difficulty: "hard", question: "Implement a Trie with insert and search." }),
+      makeRecord(`${seed}_3`, {
+        language: "py",
+        difficulty: "hard",
+        question: "Implement a Trie with insert and search.",
+      }),
       makeRecord(`${seed}_4`, { language: "go", difficulty: null, critic_result: pass }),
-      makeRecord(`${seed}_5`, { language: "python", difficulty: "MEDIUM", critic_result: fail, question: "Write a TRIE-based autocomplete." }),
+      makeRecord(`${seed}_5`, {
+        language: "python",
+        difficulty: "MEDIUM",
+        critic_result: fail,
+        question: "Write a TRIE-based autocomplete.",
+      }),
       makeRecord(`${seed}_6`, { language: "rust", difficulty: "easy" }),
     ];
 
     beforeAll(async () => {
-      const summary = await importRecords({ actor: admin, datasetName: name, source: chunks(toJsonl(input)), skipInvalid: false, origin: "api" });
+      const summary = await importRecords({
+        actor: admin,
+        datasetName: name,
+        source: chunks(toJsonl(input)),
+        skipInvalid: false,
+        origin: "api",
+      });
       expect(summary).toMatchObject({ ok: true, imported: 7 });
       await campaignOn(name);
     });
 
-    type Page = { records: { id: number; line: number; language: string; difficulty: string | null; critic: { overallPass: boolean | null } | null }[]; nextCursor: number | null };
+    type Page = {
+      records: {
+        id: number;
+        line: number;
+        language: string;
+        difficulty: string | null;
+        critic: { overallPass: boolean | null } | null;
+      }[];
+      nextCursor: number | null;
+    };
 
     async function page(query: string): Promise<Page> {
-      const response = await getRecords(new Request(recordsUrl(name, query), { headers: bearer(annotatorToken) }), params({ name }));
+      const response = await getRecords(
+        new Request(recordsUrl(name, query), { headers: bearer(annotatorToken) }),
+        params({ name }),
+      );
       expect(response.status, query).toBe(200);
       return (await response.json()) as Page;
     }
@@ -429,12 +602,20 @@ describe("authorization", () => {
       await importRecords({
         actor: admin,
         datasetName: other,
-        source: chunks(toJsonl([makeRecord(`${otherSeed}_0`, { question: "Return 100% of the input." }), makeRecord(`${otherSeed}_1`, { question: "Return the input unchanged." })])),
+        source: chunks(
+          toJsonl([
+            makeRecord(`${otherSeed}_0`, { question: "Return 100% of the input." }),
+            makeRecord(`${otherSeed}_1`, { question: "Return the input unchanged." }),
+          ]),
+        ),
         skipInvalid: false,
         origin: "api",
       });
       await campaignOn(other);
-      const response = await getRecords(new Request(recordsUrl(other, "?q=%25"), { headers: bearer(annotatorToken) }), params({ name: other }));
+      const response = await getRecords(
+        new Request(recordsUrl(other, "?q=%25"), { headers: bearer(annotatorToken) }),
+        params({ name: other }),
+      );
       expect(response.status).toBe(200);
       expect(((await response.json()) as Page).records.map((r) => r.line)).toEqual([1]);
     });

@@ -33,13 +33,46 @@ describe("backup and restore", () => {
     const admin = await makeUser("ADMIN");
     const annotator = await makeUser("ANNOTATOR", ["python"]);
     const dataset = uniqueName("backup");
-    const records = [0, 1, 2].map((index) => makeRecord(`b${index}_${dataset.replaceAll("-", "_")}`, { note: "kept\nacross\tlines \\ and quotes \"", index }));
-    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
-    const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("backup"), overlap: 1, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
-    const items = await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, orderBy: { position: "asc" }, select: { id: true } });
+    const records = [0, 1, 2].map((index) =>
+      makeRecord(`b${index}_${dataset.replaceAll("-", "_")}`, { note: 'kept\nacross\tlines \\ and quotes "', index }),
+    );
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl(records)),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("backup"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const items = await prisma().campaignItem.findMany({
+      where: { campaignId: campaign.id },
+      orderBy: { position: "asc" },
+      select: { id: true },
+    });
     for (const [index, item] of items.entries()) {
       await holdItem({ userId: annotator.id, itemId: item.id });
-      await submitAnnotation({ actor: annotator, itemId: item.id, input: { valid: index !== 0, categories: index === 0 ? ["precision"] : [], note: index === 0 ? "float ==" : null, needsReview: false, activeMs: 12_000 } });
+      await submitAnnotation({
+        actor: annotator,
+        itemId: item.id,
+        input: {
+          valid: index !== 0,
+          categories: index === 0 ? ["precision"] : [],
+          note: index === 0 ? "float ==" : null,
+          needsReview: false,
+          activeMs: 12_000,
+        },
+      });
     }
     const original = await getCampaignReport({ actor: admin, campaignId: campaign.id });
     const sourceUrl = process.env.DATABASE_URL!;
@@ -55,8 +88,12 @@ describe("backup and restore", () => {
         process.env.DATABASE_URL = target;
         const restored = await getCampaignReport({ actor: admin, campaignId: campaign.id });
         expect(restored).toEqual(original);
-        const record = await prisma().record.findFirstOrThrow({ where: { dataset: { name: dataset } }, orderBy: { id: "asc" }, select: { extra: true } });
-        expect((record.extra as { note: string }).note).toBe("kept\nacross\tlines \\ and quotes \"");
+        const record = await prisma().record.findFirstOrThrow({
+          where: { dataset: { name: dataset } },
+          orderBy: { id: "asc" },
+          select: { extra: true },
+        });
+        expect((record.extra as { note: string }).note).toBe('kept\nacross\tlines \\ and quotes "');
         // A second restore into the same (now full) database is refused and changes nothing.
         await expect(restoreBackup(target, Readable.from([backup]))).rejects.toThrow(/not empty/);
       } finally {
@@ -71,8 +108,16 @@ describe("backup and restore", () => {
     const admin = await makeUser("ADMIN");
     const dataset = uniqueName("truncated");
     // Incompressible text, so that cutting the gzip in half lands inside the table rows.
-    const records = Array.from({ length: 40 }, (_, index) => makeRecord(`t${index}_${dataset.replaceAll("-", "_")}`, { noise: randomBytes(2000).toString("hex") }));
-    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
+    const records = Array.from({ length: 40 }, (_, index) =>
+      makeRecord(`t${index}_${dataset.replaceAll("-", "_")}`, { noise: randomBytes(2000).toString("hex") }),
+    );
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl(records)),
+      skipInvalid: false,
+      origin: "api",
+    });
     const backup = await collect((output) => writeBackup(process.env.DATABASE_URL!, output));
     await withFreshDatabase("truncated", async (target) => {
       await applyMigrations(target);
@@ -88,7 +133,9 @@ describe("backup and restore", () => {
       await check.connect();
       try {
         // The restore ran as the same role, so its sessions' states are visible to this one.
-        const { rows } = await check.query<{ state: string }>("SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+        const { rows } = await check.query<{ state: string }>(
+          "SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        );
         expect(rows.filter((row) => row.state?.startsWith("idle in transaction"))).toEqual([]);
         expect((await check.query(`SELECT count(*)::int AS n FROM "Record"`)).rows).toEqual([{ n: 0 }]);
       } finally {
@@ -99,6 +146,8 @@ describe("backup and restore", () => {
 
   it("refuses a file that is not a backup", async () => {
     const { gzipSync } = await import("node:zlib");
-    await expect(restoreBackup(process.env.DATABASE_URL!, Readable.from([gzipSync("hello\n")]))).rejects.toThrow(/not a Verity backup/);
+    await expect(restoreBackup(process.env.DATABASE_URL!, Readable.from([gzipSync("hello\n")]))).rejects.toThrow(
+      /not a Verity backup/,
+    );
   });
 });

@@ -31,7 +31,9 @@ export async function writeBackup(databaseUrl: string, output: Writable): Promis
   const counts: Record<string, number> = {};
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const { rows: migrations } = await client.query<{ name: string }>(`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`);
+    const { rows: migrations } = await client.query<{ name: string }>(
+      `SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`,
+    );
     gzip.write(`${FORMAT}\n-- migrations ${migrations.map((row) => row.name).join(",")}\n`);
     for (const table of await listTables(client)) {
       gzip.write(`-- table ${table}\n`);
@@ -75,10 +77,14 @@ export async function restoreBackup(databaseUrl: string, input: Readable): Promi
   try {
     if ((await next()) !== FORMAT) throw new Error("This is not a Verity backup (unknown header).");
     const migrationsLine = (await next()) ?? "";
-    const { rows: migrations } = await client.query<{ name: string }>(`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`);
+    const { rows: migrations } = await client.query<{ name: string }>(
+      `SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`,
+    );
     const expected = migrationsLine.replace("-- migrations ", "");
     if (expected !== migrations.map((row) => row.name).join(",")) {
-      throw new Error(`The backup was taken at migrations [${expected}] but this database is at [${migrations.map((row) => row.name).join(",")}]. Restore into a database migrated to the same version.`);
+      throw new Error(
+        `The backup was taken at migrations [${expected}] but this database is at [${migrations.map((row) => row.name).join(",")}]. Restore into a database migrated to the same version.`,
+      );
     }
     const tables = await listTables(client);
     await client.query("BEGIN");
@@ -108,7 +114,9 @@ export async function restoreBackup(databaseUrl: string, input: Readable): Promi
       `SELECT table_name AS table, column_name AS column FROM information_schema.columns WHERE table_schema = 'public' AND column_default LIKE 'nextval%'`,
     );
     for (const { table, column } of sequences) {
-      await client.query(`SELECT setval(pg_get_serial_sequence('"${table}"', '${column}'), coalesce((SELECT max("${column}") FROM "${table}"), 0) + 1, false)`);
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('"${table}"', '${column}'), coalesce((SELECT max("${column}") FROM "${table}"), 0) + 1, false)`,
+      );
     }
     await client.query("COMMIT");
     return counts;
@@ -144,7 +152,8 @@ async function* readLines(input: Readable): AsyncGenerator<string> {
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "Z_BUF_ERROR" || code === "Z_DATA_ERROR") throw new Error(`The backup file is damaged or cut short (${(error as Error).message}).`);
+    if (code === "Z_BUF_ERROR" || code === "Z_DATA_ERROR")
+      throw new Error(`The backup file is damaged or cut short (${(error as Error).message}).`);
     throw error;
   }
   if (rest !== "") yield rest;

@@ -22,8 +22,25 @@ beforeAll(async () => {
 async function makeCampaign({ records = 3, overlap = 1, agreementFraction = 0 } = {}) {
   const dataset = uniqueName("life");
   const seed = dataset.replaceAll("-", "_");
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(Array.from({ length: records }, (_, n) => makeRecord(`${seed}_${n}`)))), skipInvalid: false, origin: "api" });
-  return createCampaign({ actor: admin, input: { dataset, name: uniqueName("Life"), overlap, agreementFraction, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(toJsonl(Array.from({ length: records }, (_, n) => makeRecord(`${seed}_${n}`)))),
+    skipInvalid: false,
+    origin: "api",
+  });
+  return createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName("Life"),
+      overlap,
+      agreementFraction,
+      blind: false,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
+  });
 }
 
 const label = { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 };
@@ -32,9 +49,15 @@ describe("updateCampaignSettings", () => {
   it("renames and changes overlap before labels exist (overlap 2: every item, agreement subset or not, wants two)", async () => {
     const campaign = await makeCampaign({ records: 4, agreementFraction: 1 });
     const name = uniqueName("Renamed");
-    const updated = await updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { name, overlap: 2 } });
+    const updated = await updateCampaignSettings({
+      actor: admin,
+      campaignId: campaign.id,
+      input: { name, overlap: 2 },
+    });
     expect(updated).toMatchObject({ name, overlap: 2, agreementFraction: 0 });
-    expect(await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { target: true } })).toEqual(Array(4).fill({ target: 2 }));
+    expect(
+      await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { target: true } }),
+    ).toEqual(Array(4).fill({ target: 2 }));
     expect(await prisma().auditEvent.count({ where: { targetId: campaign.id, action: "campaign.update" } })).toBe(1);
   });
 
@@ -44,11 +67,21 @@ describe("updateCampaignSettings", () => {
     const annotator = await makeUser("ANNOTATOR", ["python"]);
     const claim = await claimNextItem({ actor: annotator, campaignId: campaign.id });
     await submitAnnotation({ actor: annotator, itemId: claim!.itemId, input: label });
-    await expect(updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { overlap: 3 } })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { name: other.name } })).rejects.toMatchObject({ code: "CONFLICT" });
-    const renamed = await updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { name: uniqueName("Still renamable") } });
+    await expect(
+      updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { overlap: 3 } }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { name: other.name } }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
+    const renamed = await updateCampaignSettings({
+      actor: admin,
+      campaignId: campaign.id,
+      input: { name: uniqueName("Still renamable") },
+    });
     expect(renamed.overlap).toBe(1);
-    await expect(updateCampaignSettings({ actor: reviewer, campaignId: campaign.id, input: { name: "x" } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      updateCampaignSettings({ actor: reviewer, campaignId: campaign.id, input: { name: "x" } }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });
 
@@ -61,10 +94,19 @@ describe("changeCampaignStatus", () => {
 
     const paused = await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "pause" });
     expect(paused).toMatchObject({ status: "PAUSED", endedLeases: 1 });
-    expect(await prisma().assignment.findMany({ where: { item: { campaignId: campaign.id } }, select: { status: true } })).toEqual([{ status: "EXPIRED" }]);
-    expect(await prisma().campaignItem.aggregate({ where: { campaignId: campaign.id }, _sum: { slotsTaken: true } })).toMatchObject({ _sum: { slotsTaken: 0 } });
-    await expect(claimNextItem({ actor: annotator, campaignId: campaign.id })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/paused/) });
-    await expect(changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "pause" })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(
+      await prisma().assignment.findMany({ where: { item: { campaignId: campaign.id } }, select: { status: true } }),
+    ).toEqual([{ status: "EXPIRED" }]);
+    expect(
+      await prisma().campaignItem.aggregate({ where: { campaignId: campaign.id }, _sum: { slotsTaken: true } }),
+    ).toMatchObject({ _sum: { slotsTaken: 0 } });
+    await expect(claimNextItem({ actor: annotator, campaignId: campaign.id })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/paused/),
+    });
+    await expect(
+      changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "pause" }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
 
     await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "resume" });
     expect(await claimNextItem({ actor: annotator, campaignId: campaign.id })).not.toBeNull();
@@ -73,14 +115,33 @@ describe("changeCampaignStatus", () => {
   it("closes, archives and reopens in order; a closed campaign hands out nothing", async () => {
     const campaign = await makeCampaign();
     const annotator = await makeUser("ANNOTATOR", ["python"]);
-    await expect(changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "archive" })).rejects.toMatchObject({ code: "CONFLICT" });
-    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "close" })).toMatchObject({ status: "CLOSED" });
-    await expect(claimNextItem({ actor: annotator, campaignId: campaign.id })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/closed/) });
-    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "archive" })).toMatchObject({ status: "ARCHIVED" });
+    await expect(
+      changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "archive" }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "close" })).toMatchObject({
+      status: "CLOSED",
+    });
+    await expect(claimNextItem({ actor: annotator, campaignId: campaign.id })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/closed/),
+    });
+    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "archive" })).toMatchObject({
+      status: "ARCHIVED",
+    });
     expect((await getCampaign({ actor: admin, campaignId: campaign.id })).status).toBe("ARCHIVED");
-    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "unarchive" })).toMatchObject({ status: "CLOSED" });
-    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "reopen" })).toMatchObject({ status: "ACTIVE" });
-    expect(await prisma().auditEvent.findMany({ where: { targetId: campaign.id, action: { startsWith: "campaign.status" } }, orderBy: { createdAt: "asc" }, select: { after: true } })).toHaveLength(4);
+    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "unarchive" })).toMatchObject({
+      status: "CLOSED",
+    });
+    expect(await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "reopen" })).toMatchObject({
+      status: "ACTIVE",
+    });
+    expect(
+      await prisma().auditEvent.findMany({
+        where: { targetId: campaign.id, action: { startsWith: "campaign.status" } },
+        orderBy: { createdAt: "asc" },
+        select: { after: true },
+      }),
+    ).toHaveLength(4);
   });
 });
 
@@ -94,7 +155,10 @@ describe("labels after closing", () => {
     await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "resume" });
     const second = await claimNextItem({ actor: annotator, campaignId: campaign.id });
     await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "close" });
-    await expect(submitAnnotation({ actor: annotator, itemId: second!.itemId, input: label })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/closed/) });
+    await expect(submitAnnotation({ actor: annotator, itemId: second!.itemId, input: label })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/closed/),
+    });
     expect(await prisma().annotation.count({ where: { item: { campaignId: campaign.id } } })).toBe(1);
   });
 });
@@ -112,6 +176,8 @@ describe("deleteCampaign", () => {
     const claim = await claimNextItem({ actor: annotator, campaignId: labelled.id });
     await submitAnnotation({ actor: annotator, itemId: claim!.itemId, input: label });
     await expect(deleteCampaign({ actor: admin, campaignId: labelled.id })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(deleteCampaign({ actor: admin, campaignId: "no-such-campaign" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(deleteCampaign({ actor: admin, campaignId: "no-such-campaign" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 });

@@ -56,7 +56,10 @@ export const campaignSelect = {
   dataset: { select: { name: true } },
 } as const;
 
-export function toSummary({ dataset, ...campaign }: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
+export function toSummary({
+  dataset,
+  ...campaign
+}: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
   return { ...campaign, dataset: dataset.name };
 }
 
@@ -70,15 +73,24 @@ function asSeenBy(actor: Actor, { goldShare, ...campaign }: CampaignSummary): Ca
  * language (or all), ordered and sampled by md5(seed, record key) so the same seed always gives the
  * same items, plus the error taxonomy. Done in SQL so 100,000 records stay cheap. Scope: campaigns:admin.
  */
-export async function createCampaign({ actor, input }: { actor: Actor | SystemActor; input: CreateCampaignInput }): Promise<CampaignSummary> {
+export async function createCampaign({
+  actor,
+  input,
+}: {
+  actor: Actor | SystemActor;
+  input: CreateCampaignInput;
+}): Promise<CampaignSummary> {
   assertCan(actor, "campaigns:admin");
   const seed = input.seed ?? randomBytes(6).toString("hex");
   return prisma().$transaction(
     async (tx) => {
       const dataset = await tx.dataset.findUnique({ where: { name: input.dataset }, select: { id: true } });
-      if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${input.dataset}".`, { dataset: ["No such dataset."] });
+      if (!dataset)
+        throw new AppError("NOT_FOUND", `No dataset named "${input.dataset}".`, { dataset: ["No such dataset."] });
       if (await tx.campaign.findUnique({ where: { name: input.name }, select: { id: true } })) {
-        throw new AppError("CONFLICT", `A campaign named "${input.name}" exists already.`, { name: ["Choose another name."] });
+        throw new AppError("CONFLICT", `A campaign named "${input.name}" exists already.`, {
+          name: ["Choose another name."],
+        });
       }
       const languages = await sampleLanguages(tx, dataset.id, input.languages);
 
@@ -98,13 +110,46 @@ export async function createCampaign({ actor, input }: { actor: Actor | SystemAc
           requireInvalidNote: input.requireInvalidNote ?? false,
           goldShare: input.goldShare ?? 0,
           createdById: personIdOf(actor),
-          categories: { create: (input.categories ?? DEFAULT_CATEGORIES).map((category, position) => ({ ...category, description: category.description ?? "", position })) },
+          categories: {
+            create: (input.categories ?? DEFAULT_CATEGORIES).map((category, position) => ({
+              ...category,
+              description: category.description ?? "",
+              position,
+            })),
+          },
         },
         select: { id: true },
       });
-      const itemCount = await insertSample(tx, { campaignId: campaign.id, datasetId: dataset.id, seed, languages, perLanguage: input.perLanguage ?? null, overlap: input.overlap, agreementFraction: input.overlap === 1 ? input.agreementFraction : 0 });
-      const created = await tx.campaign.update({ where: { id: campaign.id }, data: { itemCount }, select: campaignSelect });
-      await writeAudit(tx, { actorId: personIdOf(actor), action: "campaign.create", targetType: "Campaign", targetId: campaign.id, after: { name: input.name, dataset: input.dataset, languages, perLanguage: input.perLanguage ?? null, seed, overlap: input.overlap, goldShare: input.goldShare ?? 0, itemCount } });
+      const itemCount = await insertSample(tx, {
+        campaignId: campaign.id,
+        datasetId: dataset.id,
+        seed,
+        languages,
+        perLanguage: input.perLanguage ?? null,
+        overlap: input.overlap,
+        agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
+      });
+      const created = await tx.campaign.update({
+        where: { id: campaign.id },
+        data: { itemCount },
+        select: campaignSelect,
+      });
+      await writeAudit(tx, {
+        actorId: personIdOf(actor),
+        action: "campaign.create",
+        targetType: "Campaign",
+        targetId: campaign.id,
+        after: {
+          name: input.name,
+          dataset: input.dataset,
+          languages,
+          perLanguage: input.perLanguage ?? null,
+          seed,
+          overlap: input.overlap,
+          goldShare: input.goldShare ?? 0,
+          itemCount,
+        },
+      });
       return toSummary(created);
     },
     { timeout: 120_000 },
@@ -118,7 +163,10 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
   const present = await tx.record.groupBy({ by: ["language"], where: { datasetId }, _count: { _all: true } });
   const languages = [...(wanted ?? present.map((row) => row.language))].sort();
   const missing = languages.filter((language) => !present.some((row) => row.language === language));
-  if (missing.length) throw new AppError("INVALID_INPUT", `The dataset has no records in ${missing.join(", ")}.`, { languages: [`No records in ${missing.join(", ")}.`] });
+  if (missing.length)
+    throw new AppError("INVALID_INPUT", `The dataset has no records in ${missing.join(", ")}.`, {
+      languages: [`No records in ${missing.join(", ")}.`],
+    });
   return languages;
 }
 
@@ -129,7 +177,18 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
  * md5(seed, key) order. Because the rank depends only on the seed and the key, a larger size later
  * adds exactly the records a campaign created with that size would have held. Returns how many.
  */
-async function insertSample(tx: Tx, sample: { campaignId: string; datasetId: string; seed: string; languages: string[]; perLanguage: number | null; overlap: number; agreementFraction: number }): Promise<number> {
+async function insertSample(
+  tx: Tx,
+  sample: {
+    campaignId: string;
+    datasetId: string;
+    seed: string;
+    languages: string[];
+    perLanguage: number | null;
+    overlap: number;
+    agreementFraction: number;
+  },
+): Promise<number> {
   const { campaignId, datasetId, seed, languages, perLanguage, overlap, agreementFraction } = sample;
   // The agreement subset: items whose hash falls under the fraction get one extra annotator.
   // Item ids are random: nobody should be able to name an item they were not handed.
@@ -149,10 +208,20 @@ async function insertSample(tx: Tx, sample: { campaignId: string; datasetId: str
       AND NOT EXISTS (SELECT 1 FROM "CampaignItem" i WHERE i."campaignId" = ${campaignId} AND i."recordId" = r.id)`;
 }
 
-export type CampaignExtension = { added: number; perLanguage: number | null; before: Record<string, number>; after: Record<string, number> };
+export type CampaignExtension = {
+  added: number;
+  perLanguage: number | null;
+  before: Record<string, number>;
+  after: Record<string, number>;
+};
 
 async function itemsByLanguage(tx: Tx, campaignId: string): Promise<Record<string, number>> {
-  const rows = await tx.campaignItem.groupBy({ by: ["language"], where: { campaignId, gold: false }, _count: { _all: true }, orderBy: { language: "asc" } });
+  const rows = await tx.campaignItem.groupBy({
+    by: ["language"],
+    where: { campaignId, gold: false },
+    _count: { _all: true },
+    orderBy: { language: "asc" },
+  });
   return Object.fromEntries(rows.map((row) => [row.language, row._count._all]));
 }
 
@@ -162,27 +231,73 @@ async function itemsByLanguage(tx: Tx, campaignId: string): Promise<Record<strin
  * size would hold; labels so far stay, new items queue after the old ones. The sample never shrinks.
  * Returns the items per language before and after. Scope: campaigns:admin.
  */
-export async function extendCampaign({ actor, campaignId, input }: { actor: Actor; campaignId: string; input: ExtendCampaignInput }): Promise<CampaignExtension> {
+export async function extendCampaign({
+  actor,
+  campaignId,
+  input,
+}: {
+  actor: Actor;
+  campaignId: string;
+  input: ExtendCampaignInput;
+}): Promise<CampaignExtension> {
   assertCan(actor, "campaigns:admin");
   return prisma().$transaction(
     async (tx) => {
       // Locked, so two extensions at once cannot both count the same positions.
-      const [campaign] = await tx.$queryRaw<{ datasetId: string; seed: string; languages: string[]; perLanguage: number | null; overlap: number; agreementFraction: number }[]>`
+      const [campaign] = await tx.$queryRaw<
+        {
+          datasetId: string;
+          seed: string;
+          languages: string[];
+          perLanguage: number | null;
+          overlap: number;
+          agreementFraction: number;
+        }[]
+      >`
         SELECT "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
       if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
       const perLanguage = input.perLanguage;
-      if (campaign.perLanguage === null ? perLanguage !== null : perLanguage !== null && perLanguage < campaign.perLanguage) {
-        throw new AppError("INVALID_INPUT", `The sample only grows: give at least ${campaign.perLanguage ?? "all"} per language.`, { perLanguage: ["Records already in the campaign stay in it."] });
+      if (
+        campaign.perLanguage === null
+          ? perLanguage !== null
+          : perLanguage !== null && perLanguage < campaign.perLanguage
+      ) {
+        throw new AppError(
+          "INVALID_INPUT",
+          `The sample only grows: give at least ${campaign.perLanguage ?? "all"} per language.`,
+          { perLanguage: ["Records already in the campaign stay in it."] },
+        );
       }
       const wanted: string[] | undefined = input.languages;
       const dropped = campaign.languages.filter((language) => wanted && !wanted.includes(language));
-      if (dropped.length) throw new AppError("INVALID_INPUT", `Languages stay in the campaign: ${dropped.join(", ")}.`, { languages: [`Keep ${dropped.join(", ")}.`] });
+      if (dropped.length)
+        throw new AppError("INVALID_INPUT", `Languages stay in the campaign: ${dropped.join(", ")}.`, {
+          languages: [`Keep ${dropped.join(", ")}.`],
+        });
       const languages = await sampleLanguages(tx, campaign.datasetId, wanted ?? campaign.languages);
       const before = await itemsByLanguage(tx, campaignId);
-      const added = await insertSample(tx, { campaignId, datasetId: campaign.datasetId, seed: campaign.seed, languages, perLanguage, overlap: campaign.overlap, agreementFraction: campaign.agreementFraction });
+      const added = await insertSample(tx, {
+        campaignId,
+        datasetId: campaign.datasetId,
+        seed: campaign.seed,
+        languages,
+        perLanguage,
+        overlap: campaign.overlap,
+        agreementFraction: campaign.agreementFraction,
+      });
       const after = await itemsByLanguage(tx, campaignId);
-      await tx.campaign.update({ where: { id: campaignId }, data: { perLanguage, languages, itemCount: { increment: added } } });
-      await writeAudit(tx, { actorId: actor.id, action: "campaign.extend", targetType: "Campaign", targetId: campaignId, before: { perLanguage: campaign.perLanguage, languages: campaign.languages, items: before }, after: { perLanguage, languages, items: after, added } });
+      await tx.campaign.update({
+        where: { id: campaignId },
+        data: { perLanguage, languages, itemCount: { increment: added } },
+      });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        action: "campaign.extend",
+        targetType: "Campaign",
+        targetId: campaignId,
+        before: { perLanguage: campaign.perLanguage, languages: campaign.languages, items: before },
+        after: { perLanguage, languages, items: after, added },
+      });
       return { added, perLanguage, before, after };
     },
     { timeout: 120_000 },
@@ -190,7 +305,13 @@ export async function extendCampaign({ actor, campaignId, input }: { actor: Acto
 }
 
 /** Any campaign, for the system actor (the operator CLI), which sees them all. Scope: records:read. */
-export async function getCampaignForSystem({ actor, campaignId }: { actor: SystemActor; campaignId: string }): Promise<CampaignSummary> {
+export async function getCampaignForSystem({
+  actor,
+  campaignId,
+}: {
+  actor: SystemActor;
+  campaignId: string;
+}): Promise<CampaignSummary> {
   assertCan(actor, "records:read");
   const row = await prisma().campaign.findUnique({ where: { id: campaignId }, select: campaignSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
@@ -209,7 +330,13 @@ export async function listCampaigns({ actor }: { actor: Actor }): Promise<Campai
 }
 
 /** One campaign, scoped like listCampaigns (an annotator without a shared language gets NOT_FOUND). */
-export async function getCampaign({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<CampaignSummary> {
+export async function getCampaign({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<CampaignSummary> {
   assertCan(actor, "records:read");
   const row = await prisma().campaign.findFirst({
     where: { id: campaignId, ...visibleCampaignWhere(actor) },
@@ -220,13 +347,32 @@ export async function getCampaign({ actor, campaignId }: { actor: Actor; campaig
 }
 
 /** Changes a campaign's guidelines and note rule, with an audit row. Scope: campaigns:admin. */
-export async function updateCampaignGuidelines({ actor, input }: { actor: Actor; input: CampaignGuidelinesInput }): Promise<void> {
+export async function updateCampaignGuidelines({
+  actor,
+  input,
+}: {
+  actor: Actor;
+  input: CampaignGuidelinesInput;
+}): Promise<void> {
   assertCan(actor, "campaigns:admin");
   await prisma().$transaction(async (tx) => {
-    const before = await tx.campaign.findUnique({ where: { id: input.campaignId }, select: { guidelines: true, requireInvalidNote: true } });
+    const before = await tx.campaign.findUnique({
+      where: { id: input.campaignId },
+      select: { guidelines: true, requireInvalidNote: true },
+    });
     if (!before) throw new AppError("NOT_FOUND", "No such campaign.");
-    await tx.campaign.update({ where: { id: input.campaignId }, data: { guidelines: input.guidelines, requireInvalidNote: input.requireInvalidNote } });
-    await writeAudit(tx, { actorId: actor.id, action: "campaign.settings", targetType: "Campaign", targetId: input.campaignId, before, after: { guidelines: input.guidelines, requireInvalidNote: input.requireInvalidNote } });
+    await tx.campaign.update({
+      where: { id: input.campaignId },
+      data: { guidelines: input.guidelines, requireInvalidNote: input.requireInvalidNote },
+    });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "campaign.settings",
+      targetType: "Campaign",
+      targetId: input.campaignId,
+      before,
+      after: { guidelines: input.guidelines, requireInvalidNote: input.requireInvalidNote },
+    });
   });
 }
 
@@ -250,7 +396,13 @@ export type CampaignProgress = {
 };
 
 /** Progress of a campaign overall, per language, and for the actor. Scope: records:read (campaign visible to the actor). */
-export async function getCampaignProgress({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<CampaignProgress> {
+export async function getCampaignProgress({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<CampaignProgress> {
   await getCampaign({ actor, campaignId });
   const [byLanguageRows, mineRows, activeLeases, available] = await Promise.all([
     prisma().$queryRaw<{ language: string; items: bigint; wanted: bigint; done: bigint; complete: bigint }[]>`
@@ -260,8 +412,14 @@ export async function getCampaignProgress({ actor, campaignId }: { actor: Actor;
       LEFT JOIN (SELECT "itemId", count(*) AS done FROM "Annotation" GROUP BY "itemId") a ON a."itemId" = i.id
       WHERE i."campaignId" = ${campaignId} AND NOT i.gold
       GROUP BY i.language`,
-    prisma().assignment.groupBy({ by: ["status"], where: { userId: actor.id, item: { campaignId } }, _count: { _all: true } }),
-    prisma().assignment.count({ where: { status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } } }),
+    prisma().assignment.groupBy({
+      by: ["status"],
+      where: { userId: actor.id, item: { campaignId } },
+      _count: { _all: true },
+    }),
+    prisma().assignment.count({
+      where: { status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
+    }),
     countAvailableItems({ actor, campaignId }),
   ]);
   const byLanguage: CampaignProgress["byLanguage"] = {};
@@ -270,7 +428,11 @@ export async function getCampaignProgress({ actor, campaignId }: { actor: Actor;
   let done = 0;
   let complete = 0;
   for (const row of byLanguageRows) {
-    byLanguage[row.language] = { items: Number(row.items), annotationsWanted: Number(row.wanted), annotationsDone: Number(row.done) };
+    byLanguage[row.language] = {
+      items: Number(row.items),
+      annotationsWanted: Number(row.wanted),
+      annotationsDone: Number(row.done),
+    };
     items += Number(row.items);
     wanted += Number(row.wanted);
     done += Number(row.done);

@@ -18,7 +18,10 @@ export function prisma(): PrismaClient {
     if (!url) throw new Error("DATABASE_URL is not set: start Verity with `npm start` or set DATABASE_URL.");
     // Prisma's default of 2 s to start a transaction turns a busy pool (many annotators submitting
     // at once, or a loaded machine) into failed submissions; waiting a little longer is better.
-    globalForPrisma.verityPrisma = new PrismaClient({ adapter: new PrismaPg(createPool(url, 10)), transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
+    globalForPrisma.verityPrisma = new PrismaClient({
+      adapter: new PrismaPg(createPool(url, 10)),
+      transactionOptions: { maxWait: 10_000, timeout: 15_000 },
+    });
   }
   return globalForPrisma.verityPrisma;
 }

@@ -23,8 +23,25 @@ beforeAll(async () => {
   annotator = await makeUser("ANNOTATOR", ["python"]);
   stranger = await makeUser("ANNOTATOR", ["python"]);
   const dataset = uniqueName("comments");
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([makeRecord(dataset.replaceAll("-", "_"))])), skipInvalid: false, origin: "api" });
-  const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("Comments"), overlap: 2, agreementFraction: 0, blind: false, finalRule: "consensus", leaseMinutes: 30 } });
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(toJsonl([makeRecord(dataset.replaceAll("-", "_"))])),
+    skipInvalid: false,
+    origin: "api",
+  });
+  const campaign = await createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName("Comments"),
+      overlap: 2,
+      agreementFraction: 0,
+      blind: false,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
+  });
   campaignId = campaign.id;
   itemId = (await claimNextItem({ actor: annotator, campaignId: campaign.id }))!.itemId;
 });
@@ -33,7 +50,14 @@ describe("comments", () => {
   it("lets the assigned annotator and a reviewer talk; each sees the other's new comments as unread until read", async () => {
     await addComment({ actor: annotator, itemId, body: "  Is this test nondeterministic?  " });
     const forReviewer = await listComments({ actor: reviewer, itemId });
-    expect(forReviewer.comments).toEqual([expect.objectContaining({ author: annotator.email, body: "Is this test nondeterministic?", isUnread: true, isMine: false })]);
+    expect(forReviewer.comments).toEqual([
+      expect.objectContaining({
+        author: annotator.email,
+        body: "Is this test nondeterministic?",
+        isUnread: true,
+        isMine: false,
+      }),
+    ]);
     expect(forReviewer.unread).toBe(1);
     // Own comments are never unread.
     expect((await listComments({ actor: annotator, itemId })).unread).toBe(0);
@@ -54,17 +78,30 @@ describe("comments", () => {
     expect((await claimNextItem({ actor: second, campaignId }))!.itemId).toBe(itemId);
     const before = await listComments({ actor: second, itemId });
     expect(before.comments.map((comment) => comment.body)).toEqual(["No: it seeds the generator."]);
-    await submitAnnotation({ actor: second, itemId, input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 } });
-    expect((await listComments({ actor: second, itemId })).comments.map((comment) => comment.body)).toEqual(["Is this test nondeterministic?", "No: it seeds the generator."]);
+    await submitAnnotation({
+      actor: second,
+      itemId,
+      input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 },
+    });
+    expect((await listComments({ actor: second, itemId })).comments.map((comment) => comment.body)).toEqual([
+      "Is this test nondeterministic?",
+      "No: it seeds the generator.",
+    ]);
   });
 
   it("hides the thread from annotators never assigned to the item, and refuses empty or huge comments", async () => {
     await expect(listComments({ actor: stranger, itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(addComment({ actor: stranger, itemId, body: "hello" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(markCommentsRead({ actor: stranger, itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(addComment({ actor: admin, itemId: "no-such-item", body: "hello" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(addComment({ actor: admin, itemId: "no-such-item", body: "hello" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect((await listComments({ actor: admin, itemId })).comments.length).toBeGreaterThan(0);
-    await expect(addComment({ actor: annotator, itemId, body: "   " })).rejects.toMatchObject({ code: "INVALID_INPUT" });
-    await expect(addComment({ actor: annotator, itemId, body: "x".repeat(5001) })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(addComment({ actor: annotator, itemId, body: "   " })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
+    await expect(addComment({ actor: annotator, itemId, body: "x".repeat(5001) })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
   });
 });

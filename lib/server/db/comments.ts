@@ -8,7 +8,14 @@ import { commentSchema } from "@/lib/validation/comments";
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
 
-export type CommentView = { id: string; author: string; body: string; createdAt: Date; isMine: boolean; isUnread: boolean };
+export type CommentView = {
+  id: string;
+  author: string;
+  body: string;
+  createdAt: Date;
+  isMine: boolean;
+  isUnread: boolean;
+};
 
 /**
  * The thread is visible to whoever may see the item: reviewers and admins (reviews:write), and
@@ -27,37 +34,91 @@ async function assertCanSeeItem(actor: Actor, itemId: string): Promise<void> {
  * last read the thread; an annotator sees other annotators' comments only once they have labelled
  * the item. Scope: comments:write.
  */
-export async function listComments({ actor, itemId }: { actor: Actor; itemId: string }): Promise<{ comments: CommentView[]; unread: number; isHoldingBack: boolean }> {
+export async function listComments({
+  actor,
+  itemId,
+}: {
+  actor: Actor;
+  itemId: string;
+}): Promise<{ comments: CommentView[]; unread: number; isHoldingBack: boolean }> {
   assertCan(actor, "comments:write");
   await assertCanSeeItem(actor, itemId);
   // Labels stay independent: until an annotator has labelled the item, other annotators' comments
   // (which may say what they chose) are held back; reviewers' and admins' comments always show.
-  const hasLabelled = can(actor, "reviews:write") || (await prisma().annotation.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } }, select: { id: true } })) !== null;
+  const hasLabelled =
+    can(actor, "reviews:write") ||
+    (await prisma().annotation.findUnique({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      select: { id: true },
+    })) !== null;
   const [rows, read] = await Promise.all([
     prisma().comment.findMany({
-      where: { itemId, ...(hasLabelled ? {} : { OR: [{ authorId: actor.id }, { author: { role: { not: "ANNOTATOR" } } }] }) },
+      where: {
+        itemId,
+        ...(hasLabelled ? {} : { OR: [{ authorId: actor.id }, { author: { role: { not: "ANNOTATOR" } } }] }),
+      },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { id: true, body: true, createdAt: true, authorId: true, author: { select: { name: true, email: true } } },
+      select: {
+        id: true,
+        body: true,
+        createdAt: true,
+        authorId: true,
+        author: { select: { name: true, email: true } },
+      },
     }),
-    prisma().commentRead.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } }, select: { readAt: true } }),
+    prisma().commentRead.findUnique({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      select: { readAt: true },
+    }),
   ]);
   const comments = rows.map((row) => {
     const isMine = row.authorId === actor.id;
-    return { id: row.id, author: row.author.name ?? row.author.email, body: row.body, createdAt: row.createdAt, isMine, isUnread: !isMine && (!read || row.createdAt > read.readAt) };
+    return {
+      id: row.id,
+      author: row.author.name ?? row.author.email,
+      body: row.body,
+      createdAt: row.createdAt,
+      isMine,
+      isUnread: !isMine && (!read || row.createdAt > read.readAt),
+    };
   });
   return { comments, unread: comments.filter((comment) => comment.isUnread).length, isHoldingBack: !hasLabelled };
 }
 
 /** Adds a comment to an item's thread (audited, so reviewers see it in the campaign's log). Scope: comments:write. */
-export async function addComment({ actor, itemId, body }: { actor: Actor; itemId: string; body: string }): Promise<{ id: string }> {
+export async function addComment({
+  actor,
+  itemId,
+  body,
+}: {
+  actor: Actor;
+  itemId: string;
+  body: string;
+}): Promise<{ id: string }> {
   assertCan(actor, "comments:write");
   const parsed = commentSchema.safeParse({ itemId, body });
-  if (!parsed.success) throw new AppError("INVALID_INPUT", parsed.error.issues[0]?.message ?? "Invalid comment.", { body: parsed.error.issues.map((issue) => issue.message) });
+  if (!parsed.success)
+    throw new AppError("INVALID_INPUT", parsed.error.issues[0]?.message ?? "Invalid comment.", {
+      body: parsed.error.issues.map((issue) => issue.message),
+    });
   await assertCanSeeItem(actor, itemId);
   return prisma().$transaction(async (tx) => {
-    const comment = await tx.comment.create({ data: { itemId, authorId: actor.id, body: parsed.data.body }, select: { id: true, createdAt: true } });
-    await tx.commentRead.upsert({ where: { itemId_userId: { itemId, userId: actor.id } }, create: { itemId, userId: actor.id, readAt: comment.createdAt }, update: { readAt: comment.createdAt } });
-    await writeAudit(tx, { actorId: actor.id, action: "comment.create", targetType: "CampaignItem", targetId: itemId, after: { body: parsed.data.body } });
+    const comment = await tx.comment.create({
+      data: { itemId, authorId: actor.id, body: parsed.data.body },
+      select: { id: true, createdAt: true },
+    });
+    await tx.commentRead.upsert({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      create: { itemId, userId: actor.id, readAt: comment.createdAt },
+      update: { readAt: comment.createdAt },
+    });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "comment.create",
+      targetType: "CampaignItem",
+      targetId: itemId,
+      after: { body: parsed.data.body },
+    });
     return { id: comment.id };
   });
 }
@@ -67,11 +128,21 @@ export async function markCommentsRead({ actor, itemId }: { actor: Actor; itemId
   assertCan(actor, "comments:write");
   await assertCanSeeItem(actor, itemId);
   const readAt = new Date();
-  await prisma().commentRead.upsert({ where: { itemId_userId: { itemId, userId: actor.id } }, create: { itemId, userId: actor.id, readAt }, update: { readAt } });
+  await prisma().commentRead.upsert({
+    where: { itemId_userId: { itemId, userId: actor.id } },
+    create: { itemId, userId: actor.id, readAt },
+    update: { readAt },
+  });
 }
 
 /** Unread comment counts for a set of items, for queue rows. Only call with items the actor may see. */
-export async function countUnreadComments({ actor, itemIds }: { actor: Actor; itemIds: string[] }): Promise<Map<string, number>> {
+export async function countUnreadComments({
+  actor,
+  itemIds,
+}: {
+  actor: Actor;
+  itemIds: string[];
+}): Promise<Map<string, number>> {
   if (itemIds.length === 0) return new Map();
   const rows = await prisma().$queryRaw<{ itemId: string; n: bigint }[]>`
     SELECT c."itemId", count(*) AS n FROM "Comment" c

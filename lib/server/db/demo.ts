@@ -17,11 +17,28 @@ const DEMO_FILE = join(process.cwd(), "prisma", "demo", "demo.jsonl");
  */
 export async function loadDemoDatasetIfEmpty({ actor }: { actor: Actor | SystemActor }): Promise<ImportSummary | null> {
   if (!existsSync(DEMO_FILE) || (await prisma().dataset.count()) > 0) return null;
-  return importRecords({ actor, datasetName: DEMO_DATASET, source: createReadStream(DEMO_FILE), skipInvalid: false, origin: "demo", fileName: "demo.jsonl" });
+  return importRecords({
+    actor,
+    datasetName: DEMO_DATASET,
+    source: createReadStream(DEMO_FILE),
+    skipInvalid: false,
+    origin: "demo",
+    fileName: "demo.jsonl",
+  });
 }
 
 /** Imports the demo dataset unless a dataset of that name exists (benchmarks); returns null when it does. Scope: imports:write. */
-export async function loadDemoDatasetIfMissing({ actor }: { actor: Actor | SystemActor }): Promise<ImportSummary | null> {
+export async function loadDemoDatasetIfMissing({
+  actor,
+}: {
+  actor: Actor | SystemActor;
+}): Promise<ImportSummary | null> {
   if ((await prisma().dataset.count({ where: { name: DEMO_DATASET } })) > 0) return null;
-  return importRecords({ actor, datasetName: DEMO_DATASET, source: createReadStream(DEMO_FILE), skipInvalid: false, origin: "cli" });
+  return importRecords({
+    actor,
+    datasetName: DEMO_DATASET,
+    source: createReadStream(DEMO_FILE),
+    skipInvalid: false,
+    origin: "cli",
+  });
 }

@@ -43,7 +43,10 @@ async function withClient<T>(config: string | pg.ClientConfig, run: (client: pg.
 /** Tries the fixed credentials every cluster used to have, over TCP and over the socket; returns how each went. */
 async function connectWithOldCredentials(dataDir: string, port: number) {
   const old = { user: "verity", password: "verity", database: "verity", port, connectionTimeoutMillis: 5000 };
-  const attempts = await Promise.allSettled([withClient({ ...old, host: "127.0.0.1" }, async () => {}), withClient({ ...old, host: join(dataDir, "postgres") }, async () => {})]);
+  const attempts = await Promise.allSettled([
+    withClient({ ...old, host: "127.0.0.1" }, async () => {}),
+    withClient({ ...old, host: join(dataDir, "postgres") }, async () => {}),
+  ]);
   return attempts.map((attempt) => attempt.status);
 }
 
@@ -59,7 +62,9 @@ describe("embedded PostgreSQL", () => {
 
     expect(await applyMigrations(server.url)).toContain("20261129105345_init");
     await withClient(server.url, async (client) => {
-      const { rows } = await client.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
+      const { rows } = await client.query<{ rolsuper: boolean }>(
+        "SELECT rolsuper FROM pg_roles WHERE rolname = current_user",
+      );
       expect(rows).toEqual([{ rolsuper: false }]);
       await expect(client.query("COPY (SELECT 1) TO PROGRAM 'true'")).rejects.toMatchObject({ code: "42501" });
       await expect(client.query("CREATE EXTENSION file_fdw")).rejects.toMatchObject({ code: "42501" });
@@ -93,12 +98,17 @@ describe("embedded PostgreSQL", () => {
     await legacy.initialise();
     await legacy.start();
     try {
-      const legacyUrl = (database: string) => `postgresql://verity:verity@localhost:${port}/${database}?host=${encodeURIComponent(join(dataDir, "postgres"))}`;
+      const legacyUrl = (database: string) =>
+        `postgresql://verity:verity@localhost:${port}/${database}?host=${encodeURIComponent(join(dataDir, "postgres"))}`;
       await withClient(legacyUrl("postgres"), (client) => client.query("CREATE DATABASE verity"));
       await applyMigrations(legacyUrl("verity"));
       await withClient(legacyUrl("verity"), async (client) => {
-        await client.query("CREATE SCHEMA pgboss; CREATE TYPE pgboss.state AS ENUM ('created'); CREATE TABLE pgboss.job (id serial PRIMARY KEY, state pgboss.state)");
-        await client.query(`INSERT INTO "User" (id, email, name, role) VALUES ('legacy-user', 'legacy@example.test', 'Legacy', 'ADMIN')`);
+        await client.query(
+          "CREATE SCHEMA pgboss; CREATE TYPE pgboss.state AS ENUM ('created'); CREATE TABLE pgboss.job (id serial PRIMARY KEY, state pgboss.state)",
+        );
+        await client.query(
+          `INSERT INTO "User" (id, email, name, role) VALUES ('legacy-user', 'legacy@example.test', 'Legacy', 'ADMIN')`,
+        );
       });
     } finally {
       await legacy.stop();
@@ -108,7 +118,9 @@ describe("embedded PostgreSQL", () => {
     expect(await connectWithOldCredentials(dataDir, port)).toEqual(["rejected", "rejected"]);
     expect(await applyMigrations(server.url)).toEqual([]);
     await withClient(server.url, async (client) => {
-      expect((await client.query(`SELECT email FROM "User" WHERE id = 'legacy-user'`)).rows).toEqual([{ email: "legacy@example.test" }]);
+      expect((await client.query(`SELECT email FROM "User" WHERE id = 'legacy-user'`)).rows).toEqual([
+        { email: "legacy@example.test" },
+      ]);
       const { rows: owners } = await client.query<{ owner: string }>(
         `SELECT DISTINCT pg_get_userbyid(c.relowner) AS owner FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('public', 'pgboss') AND c.relkind IN ('r', 'S', 'i')
            AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')`,

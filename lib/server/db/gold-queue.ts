@@ -17,7 +17,10 @@ type GoldCampaign = { id: string; datasetId: string; seed: string; languages: st
 type Annotator = { id: string; languages: string[] };
 
 async function loadGoldCampaign(tx: Tx, campaignId: string): Promise<GoldCampaign> {
-  return tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { id: true, datasetId: true, seed: true, languages: true, goldShare: true } });
+  return tx.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: { id: true, datasetId: true, seed: true, languages: true, goldShare: true },
+  });
 }
 
 /**
@@ -34,10 +37,18 @@ function goldCandidatesSql(campaign: GoldCampaign, actor: Annotator): Prisma.Sql
 }
 
 /** How many gold items the annotator could still be served (0 when the campaign mixes none in). */
-export async function countAvailableGold({ actor, campaignId }: { actor: Annotator; campaignId: string }): Promise<number> {
+export async function countAvailableGold({
+  actor,
+  campaignId,
+}: {
+  actor: Annotator;
+  campaignId: string;
+}): Promise<number> {
   const campaign = await loadGoldCampaign(prisma(), campaignId);
   if (campaign.goldShare <= 0) return 0;
-  const [row] = await prisma().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n ${goldCandidatesSql(campaign, actor)}`;
+  const [row] = await prisma().$queryRaw<
+    { n: number }[]
+  >`SELECT count(*)::int AS n ${goldCandidatesSql(campaign, actor)}`;
   return row.n;
 }
 
@@ -45,18 +56,33 @@ export async function countAvailableGold({ actor, campaignId }: { actor: Annotat
  * Inside a claim's transaction: whether this claim is the annotator's turn for a gold item (by the
  * campaign's seed and how many items they held before), and a function that finds that gold item.
  */
-export async function goldTurn(tx: Tx, { actor, campaignId }: { actor: Annotator; campaignId: string }): Promise<{ isTurn: boolean; mixesGold: boolean; takeGoldItem: () => Promise<{ id: string; recordId: number } | null> }> {
+export async function goldTurn(
+  tx: Tx,
+  { actor, campaignId }: { actor: Annotator; campaignId: string },
+): Promise<{
+  isTurn: boolean;
+  mixesGold: boolean;
+  takeGoldItem: () => Promise<{ id: string; recordId: number } | null>;
+}> {
   const campaign = await loadGoldCampaign(tx, campaignId);
   const mixesGold = campaign.goldShare > 0;
   const claimIndex = mixesGold ? await tx.assignment.count({ where: { userId: actor.id, item: { campaignId } } }) : 0;
-  return { isTurn: isGoldTurn({ seed: campaign.seed, userId: actor.id, claimIndex, share: campaign.goldShare }), mixesGold, takeGoldItem: () => takeGoldItem(tx, campaign, actor) };
+  return {
+    isTurn: isGoldTurn({ seed: campaign.seed, userId: actor.id, claimIndex, share: campaign.goldShare }),
+    mixesGold,
+    takeGoldItem: () => takeGoldItem(tx, campaign, actor),
+  };
 }
 
 /**
  * Picks the annotator's next gold record (an order of their own, from the seed) and returns its
  * campaign item, created on first use with an id shaped like every other item's, or null.
  */
-async function takeGoldItem(tx: Tx, campaign: GoldCampaign, actor: Annotator): Promise<{ id: string; recordId: number } | null> {
+async function takeGoldItem(
+  tx: Tx,
+  campaign: GoldCampaign,
+  actor: Annotator,
+): Promise<{ id: string; recordId: number } | null> {
   const [record] = await tx.$queryRaw<{ id: number; language: string }[]>`
     SELECT r.id, r.language ${goldCandidatesSql(campaign, actor)}
     ORDER BY md5(${campaign.seed} || ':gold:' || ${actor.id} || ':' || r.key)

@@ -33,7 +33,11 @@ export async function listGoldAnswers({ actor, datasetName }: { actor: Actor; da
   assertCanReadGold(actor);
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
-  const rows = await prisma().goldLabel.findMany({ where: { record: { datasetId: dataset.id } }, orderBy: { recordId: "asc" }, select: { ...goldSelect, record: { select: { key: true, language: true } } } });
+  const rows = await prisma().goldLabel.findMany({
+    where: { record: { datasetId: dataset.id } },
+    orderBy: { recordId: "asc" },
+    select: { ...goldSelect, record: { select: { key: true, language: true } } },
+  });
   return rows.map(({ record, ...gold }) => ({ ...gold, key: record.key, language: record.language }));
 }
 
@@ -44,13 +48,37 @@ export async function countGoldAnswers({ actor, datasetName }: { actor: Actor; d
 }
 
 /** Sets (or replaces) a record's gold answer, audited. Scope: gold:write (admins). */
-export async function setGoldAnswer({ actor, recordId, answer }: { actor: Actor; recordId: number; answer: GoldAnswer }): Promise<GoldView> {
+export async function setGoldAnswer({
+  actor,
+  recordId,
+  answer,
+}: {
+  actor: Actor;
+  recordId: number;
+  answer: GoldAnswer;
+}): Promise<GoldView> {
   assertCan(actor, "gold:write");
   return prisma().$transaction(async (tx) => {
-    if (!(await tx.record.findUnique({ where: { id: recordId }, select: { id: true } }))) throw new AppError("NOT_FOUND", "No such record.");
-    const before = await tx.goldLabel.findUnique({ where: { recordId }, select: { valid: true, categories: true, note: true } });
-    const saved = await tx.goldLabel.upsert({ where: { recordId }, create: { recordId, ...answer, createdById: actor.id }, update: { ...answer, createdById: actor.id }, select: goldSelect });
-    await writeAudit(tx, { actorId: actor.id, action: "gold.set", targetType: "Record", targetId: String(recordId), before: before ?? undefined, after: answer });
+    if (!(await tx.record.findUnique({ where: { id: recordId }, select: { id: true } })))
+      throw new AppError("NOT_FOUND", "No such record.");
+    const before = await tx.goldLabel.findUnique({
+      where: { recordId },
+      select: { valid: true, categories: true, note: true },
+    });
+    const saved = await tx.goldLabel.upsert({
+      where: { recordId },
+      create: { recordId, ...answer, createdById: actor.id },
+      update: { ...answer, createdById: actor.id },
+      select: goldSelect,
+    });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "gold.set",
+      targetType: "Record",
+      targetId: String(recordId),
+      before: before ?? undefined,
+      after: answer,
+    });
     return saved;
   });
 }
@@ -59,10 +87,19 @@ export async function setGoldAnswer({ actor, recordId, answer }: { actor: Actor;
 export async function clearGoldAnswer({ actor, recordId }: { actor: Actor; recordId: number }): Promise<void> {
   assertCan(actor, "gold:write");
   await prisma().$transaction(async (tx) => {
-    const before = await tx.goldLabel.findUnique({ where: { recordId }, select: { valid: true, categories: true, note: true } });
+    const before = await tx.goldLabel.findUnique({
+      where: { recordId },
+      select: { valid: true, categories: true, note: true },
+    });
     if (!before) throw new AppError("NOT_FOUND", "This record has no gold answer.");
     await tx.goldLabel.delete({ where: { recordId } });
-    await writeAudit(tx, { actorId: actor.id, action: "gold.clear", targetType: "Record", targetId: String(recordId), before });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "gold.clear",
+      targetType: "Record",
+      targetId: String(recordId),
+      before,
+    });
   });
 }
 
@@ -74,21 +111,35 @@ const MAX_LISTED_ERRORS = 20;
  * whole file with each line's error (INVALID_INPUT). Existing answers are replaced. Scope: gold:write
  * (no actor: the operator at the command line).
  */
-export async function importGoldAnswers({ actor, datasetName, text }: { actor: Actor | null; datasetName: string; text: string }): Promise<{ dataset: string; imported: number }> {
+export async function importGoldAnswers({
+  actor,
+  datasetName,
+  text,
+}: {
+  actor: Actor | null;
+  datasetName: string;
+  text: string;
+}): Promise<{ dataset: string; imported: number }> {
   if (actor) assertCan(actor, "gold:write");
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true, name: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
   const { rows, errors } = parseGoldFile(text);
   const keys = rows.flatMap((row) => ("key" in row.ref ? [row.ref.key] : []));
   const ids = rows.flatMap((row) => ("id" in row.ref ? [row.ref.id] : []));
-  const found = await prisma().record.findMany({ where: { datasetId: dataset.id, OR: [{ key: { in: keys } }, { id: { in: ids } }] }, select: { id: true, key: true } });
+  const found = await prisma().record.findMany({
+    where: { datasetId: dataset.id, OR: [{ key: { in: keys } }, { id: { in: ids } }] },
+    select: { id: true, key: true },
+  });
   const idByKey = new Map(found.map((record) => [record.key, record.id]));
   const known = new Set(found.map((record) => record.id));
   const seen = new Map<number, number>();
   const resolved = rows.flatMap((row) => {
     const recordId = "key" in row.ref ? idByKey.get(row.ref.key) : known.has(row.ref.id) ? row.ref.id : undefined;
     if (recordId === undefined) {
-      errors.push({ line: row.line, message: `${dataset.name} holds no record with ${"key" in row.ref ? `key ${row.ref.key}` : `id ${row.ref.id}`}.` });
+      errors.push({
+        line: row.line,
+        message: `${dataset.name} holds no record with ${"key" in row.ref ? `key ${row.ref.key}` : `id ${row.ref.id}`}.`,
+      });
       return [];
     }
     const earlier = seen.get(recordId);
@@ -100,9 +151,16 @@ export async function importGoldAnswers({ actor, datasetName, text }: { actor: A
     return [{ recordId, ...row.answer }];
   });
   if (errors.length > 0) {
-    const listed = [...errors].sort((a, b) => a.line - b.line).slice(0, MAX_LISTED_ERRORS).map((error) => `line ${error.line}: ${error.message}`);
+    const listed = [...errors]
+      .sort((a, b) => a.line - b.line)
+      .slice(0, MAX_LISTED_ERRORS)
+      .map((error) => `line ${error.line}: ${error.message}`);
     const more = errors.length > MAX_LISTED_ERRORS ? ` (and ${errors.length - MAX_LISTED_ERRORS} more)` : "";
-    throw new AppError("INVALID_INPUT", `Nothing imported: ${errors.length} bad line${errors.length === 1 ? "" : "s"}${more}. ${listed[0]}`, { file: listed });
+    throw new AppError(
+      "INVALID_INPUT",
+      `Nothing imported: ${errors.length} bad line${errors.length === 1 ? "" : "s"}${more}. ${listed[0]}`,
+      { file: listed },
+    );
   }
   await prisma().$transaction(async (tx) => {
     await tx.$executeRaw`
@@ -110,7 +168,13 @@ export async function importGoldAnswers({ actor, datasetName, text }: { actor: A
       SELECT x."recordId", x.valid, ARRAY(SELECT jsonb_array_elements_text(x.categories)), x.note, ${actor?.id ?? null}, now()
       FROM jsonb_to_recordset(${JSON.stringify(resolved)}::jsonb) AS x("recordId" int, valid boolean, categories jsonb, note text)
       ON CONFLICT ("recordId") DO UPDATE SET valid = EXCLUDED.valid, categories = EXCLUDED.categories, note = EXCLUDED.note, "createdById" = EXCLUDED."createdById", "updatedAt" = now()`;
-    await writeAudit(tx, { actorId: actor?.id ?? null, action: "gold.import", targetType: "Dataset", targetId: dataset.id, after: { records: resolved.length } });
+    await writeAudit(tx, {
+      actorId: actor?.id ?? null,
+      action: "gold.import",
+      targetType: "Dataset",
+      targetId: dataset.id,
+      after: { records: resolved.length },
+    });
   });
   return { dataset: dataset.name, imported: resolved.length };
 }

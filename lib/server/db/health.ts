@@ -37,7 +37,9 @@ export type QueueHealth = {
  */
 export async function checkQueue({ queue, deadAfterMs }: { queue: string; deadAfterMs: number }): Promise<QueueHealth> {
   try {
-    const [exists] = await prisma().$queryRaw<{ present: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`;
+    const [exists] = await prisma().$queryRaw<
+      { present: boolean }[]
+    >`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`;
     if (!exists.present) return { ok: true, depth: 0, oldestWaitingSeconds: null, active: 0, heldByDeadWorkers: 0 };
     const [row] = await prisma().$queryRaw<{ depth: bigint; oldest: number | null; active: bigint; held: bigint }[]>`
       SELECT count(*) FILTER (WHERE state IN ('created', 'retry')) AS depth,
@@ -47,8 +49,21 @@ export async function checkQueue({ queue, deadAfterMs }: { queue: string; deadAf
                SELECT j."jobId" FROM "WorkerJob" j JOIN "Worker" w ON w.id = j."workerId"
                WHERE w."lastBeatAt" < clock_timestamp() - ${deadAfterMs}::int * interval '1 millisecond')) AS held
       FROM pgboss.job WHERE name = ${queue} AND state < 'completed'`;
-    return { ok: true, depth: Number(row.depth), oldestWaitingSeconds: row.oldest === null ? null : Math.round(row.oldest), active: Number(row.active), heldByDeadWorkers: Number(row.held) };
+    return {
+      ok: true,
+      depth: Number(row.depth),
+      oldestWaitingSeconds: row.oldest === null ? null : Math.round(row.oldest),
+      active: Number(row.active),
+      heldByDeadWorkers: Number(row.held),
+    };
   } catch {
-    return { ok: false, depth: null, oldestWaitingSeconds: null, active: null, heldByDeadWorkers: null, error: "The job queue cannot be read." };
+    return {
+      ok: false,
+      depth: null,
+      oldestWaitingSeconds: null,
+      active: null,
+      heldByDeadWorkers: null,
+      error: "The job queue cannot be read.",
+    };
   }
 }

@@ -17,12 +17,24 @@ beforeAll(async () => {
 
 const entry = fc.oneof(
   fc.integer({ min: 0, max: 20 }).map((seed) => ({ good: true, text: JSON.stringify(makeRecord(`fz${seed}`)) })),
-  fc.constantFrom('{"question": "cut', "not json", '{"question":"q","language":"cobol"}', "[1,2", "\u0000\u0001binary").map((text) => ({ good: false, text })),
+  fc
+    .constantFrom('{"question": "cut', "not json", '{"question":"q","language":"cobol"}', "[1,2", "\u0000\u0001binary")
+    .map((text) => ({ good: false, text })),
   // Records PostgreSQL could not store, or too deep to write back: a NUL, an unpaired surrogate, 100,000 levels.
   fc
-    .tuple(fc.integer({ min: 0, max: 20 }), fc.constantFrom("\u0000", "\ud800"), fc.constantFrom("question", "notes", "critic_result", "critic_reasoning"))
-    .map(([seed, bad, field]) => ({ good: false, text: JSON.stringify(makeRecord(`fz${seed}`, { [field]: `x${bad}` })) })),
-  fc.integer({ min: 0, max: 20 }).map((seed) => ({ good: false, text: `${JSON.stringify(makeRecord(`fzd${seed}`)).slice(0, -1)},"meta":${"[".repeat(100_000)}${"]".repeat(100_000)}}` })),
+    .tuple(
+      fc.integer({ min: 0, max: 20 }),
+      fc.constantFrom("\u0000", "\ud800"),
+      fc.constantFrom("question", "notes", "critic_result", "critic_reasoning"),
+    )
+    .map(([seed, bad, field]) => ({
+      good: false,
+      text: JSON.stringify(makeRecord(`fz${seed}`, { [field]: `x${bad}` })),
+    })),
+  fc.integer({ min: 0, max: 20 }).map((seed) => ({
+    good: false,
+    text: `${JSON.stringify(makeRecord(`fzd${seed}`)).slice(0, -1)},"meta":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+  })),
 );
 
 describe("import fuzzing against the database", () => {
@@ -31,7 +43,13 @@ describe("import fuzzing against the database", () => {
       fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 12 }), async (entries) => {
         const dataset = uniqueName("fuzz");
         const text = entries.map((e) => e.text).join("\n");
-        const summary = await importRecords({ actor: admin, datasetName: dataset, source: chunks(text), skipInvalid: false, origin: "api" });
+        const summary = await importRecords({
+          actor: admin,
+          datasetName: dataset,
+          source: chunks(text),
+          skipInvalid: false,
+          origin: "api",
+        });
         const stored = await prisma().record.count({ where: { dataset: { name: dataset } } });
         const distinctGood = new Set(entries.filter((e) => e.good).map((e) => e.text)).size;
         if (entries.some((e) => !e.good)) {

@@ -46,9 +46,16 @@ describe("interrupted imports", () => {
   it("reports a job whose importing process was killed as FAILED, with the reason, instead of RUNNING forever", async () => {
     const file = join(tmpdir(), `verity-interrupted-${Date.now()}.jsonl`);
     const filler = "x".repeat(1500);
-    writeFileSync(file, toJsonl(Array.from({ length: 20_000 }, (_, i) => makeRecord(`int${i}`, { question: `${filler} ${i}` }))));
+    writeFileSync(
+      file,
+      toJsonl(Array.from({ length: 20_000 }, (_, i) => makeRecord(`int${i}`, { question: `${filler} ${i}` }))),
+    );
     const dataset = uniqueName("killed");
-    const child = spawn(process.execPath, ["scripts/verity.mjs", "import", file, "--dataset", dataset], { env: { ...process.env }, stdio: "ignore", detached: true });
+    const child = spawn(process.execPath, ["scripts/verity.mjs", "import", file, "--dataset", dataset], {
+      env: { ...process.env },
+      stdio: "ignore",
+      detached: true,
+    });
     try {
       const jobId = await waitForJob(dataset, (job) => job.linesRead > 1000);
       process.kill(-child.pid!, "SIGKILL");
@@ -74,9 +81,15 @@ describe("interrupted imports", () => {
 
   it("at start-up marks FAILED every job left RUNNING by a process that is gone", async () => {
     // What a crashed process leaves behind: the row says RUNNING and no session holds its lock.
-    const orphan = await prisma().importJob.create({ data: { datasetName: uniqueName("orphan"), source: "api", linesRead: 3000, imported: 3000 }, select: { id: true } });
+    const orphan = await prisma().importJob.create({
+      data: { datasetName: uniqueName("orphan"), source: "api", linesRead: 3000, imported: 3000 },
+      select: { id: true },
+    });
     expect(await failInterruptedImports()).toBeGreaterThanOrEqual(1);
-    const job = await prisma().importJob.findUniqueOrThrow({ where: { id: orphan.id }, select: { status: true, message: true, finishedAt: true } });
+    const job = await prisma().importJob.findUniqueOrThrow({
+      where: { id: orphan.id },
+      select: { status: true, message: true, finishedAt: true },
+    });
     expect(job.status).toBe("FAILED");
     expect(job.message).toMatch(/interrupted/);
     expect(job.finishedAt).not.toBeNull();
@@ -86,7 +99,13 @@ describe("interrupted imports", () => {
     const dataset = uniqueName("alive");
     const seed = dataset.replaceAll("-", "_");
     const paused = pausedSource(toJsonl([makeRecord(`${seed}_a`)]), toJsonl([makeRecord(`${seed}_b`)]));
-    const running = importRecords({ actor: admin, datasetName: dataset, source: paused.source, skipInvalid: false, origin: "api" });
+    const running = importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: paused.source,
+      skipInvalid: false,
+      origin: "api",
+    });
     const jobId = await waitForJob(dataset, () => true);
 
     await failInterruptedImports();
@@ -95,12 +114,27 @@ describe("interrupted imports", () => {
     paused.release();
     const summary = await running;
     expect(summary).toMatchObject({ ok: true, imported: 2 });
-    expect(await findImportJob({ actor: admin, jobId })).toMatchObject({ status: "SUCCEEDED", imported: 2, message: null });
+    expect(await findImportJob({ actor: admin, jobId })).toMatchObject({
+      status: "SUCCEEDED",
+      imported: 2,
+      message: null,
+    });
   });
 
-  it("keeps the real reason of a rejected file, not \"interrupted\"", async () => {
-    const summary = await importRecords({ actor: admin, datasetName: uniqueName("rejected"), source: (async function* () { yield "{bad\n"; })(), skipInvalid: false, origin: "api" });
+  it('keeps the real reason of a rejected file, not "interrupted"', async () => {
+    const summary = await importRecords({
+      actor: admin,
+      datasetName: uniqueName("rejected"),
+      source: (async function* () {
+        yield "{bad\n";
+      })(),
+      skipInvalid: false,
+      origin: "api",
+    });
     await failInterruptedImports();
-    expect(await findImportJob({ actor: admin, jobId: summary.jobId })).toMatchObject({ status: "FAILED", message: "1 bad line(s); nothing was imported." });
+    expect(await findImportJob({ actor: admin, jobId: summary.jobId })).toMatchObject({
+      status: "FAILED",
+      message: "1 bad line(s); nothing was imported.",
+    });
   });
 });

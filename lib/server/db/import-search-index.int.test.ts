@@ -8,7 +8,9 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 
 /** Merges what is pending now; returns how many pending-list pages there were (0: nothing was waiting). */
 async function mergePendingPages(): Promise<number> {
-  const rows = await prisma().$queryRaw<{ pages: bigint }[]>`SELECT gin_clean_pending_list('"Record_question_idx"'::regclass) AS pages`;
+  const rows = await prisma().$queryRaw<
+    { pages: bigint }[]
+  >`SELECT gin_clean_pending_list('"Record_question_idx"'::regclass) AS pages`;
   return Number(rows[0].pages);
 }
 
@@ -17,7 +19,13 @@ describe("the question index after an import", () => {
     await mergePendingPages();
     const admin = await makeUser("ADMIN");
     const records = Array.from({ length: 200 }, (_, index) => makeRecord(`pending${index}`));
-    const summary = await importRecords({ actor: admin, datasetName: uniqueName("pending"), source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
+    const summary = await importRecords({
+      actor: admin,
+      datasetName: uniqueName("pending"),
+      source: chunks(toJsonl(records)),
+      skipInvalid: false,
+      origin: "api",
+    });
     expect(summary.imported).toBe(200);
     expect(await mergePendingPages()).toBe(0);
   });

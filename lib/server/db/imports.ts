@@ -23,13 +23,20 @@ const PROGRESS_INTERVAL_MS = 500;
  * collide with pg-boss's one-key locks.)
  */
 const IMPORT_LOCK_CLASS = 0x56524954;
-const INTERRUPTED_MESSAGE = "The import was interrupted: the process importing it stopped or lost its database connection. Nothing was imported.";
+const INTERRUPTED_MESSAGE =
+  "The import was interrupted: the process importing it stopped or lost its database connection. Nothing was imported.";
 
 export const DATASET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export type ImportOrigin = "cli" | "web" | "api" | "demo";
 
-export type ImportProgress = { linesRead: number; bytesRead: number; bytesTotal: number | null; imported: number; errorCount: number };
+export type ImportProgress = {
+  linesRead: number;
+  bytesRead: number;
+  bytesTotal: number | null;
+  imported: number;
+  errorCount: number;
+};
 
 export type ImportSummary = {
   jobId: string;
@@ -65,9 +72,13 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
   assertCan(input.actor, "imports:write");
   const datasetName = input.datasetName.trim();
   if (!DATASET_NAME_PATTERN.test(datasetName)) {
-    throw new AppError("INVALID_INPUT", "A dataset name is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit.", {
-      dataset: ["Use letters, digits, dots, dashes or underscores."],
-    });
+    throw new AppError(
+      "INVALID_INPUT",
+      "A dataset name is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit.",
+      {
+        dataset: ["Use letters, digits, dots, dashes or underscores."],
+      },
+    );
   }
   const state = { linesRead: 0, bytesRead: 0, imported: 0, valid: 0, errorCount: 0 };
   const errors: ImportSummary["errors"] = [];
@@ -77,9 +88,18 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
     const now = Date.now();
     if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
     lastProgressAt = now;
-    const progress = { linesRead: state.linesRead, bytesRead: state.bytesRead, bytesTotal: input.bytesTotal ?? null, imported: state.imported, errorCount: state.errorCount };
+    const progress = {
+      linesRead: state.linesRead,
+      bytesRead: state.bytesRead,
+      bytesTotal: input.bytesTotal ?? null,
+      imported: state.imported,
+      errorCount: state.errorCount,
+    };
     input.onProgress?.(progress);
-    await prisma().importJob.update({ where: { id: job.id }, data: { linesRead: state.linesRead, bytesRead: BigInt(state.bytesRead), imported: state.imported } });
+    await prisma().importJob.update({
+      where: { id: job.id },
+      data: { linesRead: state.linesRead, bytesRead: BigInt(state.bytesRead), imported: state.imported },
+    });
   };
 
   async function* countBytes(source: AsyncIterable<Uint8Array | string>) {
@@ -98,7 +118,14 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [IMPORT_LOCK_CLASS, job.id]);
     // Committed on its own at once, so the job's progress is visible while the import runs.
     await prisma().importJob.create({
-      data: { id: job.id, datasetName, source: input.origin, fileName: input.fileName ?? null, bytesTotal: input.bytesTotal ?? null, createdById: personIdOf(input.actor) },
+      data: {
+        id: job.id,
+        datasetName,
+        source: input.origin,
+        fileName: input.fileName ?? null,
+        bytesTotal: input.bytesTotal ?? null,
+        createdById: personIdOf(input.actor),
+      },
       select: { id: true },
     });
     // The trigram index absorbs a bulk insert faster through a large pending list merged in big
@@ -171,7 +198,13 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
         action: "dataset.import",
         targetType: "Dataset",
         targetId: datasetId,
-        after: { origin: input.origin, fileName: input.fileName ?? null, imported: summary.imported, duplicates: summary.duplicates, skipped: summary.skipped },
+        after: {
+          origin: input.origin,
+          fileName: input.fileName ?? null,
+          imported: summary.imported,
+          duplicates: summary.duplicates,
+          skipped: summary.skipped,
+        },
       });
     } else {
       await client.query("ROLLBACK TO SAVEPOINT records");
@@ -192,19 +225,36 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
         summary.skipped,
         JSON.stringify(errors.slice(0, 200)),
         JSON.stringify(summary.byLanguage),
-        summary.ok ? null : state.valid === 0 && state.errorCount === 0 ? "The file holds no records." : `${state.errorCount} bad line(s); nothing was imported.`,
+        summary.ok
+          ? null
+          : state.valid === 0 && state.errorCount === 0
+            ? "The file holds no records."
+            : `${state.errorCount} bad line(s); nothing was imported.`,
       ],
     );
     await client.query("COMMIT");
     committed = true;
     // A rejected file imported nothing, whatever the batches wrote before the rollback.
     state.imported = summary.imported;
-    input.onProgress?.({ linesRead: state.linesRead, bytesRead: state.bytesRead, bytesTotal: input.bytesTotal ?? null, imported: state.imported, errorCount: state.errorCount });
+    input.onProgress?.({
+      linesRead: state.linesRead,
+      bytesRead: state.bytesRead,
+      bytesTotal: input.bytesTotal ?? null,
+      imported: state.imported,
+      errorCount: state.errorCount,
+    });
     return summary;
   } catch (error) {
     if (!committed) await client.query("ROLLBACK").catch(() => {});
     await prisma()
-      .importJob.update({ where: { id: job.id }, data: { status: "FAILED", message: error instanceof AppError ? error.message : "The import failed; nothing was imported.", finishedAt: new Date() } })
+      .importJob.update({
+        where: { id: job.id },
+        data: {
+          status: "FAILED",
+          message: error instanceof AppError ? error.message : "The import failed; nothing was imported.",
+          finishedAt: new Date(),
+        },
+      })
       .catch(() => {});
     throw error;
   } finally {
@@ -238,7 +288,11 @@ async function upsertDataset(client: PoolClient, name: string): Promise<string> 
 }
 
 /** Inserts a batch with one array-parameter statement; returns the languages of the rows that were new. */
-async function insertBatch(client: PoolClient, datasetId: string, batch: (ParsedRecord & { line: number })[]): Promise<string[]> {
+async function insertBatch(
+  client: PoolClient,
+  datasetId: string,
+  batch: (ParsedRecord & { line: number })[],
+): Promise<string[]> {
   const { rows } = await client.query<{ id: number; key: string; language: string }>(
     `INSERT INTO "Record" ("datasetId", key, line, language, difficulty, question, "canonicalSolution", "demoTestFunc", "fullTestFunc", extra)
      SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[])
@@ -258,13 +312,18 @@ async function insertBatch(client: PoolClient, datasetId: string, batch: (Parsed
     ],
   );
   const criticByKey = new Map(batch.filter((r) => r.critic).map((r) => [r.key, r.critic!]));
-  const critics = rows.flatMap((row) => (criticByKey.has(row.key) ? [{ recordId: row.id, verdict: criticByKey.get(row.key)! }] : []));
+  const critics = rows.flatMap((row) =>
+    criticByKey.has(row.key) ? [{ recordId: row.id, verdict: criticByKey.get(row.key)! }] : [],
+  );
   if (critics.length > 0) await upsertCritics(client, critics);
   return rows.map((row) => row.language);
 }
 
 /** Writes critic verdicts for records, replacing earlier ones. */
-export async function upsertCritics(client: PoolClient, critics: { recordId: number; verdict: CriticVerdict }[]): Promise<void> {
+export async function upsertCritics(
+  client: PoolClient,
+  critics: { recordId: number; verdict: CriticVerdict }[],
+): Promise<void> {
   await client.query(
     `INSERT INTO "CriticVerdict" ("recordId", "overallPass", "failedRules", rules, "keyPoints", reasoning, raw)
      SELECT "recordId", "overallPass", ARRAY(SELECT jsonb_array_elements_text("failedRules")), rules, ARRAY(SELECT jsonb_array_elements_text("keyPoints")), reasoning, raw
@@ -303,8 +362,21 @@ export async function failInterruptedImports(jobId?: string): Promise<number> {
 }
 
 const IMPORT_JOB_SELECT = {
-  id: true, datasetName: true, fileName: true, source: true, status: true, linesRead: true, bytesRead: true, bytesTotal: true,
-  imported: true, duplicates: true, skipped: true, errors: true, message: true, createdAt: true, finishedAt: true,
+  id: true,
+  datasetName: true,
+  fileName: true,
+  source: true,
+  status: true,
+  linesRead: true,
+  bytesRead: true,
+  bytesTotal: true,
+  imported: true,
+  duplicates: true,
+  skipped: true,
+  errors: true,
+  message: true,
+  createdAt: true,
+  finishedAt: true,
 } as const;
 
 /** An import job's state, for the upload page's progress and GET /api/v1/imports/{id}. Scope: imports:write. */
@@ -314,24 +386,50 @@ export async function findImportJob({ actor, jobId }: { actor: Actor; jobId: str
   let job = await find();
   if (!job) throw new AppError("NOT_FOUND", "No such import.");
   if (job.status === "RUNNING" && (await failInterruptedImports(jobId)) > 0) job = (await find())!;
-  return { ...job, bytesRead: Number(job.bytesRead), bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal) };
+  return {
+    ...job,
+    bytesRead: Number(job.bytesRead),
+    bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal),
+  };
 }
 
 /** The most recent imports, newest first, with why each failed. Scope: imports:write. */
 export async function listImportJobs({ actor, limit = 10 }: { actor: Actor; limit?: number }) {
   assertCan(actor, "imports:write");
   await failInterruptedImports();
-  const jobs = await prisma().importJob.findMany({ orderBy: { createdAt: "desc" }, take: limit, select: IMPORT_JOB_SELECT });
-  return jobs.map((job) => ({ ...job, bytesRead: Number(job.bytesRead), bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal) }));
+  const jobs = await prisma().importJob.findMany({
+    orderBy: { createdAt: "desc" },
+    take: limit,
+    select: IMPORT_JOB_SELECT,
+  });
+  return jobs.map((job) => ({
+    ...job,
+    bytesRead: Number(job.bytesRead),
+    bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal),
+  }));
 }
 
-export type CriticImportSummary = { dataset: string; ok: boolean; attached: number; errorCount: number; errors: { line: number; message: string }[] };
+export type CriticImportSummary = {
+  dataset: string;
+  ok: boolean;
+  attached: number;
+  errorCount: number;
+  errors: { line: number; message: string }[];
+};
 
 /**
  * Attaches a separate critic file to a dataset's records, each line keyed by the record's source
  * line number or its content hash. All or nothing, like importRecords. Scope: imports:write.
  */
-export async function importCriticFile({ actor, datasetName, source }: { actor: Actor | SystemActor; datasetName: string; source: AsyncIterable<Uint8Array | string> }): Promise<CriticImportSummary> {
+export async function importCriticFile({
+  actor,
+  datasetName,
+  source,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+  source: AsyncIterable<Uint8Array | string>;
+}): Promise<CriticImportSummary> {
   assertCan(actor, "imports:write");
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
@@ -350,7 +448,11 @@ export async function importCriticFile({ actor, datasetName, source }: { actor: 
       if (batch.length === 0) return;
       const { rows } = await client.query<{ id: number; line: number; key: string }>(
         `SELECT id, line, key FROM "Record" WHERE "datasetId" = $1 AND (line = ANY($2::int[]) OR key = ANY($3::text[]))`,
-        [dataset.id, batch.flatMap((b) => (b.recordLine === null ? [] : [b.recordLine])), batch.flatMap((b) => (b.key === null ? [] : [b.key]))],
+        [
+          dataset.id,
+          batch.flatMap((b) => (b.recordLine === null ? [] : [b.recordLine])),
+          batch.flatMap((b) => (b.key === null ? [] : [b.key])),
+        ],
       );
       // A dataset filled from several files has several records per line number; such a line is ambiguous.
       const byLine = new Map<number, number[]>();
@@ -358,10 +460,23 @@ export async function importCriticFile({ actor, datasetName, source }: { actor: 
       const byKey = new Map(rows.map((row) => [row.key, row.id]));
       const critics: { recordId: number; verdict: CriticVerdict }[] = [];
       for (const entry of batch) {
-        const candidates = entry.key !== null ? [byKey.get(entry.key)].filter((id) => id !== undefined) : (byLine.get(entry.recordLine!) ?? []);
+        const candidates =
+          entry.key !== null
+            ? [byKey.get(entry.key)].filter((id) => id !== undefined)
+            : (byLine.get(entry.recordLine!) ?? []);
         if (candidates.length === 1) critics.push({ recordId: candidates[0], verdict: entry.verdict });
-        else if (candidates.length > 1) fail(entry.line, `line ${entry.recordLine} matches ${candidates.length} records in "${datasetName}" (it was imported from several files); address them by "key"`);
-        else fail(entry.line, entry.key !== null ? `no record with hash ${entry.key.slice(0, 12)}… in "${datasetName}"` : `no record from line ${entry.recordLine} in "${datasetName}"`);
+        else if (candidates.length > 1)
+          fail(
+            entry.line,
+            `line ${entry.recordLine} matches ${candidates.length} records in "${datasetName}" (it was imported from several files); address them by "key"`,
+          );
+        else
+          fail(
+            entry.line,
+            entry.key !== null
+              ? `no record with hash ${entry.key.slice(0, 12)}… in "${datasetName}"`
+              : `no record from line ${entry.recordLine} in "${datasetName}"`,
+          );
       }
       if (critics.length > 0 && errorCount === 0) await upsertCritics(client, critics);
       attached += critics.length;
@@ -374,13 +489,20 @@ export async function importCriticFile({ actor, datasetName, source }: { actor: 
       }
       const parsed = parseCriticLine(item.value);
       if (!parsed.ok) fail(item.line, parsed.message);
-      else batch.push({ line: item.line, recordLine: parsed.line ?? item.line, key: parsed.key, verdict: parsed.verdict });
+      else
+        batch.push({ line: item.line, recordLine: parsed.line ?? item.line, key: parsed.key, verdict: parsed.verdict });
       if (batch.length >= BATCH_SIZE) await flush();
     }
     await flush();
     const ok = errorCount === 0 && attached > 0;
     if (ok) {
-      await writeDatasetAudit(client, { actorId: personIdOf(actor), action: "dataset.import-critic", targetType: "Dataset", targetId: dataset.id, after: { attached } });
+      await writeDatasetAudit(client, {
+        actorId: personIdOf(actor),
+        action: "dataset.import-critic",
+        targetType: "Dataset",
+        targetId: dataset.id,
+        after: { attached },
+      });
     }
     await client.query(ok ? "COMMIT" : "ROLLBACK");
     return { dataset: datasetName, ok, attached: ok ? attached : 0, errorCount, errors };

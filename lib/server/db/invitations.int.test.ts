@@ -6,7 +6,14 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
 
 import { prisma } from "./client";
-import { acceptInvitation, createInvitation, findOpenInvitation, listInvitations, resendInvitation, revokeInvitation } from "./invitations";
+import {
+  acceptInvitation,
+  createInvitation,
+  findOpenInvitation,
+  listInvitations,
+  resendInvitation,
+  revokeInvitation,
+} from "./invitations";
 
 let admin: Actor;
 
@@ -56,8 +63,12 @@ describe("invitations", () => {
 
     const used = await invite();
     await acceptInvitation({ token: used.token, name: null, password: "correct horse battery" });
-    await expect(resendInvitation({ actor: admin, invitationId: used.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(revokeInvitation({ actor: admin, invitationId: used.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(resendInvitation({ actor: admin, invitationId: used.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(revokeInvitation({ actor: admin, invitationId: used.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   it("is for admins only", async () => {

@@ -5,7 +5,22 @@ import type { Actor } from "@/lib/server/auth/permissions";
 
 import { prisma } from "./client";
 
-const runViewSelect = { id: true, kind: true, outcome: true, exitCode: true, signal: true, timeMs: true, stdout: true, stderr: true, compileOutput: true, limit: true, stdoutTruncated: true, stderrTruncated: true, program: true, backend: true } as const;
+const runViewSelect = {
+  id: true,
+  kind: true,
+  outcome: true,
+  exitCode: true,
+  signal: true,
+  timeMs: true,
+  stdout: true,
+  stderr: true,
+  compileOutput: true,
+  limit: true,
+  stdoutTruncated: true,
+  stderrTruncated: true,
+  program: true,
+  backend: true,
+} as const;
 
 /**
  * The newest run of the canonical solution against each of a record's tests (demo, full), by
@@ -15,7 +30,13 @@ const runViewSelect = { id: true, kind: true, outcome: true, exitCode: true, sig
 export async function listLatestCanonicalRuns({ actor, recordId }: { actor: Actor; recordId: number }) {
   assertCan(actor, "records:read");
   const latest = await Promise.all(
-    (["DEMO", "FULL"] as const).map((kind) => prisma().runResult.findFirst({ where: { recordId, kind }, orderBy: { createdAt: "desc" }, select: runViewSelect })),
+    (["DEMO", "FULL"] as const).map((kind) =>
+      prisma().runResult.findFirst({
+        where: { recordId, kind },
+        orderBy: { createdAt: "desc" },
+        select: runViewSelect,
+      }),
+    ),
   );
   return latest.filter((run) => run !== null);
 }

@@ -64,11 +64,7 @@ async function withEngine<T>(databaseUrl: string, run: (engine: Engine) => Promi
   const pool = new pg.Pool({ connectionString: databaseUrl });
   const adapter = bindMigrationAwareSqlAdapterFactory(runningWholeScripts(new PrismaPg(pool), pool));
   const schema = readFileSync(SCHEMA_PATH, "utf8");
-  const engine = await engineBindings.SchemaEngine.new(
-    { datamodels: [[SCHEMA_PATH, schema]] },
-    () => {},
-    adapter,
-  );
+  const engine = await engineBindings.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => {}, adapter);
   try {
     return await run(engine);
   } finally {
@@ -153,7 +149,10 @@ export async function createMigration(databaseUrl: string, name: string): Promis
   // The engine insists on a connection even for a datamodel-only diff; nothing is written to it.
   return withEngine(databaseUrl, async (engine) => {
     const diff = await engine.diff({
-      from: previous === null ? { tag: "empty" } : { tag: "schemaDatamodel", files: [{ path: SNAPSHOT_PATH, content: previous }] },
+      from:
+        previous === null
+          ? { tag: "empty" }
+          : { tag: "schemaDatamodel", files: [{ path: SNAPSHOT_PATH, content: previous }] },
       to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_PATH, content: schema }] },
       script: true,
       exitCode: null,
@@ -172,9 +171,7 @@ export async function createMigration(databaseUrl: string, name: string): Promis
 }
 
 function isEmptyMigration(script: string): boolean {
-  return script
-    .split("\n")
-    .every((line) => line.trim() === "" || line.trim().startsWith("--"));
+  return script.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("--"));
 }
 
 /** Prisma's migration folder prefix: UTC yyyyMMddHHmmss. */

@@ -76,11 +76,17 @@ describe("migrations", () => {
       return catalogOf(url);
     });
     expect(migrated.length).toBeGreaterThan(50);
-    for (const line of HAND_WRITTEN) expect(migrated, "a hand-written migration object is gone; update HAND_WRITTEN").toContain(line);
-    expect(migrated.filter((line) => !HAND_WRITTEN.includes(line)), "schema.prisma and prisma/migrations disagree: run `npm run db:migration -- <name>`").toEqual(fromSchema);
+    for (const line of HAND_WRITTEN)
+      expect(migrated, "a hand-written migration object is gone; update HAND_WRITTEN").toContain(line);
+    expect(
+      migrated.filter((line) => !HAND_WRITTEN.includes(line)),
+      "schema.prisma and prisma/migrations disagree: run `npm run db:migration -- <name>`",
+    ).toEqual(fromSchema);
   });
 
   it("keep the snapshot the next migration is diffed from equal to schema.prisma", () => {
-    expect(readFileSync("prisma/migrations/schema.snapshot.prisma", "utf8")).toBe(readFileSync("prisma/schema.prisma", "utf8"));
+    expect(readFileSync("prisma/migrations/schema.snapshot.prisma", "utf8")).toBe(
+      readFileSync("prisma/schema.prisma", "utf8"),
+    );
   });
 });

@@ -15,7 +15,13 @@ import { type Claim, claimNextItem, skipItem, submitAnnotation, type SubmittedAn
  * Claims the actor's next item, trying once more when another annotator took the last slot of the
  * chosen item in the same instant (the loser simply takes the next one). Scope: labels:write.
  */
-export async function claimNextItemWithRetry({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<Claim | null> {
+export async function claimNextItemWithRetry({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<Claim | null> {
   return claimNextItem({ actor, campaignId }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "CONFLICT") return claimNextItem({ actor, campaignId });
     throw error;
@@ -31,7 +37,12 @@ async function claimAfterWrite(actor: Actor, campaignId: string): Promise<Claim 
   });
 }
 
-export type LabelAndNext = { annotation: SubmittedAnnotation; campaignId: string; isCriticRevealed: boolean; next: Claim | null };
+export type LabelAndNext = {
+  annotation: SubmittedAnnotation;
+  campaignId: string;
+  isCriticRevealed: boolean;
+  next: Claim | null;
+};
 
 /**
  * Submits (or revises) the actor's label exactly as submitAnnotation does, then claims their next
@@ -39,9 +50,20 @@ export type LabelAndNext = { annotation: SubmittedAnnotation; campaignId: string
  * revealed the critic: the annotator then confirms or revises on the same item before moving on.
  * Only items the actor holds or held are found (others are NOT_FOUND). Scope: labels:write.
  */
-export async function submitAnnotationAndClaimNext({ actor, itemId, input }: { actor: Actor; itemId: string; input: AnnotationInput }): Promise<LabelAndNext> {
+export async function submitAnnotationAndClaimNext({
+  actor,
+  itemId,
+  input,
+}: {
+  actor: Actor;
+  itemId: string;
+  input: AnnotationInput;
+}): Promise<LabelAndNext> {
   assertCan(actor, "labels:write");
-  const item = await prisma().campaignItem.findFirst({ where: { id: itemId, assignments: { some: { userId: actor.id } } }, select: { campaignId: true, campaign: { select: { blind: true } } } });
+  const item = await prisma().campaignItem.findFirst({
+    where: { id: itemId, assignments: { some: { userId: actor.id } } },
+    select: { campaignId: true, campaign: { select: { blind: true } } },
+  });
   if (!item) throw new AppError("NOT_FOUND", "No such item.");
   const annotation = await submitAnnotation({ actor, itemId, input });
   const isCriticRevealed = item.campaign.blind && annotation.created;
@@ -50,9 +72,20 @@ export async function submitAnnotationAndClaimNext({ actor, itemId, input }: { a
 }
 
 /** Skips the actor's item with a reason (as skipItem) and claims their next one. Scope: labels:write. */
-export async function skipItemAndClaimNext({ actor, itemId, reason }: { actor: Actor; itemId: string; reason: string }): Promise<{ campaignId: string; next: Claim | null }> {
+export async function skipItemAndClaimNext({
+  actor,
+  itemId,
+  reason,
+}: {
+  actor: Actor;
+  itemId: string;
+  reason: string;
+}): Promise<{ campaignId: string; next: Claim | null }> {
   assertCan(actor, "labels:write");
-  const item = await prisma().campaignItem.findFirst({ where: { id: itemId, assignments: { some: { userId: actor.id } } }, select: { campaignId: true } });
+  const item = await prisma().campaignItem.findFirst({
+    where: { id: itemId, assignments: { some: { userId: actor.id } } },
+    select: { campaignId: true },
+  });
   if (!item) throw new AppError("NOT_FOUND", "You hold no lease on this item.");
   await skipItem({ actor, itemId, reason });
   return { campaignId: item.campaignId, next: await claimAfterWrite(actor, item.campaignId) };

@@ -24,7 +24,9 @@ export function pgPool(): pg.Pool {
  */
 export function createPool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
-  pool.on("error", (error) => console.error(`database connection lost (${error.message}); reconnecting on the next query`));
+  pool.on("error", (error) =>
+    console.error(`database connection lost (${error.message}); reconnecting on the next query`),
+  );
   return pool;
 }
 

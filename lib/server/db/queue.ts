@@ -33,7 +33,10 @@ async function releaseExpiredLeases(tx: Tx, campaignId: string): Promise<void> {
 }
 
 /** The first item of the campaign's sample, in campaign order, with a free slot, in the actor's languages, never held by them (row locked). */
-async function nextSampleItem(tx: Tx, { actor, campaignId }: { actor: Actor; campaignId: string }): Promise<{ id: string; recordId: number } | null> {
+async function nextSampleItem(
+  tx: Tx,
+  { actor, campaignId }: { actor: Actor; campaignId: string },
+): Promise<{ id: string; recordId: number } | null> {
   const [candidate] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
     SELECT i.id, i."recordId" FROM "CampaignItem" i
     WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
@@ -52,7 +55,13 @@ async function nextSampleItem(tx: Tx, { actor, campaignId }: { actor: Actor; cam
  * and its slot counter bumped in the same transaction, so an item never exceeds its overlap.
  * Returns null when nothing is left for the actor. Scope: labels:write.
  */
-export async function claimNextItem({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<Claim | null> {
+export async function claimNextItem({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<Claim | null> {
   assertCan(actor, "labels:write");
   const campaign = await getCampaign({ actor, campaignId });
   return prisma().$transaction(async (tx) => {
@@ -63,7 +72,13 @@ export async function claimNextItem({ actor, campaignId }: { actor: Actor; campa
       where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
       select: { itemId: true, leaseExpiresAt: true, item: { select: { recordId: true } } },
     });
-    if (current) return { itemId: current.itemId, recordId: current.item.recordId, leaseExpiresAt: current.leaseExpiresAt, isNew: false };
+    if (current)
+      return {
+        itemId: current.itemId,
+        recordId: current.item.recordId,
+        leaseExpiresAt: current.leaseExpiresAt,
+        isNew: false,
+      };
     await releaseExpiredLeases(tx, campaignId);
     // Gold items come at the campaign's gold share, and once the sample is done for the actor,
     // until the gold runs out too (so "still available" counts what the queue really hands out).
@@ -73,7 +88,8 @@ export async function claimNextItem({ actor, campaignId }: { actor: Actor; campa
       (await nextSampleItem(tx, { actor, campaignId })) ??
       (gold.mixesGold ? await gold.takeGoldItem() : null);
     if (!candidate) return null;
-    const taken = await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${candidate.id} AND "slotsTaken" < target`;
+    const taken =
+      await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${candidate.id} AND "slotsTaken" < target`;
     if (taken !== 1) throw new AppError("CONFLICT", "That item was just taken; try again.");
     const leaseExpiresAt = new Date(Date.now() + campaign.leaseMinutes * 60_000);
     await tx.assignment.create({ data: { itemId: candidate.id, userId: actor.id, leaseExpiresAt } });
@@ -86,30 +102,72 @@ export async function renewLease({ actor, itemId }: { actor: Actor; itemId: stri
   assertCan(actor, "labels:write");
   const assignment = await prisma().assignment.findUnique({
     where: { itemId_userId: { itemId, userId: actor.id } },
-    select: { id: true, status: true, leaseExpiresAt: true, item: { select: { campaign: { select: { leaseMinutes: true } } } } },
+    select: {
+      id: true,
+      status: true,
+      leaseExpiresAt: true,
+      item: { select: { campaign: { select: { leaseMinutes: true } } } },
+    },
   });
   if (!assignment) throw new AppError("NOT_FOUND", "No such item.");
-  if (assignment.status !== "ACTIVE" || assignment.leaseExpiresAt <= new Date()) throw new AppError("CONFLICT", "Your lease on this item has ended. Submit to keep your work if the slot is still free.");
+  if (assignment.status !== "ACTIVE" || assignment.leaseExpiresAt <= new Date())
+    throw new AppError(
+      "CONFLICT",
+      "Your lease on this item has ended. Submit to keep your work if the slot is still free.",
+    );
   const leaseExpiresAt = new Date(Date.now() + assignment.item.campaign.leaseMinutes * 60_000);
   await prisma().assignment.update({ where: { id: assignment.id }, data: { leaseExpiresAt } });
   return leaseExpiresAt;
 }
 
 /** Skips the actor's current item with a reason: the slot goes back to the pool, and they will not get it again. Scope: labels:write. */
-export async function skipItem({ actor, itemId, reason }: { actor: Actor; itemId: string; reason: string }): Promise<void> {
+export async function skipItem({
+  actor,
+  itemId,
+  reason,
+}: {
+  actor: Actor;
+  itemId: string;
+  reason: string;
+}): Promise<void> {
   assertCan(actor, "labels:write");
   await prisma().$transaction(async (tx) => {
-    const result = await tx.assignment.updateMany({ where: { itemId, userId: actor.id, status: "ACTIVE" }, data: { status: "SKIPPED", skipReason: reason, finishedAt: new Date() } });
+    const result = await tx.assignment.updateMany({
+      where: { itemId, userId: actor.id, status: "ACTIVE" },
+      data: { status: "SKIPPED", skipReason: reason, finishedAt: new Date() },
+    });
     if (result.count !== 1) throw new AppError("NOT_FOUND", "You hold no lease on this item.");
     await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" - 1 WHERE id = ${itemId}`;
-    await writeAudit(tx, { actorId: actor.id, action: "item.skip", targetType: "CampaignItem", targetId: itemId, after: { reason } });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "item.skip",
+      targetType: "CampaignItem",
+      targetId: itemId,
+      after: { reason },
+    });
   });
 }
 
-export type SubmittedAnnotation = { id: string; revision: number; valid: boolean; categories: string[]; note: string | null; created: boolean };
+export type SubmittedAnnotation = {
+  id: string;
+  revision: number;
+  valid: boolean;
+  categories: string[];
+  note: string | null;
+  created: boolean;
+};
 
-function sameLabel(a: { valid: boolean; categories: string[]; note: string | null; testLine: number | null; needsReview: boolean }, b: typeof a): boolean {
-  return a.valid === b.valid && a.note === b.note && a.testLine === b.testLine && a.needsReview === b.needsReview && [...a.categories].sort().join() === [...b.categories].sort().join();
+function sameLabel(
+  a: { valid: boolean; categories: string[]; note: string | null; testLine: number | null; needsReview: boolean },
+  b: typeof a,
+): boolean {
+  return (
+    a.valid === b.valid &&
+    a.note === b.note &&
+    a.testLine === b.testLine &&
+    a.needsReview === b.needsReview &&
+    [...a.categories].sort().join() === [...b.categories].sort().join()
+  );
 }
 
 /**
@@ -122,46 +180,102 @@ function sameLabel(a: { valid: boolean; categories: string[]; note: string | nul
  * truly is one (an annotator's: see visibility.ts).
  * Runs the actor made on the record while holding the item are attached as evidence. Scope: labels:write.
  */
-export async function submitAnnotation({ actor, itemId, input }: { actor: Actor; itemId: string; input: AnnotationInput }): Promise<SubmittedAnnotation> {
+export async function submitAnnotation({
+  actor,
+  itemId,
+  input,
+}: {
+  actor: Actor;
+  itemId: string;
+  input: AnnotationInput;
+}): Promise<SubmittedAnnotation> {
   assertCan(actor, "labels:write");
   return prisma().$transaction(async (tx) => {
-    const [item] = await tx.$queryRaw<{ id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]>`
+    const [item] = await tx.$queryRaw<
+      { id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]
+    >`
       SELECT id, "recordId", "campaignId", language, "slotsTaken", target FROM "CampaignItem" WHERE id = ${itemId} FOR UPDATE`;
     if (!item || !actor.languages.includes(item.language)) throw new AppError("NOT_FOUND", "No such item.");
-    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: item.campaignId }, select: { status: true, blind: true, requireInvalidNote: true, categories: { select: { key: true } } } });
+    const campaign = await tx.campaign.findUniqueOrThrow({
+      where: { id: item.campaignId },
+      select: { status: true, blind: true, requireInvalidNote: true, categories: { select: { key: true } } },
+    });
     // A paused campaign still takes the labels of leases it ended; a closed one is final.
-    if (campaign.status === "CLOSED" || campaign.status === "ARCHIVED") throw new AppError("CONFLICT", "This campaign is closed: its labels can no longer change.");
-    if (!input.valid && campaign.requireInvalidNote && !input.note) throw new AppError("INVALID_INPUT", "This campaign asks for a note on invalid labels.", { note: ["Say why it is invalid."] });
+    if (campaign.status === "CLOSED" || campaign.status === "ARCHIVED")
+      throw new AppError("CONFLICT", "This campaign is closed: its labels can no longer change.");
+    if (!input.valid && campaign.requireInvalidNote && !input.note)
+      throw new AppError("INVALID_INPUT", "This campaign asks for a note on invalid labels.", {
+        note: ["Say why it is invalid."],
+      });
     const known = new Set(campaign.categories.map((category) => category.key));
     const unknown = input.categories.filter((key) => !known.has(key));
-    if (unknown.length) throw new AppError("INVALID_INPUT", `Unknown error categories: ${unknown.join(", ")}.`, { categories: [`Unknown: ${unknown.join(", ")}`] });
-    const label = { valid: input.valid, categories: [...new Set(input.categories)], note: input.note, testLine: input.testLine ?? null, needsReview: input.needsReview };
+    if (unknown.length)
+      throw new AppError("INVALID_INPUT", `Unknown error categories: ${unknown.join(", ")}.`, {
+        categories: [`Unknown: ${unknown.join(", ")}`],
+      });
+    const label = {
+      valid: input.valid,
+      categories: [...new Set(input.categories)],
+      note: input.note,
+      testLine: input.testLine ?? null,
+      needsReview: input.needsReview,
+    };
 
     const existing = await tx.annotation.findUnique({
       where: { itemId_userId: { itemId, userId: actor.id } },
-      select: { id: true, revision: true, valid: true, categories: true, note: true, testLine: true, needsReview: true, activeMs: true },
+      select: {
+        id: true,
+        revision: true,
+        valid: true,
+        categories: true,
+        note: true,
+        testLine: true,
+        needsReview: true,
+        activeMs: true,
+      },
     });
     if (existing) {
       if (sameLabel(existing, label)) return { ...existing, created: false };
       if (input.baseRevision !== undefined && input.baseRevision !== existing.revision) {
-        throw new AppError("CONFLICT", `This label changed since you opened it (now revision ${existing.revision}). Reload to see it; your form keeps your edits.`);
+        throw new AppError(
+          "CONFLICT",
+          `This label changed since you opened it (now revision ${existing.revision}). Reload to see it; your form keeps your edits.`,
+        );
       }
       const revision = existing.revision + 1;
       const activeMs = existing.activeMs + input.activeMs;
       await tx.annotation.update({ where: { id: existing.id }, data: { ...label, activeMs, revision } });
-      if (existing.valid !== label.valid) await tx.campaignItem.update({ where: { id: itemId }, data: { validCount: { increment: label.valid ? 1 : -1 } } });
+      if (existing.valid !== label.valid)
+        await tx.campaignItem.update({
+          where: { id: itemId },
+          data: { validCount: { increment: label.valid ? 1 : -1 } },
+        });
       await tx.annotationRevision.create({ data: { annotationId: existing.id, revision, ...label, activeMs } });
-      await writeAudit(tx, { actorId: actor.id, action: "label.revise", targetType: "Annotation", targetId: existing.id, before: { valid: existing.valid, categories: existing.categories, note: existing.note }, after: { ...label, revision } });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        action: "label.revise",
+        targetType: "Annotation",
+        targetId: existing.id,
+        before: { valid: existing.valid, categories: existing.categories, note: existing.note },
+        after: { ...label, revision },
+      });
       return { id: existing.id, revision, ...label, created: false };
     }
 
     // A first label needs the assignment the queue handed out: item ids alone grant nothing.
-    const assignment = await tx.assignment.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } }, select: { id: true, status: true, leaseExpiresAt: true, createdAt: true } });
+    const assignment = await tx.assignment.findUnique({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      select: { id: true, status: true, leaseExpiresAt: true, createdAt: true },
+    });
     if (!assignment) throw new AppError("NOT_FOUND", "No such item.");
-    if (assignment.status === "SKIPPED") throw new AppError("CONFLICT", "You skipped this item, so it is no longer yours to label.");
+    if (assignment.status === "SKIPPED")
+      throw new AppError("CONFLICT", "You skipped this item, so it is no longer yours to label.");
     if (assignment.status !== "ACTIVE") {
       if (item.slotsTaken >= item.target) {
-        throw new AppError("CONFLICT", "Your lease on this item expired and its last slot went to someone else. Your label was not saved; copy your note before moving on.");
+        throw new AppError(
+          "CONFLICT",
+          "Your lease on this item expired and its last slot went to someone else. Your label was not saved; copy your note before moving on.",
+        );
       }
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${itemId}`;
     }
@@ -173,27 +287,60 @@ export async function submitAnnotation({ actor, itemId, input }: { actor: Actor;
         userId: actor.id,
         ...label,
         activeMs: input.activeMs,
-        ...(campaign.blind && isFirstLabelPreReveal(actor) ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
+        ...(campaign.blind && isFirstLabelPreReveal(actor)
+          ? { preRevealValid: label.valid, preRevealCategories: label.categories }
+          : {}),
       },
       select: { id: true },
     });
-    await tx.annotationRevision.create({ data: { annotationId: annotation.id, revision: 1, ...label, activeMs: input.activeMs } });
+    await tx.annotationRevision.create({
+      data: { annotationId: annotation.id, revision: 1, ...label, activeMs: input.activeMs },
+    });
     // Counts only, for the reports (their verdict is finalVerdict's); final-labels.int.test.ts checks them against the annotations.
-    await tx.campaignItem.update({ where: { id: itemId }, data: { labelCount: { increment: 1 }, validCount: { increment: label.valid ? 1 : 0 } } });
-    await tx.runResult.updateMany({ where: { recordId: item.recordId, userId: actor.id, annotationId: null, createdAt: { gte: since } }, data: { annotationId: annotation.id } });
-    await writeAudit(tx, { actorId: actor.id, action: "label.create", targetType: "Annotation", targetId: annotation.id, after: { itemId, ...label } });
+    await tx.campaignItem.update({
+      where: { id: itemId },
+      data: { labelCount: { increment: 1 }, validCount: { increment: label.valid ? 1 : 0 } },
+    });
+    await tx.runResult.updateMany({
+      where: { recordId: item.recordId, userId: actor.id, annotationId: null, createdAt: { gte: since } },
+      data: { annotationId: annotation.id },
+    });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "label.create",
+      targetType: "Annotation",
+      targetId: annotation.id,
+      after: { itemId, ...label },
+    });
     return { id: annotation.id, revision: 1, ...label, created: true };
   });
 }
 
 /** The actor's labels in a campaign, newest first, for their history list. Scope: labels:write. */
-export async function listMyAnnotations({ actor, campaignId, limit = 200 }: { actor: Actor; campaignId: string; limit?: number }) {
+export async function listMyAnnotations({
+  actor,
+  campaignId,
+  limit = 200,
+}: {
+  actor: Actor;
+  campaignId: string;
+  limit?: number;
+}) {
   assertCan(actor, "labels:write");
   return prisma().annotation.findMany({
     where: { userId: actor.id, item: { campaignId } },
     orderBy: { updatedAt: "desc" },
     take: limit,
-    select: { id: true, itemId: true, valid: true, categories: true, note: true, revision: true, updatedAt: true, item: { select: { language: true, record: { select: { id: true, question: true } } } } },
+    select: {
+      id: true,
+      itemId: true,
+      valid: true,
+      categories: true,
+      note: true,
+      revision: true,
+      updatedAt: true,
+      item: { select: { language: true, record: { select: { id: true, question: true } } } },
+    },
   });
 }
 
@@ -210,11 +357,39 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     select: {
       id: true,
       language: true,
-      campaign: { select: { id: true, name: true, blind: true, leaseMinutes: true, guidelines: true, requireInvalidNote: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true, description: true, invalidating: true } } } },
+      campaign: {
+        select: {
+          id: true,
+          name: true,
+          blind: true,
+          leaseMinutes: true,
+          guidelines: true,
+          requireInvalidNote: true,
+          categories: {
+            orderBy: { position: "asc" },
+            select: { key: true, label: true, description: true, invalidating: true },
+          },
+        },
+      },
       assignments: { where: { userId: actor.id }, select: { status: true, leaseExpiresAt: true } },
       annotations: {
         where: { userId: actor.id },
-        select: { id: true, valid: true, categories: true, note: true, testLine: true, needsReview: true, revision: true, preRevealValid: true, preRevealCategories: true, activeMs: true, revisions: { orderBy: { revision: "desc" }, select: { revision: true, valid: true, categories: true, note: true, createdAt: true } } },
+        select: {
+          id: true,
+          valid: true,
+          categories: true,
+          note: true,
+          testLine: true,
+          needsReview: true,
+          revision: true,
+          preRevealValid: true,
+          preRevealCategories: true,
+          activeMs: true,
+          revisions: {
+            orderBy: { revision: "desc" },
+            select: { revision: true, valid: true, categories: true, note: true, createdAt: true },
+          },
+        },
       },
       record: { select: recordViewSelect },
     },
@@ -231,6 +406,11 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     assignment: item.assignments[0] ?? null,
     annotation,
     isCriticVisible,
-    record: { ...record, critic: critic ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] } : null },
+    record: {
+      ...record,
+      critic: critic
+        ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] }
+        : null,
+    },
   };
 }

@@ -25,8 +25,13 @@ export async function takeRateBudgets(takes: readonly RateTake[], at: Date | nul
     SELECT refused, wait_ms FROM verity_take_rate_budgets(
       ${takes.map((take) => take.key)}::text[], ${takes.map((take) => take.capacity)}::float8[],
       ${takes.map((take) => take.perMinute)}::float8[], ${takes.map((take) => take.maxWaitMs)}::float8[], ${at}::timestamptz)`;
-  if (Math.random() * PRUNE_ONE_IN < 1) void pruneRateBuckets().catch((error: unknown) => console.error("rate limits: pruning idle buckets failed:", error));
-  return row.refused === 0 ? { isTaken: true, waitMs: row.wait_ms } : { isTaken: false, refused: row.refused - 1, waitMs: row.wait_ms };
+  if (Math.random() * PRUNE_ONE_IN < 1)
+    void pruneRateBuckets().catch((error: unknown) =>
+      console.error("rate limits: pruning idle buckets failed:", error),
+    );
+  return row.refused === 0
+    ? { isTaken: true, waitMs: row.wait_ms }
+    : { isTaken: false, refused: row.refused - 1, waitMs: row.wait_ms };
 }
 
 /** Gives one token back to each bucket (never beyond its capacity), e.g. after a successful sign-in. */

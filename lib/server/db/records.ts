@@ -9,16 +9,36 @@ import { AppError } from "@/lib/server/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 import { prisma } from "./client";
-import { criticAsSeen, criticHiddenRecordIds, criticHiddenRecordWhere, visibleDatasetWhere, visibleRecordWhere } from "./visibility";
+import {
+  criticAsSeen,
+  criticHiddenRecordIds,
+  criticHiddenRecordWhere,
+  visibleDatasetWhere,
+  visibleRecordWhere,
+} from "./visibility";
 
-export type DatasetSummary = { id: string; name: string; createdAt: Date; records: number; byLanguage: Record<string, number> };
+export type DatasetSummary = {
+  id: string;
+  name: string;
+  createdAt: Date;
+  records: number;
+  byLanguage: Record<string, number>;
+};
 
 /** The datasets the actor sees (see visibility.ts) with their record count per language. Scope: records:read. */
 export async function listDatasets({ actor }: { actor: Actor }): Promise<DatasetSummary[]> {
   assertCan(actor, "records:read");
   const [datasets, counts] = await Promise.all([
-    prisma().dataset.findMany({ where: visibleDatasetWhere(actor), orderBy: { createdAt: "desc" }, select: { id: true, name: true, createdAt: true } }),
-    prisma().record.groupBy({ by: ["datasetId", "language"], where: visibleRecordWhere(actor), _count: { _all: true } }),
+    prisma().dataset.findMany({
+      where: visibleDatasetWhere(actor),
+      orderBy: { createdAt: "desc" },
+      select: { id: true, name: true, createdAt: true },
+    }),
+    prisma().record.groupBy({
+      by: ["datasetId", "language"],
+      where: visibleRecordWhere(actor),
+      _count: { _all: true },
+    }),
   ]);
   return datasets.map((dataset) => {
     const byLanguage: Record<string, number> = {};
@@ -27,7 +47,14 @@ export async function listDatasets({ actor }: { actor: Actor }): Promise<Dataset
   });
 }
 
-export type CriticView = { overallPass: boolean | null; failedRules: string[]; rules: CriticRule[]; keyPoints: string[]; reasoning: string | null; raw: string };
+export type CriticView = {
+  overallPass: boolean | null;
+  failedRules: string[];
+  rules: CriticRule[];
+  keyPoints: string[];
+  reasoning: string | null;
+  raw: string;
+};
 
 export type RecordView = {
   id: number;
@@ -51,9 +78,28 @@ export type RecordView = {
   verificationOutcome: string | null;
 };
 
-export type RecordListItem = { id: number; key: string; line: number; language: string; difficulty: string | null; title: string; criticPass: boolean | null; hasCritic: boolean; isCriticHidden: boolean; executableValid: boolean | null; verificationOutcome: string | null };
+export type RecordListItem = {
+  id: number;
+  key: string;
+  line: number;
+  language: string;
+  difficulty: string | null;
+  title: string;
+  criticPass: boolean | null;
+  hasCritic: boolean;
+  isCriticHidden: boolean;
+  executableValid: boolean | null;
+  verificationOutcome: string | null;
+};
 
-export type RecordFilters = { language?: string; difficulty?: string; critic?: "pass" | "fail" | "none"; executable?: "valid" | "failed" | "unknown"; outcome?: OutcomeFilter; q?: string };
+export type RecordFilters = {
+  language?: string;
+  difficulty?: string;
+  critic?: "pass" | "fail" | "none";
+  executable?: "valid" | "failed" | "unknown";
+  outcome?: OutcomeFilter;
+  q?: string;
+};
 
 /** The fields every record view shows: its identity, content, verification and critic verdict. */
 export const recordViewSelect = {
@@ -69,10 +115,15 @@ export const recordViewSelect = {
   extra: true,
   executableValid: true,
   verificationOutcome: true,
-  critic: { select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true } },
+  critic: {
+    select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true },
+  },
 } as const satisfies Prisma.RecordSelect;
 
-const recordSelect = { ...recordViewSelect, dataset: { select: { name: true } } } as const satisfies Prisma.RecordSelect;
+const recordSelect = {
+  ...recordViewSelect,
+  dataset: { select: { name: true } },
+} as const satisfies Prisma.RecordSelect;
 
 type SelectedRecord = Prisma.RecordGetPayload<{ select: typeof recordSelect }>;
 
@@ -97,22 +148,35 @@ function recordWhere(actor: Actor, datasetId: string, filters: RecordFilters): P
     ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
     ...(filters.critic === "fail" ? { critic: { overallPass: false } } : {}),
     ...(filters.critic === "none" ? { critic: null } : {}),
-    ...(filters.executable ? { executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null } : {}),
-    ...(filters.outcome ? { verificationOutcome: filters.outcome === "not_run" ? null : { in: [...OUTCOME_FILTERS[filters.outcome]] } } : {}),
+    ...(filters.executable
+      ? { executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null }
+      : {}),
+    ...(filters.outcome
+      ? { verificationOutcome: filters.outcome === "not_run" ? null : { in: [...OUTCOME_FILTERS[filters.outcome]] } }
+      : {}),
     // ILIKE would read % and _ in the search text as wildcards; escape them to search literally.
-    ...(filters.q ? { question: { contains: filters.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } } : {}),
+    ...(filters.q
+      ? { question: { contains: filters.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } }
+      : {}),
   };
 }
 
 async function findDatasetId(actor: Actor, name: string): Promise<string> {
-  const dataset = await prisma().dataset.findFirst({ where: { name, ...visibleDatasetWhere(actor) }, select: { id: true } });
+  const dataset = await prisma().dataset.findFirst({
+    where: { name, ...visibleDatasetWhere(actor) },
+    select: { id: true },
+  });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${name}".`);
   return dataset.id;
 }
 
 /** The first Markdown heading or sentence of a question, as a one-line title. */
 function titleOf(question: string): string {
-  const firstLine = question.split("\n").map((line) => line.replace(/^#+\s*/, "").trim()).find(Boolean) ?? "";
+  const firstLine =
+    question
+      .split("\n")
+      .map((line) => line.replace(/^#+\s*/, "").trim())
+      .find(Boolean) ?? "";
   return firstLine.length > 120 ? `${firstLine.slice(0, 117)}…` : firstLine;
 }
 
@@ -121,7 +185,19 @@ function titleOf(question: string): string {
  * pagination on id so page 1,000 costs what page 1 does. Scoped to datasets the actor sees; critics
  * hidden from the actor by blind mode are left out. Scope: records:read.
  */
-export async function listRecords({ actor, datasetName, filters, limit, cursor }: { actor: Actor; datasetName: string; filters: RecordFilters; limit: number; cursor?: number }) {
+export async function listRecords({
+  actor,
+  datasetName,
+  filters,
+  limit,
+  cursor,
+}: {
+  actor: Actor;
+  datasetName: string;
+  filters: RecordFilters;
+  limit: number;
+  cursor?: number;
+}) {
   assertCan(actor, "records:read");
   const datasetId = await findDatasetId(actor, datasetName);
   const where = recordWhere(actor, datasetId, filters);
@@ -137,7 +213,19 @@ export async function listRecords({ actor, datasetName, filters, limit, cursor }
 }
 
 /** A page of list rows for the browser table plus the filtered total, scoped like listRecords. Scope: records:read. */
-export async function browseRecords({ actor, datasetName, filters, limit, cursor }: { actor: Actor; datasetName: string; filters: RecordFilters; limit: number; cursor?: number }) {
+export async function browseRecords({
+  actor,
+  datasetName,
+  filters,
+  limit,
+  cursor,
+}: {
+  actor: Actor;
+  datasetName: string;
+  filters: RecordFilters;
+  limit: number;
+  cursor?: number;
+}) {
   assertCan(actor, "records:read");
   const datasetId = await findDatasetId(actor, datasetName);
   const where = recordWhere(actor, datasetId, filters);
@@ -146,7 +234,17 @@ export async function browseRecords({ actor, datasetName, filters, limit, cursor
       where: cursor ? { ...where, id: { gt: cursor } } : where,
       orderBy: { id: "asc" },
       take: limit + 1,
-      select: { id: true, key: true, line: true, language: true, difficulty: true, question: true, executableValid: true, verificationOutcome: true, critic: { select: { overallPass: true } } },
+      select: {
+        id: true,
+        key: true,
+        line: true,
+        language: true,
+        difficulty: true,
+        question: true,
+        executableValid: true,
+        verificationOutcome: true,
+        critic: { select: { overallPass: true } },
+      },
     }),
     prisma().record.count({ where }),
   ]);
@@ -154,7 +252,13 @@ export async function browseRecords({ actor, datasetName, filters, limit, cursor
   const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic: stored, ...row }) => {
     const isCriticHidden = hidden.has(row.id);
     const critic = criticAsSeen(stored, isCriticHidden);
-    return { ...row, title: titleOf(question), criticPass: critic?.overallPass ?? null, hasCritic: critic !== null, isCriticHidden };
+    return {
+      ...row,
+      title: titleOf(question),
+      criticPass: critic?.overallPass ?? null,
+      hasCritic: critic !== null,
+      isCriticHidden,
+    };
   });
   return { items, total, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
 }
@@ -173,7 +277,12 @@ export async function datasetFacets({ actor, datasetName }: { actor: Actor; data
   assertCan(actor, "records:read");
   const datasetId = await findDatasetId(actor, datasetName);
   const [languages, difficulties] = await Promise.all([
-    prisma().record.groupBy({ by: ["language"], where: { datasetId }, _count: { _all: true }, orderBy: { language: "asc" } }),
+    prisma().record.groupBy({
+      by: ["language"],
+      where: { datasetId },
+      _count: { _all: true },
+      orderBy: { language: "asc" },
+    }),
     prisma().record.groupBy({ by: ["difficulty"], where: { datasetId }, _count: { _all: true } }),
   ]);
   return {

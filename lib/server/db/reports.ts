@@ -40,12 +40,32 @@ type Counts = {
   humanInvalidCriticValid: number;
 };
 
-const COUNT_KEYS: (keyof Counts)[] = ["sampled", "labelled", "resolved", "valid", "criticKnown", "criticPass", "execKnown", "execValid", "execUnavailable", "bothValid", "bothInvalid", "humanValidCriticInvalid", "humanInvalidCriticValid"];
+const COUNT_KEYS: (keyof Counts)[] = [
+  "sampled",
+  "labelled",
+  "resolved",
+  "valid",
+  "criticKnown",
+  "criticPass",
+  "execKnown",
+  "execValid",
+  "execUnavailable",
+  "bothValid",
+  "bothInvalid",
+  "humanValidCriticInvalid",
+  "humanInvalidCriticValid",
+];
 
 type Params = [string[], ...Decisions];
 
 type CountRow = Counts & { language: string; difficulty: string };
-type CategoryRow = { campaignId: string; language: string; source: "adjudication" | "invalid-labels"; category: string; count: number };
+type CategoryRow = {
+  campaignId: string;
+  language: string;
+  source: "adjudication" | "invalid-labels";
+  category: string;
+  count: number;
+};
 
 /**
  * In one pass over the final labels FINALS_CTE joins: counts per (language, difficulty), which the
@@ -53,8 +73,12 @@ type CategoryRow = { campaignId: string; language: string; source: "adjudication
  * Invalid, counted per item, from the source `categorySource` named for each (the adjudicator's, or
  * those of the annotators who said Invalid), which buildReport filters with `isFinalCategory`.
  */
-async function queryFigures(params: Params): Promise<{ counts: CountRow[]; categories: CategoryRow[]; undecided: number }> {
-  const [figures] = await prisma().$queryRawUnsafe<{ counts: CountRow[] | null; categories: CategoryRow[] | null; undecided: number }[]>(
+async function queryFigures(
+  params: Params,
+): Promise<{ counts: CountRow[]; categories: CategoryRow[]; undecided: number }> {
+  const [figures] = await prisma().$queryRawUnsafe<
+    { counts: CountRow[] | null; categories: CategoryRow[] | null; undecided: number }[]
+  >(
     `WITH ${FINALS_CTE},
      counts AS (
        SELECT language, difficulty,
@@ -108,7 +132,12 @@ function ratio(numerator: number, denominator: number): number | null {
 }
 
 function alphaFromSplits(splits: { nValid: number; nInvalid: number; items: number }[]): number | null {
-  const units = splits.flatMap((split) => Array.from({ length: split.items }, () => [...Array<boolean>(split.nValid).fill(true), ...Array<boolean>(split.nInvalid).fill(false)]));
+  const units = splits.flatMap((split) =>
+    Array.from({ length: split.items }, () => [
+      ...Array<boolean>(split.nValid).fill(true),
+      ...Array<boolean>(split.nInvalid).fill(false),
+    ]),
+  );
   return krippendorffAlphaNominal(units);
 }
 
@@ -122,7 +151,11 @@ function kappaFromConfusion(counts: Counts): number | null {
   return cohensKappa(pairs);
 }
 
-function toRow(counts: Counts, splits: { nValid: number; nInvalid: number; items: number }[], categories: Record<string, number>): ReportRow {
+function toRow(
+  counts: Counts,
+  splits: { nValid: number; nInvalid: number; items: number }[],
+  categories: Record<string, number>,
+): ReportRow {
   return {
     sampled: counts.sampled,
     labelled: counts.labelled,
@@ -155,15 +188,40 @@ function mean(values: (number | null)[]): number | null {
  * human–critic kappa, annotator alpha and top error categories; pooled and macro totals; breakdowns
  * by difficulty and error category. Scope: reports:export (the system actor: operator CLI).
  */
-export async function getCampaignReport({ actor, campaignId }: { actor: Actor | SystemActor; campaignId: string }): Promise<CampaignReport> {
+export async function getCampaignReport({
+  actor,
+  campaignId,
+}: {
+  actor: Actor | SystemActor;
+  campaignId: string;
+}): Promise<CampaignReport> {
   assertCan(actor, "reports:export");
   // The system (operator CLI) sees every campaign; people see what getCampaign lets them.
-  const campaign = isSystemActor(actor) ? await getCampaignForSystem({ actor, campaignId }) : await getCampaign({ actor, campaignId });
-  const categoryDefs = await prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" }, select: { key: true, label: true } });
-  return buildReport({ id: campaign.id, name: campaign.name, dataset: campaign.dataset, finalRule: campaign.finalRule, overlap: campaign.overlap }, [campaign], categoryDefs);
+  const campaign = isSystemActor(actor)
+    ? await getCampaignForSystem({ actor, campaignId })
+    : await getCampaign({ actor, campaignId });
+  const categoryDefs = await prisma().errorCategory.findMany({
+    where: { campaignId },
+    orderBy: { position: "asc" },
+    select: { key: true, label: true },
+  });
+  return buildReport(
+    {
+      id: campaign.id,
+      name: campaign.name,
+      dataset: campaign.dataset,
+      finalRule: campaign.finalRule,
+      overlap: campaign.overlap,
+    },
+    [campaign],
+    categoryDefs,
+  );
 }
 
-export type DatasetReport = CampaignReport & { campaigns: { id: string; name: string; finalRule: string }[]; rule: string };
+export type DatasetReport = CampaignReport & {
+  campaigns: { id: string; name: string; finalRule: string }[];
+  rule: string;
+};
 
 /** How a record labelled in several campaigns counts once; shown on the page and in the Markdown. */
 export const CROSS_CAMPAIGN_RULE =
@@ -173,21 +231,54 @@ export const CROSS_CAMPAIGN_RULE =
  * The validity report of a dataset across all its campaigns: each record counts once, with its
  * strongest resolved label (CROSS_CAMPAIGN_RULE). Scope: reports:export (the system actor: operator CLI).
  */
-export async function getDatasetReport({ actor, datasetName }: { actor: Actor | SystemActor; datasetName: string }): Promise<DatasetReport> {
+export async function getDatasetReport({
+  actor,
+  datasetName,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+}): Promise<DatasetReport> {
   assertCan(actor, "reports:export");
   const dataset = await prisma().dataset.findUnique({
     where: { name: datasetName },
-    select: { id: true, name: true, campaigns: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, finalRule: true, overlap: true, categories: { orderBy: { position: "asc" }, select: { key: true, label: true } } } } },
+    select: {
+      id: true,
+      name: true,
+      campaigns: {
+        orderBy: { createdAt: "asc" },
+        select: {
+          id: true,
+          name: true,
+          finalRule: true,
+          overlap: true,
+          categories: { orderBy: { position: "asc" }, select: { key: true, label: true } },
+        },
+      },
+    },
   });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
-  const categoryDefs = [...new Map(dataset.campaigns.flatMap((campaign) => campaign.categories).map((category) => [category.key, category])).values()];
+  const categoryDefs = [
+    ...new Map(
+      dataset.campaigns.flatMap((campaign) => campaign.categories).map((category) => [category.key, category]),
+    ).values(),
+  ];
   const rules = [...new Set(dataset.campaigns.map((campaign) => campaign.finalRule))];
   const report = await buildReport(
-    { id: dataset.id, name: dataset.name, dataset: dataset.name, finalRule: rules.join(" / ") || "consensus", overlap: Math.max(1, ...dataset.campaigns.map((campaign) => campaign.overlap)) },
+    {
+      id: dataset.id,
+      name: dataset.name,
+      dataset: dataset.name,
+      finalRule: rules.join(" / ") || "consensus",
+      overlap: Math.max(1, ...dataset.campaigns.map((campaign) => campaign.overlap)),
+    },
     dataset.campaigns,
     categoryDefs,
   );
-  return { ...report, campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })), rule: CROSS_CAMPAIGN_RULE };
+  return {
+    ...report,
+    campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })),
+    rule: CROSS_CAMPAIGN_RULE,
+  };
 }
 
 /** Sums count rows by one of their keys, groups in order. */
@@ -217,14 +308,22 @@ async function queryFinalFigures(campaigns: { id: string; finalRule: string; ove
 }
 
 /** Every figure of a report over the counted items of `campaigns` (oldest campaign first). */
-async function buildReport(meta: CampaignReport["campaign"], campaigns: { id: string; finalRule: string; overlap: number }[], categoryDefs: { key: string; label: string }[]): Promise<CampaignReport> {
+async function buildReport(
+  meta: CampaignReport["campaign"],
+  campaigns: { id: string; finalRule: string; overlap: number }[],
+  categoryDefs: { key: string; label: string }[],
+): Promise<CampaignReport> {
   const campaignIds = campaigns.map((campaign) => campaign.id);
   const [{ counts, categories: categoryRows }, splits, taxonomy] = await Promise.all([
     queryFinalFigures(campaigns),
     querySplits(campaignIds),
-    prisma().errorCategory.findMany({ where: { campaignId: { in: campaignIds }, invalidating: true }, select: { campaignId: true, key: true } }),
+    prisma().errorCategory.findMany({
+      where: { campaignId: { in: campaignIds }, invalidating: true },
+      select: { campaignId: true, key: true },
+    }),
   ]);
-  const invalidatingKeys = (campaignId: string) => new Set(taxonomy.filter((category) => category.campaignId === campaignId).map((category) => category.key));
+  const invalidatingKeys = (campaignId: string) =>
+    new Set(taxonomy.filter((category) => category.campaignId === campaignId).map((category) => category.key));
   const categoriesByLanguage: Record<string, Record<string, number>> = {};
   const allCategories: Record<string, number> = {};
   for (const row of categoryRows) {
@@ -238,9 +337,15 @@ async function buildReport(meta: CampaignReport["campaign"], campaigns: { id: st
   const byDifficultyCounts = sumBy(counts, "difficulty");
   const byLanguage: Record<string, ReportRow> = {};
   for (const [language, sums] of byLanguageCounts) {
-    byLanguage[language] = toRow(sums, splits.filter((split) => split.language === language), categoriesByLanguage[language] ?? {});
+    byLanguage[language] = toRow(
+      sums,
+      splits.filter((split) => split.language === language),
+      categoriesByLanguage[language] ?? {},
+    );
   }
-  const totals = Object.fromEntries(COUNT_KEYS.map((key) => [key, [...byLanguageCounts.values()].reduce((sum, row) => sum + row[key], 0)])) as Counts;
+  const totals = Object.fromEntries(
+    COUNT_KEYS.map((key) => [key, [...byLanguageCounts.values()].reduce((sum, row) => sum + row[key], 0)]),
+  ) as Counts;
   const pooled = toRow(totals, splits, allCategories);
   const rows = Object.values(byLanguage);
   const macro: ReportRow = {
@@ -259,10 +364,23 @@ async function buildReport(meta: CampaignReport["campaign"], campaigns: { id: st
     pooled,
     macro,
     byDifficulty: Object.fromEntries(
-      [...byDifficultyCounts].map(([difficulty, counts]) => [difficulty, { sampled: counts.sampled, resolved: counts.resolved, valid: counts.valid, validity: ratio(counts.valid, counts.resolved), ci: wilsonInterval(counts.valid, counts.resolved) }]),
+      [...byDifficultyCounts].map(([difficulty, counts]) => [
+        difficulty,
+        {
+          sampled: counts.sampled,
+          resolved: counts.resolved,
+          valid: counts.valid,
+          validity: ratio(counts.valid, counts.resolved),
+          ci: wilsonInterval(counts.valid, counts.resolved),
+        },
+      ]),
     ),
-    byCategory: categoryDefs.map((definition) => ({ key: definition.key, label: definition.label, count: allCategories[definition.key] ?? 0, shareOfInvalid: ratio(allCategories[definition.key] ?? 0, invalidItems) })),
+    byCategory: categoryDefs.map((definition) => ({
+      key: definition.key,
+      label: definition.label,
+      count: allCategories[definition.key] ?? 0,
+      shareOfInvalid: ratio(allCategories[definition.key] ?? 0, invalidItems),
+    })),
     categoriesByLanguage,
   };
 }
-

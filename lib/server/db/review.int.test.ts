@@ -25,12 +25,52 @@ type Label = { valid: boolean; categories?: string[]; needsReview?: boolean };
  * A one-item campaign whose item got `labels` from as many annotators; the record carries the
  * given critic verdict and executable-valid flag.
  */
-async function labelledItem({ labels, rule = "consensus", criticPass = null, executableValid = null }: { labels: Label[]; rule?: "consensus" | "majority" | "strict"; criticPass?: boolean | null; executableValid?: boolean | null }) {
+async function labelledItem({
+  labels,
+  rule = "consensus",
+  criticPass = null,
+  executableValid = null,
+}: {
+  labels: Label[];
+  rule?: "consensus" | "majority" | "strict";
+  criticPass?: boolean | null;
+  executableValid?: boolean | null;
+}) {
   const dataset = uniqueName("review");
-  const record = makeRecord(dataset.replaceAll("-", "_"), criticPass === null ? {} : { critic_result: { summary: { overall_pass: criticPass, failed_rules: criticPass ? [] : ["Naming/Signature Inconsistency"], key_points: [] } } });
-  await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl([record])), skipInvalid: false, origin: "api" });
+  const record = makeRecord(
+    dataset.replaceAll("-", "_"),
+    criticPass === null
+      ? {}
+      : {
+          critic_result: {
+            summary: {
+              overall_pass: criticPass,
+              failed_rules: criticPass ? [] : ["Naming/Signature Inconsistency"],
+              key_points: [],
+            },
+          },
+        },
+  );
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(toJsonl([record])),
+    skipInvalid: false,
+    origin: "api",
+  });
   await prisma().record.updateMany({ where: { dataset: { name: dataset } }, data: { executableValid } });
-  const campaign = await createCampaign({ actor: admin, input: { dataset, name: uniqueName("c"), overlap: labels.length, agreementFraction: 0, blind: false, finalRule: rule, leaseMinutes: 30 } });
+  const campaign = await createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName("c"),
+      overlap: labels.length,
+      agreementFraction: 0,
+      blind: false,
+      finalRule: rule,
+      leaseMinutes: 30,
+    },
+  });
   const annotators: Actor[] = [];
   let itemId = "";
   for (const label of labels) {
@@ -39,7 +79,17 @@ async function labelledItem({ labels, rule = "consensus", criticPass = null, exe
     const claim = await claimNextItem({ actor: annotator, campaignId: campaign.id });
     itemId = claim!.itemId;
     const categories = label.categories ?? (label.valid ? [] : ["name-mismatch"]);
-    await submitAnnotation({ actor: annotator, itemId, input: { valid: label.valid, categories, note: label.valid ? null : "names differ", needsReview: label.needsReview ?? false, activeMs: 5000 } });
+    await submitAnnotation({
+      actor: annotator,
+      itemId,
+      input: {
+        valid: label.valid,
+        categories,
+        note: label.valid ? null : "names differ",
+        needsReview: label.needsReview ?? false,
+        activeMs: 5000,
+      },
+    });
   }
   return { campaignId: campaign.id, itemId, annotators };
 }
@@ -51,24 +101,52 @@ async function finalOf(campaignId: string) {
 
 describe("final labels", () => {
   it("consensus: unanimous labels decide, a split is unresolved", async () => {
-    expect(await finalOf((await labelledItem({ labels: [{ valid: true }, { valid: true }] })).campaignId)).toEqual({ valid: true, categories: [], decidedBy: "unanimous" });
-    expect(await finalOf((await labelledItem({ labels: [{ valid: true }, { valid: false }] })).campaignId)).toMatchObject({ valid: null, decidedBy: null });
+    expect(await finalOf((await labelledItem({ labels: [{ valid: true }, { valid: true }] })).campaignId)).toEqual({
+      valid: true,
+      categories: [],
+      decidedBy: "unanimous",
+    });
+    expect(
+      await finalOf((await labelledItem({ labels: [{ valid: true }, { valid: false }] })).campaignId),
+    ).toMatchObject({ valid: null, decidedBy: null });
   });
 
   it("majority: more than half decides; the union of invalidating categories of the Invalid voters", async () => {
-    const { campaignId } = await labelledItem({ rule: "majority", labels: [{ valid: false, categories: ["name-mismatch", "weak-coverage"] }, { valid: false, categories: ["precision"] }, { valid: true }] });
-    expect(await finalOf(campaignId)).toEqual({ valid: false, categories: ["name-mismatch", "precision"], decidedBy: "majority" });
+    const { campaignId } = await labelledItem({
+      rule: "majority",
+      labels: [
+        { valid: false, categories: ["name-mismatch", "weak-coverage"] },
+        { valid: false, categories: ["precision"] },
+        { valid: true },
+      ],
+    });
+    expect(await finalOf(campaignId)).toEqual({
+      valid: false,
+      categories: ["name-mismatch", "precision"],
+      decidedBy: "majority",
+    });
   });
 
   it("strict: any Invalid makes it Invalid", async () => {
-    const { campaignId } = await labelledItem({ rule: "strict", labels: [{ valid: true }, { valid: true }, { valid: false, categories: ["precision"] }] });
+    const { campaignId } = await labelledItem({
+      rule: "strict",
+      labels: [{ valid: true }, { valid: true }, { valid: false, categories: ["precision"] }],
+    });
     expect(await finalOf(campaignId)).toEqual({ valid: false, categories: ["precision"], decidedBy: "strict" });
   });
 
   it("an adjudication overrides the annotators", async () => {
     const { campaignId, itemId } = await labelledItem({ labels: [{ valid: true }, { valid: false }] });
-    await adjudicateItem({ actor: reviewer, itemId, input: { valid: false, categories: ["statement-incomplete"], reason: "The empty-input case is never specified." } });
-    expect(await finalOf(campaignId)).toEqual({ valid: false, categories: ["statement-incomplete"], decidedBy: "adjudication" });
+    await adjudicateItem({
+      actor: reviewer,
+      itemId,
+      input: { valid: false, categories: ["statement-incomplete"], reason: "The empty-input case is never specified." },
+    });
+    expect(await finalOf(campaignId)).toEqual({
+      valid: false,
+      categories: ["statement-incomplete"],
+      decidedBy: "adjudication",
+    });
   });
 });
 
@@ -83,7 +161,11 @@ describe("review queues", () => {
 
     const execution = await labelledItem({ labels: [{ valid: true }], criticPass: true, executableValid: false });
     expect((await queue(execution.campaignId)).counts).toMatchObject({ critic: 0, execution: 1 });
-    const invalidButPassing = await labelledItem({ labels: [{ valid: false }], criticPass: true, executableValid: true });
+    const invalidButPassing = await labelledItem({
+      labels: [{ valid: false }],
+      criticPass: true,
+      executableValid: true,
+    });
     expect((await queue(invalidButPassing.campaignId)).counts).toMatchObject({ critic: 1, execution: 1 });
 
     const flagged = await labelledItem({ labels: [{ valid: true, needsReview: true }] });
@@ -91,7 +173,11 @@ describe("review queues", () => {
     expect(flaggedQueue.counts.flagged).toBe(1);
     expect(flaggedQueue.items[0].reasons.flagged).toMatch(/asked for review/);
 
-    await adjudicateItem({ actor: reviewer, itemId: split.itemId, input: { valid: true, categories: [], reason: "Both readings are fine; the statement is explicit." } });
+    await adjudicateItem({
+      actor: reviewer,
+      itemId: split.itemId,
+      input: { valid: true, categories: [], reason: "Both readings are fine; the statement is explicit." },
+    });
     expect((await queue(split.campaignId)).counts.annotators).toBe(0);
   });
 
@@ -107,12 +193,31 @@ describe("review queues", () => {
 
   it("filters by queue, annotator and category, and refuses annotators", async () => {
     const split = await labelledItem({ labels: [{ valid: true }, { valid: false, categories: ["precision"] }] });
-    const byCategory = await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: { category: "precision" } });
+    const byCategory = await listReviewQueue({
+      actor: reviewer,
+      campaignId: split.campaignId,
+      filters: { category: "precision" },
+    });
     expect(byCategory.items).toHaveLength(1);
-    expect((await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: { category: "name-mismatch" } })).items).toHaveLength(0);
-    expect((await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: { annotatorId: split.annotators[0].id } })).items).toHaveLength(1);
-    expect((await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: { queue: "flagged" } })).items).toHaveLength(0);
-    await expect(listReviewQueue({ actor: split.annotators[0], campaignId: split.campaignId, filters: {} })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(
+      (await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: { category: "name-mismatch" } }))
+        .items,
+    ).toHaveLength(0);
+    expect(
+      (
+        await listReviewQueue({
+          actor: reviewer,
+          campaignId: split.campaignId,
+          filters: { annotatorId: split.annotators[0].id },
+        })
+      ).items,
+    ).toHaveLength(1);
+    expect(
+      (await listReviewQueue({ actor: reviewer, campaignId: split.campaignId, filters: { queue: "flagged" } })).items,
+    ).toHaveLength(0);
+    await expect(
+      listReviewQueue({ actor: split.annotators[0], campaignId: split.campaignId, filters: {} }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });
 
@@ -122,30 +227,55 @@ describe("adjudication", () => {
     const other = await makeUser("REVIEWER");
     const results = await Promise.allSettled([
       adjudicateItem({ actor: reviewer, itemId, input: { valid: true, categories: [], reason: "fine" } }),
-      adjudicateItem({ actor: other, itemId, input: { valid: false, categories: ["precision"], reason: "float equality" } }),
+      adjudicateItem({
+        actor: other,
+        itemId,
+        input: { valid: false, categories: ["precision"], reason: "float equality" },
+      }),
     ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
     expect(rejected.reason).toMatchObject({ code: "CONFLICT" });
     expect(String(rejected.reason.message)).toMatch(/already decided/);
 
-    await expect(adjudicateItem({ actor: other, itemId, input: { valid: false, categories: [], reason: "stale", baseRevision: 7 } })).rejects.toMatchObject({ code: "CONFLICT" });
-    const revised = await adjudicateItem({ actor: other, itemId, input: { valid: false, categories: ["precision"], reason: "On reflection, float equality.", baseRevision: 1 } });
+    await expect(
+      adjudicateItem({
+        actor: other,
+        itemId,
+        input: { valid: false, categories: [], reason: "stale", baseRevision: 7 },
+      }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
+    const revised = await adjudicateItem({
+      actor: other,
+      itemId,
+      input: { valid: false, categories: ["precision"], reason: "On reflection, float equality.", baseRevision: 1 },
+    });
     expect(revised.revision).toBe(2);
-    const history = await prisma().adjudicationRevision.findMany({ where: { adjudication: { itemId } }, orderBy: { revision: "asc" }, select: { revision: true } });
+    const history = await prisma().adjudicationRevision.findMany({
+      where: { adjudication: { itemId } },
+      orderBy: { revision: "asc" },
+      select: { revision: true },
+    });
     expect(history.map((row) => row.revision)).toEqual([1, 2]);
-    expect(await prisma().auditEvent.count({ where: { targetId: itemId, action: { startsWith: "adjudication." } } })).toBe(2);
+    expect(
+      await prisma().auditEvent.count({ where: { targetId: itemId, action: { startsWith: "adjudication." } } }),
+    ).toBe(2);
   });
 
   it("rejects unknown categories", async () => {
     const { itemId } = await labelledItem({ labels: [{ valid: true }] });
-    await expect(adjudicateItem({ actor: reviewer, itemId, input: { valid: false, categories: ["nope"], reason: "x" } })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(
+      adjudicateItem({ actor: reviewer, itemId, input: { valid: false, categories: ["nope"], reason: "x" } }),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT" });
   });
 });
 
 describe("agreement", () => {
   it("reports null, not a number, where a metric is undefined", async () => {
-    const three = await labelledItem({ labels: [{ valid: true }, { valid: true }, { valid: false }], criticPass: true });
+    const three = await labelledItem({
+      labels: [{ valid: true }, { valid: true }, { valid: false }],
+      criticPass: true,
+    });
     const figures = await getCampaignAgreement({ actor: admin, campaignId: three.campaignId });
     // Three raters: Cohen's kappa does not exist. One item with all-valid-but-one: alpha is defined.
     expect(figures.overall.cohensKappa).toBeNull();

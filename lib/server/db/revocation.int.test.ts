@@ -72,7 +72,10 @@ describe("an admin revoking tokens", () => {
     const admin = await makeUser("ADMIN");
     const owner = await makeUser("ANNOTATOR");
     const { token, row } = await createApiToken({ actor: owner, userId: owner.id, name: "leaked" });
-    expect((await listActiveApiTokens({ actor: admin })).find((t) => t.id === row.id)).toMatchObject({ name: "leaked", owner: { id: owner.id, email: owner.email } });
+    expect((await listActiveApiTokens({ actor: admin })).find((t) => t.id === row.id)).toMatchObject({
+      name: "leaked",
+      owner: { id: owner.id, email: owner.email },
+    });
 
     await revokeUserApiToken({ actor: admin, tokenId: row.id });
     expect(await findActorByToken(token)).toBeNull();

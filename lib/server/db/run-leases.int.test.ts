@@ -10,7 +10,11 @@ import { prisma } from "./client";
 import { admitRun } from "./run-leases";
 
 const limits = { perUser: 2, perInstance: 10 };
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: Error) => error.message);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: Error) => error.message,
+  );
 
 describe("run leases", () => {
   it("count a user's runs on every instance together", async () => {
@@ -22,15 +26,25 @@ describe("run leases", () => {
 
   it("admit exactly the allowance of simultaneous requests", async () => {
     const userId = uniqueName("user");
-    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => refusal(admitRun({ userId, limits, instance: `instance-${i % 3}-${userId}` }))));
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        refusal(admitRun({ userId, limits, instance: `instance-${i % 3}-${userId}` })),
+      ),
+    );
     expect(outcomes.filter((outcome) => outcome === null)).toHaveLength(2);
   });
 
   it("bound one instance's queue, not another's", async () => {
     const instance = uniqueName("busy");
     await admitRun({ userId: uniqueName("user"), limits: { perUser: 2, perInstance: 1 }, instance });
-    expect(await refusal(admitRun({ userId: uniqueName("user"), limits: { perUser: 2, perInstance: 1 }, instance }))).toMatch(/sandbox is busy/);
-    expect(await refusal(admitRun({ userId: uniqueName("user"), limits: { perUser: 2, perInstance: 1 }, instance: uniqueName("idle") }))).toBeNull();
+    expect(
+      await refusal(admitRun({ userId: uniqueName("user"), limits: { perUser: 2, perInstance: 1 }, instance })),
+    ).toMatch(/sandbox is busy/);
+    expect(
+      await refusal(
+        admitRun({ userId: uniqueName("user"), limits: { perUser: 2, perInstance: 1 }, instance: uniqueName("idle") }),
+      ),
+    ).toBeNull();
   });
 
   it("free a place when released, and stay held while the run lasts", async () => {
@@ -38,7 +52,9 @@ describe("run leases", () => {
     const release = await admitRun({ userId, limits: { perUser: 1, perInstance: 10 }, ttlMs: 300 });
     // Renewed every 100 ms: still held well past its first expiry.
     await sleep(700);
-    expect(await refusal(admitRun({ userId, limits: { perUser: 1, perInstance: 10 } }))).toMatch(/already have 1 runs going/);
+    expect(await refusal(admitRun({ userId, limits: { perUser: 1, perInstance: 10 } }))).toMatch(
+      /already have 1 runs going/,
+    );
     await release();
     expect(await refusal(admitRun({ userId, limits: { perUser: 1, perInstance: 10 } }))).toBeNull();
   });
@@ -47,7 +63,8 @@ describe("run leases", () => {
     const userId = uniqueName("user");
     const crashed = uniqueName("crashed");
     // What a crashed instance leaves: leases taken, never renewed nor released.
-    for (let i = 0; i < 2; i++) await prisma().$queryRaw`SELECT * FROM verity_admit_run(${userId}, ${crashed}, 2, 10, 500)`;
+    for (let i = 0; i < 2; i++)
+      await prisma().$queryRaw`SELECT * FROM verity_admit_run(${userId}, ${crashed}, 2, 10, 500)`;
     expect(await refusal(admitRun({ userId, limits }))).toMatch(/already have 2 runs going/);
     await sleep(600);
     expect(await refusal(admitRun({ userId, limits }))).toBeNull();

@@ -28,17 +28,38 @@ export type RunLimits = { perUser: number; perInstance: number };
  * once the run has ended. While the run lasts its lease is renewed; `ttlMs` is for tests. No
  * permission check: runRecord checks sandbox:run first.
  */
-export async function admitRun({ userId, limits, instance = instanceId(), ttlMs = RUN_LEASE_TTL_MS }: { userId: string; limits: RunLimits; instance?: string; ttlMs?: number }): Promise<() => Promise<void>> {
-  const [row] = await prisma().$queryRaw<{ lease_id: string | null; refusal: "user" | "instance" | null; held: number }[]>`
+export async function admitRun({
+  userId,
+  limits,
+  instance = instanceId(),
+  ttlMs = RUN_LEASE_TTL_MS,
+}: {
+  userId: string;
+  limits: RunLimits;
+  instance?: string;
+  ttlMs?: number;
+}): Promise<() => Promise<void>> {
+  const [row] = await prisma().$queryRaw<
+    { lease_id: string | null; refusal: "user" | "instance" | null; held: number }[]
+  >`
     SELECT lease_id, refusal, held FROM verity_admit_run(${userId}, ${instance}, ${limits.perUser}::int, ${limits.perInstance}::int, ${ttlMs}::int)`;
-  if (row.refusal === "user") throw new AppError("RATE_LIMITED", `You already have ${row.held} runs going. Wait for one to finish, then try again.`);
-  if (row.refusal === "instance" || !row.lease_id) throw new AppError("RATE_LIMITED", "The sandbox is busy with other people's runs. Try again in a minute.");
+  if (row.refusal === "user")
+    throw new AppError(
+      "RATE_LIMITED",
+      `You already have ${row.held} runs going. Wait for one to finish, then try again.`,
+    );
+  if (row.refusal === "instance" || !row.lease_id)
+    throw new AppError("RATE_LIMITED", "The sandbox is busy with other people's runs. Try again in a minute.");
   const leaseId = row.lease_id;
-  const renewal = setInterval(() => {
-    prisma()
-      .$executeRaw`UPDATE "RunLease" SET "expiresAt" = clock_timestamp() + ${ttlMs}::int * interval '1 millisecond' WHERE id = ${leaseId}::uuid`
-      .catch((error: unknown) => console.error("sandbox: a run's lease could not be renewed:", error));
-  }, Math.max(1, Math.floor(ttlMs / 3)));
+  const renewal = setInterval(
+    () => {
+      prisma()
+        .$executeRaw`UPDATE "RunLease" SET "expiresAt" = clock_timestamp() + ${ttlMs}::int * interval '1 millisecond' WHERE id = ${leaseId}::uuid`.catch(
+        (error: unknown) => console.error("sandbox: a run's lease could not be renewed:", error),
+      );
+    },
+    Math.max(1, Math.floor(ttlMs / 3)),
+  );
   renewal.unref();
   let isReleased = false;
   return async () => {

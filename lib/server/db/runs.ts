@@ -56,10 +56,31 @@ export function runResultColumns(result: SandboxResult) {
 }
 
 /** Stores a run result (and who ran it); returns it as stored, with its id. */
-export async function storeRun({ recordId, userId, kind, result, solution, test }: { recordId: number; userId: string | null; kind: RunKind; result: SandboxResult; solution?: string; test?: string }): Promise<StoredRun> {
+export async function storeRun({
+  recordId,
+  userId,
+  kind,
+  result,
+  solution,
+  test,
+}: {
+  recordId: number;
+  userId: string | null;
+  kind: RunKind;
+  result: SandboxResult;
+  solution?: string;
+  test?: string;
+}): Promise<StoredRun> {
   const columns = runResultColumns(result);
   const row = await prisma().runResult.create({
-    data: { recordId, userId, kind, ...columns, solution: solution === undefined ? null : escapeNul(solution), test: test === undefined ? null : escapeNul(test) },
+    data: {
+      recordId,
+      userId,
+      kind,
+      ...columns,
+      solution: solution === undefined ? null : escapeNul(solution),
+      test: test === undefined ? null : escapeNul(test),
+    },
     select: { id: true, createdAt: true },
   });
   return { ...result, ...columns, id: row.id, kind, createdAt: row.createdAt };
@@ -69,11 +90,30 @@ export async function storeRun({ recordId, userId, kind, result, solution, test 
  * Deletes a user's scratch runs beyond their newest `keep`, and everyone's older than `maxAgeDays`.
  * Runs cited as evidence by a label are never deleted. Called after each scratch run.
  */
-export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: string; keep: number; maxAgeDays: number }): Promise<number> {
+export async function pruneScratchRuns({
+  userId,
+  keep,
+  maxAgeDays,
+}: {
+  userId: string;
+  keep: number;
+  maxAgeDays: number;
+}): Promise<number> {
   const prunable = { kind: "SCRATCH", annotationId: null } as const;
-  const beyond = await prisma().runResult.findMany({ where: { ...prunable, userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: keep, select: { id: true } });
+  const beyond = await prisma().runResult.findMany({
+    where: { ...prunable, userId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: keep,
+    select: { id: true },
+  });
   const { count } = await prisma().runResult.deleteMany({
-    where: { ...prunable, OR: [{ id: { in: beyond.map((run) => run.id) } }, { createdAt: { lt: new Date(Date.now() - maxAgeDays * DAY_MS) } }] },
+    where: {
+      ...prunable,
+      OR: [
+        { id: { in: beyond.map((run) => run.id) } },
+        { createdAt: { lt: new Date(Date.now() - maxAgeDays * DAY_MS) } },
+      ],
+    },
   });
   return count;
 }
@@ -81,19 +121,40 @@ export async function pruneScratchRuns({ userId, keep, maxAgeDays }: { userId: s
 /** The code of a record the actor sees, to run it. Scope: sandbox:run. */
 export async function findRecordToRun({ actor, recordId }: { actor: Actor; recordId: number }) {
   assertCan(actor, "sandbox:run");
-  const record = await prisma().record.findFirst({ where: { id: recordId, ...visibleRecordWhere(actor) }, select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
+  const record = await prisma().record.findFirst({
+    where: { id: recordId, ...visibleRecordWhere(actor) },
+    select: { id: true, language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true },
+  });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   return record;
 }
 
 /** The latest runs of a record the actor sees, newest first (for the record page). Scope: records:read. */
-export async function listRecordRuns({ actor, recordId, limit = 10 }: { actor: Actor; recordId: number; limit?: number }) {
+export async function listRecordRuns({
+  actor,
+  recordId,
+  limit = 10,
+}: {
+  actor: Actor;
+  recordId: number;
+  limit?: number;
+}) {
   assertCan(actor, "records:read");
   return prisma().runResult.findMany({
     where: { recordId, record: visibleRecordWhere(actor) },
     orderBy: { createdAt: "desc" },
     take: limit,
-    select: { id: true, kind: true, backend: true, outcome: true, exitCode: true, timeMs: true, createdAt: true, batchId: true, user: { select: { email: true } } },
+    select: {
+      id: true,
+      kind: true,
+      backend: true,
+      outcome: true,
+      exitCode: true,
+      timeMs: true,
+      createdAt: true,
+      batchId: true,
+      user: { select: { email: true } },
+    },
   });
 }
 
@@ -144,7 +205,13 @@ export async function latestVerificationRuns(recordIds: readonly number[]): Prom
 }
 
 /** A record's newest verification runs, for its page. Scope: records:read. */
-export async function getRecordVerification({ actor, recordId }: { actor: Actor; recordId: number }): Promise<VerificationRun[]> {
+export async function getRecordVerification({
+  actor,
+  recordId,
+}: {
+  actor: Actor;
+  recordId: number;
+}): Promise<VerificationRun[]> {
   assertCan(actor, "records:read");
   return (await latestVerificationRuns([recordId])).get(recordId) ?? [];
 }
@@ -176,17 +243,56 @@ export function exportedRun(run: VerificationRun) {
   };
 }
 
-export type BatchRunRow = Pick<VerificationRun, "id" | "recordId" | "kind" | "backend" | "outcome" | "exitCode" | "signal" | "compileMs" | "runMs" | "toolchain" | "limit"> & { language: string; line: number };
+export type BatchRunRow = Pick<
+  VerificationRun,
+  | "id"
+  | "recordId"
+  | "kind"
+  | "backend"
+  | "outcome"
+  | "exitCode"
+  | "signal"
+  | "compileMs"
+  | "runMs"
+  | "toolchain"
+  | "limit"
+> & { language: string; line: number };
 
 /** A verification batch's runs, record by record (no outputs: the record page has them). Scope: records:read. */
-export async function listBatchRuns({ actor, batchId, limit = 1000 }: { actor: Actor; batchId: string; limit?: number }): Promise<BatchRunRow[]> {
+export async function listBatchRuns({
+  actor,
+  batchId,
+  limit = 1000,
+}: {
+  actor: Actor;
+  batchId: string;
+  limit?: number;
+}): Promise<BatchRunRow[]> {
   assertCan(actor, "records:read");
   const rows = await prisma().runResult.findMany({
     where: { batchId },
     orderBy: [{ recordId: "asc" }, { kind: "asc" }],
     take: limit,
-    select: { id: true, recordId: true, kind: true, backend: true, outcome: true, exitCode: true, signal: true, compileMs: true, runMs: true, toolchain: true, limit: true, record: { select: { language: true, line: true, verificationOutcome: true } } },
+    select: {
+      id: true,
+      recordId: true,
+      kind: true,
+      backend: true,
+      outcome: true,
+      exitCode: true,
+      signal: true,
+      compileMs: true,
+      runMs: true,
+      toolchain: true,
+      limit: true,
+      record: { select: { language: true, line: true, verificationOutcome: true } },
+    },
   });
   // A record that could not run leaves one marker run; its record says whether it was unavailable.
-  return rows.map(({ record, ...run }) => ({ ...run, language: record.language, line: record.line, outcome: run.backend === "none" && record.verificationOutcome === UNAVAILABLE ? UNAVAILABLE : run.outcome }));
+  return rows.map(({ record, ...run }) => ({
+    ...run,
+    language: record.language,
+    line: record.line,
+    outcome: run.backend === "none" && record.verificationOutcome === UNAVAILABLE ? UNAVAILABLE : run.outcome,
+  }));
 }

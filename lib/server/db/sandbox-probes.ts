@@ -12,7 +12,9 @@ export type StoredProbe = LanguageAvailability & { language: SandboxLanguage; pr
  * check: availability without reasons is public (/api/health); callers drop the reasons for others.
  */
 export async function readSandboxProbes(): Promise<StoredProbe[]> {
-  const rows = await prisma().$queryRaw<{ language: string; backend: string; available: boolean; reason: string | null; probedAt: Date; ageMs: number }[]>`
+  const rows = await prisma().$queryRaw<
+    { language: string; backend: string; available: boolean; reason: string | null; probedAt: Date; ageMs: number }[]
+  >`
     SELECT language, backend, available, reason, "probedAt", EXTRACT(EPOCH FROM clock_timestamp() - "probedAt")::float8 * 1000 AS "ageMs" FROM "SandboxProbe"`;
   return rows.map((row) => ({
     language: row.language as SandboxLanguage,

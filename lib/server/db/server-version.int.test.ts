@@ -23,6 +23,8 @@ describe("assertSupportedServer", () => {
 
   it("refuses a server older than the minimum, saying which version it found and which it needs", async () => {
     const version = await serverVersion();
-    await expect(assertSupportedServer(process.env.DATABASE_URL!, 99)).rejects.toThrow(`PostgreSQL ${version} is too old: Verity needs PostgreSQL 99 or newer.`);
+    await expect(assertSupportedServer(process.env.DATABASE_URL!, 99)).rejects.toThrow(
+      `PostgreSQL ${version} is too old: Verity needs PostgreSQL 99 or newer.`,
+    );
   });
 });

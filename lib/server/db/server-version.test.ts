@@ -14,6 +14,8 @@ describe("unsupportedServerReason", () => {
     expect(unsupportedServerReason({ versionNum: 130016, version: "13.16 (Debian 13.16-1.pgdg120+1)" })).toBe(
       "PostgreSQL 13.16 is too old: Verity needs PostgreSQL 14 or newer. Upgrade the server, or point DATABASE_URL at a newer one (nothing was changed in the database).",
     );
-    expect(unsupportedServerReason({ versionNum: 96024, version: "9.6.24" })).toMatch(/^PostgreSQL 9\.6\.24 is too old/);
+    expect(unsupportedServerReason({ versionNum: 96024, version: "9.6.24" })).toMatch(
+      /^PostgreSQL 9\.6\.24 is too old/,
+    );
   });
 });

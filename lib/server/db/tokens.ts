@@ -8,22 +8,44 @@ import { AppError } from "@/lib/server/errors";
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
 
-export type TokenRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+export type TokenRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
 
 /**
  * Creates a personal API token for a user; returns the secret once (only its hash is kept). A person
  * creates their own tokens; the system actor (operator CLI) anyone's. Scope: tokens:write.
  */
-export async function createApiToken({ actor, userId, name }: { actor: Actor | SystemActor; userId: string; name: string }): Promise<{ token: string; row: TokenRow }> {
+export async function createApiToken({
+  actor,
+  userId,
+  name,
+}: {
+  actor: Actor | SystemActor;
+  userId: string;
+  name: string;
+}): Promise<{ token: string; row: TokenRow }> {
   assertCan(actor, "tokens:write");
-  if (!isSystemActor(actor) && actor.id !== userId) throw new AppError("FORBIDDEN", "You create tokens for yourself only.");
+  if (!isSystemActor(actor) && actor.id !== userId)
+    throw new AppError("FORBIDDEN", "You create tokens for yourself only.");
   const token = newSecret("vty");
   const row = await prisma().$transaction(async (tx) => {
     const created = await tx.apiToken.create({
       data: { userId, name, prefix: token.slice(0, 10), tokenHash: hashSecret(token) },
       select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
     });
-    await writeAudit(tx, { actorId: personIdOf(actor), action: "token.create", targetType: "ApiToken", targetId: created.id, after: { userId, name } });
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: "token.create",
+      targetType: "ApiToken",
+      targetId: created.id,
+      after: { userId, name },
+    });
     return created;
   });
   return { token, row };
@@ -33,7 +55,11 @@ export async function createApiToken({ actor, userId, name }: { actor: Actor | S
 export async function findActorByToken(token: string): Promise<Actor | null> {
   const row = await prisma().apiToken.findFirst({
     where: { tokenHash: hashSecret(token), revokedAt: null, user: { disabledAt: null } },
-    select: { id: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true, languages: true } } },
+    select: {
+      id: true,
+      lastUsedAt: true,
+      user: { select: { id: true, email: true, name: true, role: true, languages: true } },
+    },
   });
   if (!row) return null;
   // Touch lastUsedAt at most once a minute to keep API calls from writing on every request.
@@ -67,7 +93,15 @@ export async function listActiveApiTokens({ actor }: { actor: Actor }): Promise<
   const rows = await prisma().apiToken.findMany({
     where: { revokedAt: null },
     orderBy: { createdAt: "desc" },
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, user: { select: { id: true, email: true } } },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+      user: { select: { id: true, email: true } },
+    },
   });
   return rows.map(({ user, ...row }) => ({ ...row, owner: user }));
 }
@@ -80,7 +114,10 @@ export async function revokeUserApiToken({ actor, tokenId }: { actor: Actor; tok
 
 async function revokeWhere(actor: Actor, where: { id: string; userId?: string }): Promise<void> {
   await prisma().$transaction(async (tx) => {
-    const result = await tx.apiToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+    const result = await tx.apiToken.updateMany({
+      where: { ...where, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
     if (result.count !== 1) throw new AppError("NOT_FOUND", "No such active token.");
     await writeAudit(tx, { actorId: actor.id, action: "token.revoke", targetType: "ApiToken", targetId: where.id });
   });

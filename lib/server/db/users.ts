@@ -22,9 +22,19 @@ export { hashPassword };
  * The actor of a browser session, re-read from the database so role changes apply at once; null if
  * the user is disabled or gone, or signed out (or was disabled) after `signedInAt` (ms since epoch).
  */
-export async function findActorBySession({ userId, signedInAt }: { userId: string; signedInAt: number }): Promise<Actor | null> {
+export async function findActorBySession({
+  userId,
+  signedInAt,
+}: {
+  userId: string;
+  signedInAt: number;
+}): Promise<Actor | null> {
   return prisma().user.findFirst({
-    where: { id: userId, disabledAt: null, OR: [{ sessionsRevokedAt: null }, { sessionsRevokedAt: { lte: new Date(signedInAt) } }] },
+    where: {
+      id: userId,
+      disabledAt: null,
+      OR: [{ sessionsRevokedAt: null }, { sessionsRevokedAt: { lte: new Date(signedInAt) } }],
+    },
     select: actorSelect,
   });
 }
@@ -33,7 +43,8 @@ export async function findActorBySession({ userId, signedInAt }: { userId: strin
 export async function revokeSessions({ userId }: { userId: string }): Promise<void> {
   await prisma().$transaction(async (tx) => {
     const result = await tx.user.updateMany({ where: { id: userId }, data: { sessionsRevokedAt: new Date() } });
-    if (result.count === 1) await writeAudit(tx, { actorId: userId, action: "user.sign-out", targetType: "User", targetId: userId });
+    if (result.count === 1)
+      await writeAudit(tx, { actorId: userId, action: "user.sign-out", targetType: "User", targetId: userId });
   });
 }
 
@@ -48,7 +59,10 @@ export async function verifyPassword({ email, password }: { email: string; passw
     where: { email: normalizeEmail(email), disabledAt: null },
     select: { ...actorSelect, passwordHash: true },
   });
-  const ok = await comparePassword(password, user?.passwordHash ?? "$2b$12$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva");
+  const ok = await comparePassword(
+    password,
+    user?.passwordHash ?? "$2b$12$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva",
+  );
   if (!user || !user.passwordHash || !ok) return null;
   const { passwordHash: _hash, ...actor } = user;
   return actor;
@@ -64,11 +78,18 @@ export async function countUsers(): Promise<number> {
  * code and the user count are checked before the costly hash; a transaction-scoped advisory lock
  * makes two simultaneous attempts create one admin.
  */
-export async function createFirstAdmin(input: { email: string; name: string | null; password: string; setupCode: string }): Promise<Actor> {
+export async function createFirstAdmin(input: {
+  email: string;
+  name: string | null;
+  password: string;
+  setupCode: string;
+}): Promise<Actor> {
   const secret = process.env.NEXTAUTH_SECRET;
   if (!secret) throw new Error("NEXTAUTH_SECRET is not set; start Verity with `npm start`, which sets it.");
   if (!isSetupCode(input.setupCode, secret)) {
-    throw new AppError("INVALID_INPUT", "That is not the setup code.", { setupCode: ["Copy the setup code from the console where Verity was started."] });
+    throw new AppError("INVALID_INPUT", "That is not the setup code.", {
+      setupCode: ["Copy the setup code from the console where Verity was started."],
+    });
   }
   if ((await countUsers()) > 0) throw new AppError("CONFLICT", "An admin already exists. Sign in instead.");
   const passwordHash = await hashPassword(input.password);
@@ -79,13 +100,25 @@ export async function createFirstAdmin(input: { email: string; name: string | nu
       data: { email: normalizeEmail(input.email), name: input.name, passwordHash, role: "ADMIN", languages: [] },
       select: actorSelect,
     });
-    await writeAudit(tx, { actorId: user.id, action: "user.create-first-admin", targetType: "User", targetId: user.id, after: { email: user.email, role: user.role } });
+    await writeAudit(tx, {
+      actorId: user.id,
+      action: "user.create-first-admin",
+      targetType: "User",
+      targetId: user.id,
+      after: { email: user.email, role: user.role },
+    });
     return user;
   });
 }
 
 /** Creates or updates a user from the operator CLI (the system actor: the operator has shell access). Scope: users:admin. */
-export async function upsertUserFromCli(input: { actor: SystemActor; email: string; role: Role; languages: string[]; password?: string }): Promise<{ actor: Actor; created: boolean }> {
+export async function upsertUserFromCli(input: {
+  actor: SystemActor;
+  email: string;
+  role: Role;
+  languages: string[];
+  password?: string;
+}): Promise<{ actor: Actor; created: boolean }> {
   assertCan(input.actor, "users:admin");
   const email = normalizeEmail(input.email);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
@@ -118,18 +151,39 @@ export async function listUsers({ actor }: { actor: Actor }): Promise<UserRow[]>
     orderBy: { createdAt: "asc" },
     select: { ...actorSelect, createdAt: true, disabledAt: true, passwordHash: true },
   });
-  return users.map(({ disabledAt, passwordHash, ...user }) => ({ ...user, disabled: disabledAt !== null, hasPassword: passwordHash !== null }));
+  return users.map(({ disabledAt, passwordHash, ...user }) => ({
+    ...user,
+    disabled: disabledAt !== null,
+    hasPassword: passwordHash !== null,
+  }));
 }
 
 /** Changes a user's role and languages; an admin cannot demote themselves (there must stay an admin). */
-export async function updateUserAccess({ actor, userId, role, languages }: { actor: Actor; userId: string; role: Role; languages: string[] }): Promise<void> {
+export async function updateUserAccess({
+  actor,
+  userId,
+  role,
+  languages,
+}: {
+  actor: Actor;
+  userId: string;
+  role: Role;
+  languages: string[];
+}): Promise<void> {
   assertCan(actor, "users:admin");
   if (userId === actor.id && role !== "ADMIN") throw new AppError("CONFLICT", "You cannot remove your own admin role.");
   await prisma().$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { role: true, languages: true } });
     if (!before) throw new AppError("NOT_FOUND", "No such user.");
     await tx.user.update({ where: { id: userId }, data: { role, languages } });
-    await writeAudit(tx, { actorId: actor.id, action: "user.update", targetType: "User", targetId: userId, before, after: { role, languages } });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "user.update",
+      targetType: "User",
+      targetId: userId,
+      before,
+      after: { role, languages },
+    });
   });
 }
 
@@ -138,7 +192,15 @@ export async function updateUserAccess({ actor, userId, role, languages }: { act
  * their next request (both lookups skip disabled users); re-enabling does not revive sessions signed
  * in before the disabling. An admin cannot disable themselves.
  */
-export async function setUserDisabled({ actor, userId, disabled }: { actor: Actor; userId: string; disabled: boolean }): Promise<void> {
+export async function setUserDisabled({
+  actor,
+  userId,
+  disabled,
+}: {
+  actor: Actor;
+  userId: string;
+  disabled: boolean;
+}): Promise<void> {
   assertCan(actor, "users:admin");
   if (userId === actor.id) throw new AppError("CONFLICT", "You cannot disable your own account.");
   await prisma().$transaction(async (tx) => {
@@ -149,8 +211,15 @@ export async function setUserDisabled({ actor, userId, disabled }: { actor: Acto
     });
     if (result.count !== 1) {
       const exists = await tx.user.count({ where: { id: userId } });
-      throw exists ? new AppError("CONFLICT", disabled ? "This user is already disabled." : "This user is not disabled.") : new AppError("NOT_FOUND", "No such user.");
+      throw exists
+        ? new AppError("CONFLICT", disabled ? "This user is already disabled." : "This user is not disabled.")
+        : new AppError("NOT_FOUND", "No such user.");
     }
-    await writeAudit(tx, { actorId: actor.id, action: disabled ? "user.disable" : "user.enable", targetType: "User", targetId: userId });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: disabled ? "user.disable" : "user.enable",
+      targetType: "User",
+      targetId: userId,
+    });
   });
 }

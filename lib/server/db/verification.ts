@@ -15,7 +15,13 @@ import { runResultColumns } from "./runs";
 // queue and the sandbox are driven by lib/server/jobs/verification.ts.
 
 /** Per language: records that pass, fail, cannot run here (unavailable), and were never verified. */
-export type LanguageVerification = { records: number; executableValid: number; failed: number; unavailable: number; notRun: number };
+export type LanguageVerification = {
+  records: number;
+  executableValid: number;
+  failed: number;
+  unavailable: number;
+  notRun: number;
+};
 
 export type VerificationProgress = {
   batchId: string;
@@ -32,12 +38,21 @@ export type VerificationProgress = {
 };
 
 /** What verifying one record came to: both results, a language that cannot run, or an error. */
-export type Verdict = { kind: "ran"; demo: SandboxResult; full: SandboxResult } | { kind: "unavailable" } | { kind: "errored"; reason: string };
+export type Verdict =
+  | { kind: "ran"; demo: SandboxResult; full: SandboxResult }
+  | { kind: "unavailable" }
+  | { kind: "errored"; reason: string };
 
 export type VerificationBatchStart = { batchId: string; total: number; resumed: boolean };
 
 /** The id of the dataset to verify (NOT_FOUND when there is none). Scope: datasets:verify. */
-export async function findDatasetToVerify({ actor, datasetName }: { actor: Actor | SystemActor; datasetName: string }): Promise<string> {
+export async function findDatasetToVerify({
+  actor,
+  datasetName,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+}): Promise<string> {
   assertCan(actor, "datasets:verify");
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
@@ -49,7 +64,17 @@ export async function findDatasetToVerify({ actor, datasetName }: { actor: Actor
  * otherwise a new batch over every record not yet verified (all of them with `force`).
  * Scope: datasets:verify.
  */
-export async function openVerificationBatch({ actor, datasetId, language, force }: { actor: Actor | SystemActor; datasetId: string; language?: Language; force: boolean }): Promise<VerificationBatchStart> {
+export async function openVerificationBatch({
+  actor,
+  datasetId,
+  language,
+  force,
+}: {
+  actor: Actor | SystemActor;
+  datasetId: string;
+  language?: Language;
+  force: boolean;
+}): Promise<VerificationBatchStart> {
   assertCan(actor, "datasets:verify");
   const running = await prisma().verificationBatch.findFirst({
     where: { datasetId, language: language ?? null, force, status: "RUNNING" },
@@ -57,15 +82,33 @@ export async function openVerificationBatch({ actor, datasetId, language, force 
     orderBy: { createdAt: "desc" },
   });
   if (running) return { batchId: running.id, total: running.total, resumed: true };
-  const total = await prisma().record.count({ where: batchRecordsWhere({ datasetId, language: language ?? null, force }) });
+  const total = await prisma().record.count({
+    where: batchRecordsWhere({ datasetId, language: language ?? null, force }),
+  });
   const batch = await prisma().verificationBatch.create({
-    data: { datasetId, language: language ?? null, force, total, createdById: personIdOf(actor), status: total === 0 ? "SUCCEEDED" : "RUNNING", finishedAt: total === 0 ? new Date() : null },
+    data: {
+      datasetId,
+      language: language ?? null,
+      force,
+      total,
+      createdById: personIdOf(actor),
+      status: total === 0 ? "SUCCEEDED" : "RUNNING",
+      finishedAt: total === 0 ? new Date() : null,
+    },
     select: { id: true },
   });
   return { batchId: batch.id, total, resumed: false };
 }
 
-function batchRecordsWhere({ datasetId, language, force }: { datasetId: string; language: string | null; force: boolean }): Prisma.RecordWhereInput {
+function batchRecordsWhere({
+  datasetId,
+  language,
+  force,
+}: {
+  datasetId: string;
+  language: string | null;
+  force: boolean;
+}): Prisma.RecordWhereInput {
   return { datasetId, ...(language ? { language } : {}), ...(force ? {} : { executableValid: null }) };
 }
 
@@ -74,14 +117,34 @@ function batchRecordsWhere({ datasetId, language, force }: { datasetId: string; 
  * memory. A resumed batch (its process died) queues the records it has no result for yet.
  * No permission check: the caller opened the batch.
  */
-export async function* recordIdsToQueue({ batchId, resumed, pageSize }: { batchId: string; resumed: boolean; pageSize: number }): AsyncGenerator<number[]> {
-  const batch = await prisma().verificationBatch.findUniqueOrThrow({ where: { id: batchId }, select: { datasetId: true, language: true, force: true } });
+export async function* recordIdsToQueue({
+  batchId,
+  resumed,
+  pageSize,
+}: {
+  batchId: string;
+  resumed: boolean;
+  pageSize: number;
+}): AsyncGenerator<number[]> {
+  const batch = await prisma().verificationBatch.findUniqueOrThrow({
+    where: { id: batchId },
+    select: { datasetId: true, language: true, force: true },
+  });
   const where: Prisma.RecordWhereInput = resumed
-    ? { datasetId: batch.datasetId, ...(batch.language ? { language: batch.language } : {}), runs: { none: { batchId } } }
+    ? {
+        datasetId: batch.datasetId,
+        ...(batch.language ? { language: batch.language } : {}),
+        runs: { none: { batchId } },
+      }
     : batchRecordsWhere(batch);
   let cursor = 0;
   for (;;) {
-    const ids = await prisma().record.findMany({ where: { ...where, id: { gt: cursor } }, orderBy: { id: "asc" }, take: pageSize, select: { id: true } });
+    const ids = await prisma().record.findMany({
+      where: { ...where, id: { gt: cursor } },
+      orderBy: { id: "asc" },
+      take: pageSize,
+      select: { id: true },
+    });
     if (ids.length === 0) return;
     yield ids.map(({ id }) => id);
     cursor = ids[ids.length - 1].id;
@@ -92,15 +155,28 @@ export async function* recordIdsToQueue({ batchId, resumed, pageSize }: { batchI
  * The code a worker verifies a record with; null when the batch has its result already (a job
  * delivered twice) or the record is gone. Scope: datasets:verify.
  */
-export async function findRecordToVerify({ actor, batchId, recordId }: { actor: Actor | SystemActor; batchId: string; recordId: number }) {
+export async function findRecordToVerify({
+  actor,
+  batchId,
+  recordId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  recordId: number;
+}) {
   assertCan(actor, "datasets:verify");
   const done = await prisma().runResult.count({ where: { batchId, recordId } });
   if (done > 0) return null;
-  return prisma().record.findUnique({ where: { id: recordId }, select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true } });
+  return prisma().record.findUnique({
+    where: { id: recordId },
+    select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true },
+  });
 }
 
 function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {
-  return verdict.kind === "unavailable" ? "The language is unavailable in the sandbox." : `Verification errored: ${verdict.reason}.`;
+  return verdict.kind === "unavailable"
+    ? "The language is unavailable in the sandbox."
+    : `Verification errored: ${verdict.reason}.`;
 }
 
 /**
@@ -108,7 +184,17 @@ function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {
  * batch counters, in one transaction; a second delivery of the same job writes nothing.
  * Scope: datasets:verify.
  */
-export async function writeVerification({ actor, batchId, recordId, verdict }: { actor: Actor | SystemActor; batchId: string; recordId: number; verdict: Verdict }): Promise<void> {
+export async function writeVerification({
+  actor,
+  batchId,
+  recordId,
+  verdict,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  recordId: number;
+  verdict: Verdict;
+}): Promise<void> {
   assertCan(actor, "datasets:verify");
   const isValid = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
   const counter = verdict.kind === "ran" ? (isValid ? "executableValid" : "failed") : verdict.kind;
@@ -117,34 +203,76 @@ export async function writeVerification({ actor, batchId, recordId, verdict }: {
     await tx.$queryRaw`SELECT id FROM "VerificationBatch" WHERE id = ${batchId} FOR UPDATE`;
     if ((await tx.runResult.count({ where: { batchId, recordId } })) > 0) return;
     if (verdict.kind === "ran") {
-      for (const [kind, result] of [["DEMO", verdict.demo], ["FULL", verdict.full]] as const) {
+      for (const [kind, result] of [
+        ["DEMO", verdict.demo],
+        ["FULL", verdict.full],
+      ] as const) {
         await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
       const verificationOutcome = summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
-      await tx.record.update({ where: { id: recordId }, data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() } });
+      await tx.record.update({
+        where: { id: recordId },
+        data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() },
+      });
     } else {
       // Unavailable is not failed: executableValid is null (not known), and the record says why.
       if (verdict.kind === "unavailable") {
-        await tx.record.update({ where: { id: recordId }, data: { executableValid: null, verificationOutcome: UNAVAILABLE, verifiedAt: new Date() } });
+        await tx.record.update({
+          where: { id: recordId },
+          data: { executableValid: null, verificationOutcome: UNAVAILABLE, verifiedAt: new Date() },
+        });
       }
       // A record that could not be verified leaves a marker run, so the job is not repeated.
-      await tx.runResult.create({ data: { recordId, batchId, kind: "FULL", backend: "none", outcome: "INTERNAL_ERROR", stdout: "", stderr: markerStderr(verdict), timeMs: 0, program: "" } });
+      await tx.runResult.create({
+        data: {
+          recordId,
+          batchId,
+          kind: "FULL",
+          backend: "none",
+          outcome: "INTERNAL_ERROR",
+          stdout: "",
+          stderr: markerStderr(verdict),
+          timeMs: 0,
+          program: "",
+        },
+      });
     }
     const batch = await tx.verificationBatch.update({
       where: { id: batchId },
       data: { done: { increment: 1 }, [counter]: { increment: 1 } },
       select: { done: true, total: true },
     });
-    if (batch.done >= batch.total) await tx.verificationBatch.updateMany({ where: { id: batchId, status: "RUNNING" }, data: { status: "SUCCEEDED", finishedAt: new Date() } });
+    if (batch.done >= batch.total)
+      await tx.verificationBatch.updateMany({
+        where: { id: batchId, status: "RUNNING" },
+        data: { status: "SUCCEEDED", finishedAt: new Date() },
+      });
   });
 }
 
 /** A batch's counters. Scope: records:read. */
-export async function getVerificationProgress({ actor, batchId }: { actor: Actor | SystemActor; batchId: string }): Promise<VerificationProgress> {
+export async function getVerificationProgress({
+  actor,
+  batchId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+}): Promise<VerificationProgress> {
   assertCan(actor, "records:read");
   const batch = await prisma().verificationBatch.findUnique({
     where: { id: batchId },
-    select: { id: true, language: true, status: true, total: true, done: true, executableValid: true, failed: true, unavailable: true, errored: true, dataset: { select: { name: true } } },
+    select: {
+      id: true,
+      language: true,
+      status: true,
+      total: true,
+      done: true,
+      executableValid: true,
+      failed: true,
+      unavailable: true,
+      errored: true,
+      dataset: { select: { name: true } },
+    },
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
   const { id, dataset, ...counters } = batch;
@@ -152,14 +280,32 @@ export async function getVerificationProgress({ actor, batchId }: { actor: Actor
 }
 
 /** The newest batch of a dataset, for the dataset page. Scope: records:read. */
-export async function latestVerification({ actor, datasetName }: { actor: Actor; datasetName: string }): Promise<VerificationProgress | null> {
+export async function latestVerification({
+  actor,
+  datasetName,
+}: {
+  actor: Actor;
+  datasetName: string;
+}): Promise<VerificationProgress | null> {
   assertCan(actor, "records:read");
-  const batch = await prisma().verificationBatch.findFirst({ where: { dataset: { name: datasetName } }, orderBy: { createdAt: "desc" }, select: { id: true } });
+  const batch = await prisma().verificationBatch.findFirst({
+    where: { dataset: { name: datasetName } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
   return batch ? getVerificationProgress({ actor, batchId: batch.id }) : null;
 }
 
 /** Per language: records, executable-valid, failed, unavailable here, and not verified. Scope: records:read. */
-export async function verificationByLanguage({ actor, datasetName, language }: { actor: Actor | SystemActor; datasetName: string; language?: string }): Promise<Record<string, LanguageVerification>> {
+export async function verificationByLanguage({
+  actor,
+  datasetName,
+  language,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+  language?: string;
+}): Promise<Record<string, LanguageVerification>> {
   assertCan(actor, "records:read");
   const rows = await prisma().record.groupBy({
     by: ["language", "executableValid", "verificationOutcome"],
@@ -168,7 +314,13 @@ export async function verificationByLanguage({ actor, datasetName, language }: {
   });
   const byLanguage: Record<string, LanguageVerification> = {};
   for (const row of rows) {
-    const entry = (byLanguage[row.language] ??= { records: 0, executableValid: 0, failed: 0, unavailable: 0, notRun: 0 });
+    const entry = (byLanguage[row.language] ??= {
+      records: 0,
+      executableValid: 0,
+      failed: 0,
+      unavailable: 0,
+      notRun: 0,
+    });
     entry.records += row._count._all;
     if (row.executableValid === true) entry.executableValid += row._count._all;
     else if (row.executableValid === false) entry.failed += row._count._all;
@@ -179,8 +331,19 @@ export async function verificationByLanguage({ actor, datasetName, language }: {
 }
 
 /** The outcome of every run of a batch, with its record's line (benchmarks compare two batches). Scope: records:read. */
-export async function listBatchOutcomes({ actor, batchId }: { actor: Actor | SystemActor; batchId: string }): Promise<{ line: number; kind: "DEMO" | "FULL"; outcome: string }[]> {
+export async function listBatchOutcomes({
+  actor,
+  batchId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+}): Promise<{ line: number; kind: "DEMO" | "FULL"; outcome: string }[]> {
   assertCan(actor, "records:read");
-  const runs = await prisma().runResult.findMany({ where: { batchId }, select: { kind: true, outcome: true, record: { select: { line: true } } } });
-  return runs.flatMap((run) => (run.kind === "SCRATCH" ? [] : [{ line: run.record.line, kind: run.kind, outcome: run.outcome }]));
+  const runs = await prisma().runResult.findMany({
+    where: { batchId },
+    select: { kind: true, outcome: true, record: { select: { line: true } } },
+  });
+  return runs.flatMap((run) =>
+    run.kind === "SCRATCH" ? [] : [{ line: run.record.line, kind: run.kind, outcome: run.outcome }],
+  );
 }

@@ -22,28 +22,62 @@ beforeAll(async () => {
 });
 
 const label = { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 };
-const failingCritic = { critic_result: { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: ["tests check stdout"] } }, critic_reasoning: "The statement never mentions stdout." };
+const failingCritic = {
+  critic_result: {
+    summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: ["tests check stdout"] },
+  },
+  critic_reasoning: "The statement never mentions stdout.",
+};
 
 /** A dataset of python records, each with a failing critic verdict. */
 async function makeDataset(count: number): Promise<string> {
   const name = uniqueName("vis");
-  const records = Array.from({ length: count }, (_, index) => makeRecord(`v${index}_${name.replaceAll("-", "_")}`, failingCritic));
-  const summary = await importRecords({ actor: admin, datasetName: name, source: chunks(toJsonl(records)), skipInvalid: false, origin: "api" });
+  const records = Array.from({ length: count }, (_, index) =>
+    makeRecord(`v${index}_${name.replaceAll("-", "_")}`, failingCritic),
+  );
+  const summary = await importRecords({
+    actor: admin,
+    datasetName: name,
+    source: chunks(toJsonl(records)),
+    skipInvalid: false,
+    origin: "api",
+  });
   expect(summary.ok).toBe(true);
   return name;
 }
 
 async function makeCampaign(dataset: string, blind: boolean) {
-  return createCampaign({ actor: admin, input: { dataset, name: uniqueName("c"), overlap: 1, agreementFraction: 0, blind, finalRule: "consensus", leaseMinutes: 30 } });
+  return createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName("c"),
+      overlap: 1,
+      agreementFraction: 0,
+      blind,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
+  });
 }
 
 /** Every read an annotator has of a record's critic, as what each one reveals. */
 async function criticAsSeenBy(actor: Actor, dataset: string, recordId: number) {
   const record = await getRecord({ actor, id: recordId });
-  const listed = (await listRecords({ actor, datasetName: dataset, filters: {}, limit: 100 })).records.find((row) => row.id === recordId)!;
-  const browsed = (await browseRecords({ actor, datasetName: dataset, filters: {}, limit: 100 })).items.find((row) => row.id === recordId)!;
-  const filtered = async (critic: "pass" | "fail" | "none") => (await browseRecords({ actor, datasetName: dataset, filters: { critic }, limit: 100 })).items.some((row) => row.id === recordId);
-  const listedFiltered = async (critic: "pass" | "fail" | "none") => (await listRecords({ actor, datasetName: dataset, filters: { critic }, limit: 100 })).records.some((row) => row.id === recordId);
+  const listed = (await listRecords({ actor, datasetName: dataset, filters: {}, limit: 100 })).records.find(
+    (row) => row.id === recordId,
+  )!;
+  const browsed = (await browseRecords({ actor, datasetName: dataset, filters: {}, limit: 100 })).items.find(
+    (row) => row.id === recordId,
+  )!;
+  const filtered = async (critic: "pass" | "fail" | "none") =>
+    (await browseRecords({ actor, datasetName: dataset, filters: { critic }, limit: 100 })).items.some(
+      (row) => row.id === recordId,
+    );
+  const listedFiltered = async (critic: "pass" | "fail" | "none") =>
+    (await listRecords({ actor, datasetName: dataset, filters: { critic }, limit: 100 })).records.some(
+      (row) => row.id === recordId,
+    );
   return {
     page: record.critic?.overallPass ?? null,
     pageHidden: record.isCriticHidden,
@@ -52,12 +86,36 @@ async function criticAsSeenBy(actor: Actor, dataset: string, recordId: number) {
     browser: browsed.criticPass,
     browserHasCritic: browsed.hasCritic,
     browserHidden: browsed.isCriticHidden,
-    matchesFilter: { fail: await filtered("fail"), pass: await filtered("pass"), none: await filtered("none"), restFail: await listedFiltered("fail"), restNone: await listedFiltered("none") },
+    matchesFilter: {
+      fail: await filtered("fail"),
+      pass: await filtered("pass"),
+      none: await filtered("none"),
+      restFail: await listedFiltered("fail"),
+      restNone: await listedFiltered("none"),
+    },
   };
 }
 
-const HIDDEN = { page: null, pageHidden: true, rest: null, restHidden: true, browser: null, browserHasCritic: false, browserHidden: true, matchesFilter: { fail: false, pass: false, none: false, restFail: false, restNone: false } };
-const SHOWN = { page: false, pageHidden: false, rest: false, restHidden: false, browser: false, browserHasCritic: true, browserHidden: false, matchesFilter: { fail: true, pass: false, none: false, restFail: true, restNone: false } };
+const HIDDEN = {
+  page: null,
+  pageHidden: true,
+  rest: null,
+  restHidden: true,
+  browser: null,
+  browserHasCritic: false,
+  browserHidden: true,
+  matchesFilter: { fail: false, pass: false, none: false, restFail: false, restNone: false },
+};
+const SHOWN = {
+  page: false,
+  pageHidden: false,
+  rest: false,
+  restHidden: false,
+  browser: false,
+  browserHasCritic: true,
+  browserHidden: false,
+  matchesFilter: { fail: true, pass: false, none: false, restFail: true, restNone: false },
+};
 
 describe("blind mode on every read", () => {
   it("hides the critic of a blind item from its annotator everywhere until they label it", async () => {
@@ -76,7 +134,10 @@ describe("blind mode on every read", () => {
     const dataset = await makeDataset(1);
     const campaign = await makeCampaign(dataset, true);
     const ann = await makeUser("ANNOTATOR", ["python"]);
-    const [item] = await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { recordId: true } });
+    const [item] = await prisma().campaignItem.findMany({
+      where: { campaignId: campaign.id },
+      select: { recordId: true },
+    });
     expect(await criticAsSeenBy(ann, dataset, item.recordId)).toEqual(HIDDEN);
   });
 
@@ -94,7 +155,10 @@ describe("blind mode on every read", () => {
     const campaign = await makeCampaign(dataset, true);
     const ann = await makeUser("ANNOTATOR", ["python"]);
     const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
-    await prisma().assignment.updateMany({ where: { itemId: claim!.itemId }, data: { status: "EXPIRED", leaseExpiresAt: new Date(Date.now() - 1000) } });
+    await prisma().assignment.updateMany({
+      where: { itemId: claim!.itemId },
+      data: { status: "EXPIRED", leaseExpiresAt: new Date(Date.now() - 1000) },
+    });
     await prisma().campaignItem.update({ where: { id: claim!.itemId }, data: { slotsTaken: 0 } });
     expect(await criticAsSeenBy(ann, dataset, claim!.recordId)).toEqual(HIDDEN);
   });
@@ -111,7 +175,11 @@ describe("blind mode on every read", () => {
     const dataset = await makeDataset(2);
     const campaign = await makeCampaign(dataset, true);
     const reviewer = await makeUser("REVIEWER", ["python"]);
-    const [first, second] = await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, orderBy: { position: "asc" }, select: { id: true, recordId: true } });
+    const [first, second] = await prisma().campaignItem.findMany({
+      where: { campaignId: campaign.id },
+      orderBy: { position: "asc" },
+      select: { id: true, recordId: true },
+    });
     // Before claiming, a reviewer sees the critic (reviewing needs it).
     expect(await criticAsSeenBy(reviewer, dataset, first.recordId)).toEqual(SHOWN);
 
@@ -123,17 +191,40 @@ describe("blind mode on every read", () => {
     expect((await getReviewItem({ actor: reviewer, itemId: second.id })).record.critic?.overallPass).toBe(false);
 
     let exported = "";
-    for await (const chunk of exportCampaign({ actor: reviewer, campaignId: campaign.id, what: "labels", format: "jsonl" })) exported += chunk;
-    const rows = exported.trim().split("\n").map((line) => JSON.parse(line) as { critic_pass: boolean | null });
+    for await (const chunk of exportCampaign({
+      actor: reviewer,
+      campaignId: campaign.id,
+      what: "labels",
+      format: "jsonl",
+    }))
+      exported += chunk;
+    const rows = exported
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { critic_pass: boolean | null });
     expect(rows.map((row) => row.critic_pass)).toEqual([null, false]);
 
     let adminExport = "";
-    for await (const chunk of exportCampaign({ actor: admin, campaignId: campaign.id, what: "labels", format: "jsonl" })) adminExport += chunk;
-    expect(adminExport.trim().split("\n").map((line) => (JSON.parse(line) as { critic_pass: boolean | null }).critic_pass)).toEqual([false, false]);
+    for await (const chunk of exportCampaign({
+      actor: admin,
+      campaignId: campaign.id,
+      what: "labels",
+      format: "jsonl",
+    }))
+      adminExport += chunk;
+    expect(
+      adminExport
+        .trim()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { critic_pass: boolean | null }).critic_pass),
+    ).toEqual([false, false]);
 
     // The reviewer may have read the critic before claiming, so their first label is not kept as pre-reveal.
     const saved = await submitAnnotation({ actor: reviewer, itemId: first.id, input: label });
-    expect((await prisma().annotation.findUniqueOrThrow({ where: { id: saved.id }, select: { preRevealValid: true } })).preRevealValid).toBeNull();
+    expect(
+      (await prisma().annotation.findUniqueOrThrow({ where: { id: saved.id }, select: { preRevealValid: true } }))
+        .preRevealValid,
+    ).toBeNull();
     expect(await criticAsSeenBy(reviewer, dataset, first.recordId)).toEqual(SHOWN);
   });
 });
@@ -147,7 +238,10 @@ describe("records outside an annotator's campaigns", () => {
     const rustOnly = await makeUser("ANNOTATOR", ["rust"]);
     const reviewer = await makeUser("REVIEWER", []);
     const [otherRecord] = await prisma().record.findMany({ where: { dataset: { name: other } }, select: { id: true } });
-    const [workedRecord] = await prisma().record.findMany({ where: { dataset: { name: worked } }, select: { id: true } });
+    const [workedRecord] = await prisma().record.findMany({
+      where: { dataset: { name: worked } },
+      select: { id: true },
+    });
 
     const names = async (actor: Actor) => (await listDatasets({ actor })).map((dataset) => dataset.name);
     expect(await names(ann)).toContain(worked);
@@ -156,9 +250,15 @@ describe("records outside an annotator's campaigns", () => {
     expect(await names(reviewer)).toEqual(expect.arrayContaining([worked, other]));
 
     await expect(getRecord({ actor: ann, id: otherRecord.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(browseRecords({ actor: ann, datasetName: other, filters: {}, limit: 10 })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(listRecords({ actor: ann, datasetName: other, filters: {}, limit: 10 })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(runRecord({ actor: ann, recordId: otherRecord.id, kind: "demo" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(browseRecords({ actor: ann, datasetName: other, filters: {}, limit: 10 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(listRecords({ actor: ann, datasetName: other, filters: {}, limit: 10 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(runRecord({ actor: ann, recordId: otherRecord.id, kind: "demo" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(getRecord({ actor: rustOnly, id: workedRecord.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await getRecord({ actor: ann, id: workedRecord.id })).id).toBe(workedRecord.id);
     expect((await getRecord({ actor: reviewer, id: otherRecord.id })).id).toBe(otherRecord.id);

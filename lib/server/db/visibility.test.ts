@@ -2,7 +2,13 @@
 // integration tests in visibility.int.test.ts check them against real rows).
 import { describe, expect, it } from "vitest";
 
-import { criticAsSeen, criticHidingItemWhere, isFirstLabelPreReveal, visibleDatasetWhere, visibleRecordWhere } from "./visibility";
+import {
+  criticAsSeen,
+  criticHidingItemWhere,
+  isFirstLabelPreReveal,
+  visibleDatasetWhere,
+  visibleRecordWhere,
+} from "./visibility";
 
 const annotator = { id: "u-ann", role: "ANNOTATOR" as const, languages: ["python", "cpp"] };
 const reviewer = { id: "u-rev", role: "REVIEWER" as const, languages: ["python"] };
@@ -19,7 +25,10 @@ describe("critic visibility", () => {
 
   it("hides from reviewers and admins only the blind items they hold unlabelled (active or expired lease)", () => {
     for (const actor of [reviewer, admin]) {
-      expect(criticHidingItemWhere(actor)).toEqual({ campaign: { blind: true }, assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } } });
+      expect(criticHidingItemWhere(actor)).toEqual({
+        campaign: { blind: true },
+        assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } },
+      });
     }
   });
 
@@ -39,8 +48,12 @@ describe("critic visibility", () => {
 
 describe("record scope", () => {
   it("limits annotators to datasets with a campaign in one of their languages, and nobody else", () => {
-    expect(visibleDatasetWhere(annotator)).toEqual({ campaigns: { some: { languages: { hasSome: ["python", "cpp"] } } } });
-    expect(visibleRecordWhere(annotator)).toEqual({ dataset: { campaigns: { some: { languages: { hasSome: ["python", "cpp"] } } } } });
+    expect(visibleDatasetWhere(annotator)).toEqual({
+      campaigns: { some: { languages: { hasSome: ["python", "cpp"] } } },
+    });
+    expect(visibleRecordWhere(annotator)).toEqual({
+      dataset: { campaigns: { some: { languages: { hasSome: ["python", "cpp"] } } } },
+    });
     expect(visibleDatasetWhere(reviewer)).toEqual({});
     expect(visibleRecordWhere(admin)).toEqual({});
   });

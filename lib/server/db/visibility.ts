@@ -49,9 +49,16 @@ export function canSeeGoldAnswers(actor: Viewer): boolean {
  */
 export function criticHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
   if (isAnnotator(actor)) {
-    return { campaign: { blind: true }, language: { in: actor.languages }, assignments: { none: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } } };
+    return {
+      campaign: { blind: true },
+      language: { in: actor.languages },
+      assignments: { none: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } },
+    };
   }
-  return { campaign: { blind: true }, assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } } };
+  return {
+    campaign: { blind: true },
+    assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } },
+  };
 }
 
 /**
@@ -74,7 +81,11 @@ function goldCriticHidingRecordWhere(actor: Viewer): Prisma.RecordWhereInput | n
     gold: { isNot: null },
     language: { in: actor.languages },
     dataset: { campaigns: { some: { blind: true, goldShare: { gt: 0 }, languages: { hasSome: actor.languages } } } },
-    NOT: { campaignItems: { some: { gold: true, assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } } } } },
+    NOT: {
+      campaignItems: {
+        some: { gold: true, assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } } },
+      },
+    },
   };
 }
 
@@ -89,13 +100,32 @@ export function criticHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput 
  * Of the given records (or of a campaign's records), those whose critic the actor may not see,
  * in one query. The system actor (operator CLI) sees everything.
  */
-export async function criticHiddenRecordIds({ actor, recordIds, campaignId }: { actor: Viewer | SystemActor; recordIds?: number[]; campaignId?: string }): Promise<Set<number>> {
+export async function criticHiddenRecordIds({
+  actor,
+  recordIds,
+  campaignId,
+}: {
+  actor: Viewer | SystemActor;
+  recordIds?: number[];
+  campaignId?: string;
+}): Promise<Set<number>> {
   if (isSystemActor(actor) || recordIds?.length === 0) return new Set();
-  const among: Prisma.CampaignItemWhereInput = recordIds ? { recordId: { in: recordIds } } : { record: { campaignItems: { some: { campaignId } } } };
+  const among: Prisma.CampaignItemWhereInput = recordIds
+    ? { recordId: { in: recordIds } }
+    : { record: { campaignItems: { some: { campaignId } } } };
   const gold = goldCriticHidingRecordWhere(actor);
   const [rows, goldRows] = await Promise.all([
-    prisma().campaignItem.findMany({ where: { AND: [among, criticHidingItemWhere(actor)] }, select: { recordId: true }, distinct: ["recordId"] }),
-    gold ? prisma().record.findMany({ where: { AND: [recordIds ? { id: { in: recordIds } } : { campaignItems: { some: { campaignId } } }, gold] }, select: { id: true } }) : Promise.resolve([]),
+    prisma().campaignItem.findMany({
+      where: { AND: [among, criticHidingItemWhere(actor)] },
+      select: { recordId: true },
+      distinct: ["recordId"],
+    }),
+    gold
+      ? prisma().record.findMany({
+          where: { AND: [recordIds ? { id: { in: recordIds } } : { campaignItems: { some: { campaignId } } }, gold] },
+          select: { id: true },
+        })
+      : Promise.resolve([]),
   ]);
   return new Set([...rows.map((row) => row.recordId), ...goldRows.map((row) => row.id)]);
 }

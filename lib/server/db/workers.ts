@@ -4,7 +4,13 @@ import { prisma } from "./client";
 
 export type WorkerIdentity = { id: string; host: string; pid: number; backend: string; concurrency: number };
 
-export type WorkerRow = WorkerIdentity & { startedAt: Date; lastBeatAt: Date; secondsSinceBeat: number; isLive: boolean; jobs: number };
+export type WorkerRow = WorkerIdentity & {
+  startedAt: Date;
+  lastBeatAt: Date;
+  secondsSinceBeat: number;
+  isLive: boolean;
+  jobs: number;
+};
 
 /** Writes a worker's heartbeat (registering it if it is new, or was taken for dead meanwhile). */
 export async function beatWorker(worker: WorkerIdentity): Promise<void> {
@@ -19,7 +25,8 @@ export async function beatWorker(worker: WorkerIdentity): Promise<void> {
  * it is marked dead instead, so the next live worker retries them at once.
  */
 export async function removeWorker(id: string): Promise<void> {
-  const deleted = await prisma().$executeRaw`DELETE FROM "Worker" w WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM "WorkerJob" j WHERE j."workerId" = w.id)`;
+  const deleted = await prisma()
+    .$executeRaw`DELETE FROM "Worker" w WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM "WorkerJob" j WHERE j."workerId" = w.id)`;
   if (deleted === 0) await prisma().worker.updateMany({ where: { id }, data: { lastBeatAt: new Date(0) } });
 }
 
@@ -48,7 +55,10 @@ export async function reapDeadWorkers(deadAfterMs: number): Promise<{ workers: s
       DELETE FROM "WorkerJob" WHERE "workerId" IN (SELECT id FROM dead) RETURNING "workerId", "jobId"::text
     )
     SELECT dead.id AS "workerId", held."jobId" FROM dead LEFT JOIN held ON held."workerId" = dead.id`;
-  return { workers: [...new Set(rows.map((row) => row.workerId))], jobIds: rows.flatMap((row) => (row.jobId ? [row.jobId] : [])) };
+  return {
+    workers: [...new Set(rows.map((row) => row.workerId))],
+    jobIds: rows.flatMap((row) => (row.jobId ? [row.jobId] : [])),
+  };
 }
 
 /**
@@ -56,7 +66,9 @@ export async function reapDeadWorkers(deadAfterMs: number): Promise<{ workers: s
  * holds; newest first. Host and pid are operator detail: callers show them to admins only.
  */
 export async function listWorkers(deadAfterMs: number): Promise<WorkerRow[]> {
-  const rows = await prisma().$queryRaw<(WorkerIdentity & { startedAt: Date; lastBeatAt: Date; secondsSinceBeat: number; jobs: bigint })[]>`
+  const rows = await prisma().$queryRaw<
+    (WorkerIdentity & { startedAt: Date; lastBeatAt: Date; secondsSinceBeat: number; jobs: bigint })[]
+  >`
     SELECT w.id, w.host, w.pid, w.backend, w.concurrency, w."startedAt", w."lastBeatAt",
            EXTRACT(EPOCH FROM clock_timestamp() - w."lastBeatAt")::float8 AS "secondsSinceBeat",
            (SELECT count(*) FROM "WorkerJob" j WHERE j."workerId" = w.id) AS jobs

@@ -7,7 +7,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/db/imports";
 import { getBoss, stopBoss } from "@/lib/server/jobs/boss";
-import { startVerification, startVerificationWorkers, storeVerification, VERIFY_QUEUE } from "@/lib/server/jobs/verification";
+import {
+  startVerification,
+  startVerificationWorkers,
+  storeVerification,
+  VERIFY_QUEUE,
+} from "@/lib/server/jobs/verification";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 afterAll(async () => {
@@ -15,7 +20,9 @@ afterAll(async () => {
 });
 
 async function completedJobs(batchId: string): Promise<number> {
-  const rows = await prisma().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${VERIFY_QUEUE} AND data->>'batchId' = ${batchId} AND state = 'completed'`;
+  const rows = await prisma().$queryRaw<
+    { n: bigint }[]
+  >`SELECT count(*) AS n FROM pgboss.job WHERE name = ${VERIFY_QUEUE} AND data->>'batchId' = ${batchId} AND state = 'completed'`;
   return Number(rows[0].n);
 }
 
@@ -24,7 +31,13 @@ describe("verification workers", () => {
     const admin = await makeUser("ADMIN");
     const dataset = uniqueName("verify-pace");
     const count = 20;
-    await importRecords({ actor: admin, datasetName: dataset, source: chunks(toJsonl(Array.from({ length: count }, (_, index) => makeRecord(`pace${index}`)))), skipInvalid: false, origin: "api" });
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl(Array.from({ length: count }, (_, index) => makeRecord(`pace${index}`)))),
+      skipInvalid: false,
+      origin: "api",
+    });
     const { batchId } = await startVerification({ actor: admin, datasetName: dataset, force: false });
     // Every record's result is already stored, so each job is a few milliseconds of database work:
     // what remains is the time the worker spends between jobs.

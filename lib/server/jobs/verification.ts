@@ -5,7 +5,15 @@ import { availableParallelism } from "node:os";
 import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
-import { findDatasetToVerify, findRecordToVerify, openVerificationBatch, recordIdsToQueue, type VerificationBatchStart, type Verdict, writeVerification } from "@/lib/server/db/verification";
+import {
+  findDatasetToVerify,
+  findRecordToVerify,
+  openVerificationBatch,
+  recordIdsToQueue,
+  type VerificationBatchStart,
+  type Verdict,
+  writeVerification,
+} from "@/lib/server/db/verification";
 import { holdJob, releaseJob } from "@/lib/server/db/workers";
 import { getSandboxRouter, runInSandbox, SandboxError } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
@@ -38,7 +46,17 @@ async function ensureQueue(): Promise<void> {
  * instead, so a crashed run picks up where it stopped without rerunning finished records.
  * Scope: datasets:verify (the operator CLI passes the system actor).
  */
-export async function startVerification({ actor, datasetName, language, force }: { actor: Actor | SystemActor; datasetName: string; language?: Language; force: boolean }): Promise<VerificationBatchStart> {
+export async function startVerification({
+  actor,
+  datasetName,
+  language,
+  force,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+  language?: Language;
+  force: boolean;
+}): Promise<VerificationBatchStart> {
   assertCan(actor, "datasets:verify");
   const datasetId = await findDatasetToVerify({ actor, datasetName });
   await ensureQueue();
@@ -47,17 +65,34 @@ export async function startVerification({ actor, datasetName, language, force }:
   // process held come back too once their lease expires; verifyRecord writes a record's results
   // once per batch, so the duplicates do nothing.
   const boss = await getBoss();
-  for await (const ids of recordIdsToQueue({ batchId: batch.batchId, resumed: batch.resumed, pageSize: ENQUEUE_CHUNK })) {
-    await boss.insert(ids.map((recordId) => ({ name: VERIFY_QUEUE, data: { batchId: batch.batchId, recordId } satisfies VerifyJob })));
+  for await (const ids of recordIdsToQueue({
+    batchId: batch.batchId,
+    resumed: batch.resumed,
+    pageSize: ENQUEUE_CHUNK,
+  })) {
+    await boss.insert(
+      ids.map((recordId) => ({ name: VERIFY_QUEUE, data: { batchId: batch.batchId, recordId } satisfies VerifyJob })),
+    );
   }
   return batch;
 }
 
-async function runBoth(record: { language: string; canonicalSolution: string; demoTestFunc: string; fullTestFunc: string }): Promise<Verdict> {
+async function runBoth(record: {
+  language: string;
+  canonicalSolution: string;
+  demoTestFunc: string;
+  fullTestFunc: string;
+}): Promise<Verdict> {
   try {
     const language = parseLanguage(record.language);
-    const demo = await runSteadily({ language, solution: record.canonicalSolution, test: record.demoTestFunc }, runInSandbox);
-    const full = await runSteadily({ language, solution: record.canonicalSolution, test: record.fullTestFunc }, runInSandbox);
+    const demo = await runSteadily(
+      { language, solution: record.canonicalSolution, test: record.demoTestFunc },
+      runInSandbox,
+    );
+    const full = await runSteadily(
+      { language, solution: record.canonicalSolution, test: record.fullTestFunc },
+      runInSandbox,
+    );
     return { kind: "ran", demo, full };
   } catch (error) {
     if (error instanceof SandboxError) return { kind: "unavailable" };
@@ -83,14 +118,23 @@ export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<vo
  * refuses), the record is stored as errored; only when even that fails (the database is down) does
  * it throw, so the job is retried.
  */
-export async function storeVerification({ batchId, recordId, verdict }: VerifyJob & { verdict: Verdict }): Promise<void> {
+export async function storeVerification({
+  batchId,
+  recordId,
+  verdict,
+}: VerifyJob & { verdict: Verdict }): Promise<void> {
   const actor = SYSTEM_ACTOR.worker;
   try {
     await writeVerification({ actor, batchId, recordId, verdict });
   } catch (error) {
     if (verdict.kind === "errored") throw error;
     console.error(`verification: the result of record ${recordId} could not be stored:`, error);
-    await writeVerification({ actor, batchId, recordId, verdict: { kind: "errored", reason: "its result could not be stored (see the server log)" } });
+    await writeVerification({
+      actor,
+      batchId,
+      recordId,
+      verdict: { kind: "errored", reason: "its result could not be stored (see the server log)" },
+    });
   }
 }
 
@@ -99,7 +143,9 @@ export async function storeVerification({ batchId, recordId, verdict }: VerifyJo
  * The process beats as a worker (lib/server/jobs/workers.ts) and records the jobs it holds, so a
  * killed worker's jobs are retried as soon as its beats stop, not when they expire.
  */
-export async function startVerificationWorkers(concurrency = Number(process.env.VERITY_WORKER_CONCURRENCY) || availableParallelism()): Promise<string[]> {
+export async function startVerificationWorkers(
+  concurrency = Number(process.env.VERITY_WORKER_CONCURRENCY) || availableParallelism(),
+): Promise<string[]> {
   await ensureQueue();
   const boss = await getBoss();
   const worker = await startHeartbeat({
@@ -131,4 +177,3 @@ export async function stopVerificationWorkers(timeoutMs?: number): Promise<void>
   await stopBoss(timeoutMs);
   await stopHeartbeat();
 }
-

@@ -16,7 +16,13 @@ import { beat, DEAD_AFTER_MS } from "./workers";
 
 afterAll(() => stopBoss(1_000));
 
-const someWorker = (): WorkerIdentity => ({ id: randomUUID(), host: "worker-host.internal", pid: 4242, backend: "local", concurrency: 2 });
+const someWorker = (): WorkerIdentity => ({
+  id: randomUUID(),
+  host: "worker-host.internal",
+  pid: 4242,
+  backend: "local",
+  concurrency: 2,
+});
 
 /** A queue of its own with one job taken by a worker: what a worker holds mid-run. */
 async function queueWithActiveJob() {
@@ -34,17 +40,31 @@ describe("worker heartbeats", () => {
     const killed = someWorker();
     await beatWorker(killed);
     await holdJob({ workerId: killed.id, jobId });
-    expect(await checkQueue({ queue, deadAfterMs: DEAD_AFTER_MS })).toMatchObject({ depth: 0, active: 1, heldByDeadWorkers: 0 });
+    expect(await checkQueue({ queue, deadAfterMs: DEAD_AFTER_MS })).toMatchObject({
+      depth: 0,
+      active: 1,
+      heldByDeadWorkers: 0,
+    });
 
     // Its beats stop: three intervals later it is dead, and its job is visible as such.
-    await prisma().worker.update({ where: { id: killed.id }, data: { lastBeatAt: new Date(Date.now() - DEAD_AFTER_MS - 1_000) } });
+    await prisma().worker.update({
+      where: { id: killed.id },
+      data: { lastBeatAt: new Date(Date.now() - DEAD_AFTER_MS - 1_000) },
+    });
     expect(await checkQueue({ queue, deadAfterMs: DEAD_AFTER_MS })).toMatchObject({ active: 1, heldByDeadWorkers: 1 });
-    expect((await listWorkers(DEAD_AFTER_MS)).find((worker) => worker.id === killed.id)).toMatchObject({ isLive: false, jobs: 1 });
+    expect((await listWorkers(DEAD_AFTER_MS)).find((worker) => worker.id === killed.id)).toMatchObject({
+      isLive: false,
+      jobs: 1,
+    });
 
     // A live worker's beat hands the job back to the queue at once.
     const live = someWorker();
     await beat(live, (jobIds) => boss.fail(queue, jobIds));
-    expect(await checkQueue({ queue, deadAfterMs: DEAD_AFTER_MS })).toMatchObject({ depth: 1, active: 0, heldByDeadWorkers: 0 });
+    expect(await checkQueue({ queue, deadAfterMs: DEAD_AFTER_MS })).toMatchObject({
+      depth: 1,
+      active: 0,
+      heldByDeadWorkers: 0,
+    });
     expect((await listWorkers(DEAD_AFTER_MS)).map((worker) => worker.id)).not.toContain(killed.id);
     const [again] = await boss.fetch(queue);
     expect(again.id).toBe(jobId);
@@ -69,10 +89,23 @@ describe("worker heartbeats", () => {
   it("lists live workers and the queue in /api/health, without host names", async () => {
     const worker = someWorker();
     await beatWorker(worker);
-    const body = (await (await health()).json()) as { queue: Record<string, unknown>; workers: Record<string, unknown>[] };
-    expect(body.queue).toMatchObject({ ok: true, depth: expect.any(Number), active: expect.any(Number), heldByDeadWorkers: expect.any(Number) });
+    const body = (await (await health()).json()) as {
+      queue: Record<string, unknown>;
+      workers: Record<string, unknown>[];
+    };
+    expect(body.queue).toMatchObject({
+      ok: true,
+      depth: expect.any(Number),
+      active: expect.any(Number),
+      heldByDeadWorkers: expect.any(Number),
+    });
     expect(body.queue).toHaveProperty("oldestWaitingSeconds");
-    expect(body.workers).toContainEqual({ lastBeatSecondsAgo: expect.any(Number), concurrency: 2, backend: "local", jobs: 0 });
+    expect(body.workers).toContainEqual({
+      lastBeatSecondsAgo: expect.any(Number),
+      concurrency: 2,
+      backend: "local",
+      jobs: 0,
+    });
     expect(JSON.stringify(body)).not.toContain("worker-host.internal");
     await removeWorker(worker.id);
   });
@@ -81,7 +114,12 @@ describe("worker heartbeats", () => {
     const worker = someWorker();
     await beatWorker(worker);
     const status = await getSandboxStatus({ actor: await makeUser("ADMIN") });
-    expect(status.workers.find((row) => row.id === worker.id)).toMatchObject({ host: "worker-host.internal", pid: 4242, isLive: true, concurrency: 2 });
+    expect(status.workers.find((row) => row.id === worker.id)).toMatchObject({
+      host: "worker-host.internal",
+      pid: 4242,
+      isLive: true,
+      concurrency: 2,
+    });
     expect(status.queue.ok).toBe(true);
     await expect(getSandboxStatus({ actor: await makeUser("REVIEWER") })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await removeWorker(worker.id);

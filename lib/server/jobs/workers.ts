@@ -15,11 +15,17 @@ type Heartbeat = { identity: WorkerIdentity; timer: NodeJS.Timeout; pending: Pro
 const globalForWorker = globalThis as unknown as { verityHeartbeat?: Heartbeat };
 
 /** One beat: this worker is alive; dead workers are forgotten and their jobs given to `retry`. */
-export async function beat(identity: WorkerIdentity, retry: (jobIds: string[]) => Promise<void>, deadAfterMs = DEAD_AFTER_MS): Promise<void> {
+export async function beat(
+  identity: WorkerIdentity,
+  retry: (jobIds: string[]) => Promise<void>,
+  deadAfterMs = DEAD_AFTER_MS,
+): Promise<void> {
   await beatWorker(identity);
   const dead = await reapDeadWorkers(deadAfterMs);
   if (dead.workers.length === 0) return;
-  console.error(`worker: ${dead.workers.length} worker(s) stopped beating; retrying the ${dead.jobIds.length} job(s) they held`);
+  console.error(
+    `worker: ${dead.workers.length} worker(s) stopped beating; retrying the ${dead.jobIds.length} job(s) they held`,
+  );
   if (dead.jobIds.length > 0) await retry(dead.jobIds);
 }
 
@@ -27,7 +33,15 @@ export async function beat(identity: WorkerIdentity, retry: (jobIds: string[]) =
  * Registers this process as a worker and beats every HEARTBEAT_MS until stopHeartbeat. `retry`
  * hands jobs of dead workers back to the queue. Returns the worker's identity.
  */
-export async function startHeartbeat({ backend, concurrency, retry }: { backend: string; concurrency: number; retry: (jobIds: string[]) => Promise<void> }): Promise<WorkerIdentity> {
+export async function startHeartbeat({
+  backend,
+  concurrency,
+  retry,
+}: {
+  backend: string;
+  concurrency: number;
+  retry: (jobIds: string[]) => Promise<void>;
+}): Promise<WorkerIdentity> {
   if (globalForWorker.verityHeartbeat) return globalForWorker.verityHeartbeat.identity;
   const identity: WorkerIdentity = { id: randomUUID(), host: hostname(), pid: process.pid, backend, concurrency };
   await beat(identity, retry);
@@ -35,7 +49,9 @@ export async function startHeartbeat({ backend, concurrency, retry }: { backend:
     identity,
     pending: Promise.resolve(),
     timer: setInterval(() => {
-      heartbeat.pending = beat(identity, retry).catch((error: unknown) => console.error("worker: the heartbeat could not be written:", error));
+      heartbeat.pending = beat(identity, retry).catch((error: unknown) =>
+        console.error("worker: the heartbeat could not be written:", error),
+      );
     }, HEARTBEAT_MS),
   };
   heartbeat.timer.unref();

@@ -21,7 +21,12 @@ const received: Array<Record<string, unknown>> = [];
 let server: Server;
 let url: string;
 
-function ok(body: Record<string, unknown>, outcome: string, ext: Record<string, unknown>, extra: Record<string, unknown> = {}): Reply {
+function ok(
+  body: Record<string, unknown>,
+  outcome: string,
+  ext: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Reply {
   const stdout = String(ext.stdout ?? "");
   return {
     status: 200,
@@ -33,7 +38,16 @@ function ok(body: Record<string, unknown>, outcome: string, ext: Record<string, 
       exec_compile_message: "",
       exec_runtime_message: outcome === "RUNTIME_ERROR" ? String(ext.stderr ?? "") : "",
       ...extra,
-      response_extensions: { server_ip: "172.17.0.2", timeout: false, exit_code: 0, stdout, stderr: "", process_peak_memory: 0, exec_runtime: 0.05, ...ext },
+      response_extensions: {
+        server_ip: "172.17.0.2",
+        timeout: false,
+        exit_code: 0,
+        stdout,
+        stderr: "",
+        process_peak_memory: 0,
+        exec_runtime: 0.05,
+        ...ext,
+      },
     }),
   };
 }
@@ -59,11 +73,21 @@ function replyFor(body: Record<string, unknown>): Reply {
   if (printed) return ok(body, "PASSED", { stdout: "x".repeat(Math.min(Number(printed[1]), 1024)) });
   switch (solution) {
     case "crash":
-      return ok(body, "RUNTIME_ERROR", { exit_code: 1, stderr: "Traceback: boom", process_peak_memory: 2048, exec_runtime: 0.1 });
+      return ok(body, "RUNTIME_ERROR", {
+        exit_code: 1,
+        stderr: "Traceback: boom",
+        process_peak_memory: 2048,
+        exec_runtime: 0.1,
+      });
     case "abort":
       return ok(body, "RUNTIME_ERROR", { exit_code: -6, stderr: "terminate called after throwing" });
     case "compile-error":
-      return ok(body, "COMPILATION_ERROR", { exit_code: 1, stderr: "x.cpp:1: error: expected ';'" }, { exec_compile_message: "x.cpp:1: error: expected ';'" });
+      return ok(
+        body,
+        "COMPILATION_ERROR",
+        { exit_code: 1, stderr: "x.cpp:1: error: expected ';'" },
+        { exec_compile_message: "x.cpp:1: error: expected ';'" },
+      );
     case "loop":
       return ok(body, "TIME_LIMIT_EXCEEDED", { timeout: true, exit_code: -1, exec_runtime: 5.1 });
     case "sleep":
@@ -71,7 +95,14 @@ function replyFor(body: Record<string, unknown>): Reply {
     case "internal":
       return {
         status: 500,
-        body: JSON.stringify({ src_uid: body.src_uid, exec_cout: "", exec_outcome: "INTERNAL_ERROR", exec_compile_message: "", exec_runtime_message: "server error: disk full", response_extensions: { server_ip: "172.17.0.2" } }),
+        body: JSON.stringify({
+          src_uid: body.src_uid,
+          exec_cout: "",
+          exec_outcome: "INTERNAL_ERROR",
+          exec_compile_message: "",
+          exec_runtime_message: "server error: disk full",
+          response_extensions: { server_ip: "172.17.0.2" },
+        }),
       };
     case "garbage":
       return { status: 502, body: "<html>bad gateway</html>" };
@@ -227,7 +258,9 @@ describe("acb backend: what the real service does", () => {
     await expect(backend.availability("python")).resolves.toEqual({ available: true });
     const kotlin = await backend.availability("kotlin");
     expect(kotlin.available).toBe(false);
-    expect(kotlin.reason).toMatch(/cannot run kotlin: its test program ended INTERNAL_ERROR \(execution failed: \[Errno 2\]/);
+    expect(kotlin.reason).toMatch(
+      /cannot run kotlin: its test program ended INTERNAL_ERROR \(execution failed: \[Errno 2\]/,
+    );
     await backend.availability("python");
     await backend.availability("kotlin");
     expect(received.length - before).toBe(2);
@@ -244,10 +277,19 @@ describe("acb backend: what the real service does", () => {
   });
 
   it("caps the time limit to what fits in the service's request limit", () => {
-    expect(buildAcbRequest({ language: "python", solution: "a", test: "b", timeoutMs: 120_000 }, "id").request_extensions.timeout).toBe(55);
+    expect(
+      buildAcbRequest({ language: "python", solution: "a", test: "b", timeoutMs: 120_000 }, "id").request_extensions
+        .timeout,
+    ).toBe(55);
     // C++ compiles then runs inside one request, each step with 3 s of language allowance on top.
-    expect(buildAcbRequest({ language: "cpp", solution: "a", test: "b", timeoutMs: 120_000 }, "id").request_extensions.timeout).toBe(24);
-    expect(buildAcbRequest({ language: "cpp", solution: "a", test: "b", timeoutMs: 10_000 }, "id").request_extensions.timeout).toBe(10);
+    expect(
+      buildAcbRequest({ language: "cpp", solution: "a", test: "b", timeoutMs: 120_000 }, "id").request_extensions
+        .timeout,
+    ).toBe(24);
+    expect(
+      buildAcbRequest({ language: "cpp", solution: "a", test: "b", timeoutMs: 10_000 }, "id").request_extensions
+        .timeout,
+    ).toBe(10);
   });
 
   it("reports a request the service dropped at its limit as TIME_LIMIT_EXCEEDED, not as unreachable", async () => {

@@ -80,7 +80,11 @@ export type AcbBackendOptions = {
  * capped to what fits in the request limit: past it gunicorn drops the connection and the run's
  * real outcome, a time-out, would be lost.
  */
-export function acbStepTimeoutSeconds(language: SandboxLanguage, timeoutMs: number, requestLimitMs = ACB_REQUEST_LIMIT_MS): number {
+export function acbStepTimeoutSeconds(
+  language: SandboxLanguage,
+  timeoutMs: number,
+  requestLimitMs = ACB_REQUEST_LIMIT_MS,
+): number {
   const recipe = getRecipe(language);
   const steps = recipe.compile ? 2 : 1;
   const perStepMs = Math.floor((requestLimitMs - ACB_REQUEST_MARGIN_MS) / steps) - recipe.timeoutAllowanceMs;
@@ -97,12 +101,17 @@ export function buildAcbRequest(request: RunRequest, srcUid: string, requestLimi
     main_code: request.test,
     show_log: true,
     // Seconds; the service adds its own per-language allowance on top, as we do locally.
-    request_extensions: { timeout: acbStepTimeoutSeconds(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS, requestLimitMs) },
+    request_extensions: {
+      timeout: acbStepTimeoutSeconds(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS, requestLimitMs),
+    },
   };
 }
 
 /** The service reports a program killed by signal N as exit code -N (Python's returncode). */
-function signalFromNegativeCode(exitCode: number, signals: Readonly<Record<string, number>> = osConstants.signals): string | null {
+function signalFromNegativeCode(
+  exitCode: number,
+  signals: Readonly<Record<string, number>> = osConstants.signals,
+): string | null {
   if (exitCode >= 0 || exitCode === -1) return null; // -1 is the service's "timed out"
   return Object.entries(signals).find(([, value]) => value === -exitCode)?.[0] ?? null;
 }
@@ -154,7 +163,12 @@ function describeCause(error: unknown): string {
 }
 
 /** A result for a request the service dropped at its own time limit: the program ran out of time. */
-function requestLimitResult(language: SandboxLanguage, program: string, requestLimitMs: number, wallMs: number): SandboxResult {
+function requestLimitResult(
+  language: SandboxLanguage,
+  program: string,
+  requestLimitMs: number,
+  wallMs: number,
+): SandboxResult {
   return {
     outcome: "TIME_LIMIT_EXCEEDED",
     exitCode: null,
@@ -186,7 +200,10 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
     const program = getRecipe(request.language).splice(request.solution, request.test).program;
     const body = buildAcbRequest(request, randomUUID(), requestLimitMs);
     // Compile and run each get the step timeout on the service, never past its request limit.
-    const serviceMs = Math.min(2 * stepTimeoutMs(request.language, body.request_extensions.timeout * 1000), requestLimitMs);
+    const serviceMs = Math.min(
+      2 * stepTimeoutMs(request.language, body.request_extensions.timeout * 1000),
+      requestLimitMs,
+    );
     const budgetMs = serviceMs + slackMs;
     const started = performance.now();
     const elapsedMs = () => Math.round(performance.now() - started);
@@ -202,10 +219,14 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
     } catch (error) {
       if (signal?.aborted) throw new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
       if ((error as Error).name === "TimeoutError") {
-        throw new SandboxError("SANDBOX_FAILED", `acb sandbox at ${url} did not answer within ${Math.round(budgetMs / 1000)} s`);
+        throw new SandboxError(
+          "SANDBOX_FAILED",
+          `acb sandbox at ${url} did not answer within ${Math.round(budgetMs / 1000)} s`,
+        );
       }
       // gunicorn kills a request at its limit and the connection just closes: the program's time ran out.
-      if (elapsedMs() >= requestLimitMs * 0.9) return requestLimitResult(request.language, program, requestLimitMs, elapsedMs());
+      if (elapsedMs() >= requestLimitMs * 0.9)
+        return requestLimitResult(request.language, program, requestLimitMs, elapsedMs());
       throw new SandboxError("SANDBOX_UNAVAILABLE", `acb sandbox at ${url} is unreachable: ${describeCause(error)}`, {
         cause: error,
       });
@@ -239,7 +260,10 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
       const result = await run({ language, ...getRecipe(language).hello, timeoutMs: 30_000 });
       if (result.outcome === "PASSED") return { available: true };
       const detail = (result.stderr || result.compileOutput || result.stdout).trim().split("\n")[0]?.slice(0, 200);
-      return { available: false, reason: `the acb sandbox at ${url} cannot run ${language}: its test program ended ${result.outcome}${detail ? ` (${detail})` : ""}` };
+      return {
+        available: false,
+        reason: `the acb sandbox at ${url} cannot run ${language}: its test program ended ${result.outcome}${detail ? ` (${detail})` : ""}`,
+      };
     } catch (error) {
       return { available: false, reason: (error as Error).message };
     }
@@ -252,7 +276,10 @@ export function createAcbBackend(options: AcbBackendOptions): SandboxBackend {
     probes.set(language, entry);
     // Trust an answer for a while; a "cannot run" only briefly, so a fixed service is seen soon.
     void entry.value.then((value) => {
-      setTimeout(() => probes.get(language) === entry && probes.delete(language), value.available ? probeTtlMs.available : probeTtlMs.unavailable).unref();
+      setTimeout(
+        () => probes.get(language) === entry && probes.delete(language),
+        value.available ? probeTtlMs.available : probeTtlMs.unavailable,
+      ).unref();
     });
     return entry.value;
   }

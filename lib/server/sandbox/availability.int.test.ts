@@ -13,7 +13,9 @@ import { getSandboxRouter } from "./index";
 /** What another instance stored: every language can run, on the route it has here. */
 function everythingRuns(): Availability {
   const router = getSandboxRouter();
-  return Object.fromEntries(LANGUAGES.map((language) => [language, { available: true, backend: router.backendFor(language) }])) as Availability;
+  return Object.fromEntries(
+    LANGUAGES.map((language) => [language, { available: true, backend: router.backendFor(language) }]),
+  ) as Availability;
 }
 
 beforeEach(async () => {
@@ -28,19 +30,26 @@ describe("shared sandbox availability", () => {
   });
 
   it("probes again once a stored 'cannot run' is older than the short interval, and stores the new answer", async () => {
-    await storeSandboxProbes({ ...everythingRuns(), python: { available: false, backend: "local", reason: "stored elsewhere" } });
+    await storeSandboxProbes({
+      ...everythingRuns(),
+      python: { available: false, backend: "local", reason: "stored elsewhere" },
+    });
     expect((await languageAvailability()).python).toMatchObject({ available: false, reason: "stored elsewhere" });
     await prisma().sandboxProbe.updateMany({ data: { probedAt: new Date(Date.now() - 11_000) } });
     const fresh = await languageAvailability();
     expect(fresh.kotlin.available).toBe(false);
-    expect(await prisma().sandboxProbe.findUnique({ where: { language: "kotlin" }, select: { available: true } })).toEqual({ available: false });
+    expect(
+      await prisma().sandboxProbe.findUnique({ where: { language: "kotlin" }, select: { available: true } }),
+    ).toEqual({ available: false });
     expect((await lastProbeAt())?.getTime()).toBeGreaterThan(Date.now() - 5_000);
   });
 
   it("probes afresh for every instance on 'check again'", async () => {
     await storeSandboxProbes(everythingRuns());
     await probeAgain();
-    expect(await prisma().sandboxProbe.findUnique({ where: { language: "kotlin" }, select: { available: true } })).toEqual({ available: false });
+    expect(
+      await prisma().sandboxProbe.findUnique({ where: { language: "kotlin" }, select: { available: true } }),
+    ).toEqual({ available: false });
     expect((await languageAvailability()).kotlin.available).toBe(false);
   });
 });

@@ -1,7 +1,12 @@
 import "server-only";
 
 import { LANGUAGES } from "@/lib/records/languages";
-import { forgetSandboxProbes, readSandboxProbes, storeSandboxProbes, type StoredProbe } from "@/lib/server/db/sandbox-probes";
+import {
+  forgetSandboxProbes,
+  readSandboxProbes,
+  storeSandboxProbes,
+  type StoredProbe,
+} from "@/lib/server/db/sandbox-probes";
 
 import { getSandboxRouter, type SandboxRouter } from "./index";
 import type { BackendName, LanguageAvailability, SandboxLanguage } from "./types";
@@ -31,7 +36,12 @@ export function isFresh(probes: readonly StoredProbe[], routeOf: (language: Sand
 }
 
 function asAvailability(probes: readonly StoredProbe[]): Availability {
-  return Object.fromEntries(probes.map(({ language, backend, available, reason }) => [language, { backend, available, ...(reason ? { reason } : {}) }])) as Availability;
+  return Object.fromEntries(
+    probes.map(({ language, backend, available, reason }) => [
+      language,
+      { backend, available, ...(reason ? { reason } : {}) },
+    ]),
+  ) as Availability;
 }
 
 /** Tells the operator (server log) when a language stops or starts being able to run. */

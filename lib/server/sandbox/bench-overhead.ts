@@ -39,10 +39,13 @@ async function timeBare(dir: string): Promise<number> {
 }
 
 /** Measures the per-run overhead of the local sandbox over a bare run of a Python `pass` program. */
-export async function measureOverhead(options: { runs?: number; backend?: LocalBackend } = {}): Promise<OverheadReport> {
+export async function measureOverhead(
+  options: { runs?: number; backend?: LocalBackend } = {},
+): Promise<OverheadReport> {
   const runs = options.runs ?? 50;
   const backend =
-    options.backend ?? createLocalBackend({ isUnsafe: false, concurrency: availableParallelism(), memoryLimitMb: 1024, workDir: null });
+    options.backend ??
+    createLocalBackend({ isUnsafe: false, concurrency: availableParallelism(), memoryLimitMb: 1024, workDir: null });
   const dir = await mkdtemp(join(tmpdir(), "verity-bench-"));
   try {
     await writeFile(join(dir, "test.py"), "pass\n");

@@ -28,6 +28,8 @@ describe("cgroup parsing", () => {
 
   it("describes the mode for doctor", () => {
     expect(describeCgroupMode({ kind: "none", reason: "read-only" })).toBe("none: read-only");
-    expect(describeCgroupMode({ kind: "v1", memoryParent: "/m", pidsParent: "/p" })).toContain("cgroup v1 (memory+pids)");
+    expect(describeCgroupMode({ kind: "v1", memoryParent: "/m", pidsParent: "/p" })).toContain(
+      "cgroup v1 (memory+pids)",
+    );
   });
 });

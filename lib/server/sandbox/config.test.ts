@@ -68,6 +68,13 @@ describe("parseRoutes", () => {
 describe("describeBackends", () => {
   it("names the default backend and the languages routed elsewhere", () => {
     expect(describeBackends(parseSandboxConfig({}, 2))).toBe("local");
-    expect(describeBackends(parseSandboxConfig({ VERITY_SANDBOX_URL: "http://acb:8080", VERITY_SANDBOX_ROUTES: "kotlin:acb,scala:acb,python:local" }, 2))).toBe("local; acb for kotlin, scala");
+    expect(
+      describeBackends(
+        parseSandboxConfig(
+          { VERITY_SANDBOX_URL: "http://acb:8080", VERITY_SANDBOX_ROUTES: "kotlin:acb,scala:acb,python:local" },
+          2,
+        ),
+      ),
+    ).toBe("local; acb for kotlin, scala");
   });
 });

@@ -13,7 +13,9 @@ const line = (id: string, language: string, solution: string, reference: string)
 describe("parseConformanceLines", () => {
   it("reads valid lines and names the file and line of a bad one", () => {
     expect(parseConformanceLines(`${line("a", "ruby", "x", "PASSED")}\n\n`, "f.jsonl")).toHaveLength(1);
-    expect(() => parseConformanceLines(`${line("a", "cobol", "x", "PASSED")}`, "f.jsonl")).toThrow(/f\.jsonl:1: language/);
+    expect(() => parseConformanceLines(`${line("a", "cobol", "x", "PASSED")}`, "f.jsonl")).toThrow(
+      /f\.jsonl:1: language/,
+    );
     expect(() => parseConformanceLines("{", "g.jsonl")).toThrow(/g\.jsonl:1: not JSON/);
   });
 });
@@ -39,7 +41,13 @@ describe("summarizeLanguage", () => {
 
   it("has no agreement figures when nothing ran", () => {
     const summary = summarizeLanguage("swift", 3, [], "toolchain not found");
-    expect(summary).toMatchObject({ cases: 3, ran: 0, passAgreement: null, exactAgreement: null, unavailable: "toolchain not found" });
+    expect(summary).toMatchObject({
+      cases: 3,
+      ran: 0,
+      passAgreement: null,
+      exactAgreement: null,
+      unavailable: "toolchain not found",
+    });
   });
 });
 
@@ -50,7 +58,11 @@ describe("runConformance", () => {
     dir = await mkdtemp(join(tmpdir(), "conformance-test-"));
     await writeFile(
       join(dir, "ruby.jsonl"),
-      [line("ruby-1", "ruby", "ok", "PASSED"), line("ruby-2", "ruby", "bad", "RUNTIME_ERROR"), line("ruby-3", "ruby", "throw", "PASSED")].join("\n"),
+      [
+        line("ruby-1", "ruby", "ok", "PASSED"),
+        line("ruby-2", "ruby", "bad", "RUNTIME_ERROR"),
+        line("ruby-3", "ruby", "throw", "PASSED"),
+      ].join("\n"),
     );
     await writeFile(join(dir, "swift.jsonl"), line("swift-1", "swift", "ok", "PASSED"));
     await writeFile(join(dir, "notes.txt"), "ignored");
@@ -86,7 +98,9 @@ describe("runConformance", () => {
       dir,
       run: fakeRun,
       availability: async (language) =>
-        language === "swift" ? { available: false, backend: "local", reason: "no swift" } : { available: true, backend: "local" },
+        language === "swift"
+          ? { available: false, backend: "local", reason: "no swift" }
+          : { available: true, backend: "local" },
       onProgress: (item) => progress.push(`${item.language}:${item.done}/${item.total}`),
     });
     expect(report.languages.swift).toMatchObject({ cases: 1, ran: 0, unavailable: "no swift" });

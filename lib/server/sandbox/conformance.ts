@@ -7,7 +7,14 @@ import { z } from "zod";
 
 import { LANGUAGES } from "@/lib/records/languages";
 
-import { OUTCOMES, type LanguageAvailability, type Outcome, type RunRequest, type SandboxLanguage, type SandboxResult } from "./types";
+import {
+  OUTCOMES,
+  type LanguageAvailability,
+  type Outcome,
+  type RunRequest,
+  type SandboxLanguage,
+  type SandboxResult,
+} from "./types";
 
 const caseSchema = z.object({
   id: z.string().min(1),

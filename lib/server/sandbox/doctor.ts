@@ -63,7 +63,11 @@ async function checkIsolation(router: SandboxRouter): Promise<IsolationReport> {
   }
 }
 
-async function checkLanguage(router: SandboxRouter, language: SandboxLanguage, canRun: boolean): Promise<LanguageReport> {
+async function checkLanguage(
+  router: SandboxRouter,
+  language: SandboxLanguage,
+  canRun: boolean,
+): Promise<LanguageReport> {
   const recipe = getRecipe(language);
   const backend = router.backendFor(language);
   const toolchain = await router.local.toolchain(language);

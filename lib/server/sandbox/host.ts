@@ -25,7 +25,14 @@ export async function isExecutable(path: string): Promise<boolean> {
 
 /** Finds a command on the host PATH (plus the usual system folders). */
 export async function findOnHost(command: string): Promise<string | null> {
-  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/local/bin", "/usr/bin", "/usr/sbin", "/bin", "/sbin"];
+  const dirs = [
+    ...(process.env.PATH ?? "").split(delimiter),
+    "/usr/local/bin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/bin",
+    "/sbin",
+  ];
   for (const dir of dirs) {
     if (!dir) continue;
     const candidate = join(dir, command);

@@ -85,7 +85,10 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
           return [language, { available: false, backend, reason: "routed to acb but VERITY_SANDBOX_URL is not set" }];
         }
         const result = await (backend === "local" ? local : (acb as SandboxBackend)).availability(language);
-        return [language, { available: result.available, backend, ...(result.reason ? { reason: result.reason } : {}) }];
+        return [
+          language,
+          { available: result.available, backend, ...(result.reason ? { reason: result.reason } : {}) },
+        ];
       }),
     );
     return Object.fromEntries(entries) as Record<SandboxLanguage, LanguageAvailability>;
@@ -100,7 +103,11 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
       try {
         return await pick(request.language).run(request, options);
       } catch (error) {
-        if (error instanceof SandboxError && error.code !== "SANDBOX_CANCELLED" && error.code !== "SANDBOX_INVALID_REQUEST") {
+        if (
+          error instanceof SandboxError &&
+          error.code !== "SANDBOX_CANCELLED" &&
+          error.code !== "SANDBOX_INVALID_REQUEST"
+        ) {
           failures.unshift({ at: new Date(), language: request.language, code: error.code, message: error.message });
           failures.length = Math.min(failures.length, RECENT_FAILURES);
         }
@@ -130,4 +137,3 @@ export function getSandboxRouter(): SandboxRouter {
 export function runInSandbox(request: RunRequest, options?: RunOptions): Promise<SandboxResult> {
   return getSandboxRouter().run(request, options);
 }
-

@@ -22,7 +22,8 @@ describe("buildBwrapArgv", () => {
 
   it("unshares every namespace, dies with its parent and starts a new session", () => {
     expect(argv[0]).toBe("/usr/bin/bwrap");
-    for (const flag of ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]) expect(argv).toContain(flag);
+    for (const flag of ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv"])
+      expect(argv).toContain(flag);
     expect(argv).not.toContain("--share-net");
   });
 

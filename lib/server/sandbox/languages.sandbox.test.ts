@@ -16,7 +16,8 @@ const FAILING_TESTS: Record<Language, string> = {
   javascript: 'const assert = require("assert");\nassert.strictEqual(add(1, 2), 4);\n',
   go: 'package main\n\nimport "testing"\n\nfunc TestDemo(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Fatal("add is wrong")\n\t}\n}\n',
   shell: '[ "$(add 1 2)" = "4" ] || exit 1\n',
-  csharp: "using System;\n\nclass Program {\n    static void RunTests() {\n        if (Adder.Add(1, 2) != 4) throw new Exception(\"add is wrong\");\n    }\n}\n",
+  csharp:
+    'using System;\n\nclass Program {\n    static void RunTests() {\n        if (Adder.Add(1, 2) != 4) throw new Exception("add is wrong");\n    }\n}\n',
   dart: "void main() {\n  assert(add(1, 2) == 4);\n}\n",
   elixir: "4 = Hello.add(1, 2)\n",
   julia: "@assert add(1, 2) == 4\n",
@@ -34,11 +35,14 @@ const FAILING_TESTS: Record<Language, string> = {
 
 const backend = createLocalBackend({ isUnsafe: false, concurrency: 2, memoryLimitMb: 1024, workDir: null });
 const status = await backend.isolation();
-const toolchains = await Promise.all(LANGUAGES.map(async (language) => [language, await backend.toolchain(language)] as const));
+const toolchains = await Promise.all(
+  LANGUAGES.map(async (language) => [language, await backend.toolchain(language)] as const),
+);
 
 describe.each(toolchains)("%s in the local sandbox", (language, toolchain) => {
   const whyNot =
-    status.problem ?? (toolchain.isFound ? null : `toolchain not installed (${toolchain.missing.join(", ")}); route it to acb`);
+    status.problem ??
+    (toolchain.isFound ? null : `toolchain not installed (${toolchain.missing.join(", ")}); route it to acb`);
   const recipe = getRecipe(language);
   const isSkipped = skipWithoutSandbox(whyNot, status.problem ? undefined : language);
 
@@ -48,13 +52,16 @@ describe.each(toolchains)("%s in the local sandbox", (language, toolchain) => {
     expect(result.backend).toBe("local");
   });
 
-  it.skipIf(isSkipped)(`${language}: a failing test does not pass${whyNot ? ` (skipped: ${whyNot})` : ""}`, async () => {
-    const result = await backend.run({
-      language,
-      solution: recipe.hello.solution,
-      test: FAILING_TESTS[language],
-      timeoutMs: 30_000,
-    });
-    expect(["WRONG_ANSWER", "RUNTIME_ERROR"]).toContain(result.outcome);
-  });
+  it.skipIf(isSkipped)(
+    `${language}: a failing test does not pass${whyNot ? ` (skipped: ${whyNot})` : ""}`,
+    async () => {
+      const result = await backend.run({
+        language,
+        solution: recipe.hello.solution,
+        test: FAILING_TESTS[language],
+        timeoutMs: 30_000,
+      });
+      expect(["WRONG_ANSWER", "RUNTIME_ERROR"]).toContain(result.outcome);
+    },
+  );
 });

@@ -16,7 +16,13 @@ import type { Outcome } from "./types";
 const LINES = [7, 9, 2, 13, 20, 4, 1, 5, 6, 8, 17, 3];
 const CORES = availableParallelism();
 
-type DemoRecord = { line: number; language: Language; canonical_solution: string; demo_test_func: string; full_test_func: string };
+type DemoRecord = {
+  line: number;
+  language: Language;
+  canonical_solution: string;
+  demo_test_func: string;
+  full_test_func: string;
+};
 
 const records: DemoRecord[] = readFileSync(join(process.cwd(), "prisma", "demo", "demo.jsonl"), "utf8")
   .split("\n")
@@ -44,13 +50,22 @@ async function verifyAll(backend: typeof serial, inParallel: boolean): Promise<R
   const jobs = runnable.flatMap((record) =>
     (["demo", "full"] as const).map((test) => async () => {
       const result = await runSteadily(
-        { language: record.language, solution: record.canonical_solution, test: test === "demo" ? record.demo_test_func : record.full_test_func },
+        {
+          language: record.language,
+          solution: record.canonical_solution,
+          test: test === "demo" ? record.demo_test_func : record.full_test_func,
+        },
         counted,
       );
       return [`${record.line} ${record.language} ${test}`, result.outcome] as const;
     }),
   );
-  const entries = inParallel ? await Promise.all(jobs.map((job) => job())) : await jobs.reduce<Promise<(readonly [string, Outcome])[]>>(async (done, job) => [...(await done), await job()], Promise.resolve([]));
+  const entries = inParallel
+    ? await Promise.all(jobs.map((job) => job()))
+    : await jobs.reduce<Promise<(readonly [string, Outcome])[]>>(
+        async (done, job) => [...(await done), await job()],
+        Promise.resolve([]),
+      );
   return Object.fromEntries(entries);
 }
 
@@ -60,26 +75,24 @@ function startHogs(): ChildProcess[] {
 }
 
 describe.skipIf(status.problem !== null)(`verdicts under load (${status.problem ?? "sandbox ready"})`, () => {
-  it(
-    "gives every demo record the same outcome at concurrency 1 and at 2 × cores with a CPU hog per core",
-    async () => {
-      expect(runnable.map((record) => record.line)).toEqual(expect.arrayContaining([7, 9]));
-      const startedSerial = performance.now();
-      const alone = await verifyAll(serial, false);
-      const serialMs = performance.now() - startedSerial;
-      const hogs = startHogs();
-      let underLoad: Record<string, Outcome>;
-      const startedLoaded = performance.now();
-      try {
-        underLoad = await verifyAll(loaded, true);
-      } finally {
-        for (const hog of hogs) hog.kill("SIGKILL");
-      }
-      const loadedMs = performance.now() - startedLoaded;
-      console.log(`load stability: ${Object.keys(alone).length} runs; serial ${Math.round(serialMs)} ms, 2×${CORES} with ${CORES} hogs ${Math.round(loadedMs)} ms; ${retriedAlone} time limits retried alone`);
-      console.log(JSON.stringify({ alone, underLoad }));
-      expect(underLoad).toEqual(alone);
-    },
-    900_000,
-  );
+  it("gives every demo record the same outcome at concurrency 1 and at 2 × cores with a CPU hog per core", async () => {
+    expect(runnable.map((record) => record.line)).toEqual(expect.arrayContaining([7, 9]));
+    const startedSerial = performance.now();
+    const alone = await verifyAll(serial, false);
+    const serialMs = performance.now() - startedSerial;
+    const hogs = startHogs();
+    let underLoad: Record<string, Outcome>;
+    const startedLoaded = performance.now();
+    try {
+      underLoad = await verifyAll(loaded, true);
+    } finally {
+      for (const hog of hogs) hog.kill("SIGKILL");
+    }
+    const loadedMs = performance.now() - startedLoaded;
+    console.log(
+      `load stability: ${Object.keys(alone).length} runs; serial ${Math.round(serialMs)} ms, 2×${CORES} with ${CORES} hogs ${Math.round(loadedMs)} ms; ${retriedAlone} time limits retried alone`,
+    );
+    console.log(JSON.stringify({ alone, underLoad }));
+    expect(underLoad).toEqual(alone);
+  }, 900_000);
 });

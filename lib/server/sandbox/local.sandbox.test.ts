@@ -15,7 +15,13 @@ const status = await backend.isolation();
 const canRun = status.problem === null && status.mode === "bubblewrap";
 const hasPython = canRun && (await backend.toolchain("python")).isFound;
 const hasCgroup = status.cgroup.kind !== "none";
-const whyNot = status.problem ?? (status.mode !== "bubblewrap" ? `the sandbox runs in mode ${status.mode}` : hasPython ? "" : "python3 is not installed in the sandbox");
+const whyNot =
+  status.problem ??
+  (status.mode !== "bubblewrap"
+    ? `the sandbox runs in mode ${status.mode}`
+    : hasPython
+      ? ""
+      : "python3 is not installed in the sandbox");
 // Leftover processes are counted by the sandbox user, which exists only when the tests run as root.
 const whyNoUser = status.user ? "" : "not root, so programs run as this user and leftovers cannot be told apart";
 const noUserNote = whyNoUser ? ` (skipped: ${whyNoUser})` : "";
@@ -134,13 +140,21 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`local sandbox isolation${whyNot ? `
     expect(elapsed).toBeLessThan(3_000);
   });
 
-  it.skipIf(skipWithoutSandbox(whyNoUser))(`contains a fork bomb and leaves no process behind${noUserNote}`, async () => {
-    const started = performance.now();
-    const result = await backend.run({ language: "shell", solution: "bomb() { bomb | bomb & }; bomb", test: "sleep 10", timeoutMs: 3_000 });
-    expect(performance.now() - started).toBeLessThan(10_000);
-    expect(result.outcome).not.toBe("PASSED");
-    expect(await sandboxUserProcesses()).toEqual([]);
-  });
+  it.skipIf(skipWithoutSandbox(whyNoUser))(
+    `contains a fork bomb and leaves no process behind${noUserNote}`,
+    async () => {
+      const started = performance.now();
+      const result = await backend.run({
+        language: "shell",
+        solution: "bomb() { bomb | bomb & }; bomb",
+        test: "sleep 10",
+        timeoutMs: 3_000,
+      });
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(result.outcome).not.toBe("PASSED");
+      expect(await sandboxUserProcesses()).toEqual([]);
+    },
+  );
 
   it.skipIf(!hasCgroup)(
     `stops a 2 GB allocation with limit "memory"${hasCgroup ? "" : ` (skipped: no writable cgroup: ${status.cgroup.kind === "none" ? status.cgroup.reason : ""})`}`,
@@ -153,7 +167,10 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`local sandbox isolation${whyNot ? `
   );
 
   it("keeps the first and last half MiB of 100 MB of output and keeps draining the rest", async () => {
-    const result = await python("import sys\nchunk = 'x' * (1024 * 1024)\nfor _ in range(100):\n    sys.stdout.write(chunk)\nprint('end')\nprint('done', file=sys.stderr)", 20_000);
+    const result = await python(
+      "import sys\nchunk = 'x' * (1024 * 1024)\nfor _ in range(100):\n    sys.stdout.write(chunk)\nprint('end')\nprint('done', file=sys.stderr)",
+      20_000,
+    );
     expect(result.outcome).toBe("PASSED");
     expect(result.stdout.replace(cutMarker(99 * 1024 * 1024 + 4), "")).toBe(`${"x".repeat(1024 * 1024 - 4)}end\n`);
     expect(result.stdoutTruncated).toBe(true);
@@ -161,16 +178,19 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`local sandbox isolation${whyNot ? `
     expect(result.limit).toBe("output");
   });
 
-  it.skipIf(skipWithoutSandbox(whyNoUser))(`leaves no process alive after a run that daemonises a child${noUserNote}`, async () => {
-    const result = await backend.run({
-      language: "shell",
-      solution: "setsid nohup sleep 300 >/dev/null 2>&1 &\n( sleep 300 & ) ",
-      test: "echo started",
-      timeoutMs: 5_000,
-    });
-    expect(result.stdout).toContain("started");
-    expect(await sandboxUserProcesses()).toEqual([]);
-  });
+  it.skipIf(skipWithoutSandbox(whyNoUser))(
+    `leaves no process alive after a run that daemonises a child${noUserNote}`,
+    async () => {
+      const result = await backend.run({
+        language: "shell",
+        solution: "setsid nohup sleep 300 >/dev/null 2>&1 &\n( sleep 300 & ) ",
+        test: "echo started",
+        timeoutMs: 5_000,
+      });
+      expect(result.stdout).toContain("started");
+      expect(await sandboxUserProcesses()).toEqual([]);
+    },
+  );
 
   it("runs programs as an unprivileged user without capabilities", async () => {
     const result = await python("import os\nprint(os.getuid())\nprint(open('/proc/self/status').read())");

@@ -17,14 +17,7 @@ import {
   type SandboxUser,
   systemRoots,
 } from "./host";
-import {
-  baseSandboxEnv,
-  buildBwrapArgv,
-  prlimitArgv,
-  rebaseEnv,
-  type Rlimits,
-  signalFromExitCode,
-} from "./isolation";
+import { baseSandboxEnv, buildBwrapArgv, prlimitArgv, rebaseEnv, type Rlimits, signalFromExitCode } from "./isolation";
 import { getRecipe, stepTimeoutMs, type JobFile, type StepOutcome } from "./recipes";
 import { firstLine } from "./output";
 import { parseRunRequest } from "./request";
@@ -171,7 +164,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   }
 
   async function probeIsolation(): Promise<IsolationStatus> {
-    const [bwrapPath, prlimitPath, cgroup] = await Promise.all([findBwrap(), findOnHost("prlimit"), detectCgroupMode()]);
+    const [bwrapPath, prlimitPath, cgroup] = await Promise.all([
+      findBwrap(),
+      findOnHost("prlimit"),
+      detectCgroupMode(),
+    ]);
     const isRoot = process.getuid?.() === 0;
     const user = isRoot ? await findSandboxUser() : null;
     let problem: string | null = null;
@@ -179,7 +176,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     if (!bwrapPath) {
       if (options.isUnsafe) mode = "unsafe";
       else if (configuredBwrap) problem = `bubblewrap was not found at ${configuredBwrap} (VERITY_BWRAP)`;
-      else problem = `bubblewrap (bwrap) is not installed; ${INSTALL_HINT} (or set VERITY_SANDBOX_UNSAFE=1 on a development machine)`;
+      else
+        problem = `bubblewrap (bwrap) is not installed; ${INSTALL_HINT} (or set VERITY_SANDBOX_UNSAFE=1 on a development machine)`;
     } else if (!prlimitPath) {
       problem = "prlimit (util-linux) is not installed; npm run sandbox:install";
     }
@@ -198,7 +196,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   async function isolation({ isRecheck = false }: { isRecheck?: boolean } = {}): Promise<IsolationStatus> {
     if (isolationCache) {
       const status = await isolationCache.status;
-      if (!status.problem || (!isRecheck && Date.now() - isolationCache.checkedAt < FAILED_PROBE_CACHE_MS)) return status;
+      if (!status.problem || (!isRecheck && Date.now() - isolationCache.checkedAt < FAILED_PROBE_CACHE_MS))
+        return status;
     }
     const fresh = { checkedAt: Date.now(), status: probeIsolation() };
     isolationCache = fresh;
@@ -211,7 +210,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
 
   async function requireIsolation(): Promise<IsolationStatus> {
     const status = await isolation({ isRecheck: true });
-    if (status.problem) throw new SandboxError("SANDBOX_UNAVAILABLE", `Local sandbox refused to run: ${status.problem}`);
+    if (status.problem)
+      throw new SandboxError("SANDBOX_UNAVAILABLE", `Local sandbox refused to run: ${status.problem}`);
     return status;
   }
 
@@ -328,7 +328,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       .map((step) => ({ argv: step.argv, ...stepLimits(timeoutMs, isExclusive === true) }));
     const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
     const job = await semaphore
-      .use(() => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal), signal, { isExclusive })
+      .use(
+        () => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal),
+        signal,
+        { isExclusive },
+      )
       .catch((error: unknown) => {
         throw signal?.aborted ? cancelled() : error;
       });
@@ -378,7 +382,10 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   }
 
   /** A toolchain probe, cached for minutes when found and briefly when not (see `isolation`). */
-  async function toolchain(language: SandboxLanguage, { isRecheck = false }: { isRecheck?: boolean } = {}): Promise<ToolchainStatus> {
+  async function toolchain(
+    language: SandboxLanguage,
+    { isRecheck = false }: { isRecheck?: boolean } = {},
+  ): Promise<ToolchainStatus> {
     const cached = toolchainCache.get(language);
     const maxAge = cached?.value.isFound ? TOOLCHAIN_CACHE_MS : isRecheck ? 0 : FAILED_PROBE_CACHE_MS;
     if (cached && Date.now() - cached.checkedAt < maxAge) return cached.value;
@@ -429,5 +436,15 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     versionCache.clear();
   }
 
-  return { name: "local", run, availability, isolation, toolchain, toolchainVersion, runCommand, forget, load: () => ({ running: semaphore.inUse, queued: semaphore.queued, slots: options.concurrency }) };
+  return {
+    name: "local",
+    run,
+    availability,
+    isolation,
+    toolchain,
+    toolchainVersion,
+    runCommand,
+    forget,
+    load: () => ({ running: semaphore.inUse, queued: semaphore.queued, slots: options.concurrency }),
+  };
 }

@@ -36,7 +36,10 @@ function joinCut(head: Buffer, tail: Buffer, total: number): string {
 export function keepHeadAndTail(text: string, headBytes: number, tailBytes: number): { text: string; isCut: boolean } {
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= headBytes + tailBytes) return { text, isCut: false };
-  return { text: joinCut(bytes.subarray(0, headBytes), bytes.subarray(bytes.length - tailBytes), bytes.length), isCut: true };
+  return {
+    text: joinCut(bytes.subarray(0, headBytes), bytes.subarray(bytes.length - tailBytes), bytes.length),
+    isCut: true,
+  };
 }
 
 /**

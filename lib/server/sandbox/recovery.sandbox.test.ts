@@ -54,7 +54,15 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`local sandbox recovery${whyNot ? ` 
     const controller = new AbortController();
     const started = Date.now();
     const run = backend
-      .run({ language: "python", solution: `import subprocess\nsubprocess.run(${JSON.stringify(argv)})\n`, test: "", timeoutMs: 25_000 }, { signal: controller.signal })
+      .run(
+        {
+          language: "python",
+          solution: `import subprocess\nsubprocess.run(${JSON.stringify(argv)})\n`,
+          test: "",
+          timeoutMs: 25_000,
+        },
+        { signal: controller.signal },
+      )
       .catch((error: unknown) => error);
     await waitFor(async () => (await processesRunning(argv)).length > 0, 15_000);
     controller.abort();

@@ -20,12 +20,13 @@ export type ReferenceVersion =
   | { kind: "current"; label: string }
   | { kind: "unknown"; label: string };
 
-const pinned = (
-  label: string,
-  version: string,
-  compare: "major" | "minor",
-  pattern?: RegExp,
-): ReferenceVersion => ({ kind: "pinned", label, version, compare, pattern });
+const pinned = (label: string, version: string, compare: "major" | "minor", pattern?: RegExp): ReferenceVersion => ({
+  kind: "pinned",
+  label,
+  version,
+  compare,
+  pattern,
+});
 
 export const REFERENCE_VERSIONS: Readonly<Record<Language, ReferenceVersion>> = {
   python: pinned("Python 3.11", "3.11", "minor"),
@@ -79,7 +80,10 @@ function numbers(version: string, count: number): number[] {
 /** Compares a language's local version output with the reference image's toolchain (pure). */
 export function compareWithReference(language: Language, versionOutput: string | null): ReferenceComparison {
   const reference = REFERENCE_VERSIONS[language];
-  const local = versionOutput === null ? null : parseVersion(versionOutput, reference.kind === "pinned" ? reference.pattern : undefined);
+  const local =
+    versionOutput === null
+      ? null
+      : parseVersion(versionOutput, reference.kind === "pinned" ? reference.pattern : undefined);
   if (reference.kind !== "pinned" || local === null) return { reference: reference.label, local, skew: "unknown" };
   const count = reference.compare === "major" ? 1 : 2;
   const [want, have] = [numbers(reference.version, count), numbers(local, count)];

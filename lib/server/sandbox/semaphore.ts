@@ -28,7 +28,11 @@ export class Semaphore {
    * settles. Aborting `signal` while waiting leaves the queue and rejects with the signal's reason,
    * without ever taking a slot.
    */
-  async use<T>(task: () => Promise<T>, signal?: AbortSignal, { isExclusive = false }: { isExclusive?: boolean } = {}): Promise<T> {
+  async use<T>(
+    task: () => Promise<T>,
+    signal?: AbortSignal,
+    { isExclusive = false }: { isExclusive?: boolean } = {},
+  ): Promise<T> {
     signal?.throwIfAborted();
     const weight = isExclusive ? this.limit : 1;
     // Arrival order: nobody overtakes a waiter, not even a task that would fit.

@@ -41,11 +41,23 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
       const status = availability[language];
       const isLocal = status.backend === "local" && status.available;
       const version = isLocal ? await router.local.toolchainVersion(language) : null;
-      return { language, backend: status.backend, available: status.available, reason: status.reason ?? null, version, reference: compareWithReference(language, version) };
+      return {
+        language,
+        backend: status.backend,
+        available: status.available,
+        reason: status.reason ?? null,
+        version,
+        reference: compareWithReference(language, version),
+      };
     }),
   );
   return {
-    isolation: { mode: isolation.mode, user: isolation.user?.name ?? null, cgroup: describeCgroupMode(isolation.cgroup), problem: isolation.problem },
+    isolation: {
+      mode: isolation.mode,
+      user: isolation.user?.name ?? null,
+      cgroup: describeCgroupMode(isolation.cgroup),
+      problem: isolation.problem,
+    },
     languages,
     load: router.local.load(),
     lastProbeAt: await lastProbeAt(),
@@ -54,9 +66,17 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
 }
 
 /** The sandbox status page's data, with the verification workers and their queue. Scope: sandbox:admin. */
-export async function getSandboxStatus({ actor }: { actor: Actor }): Promise<SandboxStatus & { workers: WorkerRow[]; queue: QueueHealth }> {
+export async function getSandboxStatus({
+  actor,
+}: {
+  actor: Actor;
+}): Promise<SandboxStatus & { workers: WorkerRow[]; queue: QueueHealth }> {
   assertCan(actor, "sandbox:admin");
-  const [status, workers, queue] = await Promise.all([collectSandboxStatus(), listWorkers(DEAD_AFTER_MS), checkQueue({ queue: VERIFY_QUEUE, deadAfterMs: DEAD_AFTER_MS })]);
+  const [status, workers, queue] = await Promise.all([
+    collectSandboxStatus(),
+    listWorkers(DEAD_AFTER_MS),
+    checkQueue({ queue: VERIFY_QUEUE, deadAfterMs: DEAD_AFTER_MS }),
+  ]);
   return { ...status, workers, queue };
 }
 

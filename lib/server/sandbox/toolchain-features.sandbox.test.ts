@@ -103,10 +103,16 @@ const CASES: FeatureCase[] = [
     name: "local time is the reference's UTC+8",
     language: "racket",
     solution: "#lang racket\n(define (epoch-hour) (date-hour (seconds->date 0)))\n",
-    test: "(unless (= (epoch-hour) 8) (error 'tz \"hour ~a\" (epoch-hour)))\n",
+    test: '(unless (= (epoch-hour) 8) (error \'tz "hour ~a" (epoch-hour)))\n',
     expected: "PASSED",
   },
-  { name: "Go 1.21–1.23 features pass", language: "go", solution: GO_SOLUTION, test: goTest("0, 1, 4, 9"), expected: "PASSED" },
+  {
+    name: "Go 1.21–1.23 features pass",
+    language: "go",
+    solution: GO_SOLUTION,
+    test: goTest("0, 1, 4, 9"),
+    expected: "PASSED",
+  },
   {
     name: "a wrong Go answer is RUNTIME_ERROR",
     language: "go",
@@ -114,8 +120,20 @@ const CASES: FeatureCase[] = [
     test: goTest("0, 1, 4, 8"),
     expected: "RUNTIME_ERROR",
   },
-  { name: "current Rust features pass", language: "rust", solution: RUST_SOLUTION, test: rustTest(4), expected: "PASSED" },
-  { name: "a wrong Rust answer is RUNTIME_ERROR", language: "rust", solution: RUST_SOLUTION, test: rustTest(3), expected: "RUNTIME_ERROR" },
+  {
+    name: "current Rust features pass",
+    language: "rust",
+    solution: RUST_SOLUTION,
+    test: rustTest(4),
+    expected: "PASSED",
+  },
+  {
+    name: "a wrong Rust answer is RUNTIME_ERROR",
+    language: "rust",
+    solution: RUST_SOLUTION,
+    test: rustTest(3),
+    expected: "RUNTIME_ERROR",
+  },
 ];
 
 const backend = createLocalBackend({ isUnsafe: false, concurrency: 1, memoryLimitMb: 1024, workDir: null });
@@ -126,11 +144,15 @@ const found = Object.fromEntries(
 ) as Record<SandboxLanguage, { isFound: boolean; missing: string[] }>;
 
 describe("toolchains and environment like the reference's", () => {
-  it.each(CASES)("$language: $name", async ({ language, solution, test, expected }) => {
-    // Needs `npm run sandbox:install`; say so rather than skip in silence.
-    expect(status.problem, "sandbox isolation").toBeNull();
-    expect(found[language].missing, `${language} toolchain`).toEqual([]);
-    const result = await backend.run({ language, solution, test, timeoutMs: 60_000 });
-    expect(result.outcome, `${result.stdout}\n${result.stderr}`).toBe(expected);
-  }, 120_000);
+  it.each(CASES)(
+    "$language: $name",
+    async ({ language, solution, test, expected }) => {
+      // Needs `npm run sandbox:install`; say so rather than skip in silence.
+      expect(status.problem, "sandbox isolation").toBeNull();
+      expect(found[language].missing, `${language} toolchain`).toEqual([]);
+      const result = await backend.run({ language, solution, test, timeoutMs: 60_000 });
+      expect(result.outcome, `${result.stdout}\n${result.stderr}`).toBe(expected);
+    },
+    120_000,
+  );
 });

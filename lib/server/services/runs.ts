@@ -49,7 +49,10 @@ function userFacingError(error: unknown, language: Language): unknown {
 }
 
 /** Runs a program in the sandbox; a run that could not happen at all becomes an AppError for the user. */
-async function execute(request: { language: Language; solution: string; test: string }, signal?: AbortSignal): Promise<SandboxResult> {
+async function execute(
+  request: { language: Language; solution: string; test: string },
+  signal?: AbortSignal,
+): Promise<SandboxResult> {
   let result: SandboxResult;
   try {
     result = await runInSandbox(request, { signal });
@@ -68,14 +71,34 @@ async function execute(request: { language: Language; solution: string; test: st
  * all app instances together), and this instance's queue is bounded (all RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
  * Scoped to records the actor sees. Scope: sandbox:run.
  */
-export async function runRecord({ actor, recordId, kind, solution, test, signal }: { actor: Actor; recordId: number; kind: RunKindInput; solution?: string; test?: string; signal?: AbortSignal }): Promise<StoredRun[]> {
+export async function runRecord({
+  actor,
+  recordId,
+  kind,
+  solution,
+  test,
+  signal,
+}: {
+  actor: Actor;
+  recordId: number;
+  kind: RunKindInput;
+  solution?: string;
+  test?: string;
+  signal?: AbortSignal;
+}): Promise<StoredRun[]> {
   assertCan(actor, "sandbox:run");
   const record = await findRecordToRun({ actor, recordId });
   const language = parseLanguage(record.language);
-  if (kind === "scratch" && solution === undefined && test === undefined) throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", { solution: ["Give a solution, a test, or both."] });
+  if (kind === "scratch" && solution === undefined && test === undefined)
+    throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", {
+      solution: ["Give a solution, a test, or both."],
+    });
   await runLimiter.take(actor.id);
   const { runsPerUser, concurrency, runQueue } = getSandboxRouter().config;
-  const release = await admitRun({ userId: actor.id, limits: { perUser: runsPerUser, perInstance: concurrency + runQueue } });
+  const release = await admitRun({
+    userId: actor.id,
+    limits: { perUser: runsPerUser, perInstance: concurrency + runQueue },
+  });
   try {
     if (kind === "scratch") {
       const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
@@ -87,7 +110,14 @@ export async function runRecord({ actor, recordId, kind, solution, test, signal 
     const kinds: ("DEMO" | "FULL")[] = kind === "both" ? ["DEMO", "FULL"] : kind === "demo" ? ["DEMO"] : ["FULL"];
     const runs: StoredRun[] = [];
     for (const runKind of kinds) {
-      const result = await execute({ language, solution: record.canonicalSolution, test: runKind === "DEMO" ? record.demoTestFunc : record.fullTestFunc }, signal);
+      const result = await execute(
+        {
+          language,
+          solution: record.canonicalSolution,
+          test: runKind === "DEMO" ? record.demoTestFunc : record.fullTestFunc,
+        },
+        signal,
+      );
       runs.push(await storeRun({ recordId, userId: actor.id, kind: runKind, result }));
     }
     return runs;

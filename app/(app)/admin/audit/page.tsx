@@ -13,13 +13,23 @@ export const metadata = { title: "Audit log" };
 
 const PAGE_SIZE = 100;
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const actor = await requirePageActor("audit:read", "/admin/audit");
   const { before, ...filters } = parseAuditQuery(await searchParams);
   const [{ events, nextBefore }, campaigns] = await Promise.all([
     listAuditEvents({
       actor,
-      filters: { action: filters.action, targetType: filters.targetType, campaignId: filters.campaign, actorEmail: filters.actor, since: filters.since ? new Date(`${filters.since}T00:00:00Z`) : undefined },
+      filters: {
+        action: filters.action,
+        targetType: filters.targetType,
+        campaignId: filters.campaign,
+        actorEmail: filters.actor,
+        since: filters.since ? new Date(`${filters.since}T00:00:00Z`) : undefined,
+      },
       limit: PAGE_SIZE,
       before,
     }),
@@ -30,7 +40,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title="Audit log"
-        description={can(actor, "users:admin") ? "Every change to labels, decisions, comments, people, tokens, datasets and campaigns, newest first." : "Every change to the campaigns' labels, decisions, comments and settings, newest first."}
+        description={
+          can(actor, "users:admin")
+            ? "Every change to labels, decisions, comments, people, tokens, datasets and campaigns, newest first."
+            : "Every change to the campaigns' labels, decisions, comments and settings, newest first."
+        }
       />
       <AuditFilters query={filters} campaigns={campaigns} />
       <AuditTable events={events} />
@@ -41,7 +55,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </Link>
         ) : null}
         {nextBefore ? (
-          <Link href={`/admin/audit${auditSearch({ ...filters, before: nextBefore })}`} className="text-indigo-700 hover:underline">
+          <Link
+            href={`/admin/audit${auditSearch({ ...filters, before: nextBefore })}`}
+            className="text-indigo-700 hover:underline"
+          >
             Older →
           </Link>
         ) : null}

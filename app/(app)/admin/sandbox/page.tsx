@@ -29,7 +29,9 @@ export default async function SandboxStatusPage() {
           <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-sm" data-testid="sandbox-isolation">
             <dt className="text-slate-500">Mode</dt>
             <dd>
-              <Badge tone={isolation.mode === "bubblewrap" ? "green" : isolation.mode === "unsafe" ? "amber" : "red"}>{isolation.mode}</Badge>
+              <Badge tone={isolation.mode === "bubblewrap" ? "green" : isolation.mode === "unsafe" ? "amber" : "red"}>
+                {isolation.mode}
+              </Badge>
             </dd>
             <dt className="text-slate-500">Runs as</dt>
             <dd>{isolation.user ?? "the app's own (unprivileged) user"}</dd>
@@ -42,7 +44,11 @@ export default async function SandboxStatusPage() {
               </>
             ) : null}
             <dt className="text-slate-500">Last probe</dt>
-            <dd>{status.lastProbeAt ? `${status.lastProbeAt.toISOString().slice(0, 19).replace("T", " ")} UTC` : "not probed yet"}</dd>
+            <dd>
+              {status.lastProbeAt
+                ? `${status.lastProbeAt.toISOString().slice(0, 19).replace("T", " ")} UTC`
+                : "not probed yet"}
+            </dd>
           </dl>
         </Card>
         <Card title="Queue">
@@ -69,13 +75,19 @@ export default async function SandboxStatusPage() {
                 <td className="py-1.5">{LANGUAGE_LABELS[language.language] ?? language.language}</td>
                 <td className="py-1.5">{language.backend}</td>
                 <td className="py-1.5">
-                  {language.available ? <Badge tone="green">can run</Badge> : <Badge tone="amber">unavailable here</Badge>}
+                  {language.available ? (
+                    <Badge tone="green">can run</Badge>
+                  ) : (
+                    <Badge tone="amber">unavailable here</Badge>
+                  )}
                   {language.reason ? <div className="mt-0.5 text-xs text-slate-600">{language.reason}</div> : null}
                 </td>
                 <td className="py-1.5 font-mono text-xs">{language.version ?? "—"}</td>
                 <td className="py-1.5 text-xs">
                   {language.reference.reference}{" "}
-                  {language.version ? <Badge tone={SKEW_TONE[language.reference.skew]}>{language.reference.skew}</Badge> : null}
+                  {language.version ? (
+                    <Badge tone={SKEW_TONE[language.reference.skew]}>{language.reference.skew}</Badge>
+                  ) : null}
                 </td>
               </tr>
             ))}
@@ -89,7 +101,8 @@ export default async function SandboxStatusPage() {
           <ul className="space-y-1 text-sm" data-testid="sandbox-failures">
             {status.recentFailures.map((failure, index) => (
               <li key={index}>
-                <span className="text-slate-500">{failure.at.toISOString().slice(0, 19).replace("T", " ")} UTC</span> · {failure.language} · {failure.code}: {failure.message}
+                <span className="text-slate-500">{failure.at.toISOString().slice(0, 19).replace("T", " ")} UTC</span> ·{" "}
+                {failure.language} · {failure.code}: {failure.message}
               </li>
             ))}
           </ul>

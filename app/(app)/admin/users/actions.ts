@@ -7,7 +7,13 @@ import { createAction } from "@/lib/server/action";
 import { createInvitation, resendInvitation, revokeInvitation } from "@/lib/server/db/invitations";
 import { revokeUserApiToken } from "@/lib/server/db/tokens";
 import { setUserDisabled, updateUserAccess } from "@/lib/server/db/users";
-import { invitationIdSchema, inviteSchema, tokenIdSchema, updateAccessSchema, userDisabledSchema } from "@/lib/validation/auth";
+import {
+  invitationIdSchema,
+  inviteSchema,
+  tokenIdSchema,
+  updateAccessSchema,
+  userDisabledSchema,
+} from "@/lib/validation/auth";
 
 /** Invites a person with a role and languages; returns the link to send them. Scope: users:admin. */
 export const inviteUserAction = createAction("users:admin", inviteSchema, async ({ input, actor }) => {

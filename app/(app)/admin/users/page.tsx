@@ -8,16 +8,30 @@ import { listInvitations } from "@/lib/server/db/invitations";
 import { listActiveApiTokens } from "@/lib/server/db/tokens";
 import { listUsers } from "@/lib/server/db/users";
 
-import { inviteUserAction, resendInvitationAction, revokeInvitationAction, revokeUserTokenAction, setUserDisabledAction, updateUserAccessAction } from "./actions";
+import {
+  inviteUserAction,
+  resendInvitationAction,
+  revokeInvitationAction,
+  revokeUserTokenAction,
+  setUserDisabledAction,
+  updateUserAccessAction,
+} from "./actions";
 
 export const metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const actor = await requirePageActor("users:admin", "/admin/users");
-  const [users, invitations, tokens] = await Promise.all([listUsers({ actor }), listInvitations({ actor }), listActiveApiTokens({ actor })]);
+  const [users, invitations, tokens] = await Promise.all([
+    listUsers({ actor }),
+    listInvitations({ actor }),
+    listActiveApiTokens({ actor }),
+  ]);
   return (
     <>
-      <PageHeader title="Users" description="Invite annotators and reviewers with the languages they know; change roles as the team changes; disable people who leave." />
+      <PageHeader
+        title="Users"
+        description="Invite annotators and reviewers with the languages they know; change roles as the team changes; disable people who leave."
+      />
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <Card title={`People (${users.length})`}>
           <table className="w-full text-sm">
@@ -31,7 +45,20 @@ export default async function UsersPage() {
             </thead>
             <tbody className="divide-y divide-slate-100">
               {users.map((user) => (
-                <UserAccessRow key={user.id} user={{ id: user.id, email: user.email, name: user.name, role: user.role, languages: user.languages, disabled: user.disabled }} isSelf={user.id === actor.id} updateAccess={updateUserAccessAction} setDisabled={setUserDisabledAction} />
+                <UserAccessRow
+                  key={user.id}
+                  user={{
+                    id: user.id,
+                    email: user.email,
+                    name: user.name,
+                    role: user.role,
+                    languages: user.languages,
+                    disabled: user.disabled,
+                  }}
+                  isSelf={user.id === actor.id}
+                  updateAccess={updateUserAccessAction}
+                  setDisabled={setUserDisabledAction}
+                />
               ))}
             </tbody>
           </table>
@@ -41,10 +68,30 @@ export default async function UsersPage() {
             <InviteForm invite={inviteUserAction} />
           </Card>
           <Card title={`Invitations (${invitations.length})`}>
-            <InvitationList invitations={invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role, languages: invitation.languages, status: invitation.status, expiresAt: invitation.expiresAt.toISOString() }))} resend={resendInvitationAction} revoke={revokeInvitationAction} />
+            <InvitationList
+              invitations={invitations.map((invitation) => ({
+                id: invitation.id,
+                email: invitation.email,
+                role: invitation.role,
+                languages: invitation.languages,
+                status: invitation.status,
+                expiresAt: invitation.expiresAt.toISOString(),
+              }))}
+              resend={resendInvitationAction}
+              revoke={revokeInvitationAction}
+            />
           </Card>
           <Card title={`Active API tokens (${tokens.length})`}>
-            <UserTokens tokens={tokens.map((token) => ({ id: token.id, name: token.name, prefix: token.prefix, ownerEmail: token.owner.email, lastUsedAt: token.lastUsedAt?.toISOString() ?? null }))} revokeToken={revokeUserTokenAction} />
+            <UserTokens
+              tokens={tokens.map((token) => ({
+                id: token.id,
+                name: token.name,
+                prefix: token.prefix,
+                ownerEmail: token.owner.email,
+                lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+              }))}
+              revokeToken={revokeUserTokenAction}
+            />
           </Card>
         </div>
       </div>

@@ -19,7 +19,13 @@ import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/d
 import { listMyAnnotations } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
 
-import { changeCampaignStatusAction, deleteCampaignAction, extendCampaignAction, updateCampaignGuidelinesAction, updateCampaignSettingsAction } from "../actions";
+import {
+  changeCampaignStatusAction,
+  deleteCampaignAction,
+  extendCampaignAction,
+  updateCampaignGuidelinesAction,
+  updateCampaignSettingsAction,
+} from "../actions";
 
 export const metadata = { title: "Campaign" };
 
@@ -58,7 +64,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           canLabel && !isOpen ? (
             <Badge tone="amber">This campaign is {campaign.status.toLowerCase()}: no new items</Badge>
           ) : canLabel && hasWork ? (
-            <Link href={`/campaigns/${id}/next`} prefetch={false} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2">
+            <Link
+              href={`/campaigns/${id}/next`}
+              prefetch={false}
+              className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2"
+            >
               {active > 0 || submitted > 0 || skipped > 0 ? "Continue" : "Start"}
             </Link>
           ) : canLabel ? (
@@ -66,20 +76,33 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           ) : null
         }
       />
-      <div className="flex flex-wrap items-start gap-2"><ReviewLinks actor={actor} campaignId={id} /><ReportLink actor={actor} campaignId={id} /></div>
+      <div className="flex flex-wrap items-start gap-2">
+        <ReviewLinks actor={actor} campaignId={id} />
+        <ReportLink actor={actor} campaignId={id} />
+      </div>
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="Overall progress" className="lg:col-span-2">
           <div className="space-y-4">
-            <ProgressBar label="Labels, all annotators" done={progress.annotationsDone} wanted={progress.annotationsWanted} />
+            <ProgressBar
+              label="Labels, all annotators"
+              done={progress.annotationsDone}
+              wanted={progress.annotationsWanted}
+            />
             <p className="text-sm text-slate-600">
-              {progress.itemsComplete} of {progress.items} items complete · {progress.activeLeases} being worked on now {campaign.blind ? "· " : ""}
+              {progress.itemsComplete} of {progress.items} items complete · {progress.activeLeases} being worked on now{" "}
+              {campaign.blind ? "· " : ""}
               {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
             </p>
             <div className="grid gap-3 sm:grid-cols-2">
               {Object.entries(progress.byLanguage)
                 .sort(([a], [b]) => a.localeCompare(b))
                 .map(([language, row]) => (
-                  <ProgressBar key={language} label={languageName(language)} done={row.annotationsDone} wanted={row.annotationsWanted} />
+                  <ProgressBar
+                    key={language}
+                    label={languageName(language)}
+                    done={row.annotationsDone}
+                    wanted={row.annotationsWanted}
+                  />
                 ))}
             </div>
           </div>
@@ -94,13 +117,18 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
             ].map(([label, value]) => (
               <div key={label} className="rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
                 <dt className="text-xs text-slate-500">{label}</dt>
-                <dd className="text-lg font-semibold tabular-nums text-slate-900" data-testid={`mine-${String(label).toLowerCase().replaceAll(" ", "-")}`}>
+                <dd
+                  className="text-lg font-semibold tabular-nums text-slate-900"
+                  data-testid={`mine-${String(label).toLowerCase().replaceAll(" ", "-")}`}
+                >
                   {value}
                 </dd>
               </div>
             ))}
           </dl>
-          {actor.languages.length === 0 ? <p className="mt-3 text-xs text-slate-500">You have no languages yet; ask an admin to add yours.</p> : null}
+          {actor.languages.length === 0 ? (
+            <p className="mt-3 text-xs text-slate-500">You have no languages yet; ask an admin to add yours.</p>
+          ) : null}
         </Card>
       </div>
       {team ? (
@@ -111,10 +139,25 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
       {can(actor, "campaigns:admin") ? (
         <>
           <Card title="Guidelines and note rule" className="mt-4">
-            <CampaignSettings campaignId={id} guidelines={campaign.guidelines} requireInvalidNote={campaign.requireInvalidNote} saveGuidelines={updateCampaignGuidelinesAction} />
+            <CampaignSettings
+              campaignId={id}
+              guidelines={campaign.guidelines}
+              requireInvalidNote={campaign.requireInvalidNote}
+              saveGuidelines={updateCampaignGuidelinesAction}
+            />
           </Card>
           <Card title="Manage campaign" className="mt-4">
-            <CampaignManage campaignId={id} name={campaign.name} overlap={campaign.overlap} goldShare={campaign.goldShare ?? 0} status={campaign.status} hasLabels={progress.annotationsDone > 0} updateSettings={updateCampaignSettingsAction} changeStatus={changeCampaignStatusAction} deleteCampaign={deleteCampaignAction} />
+            <CampaignManage
+              campaignId={id}
+              name={campaign.name}
+              overlap={campaign.overlap}
+              goldShare={campaign.goldShare ?? 0}
+              status={campaign.status}
+              hasLabels={progress.annotationsDone > 0}
+              updateSettings={updateCampaignSettingsAction}
+              changeStatus={changeCampaignStatusAction}
+              deleteCampaign={deleteCampaignAction}
+            />
           </Card>
           <Card title="Add records" className="mt-4">
             <ExtendCampaign campaignId={id} perLanguage={campaign.perLanguage} extend={extendCampaignAction} />
@@ -126,7 +169,17 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           <HistoryList
             campaignId={id}
             categoryLabels={Object.fromEntries(categories.map((category) => [category.key, category.label]))}
-            entries={mine.map((entry) => ({ id: entry.id, itemId: entry.itemId, valid: entry.valid, categories: entry.categories, note: entry.note, revision: entry.revision, updatedAt: entry.updatedAt, language: entry.item.language, title: recordTitle(entry.item.record.question) }))}
+            entries={mine.map((entry) => ({
+              id: entry.id,
+              itemId: entry.itemId,
+              valid: entry.valid,
+              categories: entry.categories,
+              note: entry.note,
+              revision: entry.revision,
+              updatedAt: entry.updatedAt,
+              language: entry.item.language,
+              title: recordTitle(entry.item.record.question),
+            }))}
           />
         </Card>
       ) : null}

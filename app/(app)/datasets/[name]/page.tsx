@@ -23,20 +23,43 @@ export const metadata = { title: "Records" };
 
 const PAGE_SIZE = 50;
 
-const FILTER_LABELS: Record<string, string> = { language: "Language", difficulty: "Difficulty", critic: "Critic", executable: "Executable", outcome: "Outcome", q: "Search", cursor: "Page" };
+const FILTER_LABELS: Record<string, string> = {
+  language: "Language",
+  difficulty: "Difficulty",
+  critic: "Critic",
+  executable: "Executable",
+  outcome: "Outcome",
+  q: "Search",
+  cursor: "Page",
+};
 
-export default async function DatasetPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string>> }) {
+export default async function DatasetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ name: string }>;
+  searchParams: Promise<Record<string, string>>;
+}) {
   const name = pathSegment((await params).name);
   const rawQuery = await searchParams;
   const actor = await requirePageActor("records:read", `/datasets/${encodeURIComponent(name)}`);
   const { query, errors } = parseRecordQueryForPage({ ...rawQuery, limit: String(PAGE_SIZE) });
   const { limit, cursor, ...filters } = query;
 
-  const result = await orNotFound(Promise.all([browseRecords({ actor, datasetName: name, filters, limit, cursor }), datasetFacets({ actor, datasetName: name })]));
+  const result = await orNotFound(
+    Promise.all([
+      browseRecords({ actor, datasetName: name, filters, limit, cursor }),
+      datasetFacets({ actor, datasetName: name }),
+    ]),
+  );
   const [page, facets] = result;
   const goldCount = can(actor, "gold:read") ? await countGoldAnswers({ actor, datasetName: name }) : null;
-  const filterParams = new URLSearchParams(Object.entries(filters).flatMap(([key, value]) => (value ? [[key, String(value)]] : [])));
-  const nextHref = page.nextCursor ? `?${new URLSearchParams([...filterParams, ["cursor", String(page.nextCursor)]])}` : null;
+  const filterParams = new URLSearchParams(
+    Object.entries(filters).flatMap(([key, value]) => (value ? [[key, String(value)]] : [])),
+  );
+  const nextHref = page.nextCursor
+    ? `?${new URLSearchParams([...filterParams, ["cursor", String(page.nextCursor)]])}`
+    : null;
 
   return (
     <>
@@ -46,26 +69,46 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
         actions={
           <div className="flex items-start gap-3">
             {can(actor, "reports:export") ? (
-              <Link href={`/datasets/${encodeURIComponent(name)}/report`} className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50">
+              <Link
+                href={`/datasets/${encodeURIComponent(name)}/report`}
+                className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
+              >
                 Report across campaigns
               </Link>
             ) : null}
-            {can(actor, "datasets:verify") ? <VerifyButton dataset={name} latest={await latestVerification({ actor, datasetName: name })} startVerification={startVerificationAction} readProgress={verificationProgressAction} /> : null}
+            {can(actor, "datasets:verify") ? (
+              <VerifyButton
+                dataset={name}
+                latest={await latestVerification({ actor, datasetName: name })}
+                startVerification={startVerificationAction}
+                readProgress={verificationProgressAction}
+              />
+            ) : null}
           </div>
         }
       />
       {Object.keys(errors).length > 0 ? (
-        <div role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+        <div
+          role="alert"
+          className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
+        >
           {Object.keys(errors).map((field) => (
             <p key={field}>
-              {FILTER_LABELS[field] ?? field}: “{String(rawQuery[field])}” is not a value this filter knows, so it was not applied. Choose one from the list.
+              {FILTER_LABELS[field] ?? field}: “{String(rawQuery[field])}” is not a value this filter knows, so it was
+              not applied. Choose one from the list.
             </p>
           ))}
         </div>
       ) : null}
       {goldCount !== null ? (
         <Card title={`Gold answers (${goldCount.toLocaleString("en")})`} className="mb-4">
-          {can(actor, "gold:write") ? <GoldImport dataset={name} onImport={importGoldAnswersAction} /> : <p className="text-sm text-slate-500">Records with a known verdict, mixed into campaigns with a gold share.</p>}
+          {can(actor, "gold:write") ? (
+            <GoldImport dataset={name} onImport={importGoldAnswersAction} />
+          ) : (
+            <p className="text-sm text-slate-500">
+              Records with a known verdict, mixed into campaigns with a gold share.
+            </p>
+          )}
         </Card>
       ) : null}
       <Card className="mb-4">
@@ -123,10 +166,19 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
           </label>
           <label className="min-w-64 flex-1 text-sm">
             <span className="mb-1 block text-slate-600">Search in questions</span>
-            <Input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="e.g. binary search" aria-label="Search in questions" />
+            <Input
+              name="q"
+              type="search"
+              defaultValue={filters.q ?? ""}
+              placeholder="e.g. binary search"
+              aria-label="Search in questions"
+            />
           </label>
           <Button type="submit">Filter</Button>
-          <Link href={`/datasets/${encodeURIComponent(name)}`} className="py-1.5 text-sm text-slate-600 hover:underline">
+          <Link
+            href={`/datasets/${encodeURIComponent(name)}`}
+            className="py-1.5 text-sm text-slate-600 hover:underline"
+          >
             Clear
           </Link>
         </form>
@@ -155,7 +207,17 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
                   </Link>
                 </td>
                 <td className="px-3 py-2">
-                  {item.isCriticHidden ? <Badge>hidden</Badge> : !item.hasCritic ? <Badge>none</Badge> : item.criticPass === true ? <Badge tone="green">pass</Badge> : item.criticPass === false ? <Badge tone="red">fail</Badge> : <Badge tone="amber">unclear</Badge>}
+                  {item.isCriticHidden ? (
+                    <Badge>hidden</Badge>
+                  ) : !item.hasCritic ? (
+                    <Badge>none</Badge>
+                  ) : item.criticPass === true ? (
+                    <Badge tone="green">pass</Badge>
+                  ) : item.criticPass === false ? (
+                    <Badge tone="red">fail</Badge>
+                  ) : (
+                    <Badge tone="amber">unclear</Badge>
+                  )}
                 </td>
                 <td className="px-3 py-2">
                   <ExecutableBadge value={item.executableValid} outcome={item.verificationOutcome} />

@@ -31,7 +31,10 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const record = await orNotFound(getRecord({ actor, id: recordId.data }));
   // Gold answers are read only for those allowed to (never annotators: nothing may mark a gold record to them).
   const canReadGold = can(actor, "gold:read");
-  const [verification, gold] = await Promise.all([getRecordVerification({ actor, recordId: recordId.data }), canReadGold ? getGoldAnswer({ actor, recordId: recordId.data }) : Promise.resolve(null)]);
+  const [verification, gold] = await Promise.all([
+    getRecordVerification({ actor, recordId: recordId.data }),
+    canReadGold ? getGoldAnswer({ actor, recordId: recordId.data }) : Promise.resolve(null),
+  ]);
   const monacoLanguage = monacoLanguageOf(record.language);
   const extraKeys = Object.keys(record.extra);
 
@@ -70,12 +73,23 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           </Card>
           {canReadGold ? (
             <Card title="Gold answer">
-              {can(actor, "gold:write") ? <GoldAnswerForm recordId={record.id} answer={gold} onSave={setGoldAnswerAction} onClear={clearGoldAnswerAction} /> : <GoldAnswerView answer={gold} />}
+              {can(actor, "gold:write") ? (
+                <GoldAnswerForm
+                  recordId={record.id}
+                  answer={gold}
+                  onSave={setGoldAnswerAction}
+                  onClear={clearGoldAnswerAction}
+                />
+              ) : (
+                <GoldAnswerView answer={gold} />
+              )}
             </Card>
           ) : null}
           {extraKeys.length > 0 ? (
             <Card title="Other fields">
-              <pre className="max-h-60 overflow-auto font-mono text-xs whitespace-pre-wrap">{JSON.stringify(record.extra, null, 2)}</pre>
+              <pre className="max-h-60 overflow-auto font-mono text-xs whitespace-pre-wrap">
+                {JSON.stringify(record.extra, null, 2)}
+              </pre>
             </Card>
           ) : null}
         </div>

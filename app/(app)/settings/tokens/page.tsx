@@ -12,9 +12,21 @@ export default async function TokensPage() {
   const tokens = await listApiTokens({ actor });
   return (
     <>
-      <PageHeader title="API tokens" description={`Tokens act with your role (${actor.role.toLowerCase()}). Send one as "Authorization: Bearer <token>" to /api/v1.`} />
+      <PageHeader
+        title="API tokens"
+        description={`Tokens act with your role (${actor.role.toLowerCase()}). Send one as "Authorization: Bearer <token>" to /api/v1.`}
+      />
       <Card>
-        <TokenManager tokens={tokens.map((token) => ({ ...token, createdAt: token.createdAt.toISOString(), lastUsedAt: token.lastUsedAt?.toISOString() ?? null, revokedAt: token.revokedAt?.toISOString() ?? null }))} createToken={createTokenAction} revokeToken={revokeTokenAction} />
+        <TokenManager
+          tokens={tokens.map((token) => ({
+            ...token,
+            createdAt: token.createdAt.toISOString(),
+            lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+            revokedAt: token.revokedAt?.toISOString() ?? null,
+          }))}
+          createToken={createTokenAction}
+          revokeToken={revokeTokenAction}
+        />
       </Card>
     </>
   );

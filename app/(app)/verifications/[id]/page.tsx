@@ -64,11 +64,23 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
                 </td>
                 <td className="py-1.5">{languageName(run.language)}</td>
                 <td className="py-1.5">{run.backend === "none" ? "—" : run.kind === "DEMO" ? "demo" : "full"}</td>
-                <td className="py-1.5">{run.outcome === UNAVAILABLE ? <Badge tone="amber">unavailable here</Badge> : <OutcomeBadge outcome={run.outcome} />}</td>
-                <td className="py-1.5">{run.backend === "none" ? "—" : `${run.exitCode ?? "—"}${run.signal ? ` (${run.signal})` : ""}${run.limit ? ` · ${run.limit} limit` : ""}`}</td>
+                <td className="py-1.5">
+                  {run.outcome === UNAVAILABLE ? (
+                    <Badge tone="amber">unavailable here</Badge>
+                  ) : (
+                    <OutcomeBadge outcome={run.outcome} />
+                  )}
+                </td>
+                <td className="py-1.5">
+                  {run.backend === "none"
+                    ? "—"
+                    : `${run.exitCode ?? "—"}${run.signal ? ` (${run.signal})` : ""}${run.limit ? ` · ${run.limit} limit` : ""}`}
+                </td>
                 <td className="py-1.5">{run.compileMs != null ? `${run.compileMs} ms` : "—"}</td>
                 <td className="py-1.5">{run.runMs != null ? `${run.runMs} ms` : "—"}</td>
-                <td className="py-1.5 text-xs text-slate-600">{run.backend === "none" ? "—" : `${run.backend}${run.toolchain ? ` · ${run.toolchain}` : ""}`}</td>
+                <td className="py-1.5 text-xs text-slate-600">
+                  {run.backend === "none" ? "—" : `${run.backend}${run.toolchain ? ` · ${run.toolchain}` : ""}`}
+                </td>
               </tr>
             ))}
           </tbody>

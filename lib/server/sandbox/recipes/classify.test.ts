@@ -29,7 +29,9 @@ describe("classifyRun", () => {
   });
 
   it("checks timeout, then exit code, then failure text (the reference's order)", () => {
-    expect(classifyRun(runOf({ exitCode: null, timedOut: true, stdout: "failed" }), failed)).toBe("TIME_LIMIT_EXCEEDED");
+    expect(classifyRun(runOf({ exitCode: null, timedOut: true, stdout: "failed" }), failed)).toBe(
+      "TIME_LIMIT_EXCEEDED",
+    );
     // A failing assertion that also exits non-zero is RUNTIME_ERROR, whatever it printed.
     expect(classifyRun(runOf({ exitCode: 1, stderr: "test failed" }), failed)).toBe("RUNTIME_ERROR");
     expect(classifyRun(runOf({ stdout: "1 test failed" }), failed)).toBe("WRONG_ANSWER");
@@ -95,12 +97,22 @@ describe("failure patterns per language", () => {
   it("a crashing assertion is RUNTIME_ERROR in every language (conformance: perl, php, typescript)", () => {
     const crashes: Array<[SandboxLanguage, Partial<StepOutcome>]> = [
       ["perl", { exitCode: 2, stderr: "#   Failed test 'Test case 1'\n# Looks like you failed 2 tests of 4.\n" }],
-      ["php", { exitCode: 255, stderr: "PHP Fatal error:  Uncaught AssertionError: assert($a === 1)\n#0 test.php(50): assert()\n" }],
-      ["typescript", { exitCode: 1, stderr: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n3 !== 1\n" }],
+      [
+        "php",
+        {
+          exitCode: 255,
+          stderr: "PHP Fatal error:  Uncaught AssertionError: assert($a === 1)\n#0 test.php(50): assert()\n",
+        },
+      ],
+      [
+        "typescript",
+        { exitCode: 1, stderr: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n3 !== 1\n" },
+      ],
       ["python", { exitCode: 1, stderr: "Traceback (most recent call last):\nAssertionError\n" }],
       ["javascript", { exitCode: 1, stderr: "AssertionError [ERR_ASSERTION]: 1 == 2 failed\n" }],
       ["racket", { exitCode: 1, stderr: "--------------------\nFAILURE\nname: check-equal?\n" }],
     ];
-    for (const [language, run] of crashes) expect(RECIPES[language].classify(runOf(run)), language).toBe("RUNTIME_ERROR");
+    for (const [language, run] of crashes)
+      expect(RECIPES[language].classify(runOf(run)), language).toBe("RUNTIME_ERROR");
   });
 });

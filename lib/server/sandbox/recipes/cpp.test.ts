@@ -4,7 +4,10 @@ import { cppRecipe, spliceCpp } from "./cpp";
 
 describe("spliceCpp", () => {
   it("cuts the solution at its first `int main` and prefixes iostream and namespace std", () => {
-    const program = spliceCpp("int add(int a, int b) { return a + b; }\nint main() { return 0; }", "int main() { return add(1, 2) - 3; }");
+    const program = spliceCpp(
+      "int add(int a, int b) { return a + b; }\nint main() { return 0; }",
+      "int main() { return add(1, 2) - 3; }",
+    );
     expect(program).toBe(
       "#include <iostream>\nusing namespace std;\nint add(int a, int b) { return a + b; }\n\nint main() { return add(1, 2) - 3; }",
     );

@@ -64,6 +64,6 @@ export const csharpRecipe = defineRecipe({
     solution: "using System;\n\nclass Adder {\n    public static int Add(int a, int b) => a + b;\n}\n",
     test:
       "using System;\nusing System.Diagnostics;\n\nclass Program {\n    static void RunTests() {\n" +
-      "        Debug.Assert(Adder.Add(1, 2) == 3);\n        if (Adder.Add(1, 2) != 3) throw new Exception(\"add is wrong\");\n    }\n}\n",
+      '        Debug.Assert(Adder.Add(1, 2) == 3);\n        if (Adder.Add(1, 2) != 3) throw new Exception("add is wrong");\n    }\n}\n',
   },
 });

@@ -4,8 +4,10 @@ import { GO_MOD, goRecipe, spliceGo } from "./go";
 
 describe("spliceGo", () => {
   it("merges imports into one package main and drops the unused ones", () => {
-    const solution = 'package main\n\nimport (\n\t"fmt"\n\t"strings"\n)\n\nfunc Up(s string) string { return strings.ToUpper(s) }';
-    const test = 'package main\n\nimport (\n\t"testing"\n\t"strings"\n)\n\nfunc TestDemo(t *testing.T) {\n\tif Up("a") != "A" {\n\t\tt.Fail()\n\t}\n}';
+    const solution =
+      'package main\n\nimport (\n\t"fmt"\n\t"strings"\n)\n\nfunc Up(s string) string { return strings.ToUpper(s) }';
+    const test =
+      'package main\n\nimport (\n\t"testing"\n\t"strings"\n)\n\nfunc TestDemo(t *testing.T) {\n\tif Up("a") != "A" {\n\t\tt.Fail()\n\t}\n}';
     const program = spliceGo(solution, test);
     expect(program.match(/^package main$/gm)).toHaveLength(1);
     expect(program.match(/"strings"/g)).toHaveLength(1);
@@ -15,13 +17,19 @@ describe("spliceGo", () => {
   });
 
   it("keeps aliased and blank imports", () => {
-    const program = spliceGo('package main\nimport str "strings"\nimport _ "embed"\nfunc f() string { return str.ToLower("A") }', "func TestX(t *testing.T) {}");
+    const program = spliceGo(
+      'package main\nimport str "strings"\nimport _ "embed"\nfunc f() string { return str.ToLower("A") }',
+      "func TestX(t *testing.T) {}",
+    );
     expect(program).toContain('str "strings"');
     expect(program).toContain('_ "embed"');
   });
 
   it("adds a test calling the entry point when the test has no TestXxx", () => {
-    const program = spliceGo("package main\nfunc f() int { return 1 }", 'package main\nfunc demoTesting() {\n\tif f() != 1 {\n\t\tpanic("x")\n\t}\n}');
+    const program = spliceGo(
+      "package main\nfunc f() int { return 1 }",
+      'package main\nfunc demoTesting() {\n\tif f() != 1 {\n\t\tpanic("x")\n\t}\n}',
+    );
     expect(program).toContain("func TestSandboxEntry(t *testing.T) {\n\tdemoTesting()\n}");
     expect(program).toContain('"testing"');
   });
@@ -46,6 +54,8 @@ describe("go classification", () => {
   it("uses the exit code of go test: a failing test or build is RUNTIME_ERROR", () => {
     const run = { exitCode: 1, timedOut: false, stdout: "--- FAIL: TestDemo", stderr: "" };
     expect(goRecipe.classify({ syntaxError: false, compile: null, run })).toBe("RUNTIME_ERROR");
-    expect(goRecipe.classify({ syntaxError: false, compile: null, run: { ...run, exitCode: 0, stdout: "ok" } })).toBe("PASSED");
+    expect(goRecipe.classify({ syntaxError: false, compile: null, run: { ...run, exitCode: 0, stdout: "ok" } })).toBe(
+      "PASSED",
+    );
   });
 });

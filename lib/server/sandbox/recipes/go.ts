@@ -118,7 +118,8 @@ export const goRecipe = defineRecipe({
   },
   toolchain: { commands: ["go"], version: ["go", "version"] },
   hello: {
-    solution: 'package main\n\nimport "fmt"\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc show() { fmt.Println(Add(1, 2)) }\n',
+    solution:
+      'package main\n\nimport "fmt"\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc show() { fmt.Println(Add(1, 2)) }\n',
     test: 'package main\n\nimport "testing"\n\nfunc TestDemo(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("add is wrong")\n\t}\n}\n',
   },
 });

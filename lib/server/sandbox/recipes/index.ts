@@ -13,15 +13,7 @@ import { phpRecipe } from "./php";
 import { racketRecipe } from "./racket";
 import { rustRecipe } from "./rust";
 import { scalaRecipe } from "./scala";
-import {
-  elixirRecipe,
-  juliaRecipe,
-  perlRecipe,
-  pythonRecipe,
-  rRecipe,
-  rubyRecipe,
-  shellRecipe,
-} from "./simple";
+import { elixirRecipe, juliaRecipe, perlRecipe, pythonRecipe, rRecipe, rubyRecipe, shellRecipe } from "./simple";
 import { swiftRecipe } from "./swift";
 import type { Recipe } from "./types";
 

@@ -4,7 +4,8 @@ import { checkJUnitSummary, javaRecipe, parseJUnitSummary, spliceJava } from "./
 
 describe("spliceJava", () => {
   it("drops package lines, hoists and dedupes imports, makes top-level types package-private", () => {
-    const solution = "package com.acme;\n\nimport java.util.List;\n\npublic class Adder {\n    public static class Inner {}\n}";
+    const solution =
+      "package com.acme;\n\nimport java.util.List;\n\npublic class Adder {\n    public static class Inner {}\n}";
     const test =
       "import java.util.List;\nimport org.junit.jupiter.api.Test;\n\npublic final class AdderTest {\n    @Test\n    public void t() {}\n}";
     const program = spliceJava(solution, test);
@@ -54,7 +55,11 @@ describe("java classification", () => {
       "COMPILATION_ERROR",
     );
     expect(
-      javaRecipe.classify({ syntaxError: false, compile: compiled, run: { exitCode: null, timedOut: true, stdout: "", stderr: "" } }),
+      javaRecipe.classify({
+        syntaxError: false,
+        compile: compiled,
+        run: { exitCode: null, timedOut: true, stdout: "", stderr: "" },
+      }),
     ).toBe("TIME_LIMIT_EXCEEDED");
   });
 });

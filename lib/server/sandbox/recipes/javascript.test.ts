@@ -39,15 +39,18 @@ describe("javascript and typescript recipes", () => {
   it("classify 'failed' on exit 0 as WRONG_ANSWER and a thrown AssertionError as RUNTIME_ERROR", () => {
     for (const recipe of [javascriptRecipe, typescriptRecipe]) {
       const base = { syntaxError: false, compile: null };
-      expect(recipe.classify({ ...base, run: { exitCode: 0, timedOut: false, stdout: "Test 2 failed", stderr: "" } })).toBe(
-        "WRONG_ANSWER",
-      );
       expect(
-        recipe.classify({ ...base, run: { exitCode: 1, timedOut: false, stdout: "", stderr: "AssertionError [ERR_ASSERTION]" } }),
+        recipe.classify({ ...base, run: { exitCode: 0, timedOut: false, stdout: "Test 2 failed", stderr: "" } }),
+      ).toBe("WRONG_ANSWER");
+      expect(
+        recipe.classify({
+          ...base,
+          run: { exitCode: 1, timedOut: false, stdout: "", stderr: "AssertionError [ERR_ASSERTION]" },
+        }),
       ).toBe("RUNTIME_ERROR");
-      expect(recipe.classify({ ...base, run: { exitCode: 1, timedOut: false, stdout: "", stderr: "TypeError: x" } })).toBe(
-        "RUNTIME_ERROR",
-      );
+      expect(
+        recipe.classify({ ...base, run: { exitCode: 1, timedOut: false, stdout: "", stderr: "TypeError: x" } }),
+      ).toBe("RUNTIME_ERROR");
     }
   });
 });

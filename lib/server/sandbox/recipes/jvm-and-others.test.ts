@@ -23,25 +23,37 @@ describe("spliceCsharp", () => {
   });
 
   it("makes bare static members public and renames RunTests to Main when there is no Main", () => {
-    const program = spliceCsharp("class A {\n    static int F() => 1;\n}", "class P {\n    static void RunTests() { }\n}");
+    const program = spliceCsharp(
+      "class A {\n    static int F() => 1;\n}",
+      "class P {\n    static void RunTests() { }\n}",
+    );
     expect(program).toContain("    public static int F() => 1;");
     expect(program).toContain("public static void Main(");
     expect(program).not.toContain("RunTests(");
   });
 
   it("keeps RunTests when a Main exists, and classifies 'Assertion failed'", () => {
-    const program = spliceCsharp("class A {}", "class P {\n    public static void Main() { RunTests(); }\n    static void RunTests() {}\n}");
+    const program = spliceCsharp(
+      "class A {}",
+      "class P {\n    public static void Main() { RunTests(); }\n    static void RunTests() {}\n}",
+    );
     expect(program).toContain("RunTests()");
     // A test that prints "Assertion failed" and carries on exits 0: WRONG_ANSWER in the reference.
     expect(classify(csharpRecipe, "Assertion failed: x")).toBe("WRONG_ANSWER");
     expect(classify(csharpRecipe, "Assertion failed: x", 1)).toBe("RUNTIME_ERROR");
-    expect(csharpRecipe.splice("a", "b").files.map((f) => f.path)).toEqual(["MyProject/MyProject.csproj", "MyProject/Program.cs"]);
+    expect(csharpRecipe.splice("a", "b").files.map((f) => f.path)).toEqual([
+      "MyProject/MyProject.csproj",
+      "MyProject/Program.cs",
+    ]);
   });
 });
 
 describe("spliceDart", () => {
   it("hoists imports and runs with asserts enabled", () => {
-    const program = spliceDart("import 'dart:math';\nint f() => max(1, 2);", "import 'dart:math';\nvoid main() { assert(f() == 2); }");
+    const program = spliceDart(
+      "import 'dart:math';\nint f() => max(1, 2);",
+      "import 'dart:math';\nvoid main() { assert(f() == 2); }",
+    );
     expect(program.match(/import 'dart:math';/g)).toHaveLength(1);
     expect(dartRecipe.run.argv).toEqual(["dart", "run", "--enable-asserts", "test.dart"]);
     // The reference has no failure text for Dart: only the exit code counts.
@@ -52,7 +64,10 @@ describe("spliceDart", () => {
 
 describe("spliceKotlin", () => {
   it("hoists imports (no semicolons) above both parts", () => {
-    const program = spliceKotlin("import kotlin.math.max\nfun f() = max(1, 2)", "import kotlin.math.max\nimport java.util.*\ncheck(f() == 2)");
+    const program = spliceKotlin(
+      "import kotlin.math.max\nfun f() = max(1, 2)",
+      "import kotlin.math.max\nimport java.util.*\ncheck(f() == 2)",
+    );
     expect(program).toBe("import kotlin.math.max\nimport java.util.*\n\nfun f() = max(1, 2)\n\ncheck(f() == 2)\n");
     expect(kotlinRecipe.run.argv).toEqual(["kotlinc", "-script", "test.kts"]);
     expect(classify(kotlinRecipe, "java.lang.AssertionError: x", 1)).toBe("RUNTIME_ERROR");
@@ -70,7 +85,9 @@ describe("scala recipe", () => {
 
 describe("spliceSwift", () => {
   it("prepends import Foundation when the solution uses math names", () => {
-    expect(spliceSwift("func f(_ x: Double) -> Double { sqrt(x) }", "assert(f(4) == 2)").startsWith("import Foundation\n")).toBe(true);
+    expect(
+      spliceSwift("func f(_ x: Double) -> Double { sqrt(x) }", "assert(f(4) == 2)").startsWith("import Foundation\n"),
+    ).toBe(true);
   });
 
   it("does not import Foundation twice or when nothing needs it", () => {

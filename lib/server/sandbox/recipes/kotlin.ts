@@ -5,7 +5,9 @@ import { simpleRecipe } from "./simple";
 
 /** Splices Kotlin scripts: `import` lines of both parts hoisted and deduped, then solution and test. */
 export function spliceKotlin(solution: string, test: string): string {
-  const { hoisted, bodies } = hoistLines([solution, test], (line) => /^\s*import\s+[\w.*`]+(\s+as\s+\w+)?\s*;?\s*$/.test(line));
+  const { hoisted, bodies } = hoistLines([solution, test], (line) =>
+    /^\s*import\s+[\w.*`]+(\s+as\s+\w+)?\s*;?\s*$/.test(line),
+  );
   return joinBlocks([hoisted.join("\n"), ...bodies]);
 }
 

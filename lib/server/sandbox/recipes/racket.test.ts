@@ -4,7 +4,10 @@ import { racketRecipe, spliceRacket } from "./racket";
 
 describe("spliceRacket", () => {
   it("keeps the solution's first #lang line and drops every other", () => {
-    const program = spliceRacket("#lang racket/base\n(define x 1)", "#lang racket\n(require rackunit)\n(check-equal? x 1)");
+    const program = spliceRacket(
+      "#lang racket/base\n(define x 1)",
+      "#lang racket\n(require rackunit)\n(check-equal? x 1)",
+    );
     expect(program).toBe("#lang racket/base\n\n(define x 1)\n\n(require rackunit)\n(check-equal? x 1)\n");
   });
 
@@ -16,9 +19,9 @@ describe("spliceRacket", () => {
 describe("racket classification", () => {
   it("treats rackunit FAILURE and ERROR output as WRONG_ANSWER", () => {
     const run = (stderr: string) => ({ exitCode: 0, timedOut: false, stdout: "", stderr });
-    expect(racketRecipe.classify({ syntaxError: false, compile: null, run: run("--------------------\nFAILURE\n") })).toBe(
-      "WRONG_ANSWER",
-    );
+    expect(
+      racketRecipe.classify({ syntaxError: false, compile: null, run: run("--------------------\nFAILURE\n") }),
+    ).toBe("WRONG_ANSWER");
     expect(racketRecipe.classify({ syntaxError: false, compile: null, run: run("") })).toBe("PASSED");
     expect(racketRecipe.run.argv).toEqual(["raco", "test", "test.rkt"]);
   });

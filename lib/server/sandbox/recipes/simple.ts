@@ -58,7 +58,7 @@ export const shellRecipe = simpleRecipe({
   interpreter: ["bash"],
   version: ["bash", "--version"],
   hello: {
-    solution: 'add() {\n  echo $(( $1 + $2 ))\n}\n',
+    solution: "add() {\n  echo $(( $1 + $2 ))\n}\n",
     test: '[ "$(add 1 2)" = "3" ] || exit 1\n',
   },
 });

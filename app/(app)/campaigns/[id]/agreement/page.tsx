@@ -1,4 +1,3 @@
-
 import { AgreementTable } from "@/components/agreement/agreement-table";
 import { AnnotatorTable, PairwiseKappaMatrix } from "@/components/agreement/annotator-table";
 import { CriticConfusion, ExecutionConfusion } from "@/components/agreement/critic-confusion";
@@ -17,13 +16,27 @@ export const metadata = { title: "Agreement" };
 export default async function AgreementPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("reports:export", `/campaigns/${id}/agreement`);
-  const [campaign, agreement, categories] = await orNotFound(Promise.all([getCampaign({ actor, campaignId: id }), getCampaignAgreement({ actor, campaignId: id }), listCategories({ campaignId: id })]));
+  const [campaign, agreement, categories] = await orNotFound(
+    Promise.all([
+      getCampaign({ actor, campaignId: id }),
+      getCampaignAgreement({ actor, campaignId: id }),
+      listCategories({ campaignId: id }),
+    ]),
+  );
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
 
   return (
     <>
-      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }]} />
-      <PageHeader title="Agreement" description={`How far annotators, reviewers and the critic agree in ${campaign.name} (${campaign.finalRule} rule). "—" marks a figure the data cannot define; hover it for why.`} />
+      <Breadcrumbs
+        items={[
+          { label: "Campaigns", href: "/campaigns" },
+          { label: campaign.name, href: `/campaigns/${id}` },
+        ]}
+      />
+      <PageHeader
+        title="Agreement"
+        description={`How far annotators, reviewers and the critic agree in ${campaign.name} (${campaign.finalRule} rule). "—" marks a figure the data cannot define; hover it for why.`}
+      />
       <div className="space-y-6">
         <Card title="Annotators with each other">
           <div className="overflow-x-auto">
@@ -39,7 +52,10 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
           </div>
         </Card>
         <Card title="Final labels vs execution">
-          <p className="mb-3 text-sm text-slate-600">Whether the canonical solution passes its own tests. Records not run, or whose language cannot run here, are left out.</p>
+          <p className="mb-3 text-sm text-slate-600">
+            Whether the canonical solution passes its own tests. Records not run, or whose language cannot run here, are
+            left out.
+          </p>
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             <ExecutionConfusion scope="Overall" comparison={agreement.humanVsExecution} />
             {Object.entries(agreement.humanVsExecutionByLanguage).map(([language, comparison]) => (
@@ -49,7 +65,11 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         </Card>
         {agreement.blindReveal ? (
           <Card title="Before and after the critic was shown">
-            <p className="mb-3 text-sm text-slate-600">This campaign is blind: each annotator&apos;s first verdict was given before they saw the critic. A verdict that changed afterwards is a flip; agreement with the critic rising after the reveal is the anchoring effect.</p>
+            <p className="mb-3 text-sm text-slate-600">
+              This campaign is blind: each annotator&apos;s first verdict was given before they saw the critic. A
+              verdict that changed afterwards is a flip; agreement with the critic rising after the reveal is the
+              anchoring effect.
+            </p>
             <div className="overflow-x-auto">
               <RevealTable reveal={agreement.blindReveal} />
             </div>

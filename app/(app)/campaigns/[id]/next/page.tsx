@@ -19,7 +19,10 @@ export default async function NextItemPage({ params }: { params: Promise<{ id: s
       <>
         <PageHeader title={`This campaign is ${campaign.status.toLowerCase()}`} description={campaign.name} />
         <Card>
-          <p className="text-sm text-slate-700">No new items are handed out while the campaign is {campaign.status.toLowerCase()}. Your submitted labels are kept.</p>
+          <p className="text-sm text-slate-700">
+            No new items are handed out while the campaign is {campaign.status.toLowerCase()}. Your submitted labels are
+            kept.
+          </p>
           <Link href={`/campaigns/${id}`} className="mt-4 inline-block text-sm text-indigo-700 hover:underline">
             Back to the campaign
           </Link>
@@ -34,8 +37,15 @@ export default async function NextItemPage({ params }: { params: Promise<{ id: s
     <>
       <PageHeader title="You're done with this campaign" description={campaign.name} />
       <Card>
-        <p className="text-sm text-slate-700">There is nothing left for you to label here: every item in your languages is either labelled by you, skipped by you, or has all the annotators it needs. Thank you!</p>
-        <Link href={`/campaigns/${id}`} autoFocus className="mt-4 inline-block rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2">
+        <p className="text-sm text-slate-700">
+          There is nothing left for you to label here: every item in your languages is either labelled by you, skipped
+          by you, or has all the annotators it needs. Thank you!
+        </p>
+        <Link
+          href={`/campaigns/${id}`}
+          autoFocus
+          className="mt-4 inline-block rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2"
+        >
           Back to the campaign
         </Link>
       </Card>

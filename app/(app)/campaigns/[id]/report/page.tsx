@@ -1,4 +1,3 @@
-
 import { ReportDownloads } from "@/components/report/report-downloads";
 import { ReportView } from "@/components/report/report-view";
 import { PageHeader } from "@/components/ui/primitives";
@@ -18,7 +17,13 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
 
   return (
     <>
-      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }, { label: "Report" }]} />
+      <Breadcrumbs
+        items={[
+          { label: "Campaigns", href: "/campaigns" },
+          { label: campaign.name, href: `/campaigns/${id}` },
+          { label: "Report" },
+        ]}
+      />
       <PageHeader
         title={`Validity report: ${campaign.name}`}
         description={`${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule. Validity is valid / resolved items, with a Wilson 95% interval; hover a “—” to see why a value is undefined.`}

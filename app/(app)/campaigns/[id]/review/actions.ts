@@ -7,7 +7,11 @@ import { adjudicateItem } from "@/lib/server/db/review";
 import { adjudicationSchema } from "@/lib/validation/review";
 
 /** Records or revises the reviewer's decision on an item (baseRevision = the revision on screen). Scope: reviews:write. */
-export const adjudicateAction = createAction("reviews:write", adjudicationSchema.extend({ itemId: z.string().min(1).max(100) }), async ({ input: { itemId, ...decision }, actor }) => {
-  const result = await adjudicateItem({ actor, itemId, input: decision });
-  return { revision: result.revision };
-});
+export const adjudicateAction = createAction(
+  "reviews:write",
+  adjudicationSchema.extend({ itemId: z.string().min(1).max(100) }),
+  async ({ input: { itemId, ...decision }, actor }) => {
+    const result = await adjudicateItem({ actor, itemId, input: decision });
+    return { revision: result.revision };
+  },
+);

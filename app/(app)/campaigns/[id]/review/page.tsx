@@ -1,4 +1,3 @@
-
 import { QueueFilters } from "@/components/review/queue-filters";
 import { QueueList } from "@/components/review/queue-list";
 import { parseQueueQuery, toQueueFilters } from "@/components/review/queue-query";
@@ -15,7 +14,13 @@ import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Review" };
 
-export default async function ReviewQueuePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ReviewQueuePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const actor = await requirePageActor("reviews:write", `/campaigns/${id}/review`);
   const query = parseQueueQuery(await searchParams);
@@ -26,12 +31,23 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
     listCategories({ campaignId: id }),
     can(actor, "reports:export") ? getCampaignAgreement({ actor, campaignId: id }) : Promise.resolve(null),
   ]);
-  const annotators = (agreement?.annotators ?? []).map((annotator) => ({ value: annotator.userId, label: annotator.name ? `${annotator.name} (${annotator.email})` : annotator.email }));
+  const annotators = (agreement?.annotators ?? []).map((annotator) => ({
+    value: annotator.userId,
+    label: annotator.name ? `${annotator.name} (${annotator.email})` : annotator.email,
+  }));
 
   return (
     <>
-      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }]} />
-      <PageHeader title="Review queues" description={`Items of ${campaign.name} that need a reviewer: those in several queues come first. ${queue.items.length} shown.`} />
+      <Breadcrumbs
+        items={[
+          { label: "Campaigns", href: "/campaigns" },
+          { label: campaign.name, href: `/campaigns/${id}` },
+        ]}
+      />
+      <PageHeader
+        title="Review queues"
+        description={`Items of ${campaign.name} that need a reviewer: those in several queues come first. ${queue.items.length} shown.`}
+      />
       <QueueTabs campaignId={id} query={query} counts={queue.counts} />
       <QueueFilters
         campaignId={id}

@@ -18,7 +18,13 @@ export default async function DatasetReportPage({ params }: { params: Promise<{ 
   const report = await orNotFound(getDatasetReport({ actor, datasetName: name }));
   return (
     <>
-      <Breadcrumbs items={[{ label: "Datasets", href: "/datasets" }, { label: name, href: `/datasets/${encodeURIComponent(name)}` }, { label: "Report" }]} />
+      <Breadcrumbs
+        items={[
+          { label: "Datasets", href: "/datasets" },
+          { label: name, href: `/datasets/${encodeURIComponent(name)}` },
+          { label: "Report" },
+        ]}
+      />
       <PageHeader
         title={`Validity report: ${name}, all campaigns`}
         description={`${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}. ${report.rule} Validity is valid / resolved, with a Wilson 95% interval.`}
@@ -32,7 +38,10 @@ export default async function DatasetReportPage({ params }: { params: Promise<{ 
           report={report}
           downloads={
             <>
-              <DownloadsCard groups={[tableDownloads(`/api/v1/datasets/${encodeURIComponent(name)}/report`)]} markdown={reportToMarkdown(report, { note: report.rule })} />
+              <DownloadsCard
+                groups={[tableDownloads(`/api/v1/datasets/${encodeURIComponent(name)}/report`)]}
+                markdown={reportToMarkdown(report, { note: report.rule })}
+              />
               <Card title="Per-campaign downloads">
                 <p className="text-sm text-slate-600">
                   Labels and the verified subset are per campaign:{" "}

@@ -23,17 +23,32 @@ function nextUrl(campaignId: string, next: LabelAndNext["next"]): string {
  * after a first label on a blind item nothing is claimed and nextUrl is null (the critic is shown
  * on the same item first). Scope: labels:write.
  */
-export const submitLabelAction = createAction("labels:write", annotationSchema.extend({ itemId: itemIdField }), async ({ input: { itemId, ...label }, actor }) => {
-  const result = await submitAnnotationAndClaimNext({ actor, itemId, input: label });
-  return { revision: result.annotation.revision, isCriticRevealed: result.isCriticRevealed, nextUrl: result.isCriticRevealed ? null : nextUrl(result.campaignId, result.next) };
-});
+export const submitLabelAction = createAction(
+  "labels:write",
+  annotationSchema.extend({ itemId: itemIdField }),
+  async ({ input: { itemId, ...label }, actor }) => {
+    const result = await submitAnnotationAndClaimNext({ actor, itemId, input: label });
+    return {
+      revision: result.annotation.revision,
+      isCriticRevealed: result.isCriticRevealed,
+      nextUrl: result.isCriticRevealed ? null : nextUrl(result.campaignId, result.next),
+    };
+  },
+);
 
 /** Skips the actor's item with a reason and claims their next one. Scope: labels:write. */
-export const skipItemAction = createAction("labels:write", skipSchema.extend({ itemId: itemIdField }), async ({ input, actor }) => {
-  const result = await skipItemAndClaimNext({ actor, itemId: input.itemId, reason: input.reason });
-  return { nextUrl: nextUrl(result.campaignId, result.next) };
-});
+export const skipItemAction = createAction(
+  "labels:write",
+  skipSchema.extend({ itemId: itemIdField }),
+  async ({ input, actor }) => {
+    const result = await skipItemAndClaimNext({ actor, itemId: input.itemId, reason: input.reason });
+    return { nextUrl: nextUrl(result.campaignId, result.next) };
+  },
+);
 
 /** Extends the actor's lease on an item they hold. Scope: labels:write. */
-export const renewLeaseAction = createAction("labels:write", z.object({ itemId: itemIdField }), async ({ input, actor }) => ({ leaseExpiresAt: (await renewLease({ actor, itemId: input.itemId })).toISOString() }));
-
+export const renewLeaseAction = createAction(
+  "labels:write",
+  z.object({ itemId: itemIdField }),
+  async ({ input, actor }) => ({ leaseExpiresAt: (await renewLease({ actor, itemId: input.itemId })).toISOString() }),
+);

@@ -49,7 +49,10 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = monacoLanguageOf(record.language);
   const canRun = can(actor, "sandbox:run");
-  const [availability, latestRuns] = await Promise.all([languageAvailability(), listLatestCanonicalRuns({ actor, recordId: record.id })]);
+  const [availability, latestRuns] = await Promise.all([
+    languageAvailability(),
+    listLatestCanonicalRuns({ actor, recordId: record.id }),
+  ]);
   const language = parseLanguage(record.language);
   // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
   const unavailableNote = availability[language]?.available === false ? cannotRunSentence(language) : undefined;
@@ -76,7 +79,9 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         <QuestionMarkdown source={campaign.guidelines} />
       </GuidelinesPanel>
       <section aria-label="Your label" className={section}>
-        <h2 className="mb-1.5 text-sm font-semibold text-slate-800">{annotation ? `Your label (revision ${annotation.revision})` : "Your label"}</h2>
+        <h2 className="mb-1.5 text-sm font-semibold text-slate-800">
+          {annotation ? `Your label (revision ${annotation.revision})` : "Your label"}
+        </h2>
         {isSkipped ? (
           <p className="text-sm text-slate-600">You skipped this item, so it is no longer yours to label.</p>
         ) : (
@@ -86,20 +91,55 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
             requireInvalidNote={campaign.requireInvalidNote}
             categories={campaign.categories}
             onSubmitLabel={submitLabelAction}
-            loaded={annotation ? { valid: annotation.valid, categories: annotation.categories, note: annotation.note, testLine: annotation.testLine, needsReview: annotation.needsReview, revision: annotation.revision } : null}
+            loaded={
+              annotation
+                ? {
+                    valid: annotation.valid,
+                    categories: annotation.categories,
+                    note: annotation.note,
+                    testLine: annotation.testLine,
+                    needsReview: annotation.needsReview,
+                    revision: annotation.revision,
+                  }
+                : null
+            }
           />
         )}
       </section>
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
-      <LatestRun key={itemId} recordId={record.id} code={code} initialRuns={latestRuns} canRun={canRun} unavailableNote={unavailableNote} onRun={runRecordAction} />
+      <LatestRun
+        key={itemId}
+        recordId={record.id}
+        code={code}
+        initialRuns={latestRuns}
+        canRun={canRun}
+        unavailableNote={unavailableNote}
+        onRun={runRecordAction}
+      />
       <CommentThread actor={actor} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <section aria-label="Edit and run" className={section}>
-        <ScratchRunner key={itemId} recordId={record.id} language={monacoLanguage} solution={record.canonicalSolution} test={record.fullTestFunc} canRun={canRun} onRun={runRecordAction} />
+        <ScratchRunner
+          key={itemId}
+          recordId={record.id}
+          language={monacoLanguage}
+          solution={record.canonicalSolution}
+          test={record.fullTestFunc}
+          canRun={canRun}
+          onRun={runRecordAction}
+        />
       </section>
       {annotation ? (
         <section aria-label="Your revisions" className={section}>
           <h2 className="mb-1.5 text-sm font-semibold text-slate-800">Your revisions</h2>
-          <RevisionHistory revisions={annotation.revisions} categoryLabels={categoryLabels} preReveal={campaign.blind && annotation.preRevealValid !== null ? { valid: annotation.preRevealValid, categories: annotation.preRevealCategories } : null} />
+          <RevisionHistory
+            revisions={annotation.revisions}
+            categoryLabels={categoryLabels}
+            preReveal={
+              campaign.blind && annotation.preRevealValid !== null
+                ? { valid: annotation.preRevealValid, categories: annotation.preRevealCategories }
+                : null
+            }
+          />
         </section>
       ) : null}
     </>
@@ -108,7 +148,13 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   return (
     <WorkspaceProvider>
       <div className="-mt-3 mb-2 flex flex-wrap items-center gap-2 text-sm">
-        <Breadcrumbs className="" items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${campaign.id}` }]} />
+        <Breadcrumbs
+          className=""
+          items={[
+            { label: "Campaigns", href: "/campaigns" },
+            { label: campaign.name, href: `/campaigns/${campaign.id}` },
+          ]}
+        />
         <span className="text-slate-400">/</span>
         <h1 className="text-base font-semibold" title={recordTitle(record.question)}>
           Record {record.id}
@@ -121,7 +167,13 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           line {record.line} · {record.key.slice(0, 10)}
         </span>
         <div className="ml-auto flex flex-wrap items-center gap-2">
-          <LeaseStatus key={itemId} itemId={itemId} expiresAt={assignment?.leaseExpiresAt.toISOString() ?? null} isActive={isLeaseActive} onRenew={renewLeaseAction} />
+          <LeaseStatus
+            key={itemId}
+            itemId={itemId}
+            expiresAt={assignment?.leaseExpiresAt.toISOString() ?? null}
+            isActive={isLeaseActive}
+            onRenew={renewLeaseAction}
+          />
           {isLeaseActive ? (
             <SkipControl key={itemId} itemId={itemId} onSkip={skipItemAction} />
           ) : annotation ? (

@@ -7,7 +7,13 @@ import { ExecutableBadge } from "@/components/records/executable-badge";
 import { AnnotationList } from "@/components/review/annotation-list";
 import { DecisionForm } from "@/components/review/decision-form";
 import { DecisionHistory } from "@/components/review/decision-history";
-import { QUEUE_LABELS, type QueueKey, parseQueueQuery, queueSearch, toQueueFilters } from "@/components/review/queue-query";
+import {
+  QUEUE_LABELS,
+  type QueueKey,
+  parseQueueQuery,
+  queueSearch,
+  toQueueFilters,
+} from "@/components/review/queue-query";
 import { QueueStepper } from "@/components/review/queue-stepper";
 import { Badge, Card } from "@/components/ui/primitives";
 import { SplitPane } from "@/components/workspace/split-pane";
@@ -31,7 +37,13 @@ function orNotFound(error: unknown): never {
   throw error;
 }
 
-export default async function AdjudicationPage({ params, searchParams }: { params: Promise<{ id: string; itemId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AdjudicationPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string; itemId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id, itemId } = await params;
   const actor = await requirePageActor("reviews:write", `/campaigns/${id}/review/${itemId}`);
   const query = parseQueueQuery(await searchParams);
@@ -77,7 +89,16 @@ export default async function AdjudicationPage({ params, searchParams }: { param
             key={itemId}
             itemId={itemId}
             categories={categories}
-            current={item.adjudication ? { revision: item.adjudication.revision, valid: item.adjudication.valid, categories: item.adjudication.categories, reason: item.adjudication.reason } : null}
+            current={
+              item.adjudication
+                ? {
+                    revision: item.adjudication.revision,
+                    valid: item.adjudication.valid,
+                    categories: item.adjudication.categories,
+                    reason: item.adjudication.reason,
+                  }
+                : null
+            }
             onDecide={adjudicateAction}
           />
         </div>
@@ -88,7 +109,13 @@ export default async function AdjudicationPage({ params, searchParams }: { param
 
   return (
     <>
-      <Breadcrumbs items={[{ label: "Campaigns", href: "/campaigns" }, { label: campaign.name, href: `/campaigns/${id}` }, { label: "Review", href: `/campaigns/${id}/review${search}` }]} />
+      <Breadcrumbs
+        items={[
+          { label: "Campaigns", href: "/campaigns" },
+          { label: campaign.name, href: `/campaigns/${id}` },
+          { label: "Review", href: `/campaigns/${id}/review${search}` },
+        ]}
+      />
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <h1 className="text-xl font-semibold" title={recordTitle(record.question)}>
           Record {record.id}
@@ -103,11 +130,18 @@ export default async function AdjudicationPage({ params, searchParams }: { param
           </Badge>
         ))}
         <div className="ml-auto">
-          <QueueStepper queueHref={`/campaigns/${id}/review${search}`} previousHref={previousItem ? hrefOf(previousItem.itemId) : null} nextHref={nextItem ? hrefOf(nextItem.itemId) : null} position={index >= 0 ? index + 1 : null} total={queue.items.length} />
+          <QueueStepper
+            queueHref={`/campaigns/${id}/review${search}`}
+            previousHref={previousItem ? hrefOf(previousItem.itemId) : null}
+            nextHref={nextItem ? hrefOf(nextItem.itemId) : null}
+            position={index >= 0 ? index + 1 : null}
+            total={queue.items.length}
+          />
         </div>
       </div>
       <p className="mb-3 text-xs text-slate-500">
-        Keys: <kbd>V</kbd>/<kbd>I</kbd> verdict · <kbd>1</kbd>–<kbd>9</kbd> categories · <kbd>Enter</kbd> decide (<kbd>Ctrl+Enter</kbd> in the reason) · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>R</kbd> run the tests
+        Keys: <kbd>V</kbd>/<kbd>I</kbd> verdict · <kbd>1</kbd>–<kbd>9</kbd> categories · <kbd>Enter</kbd> decide (
+        <kbd>Ctrl+Enter</kbd> in the reason) · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>R</kbd> run the tests
       </p>
       <SplitPane left={left} right={right} />
     </>

@@ -2,4 +2,6 @@ import { getCampaignAgreement } from "@/lib/server/db/agreement";
 import { apiRoute } from "@/lib/server/http";
 
 /** GET /api/v1/campaigns/{id}/agreement → {overall, byLanguage, humanVsCritic, …}; undefined metrics are null. */
-export const GET = apiRoute<{ id: string }>("reports:export", async ({ actor, params }) => Response.json(await getCampaignAgreement({ actor, campaignId: params.id })));
+export const GET = apiRoute<{ id: string }>("reports:export", async ({ actor, params }) =>
+  Response.json(await getCampaignAgreement({ actor, campaignId: params.id })),
+);

@@ -7,5 +7,10 @@ export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, par
   if (!claim) return new Response(null, { status: 204 });
   const work = await getWorkItem({ actor, itemId: claim.itemId });
   const { executableValid: _executableValid, ...record } = work.record;
-  return Response.json({ item: { id: claim.itemId, campaignId: params.id }, record, leaseExpiresAt: claim.leaseExpiresAt, categories: work.campaign.categories });
+  return Response.json({
+    item: { id: claim.itemId, campaignId: params.id },
+    record,
+    leaseExpiresAt: claim.leaseExpiresAt,
+    categories: work.campaign.categories,
+  });
 });

@@ -10,5 +10,7 @@ export const GET = apiRoute<{ name: string }>("gold:read", async ({ actor, param
 /** POST /api/v1/datasets/{name}/gold with a JSONL or CSV body → 201 {dataset, imported}; 422 lists bad lines and nothing is written. */
 export const POST = apiRoute<{ name: string }>("gold:write", async ({ request, actor, params }) => {
   const text = new TextDecoder("utf-8", { fatal: false }).decode(await readBody(request, MAX_GOLD_FILE_BYTES));
-  return Response.json(await importGoldAnswers({ actor, datasetName: pathSegment(params.name), text }), { status: 201 });
+  return Response.json(await importGoldAnswers({ actor, datasetName: pathSegment(params.name), text }), {
+    status: 201,
+  });
 });

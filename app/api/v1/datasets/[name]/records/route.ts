@@ -33,5 +33,8 @@ export const POST = apiRoute<Params>("imports:write", async ({ request, actor, p
     bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
   });
   const { ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage } = summary;
-  return Response.json({ ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage }, { status: ok ? 201 : 422 });
+  return Response.json(
+    { ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage },
+    { status: ok ? 201 : 422 },
+  );
 });

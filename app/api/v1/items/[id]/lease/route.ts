@@ -2,4 +2,6 @@ import { renewLease } from "@/lib/server/db/queue";
 import { apiRoute } from "@/lib/server/http";
 
 /** POST /api/v1/items/{id}/lease → {leaseExpiresAt}: extends the caller's lease while they work. */
-export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, params }) => Response.json({ leaseExpiresAt: await renewLease({ actor, itemId: params.id }) }));
+export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, params }) =>
+  Response.json({ leaseExpiresAt: await renewLease({ actor, itemId: params.id }) }),
+);
