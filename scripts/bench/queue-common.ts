@@ -75,3 +75,32 @@ export async function countOverAssignment(
   ).rows[0].n;
   return { overAssigned: Number(overAssigned), duplicates: Number(duplicates) };
 }
+
+/** An annotator as the benchmarks drive one: an API token, and the instance it calls. */
+export type Client = { token: string; base: string };
+
+/** Closed loop: `clients` claim and submit with no pause for `seconds`. */
+export async function runClosed(clients: Client[], campaignId: string, seconds: number) {
+  const claimMs: number[] = [];
+  const submitMs: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    clients.map(async ({ token, base }) => {
+      while (Date.now() < deadline) {
+        const claim = await time(() => claimItem(base, token, campaignId));
+        if (claim.value.status === "empty") return;
+        if (claim.value.status === "error") {
+          errors += 1;
+          continue;
+        }
+        claimMs.push(claim.ms);
+        const itemId = claim.value.itemId;
+        const submit = await time(() => submitLabel(base, token, itemId));
+        if (submit.value) submitMs.push(submit.ms);
+        else errors += 1;
+      }
+    }),
+  );
+  return { claimMs, submitMs, errors };
+}

@@ -24,7 +24,7 @@ import pg from "pg";
 
 import { startApp, stopApp } from "./app";
 import { describeMachine, machineLine, percentile, uptime, writeBenchmarkSubsection } from "./common";
-import { claimItem, countOverAssignment, seedRecords, submitLabel, time } from "./queue-common";
+import { type Client, claimItem, countOverAssignment, runClosed, seedRecords, submitLabel } from "./queue-common";
 
 const { values: options } = parseArgs({
   options: {
@@ -73,8 +73,6 @@ const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");
 
-type Client = { token: string; base: string };
-
 /** A small seeded generator (mulberry32), so the schedule is the same run after run. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -99,32 +97,6 @@ function schedule(annotators: number, seconds: number, meanGapMs: number, seed: 
     }
     return starts;
   });
-}
-
-/** Closed loop: `clients` claim and submit with no pause for `seconds`. */
-async function runClosed(clients: Client[], campaignId: string, seconds: number) {
-  const claimMs: number[] = [];
-  const submitMs: number[] = [];
-  let errors = 0;
-  const deadline = Date.now() + seconds * 1000;
-  await Promise.all(
-    clients.map(async ({ token, base }) => {
-      while (Date.now() < deadline) {
-        const claim = await time(() => claimItem(base, token, campaignId));
-        if (claim.value.status === "empty") return;
-        if (claim.value.status === "error") {
-          errors += 1;
-          continue;
-        }
-        claimMs.push(claim.ms);
-        const itemId = claim.value.itemId;
-        const submit = await time(() => submitLabel(base, token, itemId));
-        if (submit.value) submitMs.push(submit.ms);
-        else errors += 1;
-      }
-    }),
-  );
-  return { claimMs, submitMs, errors };
 }
 
 /**

@@ -11,7 +11,7 @@ import pg from "pg";
 
 import { signInWithPassword, startApp, stopApp } from "./app";
 import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
-import { claimItem, countOverAssignment, seedRecords, submitLabel, time } from "./queue-common";
+import { countOverAssignment, runClosed, seedRecords, time } from "./queue-common";
 
 const { values: options } = parseArgs({
   options: {
@@ -95,31 +95,13 @@ async function main(): Promise<void> {
     const campaign = created.value;
 
     server = await startApp(database.url, PORT);
-    /** Annotators claim and submit through the REST API until the deadline; returns the latencies. */
-    const runLoad = async (count: number, seconds: number) => {
-      const claimMs: number[] = [];
-      const submitMs: number[] = [];
-      let errors = 0;
-      const deadline = Date.now() + seconds * 1000;
-      await Promise.all(
-        users.slice(0, count).map(async ({ token }) => {
-          while (Date.now() < deadline) {
-            const claim = await time(() => claimItem(BASE, token, campaign.id));
-            if (claim.value.status === "empty") return;
-            if (claim.value.status === "error") {
-              errors += 1;
-              continue;
-            }
-            claimMs.push(claim.ms);
-            const itemId = claim.value.itemId;
-            const submit = await time(() => submitLabel(BASE, token, itemId));
-            if (submit.value) submitMs.push(submit.ms);
-            else errors += 1;
-          }
-        }),
+    /** The first `count` annotators claim and submit through the REST API until the deadline. */
+    const runLoad = (count: number, seconds: number) =>
+      runClosed(
+        users.slice(0, count).map(({ token }) => ({ token, base: BASE })),
+        campaign.id,
+        seconds,
       );
-      return { claimMs, submitMs, errors };
-    };
     // One annotator first: the service time without queueing, for comparison.
     console.error("One annotator for 10 s…");
     const single = await runLoad(1, 10);
