@@ -1,11 +1,13 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { admin, signIn } from "./people";
+import { admin, ensurePeople, signIn } from "./people";
+
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // What a lead running a campaign for weeks does: invitations (new link, revoke), a campaign made
 // over REST with a numeric seed, renamed, paused and resumed, items discussed in comments, the
-// review queue naming the problem and who voted, and an unlabelled campaign deleted. Runs after
-// foundation.spec.ts (its admin); brings its own dataset, people and campaigns, named per run.
+// review queue naming the problem and who voted, and an unlabelled campaign deleted. Signs in as the
+// shared admin (ensurePeople); brings its own dataset, people and campaigns, named per run.
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);

@@ -6,7 +6,8 @@ import { setupCodeFor } from "../lib/auth/setup-code";
 export const E2E_SECRET = "e2e-only-secret-not-for-production";
 export const setupCode = setupCodeFor(E2E_SECRET);
 
-// The accounts the foundation spec creates first; the later specs sign in as them.
+// The accounts the foundation spec creates first; a later spec calls ensurePeople so that it also
+// runs alone, on a fresh database.
 export const admin = { email: "admin@example.test", password: "admin-password-1" };
 export const annotator = { email: "ann@example.test", password: "annotator-password-1" };
 
@@ -56,4 +57,24 @@ export async function invite(
   await invitee.getByRole("button", { name: "Create account" }).click();
   await expect(invitee.getByText(`${user.name} · ${role.toLowerCase()}`)).toBeVisible();
   await invitee.context().close();
+}
+
+/**
+ * Makes sure the shared admin and Python annotator exist, creating them through the UI (first admin,
+ * invitation) when the spec runs on a fresh database, so that no spec depends on another one.
+ */
+export async function ensurePeople(browser: Browser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInAsAdmin(page);
+  const probe = await (await browser.newContext()).newPage();
+  await probe.goto("/signin");
+  await probe.getByLabel("Email").fill(annotator.email);
+  await probe.getByLabel("Password").fill(annotator.password);
+  await probe.getByRole("button", { name: "Sign in" }).click();
+  const refused = probe.getByText("Wrong email or password.");
+  await expect(refused.or(probe.getByRole("heading", { name: "Datasets" }))).toBeVisible();
+  if (await refused.isVisible()) await invite(page, browser, { ...annotator, name: "Ann Otator" }, "ANNOTATOR");
+  await probe.context().close();
+  await context.close();
 }

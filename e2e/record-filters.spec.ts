@@ -2,10 +2,12 @@ import { readFileSync } from "node:fs";
 
 import { expect, type Page, test } from "@playwright/test";
 
-import { admin, signIn } from "./people";
+import { admin, ensurePeople, signIn } from "./people";
+
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // The record browser's filter form as a person uses it: choose values, press Filter, read the table.
-// Runs after foundation.spec.ts (its admin); brings the demo dataset under a name of its own.
+// Signs in as the shared admin (ensurePeople); brings the demo dataset under a name of its own.
 test.describe.configure({ mode: "serial" });
 
 const dataset = `e2e-filters-${Date.now().toString(36)}`;

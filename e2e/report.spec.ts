@@ -2,9 +2,11 @@ import { readFile } from "node:fs/promises";
 
 import { type Browser, expect, test } from "@playwright/test";
 
-import { admin, annotator, SAME_ORIGIN, signIn } from "./people";
+import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
 
-// The validity report. Runs after foundation.spec.ts (its admin and python annotator) and brings
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
+
+// The validity report. Uses the shared admin and python annotator (ensurePeople) and brings
 // its own three-record python dataset and campaign, named uniquely per run.
 test.describe.configure({ mode: "serial" });
 

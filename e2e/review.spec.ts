@@ -1,8 +1,10 @@
 import { type Browser, expect, test } from "@playwright/test";
 
-import { admin, annotator, invite, SAME_ORIGIN, signIn } from "./people";
+import { admin, annotator, ensurePeople, invite, SAME_ORIGIN, signIn } from "./people";
 
-// Review and agreement. Runs after foundation.spec.ts (its admin and python annotator) and brings
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
+
+// Review and agreement. Uses the shared admin and python annotator (ensurePeople) and brings
 // its own dataset, campaign, second annotator and reviewer, all named uniquely per run.
 test.describe.configure({ mode: "serial" });
 

@@ -7,7 +7,9 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 
 import { processesRunning } from "@/lib/testing/processes";
 
-import { SAME_ORIGIN, setupCode } from "./people";
+import { ensurePeople, SAME_ORIGIN, setupCode } from "./people";
+
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // The sandbox recovers without a restart. This spec runs its own server, started while bubblewrap
 // "is not installed": VERITY_BWRAP names a path that does not exist yet. The test then creates it

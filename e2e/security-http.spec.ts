@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 
 import { expect, test } from "@playwright/test";
 
-import { admin, SAME_ORIGIN, signIn } from "./people";
+import { admin, ensurePeople, SAME_ORIGIN, signIn } from "./people";
+
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // The HTTP edge seen from a browser: a form on another port of the same host posting with the
 // admin's session cookie, a sign-in link that tries to leave the site, ids no record can have, and a

@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 
-import { admin, annotator, SAME_ORIGIN, signIn } from "./people";
+import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
+
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // Generated text is untrusted: script injected into a question, the critic's reasoning, an error
 // category's label or a note must render as text and never run. Also checks the CSP header.

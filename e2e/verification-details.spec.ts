@@ -1,11 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
 
-import { admin, signIn } from "./people";
+import { admin, ensurePeople, signIn } from "./people";
+
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // Batch verification as an annotator inspects it: a record page shows the run's outcome, exit code,
 // times and output; a language with no toolchain here (Kotlin) is "unavailable here", on the record
-// page, the batch page, the dataset filter and the admin's sandbox page. Runs after
-// foundation.spec.ts (its admin). Needs bubblewrap and Python (npm run sandbox:install).
+// page, the batch page, the dataset filter and the admin's sandbox page. Signs in as the
+// shared admin (ensurePeople). Needs bubblewrap and Python (npm run sandbox:install).
 test.describe.configure({ mode: "serial" });
 
 const dataset = `e2e-verify-${Date.now().toString(36)}`;

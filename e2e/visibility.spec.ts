@@ -1,8 +1,10 @@
 import { expect, test } from "@playwright/test";
 
-import { invite, SAME_ORIGIN, signIn, signInAsAdmin } from "./people";
+import { ensurePeople, invite, SAME_ORIGIN, signIn, signInAsAdmin } from "./people";
 
-// Runs after foundation.spec.ts in a full run (files run in name order), or alone.
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
+
+// Runs in a full run or alone (ensurePeople makes the shared people).
 // Blind mode holds on every page, not only in the workspace: an annotator with an unlabelled blind
 // item reads no critic on the record page, in the dataset browser or through its critic filter,
 // and sees nothing of a dataset with no campaign in their languages. Sets up everything it needs.

@@ -1,9 +1,11 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
-import { admin, annotator, SAME_ORIGIN, signIn } from "./people";
+import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
+
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // The annotator's loop — read, run, decide — at a laptop's 1440×900 and a phone's 390 width.
-// Runs after foundation.spec.ts, whose admin and python annotator it reuses. Each scenario gets its
+// Uses the shared admin and python annotator (ensurePeople). Each scenario gets its
 // own small dataset and campaign, so the item on screen is known; the first test creates them and
 // later tests look them up by name, so one failing scenario does not hide the others.
 const LAPTOP = { width: 1440, height: 900 };

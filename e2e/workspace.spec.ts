@@ -1,9 +1,11 @@
 import { expect, type Page, test } from "@playwright/test";
 
-import { admin, annotator, SAME_ORIGIN, signIn } from "./people";
+import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
 
-// The annotation workspace, keyboard first. Runs after foundation.spec.ts, whose admin and
-// python annotator it reuses; it brings its own dataset and campaigns.
+test.beforeAll(async ({ browser }) => ensurePeople(browser));
+
+// The annotation workspace, keyboard first. Uses the shared admin and
+// python annotator (ensurePeople); it brings its own dataset and campaigns.
 test.describe.configure({ mode: "serial" });
 
 const campaigns = { keyboard: "", blind: "" };
