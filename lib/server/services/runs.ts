@@ -68,7 +68,8 @@ async function execute(
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
  * with who ran it. A user may start 20 runs at once and 30 a minute and have a few going at once (on
- * all app instances together), and this instance's queue is bounded (all RATE_LIMITED); aborting `signal` (the client went away) kills the run and stores nothing.
+ * all app instances together), and this instance's queue is bounded (all RATE_LIMITED); aborting
+ * `signal` (the client went away) kills the run and stores nothing.
  * Scoped to records the actor sees. Scope: sandbox:run.
  */
 export async function runRecord({
@@ -87,13 +88,14 @@ export async function runRecord({
   signal?: AbortSignal;
 }): Promise<StoredRun[]> {
   assertCan(actor, "sandbox:run");
+  // Before the lookup: asking for records that do not exist costs budget too.
+  await runLimiter.take(actor.id);
   const record = await findRecordToRun({ actor, recordId });
   const language = parseLanguage(record.language);
   if (kind === "scratch" && solution === undefined && test === undefined)
     throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", {
       solution: ["Give a solution, a test, or both."],
     });
-  await runLimiter.take(actor.id);
   const { runsPerUser, concurrency, runQueue } = getSandboxRouter().config;
   const release = await admitRun({
     userId: actor.id,
