@@ -50,6 +50,8 @@ export default async function setup(project: TestProject) {
       });
       if (build.status !== 0) throw new Error("next build failed");
     }
+    // `npm run db:migrate`, `npm start` and `npm run worker` are these same commands (package.json); they
+    // are spawned directly so that a stop or a SIGKILL reaches the process itself, not an npm wrapper.
     const migrate = spawnSync(process.execPath, ["scripts/verity.mjs", "db", "migrate"], {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: database.url },
