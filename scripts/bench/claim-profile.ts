@@ -6,7 +6,7 @@
 //   node scripts/run-ts.mjs scripts/bench/claim-profile.ts [--rounds 60] [--database-url URL]
 import { parseArgs } from "node:util";
 
-import { percentile } from "./common";
+import { chooseBenchDatabase, percentile } from "./common";
 
 const { values: options } = parseArgs({
   options: { rounds: { type: "string", default: "60" }, "database-url": { type: "string" } },
@@ -14,13 +14,7 @@ const { values: options } = parseArgs({
 const ROUNDS = Number(options.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 11)
   throw new Error(`--rounds must be an integer above 10, got ${options.rounds}`);
-if (options["database-url"]) {
-  process.env.DATABASE_URL = options["database-url"];
-} else {
-  process.env.VERITY_DATA_DIR = ".data/bench-queue-scale";
-  process.env.VERITY_DB_PORT = "54675";
-  delete process.env.DATABASE_URL;
-}
+chooseBenchDatabase(options["database-url"], ".data/bench-queue-scale");
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");

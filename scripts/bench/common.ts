@@ -89,3 +89,18 @@ export function writeBenchmarkSubsection(
       .trimEnd()}\n`,
   );
 }
+
+/**
+ * Chooses the database for the modules a benchmark loads after this call: `databaseUrl` when given,
+ * else an embedded server in a folder of the benchmark's own (`dataDir`, on port 54675), so a
+ * benchmark never touches the app's database.
+ */
+export function chooseBenchDatabase(databaseUrl: string | undefined, dataDir: string): void {
+  if (databaseUrl) {
+    process.env.DATABASE_URL = databaseUrl;
+    return;
+  }
+  process.env.VERITY_DATA_DIR = dataDir;
+  process.env.VERITY_DB_PORT = "54675";
+  delete process.env.DATABASE_URL;
+}

@@ -16,7 +16,14 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 
-import { describeMachine, machineLine, percentile, uptime, writeBenchmarkSubsection } from "./common";
+import {
+  chooseBenchDatabase,
+  describeMachine,
+  machineLine,
+  percentile,
+  uptime,
+  writeBenchmarkSubsection,
+} from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -35,13 +42,7 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
 
 // Before config is read (the modules below read it lazily): a data dir and port of its own, so the
 // benchmark never touches the app's database.
-if (options["database-url"]) {
-  process.env.DATABASE_URL = options["database-url"];
-} else {
-  process.env.VERITY_DATA_DIR = ".data/bench";
-  process.env.VERITY_DB_PORT = "54675";
-  delete process.env.DATABASE_URL;
-}
+chooseBenchDatabase(options["database-url"], ".data/bench");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");

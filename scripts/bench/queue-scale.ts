@@ -23,7 +23,14 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 
 import { startApp, stopApp } from "./app";
-import { describeMachine, machineLine, percentile, uptime, writeBenchmarkSubsection } from "./common";
+import {
+  chooseBenchDatabase,
+  describeMachine,
+  machineLine,
+  percentile,
+  uptime,
+  writeBenchmarkSubsection,
+} from "./common";
 import { type Client, claimItem, countOverAssignment, runClosed, seedRecords, submitLabel } from "./queue-common";
 
 const { values: options } = parseArgs({
@@ -56,13 +63,7 @@ const SECRET = "bench-scale-only";
 const PARENT = "## Scale-out (issue: scale-out)";
 const SECTION = "### Claim latency: capacity and open loop";
 
-if (options["database-url"]) {
-  process.env.DATABASE_URL = options["database-url"];
-} else {
-  process.env.VERITY_DATA_DIR = ".data/bench-queue-scale";
-  process.env.VERITY_DB_PORT = "54675";
-  delete process.env.DATABASE_URL;
-}
+chooseBenchDatabase(options["database-url"], ".data/bench-queue-scale");
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
