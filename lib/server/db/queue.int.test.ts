@@ -502,4 +502,36 @@ describe("blind mode and revisions", () => {
     const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
     await expect(getWorkItem({ actor: bob, itemId: claim!.itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
+
+  it("returns a lapsed lease to the pool at the next claim in its campaign, and leaves other campaigns' leases alone", async () => {
+    const dataset = await makeDataset({ python: 1 });
+    const input = {
+      dataset,
+      overlap: 1,
+      agreementFraction: 0,
+      blind: false,
+      finalRule: "consensus" as const,
+      leaseMinutes: 30,
+    };
+    const first = await createCampaign({ actor: admin, input: { ...input, name: uniqueName("c") } });
+    const other = await createCampaign({ actor: admin, input: { ...input, name: uniqueName("c") } });
+    const [gone, next, elsewhere] = await Promise.all([0, 1, 2].map(() => makeUser("ANNOTATOR", ["python"])));
+    const lapsed = await claimNextItem({ actor: gone, campaignId: first.id });
+    const otherLapsed = await claimNextItem({ actor: elsewhere, campaignId: other.id });
+    await prisma().assignment.updateMany({
+      where: { userId: { in: [gone.id, elsewhere.id] } },
+      data: { leaseExpiresAt: new Date(Date.now() - 60_000) },
+    });
+    const claim = await claimNextItem({ actor: next, campaignId: first.id });
+    expect(claim?.itemId).toBe(lapsed!.itemId);
+    const statusOf = async (userId: string) =>
+      (await prisma().assignment.findFirstOrThrow({ where: { userId }, select: { status: true } })).status;
+    expect(await statusOf(gone.id)).toBe("EXPIRED");
+    expect(await statusOf(elsewhere.id)).toBe("ACTIVE");
+    const slots = async (itemId: string) =>
+      (await prisma().campaignItem.findUniqueOrThrow({ where: { id: itemId }, select: { slotsTaken: true } }))
+        .slotsTaken;
+    expect(await slots(lapsed!.itemId)).toBe(1);
+    expect(await slots(otherLapsed!.itemId)).toBe(1);
+  });
 });

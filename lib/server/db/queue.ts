@@ -18,13 +18,19 @@ export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; is
 
 type Tx = Prisma.TransactionClient;
 
-/** Returns leases past their expiry in a campaign to the pool (inside the caller's transaction). */
+/**
+ * Returns leases past their expiry in a campaign to the pool (inside the caller's transaction). It
+ * starts from the lapsed leases (few, on the status/expiry index) and looks up each one's item by key:
+ * as a join, a campaign created moments before (its items not yet in the planner's statistics, which
+ * on a large table can take until the next 10 % of it changes) made the planner walk all the
+ * campaign's items, 0.4 s per claim at 100,000 items.
+ */
 async function releaseExpiredLeases(tx: Tx, campaignId: string): Promise<void> {
   await tx.$executeRaw`
     WITH expired AS (
       UPDATE "Assignment" a SET status = 'EXPIRED', "finishedAt" = now()
-      FROM "CampaignItem" i
-      WHERE a."itemId" = i.id AND i."campaignId" = ${campaignId} AND a.status = 'ACTIVE' AND a."leaseExpiresAt" < now()
+      WHERE a.status = 'ACTIVE' AND a."leaseExpiresAt" < now()
+        AND (SELECT i."campaignId" FROM "CampaignItem" i WHERE i.id = a."itemId") = ${campaignId}
       RETURNING a."itemId"
     )
     UPDATE "CampaignItem" c SET "slotsTaken" = c."slotsTaken" - e.n
