@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 
 import { chooseBenchDatabase, percentile } from "./common";
+import { time } from "./queue-common";
 
 const { values: options } = parseArgs({
   options: { rounds: { type: "string", default: "60" }, "database-url": { type: "string" } },
@@ -25,13 +26,6 @@ const { claimNextItem, getWorkItem, submitAnnotation } = await import("@/lib/ser
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");
-
-async function timed<T>(run: () => Promise<T>, into: number[]): Promise<T> {
-  const started = performance.now();
-  const value = await run();
-  into.push(performance.now() - started);
-  return value;
-}
 
 const database = await openDatabase({ log: (message) => console.error(message) });
 try {
@@ -65,9 +59,11 @@ try {
   });
   const times = { claim: [] as number[], workItem: [] as number[], submit: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
-    const claim = await timed(() => claimNextItem({ actor: annotator, campaignId: campaign.id }), times.claim);
+    const claimed = await time(() => claimNextItem({ actor: annotator, campaignId: campaign.id }));
+    times.claim.push(claimed.ms);
+    const claim = claimed.value;
     if (!claim) throw new Error("the campaign ran out of items");
-    await timed(() => getWorkItem({ actor: annotator, itemId: claim.itemId }), times.workItem);
+    times.workItem.push((await time(() => getWorkItem({ actor: annotator, itemId: claim.itemId }))).ms);
     const input = {
       valid: true,
       categories: [],
@@ -77,7 +73,7 @@ try {
       activeMs: 1000,
       baseRevision: 0,
     };
-    await timed(() => submitAnnotation({ actor: annotator, itemId: claim.itemId, input }), times.submit);
+    times.submit.push((await time(() => submitAnnotation({ actor: annotator, itemId: claim.itemId, input }))).ms);
   }
   const median = (values: number[]) => `${percentile(values.slice(10), 50).toFixed(1)} ms`;
   console.log(

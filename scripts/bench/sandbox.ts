@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 
+import type { ParsedRecord } from "@/lib/records/validate";
+
 import { runBare } from "./bare-run";
 import { describeMachine, machineLine, uptime, writeBenchmarkSection, writeBenchmarkSubsection } from "./common";
 
@@ -23,8 +25,7 @@ process.env.VERITY_DATA_DIR = ".data/bench-sandbox";
 process.env.VERITY_DB_PORT = "54675";
 delete process.env.DATABASE_URL;
 
-const { parseLanguage } = await import("@/lib/records/languages");
-const { readItems } = await import("@/lib/records");
+const { readItems, validateRecord } = await import("@/lib/records");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -52,17 +53,18 @@ async function verifyDemo(workers: number) {
 
 /** The demo records run bare (see bare-run.ts), one after the other: demo then full test, as a worker does. */
 async function runDemoBare() {
-  // Straight from the demo file (the dataset's records in line order): no database in the way.
-  const records: { language: string; canonical_solution: string; demo_test_func: string; full_test_func: string }[] =
-    [];
-  for await (const item of readItems(createReadStream(join("prisma", "demo", "demo.jsonl"))))
-    if ("value" in item) records.push(item.value as (typeof records)[number]);
+  // Straight from the demo file (the dataset's records in line order), parsed as the import parses them.
+  const records: ParsedRecord[] = [];
+  for await (const item of readItems(createReadStream(join("prisma", "demo", "demo.jsonl")))) {
+    const parsed = "value" in item ? validateRecord(item.value) : null;
+    if (parsed?.ok) records.push(parsed.record);
+  }
   const started = performance.now();
   const outcomes: string[] = [];
   for (const record of records) {
-    const language = parseLanguage(record.language);
-    const demo = await runBare({ language, solution: record.canonical_solution, test: record.demo_test_func });
-    const full = await runBare({ language, solution: record.canonical_solution, test: record.full_test_func });
+    const { language, canonicalSolution: solution } = record;
+    const demo = await runBare({ language, solution, test: record.demoTestFunc });
+    const full = await runBare({ language, solution, test: record.fullTestFunc });
     outcomes.push(
       demo === "unavailable" ? "unavailable" : demo === "passed" && full === "passed" ? "passed" : "failed",
     );

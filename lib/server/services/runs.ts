@@ -1,6 +1,6 @@
 import "server-only";
 
-import { type Language, LANGUAGE_LABELS, parseLanguage } from "@/lib/records/languages";
+import { type Language, languageName, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
@@ -21,7 +21,7 @@ const runLimiter = createRateLimiter({ name: "runs:user", capacity: 20, perMinut
 
 /** What a user is told when their record's language cannot run (operators find the detail in the log). */
 export function cannotRunSentence(language: Language): string {
-  return `${LANGUAGE_LABELS[language] ?? language} can't run right now; your admin has been told.`;
+  return `${languageName(language)} can't run right now; your admin has been told.`;
 }
 
 // By shape as well as by class: a server action's bundle may hold its own copy of the sandbox module.
