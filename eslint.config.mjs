@@ -128,6 +128,11 @@ export default defineConfig([
               regex: "^(@/|(\\.\\./)+)app(/|$)",
               message: "Components do not import from app/: let the page pass the server action (or value) as a prop.",
             },
+            {
+              regex: "^@/lib/server/action$",
+              message:
+                "Components take action types from @/lib/actions/result (client-safe) and call actions through useAction.",
+            },
           ],
         },
       ],

@@ -36,8 +36,16 @@ describe("components/ boundary", () => {
     expect(await problems(`export const go = (url: string) => window.fetch(url);\n`)).toHaveLength(1);
   });
 
+  it("refuses the server's action wrapper: action types come from the client-safe module", async () => {
+    expect(
+      await problems(
+        `import type { Action } from "@/lib/server/action";\nexport type Skip = Action<{ id: string }, null>;\n`,
+      ),
+    ).toEqual([expect.stringMatching(/^no-restricted-imports: .*lib\/actions\/result/)]);
+  });
+
   it("allows an action received as a prop and imports from lib/ or components/", async () => {
-    const code = `import type { Action } from "@/lib/server/action";\nimport { Button } from "@/components/ui/primitives";\nexport async function go(skip: Action<{ id: string }, null>) {\n  return [Button, await skip({ id: "1" })];\n}\n`;
+    const code = `import type { Action } from "@/lib/actions/result";\nimport { Button } from "@/components/ui/primitives";\nexport async function go(skip: Action<{ id: string }, null>) {\n  return [Button, await skip({ id: "1" })];\n}\n`;
     expect(await problems(code)).toEqual([]);
   });
 

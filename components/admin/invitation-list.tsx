@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
 
 import { InvitationLink } from "./invitation-link";
 
@@ -29,15 +30,14 @@ export function InvitationList({
 }) {
   const router = useRouter();
   const [fresh, setFresh] = useState<{ id: string; link: string }>();
-  const [error, setError] = useState<string>();
   const [pendingId, setPendingId] = useState<string>();
+  const { run, message: error } = useAction();
 
   async function onResend(id: string) {
     setPendingId(id);
-    const result = await resend({ invitationId: id });
+    const result = await run(() => resend({ invitationId: id }));
     setPendingId(undefined);
-    if (!result.ok) return setError(result.message);
-    setError(undefined);
+    if (!result.ok) return;
     setFresh({ id, link: result.data.link });
     router.refresh();
   }
@@ -45,11 +45,9 @@ export function InvitationList({
   async function onRevoke(id: string, email: string) {
     if (!window.confirm(`Revoke the invitation for ${email}? Its link stops working.`)) return;
     setPendingId(id);
-    const result = await revoke({ invitationId: id });
+    const result = await run(() => revoke({ invitationId: id }));
     setPendingId(undefined);
-    if (!result.ok) return setError(result.message);
-    setError(undefined);
-    router.refresh();
+    if (result.ok) router.refresh();
   }
 
   if (invitations.length === 0) return <p className="text-sm text-slate-500">None.</p>;

@@ -3,44 +3,29 @@
 import { useState } from "react";
 
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
-import type { LANGUAGES } from "@/lib/records/languages";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
+import { type InviteInput, inviteSchema } from "@/lib/validation/auth";
 
 import { InvitationLink } from "./invitation-link";
 import { LanguagePicker } from "./language-picker";
 
-export function InviteForm({
-  invite,
-}: {
-  invite: Action<
-    { email: string; role: "ADMIN" | "REVIEWER" | "ANNOTATOR"; languages: (typeof LANGUAGES)[number][] },
-    { link: string }
-  >;
-}) {
+export function InviteForm({ invite }: { invite: Action<InviteInput, { link: string }> }) {
   const [link, setLink] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
-  const [isPending, setPending] = useState(false);
+  const { submit, isPending, message: error, fieldErrors } = useAction();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    setPending(true);
-    const result = await invite({
+    setLink(undefined);
+    const input = {
       email: String(form.get("email")),
-      role: String(form.get("role")) as "ANNOTATOR",
-      languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],
-    });
-    setPending(false);
-    if (!result.ok) {
-      setError(result.message);
-      setFieldErrors(result.fieldErrors ?? {});
-      setLink(undefined);
-      return;
-    }
-    setError(undefined);
-    setFieldErrors({});
+      role: String(form.get("role")) as InviteInput["role"],
+      languages: form.getAll("languages").map(String) as InviteInput["languages"],
+    };
+    const result = await submit(inviteSchema, input, invite);
+    if (!result.ok) return;
     setLink(result.data.link);
     formElement.reset();
   }

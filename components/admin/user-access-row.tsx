@@ -3,8 +3,9 @@
 import { useState } from "react";
 
 import { Badge, Button, Select } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import type { LANGUAGES } from "@/lib/records/languages";
-import type { Action } from "@/lib/server/action";
+import type { Action } from "@/lib/actions/result";
 
 import { LanguagePicker } from "./language-picker";
 
@@ -31,29 +32,30 @@ export function UserAccessRow({
   setDisabled: Action<{ userId: string; disabled: boolean }, null>;
 }) {
   const [isEditing, setEditing] = useState(false);
-  const [message, setMessage] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const { run, isPending, message: error } = useAction();
+  const message = error ?? notice;
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await updateAccess({
-      userId: user.id,
-      role: String(form.get("role")) as Role,
-      languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],
-    });
-    if (result.ok) setEditing(false);
-    setMessage(result.ok ? "Saved." : result.message);
+    setNotice(undefined);
+    const result = await run(() =>
+      updateAccess({
+        userId: user.id,
+        role: String(form.get("role")) as Role,
+        languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],
+      }),
+    );
+    if (!result.ok) return;
+    setEditing(false);
+    setNotice("Saved.");
   }
 
   async function onToggleDisabled() {
-    const result = await setDisabled({ userId: user.id, disabled: !user.disabled });
-    setMessage(
-      result.ok
-        ? user.disabled
-          ? "Enabled."
-          : "Disabled: signed out everywhere, API tokens refused."
-        : result.message,
-    );
+    setNotice(undefined);
+    const result = await run(() => setDisabled({ userId: user.id, disabled: !user.disabled }));
+    if (result.ok) setNotice(user.disabled ? "Enabled." : "Disabled: signed out everywhere, API tokens refused.");
   }
 
   return (
@@ -76,7 +78,9 @@ export function UserAccessRow({
             {isSelf ? <input type="hidden" name="role" value={user.role} /> : null}
             <LanguagePicker name="languages" defaultValue={user.languages} />
             <div className="flex gap-2">
-              <Button type="submit">Save</Button>
+              <Button type="submit" disabled={isPending}>
+                Save
+              </Button>
               <Button type="button" variant="secondary" onClick={() => setEditing(false)}>
                 Cancel
               </Button>
@@ -95,6 +99,7 @@ export function UserAccessRow({
               <Button
                 variant={user.disabled ? "secondary" : "danger"}
                 onClick={onToggleDisabled}
+                disabled={isPending}
                 aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}
               >
                 {user.disabled ? "Enable" : "Disable"}

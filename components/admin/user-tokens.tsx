@@ -1,9 +1,8 @@
 "use client";
 
-import { useState } from "react";
-
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
 
 type ActiveToken = { id: string; name: string; prefix: string; ownerEmail: string; lastUsedAt: string | null };
 
@@ -15,12 +14,7 @@ export function UserTokens({
   tokens: ActiveToken[];
   revokeToken: Action<{ tokenId: string }, null>;
 }) {
-  const [error, setError] = useState<string>();
-
-  async function onRevoke(tokenId: string) {
-    const result = await revokeToken({ tokenId });
-    setError(result.ok ? undefined : result.message);
-  }
+  const { run, isPending, message: error } = useAction();
 
   if (tokens.length === 0) return <p className="text-sm text-slate-500">None.</p>;
   return (
@@ -40,7 +34,8 @@ export function UserTokens({
             </div>
             <Button
               variant="danger"
-              onClick={() => onRevoke(token.id)}
+              onClick={() => run(() => revokeToken({ tokenId: token.id }))}
+              disabled={isPending}
               aria-label={`Revoke ${token.ownerEmail}'s token ${token.name}`}
             >
               Revoke

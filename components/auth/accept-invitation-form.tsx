@@ -1,11 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { signIn } from "next-auth/react";
-import { useState } from "react";
+import type { z } from "zod";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
+import { acceptInvitationSchema } from "@/lib/validation/auth";
+
+import { signInWithPassword } from "./sign-in";
 
 export function AcceptInvitationForm({
   token,
@@ -14,26 +17,18 @@ export function AcceptInvitationForm({
 }: {
   token: string;
   email: string;
-  acceptInvitation: Action<{ token: string; name: string; password: string }, unknown>;
+  acceptInvitation: Action<z.input<typeof acceptInvitationSchema>, unknown>;
 }) {
   const router = useRouter();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
-  const [error, setError] = useState<string>();
-  const [isPending, setPending] = useState(false);
+  const { run, submit, isPending, message: error, fieldErrors } = useAction();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const password = String(form.get("password"));
-    setPending(true);
-    const result = await acceptInvitation({ token, name: String(form.get("name") ?? ""), password });
-    if (!result.ok) {
-      setPending(false);
-      setError(result.message);
-      setFieldErrors(result.fieldErrors ?? {});
-      return;
-    }
-    await signIn("credentials", { email, password, redirect: false });
+    const input = { token, name: String(form.get("name") ?? ""), password };
+    if (!(await submit(acceptInvitationSchema, input, acceptInvitation)).ok) return;
+    await run(() => signInWithPassword(email, password));
     router.push("/datasets");
     router.refresh();
   }

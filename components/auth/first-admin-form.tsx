@@ -1,21 +1,22 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { signIn } from "next-auth/react";
-import { useState } from "react";
+import type { z } from "zod";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
+import { firstAdminSchema } from "@/lib/validation/auth";
+
+import { signInWithPassword } from "./sign-in";
 
 export function FirstAdminForm({
   createFirstAdmin,
 }: {
-  createFirstAdmin: Action<{ email: string; name: string; password: string; setupCode: string }, unknown>;
+  createFirstAdmin: Action<z.input<typeof firstAdminSchema>, unknown>;
 }) {
   const router = useRouter();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
-  const [error, setError] = useState<string>();
-  const [isPending, setPending] = useState(false);
+  const { run, submit, isPending, message: error, fieldErrors } = useAction();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,15 +27,8 @@ export function FirstAdminForm({
       password: String(form.get("password")),
       setupCode: String(form.get("setupCode")),
     };
-    setPending(true);
-    const result = await createFirstAdmin(input);
-    if (!result.ok) {
-      setPending(false);
-      setError(result.message);
-      setFieldErrors(result.fieldErrors ?? {});
-      return;
-    }
-    await signIn("credentials", { email: input.email, password: input.password, redirect: false });
+    if (!(await submit(firstAdminSchema, input, createFirstAdmin)).ok) return;
+    await run(() => signInWithPassword(input.email, input.password));
     router.push("/datasets");
     router.refresh();
   }

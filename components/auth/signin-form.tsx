@@ -1,11 +1,14 @@
 "use client";
 
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import { safeCallbackPath } from "@/lib/validation/callback-path";
+
+import { signInWithPassword } from "./sign-in";
 
 export function SignInForm({
   callbackUrl,
@@ -17,27 +20,18 @@ export function SignInForm({
   initialError?: string;
 }) {
   const router = useRouter();
-  const [error, setError] = useState(initialError);
-  const [isPending, setPending] = useState(false);
+  const { run, isPending, message: error } = useAction({ message: initialError });
+  const [isLeaving, setLeaving] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setPending(true);
-    setError(undefined);
-    const result = await signIn("credentials", {
-      email: form.get("email"),
-      password: form.get("password"),
-      redirect: false,
-    });
-    if (result?.ok) {
-      // Checked again here: the prop is the only thing between a crafted link and a redirect.
-      router.push(safeCallbackPath(callbackUrl));
-      router.refresh();
-      return;
-    }
-    setPending(false);
-    setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password.");
+    const result = await run(() => signInWithPassword(String(form.get("email")), String(form.get("password"))));
+    if (!result.ok) return;
+    // Checked again here: the prop is the only thing between a crafted link and a redirect.
+    setLeaving(true);
+    router.push(safeCallbackPath(callbackUrl));
+    router.refresh();
   }
 
   return (
@@ -51,8 +45,8 @@ export function SignInForm({
         <Field label="Password" htmlFor="password">
           <Input id="password" name="password" type="password" autoComplete="current-password" required />
         </Field>
-        <Button type="submit" className="w-full" disabled={isPending}>
-          {isPending ? "Signing in…" : "Sign in"}
+        <Button type="submit" className="w-full" disabled={isPending || isLeaving}>
+          {isPending || isLeaving ? "Signing in…" : "Sign in"}
         </Button>
       </form>
       {external.length > 0 ? (

@@ -9,7 +9,7 @@ import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primiti
 import type { CategoryDefinition } from "@/lib/annotation/categories";
 import { isLanguage } from "@/lib/records/languages";
 import { type CreateCampaignFields, FINAL_RULES } from "@/lib/validation/campaigns";
-import type { Action } from "@/lib/server/action";
+import type { Action } from "@/lib/actions/result";
 
 import { CategoryTable } from "./category-table";
 

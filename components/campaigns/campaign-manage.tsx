@@ -4,9 +4,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import type { CampaignStatus } from "@/lib/validation/campaigns";
 import type { CampaignStatusAction } from "@/lib/validation/campaigns";
-import type { Action } from "@/lib/server/action";
+import type { Action, ActionResult } from "@/lib/actions/result";
 
 /** The status actions offered in each status, with what they do. */
 const STATUS_ACTIONS: Record<CampaignStatus, { action: CampaignStatusAction; label: string; hint: string }[]> = {
@@ -56,26 +57,13 @@ export function CampaignManage({
   deleteCampaign,
 }: Props) {
   const router = useRouter();
-  const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
-  const [isPending, setPending] = useState(false);
+  const { run, isPending, message: error, fieldErrors } = useAction();
 
-  async function run<T>(
-    work: () => Promise<{ ok: true; data: T } | { ok: false; message: string; fieldErrors?: Record<string, string[]> }>,
-    done: (data: T) => string,
-  ) {
-    setPending(true);
-    const result = await work();
-    setPending(false);
-    if (!result.ok) {
-      setError(result.message);
-      setFieldErrors(result.fieldErrors ?? {});
-      setNotice(undefined);
-      return;
-    }
-    setError(undefined);
-    setFieldErrors({});
+  async function change<T>(work: () => Promise<ActionResult<T>>, done: (data: T) => string) {
+    setNotice(undefined);
+    const result = await run(work);
+    if (!result.ok) return;
     setNotice(done(result.data));
     router.refresh();
   }
@@ -85,7 +73,7 @@ export function CampaignManage({
     const form = new FormData(event.currentTarget);
     const nextOverlap = Number(form.get("overlap"));
     const nextGoldShare = Number(form.get("goldShare"));
-    return run(
+    return change(
       () =>
         updateSettings({
           campaignId,
@@ -100,11 +88,7 @@ export function CampaignManage({
 
   async function onDelete() {
     if (!window.confirm(`Delete “${name}” and its items? This cannot be undone.`)) return;
-    setPending(true);
-    const result = await deleteCampaign({ campaignId });
-    setPending(false);
-    if (!result.ok) return setError(result.message);
-    router.push("/campaigns");
+    if ((await run(() => deleteCampaign({ campaignId }))).ok) router.push("/campaigns");
   }
 
   return (
@@ -166,7 +150,7 @@ export function CampaignManage({
             title={hint}
             disabled={isPending}
             onClick={() =>
-              run(
+              change(
                 () => changeStatus({ campaignId, action }),
                 (data) =>
                   `Now ${data.status.toLowerCase()}${data.endedLeases ? `; ${data.endedLeases} leases ended` : ""}.`,

@@ -3,7 +3,8 @@
 import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
 
 /** The admin's settings that may change during a campaign: the annotators' guidelines and the note rule. */
 export function CampaignSettings({
@@ -19,19 +20,17 @@ export function CampaignSettings({
 }) {
   const [text, setText] = useState(guidelines);
   const [isNoteRequired, setNoteRequired] = useState(requireInvalidNote);
-  const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
-  const [isPending, setPending] = useState(false);
+  const { run, isPending, message, fieldErrors } = useAction();
+  const error = fieldErrors.guidelines?.[0] ?? message;
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
     setSaved(false);
-    const result = await saveGuidelines({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired });
-    setPending(false);
-    if (!result.ok) return setError(result.fieldErrors?.guidelines?.[0] ?? result.message);
-    setError(undefined);
-    setSaved(true);
+    const result = await run(() =>
+      saveGuidelines({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired }),
+    );
+    setSaved(result.ok);
   }
 
   return (

@@ -3,8 +3,9 @@
 import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import { languageName } from "@/lib/records/languages";
-import type { Action } from "@/lib/server/action";
+import type { Action } from "@/lib/actions/result";
 
 type Extension = {
   added: number;
@@ -27,23 +28,14 @@ export function ExtendCampaign({
   extend: Action<{ campaignId: string; perLanguage: number | null }, Extension>;
 }) {
   const [size, setSize] = useState(perLanguage === null ? "" : String(perLanguage));
-  const [error, setError] = useState<string>();
   const [result, setResult] = useState<Extension>();
-  const [isPending, setPending] = useState(false);
+  const { run, isPending, message, fieldErrors } = useAction();
+  const error = fieldErrors.perLanguage?.[0] ? `${message} ${fieldErrors.perLanguage[0]}` : message;
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
-    const outcome = await extend({ campaignId, perLanguage: size.trim() === "" ? null : Number(size) });
-    setPending(false);
-    if (!outcome.ok)
-      return setError(
-        outcome.fieldErrors?.perLanguage?.[0]
-          ? `${outcome.message} ${outcome.fieldErrors.perLanguage[0]}`
-          : outcome.message,
-      );
-    setError(undefined);
-    setResult(outcome.data);
+    const outcome = await run(() => extend({ campaignId, perLanguage: size.trim() === "" ? null : Number(size) }));
+    if (outcome.ok) setResult(outcome.data);
   }
 
   const languages = result ? Object.keys(result.after).sort() : [];

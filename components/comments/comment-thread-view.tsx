@@ -4,8 +4,9 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
 import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import { COMMENT_MAX_LENGTH } from "@/lib/validation/comments";
-import type { Action } from "@/lib/server/action";
+import type { Action } from "@/lib/actions/result";
 
 /** What the page lets the thread do: add a comment, mark the thread read. */
 export type CommentActions = {
@@ -25,8 +26,8 @@ export function CommentThreadView({
 }: { itemId: string; comments: Comment[]; unread: number } & CommentActions) {
   const router = useRouter();
   const [body, setBody] = useState("");
-  const [error, setError] = useState<string>();
-  const [isPending, setPending] = useState(false);
+  const { run, isPending, message, fieldErrors } = useAction();
+  const error = fieldErrors.body?.[0] ?? message;
 
   useEffect(() => {
     if (unread > 0) void markRead({ itemId });
@@ -34,11 +35,7 @@ export function CommentThreadView({
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
-    const result = await addComment({ itemId, body });
-    setPending(false);
-    if (!result.ok) return setError(result.fieldErrors?.body?.[0] ?? result.message);
-    setError(undefined);
+    if (!(await run(() => addComment({ itemId, body }))).ok) return;
     setBody("");
     router.refresh();
   }

@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import type { ActionResult } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { ActionResult } from "@/lib/actions/result";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 
 type Answer = { valid: boolean; categories: string[]; note: string | null };
@@ -18,19 +19,13 @@ type Props = {
 /** The admin's gold answer for a record: the known verdict, its categories and a note. */
 export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
   const router = useRouter();
-  const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [isPending, setPending] = useState(false);
+  const { run, isPending, message, fieldErrors } = useAction();
+  const error = Object.values(fieldErrors)[0]?.[0] ?? message;
 
-  async function run(work: () => Promise<ActionResult<unknown>>, done: string) {
-    setPending(true);
-    const result = await work();
-    setPending(false);
-    if (!result.ok) {
-      setNotice(undefined);
-      return setError(Object.values(result.fieldErrors ?? {})[0]?.[0] ?? result.message);
-    }
-    setError(undefined);
+  async function change(work: () => Promise<ActionResult<unknown>>, done: string) {
+    setNotice(undefined);
+    if (!(await run(work)).ok) return;
     setNotice(done);
     router.refresh();
   }
@@ -39,7 +34,7 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const valid = form.get("verdict") === "valid";
-    return run(
+    return change(
       () =>
         onSave({
           recordId,
@@ -111,7 +106,7 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
             type="button"
             variant="secondary"
             disabled={isPending}
-            onClick={() => run(() => onClear({ recordId }), "Gold answer removed.")}
+            onClick={() => change(() => onClear({ recordId }), "Gold answer removed.")}
           >
             Remove gold answer
           </Button>

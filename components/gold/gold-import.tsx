@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import type { ActionResult } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { ActionResult } from "@/lib/actions/result";
 
 type Props = {
   dataset: string;
@@ -14,25 +15,17 @@ type Props = {
 /** Imports a file of gold answers (JSONL or CSV) into a dataset; a bad line refuses the whole file. */
 export function GoldImport({ dataset, onImport }: Props) {
   const router = useRouter();
-  const [errors, setErrors] = useState<string[]>([]);
-  const [message, setMessage] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [isPending, setPending] = useState(false);
+  const { run, isPending, message, fieldErrors, say } = useAction();
+  const errors = fieldErrors.file ?? [];
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setNotice(undefined);
     const file = new FormData(event.currentTarget).get("file");
-    if (!(file instanceof File) || file.size === 0) return setMessage("Choose a file.");
-    setPending(true);
-    const result = await onImport({ dataset, text: await file.text() });
-    setPending(false);
-    if (!result.ok) {
-      setNotice(undefined);
-      setMessage(result.message);
-      return setErrors(result.fieldErrors?.file ?? []);
-    }
-    setMessage(undefined);
-    setErrors([]);
+    if (!(file instanceof File) || file.size === 0) return say("Choose a file.");
+    const result = await run(async () => onImport({ dataset, text: await file.text() }));
+    if (!result.ok) return;
     setNotice(`Imported ${result.data.imported} gold answers.`);
     router.refresh();
   }

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import type { Action } from "@/lib/actions/result";
 
 export function OutcomeBadge({ outcome }: { outcome: string }) {
   return (

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import type { Action } from "@/lib/actions/result";
 
 type Progress = {
   batchId: string;

@@ -6,7 +6,7 @@ import { useRef, useState } from "react";
 import { Button } from "@/components/ui/primitives";
 import { CategoryChecklist, type WorkspaceCategory } from "@/components/workspace/category-checklist";
 import { useHotkeys } from "@/components/workspace/use-hotkeys";
-import type { ActionResult } from "@/lib/server/action";
+import type { ActionResult } from "@/lib/actions/result";
 import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
 export type DecisionInput = {

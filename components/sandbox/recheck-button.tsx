@@ -1,29 +1,18 @@
 "use client";
 
-import { useState, useTransition } from "react";
-
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
 
 /** "Check again": probes isolation and every toolchain afresh, then the page shows the new answer. */
 export function RecheckButton({ recheck }: { recheck: Action<Record<string, never>, null> }) {
-  const [error, setError] = useState<string>();
-  const [isPending, startTransition] = useTransition();
+  const { run, isPending, message } = useAction();
   return (
     <div className="flex items-center gap-2">
-      <Button
-        type="button"
-        disabled={isPending}
-        onClick={() =>
-          startTransition(async () => {
-            const result = await recheck({});
-            setError(result.ok ? undefined : result.message);
-          })
-        }
-      >
+      <Button type="button" disabled={isPending} onClick={() => run(() => recheck({}))}>
         {isPending ? "Checking…" : "Check again"}
       </Button>
-      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {message ? <ErrorNote>{message}</ErrorNote> : null}
     </div>
   );
 }

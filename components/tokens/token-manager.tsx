@@ -1,9 +1,12 @@
 "use client";
 
 import { useState } from "react";
+import type { z } from "zod";
 
 import { Badge, Button, ErrorNote, Input } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
+import { tokenNameSchema } from "@/lib/validation/auth";
 
 type TokenSummary = {
   id: string;
@@ -20,25 +23,20 @@ export function TokenManager({
   revokeToken,
 }: {
   tokens: TokenSummary[];
-  createToken: Action<{ name: string }, { token: string }>;
+  createToken: Action<z.input<typeof tokenNameSchema>, { token: string }>;
   revokeToken: Action<{ tokenId: string }, null>;
 }) {
   const [secret, setSecret] = useState<string>();
-  const [error, setError] = useState<string>();
+  const { run, submit, isPending, message, fieldErrors } = useAction();
+  const error = fieldErrors.name?.[0] ?? message;
 
   async function onCreate(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
-    const result = await createToken({ name: String(new FormData(formElement).get("name")) });
-    if (!result.ok) return setError(result.fieldErrors?.name?.[0] ?? result.message);
-    setError(undefined);
+    const result = await submit(tokenNameSchema, { name: String(new FormData(formElement).get("name")) }, createToken);
+    if (!result.ok) return;
     setSecret(result.data.token);
     formElement.reset();
-  }
-
-  async function onRevoke(tokenId: string) {
-    const result = await revokeToken({ tokenId });
-    if (!result.ok) setError(result.message);
   }
 
   return (
@@ -51,7 +49,9 @@ export function TokenManager({
           required
           maxLength={60}
         />
-        <Button type="submit">Create token</Button>
+        <Button type="submit" disabled={isPending}>
+          Create token
+        </Button>
       </form>
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       {secret ? (
@@ -87,7 +87,11 @@ export function TokenManager({
                 {token.revokedAt ? (
                   <Badge>revoked</Badge>
                 ) : (
-                  <Button variant="danger" onClick={() => onRevoke(token.id)}>
+                  <Button
+                    variant="danger"
+                    disabled={isPending}
+                    onClick={() => run(() => revokeToken({ tokenId: token.id }))}
+                  >
                     Revoke
                   </Button>
                 )}

@@ -1,4 +1,4 @@
-import type { ActionResult } from "@/lib/server/action";
+import type { ActionResult } from "@/lib/actions/result";
 
 // The server actions the workspace page hands its client components (app/(app)/campaigns/[id]/items/[itemId]/actions.ts).
 

@@ -2,20 +2,13 @@ import "server-only";
 
 import { z } from "zod";
 
+import { type Action, type ActionFailure, type ActionResult, invalidInput } from "@/lib/actions/result";
+
 import { getSessionActor } from "@/lib/server/auth/actor";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, Scope } from "@/lib/server/auth/permissions";
 import { databaseFailure } from "@/lib/server/db/failures";
 import { AppError } from "@/lib/server/errors";
-
-export type ActionResult<T> =
-  { ok: true; data: T } | { ok: false; code: string; message: string; fieldErrors?: Record<string, string[]> };
-
-/**
- * A server action as a client component receives it, as a prop from its page: components never
- * import actions from `app/`, so the page decides which action a form calls.
- */
-export type Action<I, T> = (input: I) => Promise<ActionResult<T>>;
 
 /**
  * The one wrapper for server actions: authenticates, checks the scope, parses input with zod, and
@@ -52,14 +45,7 @@ async function parseThen<S extends z.ZodType, T>(
   body: (input: z.infer<S>) => Promise<T>,
 ): Promise<ActionResult<T>> {
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      code: "INVALID_INPUT",
-      message: "Please fix the highlighted fields.",
-      fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]>,
-    };
-  }
+  if (!parsed.success) return invalidInput(parsed.error);
   return { ok: true, data: await body(parsed.data) };
 }
 
@@ -72,12 +58,7 @@ async function settle<T>(run: () => Promise<ActionResult<T>>): Promise<ActionRes
 }
 
 /** Maps an error to an action failure: AppErrors keep their message; anything else is logged and hidden. */
-export function toActionFailure(error: unknown): {
-  ok: false;
-  code: string;
-  message: string;
-  fieldErrors?: Record<string, string[]>;
-} {
+export function toActionFailure(error: unknown): ActionFailure {
   if (error instanceof AppError)
     return { ok: false, code: error.code, message: error.message, fieldErrors: error.fieldErrors };
   const failure = databaseFailure(error);

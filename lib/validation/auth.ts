@@ -42,6 +42,7 @@ export const inviteSchema = z.object({
   role: z.enum(["ADMIN", "REVIEWER", "ANNOTATOR"]),
   languages: z.array(z.enum(LANGUAGES)).max(LANGUAGES.length),
 });
+export type InviteInput = z.input<typeof inviteSchema>;
 
 export const updateAccessSchema = z.object({
   userId: z.string().min(1),

@@ -1,0 +1,63 @@
+"use client";
+
+import { useCallback, useRef, useState } from "react";
+import type { z } from "zod";
+
+import { type Action, type ActionResult, type FieldErrors, invalidInput, UNREACHABLE } from "@/lib/actions/result";
+
+const NO_FIELD_ERRORS: FieldErrors = {};
+const BUSY: ActionResult<never> = { ok: false, code: "BUSY", message: "Still working on the last request." };
+
+/**
+ * The client half of every write. `run` calls a server action (or anything answering an
+ * ActionResult), tracks whether it is pending, and keeps the failure's message and field errors for
+ * the form to show; a call that throws — the server is down, the connection dropped — becomes one
+ * "could not be reached" failure instead of a form stuck on "Saving…". `submit` first checks the
+ * input with the schema the server's action parses it with, so a form shows the same messages
+ * without a round trip.
+ */
+export function useAction(initial: { message?: string } = {}) {
+  const [isPending, setPending] = useState(false);
+  const [message, setMessage] = useState(initial.message);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>(NO_FIELD_ERRORS);
+  // A second submit while the first is in flight is dropped, not sent twice.
+  const inFlight = useRef(false);
+
+  const settle = useCallback(<T>(result: ActionResult<T>): ActionResult<T> => {
+    setMessage(result.ok ? undefined : result.message);
+    setFieldErrors((!result.ok && result.fieldErrors) || NO_FIELD_ERRORS);
+    return result;
+  }, []);
+
+  const run = useCallback(
+    async <T>(call: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> => {
+      if (inFlight.current) return BUSY;
+      inFlight.current = true;
+      setPending(true);
+      try {
+        return settle(await call());
+      } catch (error) {
+        console.error(error);
+        return settle<T>(UNREACHABLE);
+      } finally {
+        inFlight.current = false;
+        setPending(false);
+      }
+    },
+    [settle],
+  );
+
+  const submit = useCallback(
+    <S extends z.ZodType, T>(schema: S, input: z.input<S>, action: Action<z.input<S>, T>) => {
+      const parsed = schema.safeParse(input);
+      if (!parsed.success) return Promise.resolve(settle<T>(invalidInput(parsed.error)));
+      return run(() => action(input));
+    },
+    [run, settle],
+  );
+
+  /** Shows a message of the form's own (a check no schema makes), or clears it. */
+  const say = useCallback((text: string | undefined) => setMessage(text), []);
+
+  return { run, submit, isPending, message, fieldErrors, say };
+}
