@@ -1,6 +1,10 @@
 // Every /api/v1 operation in one table: its scope, what it takes and returns. The OpenAPI document
 // is built from it, and a test checks it against the route files so neither can drift.
+import { z } from "zod";
+
 import type { Scope } from "@/lib/server/auth/permissions";
+import { invitationLinkSchema } from "@/lib/validation/auth";
+import { commentThreadResponseSchema } from "@/lib/validation/comments";
 
 export type Operation = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -11,6 +15,8 @@ export type Operation = {
   query?: Record<string, string>;
   body?: string;
   responses: Record<number, string>;
+  /** The success answer's shape; the OpenAPI document carries it and route tests parse answers with it. */
+  response?: z.ZodType;
 };
 
 const errors = {
@@ -289,6 +295,49 @@ export const API_OPERATIONS: Operation[] = [
     responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors },
   },
   {
+    method: "GET",
+    path: "/items/{id}/comments",
+    scope: "comments:write",
+    summary:
+      "An item's comment thread, oldest first, for whoever may see the item; an annotator sees other annotators' comments once they have labelled it.",
+    responses: { 200: "The thread.", ...errors },
+    response: commentThreadResponseSchema,
+  },
+  {
+    method: "POST",
+    path: "/items/{id}/comments",
+    scope: "comments:write",
+    summary: "Add a comment to an item's thread.",
+    body: "{body}",
+    responses: { 201: "{id}", ...errors },
+    response: z.object({ id: z.string() }),
+  },
+  {
+    method: "POST",
+    path: "/invitations",
+    scope: "users:admin",
+    summary:
+      "Invite a person with a role and languages; the answer holds the one-time link to send them (valid 7 days, shown once).",
+    body: "{email, role: ANNOTATOR|REVIEWER|ADMIN, languages: [language id]}",
+    responses: { 201: "The invitation and its link.", 409: "The address already has an account.", ...errors },
+    response: invitationLinkSchema,
+  },
+  {
+    method: "POST",
+    path: "/invitations/{id}/link",
+    scope: "users:admin",
+    summary: "A fresh link for an unused invitation, valid 7 more days; the old link stops working.",
+    responses: { 200: "The invitation and its new link.", ...errors },
+    response: invitationLinkSchema,
+  },
+  {
+    method: "DELETE",
+    path: "/invitations/{id}",
+    scope: "users:admin",
+    summary: "Revoke an unused invitation; its link stops working.",
+    responses: { 204: "Revoked.", ...errors },
+  },
+  {
     method: "POST",
     path: "/items/{id}/adjudication",
     scope: "reviews:write",
@@ -338,7 +387,12 @@ export function openApiDocument(serverUrl: string) {
           }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(operation.responses).map(([status, description]) => [status, { description }]),
+        Object.entries(operation.responses).map(([status, description]) => [
+          status,
+          operation.response && status.startsWith("2")
+            ? { description, content: { "application/json": { schema: z.toJSONSchema(operation.response) } } }
+            : { description },
+        ]),
       ),
     };
   }

@@ -44,6 +44,14 @@ export const inviteSchema = z.object({
 });
 export type InviteInput = z.input<typeof inviteSchema>;
 
+/** An invitation's one-time link, as the admin's form and `POST /api/v1/invitations` answer it. */
+export const invitationLinkSchema = z.object({
+  id: z.string(),
+  link: z.url(),
+  expiresAt: z.iso.datetime(),
+});
+export type InvitationLink = z.infer<typeof invitationLinkSchema>;
+
 export const updateAccessSchema = z.object({
   userId: z.string().min(1),
   role: z.enum(["ADMIN", "REVIEWER", "ANNOTATOR"]),

@@ -13,3 +13,20 @@ export const commentSchema = z.object({
 });
 
 export const commentThreadSchema = z.object({ itemId: z.string().min(1) });
+
+/** An item's thread as `GET /api/v1/items/{id}/comments` answers it. */
+export const commentThreadResponseSchema = z.object({
+  comments: z.array(
+    z.object({
+      id: z.string(),
+      author: z.string(),
+      body: z.string(),
+      createdAt: z.iso.datetime(),
+      isMine: z.boolean(),
+      isUnread: z.boolean(),
+    }),
+  ),
+  unread: z.number().int().min(0),
+  /** True while other annotators' comments are held back (the caller has not labelled the item yet). */
+  isHoldingBack: z.boolean(),
+});

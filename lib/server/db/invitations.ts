@@ -25,12 +25,12 @@ export async function createInvitation({
   email: string;
   role: Role;
   languages: string[];
-}): Promise<{ token: string; expiresAt: Date }> {
+}): Promise<{ id: string; token: string; expiresAt: Date }> {
   assertCan(actor, "users:admin");
   const normalized = normalizeEmail(email);
   const token = newSecret("inv");
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
-  await prisma().$transaction(async (tx) => {
+  const id = await prisma().$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: normalized }, select: { id: true } })) {
       throw new AppError("CONFLICT", `${normalized} already has an account.`, {
         email: ["This person already has an account."],
@@ -47,8 +47,9 @@ export async function createInvitation({
       targetId: invitation.id,
       after: { email: normalized, role, languages },
     });
+    return invitation.id;
   });
-  return { token, expiresAt };
+  return { id, token, expiresAt };
 }
 
 export type PendingInvitation = { email: string; role: Role; languages: string[]; expiresAt: Date };

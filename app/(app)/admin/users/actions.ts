@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 
-import { readConfig } from "@/lib/server/config";
 import { createAction } from "@/lib/server/action";
-import { createInvitation, resendInvitation, revokeInvitation } from "@/lib/server/db/invitations";
+import { revokeInvitation } from "@/lib/server/db/invitations";
+import { inviteUser, renewInvitationLink } from "@/lib/server/services/invitations";
 import { revokeUserApiToken } from "@/lib/server/db/tokens";
 import { setUserDisabled, updateUserAccess } from "@/lib/server/db/users";
 import {
@@ -17,20 +17,16 @@ import {
 
 /** Invites a person with a role and languages; returns the link to send them. Scope: users:admin. */
 export const inviteUserAction = createAction("users:admin", inviteSchema, async ({ input, actor }) => {
-  const { token, expiresAt } = await createInvitation({ actor, ...input });
+  const invitation = await inviteUser({ actor, ...input });
   revalidatePath("/admin/users");
-  return { link: invitationLink(token), expiresAt: expiresAt.toISOString() };
+  return invitation;
 });
-
-function invitationLink(token: string): string {
-  return `${readConfig().publicUrl}/invite/${token}`;
-}
 
 /** Issues a fresh link for an unused invitation (the old one stops working). Scope: users:admin. */
 export const resendInvitationAction = createAction("users:admin", invitationIdSchema, async ({ input, actor }) => {
-  const { token, expiresAt } = await resendInvitation({ actor, invitationId: input.invitationId });
+  const invitation = await renewInvitationLink({ actor, invitationId: input.invitationId });
   revalidatePath("/admin/users");
-  return { link: invitationLink(token), expiresAt: expiresAt.toISOString() };
+  return invitation;
 });
 
 /** Revokes an unused invitation. Scope: users:admin. */

@@ -1,0 +1,9 @@
+import { apiRoute, readJson } from "@/lib/server/http";
+import { inviteUser } from "@/lib/server/services/invitations";
+import { inviteSchema } from "@/lib/validation/auth";
+
+/** POST /api/v1/invitations with {email, role, languages} → 201 {id, link, expiresAt}: the one-time link to send. */
+export const POST = apiRoute("users:admin", async ({ request, actor }) => {
+  const input = inviteSchema.parse(await readJson(request));
+  return Response.json(await inviteUser({ actor, ...input }), { status: 201 });
+});
