@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 
 import { uniqueName } from "@/lib/testing/factories";
-import { anotherInstance } from "@/lib/server/db/another-instance";
+import { anotherInstance } from "@/lib/testing/another-instance";
 import { prisma } from "@/lib/server/db/client";
 import { pruneRateBuckets } from "@/lib/server/db/rate-limits";
 

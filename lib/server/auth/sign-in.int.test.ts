@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { anotherInstance } from "@/lib/server/db/another-instance";
+import { anotherInstance } from "@/lib/testing/another-instance";
 
 import "@/scripts/stamp-peer-address.mjs";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
