@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { reportToCsv, reportToMarkdown } from "@/lib/reports/format";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { exportCampaign, findCampaignIdByName } from "@/lib/server/db/exports";
+import { getDatasetDawidSkene } from "@/lib/server/db/dawid-skene";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/db/reports";
 
 import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
@@ -30,9 +31,21 @@ export function registerReportCommands(program: Command): void {
       "dataset to report on, across its campaigns (a record counts once, with its strongest label)",
     )
     .option("--format <format>", "md, csv or json", "md")
-    .description("Print the validity report of a campaign or a dataset (per language, with 95% intervals).")
-    .action(async (options: { campaign?: string; dataset?: string; format: string }) => {
+    .option("--json", "the same as --format json")
+    .option(
+      "--model <model>",
+      "with --dataset and JSON: the Dawid–Skene section's model, two-coin (sensitivity and specificity) or one-coin",
+      "two-coin",
+    )
+    .description(
+      "Print the validity report of a campaign or a dataset (per language, with 95% intervals). A dataset's JSON also carries a Dawid–Skene estimate (`dawidSkene`) beside the rule-based figures.",
+    )
+    .action(async (options: { campaign?: string; dataset?: string; format: string; json?: boolean; model: string }) => {
+      if (options.json) options.format = "json";
       if (!["md", "csv", "json"].includes(options.format)) usageError("--format must be md, csv or json");
+      if (options.model !== "two-coin" && options.model !== "one-coin")
+        usageError("--model must be two-coin or one-coin");
+      const model = options.model;
       if (!options.campaign === !options.dataset) usageError("give either --campaign or --dataset");
       const { report, note } = await withDatabase(async () => {
         if (options.campaign)
@@ -44,7 +57,13 @@ export function registerReportCommands(program: Command): void {
             note: undefined,
           };
         const datasetReport = await getDatasetReport({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset! });
-        return { report: datasetReport, note: datasetReport.rule };
+        if (options.format !== "json") return { report: datasetReport, note: datasetReport.rule };
+        const dawidSkene = await getDatasetDawidSkene({
+          actor: SYSTEM_ACTOR.cli,
+          datasetName: options.dataset!,
+          model,
+        });
+        return { report: { ...datasetReport, dawidSkene }, note: datasetReport.rule };
       }).catch((error: unknown) => exitWithError(error));
       process.stdout.write(
         options.format === "json"

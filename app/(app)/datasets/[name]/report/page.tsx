@@ -1,10 +1,12 @@
 import Link from "next/link";
 
 import { DownloadsCard, tableDownloads } from "@/components/report/report-downloads";
+import { DawidSkeneCard } from "@/components/report/dawid-skene-card";
 import { ReportView } from "@/components/report/report-view";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { reportToMarkdown } from "@/lib/reports/format";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getDatasetDawidSkene } from "@/lib/server/db/dawid-skene";
 import { getDatasetReport } from "@/lib/server/db/reports";
 import { pathSegment } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
@@ -12,10 +14,20 @@ import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Dataset report" };
 
-export default async function DatasetReportPage({ params }: { params: Promise<{ name: string }> }) {
+export default async function DatasetReportPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ name: string }>;
+  searchParams: Promise<{ estimate?: string | string[] }>;
+}) {
   const name = pathSegment((await params).name);
-  const actor = await requirePageActor("reports:export", `/datasets/${encodeURIComponent(name)}/report`);
+  const path = `/datasets/${encodeURIComponent(name)}/report`;
+  const actor = await requirePageActor("reports:export", path);
   const report = await orNotFound(getDatasetReport({ actor, datasetName: name }));
+  // Asked for explicitly: the rule-based table above stays the report's figure.
+  const showsDawidSkene = (await searchParams).estimate === "dawid-skene";
+  const dawidSkene = showsDawidSkene ? await getDatasetDawidSkene({ actor, datasetName: name }) : null;
   return (
     <>
       <Breadcrumbs
@@ -42,6 +54,25 @@ export default async function DatasetReportPage({ params }: { params: Promise<{ 
                 groups={[tableDownloads(`/api/v1/datasets/${encodeURIComponent(name)}/report`)]}
                 markdown={reportToMarkdown(report, { note: report.rule })}
               />
+              <Card title="Label aggregation by competence">
+                {dawidSkene ? (
+                  <p className="text-sm text-slate-600">
+                    The Dawid–Skene estimate is below.{" "}
+                    <Link className="text-indigo-700 hover:underline" href={path}>
+                      Hide it
+                    </Link>
+                  </p>
+                ) : (
+                  <p className="text-sm text-slate-600">
+                    Weigh each annotator by how reliable their labels are (learnt from the labels and the gold answers)
+                    instead of counting votes:{" "}
+                    <Link className="text-indigo-700 hover:underline" href={`${path}?estimate=dawid-skene`}>
+                      show the Dawid–Skene estimate
+                    </Link>
+                    .
+                  </p>
+                )}
+              </Card>
               <Card title="Per-campaign downloads">
                 <p className="text-sm text-slate-600">
                   Labels and the verified subset are per campaign:{" "}
@@ -59,6 +90,11 @@ export default async function DatasetReportPage({ params }: { params: Promise<{ 
           }
         />
       )}
+      {dawidSkene ? (
+        <div className="mt-6">
+          <DawidSkeneCard estimate={dawidSkene} />
+        </div>
+      ) : null}
     </>
   );
 }
