@@ -197,6 +197,13 @@ export async function submitAnnotation({
 }): Promise<SubmittedAnnotation> {
   assertCan(actor, "labels:write");
   return prisma().$transaction(async (tx) => {
+    // The campaign row first, share-locked (the order every writer takes: campaign, then item): a
+    // delete or a status change either waits for this label to commit and then sees it, or commits
+    // first and this submit finds no campaign. Without it a delete could cascade over a label it
+    // had already checked was not there, after the label was acknowledged.
+    const [locked] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT c.id FROM "Campaign" c WHERE c.id = (SELECT "campaignId" FROM "CampaignItem" WHERE id = ${itemId}) FOR SHARE`;
+    if (!locked) throw new AppError("NOT_FOUND", "No such item.");
     const [item] = await tx.$queryRaw<
       { id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]
     >`
