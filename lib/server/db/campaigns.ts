@@ -246,6 +246,7 @@ export async function extendCampaign({
       // Locked, so two extensions at once cannot both count the same positions.
       const [campaign] = await tx.$queryRaw<
         {
+          status: CampaignStatus;
           datasetId: string;
           seed: string;
           languages: string[];
@@ -254,8 +255,11 @@ export async function extendCampaign({
           agreementFraction: number;
         }[]
       >`
-        SELECT "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
       if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
+      // An archived campaign is a finished record of its work: it takes no new items.
+      if (campaign.status === "ARCHIVED")
+        throw new AppError("CONFLICT", "This campaign is archived: unarchive it before adding records.");
       const perLanguage = input.perLanguage;
       if (
         campaign.perLanguage === null

@@ -18,7 +18,7 @@ import { importRecords } from "./imports";
 import { claimNextItem, getWorkItem, renewLease, skipItem, submitAnnotation } from "./queue";
 import { getRecord } from "./records";
 import { getCampaignReport, getDatasetReport } from "./reports";
-import { listReviewQueue } from "./review";
+import { adjudicateItem, listReviewQueue } from "./review";
 
 const SAMPLE = 20;
 const GOLD = 12;
@@ -255,6 +255,33 @@ describe("gold items in a campaign", () => {
       _count: { _all: true },
     });
     expect(counters).toEqual({ _max: { slotsTaken: 1 }, _count: { _all: SAMPLE } });
+  });
+
+  it("refuses to adjudicate a gold item (409): its verdict is the gold answer, and a decision would change nothing", async () => {
+    const goldItem = await prisma().campaignItem.findFirstOrThrow({
+      where: { campaignId, gold: true },
+      select: { id: true },
+    });
+    await expect(
+      adjudicateItem({
+        actor: reviewer,
+        itemId: goldItem.id,
+        input: { valid: false, categories: [], reason: "disagree" },
+      }),
+    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/gold item: it is not adjudicated/) });
+    expect(await prisma().adjudication.count({ where: { itemId: goldItem.id } })).toBe(0);
+    const sampleItem = await prisma().campaignItem.findFirstOrThrow({
+      where: { campaignId, gold: false },
+      select: { id: true },
+    });
+    await expect(
+      adjudicateItem({
+        actor: reviewer,
+        itemId: sampleItem.id,
+        input: { valid: true, categories: [], reason: "checked" },
+      }),
+    ).resolves.toMatchObject({ revision: 1 });
+    await prisma().adjudication.deleteMany({ where: { itemId: sampleItem.id } });
   });
 
   it("shows gold accuracy per annotator and language: a verdict that matches counts as correct", async () => {
