@@ -14,7 +14,10 @@ const dataset = `e2e-mix-${run}`;
 const campaignName = `Mixed ${run}`;
 let campaignId = "";
 
-const records = ["a", "b", "c"].map((n) => ({
+// Ten sample records and one gold: at share 0.5 the gold item comes before the sample runs out
+// unless ten draws in a row miss (1 in 1,024).
+const SAMPLE = 10;
+const records = ["gd", ...Array.from({ length: SAMPLE }, (_, n) => `s${n}`)].map((n) => ({
   question: `# Mix ${run} ${n}\n\nWrite \`double_${n}(x)\` in Python returning twice \`x\`.`,
   canonical_solution: `def double_${n}(x):\n    return 2 * x\n`,
   demo_test_func: `assert double_${n}(1) == 2\n`,
@@ -41,7 +44,7 @@ test("the admin marks a record as gold on its page and creates a campaign with a
   const listed = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as {
     records: { id: number; question: string }[];
   };
-  const target = listed.records.find((record) => record.question.includes(`${run} b`))!;
+  const target = listed.records.find((record) => record.question.includes(`${run} gd`))!;
 
   await page.goto(`/records/${target.id}`);
   const form = page.getByRole("form", { name: "Gold answer" });
@@ -58,8 +61,8 @@ test("the admin marks a record as gold on its page and creates a campaign with a
   await page.getByLabel("Campaign name").fill(campaignName);
   await page.getByLabel("Gold share").fill("0.5");
   await page.getByRole("button", { name: "Create campaign" }).click();
-  // The gold record is left out of the sample: two items, plus the gold one mixed in.
-  await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with 2 items.`);
+  // The gold record is left out of the sample, and mixed in while the sample lasts.
+  await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with ${SAMPLE} items.`);
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
   await expect(page.getByRole("form", { name: "Campaign settings" }).getByLabel("Gold share")).toHaveValue("0.5");
   campaignId = new URL(page.url()).pathname.split("/").pop()!;
@@ -70,15 +73,17 @@ test("the admin invites a Python annotator", async ({ page, browser }) => {
   await invite(page, browser, ann, "ANNOTATOR");
 });
 
-test("the annotator labels all three items and nothing tells the gold one apart", async ({ page }) => {
+test("the annotator labels every item and nothing tells the gold one apart", async ({ page }) => {
   await signIn(page, ann);
   await page.goto(`/campaigns/${campaignId}`);
-  await expect(page.getByTestId("mine-still-available")).toHaveText("3");
-  await expect(page.locator("body")).not.toContainText(/gold/i);
+  // Still available counts the gold item the queue will mix in: the sample and one more.
+  await expect(page.getByTestId("mine-still-available")).toHaveText(String(SAMPLE + 1));
+  await expect(page.getByText(`${SAMPLE + 1} items from ${dataset}`)).toBeVisible();
+  await expect(page.locator("body")).not.toContainText(/gold|seed/i);
   await page.getByRole("link", { name: "Start" }).click();
 
   const seen = new Set<string>();
-  for (let index = 0; index < 3; index += 1) {
+  for (let index = 0; index < SAMPLE + 1; index += 1) {
     await expect(page).toHaveURL(/\/campaigns\/[^/]+\/items\/itm_[0-9a-f]{32}$/);
     const heading = page.getByRole("heading", { name: /^Record \d+$/ });
     const title = (await heading.textContent()) ?? "";
@@ -89,12 +94,12 @@ test("the annotator labels all three items and nothing tells the gold one apart"
     const valid = page.getByRole("radio", { name: "Valid", exact: true });
     await pressUntil(page, "v", () => expect(valid).toBeChecked({ timeout: 1_000 }));
     await page.keyboard.press("Enter");
-    if (index < 2) await expect(heading).not.toHaveText(title);
+    if (index < SAMPLE) await expect(heading).not.toHaveText(title);
   }
   await expect(page.getByRole("heading", { name: "You're done with this campaign" })).toBeVisible();
-  expect(seen.size).toBe(3);
+  expect(seen.size).toBe(SAMPLE + 1);
   await page.goto(`/campaigns/${campaignId}`);
-  await expect(page.getByTestId("mine-submitted")).toHaveText("3");
+  await expect(page.getByTestId("mine-submitted")).toHaveText(String(SAMPLE + 1));
   await expect(page.getByTestId("mine-still-available")).toHaveText("0");
   await expect(page.locator("body")).not.toContainText(/gold/i);
 });
@@ -109,7 +114,7 @@ test("the campaign page shows the annotator's gold accuracy to the admin, and th
   await expect(cell).toContainText("0.0% (n = 1)");
   await expect(cell).toContainText("Python");
   const row = page.getByRole("table", { name: "Annotator progress" }).getByRole("row", { name: new RegExp(ann.name) });
-  await expect(row.getByRole("cell").first()).toHaveText("3");
-  // Progress counts the sample only: 2 of 2 items complete.
-  await expect(page.getByText("2 of 2 items complete")).toBeVisible();
+  await expect(row.getByRole("cell").first()).toHaveText(String(SAMPLE + 1));
+  // Progress counts the sample only.
+  await expect(page.getByText(`${SAMPLE} of ${SAMPLE} items complete`)).toBeVisible();
 });

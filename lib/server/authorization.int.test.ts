@@ -432,4 +432,79 @@ describe("scoped reads", () => {
     }
     expect(ROLES.filter((role) => can({ role }, "audit:read"))).toEqual(["ADMIN", "REVIEWER"]);
   });
+
+  it("gold counters: an annotator's own gold items count like sample items in what they read; gold-free figures and gold accuracy go to admins and reviewers only", async () => {
+    const { setGoldAnswer } = await import("@/lib/server/db/gold");
+    const { listAnnotatorProgress } = await import("@/lib/server/db/annotator-progress");
+    const admin = actors.ADMIN!;
+    const name = uniqueName("matrix-gold");
+    await importRecords({
+      actor: admin,
+      datasetName: name,
+      source: chunks(toJsonl([0, 1, 2, 3, 4, 5].map((index) => makeRecord(`g${index}_${name.replaceAll("-", "_")}`)))),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const [gold] = await prisma().record.findMany({ where: { dataset: { name } }, orderBy: { id: "asc" }, take: 1 });
+    await setGoldAnswer({ actor: admin, recordId: gold.id, answer: { valid: false, categories: [], note: null } });
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset: name,
+        name: uniqueName("matrix-gold"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+        goldShare: 0.5,
+      },
+    });
+    const annotator = await makeUser("ANNOTATOR", ["python"]);
+    const token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: annotator.id, name: "matrix" })).token;
+    const label = { valid: true, categories: [] };
+    const progress = (who: string) =>
+      send({ method: "GET", path: "/campaigns/{id}/progress", params: { id: campaign.id }, token: who });
+    const first = (await progress(token)).body as { items: number; mine: { available: number } };
+    let served = 0;
+    for (;;) {
+      const claimed = await send({ method: "POST", path: "/campaigns/{id}/claim", params: { id: campaign.id }, token });
+      if (claimed.status === 204) break;
+      const itemId = (claimed.body as { item: { id: string } }).item.id;
+      expect(
+        (await send({ method: "POST", path: "/items/{id}/annotations", params: { id: itemId }, token, body: label }))
+          .status,
+      ).toBe(201);
+      served += 1;
+    }
+    const goldServed = served - 5;
+    // What the annotator reads adds up with their own gold items counted as items: as many
+    // available at the start as they labelled, and "done" equal to their labels.
+    expect(first).toMatchObject({ items: 5 + goldServed, mine: { available: served } });
+    expect((await progress(token)).body).toMatchObject({
+      items: 5 + goldServed,
+      annotationsWanted: 5 + goldServed,
+      annotationsDone: served,
+      itemsComplete: null,
+      mine: { submitted: served, available: 0 },
+    });
+    // Reviewers and admins read the gold-free figures.
+    for (const role of ["REVIEWER", "ADMIN"] as const)
+      expect((await progress(tokens[role]!)).body, role).toMatchObject({
+        items: 5,
+        annotationsWanted: 5,
+        annotationsDone: 5,
+        itemsComplete: 5,
+      });
+    // Gold accuracy (the per-annotator table) and gold answers: reports:export and gold:read, never annotators.
+    await expect(listAnnotatorProgress({ actor: annotator, campaignId: campaign.id })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    const rows = await listAnnotatorProgress({ actor: actors.REVIEWER!, campaignId: campaign.id });
+    expect(rows.find((row) => row.userId === annotator.id)).toMatchObject({
+      labelled: served,
+      gold: { n: goldServed },
+    });
+    expect((await send({ method: "GET", path: "/datasets/{name}/gold", params: { name }, token })).status).toBe(403);
+  });
 });

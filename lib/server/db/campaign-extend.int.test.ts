@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
+import { changeCampaignStatus } from "./campaign-lifecycle";
 import { createCampaign, extendCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { importRecords } from "./imports";
@@ -126,5 +127,22 @@ describe("adding records to a running campaign", () => {
       extendCampaign({ actor: admin, campaignId: "no-such-campaign", input: { perLanguage: 5 } }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await prisma().campaignItem.count({ where: { campaignId: campaign.id } })).toBe(6);
+  });
+
+  it("refuses to extend an archived campaign (409, nothing added) and extends it again once unarchived", async () => {
+    const campaign = await createCampaign({
+      actor: admin,
+      input: { ...base, dataset, name: uniqueName("extend"), perLanguage: 2, seed: "s4" },
+    });
+    for (const action of ["close", "archive"] as const)
+      await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action });
+    await expect(
+      extendCampaign({ actor: admin, campaignId: campaign.id, input: { perLanguage: 4 } }),
+    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/archived: unarchive it/) });
+    expect(await prisma().campaignItem.count({ where: { campaignId: campaign.id } })).toBe(4);
+    await changeCampaignStatus({ actor: admin, campaignId: campaign.id, action: "unarchive" });
+    await expect(
+      extendCampaign({ actor: admin, campaignId: campaign.id, input: { perLanguage: 4 } }),
+    ).resolves.toMatchObject({ added: 4 });
   });
 });

@@ -181,3 +181,50 @@ describe("deleteCampaign", () => {
     });
   });
 });
+
+describe("deleting a campaign while labels are submitted", () => {
+  it("never acknowledges a label and then loses it: the delete or the submit is refused, 50 times over", async () => {
+    const dataset = uniqueName("race");
+    const seed = dataset.replaceAll("-", "_");
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl([makeRecord(`${seed}_0`)])),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const annotator = await makeUser("ANNOTATOR", ["python"]);
+    const outcomes = { labelKept: 0, deleted: 0 };
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const campaign = await createCampaign({
+        actor: admin,
+        input: {
+          dataset,
+          name: uniqueName("Race"),
+          overlap: 1,
+          agreementFraction: 0,
+          blind: false,
+          finalRule: "consensus",
+          leaseMinutes: 30,
+        },
+      });
+      const claim = await claimNextItem({ actor: annotator, campaignId: campaign.id });
+      const [submit, remove] = await Promise.allSettled([
+        submitAnnotation({ actor: annotator, itemId: claim!.itemId, input: label }),
+        deleteCampaign({ actor: admin, campaignId: campaign.id }),
+      ]);
+      // Never both: an acknowledged label must still be there.
+      expect([submit.status, remove.status]).not.toEqual(["fulfilled", "fulfilled"]);
+      if (submit.status === "fulfilled") {
+        expect(remove).toMatchObject({ status: "rejected", reason: { code: "CONFLICT" } });
+        expect(await prisma().annotation.count({ where: { id: submit.value.id } })).toBe(1);
+        outcomes.labelKept++;
+      } else {
+        expect(remove.status).toBe("fulfilled");
+        expect(submit.reason).toMatchObject({ code: "NOT_FOUND" });
+        outcomes.deleted++;
+      }
+    }
+    expect(outcomes.labelKept + outcomes.deleted).toBe(50);
+  });
+});

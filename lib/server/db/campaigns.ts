@@ -4,15 +4,17 @@ import { randomBytes } from "node:crypto";
 
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
+import { queueDrawKey } from "@/lib/server/auth/secrets";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import type { CampaignStatus } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/server/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { CampaignGuidelinesInput, CreateCampaignInput, ExtendCampaignInput } from "@/lib/validation/campaigns";
 
 import { writeAudit } from "./audit";
 import { prisma } from "./client";
-import { countAvailableGold } from "./gold-queue";
+import { forecastGold, type GoldForecast, type OwnGold, ownGoldItems } from "./gold-queue";
+import { hmacSql } from "./keyed-order";
 import { canSeeGoldAnswers, visibleCampaignWhere } from "./visibility";
 
 export type CampaignSummary = {
@@ -22,7 +24,8 @@ export type CampaignSummary = {
   dataset: string;
   languages: string[];
   perLanguage: number | null;
-  seed: string;
+  /** The sample's seed; left out for annotators: with it and the record keys they could tell sample items from gold. */
+  seed?: string;
   overlap: number;
   agreementFraction: number;
   blind: boolean;
@@ -56,16 +59,23 @@ export const campaignSelect = {
   dataset: { select: { name: true } },
 } as const;
 
+/** A campaign as admins and reviewers see it (seed included). */
 export function toSummary({
   dataset,
   ...campaign
-}: { dataset: { name: string } } & Omit<CampaignSummary, "dataset">): CampaignSummary {
+}: { dataset: { name: string } } & Omit<CampaignSummary, "dataset"> & { seed: string }): CampaignSummary & {
+  seed: string;
+} {
   return { ...campaign, dataset: dataset.name };
 }
 
-/** A campaign as the actor may see it: annotators are not told whether gold items are mixed in. */
-function asSeenBy(actor: Actor, { goldShare, ...campaign }: CampaignSummary): CampaignSummary {
-  return canSeeGoldAnswers(actor) ? { ...campaign, goldShare } : campaign;
+/**
+ * A campaign as the actor may see it: annotators are not told whether gold items are mixed in, nor
+ * the seed (which, with the record keys they can read, would give the sample, and so which items
+ * they are served are not in it).
+ */
+function asSeenBy(actor: Actor, { goldShare, seed, ...campaign }: CampaignSummary): CampaignSummary {
+  return canSeeGoldAnswers(actor) ? { ...campaign, seed, goldShare } : campaign;
 }
 
 /**
@@ -79,7 +89,7 @@ export async function createCampaign({
 }: {
   actor: Actor | SystemActor;
   input: CreateCampaignInput;
-}): Promise<CampaignSummary> {
+}): Promise<CampaignSummary & { seed: string }> {
   assertCan(actor, "campaigns:admin");
   const seed = input.seed ?? randomBytes(6).toString("hex");
   return prisma().$transaction(
@@ -173,8 +183,8 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
 /**
  * Inserts the campaign's sample: per language, the records ranked within the first `perLanguage`
  * by md5(seed, key) (all when null) that are not items yet, gold records left out (they only
- * measure annotators), queued after the existing items in
- * md5(seed, key) order. Because the rank depends only on the seed and the key, a larger size later
+ * measure annotators), queued after the existing items in a secret order (an HMAC of the key
+ * under a server-side key, so annotators, who know record keys, cannot tell which item comes next). Because the rank depends only on the seed and the key, a larger size later
  * adds exactly the records a campaign created with that size would have held. Returns how many.
  */
 async function insertSample(
@@ -195,7 +205,7 @@ async function insertSample(
   return tx.$executeRaw`
     INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target)
     SELECT 'itm_' || replace(gen_random_uuid()::text, '-', ''), ${campaignId}, r.id, r.language,
-           (SELECT coalesce(max(position), 0) FROM "CampaignItem" WHERE "campaignId" = ${campaignId}) + row_number() OVER (ORDER BY md5(${seed} || ':order:' || r.key)),
+           (SELECT coalesce(max(position), 0) FROM "CampaignItem" WHERE "campaignId" = ${campaignId}) + row_number() OVER (ORDER BY ${hmacSql(queueDrawKey("sample-order", campaignId), Prisma.sql`r.key`)}),
            ${overlap}::int + CASE WHEN ${overlap}::int = 1
              AND ('x' || substr(md5(${seed} || ':agree:' || r.key), 1, 8))::bit(32)::bigint / 4294967296.0 < ${agreementFraction}::float8
              THEN 1 ELSE 0 END
@@ -246,6 +256,7 @@ export async function extendCampaign({
       // Locked, so two extensions at once cannot both count the same positions.
       const [campaign] = await tx.$queryRaw<
         {
+          status: CampaignStatus;
           datasetId: string;
           seed: string;
           languages: string[];
@@ -254,8 +265,11 @@ export async function extendCampaign({
           agreementFraction: number;
         }[]
       >`
-        SELECT "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
       if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
+      // An archived campaign is a finished record of its work: it takes no new items.
+      if (campaign.status === "ARCHIVED")
+        throw new AppError("CONFLICT", "This campaign is archived: unarchive it before adding records.");
       const perLanguage = input.perLanguage;
       if (
         campaign.perLanguage === null
@@ -389,13 +403,22 @@ export type CampaignProgress = {
   items: number;
   annotationsWanted: number;
   annotationsDone: number;
-  itemsComplete: number;
+  /**
+   * Items with all the labels they want; null for annotators: with an overlap above one, whether
+   * their own label completed an item would tell a sample item from a gold one.
+   */
+  itemsComplete: number | null;
   activeLeases: number;
   mine: { submitted: number; skipped: number; active: number; available: number };
   byLanguage: Record<string, { items: number; annotationsWanted: number; annotationsDone: number }>;
 };
 
-/** Progress of a campaign overall, per language, and for the actor. Scope: records:read (campaign visible to the actor). */
+/**
+ * Progress of a campaign overall, per language, and for the actor. Gold items never count in the
+ * figures admins and reviewers see. An annotator sees the campaign as if their own gold items were
+ * sample items (asSeenByAnnotator), so no count moves differently after a gold item. Scope:
+ * records:read (campaign visible to the actor).
+ */
 export async function getCampaignProgress({
   actor,
   campaignId,
@@ -404,7 +427,7 @@ export async function getCampaignProgress({
   campaignId: string;
 }): Promise<CampaignProgress> {
   await getCampaign({ actor, campaignId });
-  const [byLanguageRows, mineRows, activeLeases, available] = await Promise.all([
+  const [byLanguageRows, mineRows, activeLeases, sampleLeft] = await Promise.all([
     prisma().$queryRaw<{ language: string; items: bigint; wanted: bigint; done: bigint; complete: bigint }[]>`
       SELECT i.language, count(*) AS items, sum(i.target) AS wanted,
              coalesce(sum(a.done), 0) AS done, count(*) FILTER (WHERE coalesce(a.done, 0) >= i.target) AS complete
@@ -420,8 +443,9 @@ export async function getCampaignProgress({
     prisma().assignment.count({
       where: { status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
     }),
-    countAvailableItems({ actor, campaignId }),
+    countAvailableSample({ actor, campaignId }),
   ]);
+  const gold = await forecastGold({ actor, campaignId, sampleLeft });
   const byLanguage: CampaignProgress["byLanguage"] = {};
   let items = 0;
   let wanted = 0;
@@ -439,25 +463,63 @@ export async function getCampaignProgress({
     complete += Number(row.complete);
   }
   const mineCount = (status: string) => mineRows.find((row) => row.status === status)?._count._all ?? 0;
-  return {
+  const progress: CampaignProgress = {
     items,
     annotationsWanted: wanted,
     annotationsDone: done,
     itemsComplete: complete,
     activeLeases,
-    mine: { submitted: mineCount("SUBMITTED"), skipped: mineCount("SKIPPED"), active: mineCount("ACTIVE"), available },
+    mine: {
+      submitted: mineCount("SUBMITTED"),
+      skipped: mineCount("SKIPPED"),
+      active: mineCount("ACTIVE"),
+      // What the queue will still hand out: the sample items left for them, and the gold items it
+      // will mix in before those run out.
+      available: sampleLeft + gold.count,
+    },
+    byLanguage,
+  };
+  return canSeeGoldAnswers(actor)
+    ? progress
+    : asSeenByAnnotator(progress, await ownGoldItems({ actor, campaignId }), gold);
+}
+
+/**
+ * The campaign's figures as an annotator sees them: their own gold items, held so far or still to
+ * come (the forecast), count as items that each want one label, and their gold labels as labels,
+ * so every claim and every label moves the same counts by the same amount, gold or not; other
+ * people's gold items are not in them. Items complete are not given (see CampaignProgress).
+ */
+function asSeenByAnnotator(progress: CampaignProgress, own: OwnGold, ahead: GoldForecast): CampaignProgress {
+  const byLanguage = structuredClone(progress.byLanguage);
+  const languages = new Set([...Object.keys(own), ...Object.keys(ahead.byLanguage)]);
+  let extraItems = 0;
+  let extraDone = 0;
+  for (const language of languages) {
+    const items = (own[language]?.held ?? 0) + (ahead.byLanguage[language] ?? 0);
+    const done = own[language]?.labelled ?? 0;
+    const row = (byLanguage[language] ??= { items: 0, annotationsWanted: 0, annotationsDone: 0 });
+    row.items += items;
+    row.annotationsWanted += items;
+    row.annotationsDone += done;
+    extraItems += items;
+    extraDone += done;
+  }
+  return {
+    ...progress,
+    items: progress.items + extraItems,
+    annotationsWanted: progress.annotationsWanted + extraItems,
+    annotationsDone: progress.annotationsDone + extraDone,
+    itemsComplete: null,
     byLanguage,
   };
 }
 
-/** Items the actor could still claim (free slot, their language, not seen before), gold items they could be served included. */
-async function countAvailableItems({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<number> {
-  const [[row], gold] = await Promise.all([
-    prisma().$queryRaw<{ n: bigint }[]>`
-      SELECT count(*) AS n FROM "CampaignItem" i
-      WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
-        AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})`,
-    countAvailableGold({ actor, campaignId }),
-  ]);
-  return Number(row.n) + gold;
+/** Sample items the actor could still claim: a free slot, one of their languages, never held by them. */
+async function countAvailableSample({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<number> {
+  const [row] = await prisma().$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM "CampaignItem" i
+    WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
+      AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})`;
+  return Number(row.n);
 }

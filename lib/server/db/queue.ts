@@ -56,8 +56,9 @@ async function nextSampleItem(
 /**
  * Claims the actor's next item in a campaign with a lease: their current unexpired lease if they
  * have one (two tabs get the same item), otherwise the first item in campaign order that has a free
- * slot, is in one of their languages and that they never held — or, at the campaign's gold share, a
- * gold item (gold-queue.ts), which looks and behaves like any other. The item row is locked (SKIP LOCKED)
+ * slot, is in one of their languages and that they never held — or, at a secret draw under the
+ * campaign's gold share and while such a sample item remains, a gold item (gold-queue.ts), which
+ * looks and behaves like any other. The item row is locked (SKIP LOCKED)
  * and its slot counter bumped in the same transaction, so an item never exceeds its overlap.
  * Returns null when nothing is left for the actor. Scope: labels:write.
  */
@@ -86,14 +87,13 @@ export async function claimNextItem({
         isNew: false,
       };
     await releaseExpiredLeases(tx, campaignId);
-    // Gold items come at the campaign's gold share, and once the sample is done for the actor,
-    // until the gold runs out too (so "still available" counts what the queue really hands out).
+    // Gold items come at the campaign's gold share, and only while sample items remain for the
+    // actor: someone who joins a finished campaign gets nothing rather than a run of gold items, and
+    // "still available" (forecastGold) counts exactly what the queue will hand out.
+    const sample = await nextSampleItem(tx, { actor, campaignId });
+    if (!sample) return null;
     const gold = await goldTurn(tx, { actor, campaignId });
-    const candidate =
-      (gold.isTurn ? await gold.takeGoldItem() : null) ??
-      (await nextSampleItem(tx, { actor, campaignId })) ??
-      (gold.mixesGold ? await gold.takeGoldItem() : null);
-    if (!candidate) return null;
+    const candidate = (gold.isTurn ? await gold.takeGoldItem() : null) ?? sample;
     const taken =
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${candidate.id} AND "slotsTaken" < target`;
     if (taken !== 1) throw new AppError("CONFLICT", "That item was just taken; try again.");
@@ -197,6 +197,13 @@ export async function submitAnnotation({
 }): Promise<SubmittedAnnotation> {
   assertCan(actor, "labels:write");
   return prisma().$transaction(async (tx) => {
+    // The campaign row first, share-locked (the order every writer takes: campaign, then item): a
+    // delete or a status change either waits for this label to commit and then sees it, or commits
+    // first and this submit finds no campaign. Without it a delete could cascade over a label it
+    // had already checked was not there, after the label was acknowledged.
+    const [locked] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT c.id FROM "Campaign" c WHERE c.id = (SELECT "campaignId" FROM "CampaignItem" WHERE id = ${itemId}) FOR SHARE`;
+    if (!locked) throw new AppError("NOT_FOUND", "No such item.");
     const [item] = await tx.$queryRaw<
       { id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]
     >`

@@ -138,11 +138,11 @@ function toRecordView(row: SelectedRecord, isCriticHidden: boolean): RecordView 
   };
 }
 
-function recordWhere(actor: Actor, datasetId: string, filters: RecordFilters): Prisma.RecordWhereInput {
+async function recordWhere(actor: Actor, datasetId: string, filters: RecordFilters): Promise<Prisma.RecordWhereInput> {
   return {
     datasetId,
     // Filtering on a hidden verdict would reveal it: such records match no critic filter.
-    ...(filters.critic ? { NOT: criticHiddenRecordWhere(actor) } : {}),
+    ...(filters.critic ? { NOT: await criticHiddenRecordWhere(actor) } : {}),
     ...(filters.language ? { language: filters.language } : {}),
     ...(filters.difficulty ? { difficulty: filters.difficulty } : {}),
     ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
@@ -200,7 +200,7 @@ export async function listRecords({
 }) {
   assertCan(actor, "records:read");
   const datasetId = await findDatasetId(actor, datasetName);
-  const where = recordWhere(actor, datasetId, filters);
+  const where = await recordWhere(actor, datasetId, filters);
   const rows = await prisma().record.findMany({
     where: cursor ? { ...where, id: { gt: cursor } } : where,
     orderBy: { id: "asc" },
@@ -228,7 +228,7 @@ export async function browseRecords({
 }) {
   assertCan(actor, "records:read");
   const datasetId = await findDatasetId(actor, datasetName);
-  const where = recordWhere(actor, datasetId, filters);
+  const where = await recordWhere(actor, datasetId, filters);
   const [rows, total] = await Promise.all([
     prisma().record.findMany({
       where: cursor ? { ...where, id: { gt: cursor } } : where,

@@ -230,9 +230,16 @@ export async function adjudicateItem({
   return prisma().$transaction(async (tx) => {
     const item = await tx.campaignItem.findUnique({
       where: { id: itemId },
-      select: { id: true, campaign: { select: { categories: { select: { key: true } } } } },
+      select: { id: true, gold: true, campaign: { select: { categories: { select: { key: true } } } } },
     });
     if (!item) throw new AppError("NOT_FOUND", "No such item.");
+    // A gold item's verdict is its gold answer, and its labels count in no final label: a decision
+    // on it would change nothing, so none is taken.
+    if (item.gold)
+      throw new AppError(
+        "CONFLICT",
+        "This is a gold item: it is not adjudicated. Its known verdict is the record's gold answer; change that on the record page.",
+      );
     const known = new Set(item.campaign.categories.map((category) => category.key));
     const unknown = input.categories.filter((key) => !known.has(key));
     if (unknown.length)

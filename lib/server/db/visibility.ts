@@ -70,29 +70,42 @@ export function isFirstLabelPreReveal(actor: Viewer): boolean {
 }
 
 /**
- * Gold records an annotator may be served in a blind campaign have no item until served, yet their
- * critic must stay hidden like the sample's, or a visible critic would mark them as gold: hidden
- * while a blind campaign with a gold share on their dataset shares a language with the annotator,
- * until they labelled or skipped the record as a gold item. Null for reviewers and admins.
+ * A blind campaign's gold records are part of it, as its sample is: any of them may be served to an
+ * annotator as a gold item, which has no campaign item until served. So for an annotator they hide
+ * their critic exactly as the campaign's sample items do: a gold record of the campaign's dataset in
+ * a language the campaign and the annotator share is hidden until they labelled or skipped it in
+ * that campaign. Outside those languages (or for a campaign that is not blind) a gold record follows
+ * the rule of any other record. The gold share does not matter, so changing it shows nothing.
+ * Null when nothing is hidden this way (reviewers and admins, who see gold answers anyway).
  */
-function goldCriticHidingRecordWhere(actor: Viewer): Prisma.RecordWhereInput | null {
+async function goldPoolHiddenWhere(actor: Viewer): Promise<Prisma.RecordWhereInput | null> {
   if (!isAnnotator(actor)) return null;
+  const campaigns = await prisma().campaign.findMany({
+    where: { blind: true, languages: { hasSome: actor.languages } },
+    select: { id: true, datasetId: true, languages: true },
+  });
+  if (campaigns.length === 0) return null;
   return {
     gold: { isNot: null },
-    language: { in: actor.languages },
-    dataset: { campaigns: { some: { blind: true, goldShare: { gt: 0 }, languages: { hasSome: actor.languages } } } },
-    NOT: {
-      campaignItems: {
-        some: { gold: true, assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } } },
+    OR: campaigns.map((campaign) => ({
+      datasetId: campaign.datasetId,
+      language: { in: campaign.languages.filter((language) => actor.languages.includes(language)) },
+      NOT: {
+        campaignItems: {
+          some: {
+            campaignId: campaign.id,
+            assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED" as const, "SKIPPED" as const] } } },
+          },
+        },
       },
-    },
+    })),
   };
 }
 
 /** Records whose critic is hidden from the actor, for filters: a critic filter must leave them out. */
-export function criticHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
+export async function criticHiddenRecordWhere(actor: Viewer): Promise<Prisma.RecordWhereInput> {
   const byItem: Prisma.RecordWhereInput = { campaignItems: { some: criticHidingItemWhere(actor) } };
-  const gold = goldCriticHidingRecordWhere(actor);
+  const gold = await goldPoolHiddenWhere(actor);
   return gold ? { OR: [byItem, gold] } : byItem;
 }
 
@@ -113,7 +126,7 @@ export async function criticHiddenRecordIds({
   const among: Prisma.CampaignItemWhereInput = recordIds
     ? { recordId: { in: recordIds } }
     : { record: { campaignItems: { some: { campaignId } } } };
-  const gold = goldCriticHidingRecordWhere(actor);
+  const gold = await goldPoolHiddenWhere(actor);
   const [rows, goldRows] = await Promise.all([
     prisma().campaignItem.findMany({
       where: { AND: [among, criticHidingItemWhere(actor)] },

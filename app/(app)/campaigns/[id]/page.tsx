@@ -59,7 +59,8 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
             {campaign.name} <CampaignStatusBadge status={campaign.status} />
           </>
         }
-        description={`${campaign.itemCount.toLocaleString("en")} items from ${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule · seed ${campaign.seed}`}
+        // progress.items, not itemCount: an annotator's own gold items count among the items they see.
+        description={`${progress.items.toLocaleString("en")} items from ${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule${campaign.seed === undefined ? "" : ` · seed ${campaign.seed}`}`}
         actions={
           canLabel && !isOpen ? (
             <Badge tone="amber">This campaign is {campaign.status.toLowerCase()}: no new items</Badge>
@@ -89,8 +90,10 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
               wanted={progress.annotationsWanted}
             />
             <p className="text-sm text-slate-600">
-              {progress.itemsComplete} of {progress.items} items complete · {progress.activeLeases} being worked on now{" "}
-              {campaign.blind ? "· " : ""}
+              {progress.itemsComplete === null
+                ? `${progress.items} items`
+                : `${progress.itemsComplete} of ${progress.items} items complete`}{" "}
+              · {progress.activeLeases} being worked on now {campaign.blind ? "· " : ""}
               {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
             </p>
             <div className="grid gap-3 sm:grid-cols-2">
