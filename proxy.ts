@@ -34,14 +34,8 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Prefetches too (`Purpose: prefetch`, `next-router-prefetch`): a prefetched page is shown as it was
+// served, so it needs the policy as much as any other (Next.js's example skips them to save work).
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api|_next/static|_next/image|monaco|favicon.ico|icon.svg|apple-touch-icon.png).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  matcher: ["/((?!api|_next/static|_next/image|monaco|favicon.ico|icon.svg|apple-touch-icon.png).*)"],
 };
