@@ -6,7 +6,11 @@ import { describe, expect, it } from "vitest";
 
 import { config, proxy } from "@/proxy";
 
-const PREFETCH_HEADERS = [{ purpose: "prefetch" }, { "next-router-prefetch": "1" }, { "sec-purpose": "prefetch" }];
+const PREFETCH_HEADERS: Record<string, string>[] = [
+  { purpose: "prefetch" },
+  { "next-router-prefetch": "1" },
+  { "sec-purpose": "prefetch" },
+];
 
 describe("the page proxy", () => {
   it("runs for pages, prefetched or not", () => {

@@ -14,14 +14,14 @@ export function nextServerEnvironment({
   port,
   cwd,
 }: {
-  base: NodeJS.ProcessEnv;
+  base: Record<string, string | undefined>;
   databaseUrl: string;
   secret: string;
   publicUrl: string;
   port: number;
   cwd: string;
 }): NodeJS.ProcessEnv {
-  return {
+  const env: Record<string, string | undefined> = {
     ...base,
     NEXT_TELEMETRY_DISABLED: base.NEXT_TELEMETRY_DISABLED ?? "1",
     DATABASE_URL: databaseUrl,
@@ -32,4 +32,6 @@ export function nextServerEnvironment({
     NODE_OPTIONS:
       `${base.NODE_OPTIONS ?? ""} --import=${pathToFileURL(join(cwd, "scripts", "stamp-peer-address.mjs")).href}`.trim(),
   };
+  // process.env's type also names NODE_ENV, which Next.js sets itself when it starts.
+  return env as NodeJS.ProcessEnv;
 }
