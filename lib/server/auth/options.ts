@@ -13,6 +13,7 @@ import { safeCallbackPath } from "@/lib/validation/callback-path";
 import { requestAddress } from "./client-address";
 import { sessionCookies } from "./cookies";
 import { signInWithPassword } from "./password-sign-in";
+import { standingSessionActor } from "./standing-session";
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
 
 const credentialsSchema = z.object({ email: z.string().email(), password: z.string().min(1) });
@@ -92,8 +93,13 @@ export const authOptions: NextAuthOptions = {
     async redirect({ url, baseUrl }) {
       return new URL(safeCallbackPath(url, new URL(baseUrl).origin), baseUrl).toString();
     },
+    // What /api/auth/session answers (and getServerSession returns): nothing for a session that
+    // sign-out or disabling revoked, so a stolen old cookie does not even name its owner.
     async session({ session, token }) {
-      return { ...session, userId: token.sub, signedInAt: typeof token.signedInAt === "number" ? token.signedInAt : 0 };
+      const signedInAt = typeof token.signedInAt === "number" ? token.signedInAt : 0;
+      const isStanding = token.sub ? (await standingSessionActor(token.sub, signedInAt)) !== null : false;
+      if (!isStanding) return {} as typeof session;
+      return { ...session, userId: token.sub, signedInAt };
     },
   },
   events: {
