@@ -7,6 +7,8 @@ import { type NextRequest, NextResponse } from "next/server";
  * serve JSON, and the proxy must not touch large import uploads.
  */
 export function proxy(request: NextRequest) {
+  const tooLarge = refuseLargeActionBody(request);
+  if (tooLarge) return tooLarge;
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const isDev = process.env.NODE_ENV === "development";
   const isHttps = request.nextUrl.protocol === "https:" || process.env.NEXTAUTH_URL?.startsWith("https://");
@@ -32,6 +34,24 @@ export function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
   return response;
+}
+
+// Next.js's own limit for server action bodies (serverActions.bodySizeLimit, 1 MB by default).
+const MAX_ACTION_BODY_BYTES = 1024 * 1024;
+
+/**
+ * A server action whose declared body is over the limit gets a clear 413 here, before Next.js
+ * reads it (which throws an unhandled error and answers 500). A body sent without a length is
+ * still cut off by Next.js at the same limit.
+ */
+function refuseLargeActionBody(request: NextRequest): Response | null {
+  if (request.method !== "POST" || !request.headers.has("next-action")) return null;
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (!(length > MAX_ACTION_BODY_BYTES)) return null;
+  return Response.json(
+    { error: { code: "PAYLOAD_TOO_LARGE", message: "The form is too large to send (over 1 MB). Nothing was saved." } },
+    { status: 413 },
+  );
 }
 
 // Prefetches too (`Purpose: prefetch`, `next-router-prefetch`): a prefetched page is shown as it was

@@ -33,3 +33,25 @@ describe("the page proxy", () => {
     }
   });
 });
+
+describe("server action bodies", () => {
+  const action = (bytes: number) =>
+    new NextRequest("http://localhost/campaigns/c1/items/i1", {
+      method: "POST",
+      headers: { "next-action": "abc123", "content-length": String(bytes), "content-type": "text/plain" },
+    });
+
+  it("answers a body over 1 MB with a clear 413, before Next.js reads it", async () => {
+    const response = proxy(action(1024 * 1024 + 1));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      error: { code: "PAYLOAD_TOO_LARGE", message: expect.stringMatching(/1 MB/) },
+    });
+  });
+
+  it("lets a body within the limit through", () => {
+    const response = proxy(action(1024 * 1024));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-security-policy")).toBeTruthy();
+  });
+});
