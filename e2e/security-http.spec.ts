@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 import { expect, test } from "@playwright/test";
 
-import { admin, ensurePeople, SAME_ORIGIN, signIn } from "./people";
+import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
 
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
@@ -111,4 +111,59 @@ test("a 1 MB question (the most a field may hold) renders its head, with the res
   await expect(page.getByText(`The very last line ${dataset}.`, { exact: false })).toBeHidden();
   await page.getByText(/^Show all: [\d,]+ more characters/).click();
   await expect(page.getByText(`The very last line ${dataset}.`, { exact: false })).toBeVisible();
+});
+
+test("an <img> on another port of the same host takes no lease; the app's own Start button claims", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await signIn(page, admin);
+  const dataset = `getclaim-${Date.now()}`;
+  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+    data: JSON.stringify(record(dataset.replace("-", "_"))),
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+  });
+  expect(imported.status()).toBe(201);
+  const created = await page.request.post("/api/v1/campaigns", {
+    data: { dataset, name: `GET claim ${Date.now()}` },
+    headers: SAME_ORIGIN,
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  const victim = await (await browser.newContext()).newPage();
+  await signIn(victim, annotator);
+  const progress = async () =>
+    ((await (await victim.request.get(`/api/v1/campaigns/${id}/progress`)).json()) as { mine: { active: number } }).mine
+      .active;
+  const target = `${baseURL}/campaigns/${id}/next`;
+  const { server, url } = await serveOnOtherPort(
+    `<!doctype html><img src="${target}" alt=""><a href="${target}">Take a look</a>`,
+  );
+  try {
+    await victim.goto(url);
+    // The browser sent the request with the session cookie (same site) and got a page, not an image.
+    await victim.waitForFunction(() => document.images[0]?.complete);
+    expect(await progress()).toBe(0);
+    // Reached by a link from elsewhere, the page asks first; its button (a POST) claims and opens the item.
+    await victim.getByRole("link", { name: "Take a look" }).click();
+  } finally {
+    server.close();
+  }
+  await expect(victim.getByRole("heading", { name: "Start labelling" })).toBeVisible();
+  expect(await progress()).toBe(0);
+  await victim.getByRole("button", { name: "Start / next item" }).click();
+  await expect(victim).toHaveURL(/\/items\//);
+  expect(await progress()).toBe(1);
+  await victim.context().close();
+});
+
+test("pages requested as prefetches carry the Content-Security-Policy", async ({ page }) => {
+  await signIn(page, admin);
+  const prefetches: Record<string, string>[] = [{ purpose: "prefetch" }, { "next-router-prefetch": "1", rsc: "1" }];
+  for (const headers of prefetches) {
+    const response = await page.request.get("/campaigns", { headers });
+    expect(response.headers()["content-security-policy"], JSON.stringify(headers)).toContain("'strict-dynamic'");
+  }
 });

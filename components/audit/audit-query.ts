@@ -1,5 +1,6 @@
 // The audit page's query string: filters from a GET form plus the "Older" cursor.
 import { z } from "zod";
+import { singleLineText } from "@/lib/validation/text";
 
 export const ACTION_PREFIXES = [
   "label.",
@@ -24,10 +25,10 @@ export const TARGET_TYPES = [
 const auditQuerySchema = z.object({
   action: z.enum(ACTION_PREFIXES).optional(),
   targetType: z.enum(TARGET_TYPES).optional(),
-  actor: z.string().trim().max(200).optional(),
+  actor: singleLineText().trim().max(200).optional(),
   since: z.iso.date().optional(),
-  campaign: z.string().max(100).optional(),
-  before: z.string().max(100).optional(),
+  campaign: singleLineText().max(100).optional(),
+  before: singleLineText().max(100).optional(),
 });
 
 export type AuditQuery = z.infer<typeof auditQuerySchema>;

@@ -296,3 +296,28 @@ describe("parseCriticLine", () => {
     expect(parseCriticLine({ line: "7", critic_result: acbCritic })).toMatchObject({ ok: true, line: 7 });
   });
 });
+
+describe("keys that are not the critic's", () => {
+  it("takes no verdict from under a __proto__ key, in JSON, fenced JSON or a JSON span in prose", () => {
+    for (const output of [
+      '{"__proto__": {"overall_pass": false}}',
+      '{"summary": {"__proto__": {"overall_pass": true}, "key_points": []}}',
+      '```json\n{"__proto__": {"overall_pass": false, "failed_rules": ["Other Issues"]}}\n```',
+      'My answer: {"__proto__": {"overall_pass": false}} and that is all.',
+    ]) {
+      const verdict = parseCriticOutput(output);
+      expect(verdict.overallPass, output).toBeNull();
+      expect(verdict.failedRules, output).toEqual([]);
+      expect(verdict.raw).toBe(output);
+    }
+  });
+
+  it("still reads a verdict stated in the prose around such JSON", () => {
+    expect(parseCriticOutput('{"__proto__": {"overall_pass": true}}\noverall_pass: false').overallPass).toBe(false);
+  });
+
+  it("does not let a critic line's __proto__ decide it", () => {
+    const line = parseCriticLine(JSON.parse('{"line": 1, "critic": "{\\"__proto__\\": {\\"overall_pass\\": true}}"}'));
+    expect(line).toMatchObject({ ok: true, verdict: { overallPass: null } });
+  });
+});

@@ -22,6 +22,7 @@ type JsonObject = Record<string, unknown>;
 // Brace matching is quadratic in the worst case (prose full of stray "{"), so cap the attempts.
 const MAX_BRACE_CANDIDATES = 64;
 const MAX_UNWRAP_DEPTH = 4;
+const FENCED_BLOCK = /```[a-zA-Z0-9_-]*[^\S\n]*\n?([\s\S]*?)```/g;
 
 const TRUE_WORDS = new Set(["true", "yes", "y", "pass", "passed", "ok", "1"]);
 const FALSE_WORDS = new Set(["false", "no", "n", "fail", "failed", "0"]);
@@ -58,7 +59,9 @@ export function parseCriticOutput(output: unknown, reasoning?: string | null): C
     if (found) {
       fillFromObject(verdict, found);
     } else if (typeof output === "string") {
-      fillFromProse(verdict, output);
+      // Text that parsed as JSON was read as JSON above: a verdict nested where no critic puts one
+      // (under "__proto__", say) must not be picked up again as prose.
+      fillFromProse(verdict, proseOutsideJson(output));
     }
   } catch {
     // Defensive: a verdict with overallPass null is the right answer for input we cannot read.
@@ -191,7 +194,7 @@ function* jsonCandidates(text: string): Generator<unknown> {
     // A JSON string holding JSON (double-encoded output).
     if (typeof whole.value !== "string") return;
   }
-  for (const match of text.matchAll(/```[a-zA-Z0-9_-]*[^\S\n]*\n?([\s\S]*?)```/g)) {
+  for (const match of text.matchAll(FENCED_BLOCK)) {
     const fenced = tryParseJson(match[1].trim());
     if (fenced.ok) yield fenced.value;
   }
@@ -204,6 +207,27 @@ function* jsonCandidates(text: string): Generator<unknown> {
     // On success keep looking only after this span (outermost first); on failure try nested braces.
     start = text.indexOf("{", span.ok ? end + 1 : start + 1);
   }
+}
+
+// The text with every part that parses as JSON (the whole, fenced blocks, balanced {…} spans) blanked.
+function proseOutsideJson(text: string): string {
+  const whole = tryParseJson(text.trim());
+  if (whole.ok && typeof whole.value !== "string") return "";
+  const unfenced = text.replace(FENCED_BLOCK, (block, inner: string) => (tryParseJson(inner.trim()).ok ? " " : block));
+  let prose = "";
+  let kept = 0;
+  let attempts = 0;
+  for (let start = unfenced.indexOf("{"); start !== -1 && attempts < MAX_BRACE_CANDIDATES; attempts++) {
+    const end = matchingBrace(unfenced, start);
+    if (end === -1) break;
+    const isJson = tryParseJson(unfenced.slice(start, end + 1)).ok;
+    if (isJson) {
+      prose += `${unfenced.slice(kept, start)} `;
+      kept = end + 1;
+    }
+    start = unfenced.indexOf("{", isJson ? end + 1 : start + 1);
+  }
+  return prose + unfenced.slice(kept);
 }
 
 // Index of the "}" closing the "{" at `start`, honouring JSON strings and escapes; -1 if unbalanced.

@@ -52,6 +52,11 @@ describe("reportToCsv", () => {
     expect(lines).toContain("C++,200,200,0,0,,,,0.9,200,0.95,200,0,,0.72,name-mismatch (12)");
     expect(lines).toContain("Python,200,200,200,167,0.835,0.781,0.878,0.9,200,0.95,200,0,0.41,0.72,name-mismatch (12)");
   });
+
+  it("writes no cell a spreadsheet would run as a formula", () => {
+    const python = { ...report.byLanguage.python, topCategories: [{ key: "=cmd|'/C calc'!A0", count: 1 }] };
+    expect(reportToCsv({ ...report, byLanguage: { python } })).toMatch(/,'=cmd\|'\/C calc'!A0 \(1\)$/m);
+  });
 });
 
 describe("small numbers", () => {

@@ -2,6 +2,7 @@
 import { stringify } from "csv-stringify/sync";
 
 import { languageName, sortedLanguages } from "./languages";
+import { spreadsheetSafe } from "./spreadsheet-safe";
 
 /** One row of the validity report; rates are fractions in [0, 1], null when undefined. */
 export type ReportRow = {
@@ -68,7 +69,7 @@ function rows(report: FormattableReport): [string, ReportRow][] {
   ];
 }
 
-/** The per-language table as CSV; rates are fractions, undefined values empty. */
+/** The per-language table as CSV; rates are fractions, undefined values empty, text cells spreadsheet-safe. */
 export function reportToCsv(report: FormattableReport): string {
   const header = [
     "language",
@@ -106,7 +107,7 @@ export function reportToCsv(report: FormattableReport): string {
     row.alpha ?? "",
     row.topCategories.map((category) => `${category.key} (${category.count})`).join("; "),
   ]);
-  return stringify([header, ...body]);
+  return stringify([header, ...body.map((cells) => cells.map(spreadsheetSafe))]);
 }
 
 /**

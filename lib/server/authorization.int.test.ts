@@ -25,6 +25,12 @@ vi.mock("@/lib/server/auth/actor", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/server/auth/actor")>()),
   getSessionActor: async () => session.actor,
 }));
+// Pages read the request's headers through next/headers; the test decides what the browser sent.
+const request = vi.hoisted(() => ({ headers: new Headers() }));
+vi.mock("next/headers", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next/headers")>()),
+  headers: async () => request.headers,
+}));
 
 /** Every exported server action, keyed "file#export", with the scope it must require ("public": anyone). */
 const ACTIONS: Record<string, Scope | "public"> = {
@@ -45,6 +51,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/actions.ts#updateCampaignGuidelinesAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#extendCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
+  "app/(app)/campaigns/[id]/next/actions.ts#claimNextItemAction": "labels:write",
   "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#submitLabelAction": "labels:write",
   "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#skipItemAction": "labels:write",
   "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#renewLeaseAction": "labels:write",
@@ -406,6 +413,98 @@ describe("blind mode and lease ownership", () => {
     expect(rows.map((row) => [row.record_key, row.critic_pass])).toEqual(
       rows.map((row) => [row.record_key, row.record_key === heldKey ? null : false]),
     );
+  });
+});
+
+describe("claiming is a write, also through GET /campaigns/{id}/next", () => {
+  // What a browser sends for each way of reaching the page (Fetch Metadata).
+  const ARRIVALS: Record<string, Record<string, string>> = {
+    "an <img> on another port of the same host": {
+      "sec-fetch-site": "same-site",
+      "sec-fetch-dest": "image",
+      "sec-fetch-mode": "no-cors",
+    },
+    "a link on another site": {
+      "sec-fetch-site": "cross-site",
+      "sec-fetch-dest": "document",
+      "sec-fetch-mode": "navigate",
+    },
+    "an <img> in a record's statement": {
+      "sec-fetch-site": "same-origin",
+      "sec-fetch-dest": "image",
+      "sec-fetch-mode": "no-cors",
+    },
+    "the router's prefetch": {
+      "sec-fetch-site": "same-origin",
+      "sec-fetch-dest": "empty",
+      "next-router-prefetch": "1",
+    },
+    "a client with no Fetch Metadata (a script with the cookie)": {},
+  };
+  const DELIBERATE: Record<string, Record<string, string>> = {
+    "a link in the app": { "sec-fetch-site": "same-origin", "sec-fetch-dest": "empty", "sec-fetch-mode": "cors" },
+    "the address typed by the user": {
+      "sec-fetch-site": "none",
+      "sec-fetch-dest": "document",
+      "sec-fetch-mode": "navigate",
+    },
+  };
+
+  async function openNext(campaignId: string, sent: Record<string, string>): Promise<string | null> {
+    request.headers = new Headers(sent);
+    const { default: NextItemPage } = await import("@/app/(app)/campaigns/[id]/next/page");
+    try {
+      await NextItemPage({ params: Promise.resolve({ id: campaignId }) });
+      return null;
+    } catch (error) {
+      // redirect() throws; its digest holds the address ("NEXT_REDIRECT;replace;/campaigns/…;307;").
+      const digest = (error as { digest?: string }).digest ?? "";
+      if (!digest.startsWith("NEXT_REDIRECT")) throw error;
+      return digest.split(";")[2];
+    }
+  }
+
+  it("takes a lease only when the user navigated there from the app; the button's action claims", async () => {
+    const admin = await makeUser("ADMIN");
+    const dataset = uniqueName("matrix-get-claim");
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl([0, 1, 2].map((i) => makeRecord(`g${i}_${dataset.replaceAll("-", "_")}`)))),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("matrix-get-claim"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const annotator = await makeUser("ANNOTATOR", ["python"]);
+    const leases = () => prisma().assignment.count({ where: { userId: annotator.id } });
+    session.actor = annotator;
+
+    for (const [arrival, sent] of Object.entries(ARRIVALS)) {
+      expect(await openNext(campaign.id, sent), arrival).toBeNull();
+      expect(await leases(), arrival).toBe(0);
+    }
+    for (const [arrival, sent] of Object.entries(DELIBERATE)) {
+      expect(await openNext(campaign.id, sent), arrival).toMatch(new RegExp(`^/campaigns/${campaign.id}/items/`));
+      expect(await leases(), arrival).toBe(1);
+    }
+
+    const other = await makeUser("ANNOTATOR", ["python"]);
+    session.actor = other;
+    const { claimNextItemAction } = await import("@/app/(app)/campaigns/[id]/next/actions");
+    const claimed = await claimNextItemAction({ campaignId: campaign.id });
+    expect(claimed).toMatchObject({ ok: true, data: { itemUrl: expect.stringMatching(/\/items\//) } });
+    expect(await prisma().assignment.count({ where: { userId: other.id } })).toBe(1);
   });
 });
 

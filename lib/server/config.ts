@@ -45,6 +45,8 @@ export type AppConfig = {
   scratchRetention: { keep: number; maxAgeDays: number };
   /** How many reverse proxies in front of the app append to X-Forwarded-For (0: none, the header is ignored). */
   trustedProxies: number;
+  /** Session cookies are `__Host-` prefixed and Secure: the public URL is https, or VERITY_SECURE_COOKIES is on. */
+  secureCookies: boolean;
 };
 
 /** Reads Verity's settings from the environment (see the configuration table in the README). */
@@ -55,15 +57,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
   const value = parsed.data;
+  const publicUrl = value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`;
   return {
     databaseUrl: value.DATABASE_URL,
     dataDir: resolve(value.VERITY_DATA_DIR),
     dbPort: value.VERITY_DB_PORT,
     loadDemo: value.VERITY_DEMO === "1",
-    publicUrl: value.VERITY_PUBLIC_URL ?? `http://localhost:${value.PORT}`,
+    publicUrl,
     port: value.PORT,
     importMaxBytes: value.VERITY_IMPORT_MAX_MB * 1024 * 1024,
     scratchRetention: { keep: value.VERITY_SCRATCH_KEEP, maxAgeDays: value.VERITY_SCRATCH_DAYS },
     trustedProxies: value.VERITY_TRUST_PROXY,
+    secureCookies: value.VERITY_SECURE_COOKIES || publicUrl.startsWith("https://"),
   };
 }

@@ -157,25 +157,32 @@ describe("ids no row can have", () => {
 });
 
 describe("a database that is down", () => {
-  it("answers 503 with a clear message, then recovers", async () => {
-    const url = process.env.DATABASE_URL!;
-    await disconnectPrisma();
-    await closePgPool();
-    // Port 9 (discard) has no PostgreSQL: every connection is refused, as when the server is down.
-    process.env.DATABASE_URL = "postgresql://verity@127.0.0.1:9/verity";
-    try {
-      const response = await call(campaigns.GET, {}, "/api/v1/campaigns");
-      expect(response.status).toBe(503);
-      const body = (await response.json()) as { error: { code: string; message: string } };
-      expect(body.error.code).toBe("UNAVAILABLE");
-      expect(body.error.message).toMatch(/database/i);
-    } finally {
+  // Port 9 (discard) has no PostgreSQL: every TCP connection is refused. A socket folder with no
+  // socket in it is what the embedded PostgreSQL leaves when it is stopped (ENOENT on connect).
+  const DOWN = {
+    "over TCP": "postgresql://verity@127.0.0.1:9/verity",
+    "over its unix socket": `postgresql://verity@localhost:54329/verity?host=${encodeURIComponent("/tmp/verity-stopped-postgres")}`,
+  };
+  for (const [how, downUrl] of Object.entries(DOWN)) {
+    it(`answers 503 with a clear message ${how}, then recovers`, async () => {
+      const url = process.env.DATABASE_URL!;
       await disconnectPrisma();
       await closePgPool();
-      process.env.DATABASE_URL = url;
-    }
-    expect((await call(campaigns.GET, {}, "/api/v1/campaigns")).status).toBe(200);
-  });
+      process.env.DATABASE_URL = downUrl;
+      try {
+        const response = await call(campaigns.GET, {}, "/api/v1/campaigns");
+        expect(response.status).toBe(503);
+        const body = (await response.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe("UNAVAILABLE");
+        expect(body.error.message).toMatch(/database/i);
+      } finally {
+        await disconnectPrisma();
+        await closePgPool();
+        process.env.DATABASE_URL = url;
+      }
+      expect((await call(campaigns.GET, {}, "/api/v1/campaigns")).status).toBe(200);
+    });
+  }
 });
 
 describe("cross-site requests riding the session cookie (CSRF)", () => {

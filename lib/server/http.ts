@@ -170,3 +170,25 @@ export function pathSegment(value: string): string {
     return value;
   }
 }
+
+/**
+ * Whether a GET that would change something (claiming an item) was asked for by the user in this
+ * app: a navigation the browser marks as coming from our own pages (`Sec-Fetch-Site: same-origin`)
+ * or typed by the user (`none`), loading a document or fetched by the app's router (`empty`), and
+ * not a prefetch. An <img>, a link or a form on another site or port is none of these, and a
+ * client that sends no Fetch Metadata (old browsers, scripts) is treated the same way: it gets a
+ * page with a button instead, whose server action does the write.
+ */
+export function isDeliberateNavigation(headers: Headers): boolean {
+  const site = headers.get("sec-fetch-site");
+  const destination = headers.get("sec-fetch-dest");
+  const isPrefetch =
+    headers.has("next-router-prefetch") ||
+    headers.get("purpose")?.toLowerCase() === "prefetch" ||
+    (headers.get("sec-purpose")?.toLowerCase().includes("prefetch") ?? false);
+  return (
+    (site === "same-origin" || site === "none") &&
+    (destination === "document" || destination === "empty") &&
+    !isPrefetch
+  );
+}

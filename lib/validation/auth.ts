@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { LANGUAGES } from "@/lib/records/languages";
+import { singleLineText } from "./text";
 
 /** bcrypt reads only the first 72 bytes of a password: refuse longer ones rather than ignore their end. */
 export const PASSWORD_MAX_BYTES = 72;
@@ -16,8 +17,7 @@ export const passwordSchema = z
 
 export const firstAdminSchema = z.object({
   email: z.string().trim().email("Enter an email address."),
-  name: z
-    .string()
+  name: singleLineText()
     .trim()
     .max(100)
     .optional()
@@ -28,8 +28,7 @@ export const firstAdminSchema = z.object({
 
 export const acceptInvitationSchema = z.object({
   token: z.string().min(10).max(200),
-  name: z
-    .string()
+  name: singleLineText()
     .trim()
     .max(100)
     .optional()
@@ -58,7 +57,9 @@ export const updateAccessSchema = z.object({
   languages: z.array(z.enum(LANGUAGES)),
 });
 
-export const tokenNameSchema = z.object({ name: z.string().trim().min(1, "Give the token a name.").max(60) });
+export const tokenNameSchema = z.object({
+  name: singleLineText().trim().min(1, "Give the token a name.").max(60),
+});
 export const tokenIdSchema = z.object({ tokenId: z.string().min(1) });
 export const userDisabledSchema = z.object({ userId: z.string().min(1), disabled: z.boolean() });
 export const invitationIdSchema = z.object({ invitationId: z.string().min(1) });

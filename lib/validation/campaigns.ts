@@ -5,6 +5,7 @@ import { LANGUAGES } from "@/lib/records/languages";
 
 import { goldShareSchema } from "./gold";
 import { MAX_INT4 } from "./records";
+import { firstRepeated, singleLineText, storableText } from "./text";
 
 export const FINAL_RULES = ["consensus", "majority", "strict"] as const;
 
@@ -13,16 +14,16 @@ const categorySchema = z.object({
     .string()
     .trim()
     .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "Use lowercase letters, digits and dashes."),
-  label: z.string().trim().min(1).max(60),
-  description: z.string().trim().max(300).default(""),
+  label: singleLineText().trim().min(1).max(60),
+  description: storableText().trim().max(300).default(""),
   invalidating: z.boolean(),
-  criticRule: z.string().trim().max(80).nullable().default(null),
+  criticRule: singleLineText().trim().max(80).nullable().default(null),
 });
 
 /** Body of POST /api/v1/campaigns and the admin's campaign form. */
 export const createCampaignSchema = z.object({
-  dataset: z.string().trim().min(1),
-  name: z.string().trim().min(1).max(100),
+  dataset: storableText().trim().min(1),
+  name: singleLineText().trim().min(1).max(100),
   languages: z.array(z.enum(LANGUAGES)).min(1).optional(),
   perLanguage: z.number().int().min(1).max(1_000_000).nullable().optional(),
   // Scripts often pass a seed as a number; both forms name the same sample ("42" and 42).
@@ -31,7 +32,7 @@ export const createCampaignSchema = z.object({
       error: "A whole number or a text of 1–100 characters.",
     })
     .transform(String)
-    .pipe(z.string().trim().min(1).max(100))
+    .pipe(singleLineText().trim().min(1).max(100))
     .optional(),
   overlap: z.number().int().min(1).max(10).default(1),
   agreementFraction: z.number().min(0).max(1).default(0),
@@ -43,8 +44,20 @@ export const createCampaignSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(30),
-  categories: z.array(categorySchema).min(1).max(40).optional(),
-  guidelines: z.string().max(20_000).optional(),
+  categories: z
+    .array(categorySchema)
+    .min(1)
+    .max(40)
+    .superRefine((categories, context) => {
+      const repeated = firstRepeated(categories.map((category) => category.key));
+      if (repeated)
+        context.addIssue({
+          code: "custom",
+          message: `The category key "${repeated}" appears twice; keys must differ.`,
+        });
+    })
+    .optional(),
+  guidelines: storableText().max(20_000).optional(),
   requireInvalidNote: z.boolean().optional(),
   goldShare: goldShareSchema.optional(),
 });
@@ -64,7 +77,7 @@ export type ExtendCampaignInput = z.infer<typeof extendCampaignSchema>;
 /** A campaign's guidelines and note rule, which an admin may change at any time from the campaign page. */
 export const campaignGuidelinesSchema = z.object({
   campaignId: z.string().min(1).max(40),
-  guidelines: z.string().max(20_000, "Keep the guidelines under 20,000 characters."),
+  guidelines: storableText().max(20_000, "Keep the guidelines under 20,000 characters."),
   requireInvalidNote: z.boolean(),
 });
 
@@ -110,9 +123,8 @@ export const campaignIdSchema = z.object({ campaignId: z.string().min(1) });
 export const annotationSchema = z
   .object({
     valid: z.boolean(),
-    categories: z.array(z.string().max(41)).max(40).default([]),
-    note: z
-      .string()
+    categories: z.array(singleLineText().max(41)).max(40).default([]),
+    note: storableText()
       .max(10_000)
       .optional()
       .transform((value) => value?.trim() || null),
@@ -135,4 +147,4 @@ export const annotationSchema = z
 
 export type AnnotationInput = z.infer<typeof annotationSchema>;
 
-export const skipSchema = z.object({ reason: z.string().trim().min(1, "Say why you skip it.").max(500) });
+export const skipSchema = z.object({ reason: storableText().trim().min(1, "Say why you skip it.").max(500) });

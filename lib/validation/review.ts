@@ -3,12 +3,13 @@ import { z } from "zod";
 import { LANGUAGES } from "@/lib/records/languages";
 
 import { MAX_INT4 } from "./records";
+import { singleLineText, storableText } from "./text";
 
 /** Body of POST /api/v1/items/{id}/adjudication. */
 export const adjudicationSchema = z.object({
   valid: z.boolean(),
-  categories: z.array(z.string().max(41)).max(40).default([]),
-  reason: z.string().trim().min(1, "Give the reason for the decision.").max(10_000),
+  categories: z.array(singleLineText().max(41)).max(40).default([]),
+  reason: storableText().trim().min(1, "Give the reason for the decision.").max(10_000),
   // The revision the reviewer saw; needed to revise an existing decision (409 otherwise).
   baseRevision: z.number().int().min(1).max(MAX_INT4).optional(),
 });
@@ -17,6 +18,6 @@ export const adjudicationSchema = z.object({
 export const queueQuerySchema = z.object({
   queue: z.enum(["annotators", "critic", "execution", "flagged"]).optional(),
   language: z.enum(LANGUAGES).optional(),
-  annotator: z.string().max(100).optional(),
-  category: z.string().max(41).optional(),
+  annotator: singleLineText().max(100).optional(),
+  category: singleLineText().max(41).optional(),
 });

@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 
 import type { Command } from "commander";
 
@@ -18,6 +17,7 @@ import { closePgPool } from "@/lib/server/db/pool";
 import { countUsers } from "@/lib/server/db/users";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
 
+import { nextServerEnvironment } from "./serve-env";
 import { exitWithError } from "./with-database";
 
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
@@ -67,16 +67,14 @@ export function registerServeCommand(program: Command): void {
         await closePgPool();
       }
 
-      const env = {
-        ...process.env,
-        DATABASE_URL: database.url,
-        NEXTAUTH_SECRET: secret,
-        NEXTAUTH_URL: config.publicUrl,
-        PORT: String(config.port),
-        // Records each request's peer address for the sign-in limits (see the file).
-        NODE_OPTIONS:
-          `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(join(process.cwd(), "scripts", "stamp-peer-address.mjs")).href}`.trim(),
-      };
+      const env = nextServerEnvironment({
+        base: process.env,
+        databaseUrl: database.url,
+        secret,
+        publicUrl: config.publicUrl,
+        port: config.port,
+        cwd: process.cwd(),
+      });
       if (!options.dev && !existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
         console.log("Building the app once (next build)…");
         const build = spawnSync(process.execPath, [nextBin, "build"], {

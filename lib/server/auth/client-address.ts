@@ -1,4 +1,6 @@
 // Which address a request came from, for per-client limits.
+import { isIPv4, isIPv6 } from "node:net";
+
 import { readConfig } from "@/lib/server/config";
 
 /** Set on every request by scripts/stamp-peer-address.mjs, which `verity serve` preloads. */
@@ -33,6 +35,38 @@ export function clientAddress({
     if (entry) return entry;
   }
   return peerAddress || "unknown";
+}
+
+/**
+ * The key per-address limits count by: an IPv4 address as it is; an IPv6 address by its /64, the
+ * network one subscriber is given (they can pick any of its 2^64 addresses, so one address proves
+ * nothing); an IPv4-mapped IPv6 address as its IPv4. Anything else ("unknown") as it is. Pure.
+ */
+export function addressBucket(address: string): string {
+  const bare = address
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "");
+  if (isIPv4(bare)) return bare;
+  if (!isIPv6(bare)) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  if (mapped) return mapped[1];
+  return `${ipv6Groups(bare).slice(0, 4).join(":")}::/64`;
+}
+
+// The eight 16-bit groups of a valid IPv6 address, in lowercase hex without leading zeros.
+function ipv6Groups(address: string): string[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill("0");
+  return [...headGroups, ...zeros, ...tailGroups].map((group) => parseInt(group, 16).toString(16));
 }
 
 let hasWarnedUnstamped = false;

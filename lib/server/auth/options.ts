@@ -6,14 +6,18 @@ import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
 import { z } from "zod";
 
+import { readConfig } from "@/lib/server/config";
 import { findActorByEmail, revokeSessions } from "@/lib/server/db/users";
 import { safeCallbackPath } from "@/lib/validation/callback-path";
 
 import { requestAddress } from "./client-address";
+import { sessionCookies } from "./cookies";
 import { signInWithPassword } from "./password-sign-in";
+import { standingSessionActor } from "./standing-session";
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
 
 const credentialsSchema = z.object({ email: z.string().email(), password: z.string().min(1) });
+const { secureCookies } = readConfig();
 
 function toProvider(config: ExternalProviderConfig): Provider {
   if (config.kind === "github") return GitHubProvider({ clientId: config.clientId, clientSecret: config.clientSecret });
@@ -51,7 +55,9 @@ export function externalSignInOptions(): { id: string; name: string }[] {
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/signin", error: "/signin" },
-  useSecureCookies: process.env.VERITY_SECURE_COOKIES === "1" || process.env.NEXTAUTH_URL?.startsWith("https://"),
+  // Behind HTTPS: __Host- prefixed, Secure cookies (lib/server/auth/cookies.ts).
+  useSecureCookies: secureCookies,
+  cookies: sessionCookies({ isSecure: secureCookies }),
   providers: [
     CredentialsProvider({
       name: "Email and password",
@@ -87,8 +93,13 @@ export const authOptions: NextAuthOptions = {
     async redirect({ url, baseUrl }) {
       return new URL(safeCallbackPath(url, new URL(baseUrl).origin), baseUrl).toString();
     },
+    // What /api/auth/session answers (and getServerSession returns): nothing for a session that
+    // sign-out or disabling revoked, so a stolen old cookie does not even name its owner.
     async session({ session, token }) {
-      return { ...session, userId: token.sub, signedInAt: typeof token.signedInAt === "number" ? token.signedInAt : 0 };
+      const signedInAt = typeof token.signedInAt === "number" ? token.signedInAt : 0;
+      const isStanding = token.sub ? (await standingSessionActor(token.sub, signedInAt)) !== null : false;
+      if (!isStanding) return {} as typeof session;
+      return { ...session, userId: token.sub, signedInAt };
     },
   },
   events: {

@@ -3,6 +3,7 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 
 import { type AggregationRule, type FinalLabel, finalLabel } from "@/lib/metrics";
+import { spreadsheetSafe } from "@/lib/reports/spreadsheet-safe";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
@@ -182,12 +183,15 @@ function annotationRows(campaign: string, item: PageItem, categoryKeys: string[]
   }));
 }
 
-/** A CSV cell: true/false written out, lists joined with "; ", empty only for an unknown (null) value. */
+/**
+ * A CSV cell: true/false written out, lists joined with "; ", empty only for an unknown (null) value;
+ * text that a spreadsheet would run as a formula (a note "=HYPERLINK(…)") is made plain text.
+ */
 function csvCell(value: unknown): string | number {
   if (value === null || value === undefined) return "";
   if (typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return value.join("; ");
-  return value as string | number;
+  if (Array.isArray(value)) return spreadsheetSafe(value.join("; "));
+  return spreadsheetSafe(value as string | number);
 }
 
 /**

@@ -8,7 +8,9 @@ const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]
 // node-postgres and PostgreSQL's own: refused or reset sockets, connection exceptions (class 08),
 // the server shutting down or starting up (57P01–57P03).
 // Also the adapter's names for them (its error "kind").
+const SOCKET_MISSING = "ENOENT:connect";
 const PG_UNAVAILABLE = new Set([
+  SOCKET_MISSING,
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",
@@ -27,6 +29,8 @@ const PG_UNAVAILABLE = new Set([
 
 type ErrorShape = {
   code?: unknown;
+  syscall?: unknown;
+  message?: unknown;
   kind?: unknown;
   originalCode?: unknown;
   cause?: unknown;
@@ -38,8 +42,13 @@ function codesOf(error: unknown): string[] {
   const codes: string[] = [];
   // Prisma keeps the adapter's error under meta.driverAdapterError, which keeps the driver's as cause.
   for (let current = error, depth = 0; current && typeof current === "object" && depth < 6; depth++) {
-    const { code, kind, originalCode, cause, meta } = current as ErrorShape;
+    const { code, kind, originalCode, cause, meta, syscall, message } = current as ErrorShape;
     for (const value of [code, kind, originalCode]) if (typeof value === "string") codes.push(value);
+    // A unix socket that is not there (the embedded PostgreSQL stopped) fails its connect with
+    // ENOENT (Prisma passes on only the code and "connect ENOENT <path>"); any other ENOENT (a
+    // missing file) is not about the database.
+    const isConnect = syscall === "connect" || (typeof message === "string" && /\bconnect ENOENT\b/.test(message));
+    if (code === "ENOENT" && isConnect) codes.push(SOCKET_MISSING);
     current = meta?.driverAdapterError ?? cause;
   }
   return codes;
@@ -47,8 +56,8 @@ function codesOf(error: unknown): string[] {
 
 /**
  * The expected failure behind an error from the database, or null for a real bug: an unreachable
- * database is UNAVAILABLE (503, try again); a number too large for its column, or text with a NUL
- * character, is INVALID_INPUT.
+ * database is UNAVAILABLE (503, try again); a unique name taken by a simultaneous request is
+ * CONFLICT (409); a number too large for its column, or text with a NUL character, is INVALID_INPUT.
  */
 export function databaseFailure(error: unknown): AppError | null {
   const codes = codesOf(error);
@@ -61,6 +70,13 @@ export function databaseFailure(error: unknown): AppError | null {
       "The database is not reachable right now. Nothing was changed; try again in a moment.",
     );
   }
+  // Two requests creating (or renaming to) the same unique name at once: the check before the write
+  // passed for both, and the loser's insert hits the unique index.
+  if (codes.includes("P2002") || codes.includes("23505") || codes.includes("UniqueConstraintViolation"))
+    return new AppError(
+      "CONFLICT",
+      "Another change took this name (or key) a moment ago. Nothing was changed; choose another or reload.",
+    );
   if (codes.includes("P2020") || codes.includes("22003"))
     return new AppError("INVALID_INPUT", "A number in the request is out of range.");
   // PostgreSQL text cannot hold a NUL character (22021, or 22P05 when converting from \u0000).

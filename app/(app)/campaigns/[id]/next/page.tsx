@@ -1,15 +1,24 @@
+import { headers } from "next/headers";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 
+import { StartNextItem } from "@/components/campaigns/start-next-item";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign } from "@/lib/server/db/campaigns";
 import { claimNextItemWithRetry } from "@/lib/server/db/next-item";
+import { isDeliberateNavigation } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
+
+import { claimNextItemAction } from "./actions";
 
 export const metadata = { title: "Next item" };
 
-/** Claims the viewer's next item (or their current lease) and opens it; says so when nothing is left. */
+/**
+ * Claims the viewer's next item (or their current lease) and opens it, when the viewer navigated here
+ * from the app (or typed the address); any other GET (an <img> or link on another site or port)
+ * gets a "Start / next item" button instead, since claiming takes a lease. Says so when nothing is left.
+ */
 export default async function NextItemPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("labels:write", `/campaigns/${id}/next`);
@@ -26,6 +35,19 @@ export default async function NextItemPage({ params }: { params: Promise<{ id: s
           <Link href={`/campaigns/${id}`} className="mt-4 inline-block text-sm text-indigo-700 hover:underline">
             Back to the campaign
           </Link>
+        </Card>
+      </>
+    );
+  }
+  if (!isDeliberateNavigation(await headers())) {
+    return (
+      <>
+        <PageHeader title="Start labelling" description={campaign.name} />
+        <Card>
+          <p className="mb-4 text-sm text-slate-700">
+            The button takes your next item in this campaign (or the one you hold) and opens it.
+          </p>
+          <StartNextItem campaignId={id} claim={claimNextItemAction} />
         </Card>
       </>
     );
