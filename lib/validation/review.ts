@@ -19,4 +19,9 @@ export const queueQuerySchema = z.object({
   language: z.enum(LANGUAGES).optional(),
   annotator: z.string().max(100).optional(),
   category: z.string().max(41).optional(),
+  // Where the page starts (the last row of the previous page): "reasons.position".
+  cursor: z
+    .string()
+    .regex(/^\d{1,2}\.\d{1,10}$/, "A cursor is the nextCursor of the previous page.")
+    .optional(),
 });
