@@ -1,4 +1,5 @@
-// Agreement figures for a campaign, from its labelled items. Pure: the data layer loads, this counts.
+// Agreement figures for a campaign. Pure: the item-based functions define each figure; the count-based
+// ones below compute the same from the counts the data layer takes in SQL.
 import {
   type Confusion2x2,
   cohensKappa,

@@ -49,6 +49,9 @@ async function main(): Promise<void> {
     const load = [uptime()];
     console.error("Review queue page…");
     const queue = await measureRequests(REQUESTS, () => pages.reviewQueuePage(reviewer, campaignId));
+    const deep = await pages.queuePageCursor(reviewer, campaignId, 10_000);
+    console.error("Review queue page 201…");
+    const later = await measureRequests(REQUESTS, () => pages.laterQueuePage(reviewer, campaignId, deep));
     const sample = await pages.queueSample(reviewer, campaignId, REQUESTS + 2);
     console.error("Adjudication page…");
     const adjudication = await measureRequests(REQUESTS, (index) =>
@@ -64,7 +67,8 @@ async function main(): Promise<void> {
       `Campaign of ${Number(counts.items).toLocaleString("en-US")} items and ${Number(counts.labels).toLocaleString("en-US")} labels (overlap 3), ${counts.campaigns} campaigns in the list.`,
       "",
       MEASURED_HEADER,
-      measuredRow("review queue page (queue, counts, categories, annotators)", queue),
+      measuredRow("review queue page (first 50 rows, counts per queue, categories, annotators)", queue),
+      measuredRow("review queue page 201 (rows 10,001–10,050, by cursor)", later),
       measuredRow("adjudication page (item, queue position, previous/next)", adjudication),
       measuredRow(`campaign list (${counts.campaigns} campaigns with progress)`, list),
       "",
