@@ -46,6 +46,8 @@ const HAND_WRITTEN = [
   "function verity_final_valid(text,integer,integer,boolean)",
   "function verity_decided_by(text,integer,integer,boolean)",
   "function verity_final_labels(text[])",
+  // A covering index (Prisma has no INCLUDE): the final-label relation reads a record's evidence from it.
+  'index CREATE INDEX "Record_evidence_idx" ON public."Record" USING btree (id) INCLUDE ("executableValid", "verificationOutcome", difficulty)',
   // A partial index: the flagged review queue finds the rare flagged labels without reading the rest.
   'index CREATE INDEX "Annotation_needs_review_idx" ON public."Annotation" USING btree ("itemId") WHERE "needsReview"',
 ];

@@ -94,6 +94,10 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
   WHERE i."campaignId" = ANY(campaign_ids) AND NOT i.gold
 $$;
 
+-- The relation reads three small columns of every item's record; an index holding them spares
+-- reading the records themselves (their statements and code make them 2–3 kB each).
+CREATE INDEX "Record_evidence_idx" ON "Record" (id) INCLUDE ("executableValid", "verificationOutcome", difficulty);
+
 -- The flagged review queue looks for a flag on every labelled item; flags are rare, so a partial
 -- index answers each look-up without reading the item's labels.
 CREATE INDEX "Annotation_needs_review_idx" ON "Annotation" ("itemId") WHERE "needsReview";
