@@ -15,7 +15,7 @@ export function finalLabelsOf(campaignIds: string): string {
   return `verity_final_labels(${campaignIds})`;
 }
 
-/** The columns of FINAL_LABELS that make up a `FinalLabel`. */
+/** The columns of the relation that make up a `FinalLabel`. */
 export type FinalLabelColumns = { final_valid: boolean | null; decided_by: string | null; final_categories: string[] };
 
 /** A row's final label in the shape of `finalLabel`'s answer. */

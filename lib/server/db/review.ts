@@ -24,7 +24,7 @@ export type QueueFilters = { queue?: QueueName; language?: string; annotatorId?:
 export const QUEUE_PAGE_SIZE = 50;
 
 /**
- * Why an item is in each queue, as predicates over FINAL_LABELS (`crit` is the critic as the
+ * Why an item is in each queue, as predicates over the final-label relation (`crit` is the critic as the
  * reviewer may see it): the one statement of the queues. An adjudicated item is in none.
  */
 const QUEUE_PREDICATES: Record<QueueName, string> = {
@@ -36,7 +36,7 @@ const QUEUE_PREDICATES: Record<QueueName, string> = {
 
 /**
  * The items of a campaign that need a reviewer under `filters` (except the queue filter), with which
- * queues each is in and how many: a MATERIALIZED CTE `queued` over parameters $1 (campaign id), $2
+ * queues each is in and how many: the CTE `queued`, over parameters $1 (campaign id), $2
  * (record ids whose critic is hidden from the reviewer) and the filters' own from $3 on.
  */
 function queuedSql(filters: QueueFilters): { sql: string; params: unknown[] } {
