@@ -63,7 +63,7 @@ async function queryAgreementCounts(campaignId: string, mapping: { key: string; 
     }[]
   >(
     `WITH f AS MATERIALIZED (
-       SELECT item_id, language, n, n_valid, final_valid, critic_pass, exec_valid
+       SELECT item_id, language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories
        FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE n > 0
      ),
      labels AS MATERIALIZED (
@@ -71,8 +71,9 @@ async function queryAgreementCounts(campaignId: string, mapping: { key: string; 
        FROM f JOIN "Annotation" a ON a."itemId" = f.item_id
      ),
      judged AS MATERIALIZED (
-       SELECT critic_failed_rules, final_categories FROM ${finalLabelsOf("ARRAY[$1]::text[]")}
-       WHERE n > 0 AND final_valid IS NOT NULL AND critic_pass IS NOT NULL
+       SELECT critic_failed_rules, final_categories FROM f
+       WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL
+         AND (cardinality(critic_failed_rules) > 0 OR cardinality(final_categories) > 0)
      ),
      mapping AS (SELECT * FROM unnest($2::text[], $3::text[]) AS m(key, rule)),
      pairs AS (
@@ -117,7 +118,7 @@ async function queryAgreementCounts(campaignId: string, mapping: { key: string; 
           LEFT JOIN LATERAL (
             SELECT EXISTS (SELECT 1 FROM unnest(j.critic_failed_rules) AS failed WHERE lower(failed) = lower(m.rule)) AS flagged,
                    m.key = ANY(j.final_categories) AS tagged
-            FROM judged j WHERE cardinality(j.critic_failed_rules) > 0 OR cardinality(j.final_categories) > 0
+            FROM judged j
           ) t ON true
           GROUP BY m.key
         ) r) AS rules,
