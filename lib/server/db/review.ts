@@ -16,12 +16,10 @@ import { finalLabelsOf, toFinalLabel } from "./final-labels";
 import { recordViewSelect } from "./records";
 import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
 
-export { QUEUES, type QueueName };
-
 export type QueueFilters = { queue?: QueueName; language?: string; annotatorId?: string; category?: string };
 
 /** Rows of a review queue page; more is `nextCursor`. */
-export const QUEUE_PAGE_SIZE = 50;
+const QUEUE_PAGE_SIZE = 50;
 
 /**
  * Why an item is in each queue, as predicates over the final-label relation (`crit` is the critic as the
