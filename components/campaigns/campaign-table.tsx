@@ -3,12 +3,12 @@ import Link from "next/link";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Badge } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
-import type { CampaignProgress, CampaignSummary } from "@/lib/server/db/campaigns";
+import type { CampaignListProgress, CampaignSummary } from "@/lib/server/db/campaigns";
 
 import { CampaignStatusBadge } from "./campaign-status-badge";
 import { ProgressBar } from "./progress-bar";
 
-export type CampaignRow = CampaignSummary & { progress: CampaignProgress };
+export type CampaignRow = CampaignSummary & { progress: CampaignListProgress };
 
 const COLUMNS: Column[] = [
   { label: "Campaign" },

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import type { Action } from "@/lib/server/action";
+import type { Action } from "@/lib/actions/result";
 
 /**
  * The "Start / next item" button: claims the next item with a POST (a server action) and opens it.

@@ -11,7 +11,13 @@ export const QUEUE_LABELS = {
 export type QueueKey = keyof typeof QUEUE_LABELS;
 export const QUEUE_KEYS = Object.keys(QUEUE_LABELS) as QueueKey[];
 
-export type QueueQuery = { queue?: QueueKey; language?: string; annotator?: string; category?: string };
+export type QueueQuery = {
+  queue?: QueueKey;
+  language?: string;
+  annotator?: string;
+  category?: string;
+  cursor?: string;
+};
 
 /** Parses the page's search params: empty fields (a GET form's "any") are dropped, an invalid value resets the filters. */
 export function parseQueueQuery(raw: Record<string, string | string[] | undefined>): QueueQuery {
@@ -29,7 +35,7 @@ export function queueSearch(query: QueueQuery): string {
   return text ? `?${text}` : "";
 }
 
-/** The filters listReviewQueue takes. */
+/** The filters listReviewQueue takes (the cursor is where a page starts, not a filter). */
 export function toQueueFilters(query: QueueQuery) {
   return { queue: query.queue, language: query.language, annotatorId: query.annotator, category: query.category };
 }

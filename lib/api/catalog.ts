@@ -212,15 +212,16 @@ export const API_OPERATIONS: Operation[] = [
     method: "GET",
     path: "/campaigns/{id}/disagreements",
     scope: "reviews:write",
-    summary: "Review queues.",
+    summary: "Review queues, 50 items a page (most reasons first); pass nextCursor as cursor for the next page.",
     query: {
       queue: "annotators|critic|execution|flagged",
       language: "language id",
       annotator: "user id",
       category: "category key",
+      cursor: "nextCursor of the previous page",
     },
     responses: {
-      200: "{items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts}",
+      200: "{items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts, nextCursor: string | null}",
       ...errors,
     },
   },

@@ -1,7 +1,15 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { cohensKappa, confusion2x2 } from "./agreement";
 import {
+  addConfusion,
   annotatorStatistics,
+  annotatorStatisticsFromSums,
+  humanAgreementFromSplits,
+  kappaFromConfusion,
+  type LabelSplit,
+  type PairTable,
   criticRuleMatches,
   humanAgreement,
   humanVsCritic,
@@ -226,5 +234,112 @@ describe("humanVsCritic", () => {
       kappa: 0,
       confusion: { bothValid: 1, bothInvalid: 0, humanValidCriticInvalid: 0, humanInvalidCriticValid: 1 },
     });
+  });
+});
+
+describe("the figures from counts", () => {
+  const raters = ["a", "b", "c", "d"];
+  // Items labelled by a random subset of up to four raters, in one of two languages.
+  const items = fc.array(
+    fc.subarray(raters, { minLength: 1 }).chain((who) =>
+      fc.record({
+        who: fc.constant(who),
+        valid: fc.array(fc.boolean(), { minLength: who.length, maxLength: who.length }),
+        activeMs: fc.array(fc.integer({ min: 0, max: 40_000 }), { minLength: who.length, maxLength: who.length }),
+        final: fc.constantFrom<boolean | null>(true, false, null),
+      }),
+    ),
+    { maxLength: 30 },
+  );
+  function build(
+    plans: { who: string[]; valid: boolean[]; activeMs: number[]; final: boolean | null }[],
+  ): LabelledItem[] {
+    return plans.map((plan) => ({
+      language: "python",
+      labels: plan.who.map((userId, index) => label(userId, plan.valid[index], plan.activeMs[index], day1)),
+      final: { valid: plan.final, categories: [] },
+      criticPass: null,
+      criticFailedRules: [],
+      executableValid: null,
+    }));
+  }
+  const splitsOf = (labelled: LabelledItem[]): LabelSplit[] =>
+    labelled.map((entry) => ({
+      nValid: entry.labels.filter((l) => l.valid).length,
+      nInvalid: entry.labels.filter((l) => !l.valid).length,
+      items: 1,
+    }));
+  const pairTables = (labelled: LabelledItem[]): PairTable[] =>
+    raters.flatMap((first, i) =>
+      raters.slice(i + 1).flatMap((second) => {
+        const pairs = labelled.flatMap((entry) => {
+          const [x, y] = [first, second].map((who) => entry.labels.find((l) => l.userId === who));
+          return x && y ? [[x.valid, y.valid] as [boolean, boolean]] : [];
+        });
+        return pairs.length ? [{ first, second, table: confusion2x2(pairs) }] : [];
+      }),
+    );
+  const round = (value: unknown) =>
+    JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === "number" ? Math.round(v * 1e9) / 1e9 : v)));
+  const seed = Number(process.env.FUZZ_SEED ?? 20261201);
+
+  it("agree with the item-based figures", () => {
+    fc.assert(
+      fc.property(items, (plans) => {
+        const labelled = build(plans);
+        const tables = pairTables(labelled);
+        const who = new Set(tables.flatMap((pair) => [pair.first, pair.second]));
+        const twoRaters = who.size === 2 ? addConfusion(tables.map((pair) => pair.table)) : null;
+        expect(round(humanAgreementFromSplits(splitsOf(labelled), twoRaters))).toEqual(round(humanAgreement(labelled)));
+        const sums = raters.flatMap((userId) => {
+          const mine = labelled.flatMap((entry) =>
+            entry.labels.filter((l) => l.userId === userId).map((l) => ({ l, final: entry.final.valid })),
+          );
+          if (mine.length === 0) return [];
+          const times = mine.map(({ l }) => l.activeMs).sort((x, y) => x - y);
+          const middle = Math.floor(times.length / 2);
+          return [
+            {
+              userId,
+              items: mine.length,
+              medianActiveMs: times.length % 2 ? times[middle] : (times[middle - 1] + times[middle]) / 2,
+              totalActiveMs: times.reduce((sum, t) => sum + t, 0),
+              fastDecisions: times.filter((t) => t < 10_000).length,
+              days: 1,
+              resolved: mine.filter(({ final }) => final !== null).length,
+              agreeingWithFinal: mine.filter(({ l, final }) => l.valid === final).length,
+            },
+          ];
+        });
+        const byUser = (a: { userId: string }, b: { userId: string }) => a.userId.localeCompare(b.userId);
+        expect(round(annotatorStatisticsFromSums(sums, tables).sort(byUser))).toEqual(
+          round(annotatorStatistics(labelled).sort(byUser)),
+        );
+      }),
+      { seed, numRuns: 200 },
+    );
+  });
+
+  it("give Cohen's kappa of a 2×2 table as cohensKappa of its pairs", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.boolean())), (pairs) => {
+        expect(kappaFromConfusion(confusion2x2(pairs))).toBe(cohensKappa(pairs));
+      }),
+      { seed, numRuns: 200 },
+    );
+  });
+
+  it("count 40,000 items in seconds, not minutes (no array copied per label)", () => {
+    const many = build(
+      Array.from({ length: 40_000 }, (_, index) => ({
+        who: [raters[index % 4], raters[(index + 1) % 4], raters[(index + 2) % 4]],
+        valid: [true, index % 5 !== 0, index % 7 !== 0],
+        activeMs: [1000, 2000, 3000],
+        final: true,
+      })),
+    );
+    const started = performance.now();
+    expect(annotatorStatistics(many)).toHaveLength(4);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

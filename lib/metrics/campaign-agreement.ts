@@ -1,5 +1,7 @@
-// Agreement figures for a campaign, from its labelled items. Pure: the data layer loads, this counts.
+// Agreement figures for a campaign. Pure: the item-based functions define each figure; the count-based
+// ones below compute the same from the counts the data layer takes in SQL.
 import {
+  type Confusion2x2,
   cohensKappa,
   confusion2x2,
   fleissKappa,
@@ -185,7 +187,11 @@ export const FAST_DECISION_MS = 10_000;
 export function annotatorStatistics(items: LabelledItem[]): AnnotatorStats[] {
   const byUser = new Map<string, { label: LabelledItem["labels"][number]; item: LabelledItem }[]>();
   for (const item of items)
-    for (const label of item.labels) byUser.set(label.userId, [...(byUser.get(label.userId) ?? []), { label, item }]);
+    for (const label of item.labels) {
+      const entries = byUser.get(label.userId);
+      if (entries) entries.push({ label, item });
+      else byUser.set(label.userId, [{ label, item }]);
+    }
   const users = [...byUser.keys()];
   return users.map((userId) => {
     const entries = byUser.get(userId)!;
@@ -217,4 +223,175 @@ export function annotatorStatistics(items: LabelledItem[]): AnnotatorStats[] {
       pairwiseKappa,
     };
   });
+}
+
+// The same figures from counts, as the data layer computes them in SQL: how many items had each
+// split of labels, 2×2 confusion counts, and per annotator sums. Equal to the item-based functions
+// above (campaign-agreement.test.ts), with no array per item.
+
+/** How many items had `nValid` Valid and `nInvalid` Invalid labels. */
+export type LabelSplit = { nValid: number; nInvalid: number; items: number };
+
+/** Cohen's κ from a 2×2 table: `cohensKappa` over the pairs the table counts (the same integer arithmetic). */
+export function kappaFromConfusion(table: Confusion2x2): number | null {
+  const { n } = table;
+  if (n === 0) return null;
+  const firstTrue = table.bothTrue + table.firstTrueSecondFalse;
+  const secondTrue = table.bothTrue + table.firstFalseSecondTrue;
+  const agreements = table.bothTrue + table.bothFalse;
+  const expectedScaled = firstTrue * secondTrue + (n - firstTrue) * (n - secondTrue);
+  const nSquared = n * n;
+  if (expectedScaled === nSquared) return null;
+  return (agreements * n - expectedScaled) / (nSquared - expectedScaled);
+}
+
+/**
+ * `humanAgreement` from the splits of items with at least two labels (smaller ones are ignored) and,
+ * when exactly two people labelled them, the 2×2 table of their labels on the items both labelled.
+ */
+export function humanAgreementFromSplits(splits: LabelSplit[], twoRaters: Confusion2x2 | null): AgreementFigures {
+  const multi = splits.filter((split) => split.nValid + split.nInvalid >= 2 && split.items > 0);
+  let items = 0;
+  let agreementSum = 0;
+  let pairable = 0;
+  let observedAgreement = 0;
+  let valid = 0;
+  let invalid = 0;
+  const sizes = new Map<number, number>();
+  for (const { nValid, nInvalid, items: count } of multi) {
+    const m = nValid + nInvalid;
+    const agreeing = nValid * (nValid - 1) + nInvalid * (nInvalid - 1);
+    items += count;
+    agreementSum += (count * agreeing) / (m * (m - 1));
+    pairable += count * m;
+    observedAgreement += (count * agreeing) / (m - 1);
+    valid += count * nValid;
+    invalid += count * nInvalid;
+    sizes.set(m, (sizes.get(m) ?? 0) + count);
+  }
+  const commonSize = [...sizes.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0];
+  const expectedDisagreement = pairable * pairable - (valid * valid + invalid * invalid);
+  return {
+    items,
+    percentAgreement: items ? agreementSum / items : null,
+    fleissKappa:
+      commonSize === undefined
+        ? null
+        : fleissFromSplits(multi.filter((split) => split.nValid + split.nInvalid === commonSize)),
+    krippendorffAlpha:
+      pairable < 2 || expectedDisagreement === 0
+        ? null
+        : 1 - ((pairable - 1) * (pairable - observedAgreement)) / expectedDisagreement,
+    cohensKappa: twoRaters ? kappaFromConfusion(twoRaters) : null,
+  };
+}
+
+/** Fleiss' κ over splits that all have the same number of labels. */
+function fleissFromSplits(splits: LabelSplit[]): number | null {
+  let itemCount = 0;
+  let sumPi = 0;
+  let valid = 0;
+  let invalid = 0;
+  for (const { nValid, nInvalid, items } of splits) {
+    const n = nValid + nInvalid;
+    itemCount += items;
+    sumPi += (items * (nValid * nValid + nInvalid * nInvalid - n)) / (n * (n - 1));
+    valid += items * nValid;
+    invalid += items * nInvalid;
+  }
+  if (itemCount === 0 || valid === 0 || invalid === 0) return null;
+  const all = valid + invalid;
+  const pe = (valid / all) ** 2 + (invalid / all) ** 2;
+  return (sumPi / itemCount - pe) / (1 - pe);
+}
+
+/** The humans' final label against a reference, from the 2×2 table (final first, reference second). */
+function againstFromConfusion(table: Confusion2x2) {
+  return {
+    items: table.n,
+    kappa: kappaFromConfusion(table),
+    confusion: {
+      bothValid: table.bothTrue,
+      bothInvalid: table.bothFalse,
+      humanValid: table.firstTrueSecondFalse,
+      humanInvalid: table.firstFalseSecondTrue,
+    },
+  };
+}
+
+/** `humanVsCritic` from its 2×2 table. */
+export function humanVsCriticFromConfusion(table: Confusion2x2): HumanVsCritic {
+  const { confusion, ...figures } = againstFromConfusion(table);
+  return {
+    ...figures,
+    confusion: {
+      bothValid: confusion.bothValid,
+      bothInvalid: confusion.bothInvalid,
+      humanValidCriticInvalid: confusion.humanValid,
+      humanInvalidCriticValid: confusion.humanInvalid,
+    },
+  };
+}
+
+/** `humanVsExecution` from its 2×2 table and the resolved items that did not run. */
+export function humanVsExecutionFromConfusion(table: Confusion2x2, notRun: number): HumanVsExecution {
+  const { confusion, ...figures } = againstFromConfusion(table);
+  return {
+    ...figures,
+    notRun,
+    confusion: {
+      bothValid: confusion.bothValid,
+      bothInvalid: confusion.bothInvalid,
+      humanValidExecutionInvalid: confusion.humanValid,
+      humanInvalidExecutionValid: confusion.humanInvalid,
+    },
+  };
+}
+
+/** One annotator's sums, as SQL gives them. */
+export type AnnotatorSums = {
+  userId: string;
+  items: number;
+  medianActiveMs: number | null;
+  totalActiveMs: number;
+  fastDecisions: number;
+  days: number;
+  resolved: number;
+  agreeingWithFinal: number;
+};
+
+/** Two annotators' labels on the items both labelled, as a 2×2 table (`first` first). */
+export type PairTable = { first: string; second: string; table: Confusion2x2 };
+
+/** `annotatorStatistics` from per annotator sums and the 2×2 table of each pair of annotators. */
+export function annotatorStatisticsFromSums(sums: AnnotatorSums[], pairs: PairTable[]): AnnotatorStats[] {
+  const kappas = new Map<string, Record<string, number | null>>();
+  for (const { first, second, table } of pairs) {
+    const kappa = kappaFromConfusion(table);
+    (kappas.get(first) ?? kappas.set(first, {}).get(first)!)[second] = kappa;
+    (kappas.get(second) ?? kappas.set(second, {}).get(second)!)[first] = kappa;
+  }
+  return sums.map((sum) => ({
+    userId: sum.userId,
+    items: sum.items,
+    medianActiveMs: sum.items ? sum.medianActiveMs : null,
+    meanActiveMs: sum.items ? sum.totalActiveMs / sum.items : null,
+    fastDecisions: sum.fastDecisions,
+    itemsPerDay: sum.days ? sum.items / sum.days : null,
+    agreementWithFinal: sum.resolved ? sum.agreeingWithFinal / sum.resolved : null,
+    pairwiseKappa: kappas.get(sum.userId) ?? {},
+  }));
+}
+
+/** Adds 2×2 tables cell by cell. */
+export function addConfusion(tables: Confusion2x2[]): Confusion2x2 {
+  const sum: Confusion2x2 = { bothTrue: 0, bothFalse: 0, firstTrueSecondFalse: 0, firstFalseSecondTrue: 0, n: 0 };
+  for (const table of tables) {
+    sum.bothTrue += table.bothTrue;
+    sum.bothFalse += table.bothFalse;
+    sum.firstTrueSecondFalse += table.firstTrueSecondFalse;
+    sum.firstFalseSecondTrue += table.firstFalseSecondTrue;
+    sum.n += table.n;
+  }
+  return sum;
 }

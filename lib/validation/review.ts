@@ -20,4 +20,9 @@ export const queueQuerySchema = z.object({
   language: z.enum(LANGUAGES).optional(),
   annotator: singleLineText().max(100).optional(),
   category: singleLineText().max(41).optional(),
+  // Where the page starts (the last row of the previous page): "reasons.position".
+  cursor: z
+    .string()
+    .regex(/^\d{1,2}\.\d{1,10}$/, "A cursor is the nextCursor of the previous page.")
+    .optional(),
 });

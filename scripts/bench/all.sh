@@ -9,6 +9,8 @@ npm run bench:import
 npm run bench:queue
 node scripts/run-ts.mjs scripts/bench/queue-scale.ts --mode both
 npm run bench:report
+npm run bench:review
+npm run bench:agreement
 npm run bench:workspace-page
 npm run bench:sandbox
 echo "Wrote docs/benchmarks.md"

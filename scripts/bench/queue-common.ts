@@ -22,6 +22,34 @@ export async function seedRecords(
   );
 }
 
+/**
+ * Every item of a campaign labelled by `target` annotators taken in turn from `userIds`, written in
+ * SQL (one Valid in five is Invalid, by hash): the 300,000-label shape of the review, agreement and
+ * report benchmarks. The counters the submit path keeps are set here too.
+ */
+export async function fillOverlapCampaign(client: pg.Client, campaignId: string, userIds: string[]): Promise<void> {
+  await client.query(
+    `INSERT INTO "Assignment" (id, "itemId", "userId", status, "leaseExpiresAt", "finishedAt")
+     SELECT 'asg_' || md5(i.id || k), i.id, ($2::text[])[1 + (i.position + k) % array_length($2::text[], 1)], 'SUBMITTED', now(), now()
+     FROM "CampaignItem" i CROSS JOIN generate_series(0, i.target - 1) k WHERE i."campaignId" = $1`,
+    [campaignId, userIds],
+  );
+  await client.query(
+    `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
+     SELECT 'ann_' || md5(a.id), a."itemId", a."userId", (hashtext(a.id) % 5) <> 0, '{}', '{}', 30000, now() FROM "Assignment" a
+     JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1`,
+    [campaignId],
+  );
+  await client.query(`UPDATE "CampaignItem" SET "slotsTaken" = target WHERE "campaignId" = $1`, [campaignId]);
+  await client.query(
+    `UPDATE "CampaignItem" i SET "labelCount" = a.n, "validCount" = a.n_valid
+     FROM (SELECT "itemId", count(*)::int AS n, (count(*) FILTER (WHERE valid))::int AS n_valid
+           FROM "Annotation" a JOIN "CampaignItem" ci ON ci.id = a."itemId" WHERE ci."campaignId" = $1 GROUP BY "itemId") a
+     WHERE a."itemId" = i.id`,
+    [campaignId],
+  );
+}
+
 export async function time<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   const value = await run();

@@ -11,7 +11,7 @@ import pg from "pg";
 
 import { signInWithPassword, startApp, stopApp } from "./app";
 import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
-import { countOverAssignment, runClosed, seedRecords, time } from "./queue-common";
+import { countOverAssignment, fillOverlapCampaign, runClosed, seedRecords, time } from "./queue-common";
 
 const { values: options } = parseArgs({
   options: {
@@ -123,26 +123,10 @@ async function main(): Promise<void> {
         leaseMinutes: 30,
       },
     });
-    const userIds = users.map(({ actor }) => actor.id);
-    await client.query(
-      `INSERT INTO "Assignment" (id, "itemId", "userId", status, "leaseExpiresAt", "finishedAt")
-       SELECT 'asg_' || md5(i.id || k), i.id, ($2::text[])[1 + (i.position + k) % array_length($2::text[], 1)], 'SUBMITTED', now(), now()
-       FROM "CampaignItem" i CROSS JOIN generate_series(0, 2) k WHERE i."campaignId" = $1`,
-      [full.id, userIds],
-    );
-    await client.query(
-      `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
-       SELECT 'ann_' || md5(a.id), a."itemId", a."userId", (hashtext(a.id) % 5) <> 0, '{}', '{}', 30000, now() FROM "Assignment" a
-       JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1`,
-      [full.id],
-    );
-    await client.query(`UPDATE "CampaignItem" SET "slotsTaken" = target WHERE "campaignId" = $1`, [full.id]);
-    // Written in SQL, so the per-item counters the submit path keeps are set here too.
-    await client.query(
-      `UPDATE "CampaignItem" i SET "labelCount" = a.n, "validCount" = a.n_valid
-       FROM (SELECT "itemId", count(*)::int AS n, (count(*) FILTER (WHERE valid))::int AS n_valid FROM "Annotation" GROUP BY "itemId") a
-       WHERE a."itemId" = i.id AND i."campaignId" = $1`,
-      [full.id],
+    await fillOverlapCampaign(
+      client,
+      full.id,
+      users.map(({ actor }) => actor.id),
     );
 
     await client.query("ANALYZE");

@@ -4,7 +4,7 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaignProgress, listCampaigns } from "@/lib/server/db/campaigns";
+import { listCampaignProgress, listCampaigns } from "@/lib/server/db/campaigns";
 import { listDatasets } from "@/lib/server/db/records";
 
 import { createCampaignAction } from "./actions";
@@ -18,12 +18,11 @@ export default async function CampaignsPage() {
     listCampaigns({ actor }),
     isAdmin ? listDatasets({ actor }) : Promise.resolve([]),
   ]);
-  const rows = await Promise.all(
-    campaigns.map(async (campaign) => ({
-      ...campaign,
-      progress: await getCampaignProgress({ actor, campaignId: campaign.id }),
-    })),
-  );
+  const progress = await listCampaignProgress({ actor, campaignIds: campaigns.map((campaign) => campaign.id) });
+  const rows = campaigns.flatMap((campaign) => {
+    const counts = progress.get(campaign.id);
+    return counts ? [{ ...campaign, progress: counts }] : [];
+  });
 
   return (
     <>

@@ -2,13 +2,14 @@ import "server-only";
 
 import { stringify } from "csv-stringify/sync";
 
-import { type AggregationRule, type FinalLabel, finalLabel } from "@/lib/metrics";
+import type { AggregationRule, FinalLabel } from "@/lib/metrics";
 import { spreadsheetSafe } from "@/lib/reports/spreadsheet-safe";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
 import { getCampaign } from "./campaigns";
 import { prisma } from "./client";
+import { type FinalLabelColumns, finalLabelsOf, toFinalLabel } from "./final-labels";
 import { exportedRun, latestVerificationRuns, type VerificationRun } from "./runs";
 import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
 
@@ -20,6 +21,7 @@ export type ExportKind = "labels" | "annotations" | "verified";
 export type ExportFormat = "jsonl" | "csv";
 
 type PageItem = {
+  id: string;
   position: number;
   record: {
     id: number;
@@ -51,6 +53,16 @@ type PageItem = {
   }[];
 };
 
+/** The final labels of a page of a campaign's items, from the final-label relation. */
+async function pageFinals(campaignId: string, itemIds: string[]): Promise<Map<string, FinalLabel>> {
+  const rows = await prisma().$queryRawUnsafe<({ item_id: string } & FinalLabelColumns)[]>(
+    `SELECT item_id, final_valid, decided_by, final_categories FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE item_id = ANY($2::text[])`,
+    campaignId,
+    itemIds,
+  );
+  return new Map(rows.map((row) => [row.item_id, toFinalLabel(row)]));
+}
+
 async function* campaignPages(campaignId: string, withCode: boolean): AsyncGenerator<PageItem[]> {
   let after = 0;
   for (;;) {
@@ -59,6 +71,7 @@ async function* campaignPages(campaignId: string, withCode: boolean): AsyncGener
       orderBy: { position: "asc" },
       take: PAGE,
       select: {
+        id: true,
         position: true,
         record: {
           select: {
@@ -222,13 +235,10 @@ export async function* exportCampaign({
     select: {
       name: true,
       finalRule: true,
-      categories: { orderBy: { position: "asc" }, select: { key: true, invalidating: true } },
+      categories: { orderBy: { position: "asc" }, select: { key: true } },
     },
   });
   const rule = campaign.finalRule as AggregationRule;
-  const invalidatingKeys = new Set(
-    campaign.categories.filter((category) => category.invalidating).map((category) => category.key),
-  );
   const categoryKeys = campaign.categories.map((category) => category.key);
   const csv = format === "csv" && what !== "verified";
   // The header goes first, so an empty campaign still gives a CSV with its columns.
@@ -241,12 +251,16 @@ export async function* exportCampaign({
       record: { ...item.record, critic: criticAsSeen(item.record.critic, hidden.has(item.record.id)) },
     }));
     const lines: string[] = [];
+    const finals = await pageFinals(
+      campaignId,
+      page.map((item) => item.id),
+    );
     const runs =
       what === "verified"
         ? await latestVerificationRuns(page.map((item) => item.record.id))
         : new Map<number, VerificationRun[]>();
     for (const item of page) {
-      const final = finalLabel({ rule, labels: item.annotations, adjudication: item.adjudication, invalidatingKeys });
+      const final = finals.get(item.id)!;
       if (what !== "verified") {
         for (const row of what === "labels"
           ? [itemRow(campaign.name, rule, item, final)]

@@ -1,8 +1,9 @@
 // Property: every reader of final labels agrees with `finalLabel` (lib/metrics/final-label.ts). Random
-// campaigns (each rule, random labels with categories, revisions, adjudications; two campaigns over one
-// dataset for the cross-campaign rule) are written through the real data functions, then the report,
-// the dataset report, the exports, the review queues, the agreement figures and the item counters are
-// compared with what the pure definition says about the labels made here.
+// campaigns (each rule, random labels with categories and flags, revisions, adjudications, critic
+// verdicts and execution results; two campaigns over one dataset for the cross-campaign rule) are
+// written through the real data functions, then the report, the dataset report, the exports, the
+// review queues page by page, each queued item's previous and next, the agreement figures and the
+// item counters are compared with what the pure definitions say about the labels made here.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -12,8 +13,18 @@ import {
   type AnnotatorLabel,
   type FinalLabel,
   finalLabel,
+  finalVerdict,
   strongestEvidence,
 } from "@/lib/metrics";
+import {
+  annotatorStatistics,
+  criticRuleMatches,
+  humanAgreement,
+  humanVsCritic,
+  humanVsExecution,
+  type LabelledItem,
+} from "@/lib/metrics/campaign-agreement";
+import { QUEUES, type QueueName } from "@/lib/review/queues";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -24,7 +35,7 @@ import { exportCampaign } from "./exports";
 import { importRecords } from "./imports";
 import { submitAnnotation } from "./queue";
 import { getCampaignReport, getDatasetReport } from "./reports";
-import { adjudicateItem, computeOutcomes, listReviewQueue } from "./review";
+import { adjudicateItem, getQueueNeighbours, listReviewQueue } from "./review";
 
 const INVALIDATING = new Set(
   DEFAULT_CATEGORIES.filter((category) => category.invalidating).map((category) => category.key),
@@ -32,7 +43,23 @@ const INVALIDATING = new Set(
 const LANGUAGES = ["python", "cpp"];
 const DIFFICULTIES = ["easy", "hard"];
 
-const label = fc.record({ valid: fc.boolean(), categories: fc.subarray(["precision", "weak-coverage", "other"]) });
+const label = fc.record({
+  valid: fc.boolean(),
+  categories: fc.subarray(["precision", "weak-coverage", "other"]),
+  // One label in eight asks for review.
+  needsReview: fc.integer({ min: 0, max: 7 }).map((roll) => roll === 0),
+});
+// The critic's verdict and the failed rules it names (mapped to "precision" and "other"), and execution.
+const evidence = {
+  critic: fc.option(
+    fc.record({
+      overallPass: fc.boolean(),
+      failedRules: fc.subarray(["Improper Precision Handling", "Other Issues"]),
+    }),
+    { nil: null },
+  ),
+  executableValid: fc.option(fc.boolean(), { nil: null }),
+};
 // Up to three annotators; the first may revise their label; a reviewer may decide.
 const itemPlan = fc.record({
   labels: fc.array(label, { maxLength: 3 }),
@@ -42,7 +69,11 @@ const itemPlan = fc.record({
 const scenario = fc
   .record({
     records: fc.array(
-      fc.record({ language: fc.constantFrom(...LANGUAGES), difficulty: fc.constantFrom(...DIFFICULTIES) }),
+      fc.record({
+        language: fc.constantFrom(...LANGUAGES),
+        difficulty: fc.constantFrom(...DIFFICULTIES),
+        ...evidence,
+      }),
       { minLength: 1, maxLength: 4 },
     ),
     rules: fc.array(fc.constantFrom<AggregationRule>("consensus", "majority", "strict"), {
@@ -64,7 +95,8 @@ type Expected = {
   campaignId: string;
   recordIndex: number;
   itemId: string;
-  labels: (AnnotatorLabel & { userId: string })[];
+  labels: (AnnotatorLabel & { userId: string; needsReview: boolean })[];
+  adjudicated: boolean;
   final: FinalLabel;
 };
 
@@ -89,10 +121,25 @@ async function writeScenario({ records, campaigns }: Scenario) {
   await importRecords({
     actor: admin,
     datasetName: dataset,
-    source: chunks(toJsonl(records.map((record, index) => makeRecord(`f${index}_${tag}`, { ...record, index })))),
+    source: chunks(
+      toJsonl(
+        records.map(({ language, difficulty }, index) =>
+          makeRecord(`f${index}_${tag}`, { language, difficulty, index }),
+        ),
+      ),
+    ),
     skipInvalid: false,
     origin: "api",
   });
+  const stored = await prisma().record.findMany({
+    where: { dataset: { name: dataset } },
+    select: { id: true, extra: true },
+  });
+  for (const { id, extra } of stored) {
+    const { critic, executableValid } = records[(extra as { index: number }).index];
+    if (critic) await prisma().criticVerdict.create({ data: { recordId: id, ...critic, raw: "{}" } });
+    await prisma().record.update({ where: { id }, data: { executableValid } });
+  }
   const expected: Expected[][] = [];
   for (const plan of campaigns) {
     const campaign = await createCampaign({
@@ -121,14 +168,14 @@ async function writeScenario({ records, campaigns }: Scenario) {
         await submitAnnotation({
           actor: annotators[index],
           itemId,
-          input: { ...planned, note: null, needsReview: false, activeMs: 1000 },
+          input: { ...planned, note: null, activeMs: 1000 + 4000 * index },
         });
       }
       if (itemPlan.revision && labels.length > 0) {
         await submitAnnotation({
           actor: annotators[0],
           itemId,
-          input: { ...itemPlan.revision, note: "revised", needsReview: false, activeMs: 1000 },
+          input: { ...itemPlan.revision, note: "revised", activeMs: 1000 },
         });
         labels[0] = { ...itemPlan.revision, userId: annotators[0].id };
       }
@@ -140,7 +187,14 @@ async function writeScenario({ records, campaigns }: Scenario) {
         adjudication: itemPlan.adjudication ?? null,
         invalidatingKeys: INVALIDATING,
       });
-      written.push({ campaignId: campaign.id, recordIndex, itemId, labels, final });
+      written.push({
+        campaignId: campaign.id,
+        recordIndex,
+        itemId,
+        labels,
+        adjudicated: !!itemPlan.adjudication,
+        final,
+      });
     }
     expected.push(written);
   }
@@ -206,6 +260,147 @@ async function readAll(stream: AsyncGenerator<string>): Promise<string> {
   return text;
 }
 
+/** The queues an item is in, by the queues' definition over its final label (adjudicated: none). */
+function expectedQueues(record: Scenario["records"][number], item: Expected): QueueName[] {
+  if (item.adjudicated || item.labels.length === 0) return [];
+  const human = item.final.valid;
+  const critic = record.critic?.overallPass ?? null;
+  const valids = item.labels.map((l) => l.valid);
+  const queues: Record<QueueName, boolean> = {
+    annotators: valids.includes(true) && valids.includes(false),
+    critic: human !== null && critic !== null && human !== critic,
+    execution:
+      (human === true && record.executableValid === false) ||
+      (human === false && record.executableValid === true && critic === true),
+    flagged: item.labels.some((l) => l.needsReview),
+  };
+  return QUEUES.filter((queue) => queues[queue]);
+}
+
+/**
+ * The review queues, read page by page (two rows a page) under every queue filter, hold exactly the
+ * items the definition puts there, most reasons first then campaign order, each with its final label;
+ * each item's previous and next are its neighbours in that order, and an item outside the queue
+ * leads to the queue's first.
+ */
+async function expectQueues(records: Scenario["records"], items: Expected[]) {
+  const campaignId = items[0].campaignId;
+  const positions = new Map(
+    (await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true, position: true } })).map(
+      (item) => [item.id, item.position],
+    ),
+  );
+  const queued = items
+    .map((item) => ({ item, queues: expectedQueues(records[item.recordIndex], item) }))
+    .filter(({ queues }) => queues.length > 0)
+    .sort((a, b) => b.queues.length - a.queues.length || positions.get(a.item.itemId)! - positions.get(b.item.itemId)!);
+  for (const queue of [undefined, ...QUEUES]) {
+    const listed = queued.filter(({ queues }) => !queue || queues.includes(queue));
+    const rows = [];
+    let cursor = null;
+    do {
+      const page: Awaited<ReturnType<typeof listReviewQueue>> = await listReviewQueue({
+        actor: reviewer,
+        campaignId,
+        filters: { queue },
+        cursor,
+        limit: 2,
+      });
+      expect(page.counts).toEqual(
+        Object.fromEntries(QUEUES.map((name) => [name, queued.filter(({ queues }) => queues.includes(name)).length])),
+      );
+      rows.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(rows.map((row) => [row.itemId, Object.keys(row.reasons), row.final])).toEqual(
+      listed.map(({ item, queues }) => [item.itemId, queues, item.final]),
+    );
+    for (const [index, { item }] of listed.entries()) {
+      expect(
+        await getQueueNeighbours({ actor: reviewer, campaignId, itemId: item.itemId, filters: { queue } }),
+      ).toEqual(
+        expect.objectContaining({
+          total: listed.length,
+          position: index + 1,
+          previousItemId: listed[index - 1]?.item.itemId ?? null,
+          nextItemId: listed[index + 1]?.item.itemId ?? null,
+        }),
+      );
+    }
+    const outside = items.find((item) => !listed.some((entry) => entry.item.itemId === item.itemId));
+    if (outside)
+      expect(
+        await getQueueNeighbours({ actor: reviewer, campaignId, itemId: outside.itemId, filters: { queue } }),
+      ).toEqual({
+        total: listed.length,
+        position: null,
+        reasons: {},
+        previousItemId: null,
+        nextItemId: listed[0]?.item.itemId ?? null,
+      });
+  }
+}
+
+/** Numbers rounded to 9 places, so sums taken in another order compare equal. */
+function rounded(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === "number" ? Math.round(v * 1e9) / 1e9 : v)));
+}
+
+/** The agreement figures, counted in SQL, equal the item-based definitions over the labelled items. */
+async function expectAgreement(records: Scenario["records"], items: Expected[]) {
+  const campaignId = items[0].campaignId;
+  const stored = await prisma().annotation.findMany({
+    where: { item: { campaignId } },
+    orderBy: { createdAt: "asc" },
+    select: { itemId: true, userId: true, valid: true, categories: true, activeMs: true, updatedAt: true },
+  });
+  const labelled: LabelledItem[] = items
+    .filter((item) => item.labels.length > 0)
+    .map((item) => {
+      const record = records[item.recordIndex];
+      return {
+        language: record.language,
+        labels: stored.filter((label) => label.itemId === item.itemId),
+        final: item.final,
+        criticPass: record.critic?.overallPass ?? null,
+        criticFailedRules: record.critic?.failedRules ?? [],
+        executableValid: record.executableValid,
+      };
+    });
+  const mapping = await prisma().errorCategory.findMany({ where: { campaignId }, orderBy: { position: "asc" } });
+  const agreement = await getCampaignAgreement({ actor: admin, campaignId });
+  const languages = [...new Set(labelled.map((item) => item.language))].sort();
+  const perLanguage = <T>(figure: (subset: LabelledItem[]) => T) =>
+    Object.fromEntries(
+      languages.map((language) => [language, figure(labelled.filter((item) => item.language === language))]),
+    );
+  expect(
+    rounded({
+      overall: agreement.overall,
+      byLanguage: agreement.byLanguage,
+      humanVsCritic: agreement.humanVsCritic,
+      humanVsCriticByLanguage: agreement.humanVsCriticByLanguage,
+      humanVsExecution: agreement.humanVsExecution,
+      humanVsExecutionByLanguage: agreement.humanVsExecutionByLanguage,
+      criticRules: agreement.criticRules,
+      annotators: agreement.annotators
+        .map(({ email: _email, name: _name, gold: _gold, ...stats }) => stats)
+        .sort((a, b) => a.userId.localeCompare(b.userId)),
+    }),
+  ).toEqual(
+    rounded({
+      overall: humanAgreement(labelled),
+      byLanguage: perLanguage(humanAgreement),
+      humanVsCritic: humanVsCritic(labelled),
+      humanVsCriticByLanguage: perLanguage(humanVsCritic),
+      humanVsExecution: humanVsExecution(labelled),
+      humanVsExecutionByLanguage: perLanguage(humanVsExecution),
+      criticRules: criticRuleMatches(labelled, mapping),
+      annotators: annotatorStatistics(labelled).sort((a, b) => a.userId.localeCompare(b.userId)),
+    }),
+  );
+}
+
 describe("final labels", () => {
   it("agree with finalLabel in every reader, under every rule", async () => {
     await fc.assert(
@@ -213,7 +408,6 @@ describe("final labels", () => {
         const { dataset, expected, keyOf } = await writeScenario(plan);
         for (const items of expected) {
           const campaignId = items[0].campaignId;
-          const finalOf = new Map(items.map((item) => [item.itemId, item.final]));
 
           // The item counters the report counts with match the annotations.
           const counters = await prisma().campaignItem.findMany({
@@ -275,24 +469,8 @@ describe("final labels", () => {
               .sort(),
           );
 
-          // Review queues and agreement read the outcomes of labelled items.
-          const { outcomes } = await computeOutcomes(campaignId);
-          expect(Object.fromEntries(outcomes.map((outcome) => [outcome.itemId, outcome.final]))).toEqual(
-            Object.fromEntries(items.filter((item) => item.labels.length > 0).map((item) => [item.itemId, item.final])),
-          );
-          const queue = await listReviewQueue({ actor: reviewer, campaignId, filters: {} });
-          for (const row of queue.items) expect(row.final).toEqual(finalOf.get(row.itemId));
-          const agreement = await getCampaignAgreement({ actor: admin, campaignId });
-          for (const stats of agreement.annotators) {
-            const resolved = items.flatMap((item) =>
-              item.labels
-                .filter((l) => l.userId === stats.userId && item.final.valid !== null && item.labels.length > 0)
-                .map((l) => l.valid === item.final.valid),
-            );
-            expect(stats.agreementWithFinal).toBe(
-              resolved.length ? resolved.filter(Boolean).length / resolved.length : null,
-            );
-          }
+          await expectQueues(plan.records, items);
+          await expectAgreement(plan.records, items);
         }
 
         // The dataset report keeps, per record, the strongest evidence across campaigns (latest on a tie).
@@ -314,6 +492,29 @@ describe("final labels", () => {
       { seed: Number(process.env.FINAL_LABELS_SEED ?? 20261130), numRuns: 25 },
     );
   }, 300_000);
+});
+
+describe("the SQL verdict", () => {
+  it("is finalVerdict for every rule, label count up to 8 and adjudication", async () => {
+    const rows = await prisma().$queryRaw<
+      {
+        rule: AggregationRule;
+        n: number;
+        nValid: number;
+        adj: boolean | null;
+        valid: boolean | null;
+        decidedBy: string | null;
+      }[]
+    >`
+      SELECT rule, n, v AS "nValid", adj, verity_final_valid(rule, n, v, adj) AS valid, verity_decided_by(rule, n, v, adj) AS "decidedBy"
+      FROM unnest(ARRAY['consensus', 'majority', 'strict']) AS rule, generate_series(0, 8) AS n,
+           LATERAL generate_series(0, n) AS v, unnest(ARRAY[NULL, true, false]::boolean[]) AS adj`;
+    expect(rows).toHaveLength(3 * 45 * 3);
+    for (const row of rows)
+      expect({ valid: row.valid, decidedBy: row.decidedBy }, JSON.stringify(row)).toEqual(
+        finalVerdict({ rule: row.rule, labelCount: row.n, validCount: row.nValid, adjudicationValid: row.adj }),
+      );
+  });
 });
 
 describe("final labels of items with more labels than the campaign expects", () => {

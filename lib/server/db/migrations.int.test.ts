@@ -42,6 +42,14 @@ const HAND_WRITTEN = [
   // Rate budgets and run leases shared by every app instance, each taken in one statement.
   "function verity_take_rate_budgets(text[],double precision[],double precision[],double precision[],timestamp with time zone)",
   "function verity_admit_run(text,text,integer,integer,integer)",
+  // The final-label relation every reader of final labels pages through, and its verdict.
+  "function verity_final_valid(text,integer,integer,boolean)",
+  "function verity_decided_by(text,integer,integer,boolean)",
+  "function verity_final_labels(text[])",
+  // A covering index (Prisma has no INCLUDE): the final-label relation reads a record's evidence from it.
+  'index CREATE INDEX "Record_evidence_idx" ON public."Record" USING btree (id) INCLUDE ("executableValid", "verificationOutcome", difficulty)',
+  // A partial index: the flagged review queue finds the rare flagged labels without reading the rest.
+  'index CREATE INDEX "Annotation_needs_review_idx" ON public."Annotation" USING btree ("itemId") WHERE "needsReview"',
 ];
 
 async function catalogOf(url: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import "server-only";
 
-import { cohensKappa, isFinalCategory, krippendorffAlphaNominal, wilsonInterval } from "@/lib/metrics";
+import { wilsonInterval } from "@/lib/metrics";
+import { humanAgreementFromSplits, kappaFromConfusion, type LabelSplit } from "@/lib/metrics/campaign-agreement";
 import type { ReportRow } from "@/lib/reports/format";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
@@ -9,7 +10,7 @@ import { AppError } from "@/lib/server/errors";
 
 import { getCampaign, getCampaignForSystem } from "./campaigns";
 import { prisma } from "./client";
-import { COUNTED_ITEMS, type Decisions, decide, expectedKinds, FINALS_CTE, observedKinds } from "./final-labels";
+import { finalLabelsOf } from "./final-labels";
 
 export type { ReportRow };
 
@@ -56,30 +57,34 @@ const COUNT_KEYS: (keyof Counts)[] = [
   "humanInvalidCriticValid",
 ];
 
-type Params = [string[], ...Decisions];
-
 type CountRow = Counts & { language: string; difficulty: string };
-type CategoryRow = {
-  campaignId: string;
-  language: string;
-  source: "adjudication" | "invalid-labels";
-  category: string;
-  count: number;
-};
+type CategoryRow = { language: string; category: string; count: number };
+type SplitRow = { language: string } & LabelSplit;
 
 /**
- * In one pass over the final labels FINALS_CTE joins: counts per (language, difficulty), which the
- * caller sums per language and per difficulty; and the candidate categories of the items finally
- * Invalid, counted per item, from the source `categorySource` named for each (the adjudicator's, or
- * those of the annotators who said Invalid), which buildReport filters with `isFinalCategory`.
+ * In one pass over the final labels of the counted items of `campaignIds` (finalLabelsOf; over several
+ * campaigns a record keeps its strongest evidence, `evidenceStrength`, the latest campaign on a tie):
+ * counts per (language, difficulty), which the caller sums per language and per difficulty; the final
+ * categories of the items finally Invalid, per language; and the label splits of every item with two
+ * labels or more, for Krippendorff's alpha.
  */
 async function queryFigures(
-  params: Params,
-): Promise<{ counts: CountRow[]; categories: CategoryRow[]; undecided: number }> {
+  campaignIds: string[],
+): Promise<{ counts: CountRow[]; categories: CategoryRow[]; splits: SplitRow[] }> {
+  // One campaign holds a record once; only across campaigns does a record choose its strongest item.
+  const finals =
+    campaignIds.length === 1
+      ? `SELECT * FROM items`
+      : `SELECT DISTINCT ON (record_id) * FROM items ORDER BY record_id, strength DESC, array_position($1::text[], campaign_id) DESC`;
   const [figures] = await prisma().$queryRawUnsafe<
-    { counts: CountRow[] | null; categories: CategoryRow[] | null; undecided: number }[]
+    { counts: CountRow[] | null; categories: CategoryRow[] | null; splits: SplitRow[] | null }[]
   >(
-    `WITH ${FINALS_CTE},
+    `WITH items AS MATERIALIZED (
+       SELECT item_id, campaign_id, record_id, language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, strength,
+              final_valid, final_categories, critic_pass, exec_valid, exec_unavailable
+       FROM ${finalLabelsOf("$1::text[]")}
+     ),
+     finals AS MATERIALIZED (${finals}),
      counts AS (
        SELECT language, difficulty,
          count(*)::int AS sampled,
@@ -97,58 +102,39 @@ async function queryFigures(
          (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
        FROM finals GROUP BY language, difficulty
      ),
-     item_categories AS (
-       SELECT f."campaignId", f.language, f.category_source, unnest(f.adj_categories) AS category
-       FROM finals f WHERE f.final_valid = false AND f.category_source = 'adjudication'
-       UNION ALL
-       SELECT f."campaignId", f.language, f.category_source, labelled.category
-       FROM finals f CROSS JOIN LATERAL (SELECT DISTINCT unnest(a.categories) AS category FROM "Annotation" a WHERE a."itemId" = f.id AND NOT a.valid) labelled
-       WHERE f.final_valid = false AND f.category_source = 'invalid-labels'
-     ),
      categories AS (
-       SELECT "campaignId", language, category_source AS source, category, count(*)::int AS count
-       FROM item_categories GROUP BY 1, 2, 3, 4
+       SELECT f.language, category, count(*)::int AS count
+       FROM finals f CROSS JOIN unnest(f.final_categories) AS category
+       WHERE f.final_valid = false
+       GROUP BY 1, 2
+     ),
+     splits AS (
+       SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", count(*)::int AS items
+       FROM items WHERE n >= 2 GROUP BY 1, 2, 3
      )
      SELECT (SELECT json_agg(counts) FROM counts) AS counts, (SELECT json_agg(categories) FROM categories) AS categories,
-            (SELECT count(*)::int FROM items WHERE strength IS NULL) AS undecided`,
-    ...params,
-  );
-  return { counts: figures.counts ?? [], categories: figures.categories ?? [], undecided: figures.undecided };
-}
-
-/** How many items had each (valid, invalid) split of labels, per language: enough for Krippendorff's alpha. */
-async function querySplits(campaignIds: string[]) {
-  return prisma().$queryRawUnsafe<{ language: string; nValid: number; nInvalid: number; items: number }[]>(
-    `WITH ${COUNTED_ITEMS}
-     SELECT language, "validCount" AS "nValid", ("labelCount" - "validCount") AS "nInvalid", count(*)::int AS items
-     FROM counted WHERE "labelCount" >= 2
-     GROUP BY 1, 2, 3`,
+            (SELECT json_agg(splits) FROM splits) AS splits`,
     campaignIds,
   );
+  return { counts: figures.counts ?? [], categories: figures.categories ?? [], splits: figures.splits ?? [] };
 }
 
 function ratio(numerator: number, denominator: number): number | null {
   return denominator > 0 ? numerator / denominator : null;
 }
 
-function alphaFromSplits(splits: { nValid: number; nInvalid: number; items: number }[]): number | null {
-  const units = splits.flatMap((split) =>
-    Array.from({ length: split.items }, () => [
-      ...Array<boolean>(split.nValid).fill(true),
-      ...Array<boolean>(split.nInvalid).fill(false),
-    ]),
-  );
-  return krippendorffAlphaNominal(units);
+function alphaFromSplits(splits: LabelSplit[]): number | null {
+  return humanAgreementFromSplits(splits, null).krippendorffAlpha;
 }
 
-function kappaFromConfusion(counts: Counts): number | null {
-  const pairs: [boolean, boolean][] = [
-    ...Array.from({ length: counts.bothValid }, () => [true, true] as [boolean, boolean]),
-    ...Array.from({ length: counts.bothInvalid }, () => [false, false] as [boolean, boolean]),
-    ...Array.from({ length: counts.humanValidCriticInvalid }, () => [true, false] as [boolean, boolean]),
-    ...Array.from({ length: counts.humanInvalidCriticValid }, () => [false, true] as [boolean, boolean]),
-  ];
-  return cohensKappa(pairs);
+function kappaFromCounts(counts: Counts): number | null {
+  return kappaFromConfusion({
+    bothTrue: counts.bothValid,
+    bothFalse: counts.bothInvalid,
+    firstTrueSecondFalse: counts.humanValidCriticInvalid,
+    firstFalseSecondTrue: counts.humanInvalidCriticValid,
+    n: counts.bothValid + counts.bothInvalid + counts.humanValidCriticInvalid + counts.humanInvalidCriticValid,
+  });
 }
 
 function toRow(
@@ -168,7 +154,7 @@ function toRow(
     executableValid: ratio(counts.execValid, counts.execKnown),
     executableN: counts.execKnown,
     executableUnavailable: counts.execUnavailable,
-    humanCriticKappa: kappaFromConfusion(counts),
+    humanCriticKappa: kappaFromCounts(counts),
     alpha: alphaFromSplits(splits),
     topCategories: Object.entries(categories)
       .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
@@ -292,21 +278,6 @@ function sumBy(rows: CountRow[], key: "language" | "difficulty"): Map<string, Co
   return sums;
 }
 
-/**
- * The counts and categories of the final labels of the counted items of `campaigns`, under decisions
- * made in TypeScript for every kind of item they are expected to hold, or, should an item have
- * outgrown those (an overlap lowered after labelling), for the kinds they hold.
- */
-async function queryFinalFigures(campaigns: { id: string; finalRule: string; overlap: number }[]) {
-  const campaignIds = campaigns.map((campaign) => campaign.id);
-  const figures = await queryFigures([campaignIds, ...decide(expectedKinds(campaigns))]);
-  if (figures.undecided === 0) return figures;
-  const again = await queryFigures([campaignIds, ...decide(await observedKinds(campaignIds))]);
-  // Only a label written between the two queries that made a kind never seen before gets here.
-  if (again.undecided > 0) throw new AppError("CONFLICT", "Labels changed while the report was computed; try again.");
-  return again;
-}
-
 /** Every figure of a report over the counted items of `campaigns` (oldest campaign first). */
 async function buildReport(
   meta: CampaignReport["campaign"],
@@ -314,20 +285,10 @@ async function buildReport(
   categoryDefs: { key: string; label: string }[],
 ): Promise<CampaignReport> {
   const campaignIds = campaigns.map((campaign) => campaign.id);
-  const [{ counts, categories: categoryRows }, splits, taxonomy] = await Promise.all([
-    queryFinalFigures(campaigns),
-    querySplits(campaignIds),
-    prisma().errorCategory.findMany({
-      where: { campaignId: { in: campaignIds }, invalidating: true },
-      select: { campaignId: true, key: true },
-    }),
-  ]);
-  const invalidatingKeys = (campaignId: string) =>
-    new Set(taxonomy.filter((category) => category.campaignId === campaignId).map((category) => category.key));
+  const { counts, categories: categoryRows, splits } = await queryFigures(campaignIds);
   const categoriesByLanguage: Record<string, Record<string, number>> = {};
   const allCategories: Record<string, number> = {};
   for (const row of categoryRows) {
-    if (!isFinalCategory(row.source, row.category, invalidatingKeys(row.campaignId))) continue;
     const language = (categoriesByLanguage[row.language] ??= {});
     language[row.category] = (language[row.category] ?? 0) + row.count;
     allCategories[row.category] = (allCategories[row.category] ?? 0) + row.count;

@@ -9,7 +9,8 @@ import { createCampaign } from "./campaigns";
 import { prisma } from "./client";
 import { importRecords } from "./imports";
 import { claimNextItem, submitAnnotation } from "./queue";
-import { adjudicateItem, computeOutcomes, listReviewQueue } from "./review";
+import { exportCampaign } from "./exports";
+import { adjudicateItem, listReviewQueue } from "./review";
 
 let admin: Actor;
 let reviewer: Actor;
@@ -94,9 +95,20 @@ async function labelledItem({
   return { campaignId: campaign.id, itemId, annotators };
 }
 
+/** The first item's final label, as the labels export (a reader of the final-label relation) gives it. */
 async function finalOf(campaignId: string) {
-  const { outcomes } = await computeOutcomes(campaignId);
-  return outcomes[0].final;
+  let text = "";
+  for await (const chunk of exportCampaign({ actor: admin, campaignId, what: "labels", format: "jsonl" }))
+    text += chunk;
+  const [row] = text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { final_label: string; categories: string[]; decided_by: string });
+  return {
+    valid: row.final_label === "unresolved" ? null : row.final_label === "valid",
+    categories: row.categories,
+    decidedBy: row.decided_by === "unresolved" ? null : row.decided_by,
+  };
 }
 
 describe("final labels", () => {

@@ -1,215 +1,283 @@
 import "server-only";
 
-import { type AggregationRule, type FinalLabel, finalLabel } from "@/lib/metrics";
+import { type FinalLabel } from "@/lib/metrics";
+import { recordTitle } from "@/lib/records/title";
+import { queueReasons } from "@/lib/review/queue-reasons";
+import { type QueueCursor, type QueueName, QUEUES } from "@/lib/review/queues";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
-
-import { recordTitle } from "@/lib/records/title";
 
 import { writeAudit } from "./audit";
 import { getCampaign } from "./campaigns";
 import { countUnreadComments } from "./comments";
 import { prisma } from "./client";
+import { finalLabelsOf, toFinalLabel } from "./final-labels";
 import { recordViewSelect } from "./records";
 import { criticAsSeen, criticHiddenRecordIds } from "./visibility";
 
-/** Everything the final label and the review queues need about one item, loaded in one query. */
-export type ItemEvidence = {
-  itemId: string;
-  recordId: number;
-  language: string;
-  position: number;
-  labels: {
-    userId: string;
-    valid: boolean;
-    categories: string[];
-    needsReview: boolean;
-    activeMs: number;
-    updatedAt: Date;
-  }[];
-  adjudication: { valid: boolean; categories: string[] } | null;
-  criticPass: boolean | null;
-  criticFailedRules: string[];
-  executableValid: boolean | null;
-};
-
-export type ItemOutcome = ItemEvidence & { final: FinalLabel };
-
-export const QUEUES = ["annotators", "critic", "execution", "flagged"] as const;
-export type QueueName = (typeof QUEUES)[number];
-
-/** Loads the evidence of every labelled item of a campaign (items nobody labelled, and gold items, are left out). */
-export async function loadCampaignEvidence(campaignId: string): Promise<ItemEvidence[]> {
-  const rows = await prisma().$queryRaw<
-    {
-      itemId: string;
-      recordId: number;
-      language: string;
-      position: number;
-      labels: {
-        userId: string;
-        valid: boolean;
-        categories: string[];
-        needsReview: boolean;
-        activeMs: number;
-        updatedAt: string;
-      }[];
-      adjValid: boolean | null;
-      adjCategories: string[] | null;
-      criticPass: boolean | null;
-      criticFailedRules: string[] | null;
-      executableValid: boolean | null;
-    }[]
-  >`
-    SELECT i.id AS "itemId", i."recordId", i.language, i.position,
-           json_agg(json_build_object('userId', a."userId", 'valid', a.valid, 'categories', a.categories, 'needsReview', a."needsReview", 'activeMs', a."activeMs", 'updatedAt', a."updatedAt") ORDER BY a."createdAt") AS labels,
-           adj.valid AS "adjValid", adj.categories AS "adjCategories",
-           c."overallPass" AS "criticPass", c."failedRules" AS "criticFailedRules", r."executableValid"
-    FROM "CampaignItem" i
-    JOIN "Annotation" a ON a."itemId" = i.id
-    JOIN "Record" r ON r.id = i."recordId"
-    LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
-    LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
-    WHERE i."campaignId" = ${campaignId} AND NOT i.gold -- gold items only measure annotators
-    GROUP BY i.id, adj.valid, adj.categories, c."overallPass", c."failedRules", r."executableValid"
-    ORDER BY i.position`;
-  return rows.map((row) => ({
-    itemId: row.itemId,
-    recordId: row.recordId,
-    language: row.language,
-    position: row.position,
-    labels: row.labels.map((label) => ({ ...label, updatedAt: new Date(label.updatedAt) })),
-    adjudication: row.adjValid === null ? null : { valid: row.adjValid, categories: row.adjCategories ?? [] },
-    criticPass: row.criticPass,
-    criticFailedRules: row.criticFailedRules ?? [],
-    executableValid: row.executableValid,
-  }));
-}
-
-/** Final labels of a campaign's labelled items under its rule. */
-export async function computeOutcomes(
-  campaignId: string,
-): Promise<{ rule: AggregationRule; outcomes: ItemOutcome[]; invalidatingKeys: Set<string> }> {
-  const campaign = await prisma().campaign.findUniqueOrThrow({
-    where: { id: campaignId },
-    select: { finalRule: true, categories: { select: { key: true, invalidating: true } } },
-  });
-  const rule = campaign.finalRule as AggregationRule;
-  const invalidatingKeys = new Set(
-    campaign.categories.filter((category) => category.invalidating).map((category) => category.key),
-  );
-  const evidence = await loadCampaignEvidence(campaignId);
-  return {
-    rule,
-    invalidatingKeys,
-    outcomes: evidence.map((item) => ({
-      ...item,
-      final: finalLabel({ rule, labels: item.labels, adjudication: item.adjudication, invalidatingKeys }),
-    })),
-  };
-}
-
-/** Why an item belongs in each review queue (empty when it needs no review). Pure. */
-export function queueReasons(item: ItemOutcome): Partial<Record<QueueName, string>> {
-  if (item.adjudication) return {};
-  const reasons: Partial<Record<QueueName, string>> = {};
-  const valids = item.labels.map((label) => label.valid);
-  if (valids.includes(true) && valids.includes(false))
-    reasons.annotators = `${valids.filter(Boolean).length} valid vs ${valids.filter((v) => !v).length} invalid`;
-  const human = item.final.valid;
-  if (human !== null && item.criticPass !== null && human !== item.criticPass)
-    reasons.critic = `humans say ${human ? "valid" : "invalid"}, the critic ${item.criticPass ? "passes" : "fails"} it`;
-  if (human === true && item.executableValid === false)
-    reasons.execution = "labelled valid, but the canonical solution fails its own tests";
-  if (human === false && item.executableValid === true && item.criticPass === true)
-    reasons.execution = "labelled invalid, but the tests pass and the critic passes it";
-  if (item.labels.some((label) => label.needsReview)) reasons.flagged = "an annotator asked for review";
-  return reasons;
-}
-
 export type QueueFilters = { queue?: QueueName; language?: string; annotatorId?: string; category?: string };
 
+/** Rows of a review queue page; more is `nextCursor`. */
+const QUEUE_PAGE_SIZE = 50;
+
 /**
- * The review queues of a campaign: items needing a reviewer, most reasons first, then campaign
- * order, with counts per queue. Scope: reviews:write.
+ * Why an item is in each queue, as predicates over the final-label relation (`crit` is the critic as the
+ * reviewer may see it): the one statement of the queues. An adjudicated item is in none.
+ */
+const QUEUE_PREDICATES: Record<QueueName, string> = {
+  annotators: `(f.n_valid > 0 AND f.n_valid < f.n)`,
+  critic: `(f.final_valid IS NOT NULL AND f.crit IS NOT NULL AND f.final_valid <> f.crit)`,
+  execution: `coalesce((f.final_valid AND f.exec_valid = false) OR (NOT f.final_valid AND f.exec_valid AND f.crit), false)`,
+  flagged: `f.flagged`,
+};
+
+/**
+ * The items of a campaign that need a reviewer under `filters` (except the queue filter), with which
+ * queues each is in and how many: the CTE `queued`, over parameters $1 (campaign id), $2
+ * (record ids whose critic is hidden from the reviewer) and the filters' own from $3 on.
+ */
+function queuedSql(filters: QueueFilters): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  // "Not adjudicated" as an anti-join: the planner misjudges `adj_valid IS NULL` after the relation's
+  // outer join as one row in 100,000 and looks every record up one by one.
+  const where = [`f.n > 0`, `NOT EXISTS (SELECT 1 FROM "Adjudication" x WHERE x."itemId" = f.item_id)`];
+  const param = (value: unknown) => `$${params.push(value) + 2}`;
+  if (filters.language) where.push(`f.language = ${param(filters.language)}`);
+  if (filters.annotatorId)
+    where.push(
+      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND a."userId" = ${param(filters.annotatorId)})`,
+    );
+  if (filters.category)
+    where.push(
+      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND ${param(filters.category)} = ANY(a.categories))`,
+    );
+  const flags = QUEUES.map((queue) => `${QUEUE_PREDICATES[queue]} AS ${queue}`).join(",\n           ");
+  const sql = `
+    candidates AS MATERIALIZED (
+      SELECT f.item_id, f.record_id, f.language, f."position", f.n, f.n_valid, f.final_valid, f.crit, f.exec_valid,
+           ${flags}
+      FROM (SELECT *, CASE WHEN record_id = ANY($2::int[]) THEN NULL ELSE critic_pass END AS crit FROM ${finalLabelsOf("ARRAY[$1]::text[]")}) f
+      WHERE ${where.join(" AND ")}
+    ),
+    queued AS (
+      SELECT *, (${QUEUES.map((queue) => `${queue}::int`).join(" + ")}) AS reasons FROM candidates
+      WHERE ${QUEUES.join(" OR ")}
+    )`;
+  return { sql, params };
+}
+
+type QueuedRow = {
+  item_id: string;
+  record_id: number;
+  language: string;
+  position: number;
+  n: number;
+  n_valid: number;
+  final_valid: boolean | null;
+  crit: boolean | null;
+  exec_valid: boolean | null;
+  reasons: number;
+} & Record<QueueName, boolean>;
+
+/** The reasons, in words, of a queued row. */
+function reasonsOf(row: QueuedRow) {
+  return queueReasons(
+    {
+      n: row.n,
+      nValid: row.n_valid,
+      finalValid: row.final_valid,
+      criticPass: row.crit,
+      executableValid: row.exec_valid,
+    },
+    QUEUES.filter((queue) => row[queue]),
+  );
+}
+
+/** The hidden-critic records and the scope check every queue read starts with. */
+async function queueScope(actor: Actor, campaignId: string): Promise<number[]> {
+  assertCan(actor, "reviews:write");
+  await getCampaign({ actor, campaignId });
+  // A critic hidden from the reviewer (they hold the item, blind) must not show through a queue either.
+  return [...(await criticHiddenRecordIds({ actor, campaignId }))];
+}
+
+/**
+ * A page of a campaign's review queues: items needing a reviewer, most reasons first, then campaign
+ * order, from `cursor` on (keyset: the page costs the same wherever it starts), with counts per
+ * queue under the filters. Scope: reviews:write (the campaign visible to the actor).
  */
 export async function listReviewQueue({
   actor,
   campaignId,
   filters,
+  cursor = null,
+  limit = QUEUE_PAGE_SIZE,
 }: {
   actor: Actor;
   campaignId: string;
   filters: QueueFilters;
+  cursor?: QueueCursor | null;
+  limit?: number;
 }) {
-  assertCan(actor, "reviews:write");
-  await getCampaign({ actor, campaignId });
-  const [{ outcomes: all }, hidden] = await Promise.all([
-    computeOutcomes(campaignId),
-    criticHiddenRecordIds({ actor, campaignId }),
-  ]);
-  // A critic hidden from the reviewer (they hold the item, blind) must not show through a queue either.
-  const outcomes = all.map((item) =>
-    hidden.has(item.recordId) ? { ...item, criticPass: null, criticFailedRules: [] } : item,
+  const hidden = await queueScope(actor, campaignId);
+  const { sql, params } = queuedSql(filters);
+  const extra: unknown[] = [];
+  const param = (value: unknown) => `$${params.length + extra.push(value) + 2}`;
+  const pageWhere = [filters.queue ? `q.${filters.queue}` : "true"];
+  if (cursor)
+    pageWhere.push(`(-q.reasons, q."position") > (-${param(cursor.reasons)}::int, ${param(cursor.position)}::int)`);
+  const [result] = await prisma().$queryRawUnsafe<{ counts: Record<QueueName, number>; page: QueuedRow[] | null }[]>(
+    `WITH ${sql}
+     SELECT (SELECT json_build_object(${QUEUES.map((queue) => `'${queue}', count(*) FILTER (WHERE ${queue})`).join(", ")}) FROM queued) AS counts,
+            (SELECT json_agg(p ORDER BY p.reasons DESC, p."position") FROM (
+               SELECT * FROM queued q WHERE ${pageWhere.join(" AND ")} ORDER BY q.reasons DESC, q."position" LIMIT ${param(limit + 1)}::int
+             ) p) AS page`,
+    campaignId,
+    hidden,
+    ...params,
+    ...extra,
   );
-  const counts: Record<QueueName, number> = { annotators: 0, critic: 0, execution: 0, flagged: 0 };
-  const items = [];
-  for (const item of outcomes) {
-    const reasons = queueReasons(item);
-    const names = Object.keys(reasons) as QueueName[];
-    if (names.length === 0) continue;
-    if (filters.language && item.language !== filters.language) continue;
-    if (filters.annotatorId && !item.labels.some((label) => label.userId === filters.annotatorId)) continue;
-    if (filters.category && !item.labels.some((label) => label.categories.includes(filters.category!))) continue;
-    for (const name of names) counts[name] += 1;
-    if (filters.queue && !reasons[filters.queue]) continue;
-    items.push({
-      itemId: item.itemId,
-      recordId: item.recordId,
-      language: item.language,
-      position: item.position,
-      reasons,
-      final: item.final,
-      labels: item.labels.length,
-      votes: item.labels,
-    });
-  }
-  items.sort((a, b) => Object.keys(b.reasons).length - Object.keys(a.reasons).length || a.position - b.position);
-  const [{ titles, names }, unread] = await Promise.all([
-    loadQueueNames(items),
-    countUnreadComments({ actor, itemIds: items.map((item) => item.itemId) }),
+  const rows = result.page ?? [];
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? { reasons: last.reasons, position: last.position } : null;
+  const [details, unread] = await Promise.all([
+    loadQueueDetails(
+      campaignId,
+      page.map((row) => row.item_id),
+    ),
+    countUnreadComments({ actor, itemIds: page.map((row) => row.item_id) }),
   ]);
   return {
-    counts,
-    items: items.map(({ votes, ...item }) => ({
-      ...item,
-      title: titles.get(item.recordId) ?? "Untitled",
-      unreadComments: unread.get(item.itemId) ?? 0,
-      votes: votes.map((vote) => ({
-        annotator: names.get(vote.userId) ?? "a deleted user",
-        valid: vote.valid,
-        categories: vote.categories,
-      })),
-    })),
+    counts: result.counts,
+    nextCursor,
+    items: page.map((row) => {
+      const detail = details.get(row.item_id)!;
+      return {
+        itemId: row.item_id,
+        recordId: row.record_id,
+        language: row.language,
+        position: row.position,
+        reasons: reasonsOf(row),
+        final: detail.final,
+        labels: row.n,
+        title: detail.title,
+        unreadComments: unread.get(row.item_id) ?? 0,
+        votes: detail.votes,
+      };
+    }),
   };
 }
 
-/** Problem titles and annotator names for queue rows, so a reviewer sees "who said what about which problem". */
-async function loadQueueNames(items: { recordId: number; votes: { userId: string }[] }[]) {
-  const recordIds = items.map((item) => item.recordId);
-  const userIds = [...new Set(items.flatMap((item) => item.votes.map((vote) => vote.userId)))];
-  const [records, users] = await Promise.all([
-    // Only the statement's opening is needed for a title; statements can be long.
-    prisma().$queryRaw<
-      { id: number; head: string }[]
-    >`SELECT id, left(question, 2000) AS head FROM "Record" WHERE id = ANY(${recordIds}::int[])`,
-    prisma().user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true, name: true } }),
-  ]);
+/**
+ * Where an item sits in the review queue under `filters` (its position and reasons, or null once it
+ * has left the queue) with the items before and after it (the queue's first when it has left), by
+ * the queue's keyset order. Scope: reviews:write.
+ */
+export async function getQueueNeighbours({
+  actor,
+  campaignId,
+  itemId,
+  filters,
+}: {
+  actor: Actor;
+  campaignId: string;
+  itemId: string;
+  filters: QueueFilters;
+}) {
+  const hidden = await queueScope(actor, campaignId);
+  const { sql, params } = queuedSql(filters);
+  const item = `$${params.length + 3}`;
+  const inQueue = filters.queue ? `q.${filters.queue}` : "true";
+  const [row] = await prisma().$queryRawUnsafe<
+    {
+      total: number;
+      current: QueuedRow | null;
+      before: number | null;
+      previous: string | null;
+      next: string | null;
+      first: string | null;
+    }[]
+  >(
+    `WITH ${sql},
+     listed AS (SELECT * FROM queued q WHERE ${inQueue}),
+     current AS (SELECT * FROM listed WHERE item_id = ${item})
+     SELECT (SELECT count(*)::int FROM listed) AS total,
+            (SELECT row_to_json(c) FROM current c) AS current,
+            (SELECT count(*)::int FROM listed q, current c WHERE (-q.reasons, q."position") < (-c.reasons, c."position")) AS before,
+            (SELECT q.item_id FROM listed q, current c WHERE (-q.reasons, q."position") < (-c.reasons, c."position")
+              ORDER BY q.reasons, q."position" DESC LIMIT 1) AS previous,
+            (SELECT q.item_id FROM listed q, current c WHERE (-q.reasons, q."position") > (-c.reasons, c."position")
+              ORDER BY q.reasons DESC, q."position" LIMIT 1) AS next,
+            (SELECT q.item_id FROM listed q ORDER BY q.reasons DESC, q."position" LIMIT 1) AS first`,
+    campaignId,
+    hidden,
+    ...params,
+    itemId,
+  );
   return {
-    titles: new Map(records.map((record) => [record.id, recordTitle(record.head)])),
-    names: new Map(users.map((user) => [user.id, user.name ?? user.email])),
+    total: row.total,
+    position: row.current ? (row.before ?? 0) + 1 : null,
+    reasons: row.current ? reasonsOf(row.current) : {},
+    previousItemId: row.current ? row.previous : null,
+    nextItemId: row.current ? row.next : row.first,
   };
+}
+
+/** Final labels, problem titles and who said what, for the rows of one queue page. */
+async function loadQueueDetails(campaignId: string, itemIds: string[]) {
+  if (itemIds.length === 0) return new Map<string, never>();
+  const rows = await prisma().$queryRawUnsafe<
+    {
+      item_id: string;
+      final_valid: boolean | null;
+      decided_by: string | null;
+      final_categories: string[];
+      head: string;
+      votes: { userId: string; valid: boolean; categories: string[] }[];
+    }[]
+  >(
+    // Only the statement's opening is needed for a title; statements can be long.
+    `SELECT f.item_id, f.final_valid, f.decided_by, f.final_categories, left(r.question, 2000) AS head,
+            (SELECT json_agg(json_build_object('userId', a."userId", 'valid', a.valid, 'categories', a.categories) ORDER BY a."createdAt")
+               FROM "Annotation" a WHERE a."itemId" = f.item_id) AS votes
+     FROM ${finalLabelsOf("ARRAY[$1]::text[]")} f JOIN "Record" r ON r.id = f.record_id
+     WHERE f.item_id = ANY($2::text[])`,
+    campaignId,
+    itemIds,
+  );
+  const userIds = [...new Set(rows.flatMap((row) => row.votes.map((vote) => vote.userId)))];
+  const users = await prisma().user.findMany({
+    where: { id: { in: userIds } },
+    select: { id: true, email: true, name: true },
+  });
+  const names = new Map(users.map((user) => [user.id, user.name ?? user.email]));
+  return new Map(
+    rows.map((row) => [
+      row.item_id,
+      {
+        final: toFinalLabel(row) satisfies FinalLabel,
+        title: recordTitle(row.head),
+        votes: row.votes.map((vote) => ({
+          annotator: names.get(vote.userId) ?? "a deleted user",
+          valid: vote.valid,
+          categories: vote.categories,
+        })),
+      },
+    ]),
+  );
+}
+
+/** The people who labelled a campaign's counted items, for the review page's annotator filter. Scope: reviews:write. */
+export async function listCampaignAnnotators({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  assertCan(actor, "reviews:write");
+  await getCampaign({ actor, campaignId });
+  return prisma().$queryRaw<{ userId: string; email: string; name: string | null }[]>`
+    SELECT u.id AS "userId", u.email, u.name FROM "User" u
+    WHERE EXISTS (SELECT 1 FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
+                  WHERE a."userId" = u.id AND i."campaignId" = ${campaignId} AND NOT i.gold)
+    ORDER BY coalesce(u.name, u.email), u.email`;
 }
 
 /**

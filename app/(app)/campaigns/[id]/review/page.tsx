@@ -1,14 +1,15 @@
+import Link from "next/link";
+
 import { QueueFilters } from "@/components/review/queue-filters";
 import { QueueList } from "@/components/review/queue-list";
-import { parseQueueQuery, toQueueFilters } from "@/components/review/queue-query";
+import { parseQueueQuery, queueSearch, toQueueFilters } from "@/components/review/queue-query";
 import { QueueTabs } from "@/components/review/queue-tabs";
 import { PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
-import { can } from "@/lib/server/auth/permissions";
+import { formatQueueCursor, parseQueueCursor } from "@/lib/review/queues";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaignAgreement } from "@/lib/server/db/agreement";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
-import { listReviewQueue } from "@/lib/server/db/review";
+import { listCampaignAnnotators, listReviewQueue } from "@/lib/server/db/review";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
@@ -25,13 +26,15 @@ export default async function ReviewQueuePage({
   const actor = await requirePageActor("reviews:write", `/campaigns/${id}/review`);
   const query = parseQueueQuery(await searchParams);
   const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
-  // The annotator filter lists the people who labelled in this campaign; the agreement figures carry them.
-  const [queue, categories, agreement] = await Promise.all([
-    listReviewQueue({ actor, campaignId: id, filters: toQueueFilters(query) }),
+  // The annotator filter lists the people who labelled in this campaign.
+  const [queue, categories, people] = await Promise.all([
+    listReviewQueue({ actor, campaignId: id, filters: toQueueFilters(query), cursor: parseQueueCursor(query.cursor) }),
     listCategories({ campaignId: id }),
-    can(actor, "reports:export") ? getCampaignAgreement({ actor, campaignId: id }) : Promise.resolve(null),
+    listCampaignAnnotators({ actor, campaignId: id }),
   ]);
-  const annotators = (agreement?.annotators ?? []).map((annotator) => ({
+  // Tabs and filters start again from the first page.
+  const filterQuery = { ...query, cursor: undefined };
+  const annotators = people.map((annotator) => ({
     value: annotator.userId,
     label: annotator.name ? `${annotator.name} (${annotator.email})` : annotator.email,
   }));
@@ -46,17 +49,32 @@ export default async function ReviewQueuePage({
       />
       <PageHeader
         title="Review queues"
-        description={`Items of ${campaign.name} that need a reviewer: those in several queues come first. ${queue.items.length} shown.`}
+        description={`Items of ${campaign.name} that need a reviewer: those in several queues come first. ${queue.items.length} shown${queue.nextCursor ? ", more on the next pages" : ""}.`}
       />
-      <QueueTabs campaignId={id} query={query} counts={queue.counts} />
+      <QueueTabs campaignId={id} query={filterQuery} counts={queue.counts} />
       <QueueFilters
         campaignId={id}
-        query={query}
+        query={filterQuery}
         languages={campaign.languages.map((language) => ({ value: language, label: languageName(language) }))}
         annotators={annotators}
         categories={categories.map((category) => ({ value: category.key, label: category.label }))}
       />
       <QueueList campaignId={id} query={query} items={queue.items} />
+      <nav aria-label="Pages" className="mt-4 flex gap-3 text-sm">
+        {query.cursor ? (
+          <Link href={`/campaigns/${id}/review${queueSearch(filterQuery)}`} className="text-indigo-700 hover:underline">
+            First page
+          </Link>
+        ) : null}
+        {queue.nextCursor ? (
+          <Link
+            href={`/campaigns/${id}/review${queueSearch({ ...filterQuery, cursor: formatQueueCursor(queue.nextCursor) })}`}
+            className="text-indigo-700 hover:underline"
+          >
+            Next page →
+          </Link>
+        ) : null}
+      </nav>
     </>
   );
 }

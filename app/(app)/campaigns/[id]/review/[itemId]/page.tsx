@@ -20,7 +20,7 @@ import { SplitPane } from "@/components/workspace/split-pane";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
-import { getReviewItem, listReviewQueue } from "@/lib/server/db/review";
+import { getQueueNeighbours, getReviewItem } from "@/lib/server/db/review";
 import { AppError } from "@/lib/server/errors";
 
 import { adjudicateAction } from "../actions";
@@ -51,7 +51,7 @@ export default async function AdjudicationPage({
     getCampaign({ actor, campaignId: id }).catch(orNotFound),
     getReviewItem({ actor, itemId }).catch(orNotFound),
     listCategories({ campaignId: id }),
-    listReviewQueue({ actor, campaignId: id, filters: toQueueFilters(query) }).catch(orNotFound),
+    getQueueNeighbours({ actor, campaignId: id, itemId, filters: toQueueFilters(query) }).catch(orNotFound),
   ]);
   if (item.campaign.id !== id) notFound();
   const { record } = item;
@@ -61,10 +61,7 @@ export default async function AdjudicationPage({
   // Neighbours in the queue; once decided the item has left it, so "next" is the queue's top.
   const search = queueSearch(query);
   const hrefOf = (target: string) => `/campaigns/${id}/review/${target}${search}`;
-  const index = queue.items.findIndex((entry) => entry.itemId === itemId);
-  const nextItem = index >= 0 ? queue.items[index + 1] : queue.items[0];
-  const previousItem = index > 0 ? queue.items[index - 1] : null;
-  const reasons = index >= 0 ? (Object.entries(queue.items[index].reasons) as [QueueKey, string][]) : [];
+  const reasons = Object.entries(queue.reasons) as [QueueKey, string][];
 
   const left = (
     <>
@@ -132,10 +129,10 @@ export default async function AdjudicationPage({
         <div className="ml-auto">
           <QueueStepper
             queueHref={`/campaigns/${id}/review${search}`}
-            previousHref={previousItem ? hrefOf(previousItem.itemId) : null}
-            nextHref={nextItem ? hrefOf(nextItem.itemId) : null}
-            position={index >= 0 ? index + 1 : null}
-            total={queue.items.length}
+            previousHref={queue.previousItemId ? hrefOf(queue.previousItemId) : null}
+            nextHref={queue.nextItemId ? hrefOf(queue.nextItemId) : null}
+            position={queue.position}
+            total={queue.total}
           />
         </div>
       </div>

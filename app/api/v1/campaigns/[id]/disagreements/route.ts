@@ -1,17 +1,20 @@
+import { formatQueueCursor, parseQueueCursor } from "@/lib/review/queues";
 import { listReviewQueue } from "@/lib/server/db/review";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
 import { queueQuerySchema } from "@/lib/validation/review";
 
-/** GET /api/v1/campaigns/{id}/disagreements?queue=annotators|critic|execution|flagged&language=&annotator=&category= → {items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts} */
+/** GET /api/v1/campaigns/{id}/disagreements?queue=annotators|critic|execution|flagged&language=&annotator=&category=&cursor= → {items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts, nextCursor} (50 items a page) */
 export const GET = apiRoute<{ id: string }>("reviews:write", async ({ request, actor, params }) => {
-  const { queue, language, annotator, category } = parseSearchParams(request, queueQuerySchema);
-  const { counts, items } = await listReviewQueue({
+  const { queue, language, annotator, category, cursor } = parseSearchParams(request, queueQuerySchema);
+  const { counts, items, nextCursor } = await listReviewQueue({
     actor,
     campaignId: params.id,
     filters: { queue, language, annotatorId: annotator, category },
+    cursor: parseQueueCursor(cursor),
   });
   return Response.json({
     counts,
+    nextCursor: nextCursor ? formatQueueCursor(nextCursor) : null,
     items: items.map(({ itemId, recordId, title, language: itemLanguage, reasons, votes }) => ({
       itemId,
       recordId,

@@ -1,0 +1,71 @@
+// Agreement benchmark (issue 21): the agreement page's data calls, in-process, one at a time, on the
+// database of bench:review (review-data.ts: 100,000 items, 300,000 labels, overlap 3). Times each
+// and how far one request raises the process's RSS. Writes docs/benchmarks.md.
+//
+//   npm run bench:agreement [-- --requests 10 --no-write]
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+
+import pg from "pg";
+
+import { describeMachine, machineLine, uptime, writeBenchmarkSection } from "./common";
+import {
+  ensureReviewData,
+  MEASURED_HEADER,
+  measuredRow,
+  measureRequests,
+  selectBenchQueueDatabase,
+} from "./review-data";
+
+const { values: options } = parseArgs({
+  options: {
+    requests: { type: "string", default: "10" },
+    "warm-up": { type: "string", default: "2" },
+    "no-write": { type: "boolean", default: false },
+  },
+});
+const SECTION = "## Agreement page at 100k items / 300k labels (issue 21)";
+
+selectBenchQueueDatabase();
+
+const { openDatabase } = await import("@/lib/server/db/database");
+const { disconnectPrisma } = await import("@/lib/server/db/client");
+const pages = await import("./review-pages");
+
+async function main(): Promise<void> {
+  const database = await openDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
+    const { campaignId, reviewer } = await ensureReviewData(client);
+    const before = uptime();
+    const agreement = await measureRequests(
+      Number(options.requests),
+      () => pages.agreementPage(reviewer, campaignId),
+      Number(options["warm-up"]),
+    );
+    const section = [
+      SECTION,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:agreement\` on the database of \`npm run bench:review\` (100,000 items, 300,000 labels, overlap 3, 50 annotators): the agreement page's data calls, in-process and one at a time after ${options["warm-up"]} warm-up requests.`,
+      "",
+      MEASURED_HEADER,
+      measuredRow("agreement page (all figures, per language and per annotator)", agreement),
+      "",
+      `Load before and after: \`${before}\`; \`${uptime()}\` (1-min load ${loadavg()[0].toFixed(2)} at the end). The machine is shared with other work.`,
+      "",
+      machineLine(describeMachine(postgres)),
+      "",
+    ].join("\n");
+    console.log(section);
+    if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+  } finally {
+    await client.end();
+    await disconnectPrisma();
+    await database.stop();
+  }
+}
+
+await main();
+process.exit(0);

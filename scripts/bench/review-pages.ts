@@ -1,0 +1,67 @@
+// The data calls of the review pages, as the pages in app/(app)/campaigns make them: what
+// bench:review and bench:agreement time.
+import type { Actor } from "@/lib/server/auth/permissions";
+import { getCampaignAgreement } from "@/lib/server/db/agreement";
+import { getCampaign, listCampaignProgress, listCampaigns, listCategories } from "@/lib/server/db/campaigns";
+import { getQueueNeighbours, getReviewItem, listCampaignAnnotators, listReviewQueue } from "@/lib/server/db/review";
+
+/** /campaigns/{id}/review: the first page of the queue, its counts, the categories and the annotator drop-down. */
+export async function reviewQueuePage(actor: Actor, campaignId: string) {
+  await getCampaign({ actor, campaignId });
+  const [queue] = await Promise.all([
+    listReviewQueue({ actor, campaignId, filters: {} }),
+    listCategories({ campaignId }),
+    listCampaignAnnotators({ actor, campaignId }),
+  ]);
+  return queue.items.length;
+}
+
+/** The cursor after the first `rows` rows of the queue: where a page deep in it starts. */
+export async function queuePageCursor(actor: Actor, campaignId: string, rows: number) {
+  return (await listReviewQueue({ actor, campaignId, filters: {}, limit: rows })).nextCursor;
+}
+
+/** /campaigns/{id}/review?cursor=…: a page deep in the queue. */
+export async function laterQueuePage(
+  actor: Actor,
+  campaignId: string,
+  cursor: Awaited<ReturnType<typeof queuePageCursor>>,
+) {
+  await getCampaign({ actor, campaignId });
+  const [queue] = await Promise.all([
+    listReviewQueue({ actor, campaignId, filters: {}, cursor }),
+    listCategories({ campaignId }),
+    listCampaignAnnotators({ actor, campaignId }),
+  ]);
+  return queue.items.length;
+}
+
+/** Items of the queue to open on the adjudication page, spread over its first pages. */
+export async function queueSample(actor: Actor, campaignId: string, count: number): Promise<string[]> {
+  const { items } = await listReviewQueue({ actor, campaignId, filters: {}, limit: 1000 });
+  const step = Math.max(1, Math.floor(items.length / count));
+  return items.filter((_, index) => index % step === 0).map((item) => item.itemId);
+}
+
+/** /campaigns/{id}/review/{itemId}: the item, the categories, and its place in the queue with previous and next. */
+export async function adjudicationPage(actor: Actor, campaignId: string, itemId: string) {
+  const [, , , queue] = await Promise.all([
+    getCampaign({ actor, campaignId }),
+    getReviewItem({ actor, itemId }),
+    listCategories({ campaignId }),
+    getQueueNeighbours({ actor, campaignId, itemId, filters: {} }),
+  ]);
+  return queue.position;
+}
+
+/** /campaigns/{id}/agreement. */
+export async function agreementPage(actor: Actor, campaignId: string) {
+  await Promise.all([getCampaign({ actor, campaignId }), getCampaignAgreement({ actor, campaignId })]);
+}
+
+/** /campaigns: every campaign with its progress. */
+export async function campaignListPage(actor: Actor) {
+  const campaigns = await listCampaigns({ actor });
+  const progress = await listCampaignProgress({ actor, campaignIds: campaigns.map((campaign) => campaign.id) });
+  return campaigns.map((campaign) => ({ ...campaign, progress: progress.get(campaign.id) }));
+}
