@@ -1,13 +1,17 @@
 // A run's job folder (its files and its /tmp together) is a size-limited tmpfs: a program that
 // writes beyond the cap gets "No space left on device", its result says limit "output", and nothing
 // of it lands in the host's temporary folder.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
 import { statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
+import { jobFolderPrefix } from "./job-folder";
 import { createLocalBackend } from "./local";
 
 const CAP_MB = 32;
@@ -79,5 +83,14 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`job folder size cap${whyNot ? ` (sk
     });
     expect(result.outcome).toBe("PASSED");
     expect(result.limit).toBeNull();
+  });
+
+  it("unmounts and removes the job folders a killed process left mounted, on the next backend's first probe", async () => {
+    // No process has this pid (Linux pids stop at 2^22), as for a process killed mid-run.
+    const leftover = join(tmpdir(), `${jobFolderPrefix(4_999_999)}left`);
+    mkdirSync(leftover);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "verity-job", leftover]);
+    await createLocalBackend({ isUnsafe: false, concurrency: 1, memoryLimitMb: 512, workDir: null }).isolation();
+    expect(existsSync(leftover)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, statfs } from "node:fs/promises";
+import { mkdtemp, readFile, rm, statfs } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
@@ -80,6 +80,48 @@ export async function detectJobFolderMode({
     return { kind: "plain", reason: `a tmpfs cannot be mounted here: ${messageOf(error)}` };
   } finally {
     await rm(trial, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The name prefix of this process's job folders: the pid tells whose a folder is. */
+export function jobFolderPrefix(pid: number = process.pid): string {
+  return `verity-job-${pid}-`;
+}
+
+/**
+ * The job folders under `base` still mounted for a process that is gone (killed in the middle of
+ * a run, so its clean-up never ran), from /proc/self/mountinfo's text (pure).
+ */
+export function staleJobMounts(mountinfo: string, base: string, isAlive: (pid: number) => boolean): string[] {
+  const stale: string[] = [];
+  for (const line of mountinfo.split("\n")) {
+    // Field 5 is the mount point (octal escapes for blanks); the file system type follows " - ".
+    const mountPoint = line
+      .split(" ")[4]
+      ?.replace(/\\(\d{3})/g, (_, code: string) => String.fromCharCode(parseInt(code, 8)));
+    if (!mountPoint || !line.includes(" - tmpfs verity-job ")) continue;
+    const owner = /^verity-job-(\d+)-[^/]+$/.exec(mountPoint.slice(base.length + 1));
+    if (mountPoint.startsWith(`${base}/`) && owner && !isAlive(Number(owner[1]))) stale.push(mountPoint);
+  }
+  return stale;
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Unmounts and removes the job folders of processes that died mid-run (their tmpfs would hold memory). */
+export async function removeStaleJobFolders(mode: JobFolderMode, base: string): Promise<void> {
+  if (mode.kind !== "tmpfs") return;
+  const mountinfo = await readFile("/proc/self/mountinfo", "utf8").catch(() => "");
+  for (const dir of staleJobMounts(mountinfo, base, isProcessAlive)) {
+    await unmountJobFolder(mode, dir).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -31,8 +31,10 @@ import {
 import {
   detectJobFolderMode,
   isJobFolderFull,
+  jobFolderPrefix,
   type JobFolderMode,
   mountJobFolder,
+  removeStaleJobFolders,
   unmountJobFolder,
 } from "./job-folder";
 import { getRecipe, stepTimeoutMs, type JobFile, type StepOutcome } from "./recipes";
@@ -207,6 +209,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   const configuredBwrap = options.bwrapPath ?? null;
   const jobFolderBytes = (options.jobFolderMb ?? DEFAULT_JOB_FOLDER_MB) * 1024 * 1024;
   let isolationCache: { checkedAt: number; status: Promise<IsolationStatus> } | null = null;
+  // Once per backend: job folders that a killed process left mounted are cleaned up.
+  let hasRemovedStaleFolders = false;
 
   async function findBwrap(): Promise<string | null> {
     if (!configuredBwrap) return findOnHost("bwrap");
@@ -222,6 +226,10 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       jobBase().then((base) => detectJobFolderMode({ isRoot, sizeBytes: jobFolderBytes, base })),
     ]);
     const user = isRoot ? await findSandboxUser() : null;
+    if (!hasRemovedStaleFolders) {
+      hasRemovedStaleFolders = true;
+      await removeStaleJobFolders(jobFolder, await jobBase());
+    }
     let problem: string | null = null;
     let mode: IsolationStatus["mode"] = "bubblewrap";
     if (!bwrapPath) {
@@ -328,7 +336,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     signal?: AbortSignal,
   ): Promise<{ runs: StepRun[]; memoryKb: number | null; limit: LimitName | null }> {
     // The job root holds the program's files (/job) and its /tmp, so one size cap bounds both.
-    const jobRoot = await mkdtemp(join(await jobBase(), "verity-job-"));
+    const jobRoot = await mkdtemp(join(await jobBase(), jobFolderPrefix()));
     const jobDir = join(jobRoot, "job");
     const tmpDir = join(jobRoot, "tmp");
     let isMounted = false;
