@@ -5,6 +5,8 @@ import { mkdtemp, readFile, rm, statfs } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
+import { isProcessAlive } from "@/lib/server/processes";
+
 import { findOnHost } from "./host";
 
 const run = promisify(execFile);
@@ -104,15 +106,6 @@ export function staleJobMounts(mountinfo: string, base: string, isAlive: (pid: n
     if (mountPoint.startsWith(`${base}/`) && owner && !isAlive(Number(owner[1]))) stale.push(mountPoint);
   }
   return stale;
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Unmounts and removes the job folders of processes that died mid-run (their tmpfs would hold memory). */
