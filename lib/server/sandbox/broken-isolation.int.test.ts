@@ -80,7 +80,7 @@ beforeEach(async () => {
 describe.skipIf(skipWithoutSandbox(whyNot))(
   `a sandbox whose bubblewrap exits with an error${whyNot ? ` (skipped: ${whyNot})` : ""}`,
   () => {
-    it("stops the batch with the reason and marks no record executable-invalid", async () => {
+    it("stops the batch with the reason and marks no record executable-invalid", { timeout: 120_000 }, async () => {
       const { admin, dataset } = await pythonDataset(10);
       const { batchId } = await startVerification({ actor: admin, datasetName: dataset, force: false });
       for (const { id } of await recordsOf(dataset)) await verifyRecord({ batchId, recordId: id });
@@ -118,25 +118,38 @@ describe.skipIf(skipWithoutSandbox(whyNot))(
       expect(status.languages.filter((language) => language.available)).toEqual([]);
     });
 
-    it("makes `sandbox doctor --json` report the isolation failed and `verify` exit non-zero with the reason", async () => {
-      const doctor = await cli(["sandbox", "doctor", "--json"]);
-      expect(doctor.code).toBe(1);
-      const report = JSON.parse(doctor.stdout) as {
-        isolation: { works: boolean; mode: string; detail: string };
-        languages: { works: boolean | null; version: string | null }[];
-      };
-      expect(report.isolation).toMatchObject({ works: false, mode: "refused" });
-      expect(report.isolation.detail).toContain(REFUSAL);
-      expect(report.languages.every((language) => language.works !== true && language.version === null)).toBe(true);
+    // Each spawns the CLI (a TypeScript start-up of several seconds, far more on a loaded machine).
+    const CLI_TIMEOUT_MS = 180_000;
 
-      const { dataset } = await pythonDataset(3);
-      const verify = await cli(["verify", "--dataset", dataset, "--json"]);
-      expect(verify.code).toBe(1);
-      expect(verify.stderr).toContain("the sandbox failed before a program started");
-      expect(verify.stderr).toContain(REFUSAL);
-      const records = await recordsOf(dataset);
-      expect(records.filter((record) => record.executableValid === false)).toEqual([]);
-      expect(records.filter((record) => record.executableValid === true)).toEqual([]);
-    });
+    it(
+      "makes `sandbox doctor --json` report the isolation failed, with bubblewrap's message, and exit 1",
+      async () => {
+        const doctor = await cli(["sandbox", "doctor", "--json"]);
+        expect(doctor.code).toBe(1);
+        const report = JSON.parse(doctor.stdout) as {
+          isolation: { works: boolean; mode: string; detail: string };
+          languages: { works: boolean | null; version: string | null }[];
+        };
+        expect(report.isolation).toMatchObject({ works: false, mode: "refused" });
+        expect(report.isolation.detail).toContain(REFUSAL);
+        expect(report.languages.every((language) => language.works !== true && language.version === null)).toBe(true);
+      },
+      CLI_TIMEOUT_MS,
+    );
+
+    it(
+      "makes `verity verify` exit non-zero with the reason and mark no record executable-invalid",
+      async () => {
+        const { dataset } = await pythonDataset(3);
+        const verify = await cli(["verify", "--dataset", dataset, "--json"]);
+        expect(verify.code).toBe(1);
+        expect(verify.stderr).toContain("the sandbox failed before a program started");
+        expect(verify.stderr).toContain(REFUSAL);
+        const records = await recordsOf(dataset);
+        expect(records.filter((record) => record.executableValid === false)).toEqual([]);
+        expect(records.filter((record) => record.executableValid === true)).toEqual([]);
+      },
+      CLI_TIMEOUT_MS,
+    );
   },
 );
