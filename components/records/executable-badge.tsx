@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/primitives";
-import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
+import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
 
 /**
  * Batch verification's verdict: does the canonical solution pass both of its tests? A language that
@@ -26,6 +26,12 @@ export function ExecutableBadge({ value, outcome = null }: { value: boolean | nu
         title="Its language has no toolchain in this sandbox (and no acb route): it cannot be verified here"
       >
         unavailable here
+      </Badge>
+    );
+  if (outcome === SANDBOX_ERROR)
+    return (
+      <Badge tone="amber" title="The sandbox failed before the program started: nothing is known about this record yet">
+        not run (sandbox error)
       </Badge>
     );
   return <Badge title="Not verified yet">not run</Badge>;

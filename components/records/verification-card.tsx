@@ -1,6 +1,6 @@
 import { RunResult } from "@/components/records/run-result";
 import { Card } from "@/components/ui/primitives";
-import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
+import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
 import type { VerificationRun } from "@/lib/server/db/runs";
 
 /**
@@ -19,7 +19,13 @@ export function VerificationCard({ runs, outcome }: { runs: VerificationRun[]; o
             is not a failure.
           </p>
         ) : null}
-        {ran.length === 0 && outcome !== UNAVAILABLE ? (
+        {outcome === SANDBOX_ERROR ? (
+          <p className="text-sm text-slate-700" data-testid="verification-sandbox-error">
+            Not run (sandbox error): the sandbox failed before the program started, so nothing is known about this
+            record yet. It is verified again by the next batch once the sandbox works.
+          </p>
+        ) : null}
+        {ran.length === 0 && outcome !== UNAVAILABLE && outcome !== SANDBOX_ERROR ? (
           <p className="text-sm text-slate-500">Not verified yet{outcome ? ` (${outcomeWords(outcome)})` : ""}.</p>
         ) : null}
         {ran.map((run) => (

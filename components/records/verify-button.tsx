@@ -16,6 +16,8 @@ type Progress = {
   failed: number;
   unavailable: number;
   errored?: number;
+  /** Why the batch stopped before its end (the sandbox failed). */
+  stopReason?: string | null;
 };
 
 type Props = {
@@ -94,6 +96,11 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
             {progress.unavailable} unavailable here
             {progress.errored ? ` · ${progress.errored} errored` : ""}
           </p>
+          {progress.stopReason ? (
+            <p className="mt-1 text-xs text-red-700" data-testid="verification-stopped">
+              {progress.stopReason}
+            </p>
+          ) : null}
           <Link
             href={`/verifications/${encodeURIComponent(progress.batchId)}`}
             className="text-xs text-indigo-700 hover:underline"

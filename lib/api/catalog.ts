@@ -120,7 +120,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable, errored}",
+      200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable, errored, stopReason}",
       ...errors,
     },
   },

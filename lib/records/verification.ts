@@ -4,6 +4,12 @@
 /** The record's verification outcome when its language has no toolchain here (and no acb route). */
 export const UNAVAILABLE = "UNAVAILABLE";
 
+/**
+ * The record's verification outcome when the sandbox itself failed before its program started
+ * (bubblewrap exits with an error): not run, so nothing is known about the record.
+ */
+export const SANDBOX_ERROR = "SANDBOX_ERROR";
+
 /** The outcome filter's values and the stored outcomes each one matches. */
 export const OUTCOME_FILTERS = {
   passed: ["PASSED"],
@@ -12,6 +18,7 @@ export const OUTCOME_FILTERS = {
   wrong_answer: ["WRONG_ANSWER"],
   runtime_error: ["RUNTIME_ERROR"],
   unavailable: [UNAVAILABLE],
+  sandbox_error: [SANDBOX_ERROR],
   not_run: [],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -25,12 +32,14 @@ export const OUTCOME_FILTER_LABELS: Record<OutcomeFilter, string> = {
   wrong_answer: "wrong answer",
   runtime_error: "runtime error",
   unavailable: "unavailable here",
+  sandbox_error: "not run (sandbox error)",
   not_run: "not run yet",
 };
 
 /** A stored outcome name in words ("TIME_LIMIT_EXCEEDED" → "time limit exceeded"). */
 export function outcomeWords(outcome: string): string {
   if (outcome === UNAVAILABLE) return "unavailable here";
+  if (outcome === SANDBOX_ERROR) return "not run (sandbox error)";
   return outcome.toLowerCase().replaceAll("_", " ");
 }
 

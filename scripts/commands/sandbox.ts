@@ -121,6 +121,7 @@ export function registerSandboxCommands(program: Command): void {
           console.log(`  prlimit: ${iso.prlimitPath ?? "not found"}`);
           console.log(`  user:    ${iso.user ?? "current user"}`);
           console.log(`  cgroup:  ${iso.cgroup}`);
+          console.log(`  job folder: ${iso.jobFolder}`);
           if (iso.detail) console.log(`  detail:  ${iso.detail}`);
           console.log("");
           printTable([

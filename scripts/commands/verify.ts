@@ -6,7 +6,11 @@ import type { Command } from "commander";
 import { normalizeLanguage } from "@/lib/records/languages";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { failInterruptedImports } from "@/lib/server/db/imports";
-import { getVerificationProgress, verificationByLanguage } from "@/lib/server/db/verification";
+import {
+  getVerificationProgress,
+  verificationByLanguage,
+  type VerificationProgress,
+} from "@/lib/server/db/verification";
 import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
 
 import { exitWithError, usageError, withDatabase } from "./with-database";
@@ -26,7 +30,7 @@ export function registerVerifyCommands(program: Command): void {
       const language = options.language
         ? (normalizeLanguage(options.language) ?? usageError(`unknown language "${options.language}"`))
         : undefined;
-      const byLanguage = await withDatabase(async () => {
+      const { byLanguage, stopReason } = await withDatabase(async () => {
         try {
           const batch = await startVerification({
             actor: SYSTEM_ACTOR.cli,
@@ -48,8 +52,9 @@ export function registerVerifyCommands(program: Command): void {
                 })
               : null;
           bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0 });
+          let progress: VerificationProgress;
           for (;;) {
-            const progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
+            progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
             bar?.update(progress.done, {
               valid: progress.executableValid,
               failed: progress.failed,
@@ -60,7 +65,14 @@ export function registerVerifyCommands(program: Command): void {
             await sleep(500);
           }
           bar?.stop();
-          return await verificationByLanguage({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, language });
+          return {
+            byLanguage: await verificationByLanguage({
+              actor: SYSTEM_ACTOR.cli,
+              datasetName: options.dataset,
+              language,
+            }),
+            stopReason: progress.status === "FAILED" ? (progress.stopReason ?? "the batch failed") : null,
+          };
         } finally {
           await stopVerificationWorkers();
         }
@@ -69,7 +81,7 @@ export function registerVerifyCommands(program: Command): void {
         process.exit(1);
       });
       if (options.json) {
-        console.log(JSON.stringify({ dataset: options.dataset, byLanguage }));
+        console.log(JSON.stringify({ dataset: options.dataset, byLanguage, ...(stopReason ? { stopReason } : {}) }));
       } else {
         for (const [name, counts] of Object.entries(byLanguage).sort()) {
           console.log(
@@ -77,7 +89,9 @@ export function registerVerifyCommands(program: Command): void {
           );
         }
       }
-      process.exit(0);
+      // A batch that stopped (the sandbox failed) is not a verification: say why and fail.
+      if (stopReason) console.error(`error: ${stopReason}`);
+      process.exit(stopReason ? 1 : 0);
     });
 
   program

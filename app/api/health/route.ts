@@ -33,8 +33,10 @@ async function liveWorkers() {
 
 /**
  * GET /api/health — no auth. `{ok, db, queue, workers, sandbox}`: 200 when the database answers (the
- * app can serve), 503 otherwise; the queue, workers and sandbox report their state without failing
- * the check. The queue part gives its depth, the oldest waiting job's age, active jobs and those held
+ * app can serve), 503 otherwise. `ok` is true only when the database answers and at least one
+ * language can run (a sandbox whose isolation fails runs nothing, so the instance is not healthy,
+ * though it still serves pages: 200 with `ok: false`); the queue and workers report their state
+ * without failing the check. The queue part gives its depth, the oldest waiting job's age, active jobs and those held
  * by dead workers; workers lists the live ones (last beat, concurrency, backend, jobs held). The
  * sandbox part is a summary (isolation mode, languages that can and cannot run, runs going and
  * waiting); why a language cannot run, and which hosts run workers, is on the admin page
@@ -47,5 +49,5 @@ export async function GET(): Promise<Response> {
     liveWorkers(),
     checkSandbox(),
   ]);
-  return Response.json({ ok: db.ok, db, queue, workers, sandbox }, { status: db.ok ? 200 : 503 });
+  return Response.json({ ok: db.ok && sandbox.ok, db, queue, workers, sandbox }, { status: db.ok ? 200 : 503 });
 }

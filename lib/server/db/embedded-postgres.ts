@@ -17,6 +17,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
+import { isProcessAlive } from "@/lib/server/processes";
+
 import {
   APP_ROLE,
   provisionAppRole,
@@ -230,18 +232,9 @@ function runningServerPort(clusterDir: string): number | null {
   if (!existsSync(pidFile)) return null;
   const [pidLine, , , portLine] = readFileSync(pidFile, "utf8").split("\n");
   const pid = Number(pidLine);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) return Number(portLine);
+  if (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid)) return Number(portLine);
   rmSync(pidFile, { force: true });
   return null;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 async function waitForServer(url: string): Promise<void> {

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Language } from "@/lib/records/languages";
-import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { SANDBOX_ERROR, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -33,15 +33,21 @@ export type VerificationProgress = {
   executableValid: number;
   failed: number;
   unavailable: number;
-  /** Records that could not be verified because of an error (their result could not be stored). */
+  /** Records that could not be verified because of an error (their result could not be stored, the sandbox failed). */
   errored: number;
+  /** Why the batch stopped before its end (status FAILED); null otherwise. */
+  stopReason: string | null;
 };
 
-/** What verifying one record came to: both results, a language that cannot run, or an error. */
+/**
+ * What verifying one record came to: both results, a language that cannot run, an error, or a
+ * sandbox whose isolation failed before the program started (which stops the batch).
+ */
 export type Verdict =
   | { kind: "ran"; demo: SandboxResult; full: SandboxResult }
   | { kind: "unavailable" }
-  | { kind: "errored"; reason: string };
+  | { kind: "errored"; reason: string }
+  | { kind: "sandbox-error"; reason: string };
 
 export type VerificationBatchStart = { batchId: string; total: number; resumed: boolean };
 
@@ -165,6 +171,9 @@ export async function findRecordToVerify({
   recordId: number;
 }) {
   assertCan(actor, "datasets:verify");
+  // A batch that stopped (its sandbox failed) leaves its queued records alone.
+  const batch = await prisma().verificationBatch.findUnique({ where: { id: batchId }, select: { status: true } });
+  if (batch?.status !== "RUNNING") return null;
   const done = await prisma().runResult.count({ where: { batchId, recordId } });
   if (done > 0) return null;
   return prisma().record.findUnique({
@@ -174,9 +183,21 @@ export async function findRecordToVerify({
 }
 
 function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {
-  return verdict.kind === "unavailable"
-    ? "The language is unavailable in the sandbox."
-    : `Verification errored: ${verdict.reason}.`;
+  if (verdict.kind === "unavailable") return "The language is unavailable in the sandbox.";
+  if (verdict.kind === "sandbox-error") return `Not run (sandbox error): ${verdict.reason}`;
+  return `Verification errored: ${verdict.reason}.`;
+}
+
+/** What a record that did not run is marked with: unavailable here, a sandbox error, or nothing. */
+function markerOutcome(verdict: Exclude<Verdict, { kind: "ran" }>): string | null {
+  if (verdict.kind === "unavailable") return UNAVAILABLE;
+  if (verdict.kind === "sandbox-error") return SANDBOX_ERROR;
+  return null;
+}
+
+/** Why a batch stops at a sandbox error, for the batch page and `verity verify`. */
+export function sandboxStopReason(reason: string): string {
+  return `Stopped: the sandbox failed before a program started, so no record was run (${reason}). Fix the sandbox (npx verity sandbox doctor) and verify again.`;
 }
 
 /**
@@ -197,7 +218,14 @@ export async function writeVerification({
 }): Promise<void> {
   assertCan(actor, "datasets:verify");
   const isValid = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
-  const counter = verdict.kind === "ran" ? (isValid ? "executableValid" : "failed") : verdict.kind;
+  const counter =
+    verdict.kind === "ran"
+      ? isValid
+        ? "executableValid"
+        : "failed"
+      : verdict.kind === "sandbox-error"
+        ? "errored"
+        : verdict.kind;
   await prisma().$transaction(async (tx) => {
     // Lock the batch row first: two deliveries of the same job finishing together write once.
     await tx.$queryRaw`SELECT id FROM "VerificationBatch" WHERE id = ${batchId} FOR UPDATE`;
@@ -215,11 +243,13 @@ export async function writeVerification({
         data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() },
       });
     } else {
-      // Unavailable is not failed: executableValid is null (not known), and the record says why.
-      if (verdict.kind === "unavailable") {
+      // Unavailable or a sandbox error is not failed: executableValid is null (not known), and the
+      // record says why (the next batch verifies it again).
+      const verificationOutcome = markerOutcome(verdict);
+      if (verificationOutcome) {
         await tx.record.update({
           where: { id: recordId },
-          data: { executableValid: null, verificationOutcome: UNAVAILABLE, verifiedAt: new Date() },
+          data: { executableValid: null, verificationOutcome, verifiedAt: new Date() },
         });
       }
       // A record that could not be verified leaves a marker run, so the job is not repeated.
@@ -229,7 +259,7 @@ export async function writeVerification({
           batchId,
           kind: "FULL",
           backend: "none",
-          outcome: "INTERNAL_ERROR",
+          outcome: verdict.kind === "sandbox-error" ? SANDBOX_ERROR : "INTERNAL_ERROR",
           stdout: "",
           stderr: markerStderr(verdict),
           timeMs: 0,
@@ -242,7 +272,13 @@ export async function writeVerification({
       data: { done: { increment: 1 }, [counter]: { increment: 1 } },
       select: { done: true, total: true },
     });
-    if (batch.done >= batch.total)
+    // The sandbox cannot run anything: stop here rather than mark every record, and say why.
+    if (verdict.kind === "sandbox-error") {
+      await tx.verificationBatch.updateMany({
+        where: { id: batchId, status: "RUNNING" },
+        data: { status: "FAILED", finishedAt: new Date(), stopReason: sandboxStopReason(verdict.reason) },
+      });
+    } else if (batch.done >= batch.total)
       await tx.verificationBatch.updateMany({
         where: { id: batchId, status: "RUNNING" },
         data: { status: "SUCCEEDED", finishedAt: new Date() },
@@ -271,6 +307,7 @@ export async function getVerificationProgress({
       failed: true,
       unavailable: true,
       errored: true,
+      stopReason: true,
       dataset: { select: { name: true } },
     },
   });

@@ -95,6 +95,10 @@ async function runBoth(record: {
     );
     return { kind: "ran", demo, full };
   } catch (error) {
+    // The isolation failed before the program started: nothing is known about the record, and no
+    // other record can run either (writeVerification stops the batch).
+    if (error instanceof SandboxError && error.code === "SANDBOX_ISOLATION_FAILED")
+      return { kind: "sandbox-error", reason: error.message };
     if (error instanceof SandboxError) return { kind: "unavailable" };
     // Retrying a bug would fail the same way and leave the batch RUNNING for ever.
     console.error(error);

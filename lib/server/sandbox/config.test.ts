@@ -13,6 +13,7 @@ describe("parseSandboxConfig", () => {
       concurrency: 4,
       memoryLimitMb: 1024,
       workDir: null,
+      jobFolderMb: 256,
       bwrapPath: null,
       runsPerUser: 2,
       runQueue: 16,
@@ -29,6 +30,7 @@ describe("parseSandboxConfig", () => {
         VERITY_SANDBOX_CONCURRENCY: "3",
         VERITY_SANDBOX_MEMORY_MB: "512",
         VERITY_SANDBOX_WORKDIR: "/var/tmp/verity",
+        VERITY_SANDBOX_JOB_FOLDER_MB: "64",
         VERITY_BWRAP: "/opt/bwrap",
         VERITY_RUNS_PER_USER: "3",
         VERITY_RUN_QUEUE: "0",
@@ -42,6 +44,7 @@ describe("parseSandboxConfig", () => {
     expect(config.concurrency).toBe(3);
     expect(config.memoryLimitMb).toBe(512);
     expect(config.workDir).toBe("/var/tmp/verity");
+    expect(config.jobFolderMb).toBe(64);
     expect(config.bwrapPath).toBe("/opt/bwrap");
     expect(config.runsPerUser).toBe(3);
     expect(config.runQueue).toBe(0);
@@ -49,10 +52,11 @@ describe("parseSandboxConfig", () => {
     expect(backendFor(config, "ruby")).toBe("acb");
   });
 
-  it("rejects an unknown backend, a bad URL and a zero concurrency", () => {
+  it("rejects an unknown backend, a bad URL, a zero concurrency and a tiny job folder", () => {
     expect(() => parseSandboxConfig({ VERITY_SANDBOX: "docker" }, 2)).toThrow(/VERITY_SANDBOX/);
     expect(() => parseSandboxConfig({ VERITY_SANDBOX_URL: "not a url" }, 2)).toThrow(/VERITY_SANDBOX_URL/);
     expect(() => parseSandboxConfig({ VERITY_SANDBOX_CONCURRENCY: "0" }, 2)).toThrow(/CONCURRENCY/);
+    expect(() => parseSandboxConfig({ VERITY_SANDBOX_JOB_FOLDER_MB: "1" }, 2)).toThrow(/JOB_FOLDER_MB/);
   });
 });
 

@@ -6,6 +6,9 @@ import { LANGUAGES } from "@/lib/records/languages";
 
 import type { BackendName, SandboxLanguage } from "./types";
 
+/** A run's files and /tmp together: room for any toolchain's build output, never the host's disk. */
+export const DEFAULT_JOB_FOLDER_MB = 256;
+
 export type SandboxConfig = {
   defaultBackend: BackendName;
   /** Base URL of the acb service, without a trailing slash; null when unset. */
@@ -18,6 +21,8 @@ export type SandboxConfig = {
   memoryLimitMb: number;
   /** Where job folders are created; null means the OS temp folder. */
   workDir: string | null;
+  /** The size cap of one run's job folder (its files and /tmp together), in MiB. */
+  jobFolderMb: number;
   /** The bubblewrap binary to use; null means look it up on PATH. */
   bwrapPath: string | null;
   /** Interactive runs one user may have going at once (in this process). */
@@ -48,6 +53,7 @@ const envSchema = z.object({
   VERITY_SANDBOX_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   VERITY_SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).optional(),
   VERITY_SANDBOX_WORKDIR: z.string().optional(),
+  VERITY_SANDBOX_JOB_FOLDER_MB: z.coerce.number().int().min(16).max(65_536).optional(),
   VERITY_BWRAP: z.string().optional(),
   VERITY_RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).optional(),
   VERITY_RUN_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
@@ -86,6 +92,7 @@ export function parseSandboxConfig(env: Record<string, string | undefined>, cpuC
     concurrency: value.VERITY_SANDBOX_CONCURRENCY ?? Math.max(1, cpuCount),
     memoryLimitMb: value.VERITY_SANDBOX_MEMORY_MB ?? 1024,
     workDir: value.VERITY_SANDBOX_WORKDIR?.trim() || null,
+    jobFolderMb: value.VERITY_SANDBOX_JOB_FOLDER_MB ?? DEFAULT_JOB_FOLDER_MB,
     bwrapPath: value.VERITY_BWRAP?.trim() || null,
     runsPerUser: value.VERITY_RUNS_PER_USER ?? 2,
     runQueue: value.VERITY_RUN_QUEUE ?? 16,

@@ -3,6 +3,7 @@ import "server-only";
 import { LANGUAGES } from "@/lib/records/languages";
 
 import { describeCgroupMode } from "./cgroup";
+import { describeJobFolderMode } from "./job-folder";
 import type { SandboxRouter } from "./index";
 import { firstLine } from "./output";
 import { getRecipe } from "./recipes";
@@ -20,6 +21,8 @@ export type IsolationReport = {
   detail: string | null;
   cgroupMode: "v2" | "v1" | "none";
   cgroup: string;
+  /** How a job folder's size is capped, in words. */
+  jobFolder: string;
 };
 
 export type LanguageReport = {
@@ -41,26 +44,19 @@ export { firstLine } from "./output";
 export type DoctorReport = { isolation: IsolationReport; languages: LanguageReport[] };
 
 async function checkIsolation(router: SandboxRouter): Promise<IsolationReport> {
-  const status = await router.local.isolation();
-  const cgroupMode = status.cgroup.kind;
-  const base = {
+  // The probe itself runs a program through the isolation and checks what it printed.
+  const status = await router.local.isolation({ isRecheck: true });
+  return {
     mode: status.mode,
     bwrapPath: status.bwrapPath,
     prlimitPath: status.prlimitPath,
     user: status.user?.name ?? null,
-    cgroupMode,
+    works: status.problem === null,
+    detail: status.problem ?? `programs run as uid ${status.programUid}`,
+    cgroupMode: status.cgroup.kind,
     cgroup: describeCgroupMode(status.cgroup),
+    jobFolder: describeJobFolderMode(status.jobFolder),
   };
-  if (status.problem) return { ...base, works: false, detail: status.problem };
-  try {
-    const run = await router.local.runCommand(["/bin/sh", "-c", "id -u"], { timeoutMs: 10_000 });
-    const uid = Number(run.stdout.trim());
-    if (run.exitCode !== 0) return { ...base, works: false, detail: `test program failed: ${run.stderr.trim()}` };
-    if (uid === 0) return { ...base, works: false, detail: "programs run as root inside the sandbox" };
-    return { ...base, works: true, detail: `programs run as uid ${uid}` };
-  } catch (error) {
-    return { ...base, works: false, detail: (error as Error).message };
-  }
 }
 
 async function checkLanguage(

@@ -4,6 +4,12 @@ export type SandboxErrorCode =
   | "SANDBOX_UNAVAILABLE"
   | "SANDBOX_INVALID_REQUEST"
   | "SANDBOX_FAILED"
+  /**
+   * The isolation layer itself failed before the program started (bubblewrap exits with an error,
+   * e.g. a kernel that refuses user namespaces): no run can happen here, and nothing was learnt
+   * about the program.
+   */
+  | "SANDBOX_ISOLATION_FAILED"
   /** The caller gave up (its client went away); the program was killed. */
   | "SANDBOX_CANCELLED";
 

@@ -4,7 +4,7 @@ import { constants } from "node:fs";
 import { access, lstat, readFile, readlink, realpath, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 
-import { ETC_ENTRIES, type RootEntry, SANDBOX_PATH } from "./isolation";
+import { ETC_ENTRIES, HIDDEN_SYSTEM_PATHS, type RootEntry, SANDBOX_PATH } from "./isolation";
 
 export const SANDBOX_USER = "verity-sandbox";
 
@@ -41,16 +41,21 @@ export async function findOnHost(command: string): Promise<string | null> {
   return null;
 }
 
+/** True when a host path lies in a folder the sandbox hides (/usr/local). */
+export function isHiddenInSandbox(path: string): boolean {
+  return HIDDEN_SYSTEM_PATHS.some((hidden) => path === hidden || path.startsWith(`${hidden}/`));
+}
+
 /**
- * Finds a command as the sandbox sees it: on the sandbox PATH, and really living under /usr (a
- * symlink to e.g. /root/.cargo would resolve on the host but not inside the sandbox).
+ * Finds a command as the sandbox sees it: on the sandbox PATH, and really living where the sandbox
+ * can see it (a symlink to e.g. /root/.cargo or /usr/local would resolve on the host but not inside).
  */
 export async function findInSandbox(command: string): Promise<string | null> {
   for (const dir of SANDBOX_PATH.split(":")) {
     const candidate = join(dir, command);
     if (!(await isExecutable(candidate))) continue;
     const real = await realpath(candidate).catch(() => null);
-    if (real && real.startsWith("/usr/")) return candidate;
+    if (real && real.startsWith("/usr/") && !isHiddenInSandbox(real)) return candidate;
   }
   return null;
 }
@@ -89,12 +94,14 @@ export async function systemRoots(): Promise<RootEntry[]> {
   return roots;
 }
 
-/** The /etc entries from the allow-list that exist here. */
-export async function etcPaths(): Promise<string[]> {
+/** The paths of a list that exist on this host. */
+export async function existingPaths(paths: readonly string[]): Promise<string[]> {
   const found: string[] = [];
-  for (const entry of ETC_ENTRIES) {
-    const path = join("/etc", entry);
-    if (await lstat(path).catch(() => null)) found.push(path);
-  }
+  for (const path of paths) if (await lstat(path).catch(() => null)) found.push(path);
   return found;
+}
+
+/** The /etc entries from the allow-list that exist here. */
+export function etcPaths(): Promise<string[]> {
+  return existingPaths(ETC_ENTRIES.map((entry) => join("/etc", entry)));
 }

@@ -60,6 +60,7 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     concurrency: config.concurrency,
     memoryLimitMb: config.memoryLimitMb,
     workDir: config.workDir,
+    jobFolderMb: config.jobFolderMb,
     bwrapPath: config.bwrapPath,
   });
   const acb = config.acbUrl ? createAcbBackend({ url: config.acbUrl }) : null;

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
 
-import { baseSandboxEnv, buildBwrapArgv, rebaseEnv, signalFromExitCode } from "./isolation";
+import { baseSandboxEnv, buildBwrapArgv, rebaseEnv, SANDBOX_PATH, signalFromExitCode } from "./isolation";
 
 const input = {
   bwrapPath: "/usr/bin/bwrap",
   prlimitPath: "/usr/bin/prlimit",
-  hostJobDir: "/tmp/verity-job-abc",
+  hostJobDir: "/tmp/verity-job-abc/job",
   roots: [
     { path: "/bin", kind: "symlink" as const, target: "usr/bin" },
     { path: "/lib64", kind: "dir" as const },
   ],
   etcPaths: ["/etc/ld.so.cache"],
+  hiddenPaths: ["/usr/local"],
+  tmp: { hostDir: "/tmp/verity-job-abc/tmp" },
   env: baseSandboxEnv({ GOCACHE: "/job/.cache" }),
   limits: { cpuSeconds: 11, processes: 512, fileSizeBytes: 1024, openFiles: 64 },
   argv: ["python3", "test.py"],
@@ -32,8 +34,22 @@ describe("buildBwrapArgv", () => {
     expect(joined).toContain("--symlink usr/bin /bin");
     expect(joined).toContain("--ro-bind /lib64 /lib64");
     expect(joined).toContain("--ro-bind /etc/ld.so.cache /etc/ld.so.cache");
-    expect(joined).toContain("--bind /tmp/verity-job-abc /job --chdir /job --remount-ro /");
-    expect(argv.filter((arg) => arg === "--bind")).toHaveLength(1);
+    expect(joined).toContain("--bind /tmp/verity-job-abc/tmp /tmp");
+    expect(joined).toContain("--bind /tmp/verity-job-abc/job /job --chdir /job --remount-ro /");
+    expect(argv.filter((arg) => arg === "--bind")).toHaveLength(2);
+  });
+
+  it("hides /usr/local under an empty read-only tmpfs and leaves it off the PATH", () => {
+    expect(joined).toContain("--ro-bind /usr /usr");
+    expect(joined).toContain("--tmpfs /usr/local --remount-ro /usr/local");
+    expect(joined.indexOf("--ro-bind /usr /usr")).toBeLessThan(joined.indexOf("--tmpfs /usr/local"));
+    expect(SANDBOX_PATH.split(":").some((dir) => dir.startsWith("/usr/local"))).toBe(false);
+  });
+
+  it("gives /tmp a size-limited tmpfs when the job root is a plain folder", () => {
+    const plain = buildBwrapArgv({ ...input, tmp: { sizeBytes: 1048576 } }).join(" ");
+    expect(plain).toContain("--size 1048576 --tmpfs /tmp");
+    expect(plain).not.toContain("--bind /tmp/verity-job-abc/tmp");
   });
 
   it("sets only the given environment and runs the program under prlimit", () => {

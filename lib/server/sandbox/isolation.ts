@@ -5,7 +5,15 @@ import { REFERENCE_TIME_ZONE } from "./reference-versions";
 /** Where the job folder appears inside the sandbox; recipes refer to it (e.g. GOCACHE=/job/…). */
 export const SANDBOX_JOB_DIR = "/job";
 
-export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+// No /usr/local: it is hidden inside the sandbox (see HIDDEN_SYSTEM_PATHS).
+export const SANDBOX_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
+
+/**
+ * Folders under /usr that a run does not see (an empty read-only tmpfs is mounted over them): the
+ * host's own additions — npm's global config (/usr/local/etc/npmrc), pip's and Python's site files,
+ * locally installed tools — are not part of any toolchain a recipe uses, and may hold credentials.
+ */
+export const HIDDEN_SYSTEM_PATHS = ["/usr/local"] as const;
 
 /**
  * Files under /etc that toolchains read. Deliberately a list, not all of /etc: /etc may hold
@@ -52,6 +60,13 @@ export type SandboxCommandInput = {
   roots: readonly RootEntry[];
   /** Host paths under /etc that exist; bound read-only at the same place. */
   etcPaths: readonly string[];
+  /** Of HIDDEN_SYSTEM_PATHS, those that exist on the host (an empty tmpfs covers each). */
+  hiddenPaths: readonly string[];
+  /**
+   * The sandbox's /tmp: a host folder inside the size-limited job root, or, when the job root is a
+   * plain folder, a private tmpfs of this many bytes.
+   */
+  tmp: { hostDir: string } | { sizeBytes: number };
   env: Readonly<Record<string, string>>;
   limits: Rlimits;
   argv: readonly string[];
@@ -88,8 +103,9 @@ export function prlimitArgv(prlimitPath: string, limits: Rlimits, argv: readonly
 
 /**
  * Builds the bubblewrap command line (pure): every namespace unshared (no network), system folders
- * read-only, a private /tmp and /proc, the job folder writable at /job, a clean environment, its own
- * session (no terminal injection) and death with its parent; the program runs under `prlimit`.
+ * read-only with /usr/local hidden, a private /tmp and /proc, the job folder writable at /job, a
+ * clean environment, its own session (no terminal injection) and death with its parent; the program
+ * runs under `prlimit`.
  */
 export function buildBwrapArgv(input: SandboxCommandInput): string[] {
   const args: string[] = [
@@ -109,14 +125,12 @@ export function buildBwrapArgv(input: SandboxCommandInput): string[] {
     if (root.kind === "symlink") args.push("--symlink", root.target, root.path);
     else args.push("--ro-bind", root.path, root.path);
   }
+  for (const path of input.hiddenPaths) args.push("--tmpfs", path, "--remount-ro", path);
   for (const path of input.etcPaths) args.push("--ro-bind", path, path);
+  args.push("--proc", "/proc", "--dev", "/dev");
+  if ("hostDir" in input.tmp) args.push("--bind", input.tmp.hostDir, "/tmp");
+  else args.push("--size", String(input.tmp.sizeBytes), "--tmpfs", "/tmp");
   args.push(
-    "--proc",
-    "/proc",
-    "--dev",
-    "/dev",
-    "--tmpfs",
-    "/tmp",
     "--bind",
     input.hostJobDir,
     SANDBOX_JOB_DIR,

@@ -112,6 +112,32 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`local sandbox isolation${whyNot ? `
     expect(result.stdout.match(/DENIED/g)).toHaveLength(4);
   });
 
+  it("does not see /usr/local (npm's global config, pip's site files, tools installed by hand)", async () => {
+    // This host has a /usr/local with npm's global config in it; a run must see neither.
+    const onHost = await readdir("/usr/local");
+    expect(onHost.length).toBeGreaterThan(0);
+    const result = await python(
+      [
+        "import os",
+        "print('LISTED', sorted(os.listdir('/usr/local')))",
+        "try:",
+        "    open('/usr/local/etc/npmrc').read()",
+        "    print('READ npmrc')",
+        "except OSError as error:",
+        "    print('DENIED npmrc', type(error).__name__)",
+        "try:",
+        "    open('/usr/local/x', 'w')",
+        "    print('WROTE /usr/local/x')",
+        "except OSError as error:",
+        "    print('DENIED write', type(error).__name__)",
+      ].join("\n"),
+    );
+    expect(result.outcome).toBe("PASSED");
+    expect(result.stdout).toContain("LISTED []");
+    expect(result.stdout).toContain("DENIED npmrc FileNotFoundError");
+    expect(result.stdout).toContain("DENIED write");
+  });
+
   it("cannot write outside its job folder, and its /tmp is private", async () => {
     const marker = `verity-escape-${Date.now()}`;
     const result = await python(

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import { limitFired, stepRlimits } from "./local";
+import { isolationFailure, limitFired, stepRlimits } from "./local";
 import type { StepRun } from "./run-step";
 
 const step: StepRun = {
+  started: true,
   exitCode: 0,
   signal: null,
   timedOut: false,
@@ -23,6 +24,19 @@ describe("limitFired", () => {
     expect(limitFired([step], { isOomKilled: false, isPidsLimitHit: true })).toBe("processes");
     expect(limitFired([{ ...step, stdoutTruncated: true }], null)).toBe("output");
     expect(limitFired([{ ...step, signal: "SIGXFSZ" }], null)).toBe("output");
+    expect(limitFired([{ ...step, exitCode: 1 }], null, true)).toBe("output");
+  });
+});
+
+describe("isolationFailure", () => {
+  it("says how bubblewrap failed and what it printed", () => {
+    const refused = { ...step, started: false, exitCode: 1, stderr: "bwrap: setting up uid map: Permission denied\n" };
+    expect(isolationFailure(refused)).toBe(
+      "bubblewrap could not start the program (it exited with code 1): bwrap: setting up uid map: Permission denied",
+    );
+    expect(isolationFailure({ ...step, started: false, exitCode: null, timedOut: true, wallMs: 10_000 })).toBe(
+      "bubblewrap could not start the program (it did not start the program within 10000 ms)",
+    );
   });
 });
 

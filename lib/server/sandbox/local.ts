@@ -4,10 +4,12 @@ import { constants as osConstants, availableParallelism, tmpdir } from "node:os"
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
+import { DEFAULT_JOB_FOLDER_MB } from "./config";
 import { type CgroupMode, createJobCgroup, detectCgroupMode, type JobCgroup } from "./cgroup";
 import { SandboxError } from "./errors";
 import {
   etcPaths,
+  existingPaths,
   findInSandbox,
   findOnHost,
   findSandboxUser,
@@ -17,11 +19,28 @@ import {
   type SandboxUser,
   systemRoots,
 } from "./host";
-import { baseSandboxEnv, buildBwrapArgv, prlimitArgv, rebaseEnv, type Rlimits, signalFromExitCode } from "./isolation";
+import {
+  baseSandboxEnv,
+  buildBwrapArgv,
+  HIDDEN_SYSTEM_PATHS,
+  prlimitArgv,
+  rebaseEnv,
+  type Rlimits,
+  signalFromExitCode,
+} from "./isolation";
+import {
+  detectJobFolderMode,
+  isJobFolderFull,
+  jobFolderPrefix,
+  type JobFolderMode,
+  mountJobFolder,
+  removeStaleJobFolders,
+  unmountJobFolder,
+} from "./job-folder";
 import { getRecipe, stepTimeoutMs, type JobFile, type StepOutcome } from "./recipes";
 import { firstLine } from "./output";
 import { parseRunRequest } from "./request";
-import { runStep, type StepRun } from "./run-step";
+import { runStep, startMarkedArgv, type StepRun } from "./run-step";
 import { Semaphore } from "./semaphore";
 import {
   type BackendAvailability,
@@ -42,6 +61,8 @@ export type LocalBackendOptions = {
   concurrency: number;
   memoryLimitMb: number;
   workDir: string | null;
+  /** The size cap of one run's job folder (its files and /tmp together), in MiB; default 256. */
+  jobFolderMb?: number;
   /** The bubblewrap binary; unset or null looks it up on PATH. */
   bwrapPath?: string | null;
 };
@@ -54,8 +75,17 @@ export type IsolationStatus = {
   /** The user programs run as; null when not root (they run as the current, unprivileged user). */
   user: SandboxUser | null;
   cgroup: CgroupMode;
+  /** How a job folder's size is capped. */
+  jobFolder: JobFolderMode;
   /** Why runs are refused; null when they can run. */
   problem: string | null;
+  /**
+   * True when everything is installed but a test program could not be started through the
+   * isolation (bubblewrap exits with an error): a sandbox error, not a missing piece.
+   */
+  isBroken: boolean;
+  /** The uid the probe program ran as inside the sandbox; null when it did not run. */
+  programUid: number | null;
 };
 
 export type ToolchainStatus = { isFound: boolean; missing: string[] };
@@ -63,8 +93,25 @@ export type ToolchainStatus = { isFound: boolean; missing: string[] };
 /** A raw command run inside the sandbox (doctor, benchmarks). */
 export type CommandRun = StepRun & { memoryKb: number | null; limit: LimitName | null };
 
+/** What the isolation probe runs, and what it must print: proof that a program really ran inside. */
+const PROBE_ARGV = ["/bin/sh", "-c", "echo verity-sandbox-probe; id -u"];
+const PROBE_OUTPUT = /^verity-sandbox-probe\n(\d+)\n$/;
+// Generous: on a loaded machine starting bubblewrap can take a while; a hung one fails the probe.
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** Why a step never reached its program, from what the isolation layer printed (pure). */
+export function isolationFailure(step: StepRun): string {
+  const said = step.stderr.trim() || step.stdout.trim();
+  const how = step.timedOut
+    ? `it did not start the program within ${step.wallMs} ms`
+    : step.signal
+      ? `it was killed by ${step.signal}`
+      : `it exited with code ${step.exitCode}`;
+  return `bubblewrap could not start the program (${how})${said ? `: ${said.slice(0, 500)}` : ""}`;
+}
+
 export type LocalBackend = SandboxBackend & {
-  isolation(): Promise<IsolationStatus>;
+  isolation(options?: { isRecheck?: boolean }): Promise<IsolationStatus>;
   toolchain(language: SandboxLanguage): Promise<ToolchainStatus>;
   runCommand(
     argv: readonly string[],
@@ -119,11 +166,15 @@ export function stepRlimits(timeoutMs: number, cpuCount: number, cpuSeconds?: nu
 export function limitFired(
   steps: readonly StepRun[],
   stats: { isOomKilled: boolean; isPidsLimitHit: boolean } | null,
+  isJobFolderFull = false,
 ): LimitName | null {
   if (steps.some((step) => step.timedOut || step.signal === "SIGXCPU")) return "time";
   if (stats?.isOomKilled) return "memory";
   if (stats?.isPidsLimitHit) return "processes";
-  if (steps.some((step) => step.stdoutTruncated || step.stderrTruncated || step.signal === "SIGXFSZ")) {
+  if (
+    isJobFolderFull ||
+    steps.some((step) => step.stdoutTruncated || step.stderrTruncated || step.signal === "SIGXFSZ")
+  ) {
     return "output";
   }
   return null;
@@ -156,7 +207,10 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   const semaphore = new Semaphore(options.concurrency);
   const cpuCount = availableParallelism();
   const configuredBwrap = options.bwrapPath ?? null;
+  const jobFolderBytes = (options.jobFolderMb ?? DEFAULT_JOB_FOLDER_MB) * 1024 * 1024;
   let isolationCache: { checkedAt: number; status: Promise<IsolationStatus> } | null = null;
+  // Once per backend: job folders that a killed process left mounted are cleaned up.
+  let hasRemovedStaleFolders = false;
 
   async function findBwrap(): Promise<string | null> {
     if (!configuredBwrap) return findOnHost("bwrap");
@@ -164,13 +218,18 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   }
 
   async function probeIsolation(): Promise<IsolationStatus> {
-    const [bwrapPath, prlimitPath, cgroup] = await Promise.all([
+    const isRoot = process.getuid?.() === 0;
+    const [bwrapPath, prlimitPath, cgroup, jobFolder] = await Promise.all([
       findBwrap(),
       findOnHost("prlimit"),
       detectCgroupMode(),
+      jobBase().then((base) => detectJobFolderMode({ isRoot, sizeBytes: jobFolderBytes, base })),
     ]);
-    const isRoot = process.getuid?.() === 0;
     const user = isRoot ? await findSandboxUser() : null;
+    if (!hasRemovedStaleFolders) {
+      hasRemovedStaleFolders = true;
+      await removeStaleJobFolders(jobFolder, await jobBase());
+    }
     let problem: string | null = null;
     let mode: IsolationStatus["mode"] = "bubblewrap";
     if (!bwrapPath) {
@@ -186,7 +245,43 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       problem = `the unprivileged user ${SANDBOX_USER} does not exist; npm run sandbox:install`;
     }
     if (problem) mode = "refused";
-    return { mode, bwrapPath, prlimitPath, isRoot, user, cgroup, problem };
+    const status: IsolationStatus = {
+      mode,
+      bwrapPath,
+      prlimitPath,
+      isRoot,
+      user,
+      cgroup,
+      jobFolder,
+      problem,
+      isBroken: false,
+      programUid: null,
+    };
+    if (problem) return status;
+    // Everything is installed; only a program that really ran inside proves the isolation works.
+    const probe = await runProbeProgram(status);
+    if ("problem" in probe) return { ...status, mode: "refused", problem: probe.problem, isBroken: true };
+    return { ...status, programUid: probe.uid };
+  }
+
+  /** Runs a tiny program through the isolation and checks what it printed and which uid it ran as. */
+  async function runProbeProgram(status: IsolationStatus): Promise<{ uid: number } | { problem: string }> {
+    try {
+      const job = await runJob(status, [], {}, [{ argv: PROBE_ARGV, timeoutMs: PROBE_TIMEOUT_MS }], () => false);
+      const run = job.runs[0] as StepRun;
+      const printed = PROBE_OUTPUT.exec(run.stdout);
+      if (run.exitCode !== 0 || !printed) {
+        const said = (run.stderr || run.stdout).trim().slice(0, 500);
+        return {
+          problem: `a test program failed inside the sandbox (exit code ${run.exitCode})${said ? `: ${said}` : ""}`,
+        };
+      }
+      const uid = Number(printed[1]);
+      if (status.isRoot && uid === 0) return { problem: "programs run as root inside the sandbox" };
+      return { uid };
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
   }
 
   /**
@@ -210,9 +305,25 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
 
   async function requireIsolation(): Promise<IsolationStatus> {
     const status = await isolation({ isRecheck: true });
-    if (status.problem)
-      throw new SandboxError("SANDBOX_UNAVAILABLE", `Local sandbox refused to run: ${status.problem}`);
+    if (status.problem) {
+      throw new SandboxError(
+        status.isBroken ? "SANDBOX_ISOLATION_FAILED" : "SANDBOX_UNAVAILABLE",
+        `Local sandbox refused to run: ${status.problem}`,
+      );
+    }
     return status;
+  }
+
+  /** A run whose isolation failed drops the cached "works": the next run probes again. */
+  function forgetBrokenIsolation(error: unknown): never {
+    if (error instanceof SandboxError && error.code === "SANDBOX_ISOLATION_FAILED") isolationCache = null;
+    throw error;
+  }
+
+  async function jobBase(): Promise<string> {
+    const base = options.workDir ?? tmpdir();
+    await mkdir(base, { recursive: true });
+    return base;
   }
 
   /** Runs argv steps in one fresh job folder with one job cgroup; always cleans both up. */
@@ -224,24 +335,36 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     shouldContinue: (step: StepRun) => boolean,
     signal?: AbortSignal,
   ): Promise<{ runs: StepRun[]; memoryKb: number | null; limit: LimitName | null }> {
-    const base = options.workDir ?? tmpdir();
-    await mkdir(base, { recursive: true });
-    const jobDir = await mkdtemp(join(base, "verity-job-"));
+    // The job root holds the program's files (/job) and its /tmp, so one size cap bounds both.
+    const jobRoot = await mkdtemp(join(await jobBase(), jobFolderPrefix()));
+    const jobDir = join(jobRoot, "job");
+    const tmpDir = join(jobRoot, "tmp");
+    let isMounted = false;
     let cgroup: JobCgroup | null = null;
     try {
-      await chmod(jobDir, 0o700);
-      if (status.user) await chown(jobDir, status.user.uid, status.user.gid);
+      await chmod(jobRoot, 0o700);
+      if (status.user) await chown(jobRoot, status.user.uid, status.user.gid);
+      await mountJobFolder(status.jobFolder, jobRoot, status.user);
+      isMounted = true;
+      for (const dir of [jobDir, tmpDir]) {
+        await mkdir(dir, { mode: 0o700 });
+        if (status.user) await chown(dir, status.user.uid, status.user.gid);
+      }
       await writeJobFiles(jobDir, files, status.user);
       cgroup = await createJobCgroup(status.cgroup, {
         memoryBytes: options.memoryLimitMb * 1024 * 1024,
         pids: PROCESS_LIMIT,
       });
-      const [roots, etc] = status.mode === "bubblewrap" ? await Promise.all([systemRoots(), etcPaths()]) : [[], []];
+      const [roots, etc, hiddenPaths] =
+        status.mode === "bubblewrap"
+          ? await Promise.all([systemRoots(), etcPaths(), existingPaths(HIDDEN_SYSTEM_PATHS)])
+          : [[], [], []];
       const runs: StepRun[] = [];
       for (const step of steps) {
         const limits = stepRlimits(step.timeoutMs, cpuCount, step.cpuSeconds);
         const sandboxEnv = baseSandboxEnv(env);
         const isWrapped = status.mode === "bubblewrap";
+        const program = startMarkedArgv(step.argv);
         const argv = isWrapped
           ? buildBwrapArgv({
               bwrapPath: status.bwrapPath as string,
@@ -249,13 +372,15 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
               hostJobDir: jobDir,
               roots,
               etcPaths: etc,
+              hiddenPaths,
+              tmp: status.jobFolder.kind === "tmpfs" ? { hostDir: tmpDir } : { sizeBytes: jobFolderBytes },
               env: sandboxEnv,
               limits,
-              argv: step.argv,
+              argv: program,
             })
           : status.prlimitPath
-            ? prlimitArgv(status.prlimitPath, limits, step.argv)
-            : [...step.argv];
+            ? prlimitArgv(status.prlimitPath, limits, program)
+            : program;
         const jobCgroup = cgroup;
         const run = await runStep({
           argv,
@@ -269,6 +394,9 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
           onKill: jobCgroup ? () => jobCgroup.destroy() : undefined,
           signal,
         });
+        // Nothing ran: bubblewrap (or prlimit) failed before the program. That says nothing about
+        // the program, so it is no outcome at all.
+        if (!run.started && !signal?.aborted) throw new SandboxError("SANDBOX_ISOLATION_FAILED", isolationFailure(run));
         // bubblewrap reports a program killed by signal N as exit code 128+N.
         if (isWrapped && !run.signal) run.signal = signalFromExitCode(run.exitCode, osConstants.signals);
         // Killed for its CPU time: a time-out like the wall clock's.
@@ -278,10 +406,13 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
         if (signal?.aborted || !shouldContinue(run)) break;
       }
       const stats = cgroup ? await cgroup.stats() : null;
-      return { runs, memoryKb: stats?.memoryPeakKb ?? null, limit: limitFired(runs, stats) };
+      const isFull = await isJobFolderFull(status.jobFolder, jobRoot);
+      return { runs, memoryKb: stats?.memoryPeakKb ?? null, limit: limitFired(runs, stats, isFull) };
     } finally {
+      // The tmpfs first: its pages are charged to the job cgroup, which is then removed empty.
+      if (isMounted) await unmountJobFolder(status.jobFolder, jobRoot).catch(() => undefined);
       await cgroup?.destroy().catch(() => undefined);
-      await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
+      await rm(jobRoot, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -333,9 +464,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
         signal,
         { isExclusive },
       )
-      .catch((error: unknown) => {
-        throw signal?.aborted ? cancelled() : error;
-      });
+      .catch((error: unknown) => forgetBrokenIsolation(signal?.aborted ? cancelled() : error));
     if (signal?.aborted) throw cancelled();
     const compileRun = recipe.compile ? (job.runs[0] ?? null) : null;
     const runRun = recipe.compile ? (job.runs[1] ?? null) : (job.runs[0] ?? null);
@@ -424,9 +553,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   ): Promise<CommandRun> {
     const status = await requireIsolation();
     const timeoutMs = commandOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const job = await semaphore.use(() =>
-      runJob(status, commandOptions.files ?? [], commandOptions.env ?? {}, [{ argv, timeoutMs }], () => false),
-    );
+    const job = await semaphore
+      .use(() =>
+        runJob(status, commandOptions.files ?? [], commandOptions.env ?? {}, [{ argv, timeoutMs }], () => false),
+      )
+      .catch(forgetBrokenIsolation);
     return { ...(job.runs[0] as StepRun), memoryKb: job.memoryKb, limit: job.limit };
   }
 

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { spawn } from "node:child_process";
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 
 import { HeadTailBuffer } from "./output";
 
@@ -23,6 +23,12 @@ export type StepSpec = {
 };
 
 export type StepRun = {
+  /**
+   * The program itself was started: the launcher inside the sandbox reported it on fd 4 just before
+   * exec'ing it (see START_MARK_SCRIPT). False when the isolation layer (bubblewrap, prlimit) failed
+   * or was killed before that.
+   */
+  started: boolean;
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -36,6 +42,18 @@ export type StepRun = {
 // A gate: the shell waits on fd 3 until the parent has put it into the job's cgroup, then execs the
 // real command, so no user code runs outside the limits.
 const GATE_SCRIPT = 'read -r _ <&3; exec 3<&-; exec "$@"';
+
+/** The fd on which the in-sandbox launcher says the program is about to start. */
+export const START_MARK_FD = 4;
+
+/**
+ * Wraps argv so that, once inside every layer of isolation, one byte is written to START_MARK_FD and
+ * the fd closed before the program is exec'd: a step without that byte never reached its program
+ * (the program cannot fake its absence, since the byte is written before it runs).
+ */
+export function startMarkedArgv(argv: readonly string[]): string[] {
+  return ["/bin/sh", "-c", `printf s >&${START_MARK_FD}; exec ${START_MARK_FD}>&-; exec "$@"`, "sh", ...argv];
+}
 
 function killGroup(pid: number): void {
   try {
@@ -56,13 +74,16 @@ export async function runStep(spec: StepSpec): Promise<StepRun> {
     uid: spec.uid,
     gid: spec.gid,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
   });
   const half = Math.floor(spec.outputCapBytes / 2);
   const stdout = new HeadTailBuffer(half, spec.outputCapBytes - half);
   const stderr = new HeadTailBuffer(half, spec.outputCapBytes - half);
   child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+  let started = false;
+  const startMark = child.stdio[START_MARK_FD] as Readable | null;
+  startMark?.on("data", () => (started = true));
 
   const spawned = new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);
@@ -109,8 +130,10 @@ export async function runStep(spec: StepSpec): Promise<StepRun> {
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
   child.stdout?.destroy();
   child.stderr?.destroy();
+  startMark?.destroy();
 
   return {
+    started,
     exitCode: code,
     signal,
     timedOut,

@@ -10,6 +10,7 @@ import { DEAD_AFTER_MS } from "@/lib/server/jobs/workers";
 
 import { languageAvailability, lastProbeAt, probeAgain } from "./availability";
 import { describeCgroupMode } from "./cgroup";
+import { describeJobFolderMode } from "./job-folder";
 import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "./index";
 import { compareWithReference, type ReferenceComparison } from "./reference-versions";
 import type { BackendName, SandboxLanguage } from "./types";
@@ -26,7 +27,14 @@ export type LanguageStatus = {
 };
 
 export type SandboxStatus = {
-  isolation: { mode: "bubblewrap" | "unsafe" | "refused"; user: string | null; cgroup: string; problem: string | null };
+  isolation: {
+    mode: "bubblewrap" | "unsafe" | "refused";
+    user: string | null;
+    cgroup: string;
+    /** How a run's job folder is size-limited, in words. */
+    jobFolder: string;
+    problem: string | null;
+  };
   languages: LanguageStatus[];
   load: { running: number; queued: number; slots: number };
   lastProbeAt: Date | null;
@@ -56,6 +64,7 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
       mode: isolation.mode,
       user: isolation.user?.name ?? null,
       cgroup: describeCgroupMode(isolation.cgroup),
+      jobFolder: describeJobFolderMode(isolation.jobFolder),
       problem: isolation.problem,
     },
     languages,

@@ -37,6 +37,8 @@ export default async function SandboxStatusPage() {
             <dd>{isolation.user ?? "the app's own (unprivileged) user"}</dd>
             <dt className="text-slate-500">cgroup</dt>
             <dd>{isolation.cgroup}</dd>
+            <dt className="text-slate-500">Job folder</dt>
+            <dd>{isolation.jobFolder}</dd>
             {isolation.problem ? (
               <>
                 <dt className="text-slate-500">Problem</dt>

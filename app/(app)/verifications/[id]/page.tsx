@@ -3,7 +3,7 @@ import Link from "next/link";
 import { OutcomeBadge } from "@/components/records/run-result";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
-import { outcomeWords, UNAVAILABLE } from "@/lib/records/verification";
+import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listBatchRuns } from "@/lib/server/db/runs";
 import { pathSegment } from "@/lib/server/http";
@@ -33,9 +33,22 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
         title={`Verification ${progress.status.toLowerCase()}`}
         description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.unavailable} unavailable here${progress.errored ? ` · ${progress.errored} errored` : ""}`}
       />
+      {progress.stopReason ? (
+        <p
+          className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+          data-testid="batch-stopped"
+        >
+          {progress.stopReason}
+        </p>
+      ) : null}
       <div className="mb-4 flex flex-wrap gap-2 text-sm" data-testid="batch-outcomes">
         {[...byOutcome].map(([outcome, count]) => (
-          <Badge key={outcome} tone={outcome === "PASSED" ? "green" : outcome === UNAVAILABLE ? "amber" : "red"}>
+          <Badge
+            key={outcome}
+            tone={
+              outcome === "PASSED" ? "green" : outcome === UNAVAILABLE || outcome === SANDBOX_ERROR ? "amber" : "red"
+            }
+          >
             {outcomeWords(outcome)}: {count} {count === 1 ? "run" : "runs"}
           </Badge>
         ))}
@@ -65,8 +78,8 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
                 <td className="py-1.5">{languageName(run.language)}</td>
                 <td className="py-1.5">{run.backend === "none" ? "—" : run.kind === "DEMO" ? "demo" : "full"}</td>
                 <td className="py-1.5">
-                  {run.outcome === UNAVAILABLE ? (
-                    <Badge tone="amber">unavailable here</Badge>
+                  {run.outcome === UNAVAILABLE || run.outcome === SANDBOX_ERROR ? (
+                    <Badge tone="amber">{outcomeWords(run.outcome)}</Badge>
                   ) : (
                     <OutcomeBadge outcome={run.outcome} />
                   )}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "VerificationBatch" ADD COLUMN     "stopReason" TEXT;
