@@ -253,6 +253,10 @@ test("a stored batch failure is pointed at when the item opens: its test, its li
   const demoRow = page.getByRole("region", { name: "Latest run" }).getByTestId("run-row-demo");
   await expect(demoRow).toContainText("Demo test, line 2");
   await expect(page.getByRole("tab", { name: "Demo test" })).toHaveAttribute("aria-selected", "true");
+  // Monaco loads a moment after the page on a busy machine.
+  await expect(page.getByTestId("code-test").locator(".view-lines")).toContainText("wt_fail(1, 2)", {
+    timeout: 45_000,
+  });
   await expect(page.getByTestId("code-test").locator(".failing-line")).toHaveCount(1);
 });
 
@@ -265,8 +269,8 @@ test("at 390 wide the Users table and the taxonomy editor can be read and used t
   await expectReachable(page, page.getByRole("button", { name: `Edit ${reviewer.email}` }));
   await expectReachable(page, page.getByRole("button", { name: `Disable ${reviewer.email}` }));
   await page.goto("/campaigns");
-  await expectReachable(page, page.getByLabel("Critic rule of category 1"));
-  await expectReachable(page, page.getByRole("button", { name: "Remove category 1" }));
+  await expectReachable(page, page.getByLabel("Critic rule of category 1", { exact: true }));
+  await expectReachable(page, page.getByRole("button", { name: "Remove category 1", exact: true }));
   await page.goto(`/campaigns/${await campaignId(page, "order")}`);
   await expectReachable(page, page.getByRole("button", { name: "Move category 14 up" }));
 });

@@ -30,7 +30,8 @@ export function CategoryTable({
         The workspace shows them in this order; the first nine get the keys 1–9, and every one can be found by typing
         its name after C. Non-invalidating categories may be ticked on a valid record.
       </p>
-      <div className="overflow-x-auto">
+      {/* relative: the header's screen-reader-only text is placed inside this scroller, not against the page (which it would widen). */}
+      <div className="relative overflow-x-auto">
         <table className="min-w-full text-sm">
           <thead className="text-left text-xs text-slate-500">
             <tr>
