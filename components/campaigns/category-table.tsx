@@ -3,6 +3,8 @@
 import { Button } from "@/components/ui/primitives";
 import type { CategoryDefinition } from "@/lib/annotation/categories";
 
+import { MoveButtons, moveRow } from "./move-buttons";
+
 const cell =
   "block w-full rounded border-0 px-1.5 py-1 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500";
 
@@ -19,20 +21,17 @@ export function CategoryTable({
   function update(index: number, patch: Partial<CategoryDefinition>) {
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   }
-  /** Swaps a row with its neighbour: the order is the workspace's order and its 1–9 keys. */
-  function move(index: number, step: -1 | 1) {
-    const next = [...rows];
-    [next[index], next[index + step]] = [next[index + step], next[index]];
-    onChange(next);
-  }
   return (
-    <fieldset className="space-y-2">
+    // min-w-0: a fieldset is as wide as its widest content by default, which would stop the table
+    // below from scrolling inside it on a phone and push the page wider than the screen instead.
+    <fieldset className="min-w-0 space-y-2">
       <legend className="text-sm font-medium text-slate-700">Error categories</legend>
       <p className="text-xs text-slate-500">
         The workspace shows them in this order; the first nine get the keys 1–9, and every one can be found by typing
         its name after C. Non-invalidating categories may be ticked on a valid record.
       </p>
-      <div className="overflow-x-auto">
+      {/* relative: the header's screen-reader-only text is placed inside this scroller, not against the page (which it would widen). */}
+      <div className="relative overflow-x-auto">
         <table className="min-w-full text-sm">
           <thead className="text-left text-xs text-slate-500">
             <tr>
@@ -108,28 +107,13 @@ export function CategoryTable({
                   />
                 </td>
                 <td className="flex gap-1 px-1 py-1">
-                  <Button
-                    type="button"
-                    variant="secondary"
-                    className="px-2 py-1 text-xs"
-                    onClick={() => move(index, -1)}
-                    disabled={index === 0}
-                    aria-label={`Move category ${index + 1} up`}
-                    title="Move up"
-                  >
-                    ↑
-                  </Button>
-                  <Button
-                    type="button"
-                    variant="secondary"
-                    className="px-2 py-1 text-xs"
-                    onClick={() => move(index, 1)}
-                    disabled={index === rows.length - 1}
-                    aria-label={`Move category ${index + 1} down`}
-                    title="Move down"
-                  >
-                    ↓
-                  </Button>
+                  {/* The order is the workspace's order and its 1–9 keys. */}
+                  <MoveButtons
+                    index={index}
+                    count={rows.length}
+                    noun="category"
+                    onMove={(step) => onChange(moveRow(rows, index, step))}
+                  />
                   <Button
                     type="button"
                     variant="danger"

@@ -41,7 +41,8 @@ export function GoldImport({ dataset, onImport }: Props) {
       {message ? (
         <ErrorNote>
           {message}
-          {errors.length > 1 ? (
+          {/* The summary lists no line itself: each bad line appears here, once. */}
+          {errors.length > 0 ? (
             <ul className="mt-1 list-disc pl-5">
               {errors.map((error) => (
                 <li key={error}>{error}</li>

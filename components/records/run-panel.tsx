@@ -81,7 +81,8 @@ export function RunPanel({
           {running ? "Running…" : "Run both (R)"}
         </Button>
       </div>
-      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {/* A run refused because the language cannot run repeats the note above: say it once. */}
+      {error && error !== note ? <ErrorNote>{error}</ErrorNote> : null}
       {runs.map((result) => (
         <RunResult
           key={result.id}

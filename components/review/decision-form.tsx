@@ -4,8 +4,9 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
-import { CategoryChecklist, type WorkspaceCategory } from "@/components/workspace/category-checklist";
-import { useHotkeys } from "@/components/workspace/use-hotkeys";
+import type { WorkspaceCategory } from "@/components/workspace/category-checklist";
+import { CategoryField } from "@/components/workspace/category-field";
+import { useVerdictKeys } from "@/components/workspace/use-verdict-keys";
 import type { ActionResult } from "@/lib/actions/result";
 import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
@@ -23,7 +24,8 @@ type Errors = { valid?: string; categories?: string; reason?: string };
 /**
  * The reviewer's decision: Valid/Invalid, categories from the campaign taxonomy, a required reason.
  * Sends the revision on screen as baseRevision; on CONFLICT it shows why, reloads the decision that
- * now stands and keeps what the reviewer typed. Keyboard: V, I, 1–9, Enter (Ctrl/Cmd+Enter in the reason).
+ * now stands and keeps what the reviewer typed. Keyboard, as the workspace's label (useVerdictKeys):
+ * V, I, 1–9, C finds any category, N writes the reason, Enter decides (Ctrl/Cmd+Enter in the reason).
  */
 export function DecisionForm({
   itemId,
@@ -46,6 +48,7 @@ export function DecisionForm({
   const [isPending, setPending] = useState(false);
   const pending = useRef(false);
   const form = useRef<HTMLFormElement>(null);
+  const reasonField = useRef<HTMLTextAreaElement>(null);
   const allowed = (key: string) => valid !== true || !categories.find((category) => category.key === key)?.invalidating;
 
   function toggle(key: string) {
@@ -53,15 +56,7 @@ export function DecisionForm({
     setSelected((list) => (list.includes(key) ? list.filter((entry) => entry !== key) : [...list, key]));
   }
 
-  const digitKeys = Object.fromEntries(
-    categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]),
-  );
-  useHotkeys({
-    v: () => setValid(true),
-    i: () => setValid(false),
-    Enter: () => form.current?.requestSubmit(),
-    ...digitKeys,
-  });
+  const finder = useVerdictKeys({ categories, onVerdict: setValid, onToggle: toggle, textField: reasonField, form });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -69,7 +64,8 @@ export function DecisionForm({
     const chosen = selected.filter(allowed);
     const problems: Errors = {};
     if (valid === null) problems.valid = "Choose Valid (V) or Invalid (I).";
-    if (valid === false && chosen.length === 0) problems.categories = "Pick at least one error category.";
+    if (valid === false && chosen.length === 0)
+      problems.categories = "Pick at least one error category (1–9, or C to find one).";
     if (!reason.trim()) problems.reason = "Give the reason for the decision.";
     setErrors(problems);
     setSaved(undefined);
@@ -110,19 +106,25 @@ export function DecisionForm({
     <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Decision" noValidate>
       <FormNotices message={message} saved={saved} />
       <VerdictPicker name="decision-verdict" value={valid} onChange={setValid} error={errors.valid} />
-      <CategoryChecklist
+      <CategoryField
         categories={categories}
         selected={selected}
         isAllowed={allowed}
         onToggle={toggle}
         error={errors.categories}
+        isFinderOpen={finder.isFinderOpen}
+        onCloseFinder={finder.closeFinder}
       />
       <div className="space-y-1">
         <label htmlFor="decision-reason" className="block font-medium text-slate-700">
-          Reason <span className="font-normal text-slate-500">(required)</span>
+          Reason <span className="font-normal text-slate-500">(required)</span>{" "}
+          <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">
+            N
+          </kbd>
         </label>
         <textarea
           id="decision-reason"
+          ref={reasonField}
           value={reason}
           onChange={(event) => setReason(event.target.value)}
           onKeyDown={submitOnCtrlEnter}

@@ -69,7 +69,8 @@ export function CodePanel({ code, language }: { code: Code; language: string }) 
 
 function CodeColumns({ code, language, actions }: { code: Code; language: string; actions: React.ReactNode }) {
   const { highlight } = useWorkspace();
-  const [test, setTest] = useState<"demo" | "full">("full");
+  // The item opens on the test a stored failing run points at (the full test otherwise).
+  const [test, setTest] = useState<"demo" | "full">(highlight?.file === "demo" ? "demo" : "full");
   // A newly marked failing test line switches to the test that failed.
   const [shownHighlight, setShownHighlight] = useState(highlight);
   if (highlight !== shownHighlight) {

@@ -7,15 +7,13 @@ import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
 import type { CriticView } from "@/lib/server/db/records";
 
-/** Set by the label form right before a blind reveal, so the critic takes focus once it arrives. */
-export function revealKey(itemId: string): string {
-  return `verity:reveal:${itemId}`;
-}
+import { useWorkspace } from "./workspace-context";
 
 /**
  * The critic as the workspace shows it: the verdict and each failed rule with its reason on
  * screen, the rest (passed rules, key points, reasoning, raw output) one click away. Hidden in
- * blind mode until the first label; when it is revealed it scrolls into view and takes focus.
+ * blind mode until the first label. When that label reveals it, it scrolls to the top of its pane
+ * and takes focus, with the confirmation at its top, so the two are in view together.
  */
 export function CriticSummary({
   itemId,
@@ -27,13 +25,14 @@ export function CriticSummary({
   isVisible: boolean;
 }) {
   const section = useRef<HTMLElement>(null);
+  const { revealedItemId } = useWorkspace();
+  const isJustRevealed = isVisible && revealedItemId === itemId;
 
   useEffect(() => {
-    if (!isVisible || sessionStorage.getItem(revealKey(itemId)) === null) return;
-    sessionStorage.removeItem(revealKey(itemId));
-    section.current?.scrollIntoView({ block: "nearest" });
+    if (!isJustRevealed) return;
+    section.current?.scrollIntoView({ block: "start" });
     section.current?.focus({ preventScroll: true });
-  }, [isVisible, itemId]);
+  }, [isJustRevealed]);
 
   const failed = critic?.rules.filter((rule) => rule.passed === false) ?? [];
   return (
@@ -45,6 +44,11 @@ export function CriticSummary({
       data-testid="critic"
     >
       <h2 className="sr-only">Critic</h2>
+      {isJustRevealed ? (
+        <p role="status" className="mb-2 rounded-md bg-emerald-50 px-3 py-2 text-emerald-900 ring-1 ring-emerald-200">
+          Saved. The critic is now shown: revise your label if it changes your mind, or press Enter to go on.
+        </p>
+      ) : null}
       {!isVisible ? (
         <p className="text-slate-500" data-testid="critic-hidden">
           <span className="font-semibold text-slate-800">Critic · </span>The critic is hidden until you submit a first

@@ -7,12 +7,12 @@ import { Button } from "@/components/ui/primitives";
 import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
 import type { SubmitLabelAction } from "./action-types";
-import { CategoryChecklist, type WorkspaceCategory } from "./category-checklist";
-import { CategoryPicker } from "./category-picker";
-import { revealKey } from "./critic-summary";
+import type { WorkspaceCategory } from "./category-checklist";
+import { CategoryField } from "./category-field";
 import { useActiveTime } from "./use-active-time";
-import { useHotkeys } from "./use-hotkeys";
 import { type LabelDraft, useLabelDraft } from "./use-label-draft";
+import { useVerdictKeys } from "./use-verdict-keys";
+import { useWorkspace } from "./workspace-context";
 
 export type LoadedLabel = {
   valid: boolean;
@@ -39,21 +39,24 @@ function fromLoaded(loaded: LoadedLabel | null): LabelDraft {
 /**
  * The label: valid/invalid, error categories, note, test line, needs-review. Saves through the
  * page's action with the revision it was loaded at and the visible-tab time; the same request
- * claims the next item, which opens at once (after a first blind label, the critic is shown first).
- * Unsaved work is kept as a draft in the browser. Keyboard: V, I, 1–9, C (find any category), N (note), Enter submits
- * (Ctrl/Cmd+Enter inside the note).
+ * claims the next item, which opens at once. After a first blind label the critic is shown first,
+ * and Enter goes on only once it is on screen (the page's refresh brings it; until then Enter waits).
+ * Unsaved work is kept as a draft in the browser. Keyboard (useVerdictKeys): V, I, 1–9, C (find any
+ * category), N (note), Enter submits (Ctrl/Cmd+Enter inside the note).
  */
 export function LabelForm({
   itemId,
   requireInvalidNote,
   categories,
   loaded,
+  isCriticVisible,
   onSubmitLabel,
 }: {
   itemId: string;
   requireInvalidNote: boolean;
   categories: WorkspaceCategory[];
   loaded: LoadedLabel | null;
+  isCriticVisible: boolean;
   onSubmitLabel: SubmitLabelAction;
 }) {
   const router = useRouter();
@@ -61,9 +64,11 @@ export function LabelForm({
   const [loadedRevision, setLoadedRevision] = useState(loaded?.revision ?? 0);
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<string>();
-  const [saved, setSaved] = useState<string>();
   const [isPending, setPending] = useState(false);
-  const [isPickerOpen, setPickerOpen] = useState(false);
+  // A first blind label was saved and the critic is on its way (the refresh has not brought it yet).
+  const [isRevealPending, setRevealPending] = useState(false);
+  const isAwaitingCritic = isRevealPending && !isCriticVisible;
+  const { announceReveal } = useWorkspace();
   const pending = useRef(false);
   const form = useRef<HTMLFormElement>(null);
   const noteField = useRef<HTMLTextAreaElement>(null);
@@ -98,21 +103,19 @@ export function LabelForm({
     }));
   }
 
-  const digitKeys = Object.fromEntries(
-    categories.slice(0, 9).map((category, index) => [String(index + 1), () => toggle(category.key)]),
-  );
-  useHotkeys({
-    v: () => update({ valid: true }),
-    i: () => update({ valid: false }),
-    n: () => noteField.current?.focus(),
-    c: () => setPickerOpen(true),
-    Enter: () => form.current?.requestSubmit(),
-    ...digitKeys,
+  const finder = useVerdictKeys({
+    categories,
+    onVerdict: (next) => update({ valid: next }),
+    onToggle: toggle,
+    textField: noteField,
+    form,
   });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending.current) return;
+    // Going on before the revealed critic is on screen would skip the look it was revealed for.
+    if (isAwaitingCritic) return router.refresh();
     const chosen = selected.filter(allowed);
     const problems: Errors = {};
     if (valid === null) problems.valid = "Choose Valid (V) or Invalid (I).";
@@ -122,7 +125,6 @@ export function LabelForm({
     if (testLine && !(Number.isInteger(Number(testLine)) && Number(testLine) >= 1))
       problems.testLine = "A line number from 1.";
     setErrors(problems);
-    setSaved(undefined);
     if (valid === null || Object.keys(problems).length > 0) {
       setMessage(undefined);
       return;
@@ -158,10 +160,10 @@ export function LabelForm({
       setMessage(undefined);
       setLabel((current) => ({ ...current, baseRevision: revision }));
       if (isCriticRevealed || nextUrl === null) {
-        // Leave the note (so Enter goes on, as the banner says) and bring the revealed critic into view.
+        // Leave the note (so Enter goes on, as the critic's banner says); the critic takes focus once it arrives.
         (document.activeElement as HTMLElement | null)?.blur();
-        sessionStorage.setItem(revealKey(itemId), "1");
-        setSaved("Saved. The critic is now shown: revise your label if it changes your mind, or press Enter to go on.");
+        announceReveal(itemId);
+        setRevealPending(true);
         router.refresh();
         return;
       }
@@ -177,22 +179,19 @@ export function LabelForm({
 
   return (
     <form ref={form} onSubmit={onSubmit} className="space-y-2.5 text-sm" aria-label="Label" noValidate>
-      <FormNotices message={message} saved={saved} />
+      <FormNotices
+        message={message}
+        saved={isAwaitingCritic ? "Saved. The critic is on its way; Enter goes on once it is shown." : undefined}
+      />
       <VerdictPicker name="verdict" value={valid} onChange={(next) => update({ valid: next })} error={errors.valid} />
-      {isPickerOpen ? (
-        <CategoryPicker
-          categories={categories.filter((category) => allowed(category.key))}
-          selected={selected}
-          onToggle={toggle}
-          onClose={() => setPickerOpen(false)}
-        />
-      ) : null}
-      <CategoryChecklist
+      <CategoryField
         categories={categories}
         selected={selected}
         isAllowed={allowed}
         onToggle={toggle}
         error={errors.categories}
+        isFinderOpen={finder.isFinderOpen}
+        onCloseFinder={finder.closeFinder}
       />
       <div className="space-y-1">
         <label htmlFor="label-note" className="block font-medium text-slate-700">

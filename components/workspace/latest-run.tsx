@@ -4,31 +4,20 @@ import { useCallback, useState } from "react";
 
 import type { RunView } from "@/components/records/run-result";
 import { Button, ErrorNote } from "@/components/ui/primitives";
-import { failingProgramLine, mapProgramLine } from "@/lib/runs/failure-line";
+import { failingSource, firstFailingLine, toHighlight } from "@/lib/runs/failure-line";
 
 import type { RunRecordAction } from "@/components/records/run-result";
 import { RunRow } from "./run-row";
 import { useHotkeys } from "./use-hotkeys";
-import { toHighlight, useWorkspace } from "./workspace-context";
+import { useWorkspace } from "./workspace-context";
 
 type Code = { solution: string; demo: string; full: string };
 
-/** Where a failed run points in the record's code, if its output names a line we can map back. */
-function failingSource(run: RunView, code: Code) {
-  if (run.outcome === "PASSED") return null;
-  const programLine = failingProgramLine(`${run.compileOutput ?? ""}\n${run.stderr}\n${run.stdout}`);
-  if (programLine === null) return null;
-  const source = mapProgramLine(
-    run.program,
-    { solution: code.solution, test: run.kind === "DEMO" ? code.demo : code.full },
-    programLine,
-  );
-  return source ? { source, programLine } : null;
-}
-
 /**
  * The latest run of each test (demo, full) of the canonical solution, one line each, and the
- * buttons to run them again. R runs both. A failing line is marked in the code pane.
+ * buttons to run them again. R runs both. A failing line is marked in the code pane (a stored
+ * run's from the start: the page opens the workspace on it). A run refused because the language
+ * cannot run says so once: the note above the rows, not again as the run's error.
  */
 export function LatestRun({
   recordId,
@@ -63,8 +52,7 @@ export function LatestRun({
         const fresh = result.data.runs;
         setRunWorked(true);
         setRuns((current) => [...fresh, ...current.filter((old) => !fresh.some((next) => next.kind === old.kind))]);
-        const failed = fresh.map((result) => ({ result, at: failingSource(result, code) })).find((entry) => entry.at);
-        setHighlight(failed?.at ? toHighlight(failed.at.source, failed.result.kind) : null);
+        setHighlight(firstFailingLine(fresh, code));
       } catch {
         setError("The server could not be reached. Try again.");
       } finally {
@@ -119,7 +107,7 @@ export function LatestRun({
       ) : unavailableNote && !hasRunWorked ? (
         <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200">{unavailableNote}</p>
       ) : null}
-      {error ? <ErrorNote>{error}</ErrorNote> : null}
+      {error && !(error === unavailableNote && !hasRunWorked) ? <ErrorNote>{error}</ErrorNote> : null}
       {rows.length === 0 && canRun ? (
         <p className="text-slate-500">Not run yet. R runs the canonical solution against both tests.</p>
       ) : null}

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 
 import { Badge } from "@/components/ui/primitives";
+import type { WorkItemState } from "@/lib/annotation/work-item-state";
 
 import type { RenewLeaseAction } from "./action-types";
 
@@ -12,18 +13,23 @@ function clock(date: Date): string {
   return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
-/** Shows the lease expiry and renews the lease every five minutes while the tab is visible. */
+/**
+ * Where the annotator stands with the item: while the lease runs, its expiry (renewed every five
+ * minutes while the tab is visible); once it ended (it expired, or a pause ended it) that it ended
+ * and what is still possible; after a label, "labelled".
+ */
 export function LeaseStatus({
   itemId,
   expiresAt,
-  isActive,
+  state,
   onRenew,
 }: {
   itemId: string;
   expiresAt: string | null;
-  isActive: boolean;
+  state: Exclude<WorkItemState, "skipped">;
   onRenew: RenewLeaseAction;
 }) {
+  const isActive = state === "leased";
   const [expiry, setExpiry] = useState(expiresAt ? new Date(expiresAt) : null);
   const [problem, setProblem] = useState<string>();
   const lastRenewal = useRef(0);
@@ -60,7 +66,13 @@ export function LeaseStatus({
     };
   }, [itemId, isActive]);
 
-  if (!isActive) return <Badge tone="green">labelled</Badge>;
+  if (state === "labelled") return <Badge tone="green">labelled</Badge>;
+  if (state === "lease-ended")
+    return (
+      <Badge tone="amber" title="Your label is still accepted while a slot of this item is free; or skip it.">
+        Lease ended: submit while a slot is free, or skip
+      </Badge>
+    );
   return (
     <span className="flex items-center gap-2 text-xs text-slate-600">
       {expiry ? (

@@ -6,7 +6,9 @@ import { Button } from "@/components/ui/primitives";
 
 import { useHotkeys } from "./use-hotkeys";
 
-const SHORTCUTS: [keys: string, what: string][] = [
+type Shortcuts = [keys: string, what: string][];
+
+const WORKSPACE: Shortcuts = [
   ["V", "Mark valid"],
   ["I", "Mark invalid"],
   ["1 – 9", "Toggle the numbered error category"],
@@ -23,8 +25,25 @@ const SHORTCUTS: [keys: string, what: string][] = [
   ["?", "Show these shortcuts"],
 ];
 
-/** The keyboard shortcut sheet: a modal dialog opened with ? (or its button), closed with Esc. */
-export function ShortcutSheet() {
+// The adjudication page decides with the workspace's keys (useVerdictKeys), and steps through its queue.
+const ADJUDICATION: Shortcuts = [
+  ["V", "Decide valid"],
+  ["I", "Decide invalid"],
+  ["1 – 9", "Toggle the numbered error category"],
+  ["C", "Find any error category by typing part of its name (↑/↓ choose, Enter toggles)"],
+  ["N", "Write the reason"],
+  ["Enter", "Record the decision"],
+  ["Ctrl/⌘ + Enter", "Record it from inside the reason"],
+  ["J / K", "Next / previous item in the queue"],
+  ["R", "Run the demo and the full test"],
+  ["Esc", "Leave a text field; close this sheet or a dialog"],
+  ["?", "Show these shortcuts"],
+];
+
+const SHEETS = { workspace: WORKSPACE, adjudication: ADJUDICATION } as const;
+
+/** The keyboard shortcut sheet of the workspace or the adjudication page: a modal dialog opened with ? (or its button), closed with Esc. */
+export function ShortcutSheet({ page = "workspace" }: { page?: keyof typeof SHEETS }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const open = () => dialog.current?.showModal();
   useHotkeys({ "?": open });
@@ -48,7 +67,7 @@ export function ShortcutSheet() {
           </p>
           <table className="mt-3 w-full text-sm">
             <tbody>
-              {SHORTCUTS.map(([keys, what]) => (
+              {SHEETS[page].map(([keys, what]) => (
                 <tr key={keys} className="border-t border-slate-100">
                   <td className="py-1.5 pr-3 whitespace-nowrap">
                     <kbd className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs ring-1 ring-slate-300">

@@ -2,23 +2,34 @@
 
 import { createContext, type ReactNode, useContext, useMemo, useState, useSyncExternalStore } from "react";
 
-import type { SourceLine } from "@/lib/runs/failure-line";
-
-/** A line to point at in the code pane: which test (or the solution) and its 1-based line. */
-export type CodeHighlight = { file: "solution" | "demo" | "full"; line: number };
+import type { CodeHighlight } from "@/lib/runs/failure-line";
 
 type WorkspaceState = {
   highlight: CodeHighlight | null;
   setHighlight: (highlight: CodeHighlight | null) => void;
+  /** The item whose first blind label just revealed its critic in this page (null: none). */
+  revealedItemId: string | null;
+  announceReveal: (itemId: string) => void;
   isGuidelinesOpen: boolean;
   toggleGuidelines: () => void;
 };
 
 const WorkspaceContext = createContext<WorkspaceState | null>(null);
 
-/** State the workspace's panes share: the failing line a run points at, and whether the guidelines are open. */
-export function WorkspaceProvider({ children }: { children: ReactNode }) {
-  const [highlight, setHighlight] = useState<CodeHighlight | null>(null);
+/**
+ * State the workspace's panes share: the failing line a run points at (at first, the stored run's,
+ * so the item opens on it), whether the guidelines are open, and a blind reveal the label form
+ * started, which the critic answers by taking focus with its confirmation once it arrives.
+ */
+export function WorkspaceProvider({
+  initialHighlight = null,
+  children,
+}: {
+  initialHighlight?: CodeHighlight | null;
+  children: ReactNode;
+}) {
+  const [highlight, setHighlight] = useState<CodeHighlight | null>(initialHighlight);
+  const [revealedItemId, announceReveal] = useState<string | null>(null);
   const [isGuidelinesOpen, setGuidelinesOpen] = useState(false);
   // False in the server's HTML, true once hydrated in the browser.
   const isReady = useSyncExternalStore(
@@ -27,8 +38,15 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
     () => false,
   );
   const value = useMemo(
-    () => ({ highlight, setHighlight, isGuidelinesOpen, toggleGuidelines: () => setGuidelinesOpen((open) => !open) }),
-    [highlight, isGuidelinesOpen],
+    () => ({
+      highlight,
+      setHighlight,
+      revealedItemId,
+      announceReveal,
+      isGuidelinesOpen,
+      toggleGuidelines: () => setGuidelinesOpen((open) => !open),
+    }),
+    [highlight, revealedItemId, isGuidelinesOpen],
   );
   return (
     <WorkspaceContext.Provider value={value}>
@@ -44,9 +62,4 @@ export function useWorkspace(): WorkspaceState {
   const state = useContext(WorkspaceContext);
   if (!state) throw new Error("useWorkspace outside WorkspaceProvider");
   return state;
-}
-
-/** Where a run's failing line sits for the code pane: a test line belongs to the test that ran. */
-export function toHighlight(source: SourceLine, kind: string): CodeHighlight {
-  return { file: source.part === "solution" ? "solution" : kind === "DEMO" ? "demo" : "full", line: source.line };
 }

@@ -89,10 +89,27 @@ describe("downloadFileName", () => {
   it("names a download after the campaign or dataset, what it holds and the date", () => {
     const date = new Date("2026-11-30T23:59:00Z");
     expect(downloadFileName({ name: "py-batch 1", what: "report", extension: "json", date })).toBe(
-      "py-batch_1-report-2026-11-30.json",
+      "py-batch-1-report-2026-11-30.json",
     );
     expect(downloadFileName({ name: "../etc/passwd", what: "labels", extension: "csv", date })).toBe(
-      "etc_passwd-labels-2026-11-30.csv",
+      "etc-passwd-labels-2026-11-30.csv",
+    );
+  });
+
+  it("leaves no stray underscore or dash where spaces and punctuation were", () => {
+    const date = new Date("2026-11-30T00:00:00Z");
+    expect(downloadFileName({ name: "Python batch (Nov) ", what: "report", extension: "md", date })).toBe(
+      "Python-batch-Nov-report-2026-11-30.md",
+    );
+    expect(downloadFileName({ name: "C++ / Rust: round 2!", what: "labels", extension: "csv", date })).toBe(
+      "C-Rust-round-2-labels-2026-11-30.csv",
+    );
+    // Underscores the name itself holds are kept; a name of nothing but punctuation falls back.
+    expect(downloadFileName({ name: "py_batch", what: "report", extension: "json", date })).toBe(
+      "py_batch-report-2026-11-30.json",
+    );
+    expect(downloadFileName({ name: "***", what: "report", extension: "json", date })).toBe(
+      "verity-report-2026-11-30.json",
     );
   });
 });

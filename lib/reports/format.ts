@@ -54,7 +54,13 @@ export function downloadFileName({
   extension: string;
   date?: Date;
 }): string {
-  const safe = (text: string) => text.replace(/[^\w.-]+/g, "_").replace(/^[_.]+/, "");
+  // Each run of other characters (spaces, slashes, brackets) becomes one dash, and none is left at
+  // either end: "Python batch (Nov)" is "Python-batch-Nov", never "Python_batch_Nov_".
+  const safe = (text: string) =>
+    text
+      .replace(/[^\w.-]+/g, "-")
+      .replace(/-{2,}/g, "-")
+      .replace(/^[-_.]+|[-_.]+$/g, "");
   return `${safe(name) || "verity"}-${what}-${date.toISOString().slice(0, 10)}.${extension}`;
 }
 const fixed = (value: number | null, digits = 2) => (value === null ? "—" : value.toFixed(digits));

@@ -66,3 +66,53 @@ export function mapProgramLine(
   );
   return hits.length === 1 ? hits[0] : null;
 }
+
+/** What of a stored or fresh run says where it failed. */
+export type RunOutput = {
+  kind: string;
+  outcome: string;
+  compileOutput: string | null;
+  stderr: string;
+  stdout: string;
+  program: string;
+};
+
+/**
+ * Where a failed run of the canonical solution points in the record's code: the program line its
+ * output names, mapped back to the solution or to the test that ran (demo or full). Null for a pass
+ * or when no line of the record's own code is named.
+ */
+export function failingSource(
+  run: RunOutput,
+  code: { solution: string; demo: string; full: string },
+): { source: SourceLine; programLine: number } | null {
+  if (run.outcome === "PASSED") return null;
+  const programLine = failingProgramLine(`${run.compileOutput ?? ""}\n${run.stderr}\n${run.stdout}`);
+  if (programLine === null) return null;
+  const source = mapProgramLine(
+    run.program,
+    { solution: code.solution, test: run.kind === "DEMO" ? code.demo : code.full },
+    programLine,
+  );
+  return source ? { source, programLine } : null;
+}
+
+/** A line to point at in the workspace's code pane: which test (or the solution) and its 1-based line. */
+export type CodeHighlight = { file: "solution" | "demo" | "full"; line: number };
+
+/** Where a run's failing line sits for the code pane: a test line belongs to the test that ran. */
+export function toHighlight(source: SourceLine, kind: string): CodeHighlight {
+  return { file: source.part === "solution" ? "solution" : kind === "DEMO" ? "demo" : "full", line: source.line };
+}
+
+/** The line of the first of these runs that points at one (in the order given), or null. */
+export function firstFailingLine(
+  runs: RunOutput[],
+  code: { solution: string; demo: string; full: string },
+): CodeHighlight | null {
+  for (const run of runs) {
+    const failing = failingSource(run, code);
+    if (failing) return toHighlight(failing.source, run.kind);
+  }
+  return null;
+}

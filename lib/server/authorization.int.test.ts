@@ -50,6 +50,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/actions.ts#deleteCampaignAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#updateCampaignGuidelinesAction": "campaigns:admin",
   "app/(app)/campaigns/actions.ts#extendCampaignAction": "campaigns:admin",
+  "app/(app)/campaigns/actions.ts#reorderCategoriesAction": "campaigns:admin",
   "app/(app)/campaigns/[id]/review/actions.ts#adjudicateAction": "reviews:write",
   "app/(app)/campaigns/[id]/next/actions.ts#claimNextItemAction": "labels:write",
   "app/(app)/campaigns/[id]/items/[itemId]/actions.ts#submitLabelAction": "labels:write",

@@ -14,18 +14,24 @@ const categorySchema = z.object({
     .string()
     .trim()
     .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "Use lowercase letters, digits and dashes."),
-  label: singleLineText().trim().min(1).max(60),
-  description: storableText().trim().max(300).default(""),
+  label: singleLineText().trim().min(1, "Give each category a label.").max(60, "Keep each label to 60 characters."),
+  description: storableText().trim().max(300, "Keep each description to 300 characters.").default(""),
   invalidating: z.boolean(),
-  criticRule: singleLineText().trim().max(80).nullable().default(null),
+  criticRule: singleLineText().trim().max(80, "Keep each critic rule to 80 characters.").nullable().default(null),
 });
 
 /** Body of POST /api/v1/campaigns and the admin's campaign form. */
 export const createCampaignSchema = z.object({
-  dataset: storableText().trim().min(1),
-  name: singleLineText().trim().min(1).max(100),
-  languages: z.array(z.enum(LANGUAGES)).min(1).optional(),
-  perLanguage: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  dataset: storableText().trim().min(1, "Choose a dataset."),
+  name: singleLineText().trim().min(1, "Give the campaign a name.").max(100, "Keep the name to 100 characters."),
+  languages: z.array(z.enum(LANGUAGES)).min(1, "Choose at least one language.").optional(),
+  perLanguage: z
+    .number({ error: "A whole number from 1, or empty for all." })
+    .int("A whole number from 1, or empty for all.")
+    .min(1, "A whole number from 1, or empty for all.")
+    .max(1_000_000, "At most 1,000,000 per language.")
+    .nullable()
+    .optional(),
   // Scripts often pass a seed as a number; both forms name the same sample ("42" and 42).
   seed: z
     .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string()], {
@@ -34,20 +40,29 @@ export const createCampaignSchema = z.object({
     .transform(String)
     .pipe(singleLineText().trim().min(1).max(100))
     .optional(),
-  overlap: z.number().int().min(1).max(10).default(1),
-  agreementFraction: z.number().min(0).max(1).default(0),
+  overlap: z
+    .number({ error: "A whole number from 1 to 10." })
+    .int("A whole number from 1 to 10.")
+    .min(1, "A whole number from 1 to 10.")
+    .max(10, "A whole number from 1 to 10.")
+    .default(1),
+  agreementFraction: z
+    .number({ error: "A fraction from 0 to 1." })
+    .min(0, "A fraction from 0 to 1.")
+    .max(1, "A fraction from 0 to 1.")
+    .default(0),
   blind: z.boolean().default(false),
   finalRule: z.enum(FINAL_RULES).default("consensus"),
   leaseMinutes: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60)
+    .number({ error: "Minutes from 1 to 1440 (a day)." })
+    .int("Minutes from 1 to 1440 (a day).")
+    .min(1, "Minutes from 1 to 1440 (a day).")
+    .max(24 * 60, "Minutes from 1 to 1440 (a day).")
     .default(30),
   categories: z
     .array(categorySchema)
-    .min(1)
-    .max(40)
+    .min(1, "Keep at least one error category.")
+    .max(40, "At most 40 error categories.")
     .superRefine((categories, context) => {
       const repeated = firstRepeated(categories.map((category) => category.key));
       if (repeated)
@@ -101,6 +116,12 @@ export const campaignSettingsActionSchema = campaignSettingsFields
   .refine(changesSomething, { message: "Give a name, an overlap or a gold share to change." });
 
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
+
+/** The campaign page's taxonomy order: every category key of the campaign, in the new order. */
+export const reorderCategoriesSchema = z.object({
+  campaignId: z.string().min(1).max(40),
+  keys: z.array(z.string().max(41)).min(1).max(40),
+});
 
 /** A campaign's status, as the schema's enum spells it (kept here so components need not import Prisma). */
 export const CAMPAIGN_STATUSES = [

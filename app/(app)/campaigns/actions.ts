@@ -5,6 +5,7 @@ import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
 import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/db/campaign-lifecycle";
+import { reorderCampaignCategories } from "@/lib/server/db/campaign-taxonomy";
 import { createCampaign, extendCampaign, updateCampaignGuidelines } from "@/lib/server/db/campaigns";
 import {
   campaignGuidelinesSchema,
@@ -13,6 +14,7 @@ import {
   campaignStatusSchema,
   createCampaignSchema,
   extendCampaignSchema,
+  reorderCategoriesSchema,
 } from "@/lib/validation/campaigns";
 
 /** Creates a campaign (sample, overlap, taxonomy) and returns its id, item count and seed. Scope: campaigns:admin. */
@@ -69,6 +71,17 @@ export const extendCampaignAction = createAction(
   async ({ input: { campaignId, ...input }, actor }) => {
     const result = await extendCampaign({ actor, campaignId, input });
     revalidatePath(`/campaigns/${campaignId}`);
+    return result;
+  },
+);
+
+/** Puts a campaign's error categories in a new order, until its first label. Scope: campaigns:admin. */
+export const reorderCategoriesAction = createAction(
+  "campaigns:admin",
+  reorderCategoriesSchema,
+  async ({ input, actor }) => {
+    const result = await reorderCampaignCategories({ actor, campaignId: input.campaignId, keys: input.keys });
+    revalidatePath(`/campaigns/${input.campaignId}`);
     return result;
   },
 );

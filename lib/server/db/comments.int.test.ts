@@ -6,7 +6,7 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 
 import { createCampaign } from "./campaigns";
 import { prisma } from "./client";
-import { addComment, listComments, markCommentsRead } from "./comments";
+import { addComment, listAnsweredThreads, listComments, markCommentsRead } from "./comments";
 import { importRecords } from "./imports";
 import { claimNextItem, submitAnnotation } from "./queue";
 
@@ -103,5 +103,43 @@ describe("comments", () => {
     await expect(addComment({ actor: annotator, itemId, body: "x".repeat(5001) })).rejects.toMatchObject({
       code: "INVALID_INPUT",
     });
+  });
+
+  it("tells an annotator which of their threads a reviewer answered, until they read it", async () => {
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset: (await prisma().campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { dataset: true } }))
+          .dataset.name,
+        name: uniqueName("Answered"),
+        overlap: 2,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const answeredItem = (await claimNextItem({ actor: annotator, campaignId: campaign.id }))!.itemId;
+    await claimNextItem({ actor: stranger, campaignId: campaign.id });
+    await addComment({ actor: annotator, itemId: answeredItem, body: "Is the second assert right?" });
+    expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([]);
+    // Another annotator's comment is no answer from a reviewer.
+    await addComment({ actor: stranger, itemId: answeredItem, body: "I wondered too." });
+    expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([]);
+    await addComment({ actor: reviewer, itemId: answeredItem, body: "Yes, it is." });
+    await addComment({ actor: admin, itemId: answeredItem, body: "Agreed." });
+    expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([
+      { itemId: answeredItem, question: expect.any(String), answers: 2 },
+    ]);
+    // The other annotator wrote in the thread too, so the answers are news to them as well.
+    expect(await listAnsweredThreads({ actor: stranger, campaignId: campaign.id })).toEqual([
+      { itemId: answeredItem, question: expect.any(String), answers: 2 },
+    ]);
+    await markCommentsRead({ actor: annotator, itemId: answeredItem });
+    expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([]);
+    // Threads of other campaigns do not show here.
+    expect((await listAnsweredThreads({ actor: annotator, campaignId })).map((thread) => thread.itemId)).not.toContain(
+      answeredItem,
+    );
   });
 });

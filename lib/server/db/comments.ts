@@ -151,3 +151,37 @@ export async function countUnreadComments({
     GROUP BY c."itemId"`;
   return new Map(rows.map((row) => [row.itemId, Number(row.n)]));
 }
+
+export type AnsweredThread = { itemId: string; question: string; answers: number };
+
+/**
+ * The actor's threads in a campaign that a reviewer or admin has answered since the actor last read
+ * them: items the actor commented on, with the count of unread comments by people who are not
+ * annotators, newest first (at most 50). Only threads the actor wrote in, so only items they hold or
+ * held. Scope: comments:write.
+ */
+export async function listAnsweredThreads({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<AnsweredThread[]> {
+  assertCan(actor, "comments:write");
+  return prisma().$queryRaw<AnsweredThread[]>`
+    SELECT c."itemId", min(r.question) AS question, count(*)::int AS answers
+    FROM "Comment" c
+    JOIN "CampaignItem" i ON i.id = c."itemId" AND i."campaignId" = ${campaignId}
+    JOIN "Record" r ON r.id = i."recordId"
+    JOIN "User" u ON u.id = c."authorId" AND u.role <> 'ANNOTATOR'
+    LEFT JOIN "CommentRead" cr ON cr."itemId" = c."itemId" AND cr."userId" = ${actor.id}
+    WHERE c."authorId" <> ${actor.id}
+      AND (cr."readAt" IS NULL OR c."createdAt" > cr."readAt")
+      AND c."itemId" IN (
+        SELECT mine."itemId" FROM "Comment" mine
+        JOIN "CampaignItem" mi ON mi.id = mine."itemId" AND mi."campaignId" = ${campaignId}
+        WHERE mine."authorId" = ${actor.id})
+    GROUP BY c."itemId"
+    ORDER BY max(c."createdAt") DESC
+    LIMIT 50`;
+}

@@ -1,6 +1,7 @@
 import "server-only";
 
-import { parseGoldFile } from "@/lib/records/gold-file";
+import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
+import { goldFileRefusal, readGoldFile, resolveGoldLines } from "@/lib/records/gold-file";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -123,44 +124,30 @@ export async function importGoldAnswers({
   if (actor) assertCan(actor, "gold:write");
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true, name: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
-  const { rows, errors } = parseGoldFile(text);
-  const keys = rows.flatMap((row) => ("key" in row.ref ? [row.ref.key] : []));
-  const ids = rows.flatMap((row) => ("id" in row.ref ? [row.ref.id] : []));
+  // A gold answer may name the categories of the default taxonomy and of this dataset's campaigns.
+  const campaignCategories = await prisma().errorCategory.findMany({
+    where: { campaign: { datasetId: dataset.id } },
+    distinct: ["key"],
+    select: { key: true },
+  });
+  const knownCategories = new Set([...DEFAULT_CATEGORIES, ...campaignCategories].map((category) => category.key));
+  const lines = readGoldFile(text, { knownCategories });
+  const refs = lines.flatMap((line) => (line.ref ? [line.ref] : []));
+  const keys = refs.flatMap((ref) => ("key" in ref ? [ref.key] : []));
+  const ids = refs.flatMap((ref) => ("id" in ref ? [ref.id] : []));
   const found = await prisma().record.findMany({
     where: { datasetId: dataset.id, OR: [{ key: { in: keys } }, { id: { in: ids } }] },
     select: { id: true, key: true },
   });
   const idByKey = new Map(found.map((record) => [record.key, record.id]));
   const known = new Set(found.map((record) => record.id));
-  const seen = new Map<number, number>();
-  const resolved = rows.flatMap((row) => {
-    const recordId = "key" in row.ref ? idByKey.get(row.ref.key) : known.has(row.ref.id) ? row.ref.id : undefined;
-    if (recordId === undefined) {
-      errors.push({
-        line: row.line,
-        message: `${dataset.name} holds no record with ${"key" in row.ref ? `key ${row.ref.key}` : `id ${row.ref.id}`}.`,
-      });
-      return [];
-    }
-    const earlier = seen.get(recordId);
-    if (earlier !== undefined) {
-      errors.push({ line: row.line, message: `The record is named again (first on line ${earlier}).` });
-      return [];
-    }
-    seen.set(recordId, row.line);
-    return [{ recordId, ...row.answer }];
+  const { answers: resolved, errors } = resolveGoldLines(lines, {
+    datasetName: dataset.name,
+    recordIdOf: (ref) => ("key" in ref ? idByKey.get(ref.key) : known.has(ref.id) ? ref.id : undefined),
   });
   if (errors.length > 0) {
-    const listed = [...errors]
-      .sort((a, b) => a.line - b.line)
-      .slice(0, MAX_LISTED_ERRORS)
-      .map((error) => `line ${error.line}: ${error.message}`);
-    const more = errors.length > MAX_LISTED_ERRORS ? ` (and ${errors.length - MAX_LISTED_ERRORS} more)` : "";
-    throw new AppError(
-      "INVALID_INPUT",
-      `Nothing imported: ${errors.length} bad line${errors.length === 1 ? "" : "s"}${more}. ${listed[0]}`,
-      { file: listed },
-    );
+    const refusal = goldFileRefusal(errors, MAX_LISTED_ERRORS);
+    throw new AppError("INVALID_INPUT", refusal.message, { file: refusal.lines });
   }
   await prisma().$transaction(async (tx) => {
     await tx.$executeRaw`

@@ -126,7 +126,11 @@ export async function renewLease({ actor, itemId }: { actor: Actor; itemId: stri
   return leaseExpiresAt;
 }
 
-/** Skips the actor's current item with a reason: the slot goes back to the pool, and they will not get it again. Scope: labels:write. */
+/**
+ * Skips the actor's item with a reason, while they hold it or after their lease ended (expired, or a
+ * pause ended it) without a label: they will not get it again. A running lease's slot goes back to
+ * the pool; an ended one gave its slot back already. Scope: labels:write.
+ */
 export async function skipItem({
   actor,
   itemId,
@@ -138,12 +142,17 @@ export async function skipItem({
 }): Promise<void> {
   assertCan(actor, "labels:write");
   await prisma().$transaction(async (tx) => {
-    const result = await tx.assignment.updateMany({
-      where: { itemId, userId: actor.id, status: "ACTIVE" },
+    // Locked, so an expiry collected by someone's claim in the same instant cannot give the slot back twice.
+    const [held] = await tx.$queryRaw<{ id: string; status: string }[]>`
+      SELECT id, status::text FROM "Assignment" WHERE "itemId" = ${itemId} AND "userId" = ${actor.id} FOR UPDATE`;
+    if (!held || (held.status !== "ACTIVE" && held.status !== "EXPIRED"))
+      throw new AppError("NOT_FOUND", "You hold no lease on this item.");
+    await tx.assignment.update({
+      where: { id: held.id },
       data: { status: "SKIPPED", skipReason: reason, finishedAt: new Date() },
     });
-    if (result.count !== 1) throw new AppError("NOT_FOUND", "You hold no lease on this item.");
-    await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" - 1 WHERE id = ${itemId}`;
+    if (held.status === "ACTIVE")
+      await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" - 1 WHERE id = ${itemId}`;
     await writeAudit(tx, {
       actorId: actor.id,
       action: "item.skip",

@@ -32,36 +32,39 @@ export default async function UsersPage() {
         title="Users"
         description="Invite annotators and reviewers with the languages they know; change roles as the team changes; disable people who leave."
       />
-      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+      {/* grid-cols-1 lets the column shrink below the table's width; the table then scrolls sideways in its card. */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card title={`People (${users.length})`}>
-          <table className="w-full text-sm">
-            <thead className="text-left text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-1">Person</th>
-                <th className="py-1">Role</th>
-                <th className="py-1">Languages</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {users.map((user) => (
-                <UserAccessRow
-                  key={user.id}
-                  user={{
-                    id: user.id,
-                    email: user.email,
-                    name: user.name,
-                    role: user.role,
-                    languages: user.languages,
-                    disabled: user.disabled,
-                  }}
-                  isSelf={user.id === actor.id}
-                  updateAccess={updateUserAccessAction}
-                  setDisabled={setUserDisabledAction}
-                />
-              ))}
-            </tbody>
-          </table>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm">
+              <thead className="text-left text-xs uppercase text-slate-500">
+                <tr>
+                  <th className="py-1">Person</th>
+                  <th className="py-1">Role</th>
+                  <th className="py-1">Languages</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {users.map((user) => (
+                  <UserAccessRow
+                    key={user.id}
+                    user={{
+                      id: user.id,
+                      email: user.email,
+                      name: user.name,
+                      role: user.role,
+                      languages: user.languages,
+                      disabled: user.disabled,
+                    }}
+                    isSelf={user.id === actor.id}
+                    updateAccess={updateUserAccessAction}
+                    setDisabled={setUserDisabledAction}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
         </Card>
         <div className="space-y-6">
           <Card title="Invite someone">

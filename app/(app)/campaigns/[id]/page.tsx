@@ -6,6 +6,8 @@ import { CampaignManage } from "@/components/campaigns/campaign-manage";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { ExtendCampaign } from "@/components/campaigns/extend-campaign";
 import { HistoryList } from "@/components/campaigns/history-list";
+import { TaxonomyOrder } from "@/components/campaigns/taxonomy-order";
+import { AnsweredThreads } from "@/components/comments/answered-threads";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
 import { ReportLink } from "@/components/report/report-link";
 import { ReviewLinks } from "@/components/review/review-links";
@@ -16,6 +18,7 @@ import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listAnnotatorProgress } from "@/lib/server/db/annotator-progress";
 import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/db/campaigns";
+import { listAnsweredThreads } from "@/lib/server/db/comments";
 import { listMyAnnotations } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
 
@@ -23,6 +26,7 @@ import {
   changeCampaignStatusAction,
   deleteCampaignAction,
   extendCampaignAction,
+  reorderCategoriesAction,
   updateCampaignGuidelinesAction,
   updateCampaignSettingsAction,
 } from "../actions";
@@ -35,11 +39,12 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   const canLabel = can(actor, "labels:write");
   const canSeeTeam = can(actor, "reports:export");
-  const [progress, categories, mine, team] = await Promise.all([
+  const [progress, categories, mine, team, answered] = await Promise.all([
     getCampaignProgress({ actor, campaignId: id }),
     listCategories({ campaignId: id }),
     canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([]),
     canSeeTeam ? listAnnotatorProgress({ actor, campaignId: id }) : Promise.resolve(null),
+    can(actor, "comments:write") ? listAnsweredThreads({ actor, campaignId: id }) : Promise.resolve([]),
   ]);
   const { submitted, skipped, active, available } = progress.mine;
   const hasWork = active > 0 || available > 0;
@@ -77,6 +82,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           ) : null
         }
       />
+      <AnsweredThreads campaignId={id} threads={answered} />
       <div className="flex flex-wrap items-start gap-2">
         <ReviewLinks actor={actor} campaignId={id} />
         <ReportLink actor={actor} campaignId={id} />
@@ -160,6 +166,14 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
               updateSettings={updateCampaignSettingsAction}
               changeStatus={changeCampaignStatusAction}
               deleteCampaign={deleteCampaignAction}
+            />
+          </Card>
+          <Card title="Error categories" className="mt-4">
+            <TaxonomyOrder
+              campaignId={id}
+              categories={categories.map((category) => ({ key: category.key, label: category.label }))}
+              isFixed={progress.annotationsDone > 0}
+              saveOrder={reorderCategoriesAction}
             />
           </Card>
           <Card title="Add records" className="mt-4">

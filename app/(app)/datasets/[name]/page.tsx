@@ -65,7 +65,7 @@ export default async function DatasetPage({
     <>
       <PageHeader
         title={name}
-        description={`${page.total.toLocaleString("en")} records match${Object.values(filters).some(Boolean) ? " these filters" : ""}.`}
+        description={`${page.total.toLocaleString("en")} ${page.total === 1 ? "record matches" : "records match"}${Object.values(filters).some(Boolean) ? " these filters" : ""}.`}
         actions={
           <div className="flex items-start gap-3">
             {can(actor, "reports:export") ? (

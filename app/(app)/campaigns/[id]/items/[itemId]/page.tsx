@@ -19,7 +19,9 @@ import { ShortcutSheet } from "@/components/workspace/shortcut-sheet";
 import { SkipControl } from "@/components/workspace/skip-control";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { WorkspaceProvider } from "@/components/workspace/workspace-context";
+import { canSkip, workItemState } from "@/lib/annotation/work-item-state";
 import { languageName, monacoLanguageOf, parseLanguage } from "@/lib/records/languages";
+import { firstFailingLine } from "@/lib/runs/failure-line";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
@@ -56,9 +58,8 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const language = parseLanguage(record.language);
   // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
   const unavailableNote = availability[language]?.available === false ? cannotRunSentence(language) : undefined;
-  const isLeaseActive = assignment?.status === "ACTIVE" && annotation === null;
-  // A skipped item is no longer the actor's to label (the server refuses it too).
-  const isSkipped = assignment?.status === "SKIPPED" && annotation === null;
+  // Rendered per request: the lease's state is read against the clock now.
+  const state = workItemState({ assignment, hasLabel: annotation !== null, now: new Date() });
   const categoryLabels = Object.fromEntries(campaign.categories.map((category) => [category.key, category.label]));
   const code = { solution: record.canonicalSolution, demo: record.demoTestFunc, full: record.fullTestFunc };
 
@@ -82,7 +83,8 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         <h2 className="mb-1.5 text-sm font-semibold text-slate-800">
           {annotation ? `Your label (revision ${annotation.revision})` : "Your label"}
         </h2>
-        {isSkipped ? (
+        {/* A skipped item is no longer the actor's to label (the server refuses it too). */}
+        {state === "skipped" ? (
           <p className="text-sm text-slate-600">You skipped this item, so it is no longer yours to label.</p>
         ) : (
           <LabelForm
@@ -90,6 +92,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
             itemId={itemId}
             requireInvalidNote={campaign.requireInvalidNote}
             categories={campaign.categories}
+            isCriticVisible={work.isCriticVisible}
             onSubmitLabel={submitLabelAction}
             loaded={
               annotation
@@ -146,7 +149,8 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   );
 
   return (
-    <WorkspaceProvider>
+    // A stored failing run (batch verification, or anyone's last run) is pointed at from the start.
+    <WorkspaceProvider initialHighlight={firstFailingLine(latestRuns, code)}>
       <div className="-mt-3 mb-2 flex flex-wrap items-center gap-2 text-sm">
         <Breadcrumbs
           className=""
@@ -167,14 +171,16 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           line {record.line} · {record.key.slice(0, 10)}
         </span>
         <div className="ml-auto flex flex-wrap items-center gap-2">
-          <LeaseStatus
-            key={itemId}
-            itemId={itemId}
-            expiresAt={assignment?.leaseExpiresAt.toISOString() ?? null}
-            isActive={isLeaseActive}
-            onRenew={renewLeaseAction}
-          />
-          {isLeaseActive ? (
+          {state !== "skipped" ? (
+            <LeaseStatus
+              key={itemId}
+              itemId={itemId}
+              expiresAt={assignment?.leaseExpiresAt.toISOString() ?? null}
+              state={state}
+              onRenew={renewLeaseAction}
+            />
+          ) : null}
+          {canSkip(state) ? (
             <SkipControl key={itemId} itemId={itemId} onSkip={skipItemAction} />
           ) : annotation ? (
             <Link href={`/campaigns/${campaign.id}/next`} prefetch={false} className="text-indigo-700 hover:underline">

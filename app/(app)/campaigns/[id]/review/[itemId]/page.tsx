@@ -16,6 +16,7 @@ import {
 } from "@/components/review/queue-query";
 import { QueueStepper } from "@/components/review/queue-stepper";
 import { Badge, Card } from "@/components/ui/primitives";
+import { ShortcutSheet } from "@/components/workspace/shortcut-sheet";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
@@ -126,7 +127,8 @@ export default async function AdjudicationPage({
             {QUEUE_LABELS[queueName]}
           </Badge>
         ))}
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
+          <ShortcutSheet page="adjudication" />
           <QueueStepper
             queueHref={`/campaigns/${id}/review${search}`}
             previousHref={queue.previousItemId ? hrefOf(queue.previousItemId) : null}
@@ -137,8 +139,9 @@ export default async function AdjudicationPage({
         </div>
       </div>
       <p className="mb-3 text-xs text-slate-500">
-        Keys: <kbd>V</kbd>/<kbd>I</kbd> verdict · <kbd>1</kbd>–<kbd>9</kbd> categories · <kbd>Enter</kbd> decide (
-        <kbd>Ctrl+Enter</kbd> in the reason) · <kbd>J</kbd>/<kbd>K</kbd> next/previous · <kbd>R</kbd> run the tests
+        Keys: <kbd>V</kbd>/<kbd>I</kbd> verdict · <kbd>1</kbd>–<kbd>9</kbd> categories · <kbd>C</kbd> finds any ·{" "}
+        <kbd>N</kbd> reason · <kbd>Enter</kbd> decide (<kbd>Ctrl+Enter</kbd> in the reason) · <kbd>J</kbd>/<kbd>K</kbd>{" "}
+        next/previous · <kbd>R</kbd> run the tests · <kbd>?</kbd> all keys
       </p>
       <SplitPane left={left} right={right} />
     </>
