@@ -4,7 +4,7 @@ import { constants } from "node:fs";
 import { access, lstat, readFile, readlink, realpath, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 
-import { ETC_ENTRIES, type RootEntry, SANDBOX_PATH } from "./isolation";
+import { ETC_ENTRIES, type RootEntry, SANDBOX_PATH, TOOLCHAINS_DIR } from "./isolation";
 
 export const SANDBOX_USER = "verity-sandbox";
 
@@ -42,15 +42,16 @@ export async function findOnHost(command: string): Promise<string | null> {
 }
 
 /**
- * Finds a command as the sandbox sees it: on the sandbox PATH, and really living under /usr (a
- * symlink to e.g. /root/.cargo would resolve on the host but not inside the sandbox).
+ * Finds a command as the sandbox sees it (by name on the sandbox PATH, or an absolute path), really
+ * living under /usr or the install's toolchains folder (a symlink to e.g. /root/.cargo would resolve
+ * on the host but not inside the sandbox).
  */
 export async function findInSandbox(command: string): Promise<string | null> {
-  for (const dir of SANDBOX_PATH.split(":")) {
-    const candidate = join(dir, command);
+  const candidates = command.startsWith("/") ? [command] : SANDBOX_PATH.split(":").map((dir) => join(dir, command));
+  for (const candidate of candidates) {
     if (!(await isExecutable(candidate))) continue;
     const real = await realpath(candidate).catch(() => null);
-    if (real && real.startsWith("/usr/")) return candidate;
+    if (real && (real.startsWith("/usr/") || real.startsWith(`${TOOLCHAINS_DIR}/`))) return candidate;
   }
   return null;
 }

@@ -5,6 +5,12 @@ import { REFERENCE_TIME_ZONE } from "./reference-versions";
 /** Where the job folder appears inside the sandbox; recipes refer to it (e.g. GOCACHE=/job/…). */
 export const SANDBOX_JOB_DIR = "/job";
 
+/**
+ * Toolchains the sandbox install takes from Maven Central, the Go module proxy and crates.io (root-
+ * owned, read-only): bound read-only at the same place in every sandbox.
+ */
+export const TOOLCHAINS_DIR = "/opt/verity";
+
 export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /**
@@ -110,6 +116,7 @@ export function buildBwrapArgv(input: SandboxCommandInput): string[] {
     else args.push("--ro-bind", root.path, root.path);
   }
   for (const path of input.etcPaths) args.push("--ro-bind", path, path);
+  args.push("--ro-bind-try", TOOLCHAINS_DIR, TOOLCHAINS_DIR);
   args.push(
     "--proc",
     "/proc",

@@ -12,7 +12,7 @@ const FAILING_TESTS: Record<Language, string> = {
   cpp: "#include <cassert>\nint main() {\n    assert(add(1, 2) == 4);\n    return 0;\n}\n",
   java:
     "import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n" +
-    "public class AdderTest {\n    @Test\n    public void adds() {\n        assertEquals(4, new Adder().add(1, 2));\n    }\n}\n",
+    "class AdderTest {\n    @Test\n    public void adds() {\n        assertEquals(4, new Adder().add(1, 2));\n    }\n}\n",
   javascript: 'const assert = require("assert");\nassert.strictEqual(add(1, 2), 4);\n',
   go: 'package main\n\nimport "testing"\n\nfunc TestDemo(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Fatal("add is wrong")\n\t}\n}\n',
   shell: '[ "$(add 1 2)" = "4" ] || exit 1\n',
