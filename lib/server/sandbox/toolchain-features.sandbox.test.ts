@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { createLocalBackend } from "./local";
+import { RUST_CRATES_SOLUTION, RUST_CRATES_TEST } from "./reference-cases";
 import type { Outcome, SandboxLanguage } from "./types";
 
 // Conformance-style cases of our own: generated records use what the reference image's toolchains
@@ -132,34 +133,6 @@ func TestGo124(t *testing.T) {
 	if len(Distinct([]string{"x", "y", "x"})) != 2 {
 		t.Fatal("distinct")
 	}
-}
-`;
-
-// The reference's Cargo project has rand 0.4, regex 1 and md5 0.7.0.
-const RUST_CRATES_SOLUTION = `use rand::Rng;
-use regex::Regex;
-
-fn digits(text: &str) -> Vec<String> {
-    let re = Regex::new(r"\\d+").unwrap();
-    re.find_iter(text).map(|m| m.as_str().to_string()).collect()
-}
-
-fn digest(text: &str) -> String {
-    format!("{:x}", md5::compute(text.as_bytes()))
-}
-
-fn roll() -> u32 {
-    let mut rng = rand::thread_rng();
-    rng.gen_range(1, 7) // rand 0.4: gen_range(low, high)
-}
-`;
-
-const RUST_CRATES_TEST = `#[test]
-fn test_crates() {
-    assert_eq!(digits("a1b22c333"), vec!["1", "22", "333"]);
-    assert_eq!(digest("abc"), "900150983cd24fb0d6963f7d28e17f72");
-    let r = roll();
-    assert!((1..7).contains(&r));
 }
 `;
 
