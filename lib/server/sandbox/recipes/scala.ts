@@ -21,8 +21,11 @@ export function wrapScalaScript(program: string): string {
   );
 }
 
+// The compiler's JVM stops at the quick JIT tier and uses one GC thread: about 40% less CPU for a
+// short compile; the script itself then runs on a JVM with the default JIT.
 export const SCALA_RUN_SCRIPT =
-  `mkdir -p classes && java -Xss8m -cp "${SCALA_LIB}/*" dotty.tools.dotc.Main -usejavacp -d classes ` +
+  `mkdir -p classes && java -Xss8m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "${SCALA_LIB}/*" ` +
+  "dotty.tools.dotc.Main -usejavacp -d classes " +
   `-color:never VerityScript.scala && exec java -Xss8m -cp "classes:${SCALA_LIB}/*" VerityScriptMain`;
 
 export const scalaRecipe = defineRecipe({
