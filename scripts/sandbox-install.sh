@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Installs the local sandbox: bubblewrap, the language toolchains Debian 12 can run, `tsx`, and
-# the unprivileged `verity-sandbox` user the sandbox drops to. Run as root on Debian/Ubuntu.
+# Installs the local sandbox: bubblewrap, the language toolchains, `tsx`, and the unprivileged
+# `verity-sandbox` user the sandbox drops to. Run as root on Debian/Ubuntu.
 # Idempotent: re-running only installs what is missing.
 #
-# Toolchains closer to the reference sandbox than Debian 12's defaults (Go 1.19, Rust 1.63):
-# - Go 1.23 from Debian's own bookworm-backports suite, pinned so that nothing but Go comes from it;
-# - Rust 1.96 from Debian 12's rustc-web / cargo-web (security-supported; they replace rustc/cargo).
+# Where a package registry has them, the reference sandbox image's own versions, under
+# /opt/verity (root-owned, read-only to the sandbox user, bound read-only into every run), each
+# checked against a sha256 pinned below:
+# - Go 1.24.5: the Go toolchain module from the Go module proxy, as GOTOOLCHAIN fetches it;
+# - JUnit console 1.11.4, org.json 20241224 and Gson 2.11.0 (Maven Central);
+# - Kotlin 1.9.24's compiler and Scala 3.3.6's compiler (Maven Central);
+# - the Rust crates rand 0.4, regex 1 and md5 0.7.0 (crates.io), built once into rlibs.
+# Where a registry cannot be reached, Debian's packages stand in (Go 1.23 from bookworm-backports,
+# Debian's junit5; no crates, no Kotlin, no Scala) and the script says which languages then differ.
+# Rust 1.96 is Debian 12's rustc-web / cargo-web (security-supported; they replace rustc/cargo).
 #
-# Not installed here (not usable from Debian 12 packages): C#, Dart, Julia, Kotlin, Scala,
-# Swift. Route them to the acb backend, e.g. VERITY_SANDBOX_ROUTES=kotlin:acb,scala:acb.
+# Not installed here (no package anywhere reachable): C#, Dart, Julia, Swift. Route them to the
+# acb backend, e.g. VERITY_SANDBOX_ROUTES=csharp:acb,swift:acb.
 set -euo pipefail
 
 if [[ "$(id -u)" -ne 0 ]]; then
@@ -27,6 +34,10 @@ APT=(apt-get -o DPkg::Lock::Timeout=600)
 TSX_VERSION="4.23.15"
 SANDBOX_USER="verity-sandbox"
 GO_VERSION="1.23"
+TOOLCHAINS_DIR="/opt/verity"
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Languages that, after this run, differ from the reference image's toolchain (reported at the end).
+differs=()
 BACKPORTS_SOURCES="/etc/apt/sources.list.d/verity-backports.sources"
 BACKPORTS_PIN="/etc/apt/preferences.d/verity-backports"
 
@@ -82,6 +93,7 @@ PACKAGES=(
   ruby
   "${go_packages[@]}"
   perl
+  maven # fetches the JVM toolchains from Maven Central
 )
 # Debian 12's current Rust; on other releases the plain packages.
 if [[ "$codename" == bookworm ]]; then
@@ -129,23 +141,221 @@ case "$node_path" in
   *) echo "sandbox-install: warning: node at $node_path is outside /usr and /opt; the sandbox cannot see it" >&2 ;;
 esac
 
+# Runs as the reference sandbox's toolchains need: files root-owned, readable and executable by all,
+# writable by none but root.
+seal() {
+  chown -R root:root "$1"
+  chmod -R u+rwX,go+rX,go-w "$1"
+}
+
+# The sha256 of a folder's jars (their names and contents), to compare with a pinned value.
+jars_sha256() {
+  (cd "$1" && sha256sum -- *.jar | LC_ALL=C sort -k2) | sha256sum | cut -d' ' -f1
+}
+
+# Points LINK at TARGET (a folder under /opt/verity or a Debian path) unless it already does.
+link_to() {
+  local target="$1" link="$2"
+  if [[ "$(readlink "$link" 2>/dev/null || true)" != "$target" ]]; then
+    rm -rf "$link"
+    ln -s "$target" "$link"
+  fi
+}
+
+mkdir -p "$TOOLCHAINS_DIR"
+seal "$TOOLCHAINS_DIR"
+
+# --- Go 1.24.5 ------------------------------------------------------------------------------------
+# The reference image runs Go 1.24.5. The Go command fetches a toolchain as the module
+# golang.org/toolchain@v0.0.1-go<version>.<os>-<arch> from the Go module proxy (checked against the
+# checksum database); the same module, unpacked, is a complete GOROOT. Its zip's sha256 is pinned.
+GO_REFERENCE="1.24.5"
+GO_TOOLCHAIN_ZIP_SHA256="b10ba2160d4c5132f25709331d80d35b6ccc31136eeda584dd7ff5fc40514f2f"
+go_root="$TOOLCHAINS_DIR/go-$GO_REFERENCE"
+debian_go="/usr/lib/go-${GO_VERSION}/bin/go"
+[[ -x "$debian_go" ]] || debian_go="$(command -v go || true)"
+if [[ ! -x "$go_root/bin/go" ]] && [[ -n "$debian_go" ]]; then
+  echo "sandbox-install: fetching Go $GO_REFERENCE (the Go toolchain module)"
+  go_fetch="$(mktemp -d)"
+  if env GOTOOLCHAIN="go$GO_REFERENCE" GOMODCACHE="$go_fetch/mod" GOPATH="$go_fetch/path" GOFLAGS= \
+    GOENV=off "$debian_go" version >/dev/null 2>"$go_fetch/log"; then
+    module="golang.org/toolchain@v0.0.1-go${GO_REFERENCE}.linux-amd64"
+    zip="$go_fetch/mod/cache/download/golang.org/toolchain/@v/v0.0.1-go${GO_REFERENCE}.linux-amd64.zip"
+    if [[ "$(sha256sum "$zip" | cut -d' ' -f1)" == "$GO_TOOLCHAIN_ZIP_SHA256" ]]; then
+      rm -rf "$go_root.new"
+      cp -r "$go_fetch/mod/$module" "$go_root.new"
+      seal "$go_root.new"
+      mv "$go_root.new" "$go_root"
+    else
+      echo "sandbox-install: warning: the Go $GO_REFERENCE toolchain's sha256 is not the pinned one; not installed" >&2
+    fi
+  else
+    echo "sandbox-install: warning: could not fetch Go $GO_REFERENCE ($(tail -1 "$go_fetch/log")); using Debian's Go" >&2
+  fi
+  chmod -R u+w "$go_fetch" && rm -rf "$go_fetch"
+fi
+if [[ -x "$go_root/bin/go" ]]; then
+  link_to "go-$GO_REFERENCE" "$TOOLCHAINS_DIR/go"
+elif [[ -n "$debian_go" ]]; then
+  link_to "$(dirname "$(dirname "$(readlink -f "$debian_go")")")" "$TOOLCHAINS_DIR/go"
+  differs+=("go (Debian's $("$debian_go" env GOVERSION 2>/dev/null || echo go), reference Go $GO_REFERENCE)")
+fi
+
 # Since Go 1.20 the standard library ships as source only, and each sandbox job starts with an empty
 # build cache: without this every `go test` compiles fmt, testing, … from scratch (about a minute on
 # 2 cores). GODEBUG=installgoroot=all puts compiled archives under GOROOT/pkg, read-only for jobs,
 # which the Go recipe uses with the same setting and CGO_ENABLED=0. Redone when they are stale
 # (after a Go upgrade).
-go_bin="/usr/lib/go-${GO_VERSION}/bin/go"
-[[ -x "$go_bin" ]] || go_bin="$(command -v go || true)"
-if [[ -n "$go_bin" ]]; then
+go_bin="$TOOLCHAINS_DIR/go/bin/go"
+if [[ -x "$go_bin" ]]; then
   go_cache="$(mktemp -d)"
-  go_env=(env GODEBUG=installgoroot=all CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local GOCACHE="$go_cache")
+  go_env=(env GODEBUG=installgoroot=all CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local GOENV=off GOCACHE="$go_cache")
   # Captured first: `go list | grep -q` would kill go list with SIGPIPE and, under pipefail, hide "stale".
   stale="$("${go_env[@]}" "$go_bin" list -f '{{if .Stale}}{{.ImportPath}}{{end}}' std)"
   if [[ -n "$stale" ]]; then
-    echo "sandbox-install: compiling the Go standard library into $("$go_bin" env GOROOT)/pkg"
+    echo "sandbox-install: compiling the Go standard library into $("${go_env[@]}" "$go_bin" env GOROOT)/pkg"
     "${go_env[@]}" "$go_bin" install std
   fi
   rm -rf "$go_cache"
+fi
+
+# --- JVM toolchains from Maven Central ------------------------------------------------------------
+# Maven resolves each set with its dependencies into a staging folder; the set is installed only when
+# the sha256 over its jars is the pinned one. A stamp holding that value makes a re-run skip it.
+maven_set() {
+  local name="$1" pinned="$2" dir="$3"
+  shift 3
+  [[ "$(cat "$dir/.verity-sha256" 2>/dev/null || true)" == "$pinned" ]] && return 0
+  command -v mvn >/dev/null || return 1
+  echo "sandbox-install: fetching $name from Maven Central"
+  local work deps=""
+  work="$(mktemp -d)"
+  for coordinate in "$@"; do
+    IFS=: read -r group artifact version <<<"$coordinate"
+    deps+="<dependency><groupId>$group</groupId><artifactId>$artifact</artifactId><version>$version</version></dependency>"
+  done
+  printf '%s\n' "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>" \
+    "<groupId>verity.sandbox</groupId><artifactId>$name</artifactId><version>1</version><packaging>pom</packaging>" \
+    "<dependencies>$deps</dependencies></project>" >"$work/pom.xml"
+  if ! mvn -B -q -f "$work/pom.xml" -Dmaven.repo.local="$work/m2" dependency:copy-dependencies \
+    -DoutputDirectory="$work/jars" >"$work/log" 2>&1; then
+    echo "sandbox-install: warning: could not fetch $name from Maven Central: $(grep -m1 ERROR "$work/log" || tail -1 "$work/log")" >&2
+    rm -rf "$work"
+    return 1
+  fi
+  local got
+  got="$(jars_sha256 "$work/jars")"
+  if [[ "$got" != "$pinned" ]]; then
+    echo "sandbox-install: warning: $name's jars have sha256 $got, not the pinned $pinned; not installed" >&2
+    rm -rf "$work"
+    return 1
+  fi
+  rm -rf "$dir.new"
+  mkdir -p "$dir.new/lib"
+  (cd "$work/jars" && sha256sum -- *.jar) >"$dir.new/SHA256SUMS"
+  mv "$work/jars"/*.jar "$dir.new/lib/"
+  printf '%s\n' "$pinned" >"$dir.new/.verity-sha256"
+  seal "$dir.new"
+  rm -rf "$dir"
+  mv "$dir.new" "$dir"
+  rm -rf "$work"
+}
+
+# Java: the reference's class path (/opt/java_libs there), under stable names.
+java_libs="$TOOLCHAINS_DIR/java-libs-1.11.4"
+if maven_set java-libs b5014045b36e910c8f5e5a3734f11673914893fd722b20da1016ff8ecb14ed07 "$java_libs" \
+  org.junit.platform:junit-platform-console-standalone:1.11.4 org.json:json:20241224 com.google.code.gson:gson:2.11.0; then
+  for jar in junit-platform-console-standalone:junit-platform-console-standalone-1.11.4 json:json-20241224 gson:gson-2.11.0; do
+    link_to "lib/${jar#*:}.jar" "$java_libs/${jar%%:*}.jar"
+  done
+  link_to "java-libs-1.11.4" "$TOOLCHAINS_DIR/java"
+else
+  # Debian's junit5 (and, when installed, libjson-java / libgoogle-gson-java) under the same names.
+  link_to /usr/share/java "$TOOLCHAINS_DIR/java"
+  differs+=("java (Debian's JUnit console, reference JUnit console 1.11.4 with org.json and Gson)")
+fi
+
+# Kotlin: the compiler and its scripting plugin laid out as the kotlinc distribution's lib/ (the
+# compiler finds the plugin and the standard library there), run by a kotlinc like the original's.
+kotlin_home="$TOOLCHAINS_DIR/kotlin-1.9.24"
+if maven_set kotlin 585da3179f16144c36474e33611e1de16834935a6968d3f1ad11bf2b5baf778a "$kotlin_home" \
+  org.jetbrains.kotlin:kotlin-compiler:1.9.24 org.jetbrains.kotlin:kotlin-scripting-compiler:1.9.24 \
+  org.jetbrains.kotlin:kotlin-stdlib:1.9.24 org.jetbrains.kotlin:kotlin-script-runtime:1.9.24 \
+  org.jetbrains.kotlin:kotlin-reflect:1.9.24; then
+  for jar in "$kotlin_home"/lib/*.jar; do
+    base="$(basename "$jar" .jar)"
+    short="${base%-[0-9]*}"
+    [[ "$short" == annotations ]] && continue # kept as annotations-13.0.jar, the name the manifest uses
+    [[ -e "$kotlin_home/lib/$short.jar" ]] || ln -s "$base.jar" "$kotlin_home/lib/$short.jar"
+  done
+  if [[ ! -x "$kotlin_home/bin/kotlinc" ]]; then
+    mkdir -p "$kotlin_home/bin"
+    cat >"$kotlin_home/bin/kotlinc" <<KOTLINC
+#!/bin/sh
+# kotlinc 1.9.24 (the compiler from Maven Central); the JVM options are the original launcher's.
+# user.home follows HOME: the sandbox user has no home of its own.
+exec java -Xmx256M -Xss2m -Duser.home="\${HOME:-/tmp}" -Dkotlin.home="$kotlin_home" \\
+  -cp "$kotlin_home/lib/kotlin-compiler.jar" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler "\$@"
+KOTLINC
+    chmod 755 "$kotlin_home/bin/kotlinc"
+    seal "$kotlin_home"
+  fi
+  link_to "kotlin-1.9.24" "$TOOLCHAINS_DIR/kotlin"
+else
+  differs+=("kotlin (not installed: route it to acb)")
+fi
+
+# Scala: Scala 3.3.6's compiler; the Scala recipe runs a script as Ammonite does (see docs/sandbox.md).
+scala_home="$TOOLCHAINS_DIR/scala-3.3.6"
+if maven_set scala a6d2d0d72338e5fb45925435f9cba8c73d66ede88706cb5b6f007a733c7d5ad4 "$scala_home" \
+  org.scala-lang:scala3-compiler_3:3.3.6; then
+  link_to "scala-3.3.6" "$TOOLCHAINS_DIR/scala"
+else
+  differs+=("scala (not installed: route it to acb)")
+fi
+
+# --- Rust crates ----------------------------------------------------------------------------------
+# The reference's Cargo project depends on rand 0.4, regex 1 and md5 0.7.0 and rebuilds them in every
+# job. Here they are built once (Cargo.lock pins versions and sha256s) into rlibs every Rust job
+# links against read-only: `rustc @extern.args` names them. Rebuilt when rustc or the lock changes.
+rust_crates="$TOOLCHAINS_DIR/rust-crates"
+# The rustc the sandbox runs (its PATH has /usr only), not a rustup one earlier on root's PATH.
+rustc_bin="/usr/bin/rustc"
+cargo_bin="/usr/bin/cargo"
+rust_stamp="$("$rustc_bin" -vV 2>/dev/null | sha256sum | cut -d' ' -f1)-$(sha256sum "$SCRIPT_DIR/sandbox-rust-crates/Cargo.lock" | cut -d' ' -f1)"
+if [[ -x "$cargo_bin" ]] && [[ "$(cat "$rust_crates/.verity-stamp" 2>/dev/null || true)" != "$rust_stamp" ]]; then
+  echo "sandbox-install: building the Rust crates rand, regex and md5"
+  rust_work="$(mktemp -d)"
+  cp -r "$SCRIPT_DIR/sandbox-rust-crates" "$rust_work/project"
+  if (cd "$rust_work/project" && RUSTC="$rustc_bin" CARGO_HOME="$rust_work/cargo" CARGO_TARGET_DIR="$rust_work/target" \
+    "$cargo_bin" build --locked --quiet >"$rust_work/log" 2>&1); then
+    rm -rf "$rust_crates.new"
+    mkdir -p "$rust_crates.new/deps"
+    cp "$rust_work/target/debug/deps/"*.rlib "$rust_work/target/debug/deps/"*.rmeta "$rust_crates.new/deps/" 2>/dev/null || true
+    {
+      echo "-L"
+      echo "dependency=$rust_crates/deps"
+      for crate in rand regex md5; do
+        rlib="$(cd "$rust_crates.new/deps" && ls "lib$crate"-*.rlib | head -1)"
+        echo "--extern"
+        echo "$crate=$rust_crates/deps/$rlib"
+      done
+    } >"$rust_crates.new/extern.args"
+    printf '%s\n' "$rust_stamp" >"$rust_crates.new/.verity-stamp"
+    seal "$rust_crates.new"
+    rm -rf "$rust_crates"
+    mv "$rust_crates.new" "$rust_crates"
+  else
+    echo "sandbox-install: warning: could not build the Rust crates: $(tail -1 "$rust_work/log")" >&2
+  fi
+  rm -rf "$rust_work"
+fi
+if [[ ! -s "$rust_crates/extern.args" ]]; then
+  # No crates: Rust jobs still run (the argument file is empty), as before.
+  mkdir -p "$rust_crates"
+  : >"$rust_crates/extern.args"
+  seal "$rust_crates"
+  differs+=("rust (no crates: rand, regex and md5 are missing)")
 fi
 
 # tsx runs TypeScript inside the sandbox; install it globally (under /usr or /usr/local).
@@ -167,4 +377,8 @@ if [[ -r /proc/sys/kernel/unprivileged_userns_clone ]] &&
   sysctl -w kernel.unprivileged_userns_clone=1 || true
 fi
 
+if ((${#differs[@]} > 0)); then
+  echo "sandbox-install: these languages differ from the reference sandbox's toolchains:" >&2
+  printf '  - %s\n' "${differs[@]}" >&2
+fi
 echo "sandbox-install: done; check with: node scripts/verity.mjs sandbox doctor"

@@ -28,9 +28,15 @@ describe("skipWithoutSandbox", () => {
     expect(() => skipWithoutSandbox("go is not installed", "go")).toThrow(/go is not installed/);
   });
 
-  it("still skips in CI a language that no Debian package can run", () => {
+  it("still skips in CI a language that sandbox:install has no toolchain for", () => {
     vi.stubEnv("CI", "true");
-    expect(skipWithoutSandbox("kotlinc is not installed", "kotlin")).toBe(true);
     expect(skipWithoutSandbox("swift is not installed", "swift")).toBe(true);
+    expect(skipWithoutSandbox("dotnet is not installed", "csharp")).toBe(true);
+  });
+
+  it("fails in CI when Kotlin or Scala, installed from Maven Central, is missing", () => {
+    vi.stubEnv("CI", "true");
+    expect(() => skipWithoutSandbox("kotlinc is not installed", "kotlin")).toThrow(/kotlinc/);
+    expect(() => skipWithoutSandbox("scala is not installed", "scala")).toThrow(/scala/);
   });
 });

@@ -10,7 +10,7 @@ import { parseCritic } from "@/lib/records/critic";
 import { normalizeLanguage, type Language } from "@/lib/records/languages";
 import { createLocalBackend } from "@/lib/server/sandbox/local";
 import type { Outcome } from "@/lib/server/sandbox/types";
-import { NO_DEBIAN_TOOLCHAIN, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
+import { NO_LOCAL_TOOLCHAIN, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 type DemoRecord = { language: string; canonical_solution: string; demo_test_func: string; full_test_func: string; critic?: unknown; critic_result?: unknown; critic_reasoning?: unknown };
 type ManifestEntry = { line: number; language: string; title: string; valid: boolean; criticAgrees: boolean; expectedExecution: "pass" | "fail" | "any" };
@@ -31,7 +31,7 @@ function whyNot(language: Language): string | null {
   if (status.problem) return status.problem;
   const toolchain = toolchains.get(language)!;
   if (toolchain.isFound) return null;
-  const route = NO_DEBIAN_TOOLCHAIN.has(language) ? "no Debian 12 package; route it to acb" : "run npm run sandbox:install";
+  const route = NO_LOCAL_TOOLCHAIN.has(language) ? "no toolchain package; route it to acb" : "run npm run sandbox:install";
   return `toolchain not installed (${toolchain.missing.join(", ")}); ${route}`;
 }
 

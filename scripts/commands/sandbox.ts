@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { normalizeLanguage } from "@/lib/records/languages";
 import { parseSandboxConfig } from "@/lib/server/sandbox/config";
 import { runConformance, type LanguageConformance } from "@/lib/server/sandbox/conformance";
+import { runSteadily } from "@/lib/server/sandbox/steady";
 import { runDoctor, type LanguageReport } from "@/lib/server/sandbox/doctor";
 import { createSandboxRouter, type SandboxLanguage, type SandboxResult } from "@/lib/server/sandbox/index";
 import type { VersionSkew } from "@/lib/server/sandbox/reference-versions";
@@ -202,12 +203,13 @@ export function registerSandboxCommands(program: Command): void {
         const isInteractive = Boolean(process.stderr.isTTY);
         let current: SandboxLanguage | null = null;
         try {
-          const availability = await router.availability();
           const report = await runConformance({
             dir,
             language: options.language,
-            run: router.run,
-            availability: async (language) => availability[language],
+            // As batch verification judges: a time limit under load is run again alone, by CPU time.
+            run: (request) => runSteadily(request, router.run),
+            // Only the languages that have cases (or the one asked for) are probed.
+            availability: (language) => router.availabilityOf(language),
             timeoutMs: options.timeout,
             concurrency: router.config.concurrency,
             onProgress: (progress) => {

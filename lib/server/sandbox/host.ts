@@ -4,7 +4,7 @@ import { constants } from "node:fs";
 import { access, lstat, readFile, readlink, realpath, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 
-import { ETC_ENTRIES, HIDDEN_SYSTEM_PATHS, type RootEntry, SANDBOX_PATH } from "./isolation";
+import { ETC_ENTRIES, HIDDEN_SYSTEM_PATHS, type RootEntry, SANDBOX_PATH, TOOLCHAINS_DIR } from "./isolation";
 
 export const SANDBOX_USER = "verity-sandbox";
 
@@ -47,15 +47,17 @@ export function isHiddenInSandbox(path: string): boolean {
 }
 
 /**
- * Finds a command as the sandbox sees it: on the sandbox PATH, and really living where the sandbox
- * can see it (a symlink to e.g. /root/.cargo or /usr/local would resolve on the host but not inside).
+ * Finds a command as the sandbox sees it (by name on the sandbox PATH, or an absolute path), really
+ * living where the sandbox can see it: under /usr but not /usr/local, or the install's toolchains
+ * folder (a symlink to e.g. /root/.cargo or /usr/local would resolve on the host but not inside).
  */
 export async function findInSandbox(command: string): Promise<string | null> {
-  for (const dir of SANDBOX_PATH.split(":")) {
-    const candidate = join(dir, command);
+  const candidates = command.startsWith("/") ? [command] : SANDBOX_PATH.split(":").map((dir) => join(dir, command));
+  for (const candidate of candidates) {
     if (!(await isExecutable(candidate))) continue;
     const real = await realpath(candidate).catch(() => null);
-    if (real && real.startsWith("/usr/") && !isHiddenInSandbox(real)) return candidate;
+    if (real && ((real.startsWith("/usr/") && !isHiddenInSandbox(real)) || real.startsWith(`${TOOLCHAINS_DIR}/`)))
+      return candidate;
   }
   return null;
 }

@@ -42,6 +42,8 @@ export type SandboxRouter = {
   run(request: RunRequest, options?: RunOptions): Promise<SandboxResult>;
   /** Probes every language on its route now (app instances share the answer: ./availability.ts). */
   availability(): Promise<Record<SandboxLanguage, LanguageAvailability>>;
+  /** Probes one language on its route now (a command that needs a few languages asks only for those). */
+  availabilityOf(language: SandboxLanguage): Promise<LanguageAvailability>;
   /** Drops the local backend's cached probes (isolation, toolchains, versions): the next asks afresh. */
   forget(): void;
   /** The newest runs that could not happen at all, with the operator's detail (admins only). */
@@ -78,19 +80,18 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     return acb;
   }
 
+  async function probeLanguage(language: SandboxLanguage): Promise<LanguageAvailability> {
+    const backend = backendFor(config, language);
+    if (backend === "acb" && !acb) {
+      return { available: false, backend, reason: "routed to acb but VERITY_SANDBOX_URL is not set" };
+    }
+    const result = await (backend === "local" ? local : (acb as SandboxBackend)).availability(language);
+    return { available: result.available, backend, ...(result.reason ? { reason: result.reason } : {}) };
+  }
+
   async function probe(): Promise<Record<SandboxLanguage, LanguageAvailability>> {
     const entries = await Promise.all(
-      LANGUAGES.map(async (language): Promise<[SandboxLanguage, LanguageAvailability]> => {
-        const backend = backendFor(config, language);
-        if (backend === "acb" && !acb) {
-          return [language, { available: false, backend, reason: "routed to acb but VERITY_SANDBOX_URL is not set" }];
-        }
-        const result = await (backend === "local" ? local : (acb as SandboxBackend)).availability(language);
-        return [
-          language,
-          { available: result.available, backend, ...(result.reason ? { reason: result.reason } : {}) },
-        ];
-      }),
+      LANGUAGES.map(async (language) => [language, await probeLanguage(language)] as const),
     );
     return Object.fromEntries(entries) as Record<SandboxLanguage, LanguageAvailability>;
   }
@@ -118,6 +119,7 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     forget: () => local.forget(),
     recentFailures: () => failures,
     availability: probe,
+    availabilityOf: probeLanguage,
   };
 }
 

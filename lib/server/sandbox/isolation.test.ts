@@ -31,6 +31,8 @@ describe("buildBwrapArgv", () => {
 
   it("binds system folders read-only and only the job folder writable", () => {
     expect(joined).toContain("--ro-bind /usr /usr");
+    // The toolchains the install takes from package registries, read-only.
+    expect(joined).toContain("--ro-bind-try /opt/verity /opt/verity");
     expect(joined).toContain("--symlink usr/bin /bin");
     expect(joined).toContain("--ro-bind /lib64 /lib64");
     expect(joined).toContain("--ro-bind /etc/ld.so.cache /etc/ld.so.cache");

@@ -16,6 +16,12 @@ export const SANDBOX_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
 export const HIDDEN_SYSTEM_PATHS = ["/usr/local"] as const;
 
 /**
+ * Toolchains the sandbox install takes from Maven Central, the Go module proxy and crates.io (root-
+ * owned, read-only): bound read-only at the same place in every sandbox.
+ */
+export const TOOLCHAINS_DIR = "/opt/verity";
+
+/**
  * Files under /etc that toolchains read. Deliberately a list, not all of /etc: /etc may hold
  * credentials (npmrc, pip.conf, ssh keys, app config).
  */
@@ -127,6 +133,7 @@ export function buildBwrapArgv(input: SandboxCommandInput): string[] {
   }
   for (const path of input.hiddenPaths) args.push("--tmpfs", path, "--remount-ro", path);
   for (const path of input.etcPaths) args.push("--ro-bind", path, path);
+  args.push("--ro-bind-try", TOOLCHAINS_DIR, TOOLCHAINS_DIR);
   args.push("--proc", "/proc", "--dev", "/dev");
   if ("hostDir" in input.tmp) args.push("--bind", input.tmp.hostDir, "/tmp");
   else args.push("--size", String(input.tmp.sizeBytes), "--tmpfs", "/tmp");

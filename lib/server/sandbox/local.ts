@@ -184,6 +184,12 @@ function toStepOutcome(step: StepRun): StepOutcome {
   return { exitCode: step.exitCode, timedOut: step.timedOut, stdout: step.stdout, stderr: step.stderr };
 }
 
+/** Puts a recipe's note on a reference quirk above the compiler's output. */
+function withReferenceNote(note: string | null | undefined, compileOutput: string | null): string | null {
+  if (!note) return compileOutput;
+  return compileOutput ? `${note}\n${compileOutput}` : note;
+}
+
 async function writeJobFiles(jobDir: string, files: readonly JobFile[], owner: SandboxUser | null) {
   for (const file of files) {
     const target = join(jobDir, file.path);
@@ -480,7 +486,10 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       signal: last?.signal ?? null,
       stdout: runRun?.stdout ?? "",
       stderr: runRun?.stderr ?? "",
-      compileOutput: compileRun ? `${compileRun.stdout}${compileRun.stderr}` : null,
+      compileOutput: withReferenceNote(
+        spliced.referenceNote,
+        compileRun ? `${compileRun.stdout}${compileRun.stderr}` : null,
+      ),
       timeMs: job.runs.reduce((sum, step) => sum + step.wallMs, 0),
       compileMs: compileRun?.wallMs ?? null,
       runMs: runRun?.wallMs ?? null,

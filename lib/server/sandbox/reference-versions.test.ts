@@ -39,7 +39,7 @@ describe("compareWithReference", () => {
 
   it("says unknown when the reference follows the current release, publishes nothing, or nothing ran", () => {
     expect(compareWithReference("rust", "rustc 1.96.0")).toEqual({
-      reference: "current stable Rust",
+      reference: "current stable Rust, crates rand 0.4, regex 1, md5 0.7.0",
       local: "1.96.0",
       skew: "unknown",
     });

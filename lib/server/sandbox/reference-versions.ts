@@ -31,7 +31,7 @@ const pinned = (label: string, version: string, compare: "major" | "minor", patt
 export const REFERENCE_VERSIONS: Readonly<Record<Language, ReferenceVersion>> = {
   python: pinned("Python 3.11", "3.11", "minor"),
   cpp: { kind: "unknown", label: "g++ (version not published)" },
-  java: pinned("OpenJDK 17, JUnit console 1.11", "17", "major"),
+  java: pinned("OpenJDK 17, JUnit console 1.11.4, org.json, Gson 2.11", "17", "major"),
   javascript: pinned("Node 18.20.8", "18.20.8", "major"),
   go: pinned("Go 1.24.5", "1.24.5", "minor"),
   shell: { kind: "unknown", label: "bash (version not published)" },
@@ -45,8 +45,8 @@ export const REFERENCE_VERSIONS: Readonly<Record<Language, ReferenceVersion>> = 
   racket: { kind: "unknown", label: "Racket (version not published)" },
   r: { kind: "unknown", label: "R (version not published)" },
   ruby: { kind: "unknown", label: "Ruby (version not published)" },
-  rust: { kind: "current", label: "current stable Rust" },
-  scala: pinned("Scala 3.3.6", "3.3.6", "minor"),
+  rust: { kind: "current", label: "current stable Rust, crates rand 0.4, regex 1, md5 0.7.0" },
+  scala: pinned("Scala 3.3.6 (scripts run by Ammonite 3.0.1)", "3.3.6", "minor"),
   swift: pinned("Swift 5.9.2", "5.9.2", "minor"),
   // tsx prints its own version first, then Node's; the runtime is what matters.
   typescript: pinned("Node 18.20.8 (tsx)", "18.20.8", "major", /node v(\d+(?:\.\d+)*)/),

@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
 
 import { createLocalBackend } from "./local";
+import { RUST_CRATES_SOLUTION, RUST_CRATES_TEST } from "./reference-cases";
 import type { Outcome, SandboxLanguage } from "./types";
 
 // Conformance-style cases of our own: generated records use what the reference image's toolchains
-// (Go 1.24, current Rust) accept, and ran in its environment. On Debian 12's defaults (Go 1.19, Rust 1.63) these fail to build
+// (Go 1.24.5, current Rust with rand/regex/md5, JUnit 1.11 with org.json and Gson) accept, and ran in its environment. On Debian 12's defaults (Go 1.19, Rust 1.63) these fail to build
 // and a correct record would be marked invalid.
-type FeatureCase = { name: string; language: SandboxLanguage; solution: string; test: string; expected: Outcome };
+type FeatureCase = {
+  name: string;
+  language: SandboxLanguage;
+  solution: string;
+  test: string;
+  expected: Outcome;
+  /** The run detail's first sentence, where the reference's behaviour is a quirk. */
+  compileOutputStartsWith?: string;
+};
 
 const GO_SOLUTION = `package main
 
@@ -88,6 +97,62 @@ fn test_features() {
 }
 `;
 
+// Go 1.24 (the reference's 1.24.5): strings.Lines and a generic type alias.
+const GO_124_SOLUTION = `package main
+
+import "strings"
+
+// Set is a generic type alias (Go 1.24).
+type Set[T comparable] = map[T]struct{}
+
+func CountLines(text string) int {
+	n := 0
+	for range strings.Lines(text) {
+		n++
+	}
+	return n
+}
+
+func Distinct(words []string) Set[string] {
+	out := Set[string]{}
+	for _, word := range words {
+		out[word] = struct{}{}
+	}
+	return out
+}
+`;
+
+const GO_124_TEST = `package main
+
+import "testing"
+
+func TestGo124(t *testing.T) {
+	if CountLines("a\\nb\\nc\\n") != 3 {
+		t.Fatal("lines")
+	}
+	if len(Distinct([]string{"x", "y", "x"})) != 2 {
+		t.Fatal("distinct")
+	}
+}
+`;
+
+// The prebuilt crates are shared by every Rust job: a job must not be able to change them.
+const RUST_CACHE_WRITE_TEST = `#[test]
+fn cannot_write_the_shared_crates() {
+    let dir = "/opt/verity/rust-crates/deps";
+    assert!(std::path::Path::new(dir).is_dir());
+    assert!(std::fs::write(format!("{dir}/planted.rlib"), b"x").is_err());
+    let victim = std::fs::read_dir(dir).unwrap().next().unwrap().unwrap().path();
+    assert!(std::fs::OpenOptions::new().append(true).open(&victim).is_err());
+    assert!(std::fs::remove_file(&victim).is_err());
+}
+`;
+
+const JAVA_SOLUTION = "public class Adder {\n    public int add(int a, int b) { return a + b; }\n}\n";
+const javaTest = (header: string) =>
+  "import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n" +
+  `${header} {\n    @Test\n    public void adds() {\n        assertEquals(3, new Adder().add(1, 2));\n    }\n}\n`;
+
 // The reference image runs at UTC+8: local-time code sees 08:00 at the epoch (racket-25958).
 const TIME_ZONE_SOLUTION = "import time\n\ndef epoch_hour():\n    return time.localtime(0).tm_hour\n";
 
@@ -121,6 +186,62 @@ const CASES: FeatureCase[] = [
     expected: "RUNTIME_ERROR",
   },
   {
+    name: "Go 1.24 features (strings.Lines, a generic type alias) pass",
+    language: "go",
+    solution: GO_124_SOLUTION,
+    test: GO_124_TEST,
+    expected: "PASSED",
+  },
+  {
+    name: "a record using regex, rand and md5 passes",
+    language: "rust",
+    solution: RUST_CRATES_SOLUTION,
+    test: RUST_CRATES_TEST,
+    expected: "PASSED",
+  },
+  {
+    name: "a job cannot write into the shared crate cache",
+    language: "rust",
+    solution: "",
+    test: RUST_CACHE_WRITE_TEST,
+    expected: "PASSED",
+  },
+  {
+    name: "a public JUnit test class does not compile, as in the reference",
+    language: "java",
+    solution: JAVA_SOLUTION,
+    test: javaTest("public class AdderTest"),
+    expected: "COMPILATION_ERROR",
+    compileOutputStartsWith: "The reference sandbox fails this record: its test class is public.",
+  },
+  {
+    name: "a package-private JUnit test class passes",
+    language: "java",
+    solution: JAVA_SOLUTION,
+    test: javaTest("class AdderTest"),
+    expected: "PASSED",
+  },
+  {
+    name: "a class named MyTestCase is not run (JUnit's default class filter): no tests found",
+    language: "java",
+    solution: JAVA_SOLUTION,
+    test: javaTest("class MyTestCase"),
+    expected: "RUNTIME_ERROR",
+  },
+  {
+    name: "org.json and Gson are on the class path, as in the reference",
+    language: "java",
+    solution:
+      "import org.json.JSONObject;\nimport com.google.gson.Gson;\n\npublic class Codec {\n" +
+      '    static int fromJson(String s) { return new JSONObject(s).getInt("n"); }\n' +
+      "    static String toJson(int[] xs) { return new Gson().toJson(xs); }\n}\n",
+    test:
+      "import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n" +
+      'class CodecTest {\n    @Test\n    void codec() {\n        assertEquals(4, Codec.fromJson("{\\"n\\": 4}"));\n' +
+      '        assertEquals("[1,2]", Codec.toJson(new int[] {1, 2}));\n    }\n}\n',
+    expected: "PASSED",
+  },
+  {
     name: "current Rust features pass",
     language: "rust",
     solution: RUST_SOLUTION,
@@ -146,12 +267,13 @@ const found = Object.fromEntries(
 describe("toolchains and environment like the reference's", () => {
   it.each(CASES)(
     "$language: $name",
-    async ({ language, solution, test, expected }) => {
+    async ({ language, solution, test, expected, compileOutputStartsWith }) => {
       // Needs `npm run sandbox:install`; say so rather than skip in silence.
       expect(status.problem, "sandbox isolation").toBeNull();
       expect(found[language].missing, `${language} toolchain`).toEqual([]);
       const result = await backend.run({ language, solution, test, timeoutMs: 60_000 });
-      expect(result.outcome, `${result.stdout}\n${result.stderr}`).toBe(expected);
+      expect(result.outcome, `${result.stdout}\n${result.stderr}\n${result.compileOutput ?? ""}`).toBe(expected);
+      if (compileOutputStartsWith) expect(result.compileOutput?.startsWith(compileOutputStartsWith)).toBe(true);
     },
     120_000,
   );

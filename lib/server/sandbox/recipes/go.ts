@@ -1,6 +1,6 @@
 import "server-only";
 
-import { SANDBOX_PATH } from "@/lib/server/sandbox/isolation";
+import { SANDBOX_PATH, TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 
 import { defineRecipe } from "./classify";
 
@@ -73,13 +73,19 @@ export function spliceGo(solution: string, test: string): string {
 }
 
 /**
- * The Go the sandbox install provides (Debian 12 backports; the reference runs 1.24). The go.mod
- * line sets the language version: with an older one, min/max, range-over-int and range-over-func
- * are refused even by a newer compiler.
+ * The reference image's Go, which the sandbox install puts at GO_ROOT (the Go toolchain module; on a
+ * machine that cannot reach the Go module proxy GO_ROOT links to Debian's Go 1.23 instead).
  */
-export const GO_VERSION = "1.23";
+export const GO_REFERENCE_VERSION = "1.24.5";
+export const GO_ROOT = `${TOOLCHAINS_DIR}/go`;
 
-export const GO_MOD = `module sandbox\n\ngo ${GO_VERSION}\n`;
+/**
+ * Each job's go.mod sets the language version to the Go that runs it (`go 1.24.5` with the
+ * reference's Go): with an older line, min/max, range-over-int or generic type aliases are refused
+ * even by a newer compiler, and a newer line than the installed Go refuses to build at all.
+ */
+export const GO_RUN_SCRIPT =
+  'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && exec go test -count=1 .';
 
 export const goRecipe = defineRecipe({
   language: "go",
@@ -88,20 +94,17 @@ export const goRecipe = defineRecipe({
   splice(solution, test) {
     const program = spliceGo(solution, test);
     return {
-      files: [
-        { path: "go.mod", content: GO_MOD },
-        { path: "main_test.go", content: program },
-      ],
+      files: [{ path: "main_test.go", content: program }],
       program,
       syntaxError: null,
     };
   },
   compile: null,
   // One step like the reference: a build failure inside `go test` is a RUNTIME_ERROR there too.
-  run: { argv: ["go", "test", "-count=1", "."] },
+  run: { argv: ["sh", "-c", GO_RUN_SCRIPT] },
   env: {
-    // Prefer the versioned Go when an older default `go` is installed next to it.
-    PATH: `/usr/lib/go-${GO_VERSION}/bin:${SANDBOX_PATH}`,
+    // The install's Go first, then Debian's backported Go when the install predates GO_ROOT.
+    PATH: `${GO_ROOT}/bin:/usr/lib/go-1.23/bin:${SANDBOX_PATH}`,
     // Use the standard library the install compiled into GOROOT/pkg (read-only) instead of
     // compiling it into each job's empty cache: a minute per run on 2 cores otherwise.
     GODEBUG: "installgoroot=all",

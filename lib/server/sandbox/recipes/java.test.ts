@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
-import { checkJUnitSummary, javaRecipe, parseJUnitSummary, spliceJava } from "./java";
+import { checkJUnitSummary, javaRecipe, javaReferenceNote, parseJUnitSummary, spliceJava } from "./java";
 
 describe("spliceJava", () => {
-  it("drops package lines, hoists and dedupes imports, makes top-level types package-private", () => {
+  it("as the reference: package lines dropped, imports deduped on top, only the solution's `public class` made package-private", () => {
     const solution =
       "package com.acme;\n\nimport java.util.List;\n\npublic class Adder {\n    public static class Inner {}\n}";
     const test =
@@ -13,14 +13,35 @@ describe("spliceJava", () => {
     expect(program.match(/import java\.util\.List;/g)).toHaveLength(1);
     expect(program.indexOf("import org.junit.jupiter.api.Test;")).toBeLessThan(program.indexOf("class Adder"));
     expect(program).toContain("\nclass Adder {");
-    expect(program).toContain("\nfinal class AdderTest {");
-    // Nested public types may stay public.
     expect(program).toContain("public static class Inner");
+    // The test is left as it is: a public test class fails to compile in test.java, as there.
+    expect(program).toContain("\npublic final class AdderTest {");
   });
 
-  it("writes Main.java and compiles against JUnit", () => {
-    expect(javaRecipe.splice("class A {}", "class ATest {}").files[0].path).toBe("Main.java");
-    expect(javaRecipe.compile?.argv[0]).toBe("javac");
+  it("keeps a solution's public interface, enum or record public (the reference replaces `public class` only)", () => {
+    const program = spliceJava("public interface Shape {}\npublic enum Color { RED }", "class ShapeTest {}");
+    expect(program).toContain("public interface Shape {}");
+    expect(program).toContain("public enum Color");
+  });
+
+  it("writes test.java and compiles it with javac, the reference's class path in CLASSPATH", () => {
+    expect(javaRecipe.splice("class A {}", "class ATest {}").files[0].path).toBe("test.java");
+    expect(javaRecipe.compile?.argv).toEqual(["javac", "test.java"]);
+    expect(javaRecipe.env.CLASSPATH).toBe(
+      "/opt/verity/java/json.jar:/opt/verity/java/junit-platform-console-standalone.jar:/opt/verity/java/gson.jar:.",
+    );
+  });
+
+  it("keeps JUnit's default class filter (no --include-classname)", () => {
+    expect(javaRecipe.run.argv).not.toContain("--include-classname");
+    expect(javaRecipe.run.argv).toContain("--scan-class-path");
+  });
+
+  it("says in one sentence why a record with a public test class fails", () => {
+    expect(javaRecipe.splice("class A {}", "public class ATest {}").referenceNote).toBe(
+      "The reference sandbox fails this record: its test class is public.",
+    );
+    expect(javaReferenceNote("class ATest {}")).toBeNull();
   });
 });
 

@@ -3,31 +3,51 @@ import "server-only";
 import type { Outcome } from "@/lib/server/sandbox/types";
 
 import { defineRecipe } from "./classify";
-import { hoistLines, joinBlocks, splitLines } from "./splice-helpers";
 import type { StepOutcome } from "./types";
 
-// Debian's `junit5` package; its manifest pulls in the Jupiter engine jars next to it.
-export const JUNIT_CONSOLE_JAR = "/usr/share/java/junit-platform-console-standalone.jar";
-// The reference puts org.json and Gson on the class path; harmless when absent.
-const EXTRA_JARS = ["/usr/share/java/json.jar", "/usr/share/java/gson.jar"];
+/**
+ * The reference image's Java class path (`/opt/java_libs` there): JUnit console 1.11.4, org.json
+ * 20241224 and Gson 2.11.0, installed from Maven Central by `npm run sandbox:install` (or, where
+ * Maven Central cannot be reached, links to Debian's junit5, libjson-java and libgoogle-gson-java).
+ */
+export const JAVA_LIBS_DIR = "/opt/verity/java";
+export const JUNIT_CONSOLE_JAR = `${JAVA_LIBS_DIR}/junit-platform-console-standalone.jar`;
+const EXTRA_JARS = [`${JAVA_LIBS_DIR}/json.jar`, `${JAVA_LIBS_DIR}/gson.jar`];
 
-const TOP_LEVEL_PUBLIC_TYPE =
-  /^public\s+((?:(?:abstract|final|sealed|non-sealed|strictfp|static)\s+)*(?:class|interface|enum|record|@interface)\b)/;
+/** The reference sets CLASSPATH for javac; the console launcher gets its own `--class-path`. */
+const CLASSPATH = [EXTRA_JARS[0], JUNIT_CONSOLE_JAR, EXTRA_JARS[1], "."].join(":");
+
+const IMPORT_LINE = /^import /;
+const DROPPED_LINE = /^(import|package) /;
 
 /**
- * Splices Java: drops `package` lines, makes top-level types package-private (one file may hold only
- * one public type, named after the file), and hoists and dedupes imports from both parts.
+ * Splices Java as the reference does, quirks included: in the solution only `public class`,
+ * `private class` and `protected class` become `class` (a `public interface`, `public enum` or
+ * `public record` stays public), the test is left as it is, and lines starting with `import ` or
+ * `package ` are dropped from both, the imports deduplicated on top. So a test whose class is
+ * `public class FooTest` does not compile in `test.java`, there and here.
  */
 export function spliceJava(solution: string, test: string): string {
-  const clean = (source: string) =>
-    splitLines(source)
-      .filter((line) => !/^\s*package\s+[\w.]+\s*;/.test(line))
-      .map((line) => line.replace(TOP_LEVEL_PUBLIC_TYPE, "$1"))
-      .join("\n");
-  const { hoisted, bodies } = hoistLines([clean(solution), clean(test)], (line) =>
-    /^\s*import\s+(static\s+)?[\w.*]+\s*;\s*$/.test(line),
-  );
-  return joinBlocks([hoisted.join("\n"), ...bodies]);
+  const mainCode = solution
+    .replaceAll("public class", "class")
+    .replaceAll("private class", "class")
+    .replaceAll("protected class", "class");
+  const mainLines = mainCode.split("\n");
+  const testLines = test.split("\n");
+  const imports = [...new Set([...mainLines, ...testLines].filter((line) => IMPORT_LINE.test(line)))];
+  const body = (lines: string[]) => lines.filter((line) => !DROPPED_LINE.test(line)).join("\n");
+  return `${imports.join("\n")}\n${body(mainLines)}\n${body(testLines)}`;
+}
+
+/** A public top-level class in the test part: the reference leaves it public, so `test.java` fails to compile. */
+const PUBLIC_TEST_CLASS = /^public\s+(?:(?:final|abstract|static|strictfp)\s+)*class\s+(\w+)/m;
+
+/**
+ * The one-sentence explanation a person needs when the reference's behaviour, reproduced here, is a
+ * quirk rather than a fault of the record (null when there is none).
+ */
+export function javaReferenceNote(test: string): string | null {
+  return PUBLIC_TEST_CLASS.test(test) ? "The reference sandbox fails this record: its test class is public." : null;
 }
 
 type JUnitSummary = { found: number; successful: number; failed: number };
@@ -44,10 +64,11 @@ export function parseJUnitSummary(stdout: string): JUnitSummary | null {
 }
 
 /**
- * The reference's second look at a Java run that exited 0, from JUnit's summary: no summary or no
- * test found is RUNTIME_ERROR, a failed test WRONG_ANSWER, none successful RUNTIME_ERROR. A failing
- * test makes the console launcher exit 1, which is RUNTIME_ERROR before this is ever reached, so in
- * practice Java failures come out as RUNTIME_ERROR there and here.
+ * The reference's second look at a Java run that exited 0 (it reads the same counts from JUnit's
+ * XML report): no summary or no test found is RUNTIME_ERROR, a failed test WRONG_ANSWER, none
+ * successful RUNTIME_ERROR. A failing test makes the console launcher exit 1, which is
+ * RUNTIME_ERROR before this is ever reached, so in practice Java failures come out as RUNTIME_ERROR
+ * there and here.
  */
 export function checkJUnitSummary(run: StepOutcome): Outcome {
   const summary = parseJUnitSummary(run.stdout);
@@ -56,8 +77,6 @@ export function checkJUnitSummary(run: StepOutcome): Outcome {
   return summary.successful > 0 ? "PASSED" : "RUNTIME_ERROR";
 }
 
-const classPath = [JUNIT_CONSOLE_JAR, ...EXTRA_JARS].join(":");
-
 export const javaRecipe = defineRecipe({
   language: "java",
   timeoutAllowanceMs: 3_000,
@@ -65,33 +84,38 @@ export const javaRecipe = defineRecipe({
   checkPassedRun: checkJUnitSummary,
   splice(solution, test) {
     const program = spliceJava(solution, test);
-    return { files: [{ path: "Main.java", content: program }], program, syntaxError: null };
+    return {
+      files: [{ path: "test.java", content: program }],
+      program,
+      syntaxError: null,
+      referenceNote: javaReferenceNote(test),
+    };
   },
-  compile: { argv: ["javac", "-encoding", "UTF-8", "-nowarn", "-cp", classPath, "-d", "classes", "Main.java"] },
+  compile: { argv: ["javac", "test.java"] },
   run: {
     argv: [
       "java",
       "-jar",
       JUNIT_CONSOLE_JAR,
       "--class-path",
-      ["classes", ...EXTRA_JARS].join(":"),
+      [".", ...EXTRA_JARS].join(":"),
       "--scan-class-path",
-      // Test classes are those with "Test" anywhere in the name. JUnit's default, which the reference
-      // keeps, is `^(Test.*|.+[.$]Test.*|.*Tests?)$`: a class such as `MyTestCase` runs here and is "No
-      // tests found" (RUNTIME_ERROR) there (docs/sandbox.md, known rule differences).
-      "--include-classname",
-      "^.*Test.*$",
+      // The reference also names the `execute` subcommand (JUnit 1.10+); without it 1.11 does the same
+      // (with a deprecation note on stderr) and Debian 12's JUnit 1.9, the fallback, still works.
+      // No --include-classname: JUnit's default filter `^(Test.*|.+[.$]Test.*|.*Tests?)$`, as in the
+      // reference, so a class named e.g. `MyTestCase` is not run ("No tests found").
       "--disable-banner",
       "--disable-ansi-colors",
+      // The reference reads the counts from `--reports-dir reports`; the summary carries the same.
       "--details=summary",
     ],
   },
-  env: {},
+  env: { CLASSPATH },
   toolchain: { commands: ["javac", "java"], files: [JUNIT_CONSOLE_JAR], version: ["javac", "-version"] },
   hello: {
     solution: "public class Adder {\n    public int add(int a, int b) { return a + b; }\n}\n",
     test:
       "import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n" +
-      "public class AdderTest {\n    @Test\n    public void adds() {\n        assertEquals(3, new Adder().add(1, 2));\n    }\n}\n",
+      "class AdderTest {\n    @Test\n    public void adds() {\n        assertEquals(3, new Adder().add(1, 2));\n    }\n}\n",
   },
 });

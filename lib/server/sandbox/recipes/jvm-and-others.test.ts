@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { csharpRecipe, spliceCsharp } from "./csharp";
 import { dartRecipe, spliceDart } from "./dart";
-import { kotlinRecipe, spliceKotlin } from "./kotlin";
-import { scalaRecipe } from "./scala";
+import { KOTLINC, kotlinRecipe, spliceKotlin } from "./kotlin";
+import { SCALA_RUN_SCRIPT, scalaRecipe, wrapScalaScript } from "./scala";
 import { spliceSwift, swiftRecipe } from "./swift";
 import type { Recipe } from "./types";
 
@@ -63,13 +63,14 @@ describe("spliceDart", () => {
 });
 
 describe("spliceKotlin", () => {
-  it("hoists imports (no semicolons) above both parts", () => {
+  it("hoists imports (no semicolons), deduped and sorted as the reference does, above both parts", () => {
     const program = spliceKotlin(
       "import kotlin.math.max\nfun f() = max(1, 2)",
       "import kotlin.math.max\nimport java.util.*\ncheck(f() == 2)",
     );
-    expect(program).toBe("import kotlin.math.max\nimport java.util.*\n\nfun f() = max(1, 2)\n\ncheck(f() == 2)\n");
-    expect(kotlinRecipe.run.argv).toEqual(["kotlinc", "-script", "test.kts"]);
+    expect(program).toBe("import java.util.*\nimport kotlin.math.max\n\nfun f() = max(1, 2)\n\ncheck(f() == 2)");
+    expect(kotlinRecipe.run.argv).toEqual([KOTLINC, "-script", "test.kts"]);
+    expect(KOTLINC).toBe("/opt/verity/kotlin/bin/kotlinc");
     expect(classify(kotlinRecipe, "java.lang.AssertionError: x", 1)).toBe("RUNTIME_ERROR");
   });
 });
@@ -80,6 +81,17 @@ describe("scala recipe", () => {
     expect(classify(scalaRecipe, "", 1)).toBe("RUNTIME_ERROR");
     expect(classify(scalaRecipe, "java.lang.AssertionError: assertion failed", 1)).toBe("RUNTIME_ERROR");
     expect(scalaRecipe.timeoutAllowanceMs).toBe(25_000);
+  });
+
+  it("runs the script as Ammonite does: its statements in an object, run as the object initialises", () => {
+    const job = scalaRecipe.splice("def f = 1", "assert(f == 1)");
+    expect(job.files).toEqual([
+      { path: "test.sc", content: "def f = 1\nassert(f == 1)" },
+      { path: "VerityScript.scala", content: wrapScalaScript("def f = 1\nassert(f == 1)") },
+    ]);
+    expect(wrapScalaScript("x")).toMatch(/^object VerityScript \{\nx\n\}\n/);
+    expect(scalaRecipe.run.argv).toEqual(["sh", "-c", SCALA_RUN_SCRIPT]);
+    expect(SCALA_RUN_SCRIPT).toMatch(/dotty\.tools\.dotc\.Main .*VerityScript\.scala && exec java .*VerityScriptMain$/);
   });
 });
 

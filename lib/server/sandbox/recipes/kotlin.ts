@@ -1,24 +1,40 @@
 import "server-only";
 
-import { hoistLines, joinBlocks } from "./splice-helpers";
+import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
+
 import { simpleRecipe } from "./simple";
 
-/** Splices Kotlin scripts: `import` lines of both parts hoisted and deduped, then solution and test. */
+/** Kotlin 1.9.24's compiler from Maven Central, laid out by the sandbox install as kotlinc's distribution. */
+export const KOTLINC = `${TOOLCHAINS_DIR}/kotlin/bin/kotlinc`;
+
+// The reference's Kotlin import pattern: any line that is `import …` without a semicolon.
+const KOTLIN_IMPORT = /^\s*import\s+[^;]+$/;
+
+/**
+ * Splices Kotlin scripts as the reference does: the `import` lines of both parts, deduplicated and
+ * sorted, on top; then the solution and the test, each trimmed, a blank line apart.
+ */
 export function spliceKotlin(solution: string, test: string): string {
-  const { hoisted, bodies } = hoistLines([solution, test], (line) =>
-    /^\s*import\s+[\w.*`]+(\s+as\s+\w+)?\s*;?\s*$/.test(line),
-  );
-  return joinBlocks([hoisted.join("\n"), ...bodies]);
+  const imports = (source: string) => source.split("\n").filter((line) => KOTLIN_IMPORT.test(line));
+  const rest = (source: string) =>
+    source
+      .split("\n")
+      .filter((line) => !KOTLIN_IMPORT.test(line))
+      .join("\n")
+      .trim();
+  const all = [...new Set([...imports(solution), ...imports(test)].map((line) => line.trim()))].sort();
+  const block = all.length > 0 ? `${all.join("\n")}\n\n` : "";
+  return `${block}${rest(solution)}\n\n${rest(test)}`;
 }
 
 export const kotlinRecipe = simpleRecipe({
   language: "kotlin",
   file: "test.kts",
-  interpreter: ["kotlinc", "-script"],
+  interpreter: [KOTLINC, "-script"],
   splice: spliceKotlin,
   timeoutAllowanceMs: 10_000,
-  commands: ["kotlinc", "java"],
-  version: ["kotlinc", "-version"],
+  commands: [KOTLINC, "java"],
+  version: [KOTLINC, "-version"],
   hello: {
     solution: "fun add(a: Int, b: Int): Int = a + b\n",
     test: 'check(add(1, 2) == 3) { "add is wrong" }\n',

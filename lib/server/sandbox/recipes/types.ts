@@ -12,6 +12,11 @@ export type SplicedJob = {
   program: string;
   /** Set when the spliced program is refused before running (e.g. PHP without a closing `?>`). */
   syntaxError: string | null;
+  /**
+   * One sentence for the run detail when the reference's behaviour, reproduced here, is a quirk a
+   * person would not expect (e.g. Java's public test class); shown before the compiler's output.
+   */
+  referenceNote?: string | null;
 };
 
 /** One command run inside the sandbox, from the job folder. */

@@ -1,0 +1,2 @@
+// Only here so that cargo builds the dependencies.
+fn main() {}
