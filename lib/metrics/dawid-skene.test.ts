@@ -154,4 +154,14 @@ describe("validityWithInterval", () => {
     expect(validityWithInterval(Float64Array.from([1, 1]), [0, 1])!.interval).toEqual([1, 1]);
     expect(validityWithInterval(pValid, [])).toBeNull();
   });
+
+  it("above a thousand items, gives the bootstrap's normal limit: mean ± 1.96·s/√n", () => {
+    // 1,500 items, a third of them 0 and two thirds 1: mean 2/3, s = √(2/9), s/√n = √(2/9) / √1500.
+    const pValid = Float64Array.from({ length: 1500 }, (_, i) => (i % 3 === 0 ? 0 : 1));
+    const estimate = validityWithInterval(pValid, [...pValid.keys()])!;
+    const spread = 1.959964 * Math.sqrt(2 / 9 / 1500);
+    expect(estimate.validity).toBeCloseTo(2 / 3, 12);
+    expect(estimate.interval[0]).toBeCloseTo(2 / 3 - spread, 5);
+    expect(estimate.interval[1]).toBeCloseTo(2 / 3 + spread, 5);
+  });
 });

@@ -4,6 +4,8 @@
 // critic and signal tables: a rater's sensitivity is P(says invalid | invalid), its specificity
 // P(says valid | valid).
 
+import { inverseNormal } from "./intervals";
+
 /** The labels to aggregate, as flat typed arrays (300,000 labels fit in a few MB). */
 export type LabelMatrix = {
   itemCount: number;
@@ -179,10 +181,17 @@ function seededRandom(seed: number): () => number {
   };
 }
 
+/** Above this many items the interval is the bootstrap's normal limit (see validityWithInterval). */
+export const EXACT_BOOTSTRAP_MAX_ITEMS = 1000;
+
 /**
- * The expected share of valid items among `items` (their mean P(valid)) with a percentile bootstrap
- * interval over items. The reliabilities stay as fitted: the interval covers which items were
- * sampled, not the uncertainty of the reliabilities themselves. Null for no items.
+ * The expected share of valid items among `items` (their mean P(valid)) with a 95% bootstrap
+ * interval over items: a seeded percentile bootstrap up to EXACT_BOOTSTRAP_MAX_ITEMS items, and
+ * above that its normal limit, mean ± z·s/√n with s the items' plug-in standard deviation (the
+ * bootstrap distribution of a mean has exactly that variance, and with over a thousand items it is
+ * normal to well within the interval's rounding; resampling 100,000 items a thousand times took
+ * seconds). The reliabilities stay as fitted: the interval covers which items were sampled, not the
+ * uncertainty of the reliabilities themselves. Null for no items.
  */
 export function validityWithInterval(
   pValid: Float64Array,
@@ -193,6 +202,14 @@ export function validityWithInterval(
   if (n === 0) return null;
   let sum = 0;
   for (const i of items) sum += pValid[i];
+  const validity = sum / n;
+  const tail = (1 - confidence) / 2;
+  if (n > EXACT_BOOTSTRAP_MAX_ITEMS) {
+    let squares = 0;
+    for (const i of items) squares += (pValid[i] - validity) ** 2;
+    const spread = inverseNormal(1 - tail) * Math.sqrt(squares / n / n);
+    return { validity, interval: [Math.max(0, validity - spread), Math.min(1, validity + spread)], n };
+  }
   const random = seededRandom(seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
@@ -201,7 +218,6 @@ export function validityWithInterval(
     means[b] = total / n;
   }
   means.sort();
-  const tail = (1 - confidence) / 2;
   const at = (q: number) => means[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))];
-  return { validity: sum / n, interval: [at(tail), at(1 - tail)], n };
+  return { validity, interval: [at(tail), at(1 - tail)], n };
 }

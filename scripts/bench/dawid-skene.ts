@@ -83,7 +83,7 @@ const section = [
   "",
   `\`npm run bench:dawid-skene\`, ${new Date().toISOString().slice(0, 10)}. ${machineLine(describeMachine("—"))} ${uptime()}.`,
   "",
-  `Synthetic labels: ${RECORDS.toLocaleString("en")} records × ${PER_RECORD} labels from ${ANNOTATORS} annotators of mixed reliability, 5% gold; the fit, then the report's per-language validity with a 1,000-resample bootstrap for ${LANGUAGES} languages and overall. Median and maximum of ${RUNS} runs, in ms. The SQL read of the labels is not included.`,
+  `Synthetic labels: ${RECORDS.toLocaleString("en")} records × ${PER_RECORD} labels from ${ANNOTATORS} annotators of mixed reliability, 5% gold; the fit, then the report's per-language validity with its bootstrap interval (1,000 resamples up to 1,000 records, the normal limit above) for ${LANGUAGES} languages and overall. Median and maximum of ${RUNS} runs, in ms. The SQL read of the labels is not included.`,
   "",
   "| model | EM iterations | fit p50 | bootstrap p50 | total p50 | total max |",
   "|---|---|---|---|---|---|",

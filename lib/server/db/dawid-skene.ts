@@ -14,7 +14,7 @@ import {
 import { pgPool } from "./pool";
 
 export const DAWID_SKENE_METHOD =
-  "Dawid–Skene (1979) by expectation–maximisation over every label of the dataset's campaigns, annotators as raters; records with a gold answer are held at it, so gold items measure the annotators. Validity is the mean probability of being valid; the 95% interval is a percentile bootstrap over records (1,000 resamples) with the annotators' reliabilities as fitted. Sensitivity: how often an annotator says invalid of an invalid record; specificity: valid of a valid one.";
+  "Dawid–Skene (1979) by expectation–maximisation over every label of the dataset's campaigns, annotators as raters; records with a gold answer are held at it, so gold items measure the annotators. Validity is the mean probability of being valid; the 95% interval is a percentile bootstrap over records (1,000 resamples; above 1,000 records its normal limit, mean ± 1.96·s/√n) with the annotators' reliabilities as fitted. Sensitivity: how often an annotator says invalid of an invalid record; specificity: valid of a valid one.";
 
 /**
  * A dataset's validity per language estimated by Dawid–Skene, beside (never instead of) the
