@@ -5,7 +5,7 @@ import { admin, ensurePeople, signIn } from "./people";
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // Batch verification as an annotator inspects it: a record page shows the run's outcome, exit code,
-// times and output; a language with no toolchain here (Kotlin) is "unavailable here", on the record
+// times and output; a language with no toolchain here (Swift) is "unavailable here", on the record
 // page, the batch page, the dataset filter and the admin's sandbox page. Signs in as the
 // shared admin (ensurePeople). Needs bubblewrap and Python (npm run sandbox:install).
 test.describe.configure({ mode: "serial" });
@@ -27,11 +27,11 @@ const records = [
     language: "python",
   },
   {
-    question: "Kotlin has no toolchain here.",
-    canonical_solution: "fun f() = 1\n",
-    demo_test_func: "check(f() == 1)\n",
-    full_test_func: "check(f() == 1)\n",
-    language: "kotlin",
+    question: "Swift has no toolchain here.",
+    canonical_solution: "func f() -> Int { 1 }\n",
+    demo_test_func: "assert(f() == 1)\n",
+    full_test_func: "assert(f() == 1)\n",
+    language: "swift",
   },
 ];
 let batchId = "";
@@ -107,9 +107,9 @@ test("the dataset page's Re-verify all starts a new batch and follows its progre
   await expect(page.getByRole("button", { name: "Verify records" })).toBeEnabled();
 });
 
-test("a Kotlin record is unavailable here, not failed nor pending", async ({ page }) => {
+test("a Swift record is unavailable here, not failed nor pending", async ({ page }) => {
   await signIn(page, admin);
-  await page.goto(`/records/${ids["Kotlin has no toolchain here."]}`);
+  await page.goto(`/records/${ids["Swift has no toolchain here."]}`);
   await expect(page.getByText("unavailable here", { exact: true })).toBeVisible();
   await expect(page.getByTestId("verification-unavailable")).toContainText("This is not a failure.");
   await expect(page.getByText("not run", { exact: true })).toHaveCount(0);
@@ -118,24 +118,24 @@ test("a Kotlin record is unavailable here, not failed nor pending", async ({ pag
   await page.getByLabel("Verification outcome").selectOption("unavailable");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByText("1 records match these filters")).toBeVisible();
-  await expect(page.locator("tbody tr")).toContainText("Kotlin");
+  await expect(page.locator("tbody tr")).toContainText("Swift");
 
   await page.goto(`/verifications/${batchId}`);
   await expect(page.getByTestId("batch-runs")).toContainText("unavailable here");
   await expect(page.getByTestId("batch-runs")).toContainText("RUNTIME_ERROR");
 });
 
-test("the admin's sandbox page says why Kotlin cannot run; /api/health does not", async ({ page }) => {
+test("the admin's sandbox page says why Swift cannot run; /api/health does not", async ({ page }) => {
   await signIn(page, admin);
   await page.getByRole("link", { name: "Sandbox" }).click();
-  const kotlin = page.getByTestId("sandbox-languages").locator("tr", { hasText: "Kotlin" });
-  await expect(kotlin).toContainText("unavailable here");
-  await expect(kotlin).toContainText("toolchain not found");
+  const swift = page.getByTestId("sandbox-languages").locator("tr", { hasText: "Swift" });
+  await expect(swift).toContainText("unavailable here");
+  await expect(swift).toContainText("toolchain not found");
   await expect(page.getByTestId("sandbox-languages").locator("tr", { hasText: "Python" })).toContainText("can run");
   await page.getByRole("button", { name: "Check again" }).click();
   await expect(page.getByRole("button", { name: "Check again" })).toBeEnabled();
 
   const health = (await (await page.request.get("/api/health")).json()) as { sandbox: { unavailable: string[] } };
-  expect(health.sandbox.unavailable).toContain("kotlin");
+  expect(health.sandbox.unavailable).toContain("swift");
   expect(JSON.stringify(health)).not.toContain("toolchain not found");
 });

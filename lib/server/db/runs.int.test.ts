@@ -52,7 +52,7 @@ async function makeRecordId(overrides: Record<string, unknown> = {}): Promise<nu
 }
 
 /** An annotator who knows the languages these tests run. */
-const makeAnnotator = () => makeUser("ANNOTATOR", ["python", "kotlin"]);
+const makeAnnotator = () => makeUser("ANNOTATOR", ["python", "swift"]);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -227,16 +227,16 @@ describe("run admission", () => {
 describe("a language that cannot run", () => {
   it("tells the user in a plain sentence, without operator commands or settings", async () => {
     const user = await makeAnnotator();
-    // No Kotlin toolchain is installed on the local backend here, and no acb sandbox is configured.
+    // No Swift toolchain is installed on the local backend here, and no acb sandbox is configured.
     const recordId = await makeRecordId({
-      language: "kotlin",
-      canonical_solution: "fun f() = 1\n",
-      demo_test_func: "fun main() { check(f() == 1) }\n",
-      full_test_func: "fun main() { check(f() == 1) }\n",
+      language: "swift",
+      canonical_solution: "func f() -> Int { 1 }\n",
+      demo_test_func: "assert(f() == 1)\n",
+      full_test_func: "assert(f() == 1)\n",
     });
     const error = await rejection(runRecord({ actor: user, recordId, kind: "demo" }));
     expect(error.code).toBe("SANDBOX_FAILED");
-    expect(error.message).toBe("Kotlin can't run right now; your admin has been told.");
+    expect(error.message).toBe("Swift can't run right now; your admin has been told.");
   });
 });
 

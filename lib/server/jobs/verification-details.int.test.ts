@@ -34,11 +34,11 @@ const RECORDS = [
   python("Fails.", "assert f() == 2\n"),
   python("Times out.", "assert f() == 1\n"),
   {
-    ...python("Kotlin has no toolchain here.", ""),
-    canonical_solution: "fun f() = 1\n",
-    demo_test_func: "check(f() == 1)\n",
-    full_test_func: "check(f() == 1)\n",
-    language: "kotlin",
+    ...python("Swift has no toolchain here.", ""),
+    canonical_solution: "func f() -> Int { 1 }\n",
+    demo_test_func: "assert(f() == 1)\n",
+    full_test_func: "assert(f() == 1)\n",
+    language: "swift",
   },
 ];
 
@@ -93,7 +93,7 @@ beforeAll(async () => {
   await storeVerification({ batchId, recordId: ids[2], verdict: { kind: "ran", demo: timedOut, full: timedOut } });
   await verifyRecord({ batchId, recordId: ids[3] });
 
-  const annotator = await makeUser("ANNOTATOR", ["python", "kotlin"]);
+  const annotator = await makeUser("ANNOTATOR", ["python", "swift"]);
   campaignId = (
     await createCampaign({
       actor: admin,
@@ -145,7 +145,7 @@ describe.skipIf(!hasBwrap)("verification details (needs bubblewrap: npm run sand
     const summary = await verificationByLanguage({ actor: admin, datasetName: dataset });
     expect(summary).toEqual({
       python: { records: 3, executableValid: 1, failed: 2, unavailable: 0, notRun: 0 },
-      kotlin: { records: 1, executableValid: 0, failed: 0, unavailable: 1, notRun: 0 },
+      swift: { records: 1, executableValid: 0, failed: 0, unavailable: 1, notRun: 0 },
     });
   });
 
@@ -166,7 +166,7 @@ describe.skipIf(!hasBwrap)("verification details (needs bubblewrap: npm run sand
 
   it("reports executable-valid as n/a for the unavailable language, and keeps it out of the execution queue", async () => {
     const report = await getCampaignReport({ actor: admin, campaignId });
-    expect(report.byLanguage.kotlin).toMatchObject({ executableValid: null, executableUnavailable: 1 });
+    expect(report.byLanguage.swift).toMatchObject({ executableValid: null, executableUnavailable: 1 });
     expect(report.byLanguage.python).toMatchObject({ executableValid: 1 / 3, executableUnavailable: 0 });
     const queue = await listReviewQueue({ actor: admin, campaignId, filters: { queue: "execution" } });
     const queued = queue.items.map((item) => item.recordId).sort((a, b) => a - b);
@@ -188,7 +188,7 @@ describe.skipIf(!hasBwrap)("verification details (needs bubblewrap: npm run sand
           },
       );
     const byQuestion = Object.fromEntries(lines.map((line) => [line.question, line.verification]));
-    expect(byQuestion["Kotlin has no toolchain here."]).toMatchObject({ execution_outcome: "UNAVAILABLE" });
+    expect(byQuestion["Swift has no toolchain here."]).toMatchObject({ execution_outcome: "UNAVAILABLE" });
     expect(byQuestion["Times out."].runs[0]).toMatchObject({
       test: "demo",
       outcome: "TIME_LIMIT_EXCEEDED",

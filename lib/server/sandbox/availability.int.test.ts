@@ -25,8 +25,8 @@ beforeEach(async () => {
 describe("shared sandbox availability", () => {
   it("answers with the probe another instance stored while it is fresh", async () => {
     await storeSandboxProbes(everythingRuns());
-    // No Kotlin toolchain here: only the stored answer says it can run.
-    expect((await languageAvailability()).kotlin.available).toBe(true);
+    // No Swift toolchain here: only the stored answer says it can run.
+    expect((await languageAvailability()).swift.available).toBe(true);
   });
 
   it("probes again once a stored 'cannot run' is older than the short interval, and stores the new answer", async () => {
@@ -37,9 +37,9 @@ describe("shared sandbox availability", () => {
     expect((await languageAvailability()).python).toMatchObject({ available: false, reason: "stored elsewhere" });
     await prisma().sandboxProbe.updateMany({ data: { probedAt: new Date(Date.now() - 11_000) } });
     const fresh = await languageAvailability();
-    expect(fresh.kotlin.available).toBe(false);
+    expect(fresh.swift.available).toBe(false);
     expect(
-      await prisma().sandboxProbe.findUnique({ where: { language: "kotlin" }, select: { available: true } }),
+      await prisma().sandboxProbe.findUnique({ where: { language: "swift" }, select: { available: true } }),
     ).toEqual({ available: false });
     expect((await lastProbeAt())?.getTime()).toBeGreaterThan(Date.now() - 5_000);
   });
@@ -48,8 +48,8 @@ describe("shared sandbox availability", () => {
     await storeSandboxProbes(everythingRuns());
     await probeAgain();
     expect(
-      await prisma().sandboxProbe.findUnique({ where: { language: "kotlin" }, select: { available: true } }),
+      await prisma().sandboxProbe.findUnique({ where: { language: "swift" }, select: { available: true } }),
     ).toEqual({ available: false });
-    expect((await languageAvailability()).kotlin.available).toBe(false);
+    expect((await languageAvailability()).swift.available).toBe(false);
   });
 });
