@@ -85,6 +85,16 @@ beforeAll(async () => {
   await prisma().goldLabel.create({ data: { recordId: byRecord.get(1)!.record.id, valid: false, categories: [] } });
 });
 
+/** An estimate with each number matched to 12 decimals. */
+function close(estimate: ReturnType<typeof validityWithInterval>) {
+  if (!estimate) return estimate;
+  return {
+    n: estimate.n,
+    validity: expect.closeTo(estimate.validity, 12),
+    interval: estimate.interval.map((bound) => expect.closeTo(bound, 12)),
+  };
+}
+
 describe("getDatasetDawidSkene", () => {
   it("equals the estimator run on the same labels written by hand, per language and per annotator", async () => {
     const estimate = await getDatasetDawidSkene({ actor: admin, datasetName: dataset });
@@ -97,18 +107,22 @@ describe("getDatasetDawidSkene", () => {
       known: Int8Array.from(VERDICTS.map((_, record) => (record === 1 ? 0 : -1))),
     });
     expect(estimate.byLanguage.map((row) => row.language)).toEqual(["cpp", "python"]);
-    expect(estimate.byLanguage[0]).toEqual({ language: "cpp", ...validityWithInterval(expected.pValid, [6, 7]) });
+    // SQL hands the labels over in its own order, so sums may differ in the last bit.
+    expect(estimate.byLanguage[0]).toEqual({
+      language: "cpp",
+      ...close(validityWithInterval(expected.pValid, [6, 7])),
+    });
     expect(estimate.byLanguage[1]).toEqual({
       language: "python",
-      ...validityWithInterval(expected.pValid, [0, 1, 2, 3, 4, 5]),
+      ...close(validityWithInterval(expected.pValid, [0, 1, 2, 3, 4, 5])),
     });
     expect(estimate.annotators).toEqual(
       annotators
         .map((annotator, index) => ({
           email: annotator.email,
           labels: 8,
-          sensitivity: expected.raters[index].sensitivity,
-          specificity: expected.raters[index].specificity,
+          sensitivity: expect.closeTo(expected.raters[index].sensitivity, 12),
+          specificity: expect.closeTo(expected.raters[index].specificity, 12),
         }))
         .sort((a, b) => a.email.localeCompare(b.email)),
     );
