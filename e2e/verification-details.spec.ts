@@ -117,7 +117,7 @@ test("a Swift record is unavailable here, not failed nor pending", async ({ page
   await page.goto(`/datasets/${dataset}`);
   await page.getByLabel("Verification outcome").selectOption("unavailable");
   await page.getByRole("button", { name: "Filter" }).click();
-  await expect(page.getByText("1 records match these filters")).toBeVisible();
+  await expect(page.getByText("1 record matches these filters")).toBeVisible();
   await expect(page.locator("tbody tr")).toContainText("Swift");
 
   await page.goto(`/verifications/${batchId}`);
