@@ -132,7 +132,7 @@ test("the admin downloads the Markdown table and sees it on the page", async ({ 
   await page.getByRole("link", { name: "Table as Markdown" }).click();
   const download = await downloadPromise;
   const today = new Date().toISOString().slice(0, 10);
-  expect(download.suggestedFilename()).toBe(`${campaignName.replaceAll(" ", "_")}-report-${today}.md`);
+  expect(download.suggestedFilename()).toBe(`${campaignName.replaceAll(" ", "-")}-report-${today}.md`);
   const markdown = await readFile((await download.path()) ?? "", "utf8");
   expect(markdown).toContain("| Python |");
   expect(markdown).toContain("66.7% [20.8, 93.9]");
@@ -151,7 +151,7 @@ test("the admin downloads the Markdown table and sees it on the page", async ({ 
     const response = await page.request.get(href ?? "");
     expect(response.status(), name).toBe(200);
     expect(response.headers()["content-disposition"], name).toMatch(
-      new RegExp(`filename="${campaignName.replaceAll(" ", "_")}-${what}-${today}\\.(csv|json|jsonl)"`),
+      new RegExp(`filename="${campaignName.replaceAll(" ", "-")}-${what}-${today}\\.(csv|json|jsonl)"`),
     );
   }
   // One row per annotation: three records, one annotator each.
