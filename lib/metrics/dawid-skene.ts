@@ -5,6 +5,7 @@
 // P(says valid | valid).
 
 import { inverseNormal } from "./intervals";
+import { seededRandom } from "./random";
 
 /** The labels to aggregate, as flat typed arrays (300,000 labels fit in a few MB). */
 export type LabelMatrix = {
@@ -168,18 +169,6 @@ export type DawidSkeneReport = {
   annotators: { email: string; labels: number; sensitivity: number; specificity: number }[];
   method: string;
 };
-
-/** A small, seeded generator (mulberry32): the same interval for the same data on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Above this many items the interval is the bootstrap's normal limit (see validityWithInterval). */
 export const EXACT_BOOTSTRAP_MAX_ITEMS = 1000;

@@ -4,6 +4,7 @@
 // measured with the report benchmarks, not here.
 //   npm run bench:dawid-skene
 import { fitDawidSkene, type LabelMatrix, validityWithInterval } from "@/lib/metrics/dawid-skene";
+import { seededRandom } from "@/lib/metrics/random";
 
 import { describeMachine, machineLine, uptime, writeBenchmarkSection } from "./common";
 
@@ -14,13 +15,7 @@ const LANGUAGES = 20;
 const RUNS = 3;
 
 function syntheticLabels(): LabelMatrix {
-  let state = 20_261_201;
-  const random = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4_294_967_296;
-  };
+  const random = seededRandom(20_261_201);
   const reliability = Array.from({ length: ANNOTATORS }, () => ({
     sensitivity: 0.55 + 0.4 * random(),
     specificity: 0.7 + 0.29 * random(),

@@ -73,18 +73,7 @@ const { createCampaign } = await import("@/lib/server/db/campaigns");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");
-
-/** A small seeded generator (mulberry32), so the schedule is the same run after run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { seededRandom: random } = await import("@/lib/metrics/random");
 
 /** Each annotator's item start times (ms from the run's start): Poisson arrivals with the given mean gap. */
 function schedule(annotators: number, seconds: number, meanGapMs: number, seed: number): number[][] {
