@@ -80,7 +80,7 @@ export default defineConfig([
   {
     // Data access itself; it reads and writes, and never drives the sandbox, the job queue or a
     // feature (those call it, not the other way round). Sandbox types and the pure output cutter are fine.
-    files: ["lib/server/db/**"],
+    files: ["lib/server/db/**", "lib/server/revisions/queries.ts", "lib/server/releases/queries.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",

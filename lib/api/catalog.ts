@@ -125,6 +125,67 @@ export const API_OPERATIONS: Operation[] = [
     },
   },
   {
+    method: "GET",
+    path: "/records/{id}/revisions",
+    scope: "records:read",
+    summary:
+      "A record's revisions, newest first, as unified diffs against the revision each was edited from; revision 1 is the import. A repair waiting for its blind check shows its reason, categories and author to its author only.",
+    responses: {
+      200: "{current, revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
+      ...errors,
+    },
+  },
+  {
+    method: "POST",
+    path: "/records/{id}/revisions",
+    scope: "revisions:write",
+    summary:
+      "Propose a revision of a record (annotators: in their languages): the changed fields, a reason and the error categories it fixes. Its evidence (the solution on both tests) is recomputed before the answer; it enters the repairs queue for a blind second check.",
+    body: "{question?, canonical_solution?, demo_test_func?, full_test_func?, reason, categories: [key], baseRevision?}",
+    responses: {
+      201: "{id, recordId, number, changedFields, evidence: {demoOutcome, fullOutcome, backend, toolchain}}",
+      409: "Another repair of the record waits for its check, or the record changed since baseRevision.",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/repairs",
+    scope: "revisions:check",
+    summary:
+      "The repairs queue: proposed revisions the caller may check (never their own), oldest first, keyset-paged. No author, reason or category: the check is blind.",
+    query: { cursor: "nextCursor of the previous page", limit: "1–200 (50)" },
+    responses: {
+      200: "{repairs: [{id, recordId, number, language, dataset, title, createdAt}], nextCursor}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/revisions/{id}",
+    scope: "revisions:check",
+    summary:
+      "A proposed revision as its checker sees it: the revised record's content and the evidence recomputed on it, nothing of its author, reason or earlier labels. Its author gets 403.",
+    responses: {
+      200: "{id, recordId, number, language, dataset, content: {question, canonical_solution, demo_test_func, full_test_func}, evidence}",
+      ...errors,
+    },
+  },
+  {
+    method: "POST",
+    path: "/revisions/{id}/check",
+    scope: "revisions:check",
+    summary:
+      "The blind second check: a label on the revised record by someone other than its author. Valid accepts the revision (the record's content becomes it); invalid rejects it (kept in the history).",
+    body: "{valid, categories: [key], note?}",
+    responses: {
+      200: "{id, recordId, number, status: ACCEPTED|REJECTED}",
+      ...errors,
+      403: "The caller proposed this revision, or lacks the scope.",
+      409: "Already checked.",
+    },
+  },
+  {
     method: "POST",
     path: "/records/{id}/runs",
     scope: "sandbox:run",

@@ -21,6 +21,13 @@ export const SCOPES = [
   // Gold answers (records' known verdicts): admins set them; reviewers may read them; annotators never.
   "gold:write",
   "gold:read",
+  // Record revisions: proposing a repair (annotators in their languages, reviewers, admins) and the
+  // blind second check that accepts or rejects someone else's (revisions.ts decides whose).
+  "revisions:write",
+  "revisions:check",
+  // Releases: cutting one (admins, the operator CLI) and reading or downloading them.
+  "releases:write",
+  "releases:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -38,8 +45,19 @@ const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
     "audit:read",
     "comments:write",
     "gold:read",
+    "revisions:write",
+    "revisions:check",
+    "releases:read",
   ],
-  ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write", "comments:write"],
+  ANNOTATOR: [
+    "records:read",
+    "labels:write",
+    "sandbox:run",
+    "tokens:write",
+    "comments:write",
+    "revisions:write",
+    "revisions:check",
+  ],
 };
 
 /** Who is acting: a signed-in user or the owner of an API token, with the role read from the database. */
@@ -65,6 +83,8 @@ const SYSTEM_SCOPES: Record<SystemReason, readonly Scope[]> = {
     "reports:export",
     "users:admin",
     "tokens:write",
+    "releases:write",
+    "releases:read",
   ],
   // A worker reads the records of a batch and writes their verification.
   worker: ["records:read", "datasets:verify"],

@@ -243,6 +243,11 @@ export async function submitAnnotation({
       needsReview: input.needsReview,
     };
 
+    // A label is about the record's content as it is now: the revision goes with it (revisions.ts).
+    const { revision: recordRevision } = await tx.record.findUniqueOrThrow({
+      where: { id: item.recordId },
+      select: { revision: true },
+    });
     const existing = await tx.annotation.findUnique({
       where: { itemId_userId: { itemId, userId: actor.id } },
       select: {
@@ -266,7 +271,10 @@ export async function submitAnnotation({
       }
       const revision = existing.revision + 1;
       const activeMs = existing.activeMs + input.activeMs;
-      await tx.annotation.update({ where: { id: existing.id }, data: { ...label, activeMs, revision } });
+      await tx.annotation.update({
+        where: { id: existing.id },
+        data: { ...label, activeMs, revision, recordRevision },
+      });
       if (existing.valid !== label.valid)
         await tx.campaignItem.update({
           where: { id: itemId },
@@ -309,6 +317,7 @@ export async function submitAnnotation({
         userId: actor.id,
         ...label,
         activeMs: input.activeMs,
+        recordRevision,
         ...(campaign.blind && isFirstLabelPreReveal(actor)
           ? { preRevealValid: label.valid, preRevealCategories: label.categories }
           : {}),

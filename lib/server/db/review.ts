@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { type FinalLabel } from "@/lib/metrics";
 import { recordTitle } from "@/lib/records/title";
 import { queueReasons } from "@/lib/review/queue-reasons";
@@ -280,6 +281,15 @@ export async function listCampaignAnnotators({ actor, campaignId }: { actor: Act
     ORDER BY coalesce(u.name, u.email), u.email`;
 }
 
+/** The revision a record's content is at now, for the decision made on it. */
+async function currentRecordRevision(tx: Prisma.TransactionClient, itemId: string): Promise<number> {
+  const item = await tx.campaignItem.findUniqueOrThrow({
+    where: { id: itemId },
+    select: { record: { select: { revision: true } } },
+  });
+  return item.record.revision;
+}
+
 /**
  * Records or revises the reviewer's decision on an item. The first decision is an insert that only
  * one reviewer can win; a revision is a conditional update on the revision the reviewer saw. The
@@ -334,8 +344,9 @@ export async function adjudicateItem({
 
     if (!current) {
       const inserted = await tx.$executeRaw`
-        INSERT INTO "Adjudication" (id, "itemId", "reviewerId", valid, categories, reason, revision, "updatedAt")
-        VALUES (${"adj_" + crypto.randomUUID()}, ${itemId}, ${actor.id}, ${decision.valid}, ${decision.categories}::text[], ${decision.reason}, 1, now())
+        INSERT INTO "Adjudication" (id, "itemId", "reviewerId", valid, categories, reason, revision, "recordRevision", "updatedAt")
+        VALUES (${"adj_" + crypto.randomUUID()}, ${itemId}, ${actor.id}, ${decision.valid}, ${decision.categories}::text[], ${decision.reason}, 1,
+                (SELECT r.revision FROM "CampaignItem" i JOIN "Record" r ON r.id = i."recordId" WHERE i.id = ${itemId}), now())
         ON CONFLICT ("itemId") DO NOTHING`;
       if (inserted !== 1) {
         const winner = await tx.adjudication.findUniqueOrThrow({
@@ -368,7 +379,7 @@ export async function adjudicateItem({
     const revision = current.revision + 1;
     const updated = await tx.adjudication.updateMany({
       where: { id: current.id, revision: current.revision },
-      data: { ...decision, reviewerId: actor.id, revision },
+      data: { ...decision, reviewerId: actor.id, revision, recordRevision: await currentRecordRevision(tx, itemId) },
     });
     if (updated.count !== 1) throw conflict(current);
     await tx.adjudicationRevision.create({

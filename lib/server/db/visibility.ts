@@ -147,3 +147,18 @@ export async function criticHiddenRecordIds({
 export function criticAsSeen<T>(critic: T | null, isHidden: boolean): T | null {
   return isHidden ? null : critic;
 }
+
+/**
+ * Whether a record revision's rationale (its author's reason, the categories it fixes, who wrote it)
+ * is hidden from the viewer. While a repair waits for its blind second check only its author sees
+ * why it was made, whoever else looks (reviewers and admins too): any of them may be its checker,
+ * and the check must judge the revised record on its own. Once checked, it is shown to all who see
+ * the record. Pure.
+ */
+export function isRevisionRationaleHidden(
+  viewer: Pick<Actor, "id" | "role"> | SystemActor,
+  revision: { status: string; authorId: string | null },
+): boolean {
+  if (revision.status !== "PROPOSED") return false;
+  return isSystemActor(viewer) || viewer.id !== revision.authorId;
+}
