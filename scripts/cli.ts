@@ -8,6 +8,7 @@ import { registerImportCommands } from "./commands/import";
 import { registerServeCommand } from "./commands/serve";
 import { registerUserCommands } from "./commands/users";
 import { registerVerifyCommands } from "./commands/verify";
+import { registerReleaseCommands } from "./commands/release";
 import { registerReportCommands } from "./commands/report";
 import { registerSandboxCommands } from "./commands/sandbox";
 
@@ -26,6 +27,7 @@ registerImportCommands(program);
 registerUserCommands(program);
 registerVerifyCommands(program);
 registerReportCommands(program);
+registerReleaseCommands(program);
 registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);

@@ -1,0 +1,60 @@
+// What a release stores when it is cut, in the shapes the card, the manifest and the diff read.
+// Client-safe types: the dataset page shows them too.
+import type { ReportRow } from "@/lib/reports/format";
+
+/** How records are chosen: the final label (strongest across campaigns), or an accepted repair. */
+export type ReleaseRule = {
+  name: "final-label-valid";
+  /** Leave out records whose canonical solution does not pass both tests (unknown counts as not passing). */
+  requireExecutable: boolean;
+  description: string;
+};
+
+/** Why a record is in or out, as of the release's creation. */
+export type EntryReason = {
+  label: "valid" | "invalid" | "unresolved" | "unlabelled";
+  decided_by: string | null;
+  categories: string[];
+  rule:
+    "final-label-valid" | "accepted-repair" | "final-label-invalid" | "unresolved" | "unlabelled" | "not-executable";
+  evidence: { executable_valid: boolean | null; execution_outcome: string | null; critic_pass: boolean | null };
+};
+
+export type ReleaseValidity = {
+  byLanguage: Record<string, ReportRow>;
+  pooled: ReportRow;
+  macro: ReportRow;
+  campaigns: string[];
+  crossCampaignRule: string;
+};
+
+export type ReleaseDisclosure = {
+  annotatorsPerItem: { mean: number | null; min: number | null; max: number | null; items: number };
+  campaigns: { name: string; blind: boolean; goldShare: number; finalRule: string; overlap: number }[];
+  sandbox: {
+    backends: string;
+    /** The toolchains batch verification and revision evidence actually ran on, per language. */
+    toolchains: { language: string; backend: string; toolchain: string | null; runs: number }[];
+    /** The reference sandbox's toolchain per language the release holds, for comparison. */
+    reference: { language: string; label: string }[];
+  };
+  revisions: { accepted: number; rejected: number; waiting: number };
+};
+
+/** Counts per language: records in, records out, and of those in, how many are repaired. */
+export type LanguageCounts = Record<string, { records: number; excluded: number; revised: number }>;
+
+/** A release as the card and the REST answer show it. */
+export type ReleaseSummary = {
+  name: string;
+  dataset: string;
+  /** ISO 8601, UTC: the release's one timestamp. */
+  createdAt: string;
+  records: number;
+  excluded: number;
+  revised: number;
+  byLanguage: LanguageCounts;
+  rule: ReleaseRule;
+  validity: ReleaseValidity;
+  disclosure: ReleaseDisclosure;
+};

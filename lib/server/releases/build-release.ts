@@ -1,0 +1,245 @@
+import "server-only";
+
+import { createHash } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+
+import { releaseCard } from "@/lib/releases/card";
+import { diffReleases, type ReleaseDiff } from "@/lib/releases/diff";
+import { dataLine, excludedLine } from "@/lib/releases/lines";
+import { type ManifestFile, releaseManifest } from "@/lib/releases/manifest";
+import { tarStream } from "@/lib/releases/tar";
+import type { ReleaseRule, ReleaseSummary } from "@/lib/releases/types";
+import { parseLanguage } from "@/lib/records/languages";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
+import { CROSS_CAMPAIGN_RULE, getDatasetReport } from "@/lib/server/db/reports";
+import { getSandboxRouter } from "@/lib/server/sandbox";
+import { describeBackends } from "@/lib/server/sandbox/config";
+import { REFERENCE_VERSIONS } from "@/lib/server/sandbox/reference-versions";
+
+import {
+  findDatasetForRelease,
+  findRelease,
+  insertRelease,
+  releaseDiffEntries,
+  releaseMethodFacts,
+  releaseRecordPages,
+} from "./queries";
+
+// Releases as a feature: cutting one (the figures and the method gathered, then the snapshot stored
+// by queries.ts) and building its folder or archive from what was stored, byte for byte the same
+// every time.
+
+type AnyActor = Actor | SystemActor;
+
+/** The files of a release folder, in the order the archive holds them. */
+export const RELEASE_FILES = ["README.md", "data.jsonl", "excluded.jsonl", "manifest.json"] as const;
+
+function describeRule(requireExecutable: boolean): string {
+  return [
+    "A record is in when its final label is valid: the strongest resolved label across the dataset's campaigns (an adjudication beats annotators' labels, more agreeing annotators beat fewer, the latest campaign on a tie), under each campaign's aggregation rule.",
+    "A record repaired after labelling is in at its accepted revision: the blind second check labelled the revised record valid, and labels given on earlier revisions no longer speak for it.",
+    "Records finally invalid, unresolved (annotators disagree, no decision yet) or never labelled are out.",
+    requireExecutable
+      ? "Also out: records whose canonical solution did not pass both its demo and full test in the sandbox (or was never run)."
+      : "Execution results are reported beside each record but do not decide.",
+  ].join(" ");
+}
+
+export type CutRelease = { name: string; records: number; excluded: number; revised: number };
+
+/**
+ * Cuts a release of a dataset under a new name: the validity table (the dataset report's), the method
+ * disclosure and every record's entry are stored now and never change. Refuses a name the dataset
+ * has (CONFLICT). Scope: releases:write.
+ */
+export async function cutRelease({
+  actor,
+  datasetName,
+  name,
+  requireExecutable = false,
+}: {
+  actor: AnyActor;
+  datasetName: string;
+  name: string;
+  requireExecutable?: boolean;
+}): Promise<CutRelease> {
+  assertCan(actor, "releases:write");
+  const dataset = await findDatasetForRelease({ actor, datasetName });
+  const campaignIds = dataset.campaigns.map((campaign) => campaign.id);
+  const [report, facts] = await Promise.all([
+    getDatasetReport({ actor, datasetName }),
+    releaseMethodFacts({ actor, datasetId: dataset.id, campaignIds }),
+  ]);
+  const rule: ReleaseRule = {
+    name: "final-label-valid",
+    requireExecutable,
+    description: describeRule(requireExecutable),
+  };
+  const created = await insertRelease({
+    actor,
+    datasetId: dataset.id,
+    campaignIds,
+    name,
+    rule,
+    validity: {
+      byLanguage: report.byLanguage,
+      pooled: report.pooled,
+      macro: report.macro,
+      campaigns: dataset.campaigns.map((campaign) => campaign.name),
+      crossCampaignRule: CROSS_CAMPAIGN_RULE,
+    },
+    disclosure: {
+      annotatorsPerItem: facts.annotatorsPerItem,
+      campaigns: dataset.campaigns.map(({ name, blind, goldShare, finalRule, overlap }) => ({
+        name,
+        blind,
+        goldShare,
+        finalRule,
+        overlap,
+      })),
+      sandbox: {
+        backends: describeBackends(getSandboxRouter().config),
+        toolchains: facts.toolchains,
+        reference: facts.languages.flatMap((language) => {
+          try {
+            return [{ language, label: REFERENCE_VERSIONS[parseLanguage(language)].label }];
+          } catch {
+            return [];
+          }
+        }),
+      },
+      revisions: facts.revisions,
+    },
+  });
+  return { name, records: created.records, excluded: created.excluded, revised: created.revised };
+}
+
+/** Writes `lines` to `path`, hashing as it goes; flat memory however many lines there are. */
+async function writeHashed(path: string, lines: AsyncIterable<string>): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash("sha256");
+  const out = createWriteStream(path);
+  let bytes = 0;
+  for await (const text of lines) {
+    const chunk = Buffer.from(text);
+    hash.update(chunk);
+    bytes += chunk.length;
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+  }
+  out.end();
+  await finished(out);
+  return { bytes, sha256: hash.digest("hex") };
+}
+
+async function writeSmall(path: string, text: string): Promise<{ bytes: number; sha256: string }> {
+  const bytes = Buffer.from(text);
+  await writeFile(path, bytes);
+  return { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/**
+ * Writes a stored release as a folder: data.jsonl, excluded.jsonl, README.md (the dataset card) and
+ * manifest.json (the sha256 of the other three). The same release gives the same bytes every time.
+ * Scope: releases:read.
+ */
+export async function writeReleaseFolder({
+  actor,
+  datasetName,
+  name,
+  outDir,
+}: {
+  actor: AnyActor;
+  datasetName: string;
+  name: string;
+  outDir: string;
+}): Promise<{ summary: ReleaseSummary; files: ManifestFile[] }> {
+  const { id, summary } = await findRelease({ actor, datasetName, name });
+  await mkdir(outDir, { recursive: true });
+  async function* lines(included: boolean) {
+    for await (const page of releaseRecordPages({ actor, releaseId: id, included }))
+      yield page.map((row) => (included ? dataLine(name, row) : excludedLine(row))).join("");
+  }
+  const files: ManifestFile[] = [
+    { path: "data.jsonl", ...(await writeHashed(join(outDir, "data.jsonl"), lines(true))) },
+    { path: "excluded.jsonl", ...(await writeHashed(join(outDir, "excluded.jsonl"), lines(false))) },
+    { path: "README.md", ...(await writeSmall(join(outDir, "README.md"), releaseCard(summary))) },
+  ];
+  const manifest = releaseManifest({ dataset: summary.dataset, name, createdAt: summary.createdAt, files });
+  files.push({ path: "manifest.json", ...(await writeSmall(join(outDir, "manifest.json"), manifest)) });
+  return { summary, files };
+}
+
+/** The archive's top folder and file name: dataset and release, with anything but letters, digits, `.`, `_` and `-` as `-`. */
+export function releaseArchiveName(datasetName: string, name: string): string {
+  return `${datasetName}-${name}`.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "release";
+}
+
+/**
+ * A stored release as a .tar.gz stream: its folder built in a temporary directory (removed once the
+ * stream ends), archived under one top folder with the release's creation time on every entry, so
+ * two downloads are the same bytes. Scope: releases:read.
+ */
+export async function releaseArchive({
+  actor,
+  datasetName,
+  name,
+}: {
+  actor: AnyActor;
+  datasetName: string;
+  name: string;
+}): Promise<{ fileName: string; stream: Readable }> {
+  const folder = await mkdtemp(join(tmpdir(), "verity-release-"));
+  try {
+    const { summary } = await writeReleaseFolder({ actor, datasetName, name, outDir: folder });
+    const top = releaseArchiveName(datasetName, name);
+    const mtime = Math.floor(Date.parse(summary.createdAt) / 1000);
+    const entries = [
+      { name: `${top}/`, size: 0, mtime },
+      ...(await Promise.all(
+        RELEASE_FILES.map(async (file) => ({
+          name: `${top}/${file}`,
+          size: (await stat(join(folder, file))).size,
+          mtime,
+          body: () => createReadStream(join(folder, file)),
+        })),
+      )),
+    ];
+    const stream = Readable.from(tarStream(entries)).pipe(createGzip({ level: 9 }));
+    const cleanUp = () => void rm(folder, { recursive: true, force: true });
+    stream.once("close", cleanUp);
+    stream.once("error", cleanUp);
+    return { fileName: `${top}.tar.gz`, stream };
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Records added, removed and revised from release `a` to release `b` of a dataset. Scope: releases:read. */
+export async function diffNamedReleases({
+  actor,
+  datasetName,
+  a,
+  b,
+}: {
+  actor: AnyActor;
+  datasetName: string;
+  a: string;
+  b: string;
+}): Promise<ReleaseDiff & { a: string; b: string }> {
+  const [first, second] = await Promise.all([
+    findRelease({ actor, datasetName, name: a }),
+    findRelease({ actor, datasetName, name: b }),
+  ]);
+  const [entriesA, entriesB] = await Promise.all([
+    releaseDiffEntries({ actor, releaseId: first.id }),
+    releaseDiffEntries({ actor, releaseId: second.id }),
+  ]);
+  return { a, b, ...diffReleases(entriesA, entriesB) };
+}

@@ -1,0 +1,365 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { DiffEntry } from "@/lib/releases/diff";
+import type {
+  EntryReason,
+  LanguageCounts,
+  ReleaseDisclosure,
+  ReleaseRule,
+  ReleaseSummary,
+  ReleaseValidity,
+} from "@/lib/releases/types";
+import { assertCan } from "@/lib/server/auth/guard";
+import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
+import { writeAudit } from "@/lib/server/db/audit";
+import { prisma } from "@/lib/server/db/client";
+import { finalLabelsOf } from "@/lib/server/db/final-labels";
+import { AppError } from "@/lib/server/errors";
+
+// Releases: named, immutable snapshots of a dataset. Cutting one stores which record revisions are in
+// and which records are out and why (ReleaseEntry), with the rule, the validity table and the method
+// as they were; every later read (card, data files, archive, diff) reads only what was stored, so a
+// label given after the cut never changes a release. Record revisions are immutable rows
+// (revisions/queries.ts), so (record, revision) names the same content for ever.
+
+type AnyActor = Actor | SystemActor;
+
+/** A dataset's id and its campaigns, oldest first (the order the cross-campaign rule breaks ties by). */
+export async function findDatasetForRelease({ actor, datasetName }: { actor: AnyActor; datasetName: string }) {
+  assertCan(actor, "releases:read");
+  const dataset = await prisma().dataset.findUnique({
+    where: { name: datasetName },
+    select: {
+      id: true,
+      name: true,
+      campaigns: {
+        orderBy: { createdAt: "asc" },
+        select: { id: true, name: true, blind: true, goldShare: true, finalRule: true, overlap: true },
+      },
+    },
+  });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  return dataset;
+}
+
+/** What the method disclosure reports from the data: label counts per item, toolchains run, repairs. Scope: releases:write. */
+export async function releaseMethodFacts({
+  actor,
+  datasetId,
+  campaignIds,
+}: {
+  actor: AnyActor;
+  datasetId: string;
+  campaignIds: string[];
+}): Promise<{
+  annotatorsPerItem: ReleaseDisclosure["annotatorsPerItem"];
+  toolchains: ReleaseDisclosure["sandbox"]["toolchains"];
+  revisions: ReleaseDisclosure["revisions"];
+  languages: string[];
+}> {
+  assertCan(actor, "releases:write");
+  const [[perItem], toolchains, revisions, languages] = await Promise.all([
+    prisma().$queryRawUnsafe<{ mean: number | null; min: number | null; max: number | null; items: number }[]>(
+      `SELECT avg(n)::float8 AS mean, min(n) AS min, max(n) AS max, count(*)::int AS items
+       FROM ${finalLabelsOf("$1::text[]")} WHERE n > 0`,
+      campaignIds,
+    ),
+    // Batch verification's runs and the evidence recomputed on accepted repairs: what the labels saw.
+    prisma().$queryRaw<{ language: string; backend: string; toolchain: string | null; runs: number }[]>`
+      SELECT language, backend, toolchain, sum(runs)::int AS runs FROM (
+        SELECT r.language, rr.backend, rr.toolchain, count(*) AS runs
+        FROM "RunResult" rr JOIN "Record" r ON r.id = rr."recordId"
+        WHERE r."datasetId" = ${datasetId} AND rr."batchId" IS NOT NULL
+        GROUP BY 1, 2, 3
+        UNION ALL
+        SELECT r.language, rv."evidenceBackend", rv."evidenceToolchain", 2 * count(*)
+        FROM "RecordRevision" rv JOIN "Record" r ON r.id = rv."recordId"
+        WHERE r."datasetId" = ${datasetId} AND rv.status = 'ACCEPTED' AND rv."evidenceBackend" IS NOT NULL
+        GROUP BY 1, 2, 3
+      ) runs GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 NULLS FIRST`,
+    prisma().recordRevision.groupBy({
+      by: ["status"],
+      where: { record: { datasetId }, status: { not: "ORIGINAL" } },
+      _count: { _all: true },
+    }),
+    prisma().record.findMany({ where: { datasetId }, select: { language: true }, distinct: ["language"] }),
+  ]);
+  const count = (status: string) => revisions.find((row) => row.status === status)?._count._all ?? 0;
+  return {
+    annotatorsPerItem: perItem,
+    toolchains,
+    revisions: { accepted: count("ACCEPTED"), rejected: count("REJECTED"), waiting: count("PROPOSED") },
+    languages: languages.map((row) => row.language).sort(),
+  };
+}
+
+/**
+ * Stores a release of a dataset: one entry per record with the revision it is at and, by the rule,
+ * whether it is in: a record at an accepted repair is in (its blind check labelled the revised record
+ * valid; labels on earlier revisions no longer speak for it); else its final label decides (the
+ * strongest across campaigns, as in the dataset report); unresolved and unlabelled records are out;
+ * with `requireExecutable` a record whose solution did not pass both tests is out too. Refuses a
+ * name the dataset has (CONFLICT). Audited in the same transaction. Scope: releases:write.
+ */
+export async function insertRelease({
+  actor,
+  datasetId,
+  campaignIds,
+  name,
+  rule,
+  validity,
+  disclosure,
+}: {
+  actor: AnyActor;
+  datasetId: string;
+  campaignIds: string[];
+  name: string;
+  rule: ReleaseRule;
+  validity: ReleaseValidity;
+  disclosure: ReleaseDisclosure;
+}): Promise<{ id: string; records: number; excluded: number; revised: number }> {
+  assertCan(actor, "releases:write");
+  return prisma().$transaction(
+    async (tx) => {
+      if (await tx.release.findUnique({ where: { datasetId_name: { datasetId, name } }, select: { id: true } }))
+        throw new AppError("CONFLICT", `This dataset has a release named "${name}" already: releases never change.`, {
+          name: ["Choose another name."],
+        });
+      const release = await tx.release.create({
+        data: {
+          datasetId,
+          name,
+          rule: rule as unknown as Prisma.InputJsonValue,
+          validity: validity as unknown as Prisma.InputJsonValue,
+          disclosure: disclosure as unknown as Prisma.InputJsonValue,
+          records: 0,
+          excluded: 0,
+          revised: 0,
+          createdById: personIdOf(actor),
+        },
+        select: { id: true },
+      });
+      await tx.$executeRawUnsafe(
+        `WITH finals AS (
+           SELECT DISTINCT ON (record_id) record_id, n, final_valid, decided_by, final_categories
+           FROM ${finalLabelsOf("$2::text[]")}
+           ORDER BY record_id, strength DESC, array_position($2::text[], campaign_id) DESC
+         ),
+         chosen AS (
+           SELECT r.id, r.revision, r."executableValid" AS exec, r."verificationOutcome" AS outcome,
+                  cv."overallPass" AS critic, f.final_valid, f.decided_by, coalesce(f.final_categories, '{}') AS categories,
+                  CASE
+                    WHEN r.revision > 1 THEN 'accepted-repair'
+                    WHEN f.final_valid THEN 'final-label-valid'
+                    WHEN NOT f.final_valid THEN 'final-label-invalid'
+                    WHEN coalesce(f.n, 0) > 0 THEN 'unresolved'
+                    ELSE 'unlabelled'
+                  END AS chosen_by
+           FROM "Record" r
+           LEFT JOIN finals f ON f.record_id = r.id
+           LEFT JOIN "CriticVerdict" cv ON cv."recordId" = r.id
+           WHERE r."datasetId" = $1
+         ),
+         judged AS (
+           SELECT *, chosen_by IN ('accepted-repair', 'final-label-valid') AS is_valid FROM chosen
+         )
+         INSERT INTO "ReleaseEntry" ("releaseId", "recordId", revision, included, reason)
+         SELECT $3, id, revision, is_valid AND (NOT $4 OR exec IS TRUE),
+           jsonb_build_object(
+             'label', CASE WHEN is_valid THEN 'valid' WHEN chosen_by = 'final-label-invalid' THEN 'invalid'
+                           WHEN chosen_by = 'unresolved' THEN 'unresolved' ELSE 'unlabelled' END,
+             'decided_by', CASE WHEN chosen_by = 'accepted-repair' THEN 'blind-check' ELSE decided_by END,
+             'categories', CASE WHEN chosen_by = 'accepted-repair' THEN '[]'::jsonb ELSE to_jsonb(categories) END,
+             'rule', CASE WHEN is_valid AND $4 AND exec IS NOT TRUE THEN 'not-executable' ELSE chosen_by END,
+             'evidence', jsonb_build_object('executable_valid', exec, 'execution_outcome', outcome, 'critic_pass', critic))
+         FROM judged`,
+        datasetId,
+        campaignIds,
+        release.id,
+        rule.requireExecutable,
+      );
+      const [counts] = await tx.$queryRaw<{ records: number; excluded: number; revised: number }[]>`
+        SELECT (count(*) FILTER (WHERE included))::int AS records, (count(*) FILTER (WHERE NOT included))::int AS excluded,
+               (count(*) FILTER (WHERE included AND revision > 1))::int AS revised
+        FROM "ReleaseEntry" WHERE "releaseId" = ${release.id}`;
+      await tx.release.update({ where: { id: release.id }, data: counts });
+      await writeAudit(tx, {
+        actorId: personIdOf(actor),
+        action: "release.create",
+        targetType: "Dataset",
+        targetId: datasetId,
+        after: { release: name, ...counts },
+      });
+      return { id: release.id, ...counts };
+    },
+    { timeout: 600_000 },
+  );
+}
+
+/** A stored release by dataset and name, NOT_FOUND otherwise. Scope: releases:read. */
+export async function findRelease({
+  actor,
+  datasetName,
+  name,
+}: {
+  actor: AnyActor;
+  datasetName: string;
+  name: string;
+}): Promise<{ id: string; summary: ReleaseSummary }> {
+  assertCan(actor, "releases:read");
+  const release = await prisma().release.findFirst({
+    where: { name, dataset: { name: datasetName } },
+    select: {
+      id: true,
+      name: true,
+      createdAt: true,
+      records: true,
+      excluded: true,
+      revised: true,
+      rule: true,
+      validity: true,
+      disclosure: true,
+      dataset: { select: { name: true } },
+    },
+  });
+  if (!release) throw new AppError("NOT_FOUND", `Dataset "${datasetName}" has no release named "${name}".`);
+  const rows = await prisma().$queryRaw<{ language: string; records: number; excluded: number; revised: number }[]>`
+    SELECT r.language, (count(*) FILTER (WHERE e.included))::int AS records,
+           (count(*) FILTER (WHERE NOT e.included))::int AS excluded,
+           (count(*) FILTER (WHERE e.included AND e.revision > 1))::int AS revised
+    FROM "ReleaseEntry" e JOIN "Record" r ON r.id = e."recordId"
+    WHERE e."releaseId" = ${release.id} GROUP BY r.language ORDER BY r.language`;
+  const byLanguage: LanguageCounts = Object.fromEntries(
+    rows.map(({ language, ...counts }) => [language, counts] as const),
+  );
+  return {
+    id: release.id,
+    summary: {
+      name: release.name,
+      dataset: release.dataset.name,
+      createdAt: release.createdAt.toISOString(),
+      records: release.records,
+      excluded: release.excluded,
+      revised: release.revised,
+      byLanguage,
+      rule: release.rule as unknown as ReleaseRule,
+      validity: release.validity as unknown as ReleaseValidity,
+      disclosure: release.disclosure as unknown as ReleaseDisclosure,
+    },
+  };
+}
+
+export type ReleaseListEntry = {
+  name: string;
+  createdAt: Date;
+  records: number;
+  excluded: number;
+  revised: number;
+};
+
+/** A dataset's releases, newest first, a page at a time (the cursor is the last name). Scope: releases:read. */
+export async function listReleases({
+  actor,
+  datasetName,
+  cursor,
+  limit = 50,
+}: {
+  actor: AnyActor;
+  datasetName: string;
+  cursor?: string;
+  limit?: number;
+}): Promise<{ releases: ReleaseListEntry[]; nextCursor: string | null }> {
+  assertCan(actor, "releases:read");
+  const dataset = await findDatasetForRelease({ actor, datasetName });
+  const after = cursor
+    ? await prisma().release.findUnique({
+        where: { datasetId_name: { datasetId: dataset.id, name: cursor } },
+        select: { createdAt: true, id: true },
+      })
+    : null;
+  const rows = await prisma().release.findMany({
+    where: {
+      datasetId: dataset.id,
+      ...(after
+        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    select: { name: true, createdAt: true, records: true, excluded: true, revised: true },
+  });
+  const page = rows.slice(0, limit);
+  return { releases: page, nextCursor: rows.length > limit ? page[page.length - 1].name : null };
+}
+
+export type ReleaseRecordRow = {
+  recordId: number;
+  key: string;
+  line: number;
+  language: string;
+  difficulty: string | null;
+  extra: Record<string, unknown>;
+  revision: number;
+  reason: EntryReason;
+  question: string;
+  canonicalSolution: string;
+  demoTestFunc: string;
+  fullTestFunc: string;
+};
+
+/**
+ * A release's records in record order, a page at a time (flat memory at any size): those in, or
+ * those out. Each comes at the revision the release stored: the revision's own row, or the record's
+ * columns for a record never revised (the import, which a first repair writes as revision 1 before
+ * the columns can change). Scope: releases:read.
+ */
+export async function* releaseRecordPages({
+  actor,
+  releaseId,
+  included,
+  pageSize = 1000,
+}: {
+  actor: AnyActor;
+  releaseId: string;
+  included: boolean;
+  pageSize?: number;
+}): AsyncGenerator<ReleaseRecordRow[]> {
+  assertCan(actor, "releases:read");
+  let after = 0;
+  for (;;) {
+    const rows = await prisma().$queryRaw<(ReleaseRecordRow & { stored: boolean; current: number })[]>`
+      SELECT e."recordId", r.key, r.line, r.language, r.difficulty, r.extra, e.revision, e.reason,
+             rv.id IS NOT NULL AS stored, r.revision AS current,
+             coalesce(rv.question, r.question) AS question,
+             coalesce(rv."canonicalSolution", r."canonicalSolution") AS "canonicalSolution",
+             coalesce(rv."demoTestFunc", r."demoTestFunc") AS "demoTestFunc",
+             coalesce(rv."fullTestFunc", r."fullTestFunc") AS "fullTestFunc"
+      FROM "ReleaseEntry" e
+      JOIN "Record" r ON r.id = e."recordId"
+      LEFT JOIN "RecordRevision" rv ON rv."recordId" = e."recordId" AND rv.number = e.revision
+      WHERE e."releaseId" = ${releaseId} AND e.included = ${included} AND e."recordId" > ${after}
+      ORDER BY e."recordId" LIMIT ${pageSize}`;
+    if (rows.length === 0) return;
+    for (const row of rows)
+      if (!row.stored && row.current !== row.revision)
+        throw new Error(`Record ${row.recordId} has no stored revision ${row.revision}.`);
+    yield rows.map(({ stored: _stored, current: _current, ...row }) => row);
+    after = rows[rows.length - 1].recordId;
+  }
+}
+
+/** A release's entries for a diff: every record with its revision and whether it is in. Scope: releases:read. */
+export async function releaseDiffEntries({
+  actor,
+  releaseId,
+}: {
+  actor: AnyActor;
+  releaseId: string;
+}): Promise<DiffEntry[]> {
+  assertCan(actor, "releases:read");
+  return prisma().$queryRaw<DiffEntry[]>`
+    SELECT e."recordId", r.key, r.line, r.language, e.revision, e.included
+    FROM "ReleaseEntry" e JOIN "Record" r ON r.id = e."recordId"
+    WHERE e."releaseId" = ${releaseId} ORDER BY e."recordId"`;
+}
