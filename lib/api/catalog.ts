@@ -106,6 +106,53 @@ export const API_OPERATIONS: Operation[] = [
   },
   {
     method: "GET",
+    path: "/datasets/{name}/releases",
+    scope: "releases:read",
+    summary: "A dataset's releases, newest first, keyset-paged.",
+    query: { cursor: "nextCursor of the previous page", limit: "1–200 (50)" },
+    responses: { 200: "{releases: [{name, createdAt, records, excluded, revised}], nextCursor}", ...errors },
+  },
+  {
+    method: "POST",
+    path: "/datasets/{name}/releases",
+    scope: "releases:write",
+    summary:
+      "Cut a release: which record revisions are in, which records are out and why, the validity table and the method disclosure are stored now and never change. A name the dataset has is refused.",
+    body: "{name, requireExecutable?}",
+    responses: { 201: "{name, records, excluded, revised}", ...errors, 409: "The dataset has a release of that name." },
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/releases/{release}",
+    scope: "releases:read",
+    summary:
+      "A release as stored: counts (per language too), the selection rule, the validity table and the method disclosure.",
+    responses: {
+      200: "{name, dataset, createdAt, records, excluded, revised, byLanguage, rule, validity, disclosure}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/releases/{release}/archive",
+    scope: "releases:read",
+    summary:
+      "The release folder (data.jsonl, excluded.jsonl, README.md dataset card, manifest.json) as a .tar.gz; two downloads are the same bytes.",
+    responses: { 200: "application/gzip", ...errors },
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/releases/{release}/diff",
+    scope: "releases:read",
+    summary: "Records added, removed and revised from release `from` to this one.",
+    query: { from: "the earlier release's name" },
+    responses: {
+      200: "{a, b, added: [{key, line, language, revision}], removed, revised: [{…, fromRevision}]}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
     path: "/imports/{id}",
     scope: "imports:write",
     summary: "An import's progress and outcome; message says why it failed.",

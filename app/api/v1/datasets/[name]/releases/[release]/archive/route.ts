@@ -1,0 +1,19 @@
+import { Readable } from "node:stream";
+
+import { apiRoute, pathSegment } from "@/lib/server/http";
+import { releaseArchive } from "@/lib/server/releases/build-release";
+
+/** GET /api/v1/datasets/{name}/releases/{release}/archive → the release folder as a .tar.gz, the same bytes every time. */
+export const GET = apiRoute<{ name: string; release: string }>("releases:read", async ({ actor, params }) => {
+  const { fileName, stream } = await releaseArchive({
+    actor,
+    datasetName: pathSegment(params.name),
+    name: pathSegment(params.release),
+  });
+  return new Response(Readable.toWeb(stream) as ReadableStream, {
+    headers: {
+      "content-type": "application/gzip",
+      "content-disposition": `attachment; filename="${fileName}"`,
+    },
+  });
+});
