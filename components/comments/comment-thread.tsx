@@ -1,6 +1,6 @@
 import { Card } from "@/components/ui/primitives";
 import type { Actor } from "@/lib/server/auth/permissions";
-import { listComments } from "@/lib/server/db/comments";
+import { listComments } from "@/lib/server/comments/comments";
 
 import { type CommentActions, CommentThreadView } from "./comment-thread-view";
 

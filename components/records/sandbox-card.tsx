@@ -4,7 +4,7 @@ import { Card } from "@/components/ui/primitives";
 import { parseLanguage } from "@/lib/records/languages";
 import { type Actor, can } from "@/lib/server/auth/permissions";
 import { languageAvailability } from "@/lib/server/sandbox/availability";
-import { cannotRunSentence } from "@/lib/server/services/runs";
+import { cannotRunSentence } from "@/lib/server/runs/run-record";
 
 /** The "Run in the sandbox" card: the run panel, with a plain note when this record's language cannot run right now. */
 export async function SandboxCard({

@@ -4,9 +4,9 @@ import { LANGUAGES } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { checkQueue, type QueueHealth } from "@/lib/server/db/health";
-import { listWorkers, type WorkerRow } from "@/lib/server/db/workers";
-import { VERIFY_QUEUE } from "@/lib/server/jobs/verification";
-import { DEAD_AFTER_MS } from "@/lib/server/jobs/workers";
+import { listWorkers, type WorkerRow } from "@/lib/server/workers/heartbeats";
+import { VERIFY_QUEUE } from "@/lib/server/verification/jobs";
+import { DEAD_AFTER_MS } from "@/lib/server/workers/workers";
 
 import { languageAvailability, lastProbeAt, probeAgain } from "./availability";
 import { describeCgroupMode } from "./cgroup";

@@ -20,8 +20,8 @@ import { ShortcutSheet } from "@/components/workspace/shortcut-sheet";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
-import { getQueueNeighbours, getReviewItem } from "@/lib/server/db/review";
+import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
+import { getQueueNeighbours, getReviewItem } from "@/lib/server/review/review";
 import { AppError } from "@/lib/server/errors";
 
 import { adjudicateAction } from "../actions";
