@@ -23,6 +23,7 @@ const OPERATIONS = [
   "lib/server/workers/workers.ts",
   "lib/server/invitations/links.ts",
   "lib/server/workers/expiry.ts",
+  "lib/server/workers/status.ts",
 ];
 const LAYER_RULES = {
   pg: { name: "pg", message: DATA_ACCESS },

@@ -2,7 +2,7 @@ import { checkDatabase, checkQueue } from "@/lib/server/db/health";
 import { listWorkers } from "@/lib/server/workers/heartbeats";
 import { VERIFY_QUEUE } from "@/lib/server/verification/jobs";
 import { DEAD_AFTER_MS } from "@/lib/server/workers/workers";
-import { sandboxHealth } from "@/lib/server/sandbox/status";
+import { sandboxHealth } from "@/lib/server/workers/status";
 
 export const dynamic = "force-dynamic";
 

@@ -29,18 +29,14 @@ async function assertCanSeeItem(actor: Actor, itemId: string): Promise<void> {
   if (!visible) throw new AppError("NOT_FOUND", "No such item.");
 }
 
+export type CommentList = { comments: CommentView[]; unread: number; isHoldingBack: boolean };
+
 /**
  * An item's comments, oldest first, each marked unread when written by someone else after the actor
  * last read the thread; an annotator sees other annotators' comments only once they have labelled
  * the item. Scope: comments:write.
  */
-export async function listComments({
-  actor,
-  itemId,
-}: {
-  actor: Actor;
-  itemId: string;
-}): Promise<{ comments: CommentView[]; unread: number; isHoldingBack: boolean }> {
+export async function listComments({ actor, itemId }: { actor: Actor; itemId: string }): Promise<CommentList> {
   assertCan(actor, "comments:write");
   await assertCanSeeItem(actor, itemId);
   // Labels stay independent: until an annotator has labelled the item, other annotators' comments

@@ -6,6 +6,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { admitRun } from "@/lib/server/runs/run-leases";
 import { findRecordToRun, pruneScratchRuns, storeRun, type StoredRun } from "@/lib/server/runs/runs";
+import { languageAvailability } from "@/lib/server/sandbox/availability";
 import { forgetUnavailableLanguage } from "@/lib/server/sandbox/probe-store";
 import { AppError } from "@/lib/server/errors";
 import { createRateLimiter } from "@/lib/server/rate-limits/rate-limit";
@@ -22,6 +23,13 @@ const runLimiter = createRateLimiter({ name: "runs:user", capacity: 20, perMinut
 /** What a user is told when their record's language cannot run (operators find the detail in the log). */
 export function cannotRunSentence(language: Language): string {
   return `${languageName(language)} can't run right now; your admin has been told.`;
+}
+
+/** The sentence a record's run panel shows while its language cannot run here; undefined while it can. */
+export async function sandboxUnavailableNote(language: string): Promise<string | undefined> {
+  const known = parseLanguage(language);
+  // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
+  return (await languageAvailability())[known]?.available === false ? cannotRunSentence(known) : undefined;
 }
 
 // By shape as well as by class: a server action's bundle may hold its own copy of the sandbox module.

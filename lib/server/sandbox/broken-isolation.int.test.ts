@@ -18,7 +18,7 @@ import { startVerification, verifyRecord } from "@/lib/server/verification/jobs"
 import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
-import { collectSandboxStatus } from "./status";
+import { collectSandboxStatus } from "@/lib/server/workers/status";
 
 const REFUSAL = "bwrap: setting up uid map: Permission denied";
 // The sandbox user starts bubblewrap, so the wrapper and its folder are readable by everyone.

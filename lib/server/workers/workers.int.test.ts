@@ -8,7 +8,7 @@ import { GET as health } from "@/app/api/health/route";
 import { prisma } from "@/lib/server/db/client";
 import { checkQueue } from "@/lib/server/db/health";
 import { beatWorker, holdJob, listWorkers, removeWorker, type WorkerIdentity } from "@/lib/server/workers/heartbeats";
-import { getSandboxStatus } from "@/lib/server/sandbox/status";
+import { getSandboxStatus } from "@/lib/server/workers/status";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
 
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";

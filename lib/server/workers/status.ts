@@ -8,12 +8,12 @@ import { listWorkers, type WorkerRow } from "@/lib/server/workers/heartbeats";
 import { VERIFY_QUEUE } from "@/lib/server/verification/jobs";
 import { DEAD_AFTER_MS } from "@/lib/server/workers/workers";
 
-import { languageAvailability, lastProbeAt, probeAgain } from "./availability";
-import { describeCgroupMode } from "./cgroup";
-import { describeJobFolderMode } from "./job-folder";
-import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "./index";
-import { compareWithReference, type ReferenceComparison } from "./reference-versions";
-import type { BackendName, SandboxLanguage } from "./types";
+import { languageAvailability, lastProbeAt, probeAgain } from "@/lib/server/sandbox/availability";
+import { describeCgroupMode } from "@/lib/server/sandbox/cgroup";
+import { describeJobFolderMode } from "@/lib/server/sandbox/job-folder";
+import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "@/lib/server/sandbox";
+import { compareWithReference, type ReferenceComparison } from "@/lib/server/sandbox/reference-versions";
+import type { BackendName, SandboxLanguage } from "@/lib/server/sandbox/types";
 
 export type LanguageStatus = {
   language: SandboxLanguage;
