@@ -12,9 +12,9 @@ import type {
 } from "@/lib/releases/types";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
-import { writeAudit } from "@/lib/server/db/audit";
+import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
-import { finalLabelsOf } from "@/lib/server/db/final-labels";
+import { finalLabelsOf } from "@/lib/server/review/final-labels";
 import { AppError } from "@/lib/server/errors";
 
 // Releases: named, immutable snapshots of a dataset. Cutting one stores which record revisions are in

@@ -13,10 +13,10 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/db/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
-import { importRecords } from "@/lib/server/db/imports";
-import { submitAnnotation } from "@/lib/server/db/queue";
+import { importRecords } from "@/lib/server/imports/imports";
+import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { checkRevision, proposeRevision } from "@/lib/server/revisions/queries";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 

@@ -15,9 +15,9 @@ import {
 import { unifiedDiff } from "@/lib/revisions/line-diff";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
-import { writeAudit } from "@/lib/server/db/audit";
+import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
-import { isRevisionRationaleHidden, visibleRecordWhere } from "@/lib/server/db/visibility";
+import { isRevisionRationaleHidden, visibleRecordWhere } from "@/lib/server/auth/visibility";
 import { AppError } from "@/lib/server/errors";
 import type { RevisionCheck, RevisionProposal } from "@/lib/validation/revisions";
 

@@ -11,11 +11,11 @@ import { GET as getRepairs } from "@/app/api/v1/repairs/route";
 import { POST as postCheck } from "@/app/api/v1/revisions/[id]/check/route";
 import { GET as getRevision } from "@/app/api/v1/revisions/[id]/route";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/db/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
-import { importRecords } from "@/lib/server/db/imports";
-import { submitAnnotation } from "@/lib/server/db/queue";
-import { createApiToken } from "@/lib/server/db/tokens";
+import { importRecords } from "@/lib/server/imports/imports";
+import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { createApiToken } from "@/lib/server/users/tokens";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
