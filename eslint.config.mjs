@@ -24,6 +24,8 @@ const OPERATIONS = [
   "lib/server/invitations/links.ts",
   "lib/server/workers/expiry.ts",
   "lib/server/workers/status.ts",
+  "lib/server/revisions/propose-revision.ts",
+  "lib/server/releases/build-release.ts",
 ];
 const LAYER_RULES = {
   pg: { name: "pg", message: DATA_ACCESS },
