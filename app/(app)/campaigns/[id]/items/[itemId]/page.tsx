@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
+import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -24,6 +25,7 @@ import { languageName, monacoLanguageOf, parseLanguage } from "@/lib/records/lan
 import { firstFailingLine } from "@/lib/runs/failure-line";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getRecordEvidence } from "@/lib/server/db/evidence";
 import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
 import { getWorkItem } from "@/lib/server/db/queue";
 import { orNotFound } from "@/lib/server/not-found";
@@ -51,9 +53,10 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = monacoLanguageOf(record.language);
   const canRun = can(actor, "sandbox:run");
-  const [availability, latestRuns] = await Promise.all([
+  const [availability, latestRuns, evidence] = await Promise.all([
     languageAvailability(),
     listLatestCanonicalRuns({ actor, recordId: record.id }),
+    getRecordEvidence({ actor, recordId: record.id }),
   ]);
   const language = parseLanguage(record.language);
   // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
@@ -109,6 +112,13 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           />
         )}
       </section>
+      <EvidencePanel
+        executableValid={record.executableValid}
+        verificationOutcome={record.verificationOutcome}
+        evidence={evidence}
+        critic={record.critic}
+        isCriticHidden={!work.isCriticVisible}
+      />
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
       <LatestRun
         key={itemId}

@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
 import { CommentThread } from "@/components/comments/comment-thread";
+import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { AnnotationList } from "@/components/review/annotation-list";
@@ -21,6 +22,7 @@ import { SplitPane } from "@/components/workspace/split-pane";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
+import { getRecordEvidence } from "@/lib/server/db/evidence";
 import { getQueueNeighbours, getReviewItem } from "@/lib/server/db/review";
 import { AppError } from "@/lib/server/errors";
 
@@ -56,6 +58,7 @@ export default async function AdjudicationPage({
   ]);
   if (item.campaign.id !== id) notFound();
   const { record } = item;
+  const evidence = await getRecordEvidence({ actor, recordId: record.id });
   const monacoLanguage = monacoLanguageOf(record.language);
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
 
@@ -76,6 +79,12 @@ export default async function AdjudicationPage({
       <Card title={`Annotations (${item.annotations.length})`}>
         <AnnotationList annotations={item.annotations} categoryLabels={categoryLabels} isBlind={campaign.blind} />
       </Card>
+      <EvidencePanel
+        executableValid={record.executableValid}
+        verificationOutcome={record.verificationOutcome}
+        evidence={evidence}
+        critic={record.critic}
+      />
       <Card title="Critic">
         <CriticPanel critic={record.critic} />
       </Card>
