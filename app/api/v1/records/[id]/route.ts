@@ -1,4 +1,4 @@
-import { getRecord } from "@/lib/server/db/records";
+import { getRecord } from "@/lib/server/records/records";
 import { AppError } from "@/lib/server/errors";
 import { apiRoute } from "@/lib/server/http";
 import { recordIdSchema } from "@/lib/validation/records";

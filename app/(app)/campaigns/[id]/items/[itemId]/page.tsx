@@ -12,7 +12,8 @@ import { CriticSummary } from "@/components/workspace/critic-summary";
 import { GuidelinesPanel, GuidelinesToggle } from "@/components/workspace/guidelines-panel";
 import { LabelForm } from "@/components/workspace/label-form";
 import { LatestRun } from "@/components/workspace/latest-run";
-import { cannotRunSentence } from "@/lib/server/services/runs";
+import { sandboxUnavailableNote } from "@/lib/server/runs/run-record";
+import { listComments } from "@/lib/server/comments/comments";
 import { LeaseStatus } from "@/components/workspace/lease-status";
 import { RevisionHistory } from "@/components/workspace/revision-history";
 import { ScratchRunner } from "@/components/workspace/scratch-runner";
@@ -21,15 +22,14 @@ import { SkipControl } from "@/components/workspace/skip-control";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { WorkspaceProvider } from "@/components/workspace/workspace-context";
 import { canSkip, workItemState } from "@/lib/annotation/work-item-state";
-import { languageName, monacoLanguageOf, parseLanguage } from "@/lib/records/languages";
+import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { firstFailingLine } from "@/lib/runs/failure-line";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getRecordEvidence } from "@/lib/server/db/evidence";
-import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
-import { getWorkItem } from "@/lib/server/db/queue";
+import { getRecordEvidence } from "@/lib/server/evidence/evidence";
+import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
+import { getWorkItem } from "@/lib/server/labelling/queue";
 import { orNotFound } from "@/lib/server/not-found";
-import { languageAvailability } from "@/lib/server/sandbox/availability";
 import { CommentThread } from "@/components/comments/comment-thread";
 import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
 import { runRecordAction } from "@/app/(app)/records/actions";
@@ -53,14 +53,12 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = monacoLanguageOf(record.language);
   const canRun = can(actor, "sandbox:run");
-  const [availability, latestRuns, evidence] = await Promise.all([
-    languageAvailability(),
+  const [unavailableNote, latestRuns, thread, evidence] = await Promise.all([
+    sandboxUnavailableNote(record.language),
     listLatestCanonicalRuns({ actor, recordId: record.id }),
+    listComments({ actor, itemId }),
     getRecordEvidence({ actor, recordId: record.id }),
   ]);
-  const language = parseLanguage(record.language);
-  // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
-  const unavailableNote = availability[language]?.available === false ? cannotRunSentence(language) : undefined;
   // Rendered per request: the lease's state is read against the clock now.
   const state = workItemState({ assignment, hasLabel: annotation !== null, now: new Date() });
   const categoryLabels = Object.fromEntries(campaign.categories.map((category) => [category.key, category.label]));
@@ -129,7 +127,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         unavailableNote={unavailableNote}
         onRun={runRecordAction}
       />
-      <CommentThread actor={actor} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
+      <CommentThread thread={thread} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <section aria-label="Edit and run" className={section}>
         <ScratchRunner
           key={itemId}
