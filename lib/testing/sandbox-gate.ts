@@ -12,7 +12,7 @@ import type { Language } from "@/lib/records/languages";
 export const NO_LOCAL_TOOLCHAIN: ReadonlySet<Language> = new Set(["csharp", "dart", "julia", "swift"]);
 
 /** Whether this run is CI's (`CI` set to anything but "false", as CI services do). */
-export function isCi(): boolean {
+function isCi(): boolean {
   return Boolean(process.env.CI) && process.env.CI !== "false";
 }
 

@@ -78,7 +78,7 @@ export type RecordView = {
   verificationOutcome: string | null;
 };
 
-export type RecordListItem = {
+type RecordListItem = {
   id: number;
   key: string;
   line: number;
