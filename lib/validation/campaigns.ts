@@ -128,15 +128,15 @@ export const reorderCategoriesSchema = z.object({
 });
 
 /** A campaign's status, as the schema's enum spells it (kept here so components need not import Prisma). */
-export const CAMPAIGN_STATUSES = [
-  "ACTIVE",
-  "PAUSED",
-  "CLOSED",
-  "ARCHIVED",
-] as const satisfies readonly PrismaCampaignStatus[];
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export type CampaignStatus = "ACTIVE" | "PAUSED" | "CLOSED" | "ARCHIVED";
+// Fails to compile when the schema's enum gains or loses a status.
+const _sameAsSchema: [CampaignStatus] extends [PrismaCampaignStatus]
+  ? [PrismaCampaignStatus] extends [CampaignStatus]
+    ? true
+    : never
+  : never = true;
 
-export const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
+const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
 export type CampaignStatusAction = (typeof CAMPAIGN_STATUS_ACTIONS)[number];
 
 /** Body of POST /api/v1/campaigns/{id}/status. */

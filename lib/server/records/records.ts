@@ -82,7 +82,7 @@ export type RecordView = {
   evidence: RecordEvidence;
 };
 
-export type RecordListItem = {
+type RecordListItem = {
   id: number;
   key: string;
   line: number;
