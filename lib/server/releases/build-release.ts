@@ -18,7 +18,7 @@ import type { ReleaseRule, ReleaseSummary } from "@/lib/releases/types";
 import { parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
-import { CROSS_CAMPAIGN_RULE, getDatasetReport } from "@/lib/server/reports/reports";
+import { getDatasetReport } from "@/lib/server/reports/reports";
 import { getSandboxRouter } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
 import { REFERENCE_VERSIONS } from "@/lib/server/sandbox/reference-versions";
@@ -93,7 +93,7 @@ export async function cutRelease({
       pooled: report.pooled,
       macro: report.macro,
       campaigns: dataset.campaigns.map((campaign) => campaign.name),
-      crossCampaignRule: CROSS_CAMPAIGN_RULE,
+      crossCampaignRule: report.rule,
     },
     disclosure: {
       annotatorsPerItem: facts.annotatorsPerItem,
