@@ -572,6 +572,9 @@ export async function checkRevision({
           ),
           revision: revision.number,
           ...recordEvidenceOf(revision),
+          // Measured on the old content: unknown again until the evidence workers measure the new one.
+          flaky: null,
+          mutationScore: null,
         },
       });
     }
