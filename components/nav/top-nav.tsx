@@ -7,6 +7,7 @@ export function TopNav({ actor }: { actor: Actor }) {
   const links = [
     { href: "/datasets", label: "Datasets", visible: can(actor, "records:read") },
     { href: "/campaigns", label: "Campaigns", visible: can(actor, "records:read") },
+    { href: "/repairs", label: "Repairs", visible: can(actor, "revisions:check") },
     { href: "/admin/import", label: "Import", visible: can(actor, "imports:write") },
     { href: "/admin/users", label: "Users", visible: can(actor, "users:admin") },
     { href: "/admin/audit", label: "Audit log", visible: can(actor, "audit:read") },

@@ -8,7 +8,7 @@ export type DiffEntry = {
   revision: number;
   included: boolean;
 };
-export type DiffRecord = { key: string; line: number; language: string; revision: number };
+type DiffRecord = { key: string; line: number; language: string; revision: number };
 export type ReleaseDiff = {
   added: DiffRecord[];
   removed: DiffRecord[];

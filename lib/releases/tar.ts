@@ -38,7 +38,7 @@ function splitPath(path: string): { prefix: string; name: string } {
 }
 
 /** The 512-byte ustar header of an entry. */
-export function tarHeader(entry: TarEntry): Uint8Array {
+function tarHeader(entry: TarEntry): Uint8Array {
   const header = new Uint8Array(BLOCK);
   const isFolder = entry.name.endsWith("/");
   const { prefix, name } = splitPath(entry.name);

@@ -16,14 +16,6 @@ export const FIELD_COLUMNS = {
   full_test_func: "fullTestFunc",
 } as const satisfies Record<RevisableField, string>;
 
-/** What each field is called on screen. */
-export const FIELD_LABELS: Record<RevisableField, string> = {
-  question: "Statement",
-  canonical_solution: "Solution",
-  demo_test_func: "Demo test",
-  full_test_func: "Full test",
-};
-
 /** Content from stored columns (question, canonicalSolution, …). */
 export function contentOfColumns(row: {
   question: string;

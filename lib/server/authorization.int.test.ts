@@ -63,6 +63,8 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/records/actions.ts#clearGoldAnswerAction": "gold:write",
   "app/(app)/datasets/actions.ts#importGoldAnswersAction": "gold:write",
   "app/(app)/records/actions.ts#runRecordAction": "sandbox:run",
+  "app/(app)/records/actions.ts#proposeRevisionAction": "revisions:write",
+  "app/(app)/repairs/actions.ts#checkRevisionAction": "revisions:check",
   "app/(app)/datasets/actions.ts#startVerificationAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
 };

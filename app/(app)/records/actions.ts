@@ -9,6 +9,8 @@ import { runRecord } from "@/lib/server/runs/run-record";
 import { clearGoldSchema, setGoldSchema } from "@/lib/validation/gold";
 import { MAX_INT4 } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";
+import { revisionProposalSchema } from "@/lib/validation/revisions";
+import { proposeRecordRevision } from "@/lib/server/revisions/propose-revision";
 
 /** Sets a record's gold answer (known verdict and categories). Scope: gold:write. */
 export const setGoldAnswerAction = createAction(
@@ -39,4 +41,19 @@ export const runRecordAction = createAction(
   async ({ input: { recordId, ...request }, actor }) => ({
     runs: await runRecord({ actor, recordId, ...request }),
   }),
+);
+
+/**
+ * Proposes a revision of a record (statement, solution, tests) with a reason and the categories it
+ * fixes, and recomputes its evidence, as POST /api/v1/records/{id}/revisions does; the record page,
+ * the workspace and the adjudication page use it. Scope: revisions:write.
+ */
+export const proposeRevisionAction = createAction(
+  "revisions:write",
+  revisionProposalSchema.and(z.object({ recordId: z.number().int().min(1).max(MAX_INT4) })),
+  async ({ input: { recordId, ...proposal }, actor }) => {
+    const proposed = await proposeRecordRevision({ actor, recordId, input: proposal });
+    revalidatePath(`/records/${recordId}`);
+    return { number: proposed.number, evidence: proposed.evidence };
+  },
 );

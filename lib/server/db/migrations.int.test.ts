@@ -50,6 +50,8 @@ const HAND_WRITTEN = [
   'index CREATE INDEX "Record_evidence_idx" ON public."Record" USING btree (id) INCLUDE ("executableValid", "verificationOutcome", difficulty)',
   // A partial index: the flagged review queue finds the rare flagged labels without reading the rest.
   'index CREATE INDEX "Annotation_needs_review_idx" ON public."Annotation" USING btree ("itemId") WHERE "needsReview"',
+  // A partial unique index: a record has at most one repair waiting for its second check.
+  'index CREATE UNIQUE INDEX "RecordRevision_one_proposed_idx" ON public."RecordRevision" USING btree ("recordId") WHERE (status = \'PROPOSED\'::"RevisionStatus")',
 ];
 
 async function catalogOf(url: string): Promise<string[]> {

@@ -39,7 +39,7 @@ import {
 type AnyActor = Actor | SystemActor;
 
 /** The files of a release folder, in the order the archive holds them. */
-export const RELEASE_FILES = ["README.md", "data.jsonl", "excluded.jsonl", "manifest.json"] as const;
+const RELEASE_FILES = ["README.md", "data.jsonl", "excluded.jsonl", "manifest.json"] as const;
 
 function describeRule(requireExecutable: boolean): string {
   return [
@@ -176,7 +176,7 @@ export async function writeReleaseFolder({
 }
 
 /** The archive's top folder and file name: dataset and release, with anything but letters, digits, `.`, `_` and `-` as `-`. */
-export function releaseArchiveName(datasetName: string, name: string): string {
+function releaseArchiveName(datasetName: string, name: string): string {
   return `${datasetName}-${name}`.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "release";
 }
 

@@ -23,7 +23,7 @@ import {
  * verification runs a record (a time limit under load is run again alone). A language that cannot
  * run here is UNAVAILABLE, not a failure. Scope: revisions:write (via the data functions).
  */
-export async function recomputeRevisionEvidence({
+async function recomputeRevisionEvidence({
   actor,
   revisionId,
 }: {

@@ -21,7 +21,12 @@ import { getRecordVerification } from "@/lib/server/runs/runs";
 import { orNotFound } from "@/lib/server/not-found";
 import { sandboxUnavailableNote } from "@/lib/server/runs/run-record";
 import { recordIdSchema } from "@/lib/validation/records";
-import { runRecordAction } from "@/app/(app)/records/actions";
+import { proposeRevisionAction, runRecordAction } from "@/app/(app)/records/actions";
+import { RevisionEditor } from "@/components/revisions/revision-editor";
+import { RevisionHistory } from "@/components/revisions/revision-history";
+import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
+import { contentOfColumns } from "@/lib/revisions/fields";
+import { listRecordRevisions } from "@/lib/server/revisions/queries";
 
 export const metadata = { title: "Record" };
 
@@ -33,11 +38,15 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const record = await orNotFound(getRecord({ actor, id: recordId.data }));
   // Gold answers are read only for those allowed to (never annotators: nothing may mark a gold record to them).
   const canReadGold = can(actor, "gold:read");
-  const [verification, gold, unavailableNote] = await Promise.all([
+  const [verification, gold, unavailableNote, revisions] = await Promise.all([
     getRecordVerification({ actor, recordId: recordId.data }),
     canReadGold ? getGoldAnswer({ actor, recordId: recordId.data }) : Promise.resolve(null),
     sandboxUnavailableNote(record.language),
+    listRecordRevisions({ actor, recordId: recordId.data }),
   ]);
+  // Annotators repair records of their languages only (revisions/queries.ts says the same).
+  const canRevise =
+    can(actor, "revisions:write") && (actor.role !== "ANNOTATOR" || actor.languages.includes(record.language));
   const monacoLanguage = monacoLanguageOf(record.language);
   const extraKeys = Object.keys(record.extra);
 
@@ -104,6 +113,22 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           ) : null}
         </div>
         <div className="space-y-4">
+          <Card title={`Revisions (current: ${revisions.current})`}>
+            <div className="space-y-3">
+              {canRevise ? (
+                <RevisionEditor
+                  recordId={record.id}
+                  revision={revisions.current}
+                  language={monacoLanguage}
+                  current={contentOfColumns(record)}
+                  categories={DEFAULT_CATEGORIES.map(({ key, label }) => ({ key, label }))}
+                  onPropose={proposeRevisionAction}
+                  onRun={runRecordAction}
+                />
+              ) : null}
+              <RevisionHistory current={revisions.current} revisions={revisions.revisions} />
+            </div>
+          </Card>
           <Card title="Canonical solution">
             <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" />
           </Card>

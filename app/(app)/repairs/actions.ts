@@ -1,0 +1,23 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+
+import { createAction } from "@/lib/server/action";
+import { checkRevision } from "@/lib/server/revisions/queries";
+import { revisionCheckSchema } from "@/lib/validation/revisions";
+
+/**
+ * The blind second check of someone else's proposed revision, as POST /api/v1/revisions/{id}/check
+ * does: valid accepts it, invalid rejects it. Scope: revisions:check.
+ */
+export const checkRevisionAction = createAction(
+  "revisions:check",
+  revisionCheckSchema.extend({ revisionId: z.string().min(1).max(40) }),
+  async ({ input: { revisionId, ...check }, actor }) => {
+    const checked = await checkRevision({ actor, revisionId, input: check });
+    revalidatePath("/repairs");
+    revalidatePath(`/records/${checked.recordId}`);
+    return { status: checked.status, number: checked.number, recordId: checked.recordId };
+  },
+);
