@@ -2,6 +2,7 @@
 import { Command } from "commander";
 
 import { registerBackupCommands } from "./commands/backup";
+import { registerCriticCommands } from "./commands/critic";
 import { registerDbCommands } from "./commands/db";
 import { registerGoldCommands } from "./commands/gold";
 import { registerImportCommands } from "./commands/import";
@@ -29,5 +30,6 @@ registerReportCommands(program);
 registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
+registerCriticCommands(program);
 
 await program.parseAsync(process.argv);

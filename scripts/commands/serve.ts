@@ -15,6 +15,7 @@ import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
 import { failInterruptedImports } from "@/lib/server/db/imports";
 import { closePgPool } from "@/lib/server/db/pool";
 import { countUsers } from "@/lib/server/db/users";
+import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
 
 import { nextServerEnvironment } from "./serve-env";
@@ -59,10 +60,14 @@ export function registerServeCommand(program: Command): void {
         console.log(
           `No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`,
         );
-      // The app's own process drains the verification queue too, unless workers run elsewhere.
+      // The app's own process drains the verification and critic queues too, unless workers run elsewhere.
       const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
-      if (hasWorkers) await startVerificationWorkers();
-      else {
+      if (hasWorkers) {
+        // Critic workers open the API keys stored sealed under the session secret.
+        process.env.NEXTAUTH_SECRET ??= secret;
+        await startVerificationWorkers();
+        await startCriticWorkers();
+      } else {
         await disconnectPrisma();
         await closePgPool();
       }

@@ -93,12 +93,13 @@ export async function saveCritic({
 }): Promise<SavedCritic> {
   assertCan(actor, "critics:admin");
   const sealed = input.apiKey && input.apiKey.trim() !== "" ? sealSecret(input.apiKey.trim()) : undefined;
-  const prompt = {
+  const promptOf = (latestTemplate: string | undefined) => ({
     model: input.model,
     temperature: input.temperature,
     maxTokens: input.maxTokens,
-    template: input.template ?? DEFAULT_CRITIC_TEMPLATE,
-  };
+    // No template given: keep the critic's own, else Verity's default.
+    template: input.template ?? latestTemplate ?? DEFAULT_CRITIC_TEMPLATE,
+  });
   const endpoint = {
     baseUrl: input.baseUrl,
     apiKeyEnv: input.apiKeyEnv ?? null,
@@ -114,6 +115,7 @@ export async function saveCritic({
     if (existing?.kind === "IMPORTED")
       throw new AppError("CONFLICT", `"${input.name}" is the built-in critic of the record files.`);
     let saved: SavedCritic;
+    const prompt = promptOf(existing?.versions[0]?.template);
     if (!existing) {
       const critic = await tx.critic.create({
         data: { name: input.name, ...endpoint, createdById: personIdOf(actor), versions: { create: { number: 1, ...prompt, createdById: personIdOf(actor) } } },
