@@ -17,7 +17,13 @@ describe("critic prompt templates", () => {
   it("fills every field of the record and the eight rules into the default template", () => {
     expect(unknownPlaceholders(DEFAULT_CRITIC_TEMPLATE)).toEqual([]);
     const prompt = renderCriticPrompt(DEFAULT_CRITIC_TEMPLATE, { ...record, question: "Write `f(x)`." });
-    for (const text of ["Write `f(x)`.", record.canonicalSolution, record.demoTestFunc, record.fullTestFunc, "```python"])
+    for (const text of [
+      "Write `f(x)`.",
+      record.canonicalSolution,
+      record.demoTestFunc,
+      record.fullTestFunc,
+      "```python",
+    ])
       expect(prompt).toContain(text);
     for (const rule of CRITIC_RULES) expect(prompt).toContain(`${rule}:`);
     expect(prompt).toContain('"rule_results"');

@@ -37,12 +37,9 @@ const RULE_HINTS: Record<(typeof CRITIC_RULES)[number], string> = {
     "the tests call or check something other than the behaviour the statement asks for (a helper, a side detail)",
   "Improper Precision Handling":
     "floating-point results are compared exactly, or with a tolerance the statement never states",
-  "Exception Swallowing":
-    "a test catches errors and carries on, so a wrong solution can still pass",
-  "Non-executable Tests":
-    "a test cannot run as written: a syntax error, an undefined helper, a missing import",
-  "Irrelevant Requirements":
-    "a test checks behaviour, formats or edge cases the statement does not ask for",
+  "Exception Swallowing": "a test catches errors and carries on, so a wrong solution can still pass",
+  "Non-executable Tests": "a test cannot run as written: a syntax error, an undefined helper, a missing import",
+  "Irrelevant Requirements": "a test checks behaviour, formats or edge cases the statement does not ask for",
   "Other Issues": "any other reason a correct solution written from the statement would fail these tests",
 };
 

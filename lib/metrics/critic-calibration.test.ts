@@ -1,7 +1,13 @@
 // Critic calibration figures against values worked out by hand (the arithmetic is in the comments).
 import { describe, expect, it } from "vitest";
 
-import { compareCriticVersions, confidenceBin, detectionFigures, mostWrongRule, reliability } from "./critic-calibration";
+import {
+  compareCriticVersions,
+  confidenceBin,
+  detectionFigures,
+  mostWrongRule,
+  reliability,
+} from "./critic-calibration";
 
 describe("detectionFigures", () => {
   // 8 flagged and invalid, 2 flagged but valid, 4 missed, 6 rightly passed: n = 20.
@@ -32,7 +38,9 @@ describe("detectionFigures", () => {
     expect(none.f1).toBeNull();
     // The critic never says invalid: no variation on its side, κ = (p_o − p_e)/(1 − p_e) with p_o = p_e = 5/8 → 0.
     expect(none.kappa).toBe(0);
-    expect(detectionFigures({ truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 })).toMatchObject({
+    expect(
+      detectionFigures({ truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 }),
+    ).toMatchObject({
       n: 0,
       kappa: null,
       accuracy: { value: null },
@@ -68,7 +76,12 @@ describe("reliability", () => {
 });
 
 describe("mostWrongRule", () => {
-  const counts = (falsePositives: number, falseNegatives: number) => ({ truePositives: 5, trueNegatives: 5, falsePositives, falseNegatives });
+  const counts = (falsePositives: number, falseNegatives: number) => ({
+    truePositives: 5,
+    trueNegatives: 5,
+    falsePositives,
+    falseNegatives,
+  });
 
   it("picks the rule with the most false positives plus false negatives, the first name on a tie", () => {
     const worst = mostWrongRule([

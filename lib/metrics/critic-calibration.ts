@@ -6,7 +6,12 @@ import { kappaFromConfusion } from "./campaign-agreement";
 import { wilsonInterval } from "./intervals";
 
 /** A 2×2 table with "invalid" (or "this rule / category") as the positive class. */
-export type DetectionCounts = { truePositives: number; falsePositives: number; falseNegatives: number; trueNegatives: number };
+export type DetectionCounts = {
+  truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
+  trueNegatives: number;
+};
 
 export type Proportion = { value: number | null; interval: [number, number] | null; successes: number; trials: number };
 
@@ -56,7 +61,14 @@ export function detectionFigures(counts: DetectionCounts): DetectionFigures {
 /** One bin of stated confidence: how many verdicts fell in it, their mean confidence, and how many were right. */
 export type ConfidenceBin = { bin: number; n: number; confidenceSum: number; correct: number };
 
-export type ReliabilityPoint = { bin: number; lower: number; upper: number; n: number; meanConfidence: number; accuracy: number };
+export type ReliabilityPoint = {
+  bin: number;
+  lower: number;
+  upper: number;
+  n: number;
+  meanConfidence: number;
+  accuracy: number;
+};
 
 /** The bin (0 … bins−1) of a confidence in [0, 1]; 1 falls in the last bin. SQL bins the same way. */
 export function confidenceBin(confidence: number, bins: number): number {
@@ -68,7 +80,10 @@ export function confidenceBin(confidence: number, bins: number): number {
  * bin) and the expected calibration error Σ (n_b / N)·|accuracy_b − confidence_b| (Naeini et al.
  * 2015; Guo et al. 2017). ECE is null with no verdict that states a confidence.
  */
-export function reliability(bins: ConfidenceBin[], binCount: number): { points: ReliabilityPoint[]; ece: number | null; n: number } {
+export function reliability(
+  bins: ConfidenceBin[],
+  binCount: number,
+): { points: ReliabilityPoint[]; ece: number | null; n: number } {
   const used = bins.filter((bin) => bin.n > 0).sort((a, b) => a.bin - b.bin);
   const n = used.reduce((sum, bin) => sum + bin.n, 0);
   const points = used.map((bin) => ({
@@ -79,12 +94,17 @@ export function reliability(bins: ConfidenceBin[], binCount: number): { points: 
     meanConfidence: bin.confidenceSum / bin.n,
     accuracy: bin.correct / bin.n,
   }));
-  const ece = n === 0 ? null : points.reduce((sum, point) => sum + (point.n / n) * Math.abs(point.accuracy - point.meanConfidence), 0);
+  const ece =
+    n === 0
+      ? null
+      : points.reduce((sum, point) => sum + (point.n / n) * Math.abs(point.accuracy - point.meanConfidence), 0);
   return { points, ece, n };
 }
 
 /** Per language, the rule whose verdicts disagree with people most often (false positives plus false negatives). */
-export function mostWrongRule<T extends DetectionCounts & { rule: string }>(rules: T[]): (T & { wrong: number }) | null {
+export function mostWrongRule<T extends DetectionCounts & { rule: string }>(
+  rules: T[],
+): (T & { wrong: number }) | null {
   let worst: (T & { wrong: number }) | null = null;
   for (const rule of rules) {
     const wrong = rule.falsePositives + rule.falseNegatives;

@@ -325,7 +325,9 @@ describe("keys that are not the critic's", () => {
 describe("findCriticConfidence", () => {
   it("reads a stated confidence as a probability, from bare or fenced JSON", () => {
     expect(findCriticConfidence('{"summary": {"overall_pass": true, "confidence": 0.8}}')).toBe(0.8);
-    expect(findCriticConfidence('Sure.\n```json\n{"summary": {"overall_pass": false, "confidence": "85%"}}\n```')).toBe(0.85);
+    expect(findCriticConfidence('Sure.\n```json\n{"summary": {"overall_pass": false, "confidence": "85%"}}\n```')).toBe(
+      0.85,
+    );
     expect(findCriticConfidence({ overall_pass: true, confidence: 90 })).toBe(0.9);
   });
 

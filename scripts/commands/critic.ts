@@ -20,7 +20,10 @@ function numberOption(value: string | undefined, name: string): number | undefin
   return number;
 }
 
-function parseOrExit<T>(result: { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }): T {
+function parseOrExit<T>(
+  result:
+    { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } },
+): T {
   if (result.success) return result.data;
   usageError(result.error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; "));
 }
@@ -46,7 +49,9 @@ function runSummary(progress: CriticRunProgress) {
 
 /** Registers `verity critic add | run | pause | resume | cancel | calibration`. */
 export function registerCriticCommands(program: Command): void {
-  const critic = program.command("critic").description("LLM critics on OpenAI-compatible endpoints: define, run, calibrate.");
+  const critic = program
+    .command("critic")
+    .description("LLM critics on OpenAI-compatible endpoints: define, run, calibrate.");
 
   critic
     .command("add")
@@ -54,13 +59,18 @@ export function registerCriticCommands(program: Command): void {
     .requiredOption("--base-url <url>", "the endpoint's base URL, e.g. https://api.openai.com/v1")
     .requiredOption("--model <model>", "the model to ask")
     .option("--api-key-env <var>", "the environment variable the workers read the API key from")
-    .option("--prompt <file>", "a prompt template file ({{question}}, {{solution}}, {{demo_test}}, {{full_test}}, {{language}}, {{rules}}); default: Verity's")
+    .option(
+      "--prompt <file>",
+      "a prompt template file ({{question}}, {{solution}}, {{demo_test}}, {{full_test}}, {{language}}, {{rules}}); default: Verity's",
+    )
     .option("--temperature <t>", "sampling temperature", "0")
     .option("--max-tokens <n>", "most tokens per reply", "2048")
     .option("--concurrency <n>", "requests at once", "4")
     .option("--timeout-ms <ms>", "per-request timeout", "60000")
     .option("--json", "print one JSON object as the last line", false)
-    .description("Create a critic, or update one: a changed prompt or model becomes a new version once the old one was used.")
+    .description(
+      "Create a critic, or update one: a changed prompt or model becomes a new version once the old one was used.",
+    )
     .action(
       async (options: {
         name: string;
@@ -117,56 +127,61 @@ export function registerCriticCommands(program: Command): void {
     .description(
       "Ask the critic about every record it has no verdict for (a stopped run resumes); ends with records, parsed, unreadable, pass, fail.",
     )
-    .action(async (options: { dataset: string; critic: string; language?: string; campaign?: string; json: boolean }) => {
-      const input = parseOrExit(
-        startCriticRunSchema.safeParse({
-          critic: options.critic,
-          dataset: options.dataset,
-          language: options.language,
-          campaignId: options.campaign,
-        }),
-      );
-      const progress = await withDatabase(async () => {
-        try {
-          const run = await startCriticRun({
-            actor: SYSTEM_ACTOR.cli,
-            criticName: input.critic,
-            datasetName: input.dataset,
-            language: input.language,
-            campaignId: input.campaignId,
-          });
-          if (!options.json)
-            console.error(`${run.resumed ? "Resuming" : "Starting"} version ${run.version} over ${run.total} records.`);
-          await startCriticWorkers(1);
-          const bar =
-            !options.json && process.stderr.isTTY
-              ? new SingleBar({
-                  format: "Judging [{bar}] {value}/{total} | pass {pass} | fail {fail} | unreadable {unreadable} | errored {errored}",
-                  stream: process.stderr,
-                })
-              : null;
-          bar?.start(run.total, 0, { pass: 0, fail: 0, unreadable: 0, errored: 0 });
-          let current: CriticRunProgress;
-          for (;;) {
-            current = await getCriticRunProgress({ actor: SYSTEM_ACTOR.cli, runId: run.runId });
-            bar?.update(current.done, current);
-            if (current.status !== "RUNNING") break;
-            await sleep(500);
-          }
-          bar?.stop();
-          return current;
-        } finally {
-          await stopBoss(10_000);
-        }
-      }).catch((error: unknown) => exitWithError(error));
-      if (options.json) console.log(JSON.stringify(runSummary(progress)));
-      else
-        console.log(
-          `${progress.status}: ${progress.total} records, ${progress.parsed} parsed (${progress.pass} pass, ${progress.fail} fail), ${progress.unreadable} unreadable, ${progress.errored} errored; ${progress.promptTokens + progress.completionTokens} tokens.`,
+    .action(
+      async (options: { dataset: string; critic: string; language?: string; campaign?: string; json: boolean }) => {
+        const input = parseOrExit(
+          startCriticRunSchema.safeParse({
+            critic: options.critic,
+            dataset: options.dataset,
+            language: options.language,
+            campaignId: options.campaign,
+          }),
         );
-      if (progress.stopReason) console.error(`error: ${progress.stopReason}`);
-      process.exit(progress.status === "FAILED" ? 1 : 0);
-    });
+        const progress = await withDatabase(async () => {
+          try {
+            const run = await startCriticRun({
+              actor: SYSTEM_ACTOR.cli,
+              criticName: input.critic,
+              datasetName: input.dataset,
+              language: input.language,
+              campaignId: input.campaignId,
+            });
+            if (!options.json)
+              console.error(
+                `${run.resumed ? "Resuming" : "Starting"} version ${run.version} over ${run.total} records.`,
+              );
+            await startCriticWorkers(1);
+            const bar =
+              !options.json && process.stderr.isTTY
+                ? new SingleBar({
+                    format:
+                      "Judging [{bar}] {value}/{total} | pass {pass} | fail {fail} | unreadable {unreadable} | errored {errored}",
+                    stream: process.stderr,
+                  })
+                : null;
+            bar?.start(run.total, 0, { pass: 0, fail: 0, unreadable: 0, errored: 0 });
+            let current: CriticRunProgress;
+            for (;;) {
+              current = await getCriticRunProgress({ actor: SYSTEM_ACTOR.cli, runId: run.runId });
+              bar?.update(current.done, current);
+              if (current.status !== "RUNNING") break;
+              await sleep(500);
+            }
+            bar?.stop();
+            return current;
+          } finally {
+            await stopBoss(10_000);
+          }
+        }).catch((error: unknown) => exitWithError(error));
+        if (options.json) console.log(JSON.stringify(runSummary(progress)));
+        else
+          console.log(
+            `${progress.status}: ${progress.total} records, ${progress.parsed} parsed (${progress.pass} pass, ${progress.fail} fail), ${progress.unreadable} unreadable, ${progress.errored} errored; ${progress.promptTokens + progress.completionTokens} tokens.`,
+          );
+        if (progress.stopReason) console.error(`error: ${progress.stopReason}`);
+        process.exit(progress.status === "FAILED" ? 1 : 0);
+      },
+    );
 
   for (const action of ["pause", "resume", "cancel"] as const) {
     critic

@@ -43,7 +43,9 @@ async function datasetWith(cases: string[]): Promise<string> {
     actor: admin,
     datasetName: name,
     source: chunks(
-      toJsonl(cases.map((word, index) => makeRecord(`${word}${index}`, { question: `case:${word} #${index} Write add.` }))),
+      toJsonl(
+        cases.map((word, index) => makeRecord(`${word}${index}`, { question: `case:${word} #${index} Write add.` })),
+      ),
     ),
     skipInvalid: false,
     origin: "api",
@@ -84,7 +86,10 @@ describe("critic configurations", () => {
     // A run uses version 1: from then on a change makes version 2 and version 1 stays as it was.
     const dataset = await datasetWith(["pass"]);
     await openCriticRun({ actor: SYSTEM_ACTOR.cli, criticName: name, datasetName: dataset });
-    const second = await saveCritic({ actor: SYSTEM_ACTOR.cli, input: saveCriticSchema.parse({ ...base, model: "m3" }) });
+    const second = await saveCritic({
+      actor: SYSTEM_ACTOR.cli,
+      input: saveCriticSchema.parse({ ...base, model: "m3" }),
+    });
     expect(second).toMatchObject({ version: 2, createdVersion: true });
     [row] = (await listCritics({ actor: SYSTEM_ACTOR.cli })).filter((c) => c.name === name);
     expect(row.versions.map((v) => [v.number, v.model])).toEqual([
@@ -107,13 +112,18 @@ describe("critic configurations", () => {
     expect(imported).toMatchObject({ kind: "IMPORTED", versions: [{ number: 1 }] });
     expect(saveCriticSchema.safeParse({ name: "imported", baseUrl: fake.baseUrl, model: "m" }).success).toBe(false);
     const dataset = await datasetWith(["pass"]);
-    await expect(openCriticRun({ actor: SYSTEM_ACTOR.cli, criticName: "imported", datasetName: dataset })).rejects.toThrow(
-      /cannot be run/,
-    );
+    await expect(
+      openCriticRun({ actor: SYSTEM_ACTOR.cli, criticName: "imported", datasetName: dataset }),
+    ).rejects.toThrow(/cannot be run/);
   });
 
   it("refuses a template with an unknown placeholder", () => {
-    const parsed = saveCriticSchema.safeParse({ name: "x", baseUrl: fake.baseUrl, model: "m", template: "{{questoin}}" });
+    const parsed = saveCriticSchema.safeParse({
+      name: "x",
+      baseUrl: fake.baseUrl,
+      model: "m",
+      template: "{{questoin}}",
+    });
     expect(parsed.success).toBe(false);
     expect(JSON.stringify(parsed.error?.issues)).toContain("{{questoin}}");
   });
@@ -125,17 +135,31 @@ describe("critic runs against the fake endpoint", () => {
     const name = await critic();
     const { progress, outcome } = await run(name, dataset, ({ prompt }) => {
       const word = caseOf(prompt);
-      if (word === "fail") return { content: criticAnswer({ pass: false, failedRules: ["Exception Swallowing"], confidence: 0.8 }) };
-      if (word === "fence") return { content: `Here is my review.\n\`\`\`json\n${criticAnswer({ pass: false })}\n\`\`\`\n` };
+      if (word === "fail")
+        return { content: criticAnswer({ pass: false, failedRules: ["Exception Swallowing"], confidence: 0.8 }) };
+      if (word === "fence")
+        return { content: `Here is my review.\n\`\`\`json\n${criticAnswer({ pass: false })}\n\`\`\`\n` };
       if (word === "prose") return { content: "The record looks mostly fine to me, I think." };
       if (word === "body") return { body: "upstream proxy says hello" };
       return { content: criticAnswer({ pass: true }), usage: { prompt_tokens: 100, completion_tokens: 10 } };
     });
     expect(outcome).toBe("finished");
-    expect(progress).toMatchObject({ status: "SUCCEEDED", total: 5, done: 5, parsed: 3, unreadable: 2, pass: 1, fail: 2, errored: 0 });
+    expect(progress).toMatchObject({
+      status: "SUCCEEDED",
+      total: 5,
+      done: 5,
+      parsed: 3,
+      unreadable: 2,
+      pass: 1,
+      fail: 2,
+      errored: 0,
+    });
     const { results } = await listCriticRunResults({ actor: SYSTEM_ACTOR.cli, runId: progress.runId });
     const unreadable = results.filter((r) => r.status === "UNREADABLE");
-    expect(unreadable.map((r) => r.raw).sort()).toEqual(["The record looks mostly fine to me, I think.", "upstream proxy says hello"]);
+    expect(unreadable.map((r) => r.raw).sort()).toEqual([
+      "The record looks mostly fine to me, I think.",
+      "upstream proxy says hello",
+    ]);
     expect(unreadable.every((r) => r.overallPass === null)).toBe(true);
     const failed = results.find((r) => r.failedRules.includes("Exception Swallowing"));
     expect(failed).toMatchObject({ status: "PARSED", overallPass: false, confidence: 0.8 });
@@ -172,10 +196,16 @@ describe("critic runs against the fake endpoint", () => {
     const dataset = await datasetWith(["slow", "pass"]);
     const name = await critic({ timeoutMs: 1000 });
     const first = await run(name, dataset, ({ prompt }) =>
-      caseOf(prompt) === "slow" ? { delayMs: 2_500, content: criticAnswer({ pass: true }) } : { content: criticAnswer({ pass: true }) },
+      caseOf(prompt) === "slow"
+        ? { delayMs: 2_500, content: criticAnswer({ pass: true }) }
+        : { content: criticAnswer({ pass: true }) },
     );
     expect(first.progress).toMatchObject({ status: "SUCCEEDED", done: 2, parsed: 1, pass: 1, fail: 0, errored: 1 });
-    const { results } = await listCriticRunResults({ actor: SYSTEM_ACTOR.cli, runId: first.progress.runId, status: "ERROR" });
+    const { results } = await listCriticRunResults({
+      actor: SYSTEM_ACTOR.cli,
+      runId: first.progress.runId,
+      status: "ERROR",
+    });
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ attempts: 3, overallPass: null });
     expect(results[0].error).toMatch(/no answer within 1000 ms/);
@@ -243,11 +273,20 @@ describe("critic runs against the fake endpoint", () => {
     const prompts = fake.requests.slice(before).map((request) => request.prompt);
     expect(prompts).toHaveLength(10);
     expect(new Set(prompts).size).toBe(10);
-    expect(await getCriticRunProgress({ actor: SYSTEM_ACTOR.cli, runId: start.runId })).toMatchObject({ status: "SUCCEEDED", done: 10 });
+    expect(await getCriticRunProgress({ actor: SYSTEM_ACTOR.cli, runId: start.runId })).toMatchObject({
+      status: "SUCCEEDED",
+      done: 10,
+    });
 
-    const other = await openCriticRun({ actor: SYSTEM_ACTOR.cli, criticName: name, datasetName: await datasetWith(["pass", "pass"]) });
+    const other = await openCriticRun({
+      actor: SYSTEM_ACTOR.cli,
+      criticName: name,
+      datasetName: await datasetWith(["pass", "pass"]),
+    });
     await changeCriticRunStatus({ actor: SYSTEM_ACTOR.cli, runId: other.runId, action: "cancel" });
-    await expect(changeCriticRunStatus({ actor: SYSTEM_ACTOR.cli, runId: other.runId, action: "resume" })).rejects.toThrow(/cancelled/);
+    await expect(
+      changeCriticRunStatus({ actor: SYSTEM_ACTOR.cli, runId: other.runId, action: "resume" }),
+    ).rejects.toThrow(/cancelled/);
     expect(await processCriticRun({ runId: other.runId, retry: FAST_RETRY })).toBe("stopped");
   });
 
@@ -263,7 +302,10 @@ describe("critic runs against the fake endpoint", () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     crash.abort();
     expect(await working).toBe("stopped");
-    const stored = await prisma().criticResult.findMany({ where: { runId: start.runId }, select: { record: { select: { question: true } } } });
+    const stored = await prisma().criticResult.findMany({
+      where: { runId: start.runId },
+      select: { record: { select: { question: true } } },
+    });
     expect(stored.length).toBeGreaterThan(0);
     expect(stored.length).toBeLessThan(8);
 
@@ -276,7 +318,10 @@ describe("critic runs against the fake endpoint", () => {
     for (const { record } of stored) expect(askedAfter.some((prompt) => prompt.includes(record.question))).toBe(false);
     expect(askedAfter).toHaveLength(8 - stored.length);
     expect(fake.requests.length - before).toBeGreaterThanOrEqual(8);
-    expect(await getCriticRunProgress({ actor: SYSTEM_ACTOR.cli, runId: start.runId })).toMatchObject({ done: 8, pass: 8 });
+    expect(await getCriticRunProgress({ actor: SYSTEM_ACTOR.cli, runId: start.runId })).toMatchObject({
+      done: 8,
+      pass: 8,
+    });
   });
 
   it("runs as a queued job drained by the critic workers", async () => {

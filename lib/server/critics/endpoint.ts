@@ -43,7 +43,9 @@ const usageNumber = (value: unknown): number | null =>
   typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : null;
 
 /** Reads a 200 body: the first choice's message when it is a chat completion. */
-function readCompletion(body: string): Pick<ChatReply, "text" | "isChatCompletion" | "promptTokens" | "completionTokens"> {
+function readCompletion(
+  body: string,
+): Pick<ChatReply, "text" | "isChatCompletion" | "promptTokens" | "completionTokens"> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -99,8 +101,7 @@ export async function callChatCompletion(
           : AbortSignal.timeout(request.timeoutMs),
       });
       const text = await response.text();
-      if (response.ok)
-        return { ...readCompletion(text), attempts: attempt, latencyMs: Date.now() - started };
+      if (response.ok) return { ...readCompletion(text), attempts: attempt, latencyMs: Date.now() - started };
       lastReason = `the endpoint answered ${response.status}: ${text.slice(0, 300)}`;
       if (!isRetryableStatus(response.status)) throw new EndpointError(lastReason, attempt);
       retryAfter = retryAfterMs(response.headers.get("retry-after"), Date.now());
@@ -114,7 +115,9 @@ export async function callChatCompletion(
           : `the endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}`;
     }
     if (attempt < retry.maxAttempts)
-      await sleep(backoffMs({ attempt, retryAfter, baseMs: retry.baseMs, maxMs: retry.maxWaitMs, random: Math.random() }));
+      await sleep(
+        backoffMs({ attempt, retryAfter, baseMs: retry.baseMs, maxMs: retry.maxWaitMs, random: Math.random() }),
+      );
   }
   throw new EndpointError(`${lastReason} (after ${retry.maxAttempts} attempts)`, retry.maxAttempts);
 }

@@ -87,11 +87,15 @@ export async function startCriticWorkers(count = Number(process.env.VERITY_CRITI
   const boss = await getBoss();
   const ids: string[] = [];
   for (let index = 0; index < count; index++) {
-    const id = await boss.work<CriticJob>(CRITIC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      const outcome = await processCriticRun({ runId: job.data.runId });
-      // The continuation is queued while this job is still active: the policy allows one queued beside it.
-      if (outcome === "continue") await queueRun(job.data.runId);
-    });
+    const id = await boss.work<CriticJob>(
+      CRITIC_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 0.5 },
+      async ([job]) => {
+        const outcome = await processCriticRun({ runId: job.data.runId });
+        // The continuation is queued while this job is still active: the policy allows one queued beside it.
+        if (outcome === "continue") await queueRun(job.data.runId);
+      },
+    );
     ids.push(id);
   }
   globalForCritics.verityCriticWorkers = ids;

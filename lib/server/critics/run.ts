@@ -29,17 +29,18 @@ export type CriticRunOutcome = "finished" | "stopped" | "continue";
 function apiKeyOf(critic: { apiKeyEnv: string | null; apiKeySealed: string | null }): string | null {
   if (critic.apiKeyEnv) {
     const value = process.env[critic.apiKeyEnv];
-    if (!value) throw new Error(`the environment variable ${critic.apiKeyEnv} that holds the critic's API key is not set`);
+    if (!value)
+      throw new Error(`the environment variable ${critic.apiKeyEnv} that holds the critic's API key is not set`);
     return value;
   }
   return critic.apiKeySealed ? openSealedSecret(critic.apiKeySealed) : null;
 }
 
 /** A reply read into a result: PARSED when it states a verdict, else UNREADABLE (kept, never pass or fail). */
-export function readCriticReply(reply: { text: string; isChatCompletion: boolean }): Pick<
-  CriticResultInput,
-  "status" | "overallPass" | "failedRules" | "rules" | "confidence" | "raw"
-> {
+export function readCriticReply(reply: {
+  text: string;
+  isChatCompletion: boolean;
+}): Pick<CriticResultInput, "status" | "overallPass" | "failedRules" | "rules" | "confidence" | "raw"> {
   const verdict = reply.isChatCompletion ? parseCriticOutput(reply.text) : null;
   if (!verdict || verdict.overallPass === null)
     return { status: "UNREADABLE", overallPass: null, failedRules: [], rules: [], confidence: null, raw: reply.text };

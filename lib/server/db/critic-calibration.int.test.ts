@@ -28,7 +28,16 @@ const OTHER = "Other Issues";
 // 5 | python   | invalid, exception-swallow. | pass     | pass                | fail (swallowing)
 // 6 | cpp      | valid                       | pass     | pass                | pass
 // 7 | cpp      | invalid, other              | pass     | pass                | fail (other)
-const PEOPLE: (string | null)[] = [null, "exception-swallowing", null, "other", null, "exception-swallowing", null, "other"];
+const PEOPLE: (string | null)[] = [
+  null,
+  "exception-swallowing",
+  null,
+  "other",
+  null,
+  "exception-swallowing",
+  null,
+  "other",
+];
 const LANGUAGES = ["python", "python", "python", "python", "python", "python", "cpp", "cpp"];
 const V1: ("pass" | "fail" | "prose")[] = ["fail", "fail", "fail", "pass", "prose", "pass", "pass", "pass"];
 
@@ -61,7 +70,15 @@ beforeAll(async () => {
   });
   const campaign = await createCampaign({
     actor: admin,
-    input: { dataset, name: uniqueName("Calibration"), overlap: 1, agreementFraction: 0, blind: true, finalRule: "consensus", leaseMinutes: 30 },
+    input: {
+      dataset,
+      name: uniqueName("Calibration"),
+      overlap: 1,
+      agreementFraction: 0,
+      blind: true,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
   });
   const items = await prisma().campaignItem.findMany({
     where: { campaignId: campaign.id },
@@ -73,14 +90,23 @@ beforeAll(async () => {
     await submitAnnotation({
       actor: annotator,
       itemId: item.id,
-      input: { valid: category === null, categories: category ? [category] : [], note: null, needsReview: false, activeMs: 1000 },
+      input: {
+        valid: category === null,
+        categories: category ? [category] : [],
+        note: null,
+        needsReview: false,
+        activeMs: 1000,
+      },
     });
   }
 
   fake = await startFakeOpenAI(() => ({}));
   criticName = uniqueName("critic");
   const define = (model: string) =>
-    saveCritic({ actor: SYSTEM_ACTOR.cli, input: saveCriticSchema.parse({ name: criticName, baseUrl: fake.baseUrl, model }) });
+    saveCritic({
+      actor: SYSTEM_ACTOR.cli,
+      input: saveCriticSchema.parse({ name: criticName, baseUrl: fake.baseUrl, model }),
+    });
   const runOnce = async () => {
     const run = await openCriticRun({ actor: SYSTEM_ACTOR.cli, criticName, datasetName: dataset });
     expect(await processCriticRun({ runId: run.runId })).toBe("finished");
@@ -97,7 +123,9 @@ beforeAll(async () => {
   fake.setScript(({ prompt }) => {
     const category = PEOPLE[rOf(prompt)];
     if (category === null) return { content: criticAnswer({ pass: true, confidence: 0.9 }) };
-    return { content: criticAnswer({ pass: false, failedRules: [category === "other" ? OTHER : SWALLOW], confidence: 0.9 }) };
+    return {
+      content: criticAnswer({ pass: false, failedRules: [category === "other" ? OTHER : SWALLOW], confidence: 0.9 }),
+    };
   });
   await runOnce();
 });
@@ -119,7 +147,12 @@ describe("getDatasetCriticCalibration", () => {
     const [v2, imported, v1] = calibration.versions;
     expect(v2.invalid.counts).toEqual({ truePositives: 4, falsePositives: 0, falseNegatives: 0, trueNegatives: 4 });
     expect(v2.invalid).toMatchObject({ n: 8, kappa: 1, f1: 1, accuracy: { value: 1 } });
-    expect(imported.invalid.counts).toEqual({ truePositives: 1, falsePositives: 0, falseNegatives: 3, trueNegatives: 4 });
+    expect(imported.invalid.counts).toEqual({
+      truePositives: 1,
+      falsePositives: 0,
+      falseNegatives: 3,
+      trueNegatives: 4,
+    });
     // p_o = 5/8; critic invalid 1/8, people 4/8: p_e = 1/8·4/8 + 7/8·4/8 = 1/2; κ = (5/8 − 1/2)/(1/2) = 1/4.
     expect(imported.invalid.kappa).toBeCloseTo(0.25, 12);
     expect(imported.invalid.recall.value).toBe(0.25);
@@ -135,15 +168,33 @@ describe("getDatasetCriticCalibration", () => {
   it("breaks each version down by language and by rule, and names the rule wrong most often per language", async () => {
     const calibration = await getDatasetCriticCalibration({ actor: admin, datasetName: dataset });
     const v1 = calibration.versions.find((v) => v.critic === criticName && v.version === 1)!;
-    expect(v1.byLanguage.python.counts).toEqual({ truePositives: 1, falsePositives: 2, falseNegatives: 2, trueNegatives: 0 });
-    expect(v1.byLanguage.cpp.counts).toEqual({ truePositives: 0, falsePositives: 0, falseNegatives: 1, trueNegatives: 1 });
+    expect(v1.byLanguage.python.counts).toEqual({
+      truePositives: 1,
+      falsePositives: 2,
+      falseNegatives: 2,
+      trueNegatives: 0,
+    });
+    expect(v1.byLanguage.cpp.counts).toEqual({
+      truePositives: 0,
+      falsePositives: 0,
+      falseNegatives: 1,
+      trueNegatives: 1,
+    });
     // Exception Swallowing: flagged r0, r1, r2; people chose its category on r1, r5.
     const swallowing = v1.byRule.find((rule) => rule.rule === SWALLOW)!;
     expect(swallowing.categories).toEqual(["exception-swallowing"]);
     expect(swallowing.counts).toEqual({ truePositives: 1, falsePositives: 2, falseNegatives: 1, trueNegatives: 3 });
-    expect(swallowing.byLanguage.python.counts).toEqual({ truePositives: 1, falsePositives: 2, falseNegatives: 1, trueNegatives: 1 });
+    expect(swallowing.byLanguage.python.counts).toEqual({
+      truePositives: 1,
+      falsePositives: 2,
+      falseNegatives: 1,
+      trueNegatives: 1,
+    });
     // Other Issues was never flagged by v1; people chose "other" on r3 and r7.
-    expect(v1.byRule.find((rule) => rule.rule === OTHER)!.counts).toMatchObject({ truePositives: 0, falseNegatives: 2 });
+    expect(v1.byRule.find((rule) => rule.rule === OTHER)!.counts).toMatchObject({
+      truePositives: 0,
+      falseNegatives: 2,
+    });
     expect(v1.mostWrongRule).toEqual({
       python: { rule: SWALLOW, wrong: 3, n: 5 },
       cpp: { rule: OTHER, wrong: 1, n: 2 },

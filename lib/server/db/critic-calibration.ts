@@ -198,7 +198,9 @@ export async function getDatasetCriticCalibration({
     const own = countsByVersion.get(version.id) ?? [];
     const ownRules = rulesByVersion.get(version.id) ?? [];
     const byLanguage = Object.fromEntries(
-      [...groupBy(own, (c) => c.language)].sort(([a], [b]) => a.localeCompare(b)).map(([language, rows]) => [language, figuresOf(rows)]),
+      [...groupBy(own, (c) => c.language)]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([language, rows]) => [language, figuresOf(rows)]),
     );
     const byRule = [...groupBy(ownRules, (r) => r.rule)]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -207,12 +209,18 @@ export async function getDatasetCriticCalibration({
         categories: [...new Set(rows.flatMap((r) => r.categories))].sort(),
         ...figuresOf(rows),
         byLanguage: Object.fromEntries(
-          [...groupBy(rows, (r) => r.language)].sort(([a], [b]) => a.localeCompare(b)).map(([language, lr]) => [language, figuresOf(lr)]),
+          [...groupBy(rows, (r) => r.language)]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([language, lr]) => [language, figuresOf(lr)]),
         ),
       }));
     const mostWrong = Object.fromEntries(
       Object.keys(byLanguage).map((language) => {
-        const perRule = byRule.flatMap((rule) => (rule.byLanguage[language] ? [{ rule: rule.rule, ...rule.byLanguage[language].counts, n: rule.byLanguage[language].n }] : []));
+        const perRule = byRule.flatMap((rule) =>
+          rule.byLanguage[language]
+            ? [{ rule: rule.rule, ...rule.byLanguage[language].counts, n: rule.byLanguage[language].n }]
+            : [],
+        );
         const worst = mostWrongRule(perRule);
         return [language, worst ? { rule: worst.rule, wrong: worst.wrong, n: worst.n } : null];
       }),
@@ -232,7 +240,9 @@ export async function getDatasetCriticCalibration({
       reliability: reliability(binsByVersion.get(version.id) ?? [], CONFIDENCE_BINS),
     };
   });
-  calibrations.sort((a, b) => compareCriticVersions(a.invalid, b.invalid) || a.critic.localeCompare(b.critic) || a.version - b.version);
+  calibrations.sort(
+    (a, b) => compareCriticVersions(a.invalid, b.invalid) || a.critic.localeCompare(b.critic) || a.version - b.version,
+  );
   return {
     dataset: datasetName,
     items: row.items,

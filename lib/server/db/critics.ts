@@ -72,11 +72,21 @@ const criticSelect = {
   versions: { select: versionSelect, orderBy: { number: "desc" } },
 } satisfies Prisma.CriticSelect;
 
-function toCriticRow({ apiKeySealed, kind, ...row }: Prisma.CriticGetPayload<{ select: typeof criticSelect }>): CriticRow {
+function toCriticRow({
+  apiKeySealed,
+  kind,
+  ...row
+}: Prisma.CriticGetPayload<{ select: typeof criticSelect }>): CriticRow {
   return { ...row, kind: kind === "IMPORTED" ? "IMPORTED" : "ENDPOINT", hasStoredKey: apiKeySealed !== null };
 }
 
-export type SavedCritic = { criticId: string; name: string; version: number; createdCritic: boolean; createdVersion: boolean };
+export type SavedCritic = {
+  criticId: string;
+  name: string;
+  version: number;
+  createdCritic: boolean;
+  createdVersion: boolean;
+};
 
 /**
  * Creates a critic, or updates the one of that name: its endpoint settings change in place; its
@@ -118,7 +128,12 @@ export async function saveCritic({
     const prompt = promptOf(existing?.versions[0]?.template);
     if (!existing) {
       const critic = await tx.critic.create({
-        data: { name: input.name, ...endpoint, createdById: personIdOf(actor), versions: { create: { number: 1, ...prompt, createdById: personIdOf(actor) } } },
+        data: {
+          name: input.name,
+          ...endpoint,
+          createdById: personIdOf(actor),
+          versions: { create: { number: 1, ...prompt, createdById: personIdOf(actor) } },
+        },
         select: { id: true },
       });
       saved = { criticId: critic.id, name: input.name, version: 1, createdCritic: true, createdVersion: true };
@@ -132,16 +147,37 @@ export async function saveCritic({
         latest.maxTokens === prompt.maxTokens &&
         latest.template === prompt.template;
       if (same) {
-        saved = { criticId: existing.id, name: input.name, version: latest.number, createdCritic: false, createdVersion: false };
+        saved = {
+          criticId: existing.id,
+          name: input.name,
+          version: latest.number,
+          createdCritic: false,
+          createdVersion: false,
+        };
       } else if (latest && latest.usedAt === null) {
         // Nothing was judged with it yet: editing it changes no stored verdict.
         const updated = await tx.criticVersion.updateMany({ where: { id: latest.id, usedAt: null }, data: prompt });
-        if (updated.count === 0) throw new AppError("CONFLICT", "A run started with this version just now; save again.");
-        saved = { criticId: existing.id, name: input.name, version: latest.number, createdCritic: false, createdVersion: false };
+        if (updated.count === 0)
+          throw new AppError("CONFLICT", "A run started with this version just now; save again.");
+        saved = {
+          criticId: existing.id,
+          name: input.name,
+          version: latest.number,
+          createdCritic: false,
+          createdVersion: false,
+        };
       } else {
         const number = (latest?.number ?? 0) + 1;
-        await tx.criticVersion.create({ data: { criticId: existing.id, number, ...prompt, createdById: personIdOf(actor) } });
-        saved = { criticId: existing.id, name: input.name, version: number, createdCritic: false, createdVersion: true };
+        await tx.criticVersion.create({
+          data: { criticId: existing.id, number, ...prompt, createdById: personIdOf(actor) },
+        });
+        saved = {
+          criticId: existing.id,
+          name: input.name,
+          version: number,
+          createdCritic: false,
+          createdVersion: true,
+        };
       }
     }
     await writeAudit(tx, {
@@ -150,7 +186,14 @@ export async function saveCritic({
       targetType: "Critic",
       targetId: saved.criticId,
       // Where the key comes from, never the key.
-      after: { name: input.name, baseUrl: input.baseUrl, model: input.model, version: saved.version, apiKeyEnv: input.apiKeyEnv ?? null, storedKey: Boolean(sealed) },
+      after: {
+        name: input.name,
+        baseUrl: input.baseUrl,
+        model: input.model,
+        version: saved.version,
+        apiKeyEnv: input.apiKeyEnv ?? null,
+        storedKey: Boolean(sealed),
+      },
     });
     return saved;
   });
@@ -160,12 +203,22 @@ export async function saveCritic({
 export async function listCritics({ actor }: { actor: Actor | SystemActor }): Promise<CriticRow[]> {
   assertCan(actor, "critics:read");
   // Critics are configurations an admin types in: a handful, so one page holds them all.
-  const rows = await prisma().critic.findMany({ select: criticSelect, orderBy: [{ kind: "asc" }, { name: "asc" }], take: 500 });
+  const rows = await prisma().critic.findMany({
+    select: criticSelect,
+    orderBy: [{ kind: "asc" }, { name: "asc" }],
+    take: 500,
+  });
   return rows.map(toCriticRow);
 }
 
 /** One critic by id (NOT_FOUND when none). Scope: critics:read. */
-export async function getCritic({ actor, criticId }: { actor: Actor | SystemActor; criticId: string }): Promise<CriticRow> {
+export async function getCritic({
+  actor,
+  criticId,
+}: {
+  actor: Actor | SystemActor;
+  criticId: string;
+}): Promise<CriticRow> {
   assertCan(actor, "critics:read");
   const row = await prisma().critic.findUnique({ where: { id: criticId }, select: criticSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such critic.");
@@ -215,7 +268,13 @@ const runSelect = {
   version: { select: { number: true, critic: { select: { name: true } } } },
 } satisfies Prisma.CriticRunSelect;
 
-function toProgress({ id, dataset, version, status, ...row }: Prisma.CriticRunGetPayload<{ select: typeof runSelect }>): CriticRunProgress {
+function toProgress({
+  id,
+  dataset,
+  version,
+  status,
+  ...row
+}: Prisma.CriticRunGetPayload<{ select: typeof runSelect }>): CriticRunProgress {
   return {
     runId: id,
     critic: version.critic.name,
@@ -270,10 +329,18 @@ export async function openCriticRun({
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
   if (campaignId) {
-    const campaign = await prisma().campaign.findFirst({ where: { id: campaignId, datasetId: dataset.id }, select: { id: true } });
+    const campaign = await prisma().campaign.findFirst({
+      where: { id: campaignId, datasetId: dataset.id },
+      select: { id: true },
+    });
     if (!campaign) throw new AppError("NOT_FOUND", `No campaign ${campaignId} on dataset "${datasetName}".`);
   }
-  const scope: RunScope = { versionId: version.id, datasetId: dataset.id, language: language ?? null, campaignId: campaignId ?? null };
+  const scope: RunScope = {
+    versionId: version.id,
+    datasetId: dataset.id,
+    language: language ?? null,
+    campaignId: campaignId ?? null,
+  };
   return prisma().$transaction(async (tx) => {
     const open = await tx.criticRun.findFirst({
       where: { ...scope, status: { in: ["RUNNING", "PAUSED"] } },
@@ -322,7 +389,13 @@ export async function openCriticRun({
       action: "critic.run",
       targetType: "CriticRun",
       targetId: run.id,
-      after: { critic: criticName, version: version.number, dataset: datasetName, language: scope.language, campaignId: scope.campaignId },
+      after: {
+        critic: criticName,
+        version: version.number,
+        dataset: datasetName,
+        language: scope.language,
+        campaignId: scope.campaignId,
+      },
     });
     return { runId: run.id, total: counts.total, resumed: false, version: version.number };
   });
@@ -345,7 +418,9 @@ export async function findCriticRunToProcess(runId: string) {
           temperature: true,
           maxTokens: true,
           template: true,
-          critic: { select: { baseUrl: true, apiKeyEnv: true, apiKeySealed: true, concurrency: true, timeoutMs: true } },
+          critic: {
+            select: { baseUrl: true, apiKeyEnv: true, apiKeySealed: true, concurrency: true, timeoutMs: true },
+          },
         },
       },
     },
@@ -504,13 +579,24 @@ export async function changeCriticRunStatus({
       if (!exists) throw new AppError("NOT_FOUND", "No such critic run.");
       throw new AppError("CONFLICT", `The run is ${exists.status.toLowerCase()}; it cannot ${action}.`);
     }
-    await writeAudit(tx, { actorId: personIdOf(actor), action: `critic.run.${action}`, targetType: "CriticRun", targetId: runId });
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: `critic.run.${action}`,
+      targetType: "CriticRun",
+      targetId: runId,
+    });
     return to;
   });
 }
 
 /** A run's counters (NOT_FOUND when none). Scope: critics:read. */
-export async function getCriticRunProgress({ actor, runId }: { actor: Actor | SystemActor; runId: string }): Promise<CriticRunProgress> {
+export async function getCriticRunProgress({
+  actor,
+  runId,
+}: {
+  actor: Actor | SystemActor;
+  runId: string;
+}): Promise<CriticRunProgress> {
   assertCan(actor, "critics:read");
   const row = await prisma().criticRun.findUnique({ where: { id: runId }, select: runSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such critic run.");
@@ -528,9 +614,13 @@ export async function listCriticRuns({
   limit?: number;
 }): Promise<{ runs: CriticRunProgress[]; nextBefore: string | null }> {
   assertCan(actor, "critics:read");
-  const cursor = before ? await prisma().criticRun.findUnique({ where: { id: before }, select: { createdAt: true, id: true } }) : null;
+  const cursor = before
+    ? await prisma().criticRun.findUnique({ where: { id: before }, select: { createdAt: true, id: true } })
+    : null;
   const rows = await prisma().criticRun.findMany({
-    where: cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
+    where: cursor
+      ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
+      : {},
     select: runSelect,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
