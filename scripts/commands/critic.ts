@@ -6,9 +6,9 @@ import type { Command } from "commander";
 
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { controlCriticRun, startCriticRun, startCriticWorkers } from "@/lib/server/critics/jobs";
-import { getDatasetCriticCalibration } from "@/lib/server/db/critic-calibration";
-import { type CriticRunProgress, getCriticRunProgress, saveCritic } from "@/lib/server/db/critics";
-import { stopBoss } from "@/lib/server/jobs/boss";
+import { getDatasetCriticCalibration } from "@/lib/server/critics/calibration";
+import { type CriticRunProgress, getCriticRunProgress, saveCritic } from "@/lib/server/critics/critics";
+import { stopBoss } from "@/lib/server/workers/boss";
 import { saveCriticSchema, startCriticRunSchema } from "@/lib/validation/critics";
 
 import { exitWithError, usageError, withDatabase } from "./with-database";

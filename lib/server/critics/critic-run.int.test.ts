@@ -12,9 +12,9 @@ import {
   listCritics,
   openCriticRun,
   saveCritic,
-} from "@/lib/server/db/critics";
-import { importRecords } from "@/lib/server/db/imports";
-import { stopBoss } from "@/lib/server/jobs/boss";
+} from "./critics";
+import { importRecords } from "@/lib/server/imports/imports";
+import { stopBoss } from "@/lib/server/workers/boss";
 import { saveCriticSchema } from "@/lib/validation/critics";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { criticAnswer, type FakeOpenAI, type FakeScript, startFakeOpenAI } from "@/lib/testing/fake-openai";

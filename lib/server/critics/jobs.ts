@@ -3,13 +3,8 @@ import "server-only";
 import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
-import {
-  changeCriticRunStatus,
-  type CriticRunStart,
-  type CriticRunStatus,
-  openCriticRun,
-} from "@/lib/server/db/critics";
-import { getBoss } from "@/lib/server/jobs/boss";
+import { changeCriticRunStatus, type CriticRunStart, type CriticRunStatus, openCriticRun } from "./critics";
+import { getBoss } from "@/lib/server/workers/boss";
 
 import { processCriticRun } from "./run";
 

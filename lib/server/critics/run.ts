@@ -12,7 +12,7 @@ import {
   nextPendingCriticRecords,
   type PendingCriticRecord,
   writeCriticResult,
-} from "@/lib/server/db/critics";
+} from "./critics";
 
 import { callChatCompletion, DEFAULT_RETRY, EndpointError, type RetryPolicy } from "./endpoint";
 
