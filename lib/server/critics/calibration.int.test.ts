@@ -12,7 +12,14 @@ import { criticAnswer, type FakeOpenAI, startFakeOpenAI } from "@/lib/testing/fa
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { getDatasetCriticCalibration } from "./calibration";
-import { openCriticRun, saveCritic } from "./critics";
+import {
+  getCriticRunProgress,
+  listCriticRunResults,
+  listCriticRuns,
+  listCritics,
+  openCriticRun,
+  saveCritic,
+} from "./critics";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { getDatasetReport } from "@/lib/server/reports/reports";
@@ -131,7 +138,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fake.close();
+  await fake?.close();
 });
 
 describe("getDatasetCriticCalibration", () => {
@@ -219,5 +226,31 @@ describe("getDatasetCriticCalibration", () => {
     expect(report.byLanguage.python).toMatchObject({ criticN: 6, resolved: 6, valid: 3 });
     expect(report.byLanguage.python.criticPass).toBeCloseTo(5 / 6, 12);
     expect(report.byLanguage.cpp).toMatchObject({ criticN: 2, criticPass: 1 });
+  });
+});
+
+describe("who reads critic runs", () => {
+  it("refuses annotators every run, reply and figure, and lets reviewers read them", async () => {
+    const annotator = await makeUser("ANNOTATOR", ["python", "cpp"]);
+    const reviewer = await makeUser("REVIEWER");
+    const { runs } = await listCriticRuns({ actor: admin });
+    const runId = runs[0].runId;
+    for (const read of [
+      () => getDatasetCriticCalibration({ actor: annotator, datasetName: dataset }),
+      () => listCritics({ actor: annotator }),
+      () => listCriticRuns({ actor: annotator }),
+      () => getCriticRunProgress({ actor: annotator, runId }),
+      () => listCriticRunResults({ actor: annotator, runId }),
+    ])
+      await expect(read()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(listCriticRunResults({ actor: reviewer, runId })).resolves.toMatchObject({
+      results: expect.any(Array),
+    });
+    await expect(
+      saveCritic({
+        actor: reviewer,
+        input: saveCriticSchema.parse({ name: uniqueName("x"), baseUrl: fake.baseUrl, model: "m" }),
+      }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });
