@@ -299,7 +299,11 @@ describe("critic runs against the fake endpoint", () => {
     // The worker dies: its requests in flight are lost, its stored answers stay.
     const crash = new AbortController();
     const working = processCriticRun({ runId: start.runId, retry: FAST_RETRY, signal: crash.signal });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Killed once a couple of answers are stored (waiting on the database, not the clock: the machine may be slow).
+    for (let attempt = 0; attempt < 600; attempt++) {
+      if ((await prisma().criticResult.count({ where: { runId: start.runId } })) >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     crash.abort();
     expect(await working).toBe("stopped");
     const stored = await prisma().criticResult.findMany({
