@@ -483,9 +483,10 @@ export type CriticResultInput = {
 };
 
 /**
- * Stores one record's result for a run and counts it, in one transaction. A record already answered
- * (a job delivered twice after a crash) is left alone and not counted again; an earlier run's failed
- * request is replaced. Returns whether it was stored. Scope: critics:admin (the worker).
+ * Stores one record's result for a run and counts it, in one statement (so the run's row, which every
+ * answer of the run counts into, is locked only for the moment of the update). A record already
+ * answered (a job delivered twice after a crash) is left alone and not counted again; an earlier
+ * run's failed request is replaced. Returns whether it was stored. Scope: critics:admin (the worker).
  */
 export async function writeCriticResult({
   actor,
@@ -499,39 +500,37 @@ export async function writeCriticResult({
   result: CriticResultInput;
 }): Promise<boolean> {
   assertCan(actor, "critics:admin");
-  return prisma().$transaction(async (tx) => {
-    const [run] = await tx.$queryRaw<{ versionId: string }[]>`
-      SELECT "versionId" FROM "CriticRun" WHERE id = ${runId} FOR UPDATE`;
-    if (!run) return false;
-    const stored = await tx.$queryRaw<{ id: string }[]>`
+  const one = (isCounted: boolean) => (isCounted ? 1 : 0);
+  const rows = await prisma().$queryRaw<{ stored: number }[]>`
+    WITH stored AS (
       INSERT INTO "CriticResult" (id, "versionId", "runId", "recordId", status, "overallPass", "failedRules", rules,
         confidence, raw, error, attempts, "latencyMs", "promptTokens", "completionTokens")
-      VALUES (${`crs_${crypto.randomUUID()}`}, ${run.versionId}, ${runId}, ${recordId}, ${result.status}, ${result.overallPass},
+      SELECT ${`crs_${crypto.randomUUID()}`}, run."versionId", run.id, ${recordId}, ${result.status}, ${result.overallPass},
         ${result.failedRules}::text[], ${JSON.stringify(result.rules)}::jsonb, ${result.confidence}, ${result.raw}, ${result.error},
-        ${result.attempts}, ${result.latencyMs}, ${result.promptTokens}, ${result.completionTokens})
+        ${result.attempts}, ${result.latencyMs}, ${result.promptTokens}, ${result.completionTokens}
+      FROM "CriticRun" run WHERE run.id = ${runId}
       ON CONFLICT ("versionId", "recordId") DO UPDATE SET
         "runId" = EXCLUDED."runId", status = EXCLUDED.status, "overallPass" = EXCLUDED."overallPass",
         "failedRules" = EXCLUDED."failedRules", rules = EXCLUDED.rules, confidence = EXCLUDED.confidence,
         raw = EXCLUDED.raw, error = EXCLUDED.error, attempts = EXCLUDED.attempts, "latencyMs" = EXCLUDED."latencyMs",
         "promptTokens" = EXCLUDED."promptTokens", "completionTokens" = EXCLUDED."completionTokens", "createdAt" = now()
       WHERE "CriticResult".status = 'ERROR' AND "CriticResult"."runId" IS DISTINCT FROM EXCLUDED."runId"
-      RETURNING id`;
-    if (stored.length === 0) return false;
-    await tx.criticRun.update({
-      where: { id: runId },
-      data: {
-        done: { increment: 1 },
-        parsed: { increment: result.status === "PARSED" ? 1 : 0 },
-        unreadable: { increment: result.status === "UNREADABLE" ? 1 : 0 },
-        errored: { increment: result.status === "ERROR" ? 1 : 0 },
-        pass: { increment: result.status === "PARSED" && result.overallPass === true ? 1 : 0 },
-        fail: { increment: result.status === "PARSED" && result.overallPass === false ? 1 : 0 },
-        promptTokens: { increment: result.promptTokens ?? 0 },
-        completionTokens: { increment: result.completionTokens ?? 0 },
-      },
-    });
-    return true;
-  });
+      RETURNING id
+    ), counted AS (
+      UPDATE "CriticRun" SET
+        done = done + 1,
+        parsed = parsed + ${one(result.status === "PARSED")},
+        unreadable = unreadable + ${one(result.status === "UNREADABLE")},
+        errored = errored + ${one(result.status === "ERROR")},
+        pass = pass + ${one(result.status === "PARSED" && result.overallPass === true)},
+        fail = fail + ${one(result.status === "PARSED" && result.overallPass === false)},
+        "promptTokens" = "promptTokens" + ${result.promptTokens ?? 0},
+        "completionTokens" = "completionTokens" + ${result.completionTokens ?? 0}
+      WHERE id = ${runId} AND EXISTS (SELECT 1 FROM stored)
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM counted)::int AS stored`;
+  return rows[0]?.stored === 1;
 }
 
 /** The run's status now (null when it was deleted), which a worker checks between records. No permission check: server code only. */
