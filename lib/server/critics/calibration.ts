@@ -16,6 +16,8 @@ import { AppError } from "@/lib/server/errors";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 
+import { IMPORTED_CRITIC } from "./critics";
+
 // Which critic to trust: every critic version (the record files' verdicts as "imported" among
 // them) against people's final labels on a dataset's campaign items. Campaign items are a seeded
 // random sample of their languages (gold items, which are chosen, never count: the relation leaves
@@ -131,14 +133,11 @@ export async function getDatasetCriticCalibration({
        WHERE f.final_valid IS NOT NULL
        ORDER BY f.record_id, f.strength DESC, array_position($1::text[], f.campaign_id) DESC
      ),
-     imported AS (
-       SELECT v.id FROM "CriticVersion" v JOIN "Critic" c ON c.id = v."criticId" WHERE c.kind = 'IMPORTED' ORDER BY v.number LIMIT 1
-     ),
      verdicts AS MATERIALIZED (
-       SELECT (SELECT id FROM imported) AS version_id, f.*, cv."overallPass" AS pass, cv."failedRules" AS failed_rules,
+       SELECT $2::text AS version_id, f.*, cv."overallPass" AS pass, cv."failedRules" AS failed_rules,
               NULL::float8 AS confidence
        FROM finals f JOIN "CriticVerdict" cv ON cv."recordId" = f.record_id
-       WHERE cv."overallPass" IS NOT NULL AND EXISTS (SELECT 1 FROM imported)
+       WHERE cv."overallPass" IS NOT NULL
        UNION ALL
        SELECT cr."versionId", f.*, cr."overallPass", cr."failedRules", cr.confidence
        FROM finals f JOIN "CriticResult" cr ON cr."recordId" = f.record_id
@@ -180,6 +179,7 @@ export async function getDatasetCriticCalibration({
           WHERE cr.status = 'UNREADABLE' GROUP BY 1
         ) x) AS unreadable`,
     campaignIds,
+    IMPORTED_CRITIC.versionId,
   );
   const counts = row.counts ?? [];
   const rules = row.rules ?? [];
@@ -188,13 +188,27 @@ export async function getDatasetCriticCalibration({
   const versionIds = [...new Set([...counts.map((c) => c.versionId), ...unreadable.keys()])];
   const versions = await prisma().criticVersion.findMany({
     where: { id: { in: versionIds } },
-    select: { id: true, number: true, model: true, critic: { select: { name: true, kind: true } } },
+    select: { id: true, number: true, model: true, critic: { select: { name: true } } },
   });
+  const described = [
+    ...versions.map((version) => ({ ...version, critic: version.critic.name, kind: "ENDPOINT" as const })),
+    ...(versionIds.includes(IMPORTED_CRITIC.versionId)
+      ? [
+          {
+            id: IMPORTED_CRITIC.versionId,
+            number: 1,
+            model: "",
+            critic: IMPORTED_CRITIC.name,
+            kind: "IMPORTED" as const,
+          },
+        ]
+      : []),
+  ];
   const countsByVersion = groupBy(counts, (c) => c.versionId);
   const rulesByVersion = groupBy(rules, (r) => r.versionId);
   const binsByVersion = groupBy(bins, (b) => b.versionId);
 
-  const calibrations = versions.map((version): CriticVersionCalibration => {
+  const calibrations = described.map((version): CriticVersionCalibration => {
     const own = countsByVersion.get(version.id) ?? [];
     const ownRules = rulesByVersion.get(version.id) ?? [];
     const byLanguage = Object.fromEntries(
@@ -227,8 +241,8 @@ export async function getDatasetCriticCalibration({
     );
     return {
       versionId: version.id,
-      critic: version.critic.name,
-      kind: version.critic.kind === "IMPORTED" ? "IMPORTED" : "ENDPOINT",
+      critic: version.critic,
+      kind: version.kind,
       version: version.number,
       model: version.model,
       unreadable: unreadable.get(version.id) ?? 0,

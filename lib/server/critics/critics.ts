@@ -14,11 +14,16 @@ import { prisma } from "@/lib/server/db/client";
 
 // The stored side of critics run from Verity: configurations, prompt versions, runs and each
 // record's result. Calling the endpoint and the job queue live in lib/server/critics. The verdicts
-// of the record files are the built-in critic "imported" (migration 20261201165430_critics): they
-// stay in "CriticVerdict", which every existing figure reads, and calibration reads them as that
-// critic's version 1.
+// of the record files are the built-in critic "imported" (migration 20261201180700_critics): they
+// stay in "CriticVerdict", which every existing figure reads; the critic and its one version are
+// made up when read (IMPORTED_CRITIC), never stored, and no stored critic may take the name.
 
-export const IMPORTED_CRITIC = "imported";
+/** The built-in critic of the record files' verdicts, as lists and calibration show it. */
+export const IMPORTED_CRITIC = { name: "imported", criticId: "imported", versionId: "imported-v1" } as const;
+
+function isImportedName(name: string): boolean {
+  return name.trim().toLowerCase() === IMPORTED_CRITIC.name;
+}
 
 export type CriticRunStatus = "RUNNING" | "PAUSED" | "CANCELLED" | "SUCCEEDED" | "FAILED";
 export type CriticResultStatus = "PARSED" | "UNREADABLE" | "ERROR";
@@ -62,7 +67,6 @@ const versionSelect = {
 const criticSelect = {
   id: true,
   name: true,
-  kind: true,
   baseUrl: true,
   apiKeyEnv: true,
   apiKeySealed: true,
@@ -72,13 +76,33 @@ const criticSelect = {
   versions: { select: versionSelect, orderBy: { number: "desc" } },
 } satisfies Prisma.CriticSelect;
 
-function toCriticRow({
-  apiKeySealed,
-  kind,
-  ...row
-}: Prisma.CriticGetPayload<{ select: typeof criticSelect }>): CriticRow {
-  return { ...row, kind: kind === "IMPORTED" ? "IMPORTED" : "ENDPOINT", hasStoredKey: apiKeySealed !== null };
+function toCriticRow({ apiKeySealed, ...row }: Prisma.CriticGetPayload<{ select: typeof criticSelect }>): CriticRow {
+  return { ...row, kind: "ENDPOINT", hasStoredKey: apiKeySealed !== null };
 }
+
+const IMPORTED_ROW: CriticRow = {
+  id: IMPORTED_CRITIC.criticId,
+  name: IMPORTED_CRITIC.name,
+  kind: "IMPORTED",
+  baseUrl: "",
+  apiKeyEnv: null,
+  hasStoredKey: false,
+  concurrency: 0,
+  timeoutMs: 0,
+  createdAt: new Date(0),
+  versions: [
+    {
+      id: IMPORTED_CRITIC.versionId,
+      number: 1,
+      model: "",
+      temperature: 0,
+      maxTokens: 0,
+      template: "",
+      usedAt: new Date(0),
+      createdAt: new Date(0),
+    },
+  ],
+};
 
 export type SavedCritic = {
   criticId: string;
@@ -102,6 +126,8 @@ export async function saveCritic({
   input: SaveCriticInput;
 }): Promise<SavedCritic> {
   assertCan(actor, "critics:admin");
+  if (isImportedName(input.name))
+    throw new AppError("CONFLICT", `"${input.name}" is the built-in critic of the record files.`);
   const sealed = input.apiKey && input.apiKey.trim() !== "" ? sealSecret(input.apiKey.trim()) : undefined;
   const promptOf = (latestTemplate: string | undefined) => ({
     model: input.model,
@@ -120,10 +146,8 @@ export async function saveCritic({
   return prisma().$transaction(async (tx) => {
     const existing = await tx.critic.findUnique({
       where: { name: input.name },
-      select: { id: true, kind: true, versions: { select: versionSelect, orderBy: { number: "desc" }, take: 1 } },
+      select: { id: true, versions: { select: versionSelect, orderBy: { number: "desc" }, take: 1 } },
     });
-    if (existing?.kind === "IMPORTED")
-      throw new AppError("CONFLICT", `"${input.name}" is the built-in critic of the record files.`);
     let saved: SavedCritic;
     const prompt = promptOf(existing?.versions[0]?.template);
     if (!existing) {
@@ -205,10 +229,10 @@ export async function listCritics({ actor }: { actor: Actor | SystemActor }): Pr
   // Critics are configurations an admin types in: a handful, so one page holds them all.
   const rows = await prisma().critic.findMany({
     select: criticSelect,
-    orderBy: [{ kind: "asc" }, { name: "asc" }],
+    orderBy: { name: "asc" },
     take: 500,
   });
-  return rows.map(toCriticRow);
+  return [...rows.map(toCriticRow), IMPORTED_ROW];
 }
 
 /** One critic by id (NOT_FOUND when none). Scope: critics:read. */
@@ -318,13 +342,13 @@ export async function openCriticRun({
   campaignId?: string;
 }): Promise<CriticRunStart> {
   assertCan(actor, "critics:admin");
+  if (isImportedName(criticName))
+    throw new AppError("INVALID_INPUT", `"${criticName}" holds the record files' verdicts; it cannot be run.`);
   const critic = await prisma().critic.findUnique({
     where: { name: criticName },
-    select: { kind: true, versions: { select: { id: true, number: true }, orderBy: { number: "desc" }, take: 1 } },
+    select: { versions: { select: { id: true, number: true }, orderBy: { number: "desc" }, take: 1 } },
   });
   if (!critic) throw new AppError("NOT_FOUND", `No critic named "${criticName}".`);
-  if (critic.kind === "IMPORTED")
-    throw new AppError("INVALID_INPUT", `"${criticName}" holds the record files' verdicts; it cannot be run.`);
   const version = critic.versions[0];
   const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);

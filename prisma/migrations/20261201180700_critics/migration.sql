@@ -2,7 +2,6 @@
 CREATE TABLE "Critic" (
     "id" TEXT NOT NULL,
     "name" TEXT NOT NULL,
-    "kind" TEXT NOT NULL DEFAULT 'ENDPOINT',
     "baseUrl" TEXT NOT NULL DEFAULT '',
     "apiKeyEnv" TEXT,
     "apiKeySealed" TEXT,
@@ -113,9 +112,7 @@ ALTER TABLE "CriticResult" ADD CONSTRAINT "CriticResult_runId_fkey" FOREIGN KEY 
 -- AddForeignKey
 ALTER TABLE "CriticResult" ADD CONSTRAINT "CriticResult_recordId_fkey" FOREIGN KEY ("recordId") REFERENCES "Record"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- The verdicts that came in the record files become one more critic version: the built-in critic
--- "imported" (kind IMPORTED, never called) with its version 1. Its verdicts stay where they are, in
--- "CriticVerdict" (one per record), which every existing figure reads; nothing is copied or lost,
--- and the calibration page reads them as this version's results (lib/server/db/critics.ts).
-INSERT INTO "Critic" (id, name, kind, "createdAt") VALUES ('critic-imported', 'imported', 'IMPORTED', now());
-INSERT INTO "CriticVersion" (id, "criticId", number, "createdAt") VALUES ('critic-imported-v1', 'critic-imported', 1, now());
+-- The verdicts that came in the record files stay where they are, in "CriticVerdict" (one per
+-- record), which every existing figure reads: nothing is copied or lost. They are one more critic
+-- version, the built-in "imported" v1, made up when read (lib/server/critics/critics.ts,
+-- IMPORTED_CRITIC) rather than stored, so a fresh database holds no rows and a backup restores into it.
