@@ -20,6 +20,7 @@ import { describeBackends } from "@/lib/server/sandbox/config";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 
 import { getBoss, stopBoss } from "./boss";
+import { runSolution, type SolutionJob } from "./solutions";
 import { verificationJobExpirySeconds } from "./expiry";
 import { startHeartbeat, stopHeartbeat } from "./workers";
 
@@ -30,9 +31,11 @@ export const VERIFY_QUEUE = "verify-record";
 const ENQUEUE_CHUNK = 1000;
 
 type VerifyJob = { batchId: string; recordId: number };
+/** A job of the verification queue: a record's canonical solution, or a model's solution (lib/server/jobs/solutions.ts). */
+type QueueJob = VerifyJob | SolutionJob;
 
 /** Creates the queue, or brings an existing one's job expiry up to date (docs/deploy.md, "Workers"). */
-async function ensureQueue(): Promise<void> {
+export async function ensureQueue(): Promise<void> {
   const boss = await getBoss();
   const options = { name: VERIFY_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: verificationJobExpirySeconds() };
   const queue = await boss.getQueue(VERIFY_QUEUE);
@@ -77,22 +80,20 @@ export async function startVerification({
   return batch;
 }
 
-async function runBoth(record: {
+/**
+ * Runs a solution against a record's demo and full tests (the canonical solution for verification,
+ * a model's for solver results), and says what that came to.
+ */
+export async function runBothTests(record: {
   language: string;
-  canonicalSolution: string;
+  solution: string;
   demoTestFunc: string;
   fullTestFunc: string;
 }): Promise<Verdict> {
   try {
     const language = parseLanguage(record.language);
-    const demo = await runSteadily(
-      { language, solution: record.canonicalSolution, test: record.demoTestFunc },
-      runInSandbox,
-    );
-    const full = await runSteadily(
-      { language, solution: record.canonicalSolution, test: record.fullTestFunc },
-      runInSandbox,
-    );
+    const demo = await runSteadily({ language, solution: record.solution, test: record.demoTestFunc }, runInSandbox);
+    const full = await runSteadily({ language, solution: record.solution, test: record.fullTestFunc }, runInSandbox);
     return { kind: "ran", demo, full };
   } catch (error) {
     // The isolation failed before the program started: nothing is known about the record, and no
@@ -114,7 +115,13 @@ async function runBoth(record: {
 export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<void> {
   const record = await findRecordToVerify({ actor: SYSTEM_ACTOR.worker, batchId, recordId });
   if (!record) return;
-  await storeVerification({ batchId, recordId, verdict: await runBoth(record) });
+  const verdict = await runBothTests({
+    language: record.language,
+    solution: record.canonicalSolution,
+    demoTestFunc: record.demoTestFunc,
+    fullTestFunc: record.fullTestFunc,
+  });
+  await storeVerification({ batchId, recordId, verdict });
 }
 
 /**
@@ -160,10 +167,11 @@ export async function startVerificationWorkers(
   const ids: string[] = [];
   for (let index = 0; index < concurrency; index++) {
     let id: string | null = null;
-    id = await boss.work<VerifyJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    id = await boss.work<QueueJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
       await holdJob({ workerId: worker.id, jobId: job.id });
       try {
-        await verifyRecord(job.data);
+        if ("solutionId" in job.data) await runSolution(job.data);
+        else await verifyRecord(job.data);
       } finally {
         await releaseJob(job.id);
       }
