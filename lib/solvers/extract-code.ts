@@ -24,9 +24,9 @@ function strip(text: string): string {
 }
 
 function wrapInElixirModule(code: string, canonicalSolution: string): string {
-  const module = strip(canonicalSolution).split("\n");
-  const first = module[0];
-  const last = module[module.length - 1];
+  const moduleLines = strip(canonicalSolution).split("\n");
+  const first = moduleLines[0];
+  const last = moduleLines[moduleLines.length - 1];
   // The reference asserts this shape of the canonical solution; a record without it is left alone.
   if (!first.startsWith("defmodule") || !last.startsWith("end")) return code;
   let lines = code.split("\n");
