@@ -64,7 +64,9 @@ export function registerServeCommand(program: Command): void {
             origin: "demo",
             fileName: "solutions.jsonl",
           });
-          console.log(`Loaded the demo solutions: ${solutions.imported} from ${solutions.models.length} models, queued to run.`);
+          console.log(
+            `Loaded the demo solutions: ${solutions.imported} from ${solutions.models.length} models, queued to run.`,
+          );
         }
       }
       const secret = authSecret(config.dataDir);

@@ -40,7 +40,9 @@ export function registerSolutionCommands(program: Command): void {
     .requiredOption("--dataset <name>", "dataset whose records the solutions answer")
     .option("--model <name>", "the model of lines that do not name one (AutoCodeBench result lines)")
     .option("--json", "print one JSON summary object as the last line", false)
-    .description("Import model outputs (all or nothing), run each against its record's demo and full tests, print pass@1.")
+    .description(
+      "Import model outputs (all or nothing), run each against its record's demo and full tests, print pass@1.",
+    )
     .action(async (file: string, options: { dataset: string; model?: string; json: boolean }) => {
       if (!existsSync(file) || !statSync(file).isFile()) usageError(`no such file: ${file}`);
       const outcome = await withDatabase(async () => {
@@ -67,7 +69,8 @@ export function registerSolutionCommands(program: Command): void {
           const bar =
             !options.json && process.stderr.isTTY
               ? new SingleBar({
-                  format: "Running [{bar}] {value}/{total} | passed {passed} | failed {failed} | unavailable {unavailable}",
+                  format:
+                    "Running [{bar}] {value}/{total} | passed {passed} | failed {failed} | unavailable {unavailable}",
                   stream: process.stderr,
                 })
               : null;

@@ -230,7 +230,8 @@ export async function findSolutionToRun({
 const DETAIL_CHARACTERS = 4096;
 
 function failureDetail(verdict: Extract<Verdict, { kind: "ran" }>): string | null {
-  const failing = verdict.demo.outcome !== "PASSED" ? verdict.demo : verdict.full.outcome !== "PASSED" ? verdict.full : null;
+  const failing =
+    verdict.demo.outcome !== "PASSED" ? verdict.demo : verdict.full.outcome !== "PASSED" ? verdict.full : null;
   if (!failing) return null;
   return escapeNul(
     [failing.compileOutput, failing.stderr, failing.stdout].filter(Boolean).join("\n").slice(0, DETAIL_CHARACTERS),
@@ -255,7 +256,13 @@ export async function writeSolutionRun({
   assertCan(actor, "datasets:verify");
   const isPassed = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
   const counter =
-    verdict.kind === "ran" ? (isPassed ? "passed" : "failed") : verdict.kind === "unavailable" ? "unavailable" : "errored";
+    verdict.kind === "ran"
+      ? isPassed
+        ? "passed"
+        : "failed"
+      : verdict.kind === "unavailable"
+        ? "unavailable"
+        : "errored";
   await prisma().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "SolutionBatch" WHERE id = ${batchId} FOR UPDATE`;
     const data =
@@ -469,6 +476,14 @@ export async function listRecordSolutions({ actor, recordId }: { actor: Actor | 
   return prisma().solution.findMany({
     where: { recordId, record: "kind" in actor ? {} : { dataset: visibleDatasetWhere(actor) } },
     orderBy: { model: "asc" },
-    select: { model: true, code: true, outcome: true, demoOutcome: true, fullOutcome: true, passed: true, detail: true },
+    select: {
+      model: true,
+      code: true,
+      outcome: true,
+      demoOutcome: true,
+      fullOutcome: true,
+      passed: true,
+      detail: true,
+    },
   });
 }
