@@ -7,9 +7,9 @@ import type { Command } from "commander";
 
 import { passAtOneByModel } from "@/lib/metrics/solvers";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { getSolutionBatchProgress, type SolutionBatchProgress, solverCounts } from "@/lib/server/db/solutions";
-import { importAndRunSolutions } from "@/lib/server/jobs/solutions";
-import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
+import { getSolutionBatchProgress, type SolutionBatchProgress, solverCounts } from "@/lib/server/solvers/solutions";
+import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
+import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
 import { usageError, withDatabase } from "./with-database";
 

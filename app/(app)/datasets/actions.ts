@@ -4,11 +4,11 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { importGoldAnswers } from "@/lib/server/db/gold";
-import { getVerificationProgress } from "@/lib/server/db/verification";
-import { startVerification } from "@/lib/server/jobs/verification";
-import { getSolutionBatchProgress } from "@/lib/server/db/solutions";
-import { importAndRunSolutions } from "@/lib/server/jobs/solutions";
+import { importGoldAnswers } from "@/lib/server/gold/gold";
+import { getVerificationProgress } from "@/lib/server/verification/batches";
+import { startVerification } from "@/lib/server/verification/jobs";
+import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
+import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { importGoldSchema } from "@/lib/validation/gold";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
 

@@ -11,7 +11,7 @@ import { languageName } from "@/lib/records/languages";
 import { recordTitle } from "@/lib/records/title";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { latestSolutionBatch, recordSolversPage, solverCounts } from "@/lib/server/db/solutions";
+import { latestSolutionBatch, recordSolversPage, solverCounts } from "@/lib/server/solvers/solutions";
 import { pathSegment } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
 import { recordSolversQuerySchema } from "@/lib/validation/solutions";

@@ -1,8 +1,8 @@
 import { passAtOneByModel } from "@/lib/metrics/solvers";
 import { readConfig } from "@/lib/server/config";
-import { latestSolutionBatch, solverCounts } from "@/lib/server/db/solutions";
+import { latestSolutionBatch, solverCounts } from "@/lib/server/solvers/solutions";
 import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
-import { importAndRunSolutions } from "@/lib/server/jobs/solutions";
+import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { solutionImportQuerySchema } from "@/lib/validation/solutions";
 
 type Params = { name: string };

@@ -1,0 +1,156 @@
+import "server-only";
+
+import { availableParallelism } from "node:os";
+
+import type { Language } from "@/lib/records/languages";
+import { assertCan } from "@/lib/server/auth/guard";
+import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
+import {
+  findDatasetToVerify,
+  findRecordToVerify,
+  openVerificationBatch,
+  recordIdsToQueue,
+  type VerificationBatchStart,
+  type Verdict,
+  writeVerification,
+} from "@/lib/server/verification/batches";
+import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
+import { getSandboxRouter } from "@/lib/server/sandbox";
+import { describeBackends } from "@/lib/server/sandbox/config";
+import { runSolution, type SolutionJob } from "@/lib/server/solvers/jobs";
+import { getBoss, stopBoss } from "@/lib/server/workers/boss";
+import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
+
+import { ensureQueue, runBothTests, VERIFY_QUEUE } from "./queue";
+
+// The queue's name stays importable from here, where its readers found it.
+export { VERIFY_QUEUE } from "./queue";
+
+// Batch verification as a feature: the job queue and the sandbox around the stored batches of
+// lib/server/verification/batches.ts. Workers act as the system (SYSTEM_ACTOR.worker).
+
+const ENQUEUE_CHUNK = 1000;
+
+type VerifyJob = { batchId: string; recordId: number };
+/** A job of the verification queue: a record's canonical solution, or a model's solution (lib/server/solvers/jobs.ts). */
+type QueueJob = VerifyJob | SolutionJob;
+
+/**
+ * Starts batch verification of a dataset (optionally one language): every record not yet verified
+ * (all of them with `force`) gets a queued job. A RUNNING batch with the same scope is resumed
+ * instead, so a crashed run picks up where it stopped without rerunning finished records.
+ * Scope: datasets:verify (the operator CLI passes the system actor).
+ */
+export async function startVerification({
+  actor,
+  datasetName,
+  language,
+  force,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+  language?: Language;
+  force: boolean;
+}): Promise<VerificationBatchStart> {
+  assertCan(actor, "datasets:verify");
+  const datasetId = await findDatasetToVerify({ actor, datasetName });
+  await ensureQueue();
+  const batch = await openVerificationBatch({ actor, datasetId, language, force });
+  // Resuming a batch whose process died: its unfinished records are queued again. Jobs the dead
+  // process held come back too once their lease expires; verifyRecord writes a record's results
+  // once per batch, so the duplicates do nothing.
+  const boss = await getBoss();
+  for await (const ids of recordIdsToQueue({
+    batchId: batch.batchId,
+    resumed: batch.resumed,
+    pageSize: ENQUEUE_CHUNK,
+  })) {
+    await boss.insert(
+      ids.map((recordId) => ({ name: VERIFY_QUEUE, data: { batchId: batch.batchId, recordId } satisfies VerifyJob })),
+    );
+  }
+  return batch;
+}
+
+/**
+ * Verifies one record for a batch: canonical solution against the demo and the full test. A record
+ * whose result cannot be stored is marked errored instead, so one bad record never stalls a batch;
+ * a job delivered twice (after a crash) finds its results and does nothing.
+ */
+export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<void> {
+  const record = await findRecordToVerify({ actor: SYSTEM_ACTOR.worker, batchId, recordId });
+  if (!record) return;
+  const verdict = await runBothTests({
+    language: record.language,
+    solution: record.canonicalSolution,
+    demoTestFunc: record.demoTestFunc,
+    fullTestFunc: record.fullTestFunc,
+  });
+  await storeVerification({ batchId, recordId, verdict });
+}
+
+/**
+ * Writes one record's verification (writeVerification). When that fails (a result the database
+ * refuses), the record is stored as errored; only when even that fails (the database is down) does
+ * it throw, so the job is retried.
+ */
+export async function storeVerification({
+  batchId,
+  recordId,
+  verdict,
+}: VerifyJob & { verdict: Verdict }): Promise<void> {
+  const actor = SYSTEM_ACTOR.worker;
+  try {
+    await writeVerification({ actor, batchId, recordId, verdict });
+  } catch (error) {
+    if (verdict.kind === "errored") throw error;
+    console.error(`verification: the result of record ${recordId} could not be stored:`, error);
+    await writeVerification({
+      actor,
+      batchId,
+      recordId,
+      verdict: { kind: "errored", reason: "its result could not be stored (see the server log)" },
+    });
+  }
+}
+
+/**
+ * Starts `concurrency` workers draining the verification queue in this process; returns their ids.
+ * The process beats as a worker (lib/server/workers/workers.ts) and records the jobs it holds, so a
+ * killed worker's jobs are retried as soon as its beats stop, not when they expire.
+ */
+export async function startVerificationWorkers(
+  concurrency = Number(process.env.VERITY_WORKER_CONCURRENCY) || availableParallelism(),
+): Promise<string[]> {
+  await ensureQueue();
+  const boss = await getBoss();
+  const worker = await startHeartbeat({
+    backend: describeBackends(getSandboxRouter().config),
+    concurrency,
+    retry: (jobIds) => boss.fail(VERIFY_QUEUE, jobIds),
+  });
+  const ids: string[] = [];
+  for (let index = 0; index < concurrency; index++) {
+    let id: string | null = null;
+    id = await boss.work<QueueJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      await holdJob({ workerId: worker.id, jobId: job.id });
+      try {
+        if ("solutionId" in job.data) await runSolution(job.data);
+        else await verifyRecord(job.data);
+      } finally {
+        await releaseJob(job.id);
+      }
+      // pg-boss waits out the rest of the polling interval after a job shorter than it; a worker that
+      // just finished one asks for the next at once (an empty queue still polls at the interval).
+      if (id) boss.notifyWorker(id);
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Stops this process's workers: active jobs finish (up to `timeoutMs`), then the worker is removed. */
+export async function stopVerificationWorkers(timeoutMs?: number): Promise<void> {
+  await stopBoss(timeoutMs);
+  await stopHeartbeat();
+}
