@@ -57,8 +57,3 @@ export function passAtOneByModel(rows: SolverCountsRow[]): ModelPassAtOne[] {
       return { model, ...figures(total), byLanguage };
     });
 }
-
-/** "k of n" for a record: how many of the models that ran on it solve it. */
-export function solvedShare(solvedBy: readonly string[], triedBy: readonly string[]): string {
-  return `${solvedBy.length} of ${triedBy.length}`;
-}

@@ -13,7 +13,7 @@ import { extractCodeFromReply } from "./extract-code";
 /** Longest model name. */
 export const MAX_MODEL_NAME = 100;
 /** Largest code or reply, in UTF-8 bytes (the record fields' limit). */
-export const MAX_SOLUTION_BYTES = 1024 * 1024;
+const MAX_SOLUTION_BYTES = 1024 * 1024;
 const MODEL_NAME = /^[^\s\u0000-\u001f][^\u0000-\u001f]*$/;
 
 /** What one line says before its record is looked up. */

@@ -129,35 +129,6 @@ export async function findRecordToRun({ actor, recordId }: { actor: Actor; recor
   return record;
 }
 
-/** The latest runs of a record the actor sees, newest first (for the record page). Scope: records:read. */
-export async function listRecordRuns({
-  actor,
-  recordId,
-  limit = 10,
-}: {
-  actor: Actor;
-  recordId: number;
-  limit?: number;
-}) {
-  assertCan(actor, "records:read");
-  return prisma().runResult.findMany({
-    where: { recordId, record: visibleRecordWhere(actor) },
-    orderBy: { createdAt: "desc" },
-    take: limit,
-    select: {
-      id: true,
-      kind: true,
-      backend: true,
-      outcome: true,
-      exitCode: true,
-      timeMs: true,
-      createdAt: true,
-      batchId: true,
-      user: { select: { email: true } },
-    },
-  });
-}
-
 /** What a verification run keeps for inspection (record page, batch page, export). */
 export type VerificationRun = {
   id: string;

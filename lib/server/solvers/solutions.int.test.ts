@@ -191,7 +191,15 @@ describe("solver results import", () => {
         [["alpha"], ["alpha", "beta"]],
       ]);
       const evidence = await solverEvidenceOf({ actor: admin, recordIds: [p3.id] });
-      expect(evidence.get(p3.id)).toEqual({ solved: 1, total: 3, byModel: { alpha: true, beta: false, gamma: false } });
+      expect(evidence.get(p3.id)).toEqual({
+        solved: 1,
+        total: 3,
+        byModel: [
+          { model: "alpha", solved: true },
+          { model: "beta", solved: false },
+          { model: "gamma", solved: false },
+        ],
+      });
       // Keyset pages of one: the same rows, in the same order.
       const seen: number[] = [];
       let cursor: number | null = null;

@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { SolverEvidence } from "@/lib/evidence/types";
 import { readItems } from "@/lib/records/reader";
 import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import { NO_CODE } from "@/lib/solvers/outcomes";
@@ -438,11 +439,9 @@ export async function recordSolversPage({
   return { rows: page, nextCursor: rows.length > limit ? page[page.length - 1].recordId : null };
 }
 
-/** A record's solver evidence: models that solve it (k), models whose solution ran (n), and each model's result. */
-export type SolverEvidence = { solved: number; total: number; byModel: Record<string, boolean> };
-
 /**
- * Solver evidence of the given records (those with no solution that ran are absent), in one query.
+ * Solver evidence of the given records — the models whose solution passed both tests (k) of those
+ * whose solution ran (n) — in one query; records with no solution that ran are absent.
  * Scope: records:read; the caller has already scoped the records to the actor.
  */
 export async function solverEvidenceOf({
@@ -461,29 +460,11 @@ export async function solverEvidenceOf({
     orderBy: [{ recordId: "asc" }, { model: "asc" }],
   });
   for (const row of rows) {
-    const entry = evidence.get(row.recordId) ?? { solved: 0, total: 0, byModel: {} };
+    const entry = evidence.get(row.recordId) ?? { solved: 0, total: 0, byModel: [] };
     entry.total += 1;
     if (row.passed) entry.solved += 1;
-    entry.byModel[row.model] = row.passed === true;
+    entry.byModel.push({ model: row.model, solved: row.passed === true });
     evidence.set(row.recordId, entry);
   }
   return evidence;
-}
-
-/** One record's solutions, each with its result, for the record page. Scope: records:read. */
-export async function listRecordSolutions({ actor, recordId }: { actor: Actor | SystemActor; recordId: number }) {
-  assertCan(actor, "records:read");
-  return prisma().solution.findMany({
-    where: { recordId, record: "kind" in actor ? {} : { dataset: visibleDatasetWhere(actor) } },
-    orderBy: { model: "asc" },
-    select: {
-      model: true,
-      code: true,
-      outcome: true,
-      demoOutcome: true,
-      fullOutcome: true,
-      passed: true,
-      detail: true,
-    },
-  });
 }
