@@ -11,6 +11,7 @@ import { registerUserCommands } from "./commands/users";
 import { registerVerifyCommands } from "./commands/verify";
 import { registerReportCommands } from "./commands/report";
 import { registerSandboxCommands } from "./commands/sandbox";
+import { registerSolutionCommands } from "./commands/solutions";
 
 const program = new Command()
   .name("verity")
@@ -31,5 +32,6 @@ registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
 registerCriticCommands(program);
+registerSolutionCommands(program);
 
 await program.parseAsync(process.argv);

@@ -69,6 +69,8 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/critics/actions.ts#startCriticRunAction": "critics:admin",
   "app/(app)/critics/actions.ts#controlCriticRunAction": "critics:admin",
   "app/(app)/critics/actions.ts#criticRunProgressAction": "critics:read",
+  "app/(app)/datasets/actions.ts#importSolutionsAction": "imports:write",
+  "app/(app)/datasets/actions.ts#solutionRunProgressAction": "records:read",
 };
 
 const routeModules = import.meta.glob<
