@@ -56,18 +56,19 @@ function queuedSql(
       `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND ${add(filters.category)} = ANY(a.categories))`,
     );
   const columns = `f.item_id, f.record_id, f.language, f."position", f.n, f.n_valid, f.final_valid, f.exec_valid`;
+  // The campaign also as a plain equality: then the queue index's order is the queue's order.
   const relation = finalLabelsOf(`ARRAY[${campaign}]::text[]`);
   const visible = `
       SELECT ${columns}, f.critic_pass AS crit, f.review_reasons AS reasons, f.review_reason_count AS reason_count
       FROM ${relation} f
-      WHERE ${["f.review_reason_count > 0", ...(hidden ? [`NOT (f.record_id = ANY(${hidden}))`] : []), ...where].join(" AND ")}`;
+      WHERE ${[`f.campaign_id = ${campaign}`, "f.review_reason_count > 0", ...(hidden ? [`NOT (f.record_id = ANY(${hidden}))`] : []), ...where].join(" AND ")}`;
   if (!hidden) return `queued AS NOT MATERIALIZED (${visible})`;
   return `queued AS NOT MATERIALIZED (${visible}
       UNION ALL
       SELECT h.*, verity_reason_count(h.reasons) FROM (
         SELECT ${columns}, NULL::boolean AS crit,
                verity_review_reasons(f.n, f.n_valid, f.adj_valid, f.final_valid, NULL, f.exec_valid, f.flagged) AS reasons
-        FROM ${relation} f WHERE ${[`f.record_id = ANY(${hidden})`, ...where].join(" AND ")}
+        FROM ${relation} f WHERE ${[`f.campaign_id = ${campaign}`, `f.record_id = ANY(${hidden})`, ...where].join(" AND ")}
       ) h WHERE h.reasons > 0
     )`;
 }
@@ -294,14 +295,16 @@ async function loadQueueDetails(campaignId: string, itemIds: string[]) {
   );
 }
 
-/** The people who labelled a campaign's counted items, for the review page's annotator filter. Scope: reviews:write. */
+/**
+ * The people who labelled a campaign's counted items, for the review page's annotator filter: the
+ * (campaign, annotator) rows a trigger keeps with every label. Scope: reviews:write.
+ */
 export async function listCampaignAnnotators({ actor, campaignId }: { actor: Actor; campaignId: string }) {
   assertCan(actor, "reviews:write");
   await getCampaign({ actor, campaignId });
   return prisma().$queryRaw<{ userId: string; email: string; name: string | null }[]>`
-    SELECT u.id AS "userId", u.email, u.name FROM "User" u
-    WHERE EXISTS (SELECT 1 FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
-                  WHERE a."userId" = u.id AND i."campaignId" = ${campaignId} AND NOT i.gold)
+    SELECT u.id AS "userId", u.email, u.name FROM "CampaignAnnotator" k JOIN "User" u ON u.id = k."userId"
+    WHERE k."campaignId" = ${campaignId} AND k.labels > 0
     ORDER BY coalesce(u.name, u.email), u.email`;
 }
 
