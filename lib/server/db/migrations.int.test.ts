@@ -104,7 +104,7 @@ const HAND_WRITTEN = [
   'trigger CREATE TRIGGER "CampaignItem_count_annotators_delete" AFTER DELETE ON public."CampaignItem" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_items_removed()',
   'trigger CREATE TRIGGER "CampaignItem_count_annotators_gold" AFTER UPDATE OF gold ON public."CampaignItem" FOR EACH ROW WHEN ((old.gold IS DISTINCT FROM new.gold)) EXECUTE FUNCTION verity_item_gold_changed()',
   // A partial covering index: campaign progress sums the item counters from it.
-  'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount") WHERE (NOT gold)',
+  'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId") WHERE (NOT gold)',
 ];
 
 async function catalogOf(url: string): Promise<string[]> {
