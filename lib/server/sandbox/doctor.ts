@@ -10,7 +10,7 @@ import { getRecipe } from "./recipes";
 import { compareWithReference, type ReferenceComparison } from "./reference-versions";
 import type { BackendName, Outcome, SandboxLanguage } from "./types";
 
-export type IsolationReport = {
+type IsolationReport = {
   mode: "bubblewrap" | "unsafe" | "refused";
   bwrapPath: string | null;
   prlimitPath: string | null;

@@ -15,7 +15,7 @@ import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "@/lib
 import { compareWithReference, type ReferenceComparison } from "@/lib/server/sandbox/reference-versions";
 import type { BackendName, SandboxLanguage } from "@/lib/server/sandbox/types";
 
-export type LanguageStatus = {
+type LanguageStatus = {
   language: SandboxLanguage;
   backend: BackendName;
   available: boolean;
