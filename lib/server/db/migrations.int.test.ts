@@ -53,7 +53,7 @@ const HAND_WRITTEN = [
   'index CREATE INDEX "Record_evidence_idx" ON public."Record" USING btree (id) INCLUDE ("executableValid", "verificationOutcome", difficulty)',
   // A partial index: the flagged review queue finds the rare flagged labels without reading the rest.
   'index CREATE INDEX "Annotation_needs_review_idx" ON public."Annotation" USING btree ("itemId") WHERE "needsReview"',
-  // Each item's row of the final-label relation, kept on it by triggers (20261201165541_final_labels_kept):
+  // Each item's row of the final-label relation, kept on it by triggers (20261201180700_final_labels_kept):
   // the queues' statement, the kept relation readers read, and what keeps it.
   "function verity_review_reasons(integer,integer,boolean,boolean,boolean,boolean,boolean)",
   "function verity_reason_count(integer)",
@@ -88,7 +88,7 @@ const HAND_WRITTEN = [
   'trigger CREATE TRIGGER "Campaign_keep_final_labels" AFTER UPDATE OF "finalRule" ON public."Campaign" FOR EACH ROW WHEN ((old."finalRule" IS DISTINCT FROM new."finalRule")) EXECUTE FUNCTION verity_campaign_rule_changed()',
   // A partial covering index: a queue page and its counts are one range of it, in queue order.
   'index CREATE INDEX "CampaignItem_review_queue_idx" ON public."CampaignItem" USING btree ("campaignId", "reviewReasonCount" DESC, "position") INCLUDE ("reviewReasons", language, "recordId") WHERE (("reviewReasonCount" > 0) AND (NOT gold))',
-  // Who labelled each campaign, kept with every label (20261201171605_campaign_annotators).
+  // Who labelled each campaign, kept with every label (20261201180800_campaign_annotators).
   "function verity_count_campaign_annotators(text[])",
   "function verity_annotators_changed()",
   "function verity_items_removed()",

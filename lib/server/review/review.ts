@@ -21,7 +21,7 @@ export type QueueFilters = { queue?: QueueName; language?: string; annotatorId?:
 /** Rows of a review queue page; more is `nextCursor`. */
 const QUEUE_PAGE_SIZE = 50;
 
-/** A queue's bit in an item's reasons mask (`verity_review_reasons`, migration 20261201165541_final_labels_kept). */
+/** A queue's bit in an item's reasons mask (`verity_review_reasons`, migration 20261201180700_final_labels_kept). */
 function queueBit(queue: QueueName): number {
   return 1 << QUEUES.indexOf(queue);
 }
