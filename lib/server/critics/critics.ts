@@ -14,7 +14,7 @@ import { prisma } from "@/lib/server/db/client";
 
 // The stored side of critics run from Verity: configurations, prompt versions, runs and each
 // record's result. Calling the endpoint and the job queue live in lib/server/critics. The verdicts
-// of the record files are the built-in critic "imported" (migration 20261201180700_critics): they
+// of the record files are the built-in critic "imported" (migration 20261201183200_critics): they
 // stay in "CriticVerdict", which every existing figure reads; the critic and its one version are
 // made up when read (IMPORTED_CRITIC), never stored, and no stored critic may take the name.
 
