@@ -12,7 +12,8 @@ import { languageAvailability, lastProbeAt, probeAgain } from "./availability";
 import { describeCgroupMode } from "./cgroup";
 import { describeJobFolderMode } from "./job-folder";
 import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "./index";
-import { compareWithReference, type ReferenceComparison } from "./reference-versions";
+import { readInstalledExtras } from "./installed";
+import { compareWithReference, type ReferenceComparison, withInstalledExtras } from "./reference-versions";
 import type { BackendName, SandboxLanguage } from "./types";
 
 export type LanguageStatus = {
@@ -43,7 +44,11 @@ export type SandboxStatus = {
 
 /** Everything the admin status page shows: availability as every instance sees it, the rest of this one. */
 export async function collectSandboxStatus(router: SandboxRouter = getSandboxRouter()): Promise<SandboxStatus> {
-  const [isolation, availability] = await Promise.all([router.local.isolation(), languageAvailability(router)]);
+  const [isolation, availability, extras] = await Promise.all([
+    router.local.isolation(),
+    languageAvailability(router),
+    readInstalledExtras(),
+  ]);
   const languages = await Promise.all(
     LANGUAGES.map(async (language): Promise<LanguageStatus> => {
       const status = availability[language];
@@ -55,7 +60,7 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
         available: status.available,
         reason: status.reason ?? null,
         version,
-        reference: compareWithReference(language, version),
+        reference: withInstalledExtras(language, compareWithReference(language, version), extras),
       };
     }),
   );
