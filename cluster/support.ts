@@ -7,8 +7,8 @@ import { inject } from "vitest";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { makeRecord, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createApiToken } from "@/lib/server/db/tokens";
-import { upsertUserFromCli } from "@/lib/server/db/users";
+import { createApiToken } from "@/lib/server/users/tokens";
+import { upsertUserFromCli } from "@/lib/server/users/users";
 
 export const cluster = inject("cluster");
 export const [instanceA, instanceB] = cluster.instanceUrls;

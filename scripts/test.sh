@@ -11,6 +11,7 @@ reports=(test-reports/vitest.json)
 
 echo "== ESLint"; npx eslint .
 echo "== Prettier"; npx prettier --check .
+echo "== Dependency rules"; npm run --silent lint:deps
 echo "== TypeScript"; npx tsc --noEmit
 echo "== Vitest: unit, integration, sandbox"
 npx vitest run --project unit --project integration --project sandbox \

@@ -1,7 +1,7 @@
 "use server";
 
 import { createPublicAction } from "@/lib/server/action";
-import { createFirstAdmin } from "@/lib/server/db/users";
+import { createFirstAdmin } from "@/lib/server/users/users";
 import { firstAdminSchema } from "@/lib/validation/auth";
 
 /** Public, authorised by the setup code: creates the first admin, only while the database has no users. */

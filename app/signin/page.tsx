@@ -4,7 +4,7 @@ import { FirstAdminForm } from "@/components/auth/first-admin-form";
 import { SignInForm } from "@/components/auth/signin-form";
 import { getSessionActor } from "@/lib/server/auth/actor";
 import { externalSignInOptions } from "@/lib/server/auth/options";
-import { countUsers } from "@/lib/server/db/users";
+import { countUsers } from "@/lib/server/users/users";
 import { safeCallbackPath } from "@/lib/validation/callback-path";
 
 import { createFirstAdminAction } from "./actions";

@@ -1,17 +1,15 @@
 import { Card } from "@/components/ui/primitives";
-import type { Actor } from "@/lib/server/auth/permissions";
-import { listComments } from "@/lib/server/db/comments";
+import type { CommentList } from "@/lib/server/comments/comments";
 
 import { type CommentActions, CommentThreadView } from "./comment-thread-view";
 
-/** The item's discussion thread as a card: loads the comments for the viewer and marks new ones. */
-export async function CommentThread({
-  actor,
+/** The item's discussion thread as a card, from the comments its page read for the viewer; marks new ones. */
+export function CommentThread({
+  thread: { comments, unread, isHoldingBack },
   itemId,
   addComment,
   markRead,
-}: { actor: Actor; itemId: string } & CommentActions) {
-  const { comments, unread, isHoldingBack } = await listComments({ actor, itemId });
+}: { thread: CommentList; itemId: string } & CommentActions) {
   return (
     <Card title={unread > 0 ? `Comments (${comments.length}, ${unread} new)` : `Comments (${comments.length})`}>
       {isHoldingBack ? (

@@ -1,7 +1,7 @@
 // Resolves one record's final verdict from its annotators' labels under a campaign's aggregation rule.
 // This file states the rule; its engine is the SQL relation `verity_final_labels` (migration
 // 20261201140000_final_labels), which every reader of final labels pages through, and
-// lib/server/db/final-labels.int.test.ts holds every reader equal to `finalLabel`.
+// lib/server/review/final-labels.int.test.ts holds every reader equal to `finalLabel`.
 
 export type AggregationRule = "consensus" | "majority" | "strict";
 

@@ -12,10 +12,10 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { API_OPERATIONS } from "@/lib/api/catalog";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, can, ROLES, type Scope, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/db/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
-import { importRecords } from "@/lib/server/db/imports";
-import { createApiToken } from "@/lib/server/db/tokens";
+import { importRecords } from "@/lib/server/imports/imports";
+import { createApiToken } from "@/lib/server/users/tokens";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // Server actions read the session through getSessionActor; outside Next there is no request, so the
@@ -511,7 +511,7 @@ describe("claiming is a write, also through GET /campaigns/{id}/next", () => {
 
 describe("scoped reads", () => {
   it("the audit log: admins read every event, reviewers only campaign events, annotators nothing", async () => {
-    const { listAuditEvents } = await import("@/lib/server/db/audit");
+    const { listAuditEvents } = await import("@/lib/server/audit/audit");
     for (const role of ROLES) {
       const read = listAuditEvents({ actor: actors[role]!, filters: {}, limit: 500 });
       if (!can({ role }, "audit:read")) {
@@ -534,8 +534,8 @@ describe("scoped reads", () => {
   });
 
   it("gold counters: an annotator's own gold items count like sample items in what they read; gold-free figures and gold accuracy go to admins and reviewers only", async () => {
-    const { setGoldAnswer } = await import("@/lib/server/db/gold");
-    const { listAnnotatorProgress } = await import("@/lib/server/db/annotator-progress");
+    const { setGoldAnswer } = await import("@/lib/server/gold/gold");
+    const { listAnnotatorProgress } = await import("@/lib/server/campaigns/annotator-progress");
     const admin = actors.ADMIN!;
     const name = uniqueName("matrix-gold");
     await importRecords({

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
-import { createApiToken } from "@/lib/server/db/tokens";
+import { createApiToken } from "@/lib/server/users/tokens";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // Server actions and pages read the session through getSessionActor; the test decides who is signed in.
@@ -16,7 +16,7 @@ vi.mock("@/lib/server/auth/actor", async (importOriginal) => ({
   getSessionActor: async () => session.actor,
 }));
 
-const { importRecords } = await import("@/lib/server/db/imports");
+const { importRecords } = await import("@/lib/server/imports/imports");
 const campaignsRoute = await import("@/app/api/v1/campaigns/route");
 const campaignRoute = await import("@/app/api/v1/campaigns/[id]/route");
 const claimRoute = await import("@/app/api/v1/campaigns/[id]/claim/route");

@@ -16,15 +16,15 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 process.env.VERITY_SANDBOX = "acb";
 process.env.VERITY_SANDBOX_URL = "http://127.0.0.1:9";
 
-const { createCampaign } = await import("@/lib/server/db/campaigns");
+const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
 const { disconnectPrisma, prisma } = await import("@/lib/server/db/client");
 const { startEmbeddedPostgres } = await import("@/lib/server/db/embedded-postgres");
-const { importRecords } = await import("@/lib/server/db/imports");
+const { importRecords } = await import("@/lib/server/imports/imports");
 const { applyMigrations } = await import("@/lib/server/db/migrate");
 const { closePgPool } = await import("@/lib/server/db/pool");
-const { claimNextItem, submitAnnotation } = await import("@/lib/server/db/queue");
-const { runRecord } = await import("@/lib/server/services/runs");
-const { verifyRecord } = await import("@/lib/server/jobs/verification");
+const { claimNextItem, submitAnnotation } = await import("@/lib/server/labelling/queue");
+const { runRecord } = await import("@/lib/server/runs/run-record");
+const { verifyRecord } = await import("@/lib/server/verification/jobs");
 
 let admin: Actor;
 const testDatabaseUrl = process.env.DATABASE_URL!;

@@ -4,7 +4,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createApiToken } from "@/lib/server/db/tokens";
+import { createApiToken } from "@/lib/server/users/tokens";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // Outside Next there is no cookie: the test decides whose session the request carries. Everything
@@ -22,15 +22,15 @@ const PUBLIC_ORIGIN = "http://verity.test:8080";
 
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
-const { importRecords } = await import("@/lib/server/db/imports");
+const { importRecords } = await import("@/lib/server/imports/imports");
 const campaigns = await import("@/app/api/v1/campaigns/route");
 const datasetRecords = await import("@/app/api/v1/datasets/[name]/records/route");
 const runs = await import("@/app/api/v1/records/[id]/runs/route");
 const adjudication = await import("@/app/api/v1/items/[id]/adjudication/route");
 const annotations = await import("@/app/api/v1/items/[id]/annotations/route");
 const auth = await import("@/app/api/auth/[...nextauth]/route");
-const { listCampaigns } = await import("@/lib/server/db/campaigns");
-const { listDatasets } = await import("@/lib/server/db/records");
+const { listCampaigns } = await import("@/lib/server/campaigns/campaigns");
+const { listDatasets } = await import("@/lib/server/records/records");
 
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 

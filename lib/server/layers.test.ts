@@ -1,6 +1,7 @@
-// The layers, as the lint rule in eslint.config.mjs enforces them: only lib/server/db talks to
-// PostgreSQL (Prisma, pg), only lib/server/jobs/boss.ts to pg-boss, and lib/server/db never drives
-// the sandbox, the job queue or a feature; audit rows are written by lib/server/db/audit.ts only.
+// The layers, as the lint rule in eslint.config.mjs enforces them: only the feature modules' data
+// files talk to PostgreSQL (Prisma, pg), only lib/server/workers/boss.ts to pg-boss, and data files
+// never drive the sandbox, the job queue or an operation; audit rows are written by
+// lib/server/audit/audit.ts only.
 // Checked on snippets placed in each layer, and on the files that used to break the rules.
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
@@ -19,10 +20,18 @@ async function layerErrors(code: string, filePath: string): Promise<string[]> {
 }
 
 const CASES: { code: string; file: string; allowed: boolean }[] = [
-  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/server/jobs/example.ts", allowed: false },
-  { code: 'import { prisma } from "../db/client";', file: "lib/server/jobs/example.ts", allowed: false },
+  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/server/verification/jobs.ts", allowed: false },
+  { code: 'import { prisma } from "../db/client";', file: "lib/server/verification/jobs.ts", allowed: false },
   { code: 'import { pgPool } from "@/lib/server/db/pool";', file: "scripts/commands/example.ts", allowed: false },
-  { code: 'import { prisma } from "./client";', file: "lib/server/db/example.ts", allowed: true },
+  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/server/campaigns/example.ts", allowed: true },
+  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/server/sandbox/example.ts", allowed: false },
+  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/server/http.ts", allowed: false },
+  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/metrics/example.ts", allowed: false },
+  {
+    code: 'import { prisma } from "@/lib/server/db/client";',
+    file: "lib/server/sandbox/probe-store.ts",
+    allowed: true,
+  },
   {
     code: 'import { disconnectPrisma } from "@/lib/server/db/client";',
     file: "scripts/commands/example.ts",
@@ -30,12 +39,12 @@ const CASES: { code: string; file: string; allowed: boolean }[] = [
   },
   {
     code: 'import type { Prisma } from "@/lib/generated/prisma/client";',
-    file: "lib/server/jobs/example.ts",
+    file: "lib/server/verification/jobs.ts",
     allowed: false,
   },
   {
     code: 'import type { Prisma } from "@/lib/generated/prisma/client";',
-    file: "lib/server/db/example.ts",
+    file: "lib/server/campaigns/example.ts",
     allowed: true,
   },
   { code: 'import { PrismaPg } from "@prisma/adapter-pg";', file: "app/api/v1/example/route.ts", allowed: false },
@@ -45,32 +54,40 @@ const CASES: { code: string; file: string; allowed: boolean }[] = [
     allowed: true,
   },
   { code: 'import { Role } from "@/lib/generated/prisma/enums";', file: "components/example.tsx", allowed: false },
-  { code: 'import pg from "pg";', file: "lib/server/services/example.ts", allowed: false },
-  { code: 'import pg from "pg";', file: "lib/server/db/example.ts", allowed: true },
+  { code: 'import pg from "pg";', file: "lib/server/runs/run-record.ts", allowed: false },
+  { code: 'import pg from "pg";', file: "lib/server/campaigns/example.ts", allowed: true },
   { code: 'import pg from "pg";', file: "scripts/bench/example.ts", allowed: true },
   { code: 'import { prisma } from "@/lib/server/db/client";', file: "scripts/bench/example.ts", allowed: false },
-  { code: 'import PgBoss from "pg-boss";', file: "lib/server/jobs/verification.ts", allowed: false },
-  { code: 'import PgBoss from "pg-boss";', file: "lib/server/jobs/boss.ts", allowed: true },
-  { code: 'import { runInSandbox } from "@/lib/server/sandbox";', file: "lib/server/db/example.ts", allowed: false },
+  { code: 'import PgBoss from "pg-boss";', file: "lib/server/verification/jobs.ts", allowed: false },
+  { code: 'import PgBoss from "pg-boss";', file: "lib/server/workers/boss.ts", allowed: true },
+  {
+    code: 'import { runInSandbox } from "@/lib/server/sandbox";',
+    file: "lib/server/campaigns/example.ts",
+    allowed: false,
+  },
   {
     code: 'import type { SandboxResult } from "@/lib/server/sandbox";',
-    file: "lib/server/db/example.ts",
+    file: "lib/server/campaigns/example.ts",
     allowed: true,
   },
   {
     code: 'import { keepHeadAndTail } from "@/lib/server/sandbox/output";',
-    file: "lib/server/db/example.ts",
+    file: "lib/server/campaigns/example.ts",
     allowed: true,
   },
   {
-    code: 'import { startVerification } from "@/lib/server/jobs/verification";',
-    file: "lib/server/db/example.ts",
+    code: 'import { startVerification } from "@/lib/server/verification/jobs";',
+    file: "lib/server/campaigns/example.ts",
     allowed: false,
   },
-  { code: 'import { runRecord } from "@/lib/server/services/runs";', file: "lib/server/db/example.ts", allowed: false },
+  {
+    code: 'import { runRecord } from "@/lib/server/runs/run-record";',
+    file: "lib/server/campaigns/example.ts",
+    allowed: false,
+  },
   {
     code: 'import { runInSandbox } from "@/lib/server/sandbox";',
-    file: "lib/server/services/example.ts",
+    file: "lib/server/runs/run-record.ts",
     allowed: true,
   },
   {
@@ -83,26 +100,26 @@ const CASES: { code: string; file: string; allowed: boolean }[] = [
     file: "scripts/bench/example.ts",
     allowed: true,
   },
-  { code: 'const pg = await import("pg");', file: "lib/server/jobs/example.ts", allowed: false },
+  { code: 'const pg = await import("pg");', file: "lib/server/verification/jobs.ts", allowed: false },
   {
     code: 'const { PrismaClient } = await import("@/lib/generated/prisma/client");',
     file: "scripts/commands/example.ts",
     allowed: false,
   },
-  { code: 'const pg = await import("pg");', file: "lib/server/db/example.ts", allowed: true },
+  { code: 'const pg = await import("pg");', file: "lib/server/campaigns/example.ts", allowed: true },
   {
     code: 'await client.query(`INSERT INTO "AuditEvent" (id) VALUES ($1)`, ["x"]);',
-    file: "lib/server/db/example.ts",
+    file: "lib/server/campaigns/example.ts",
     allowed: false,
   },
   {
     code: "await client.query('INSERT INTO \"AuditEvent\" (id) VALUES ($1)', ['x']);",
-    file: "lib/server/db/example.ts",
+    file: "lib/server/campaigns/example.ts",
     allowed: false,
   },
   {
     code: 'await client.query(`INSERT INTO "AuditEvent" (id) VALUES ($1)`, ["x"]);',
-    file: "lib/server/db/audit.ts",
+    file: "lib/server/audit/audit.ts",
     allowed: true,
   },
 ];
@@ -119,10 +136,10 @@ describe("the layer rule", () => {
 
   // These reached Prisma or the sandbox from the wrong layer before the layers were made explicit.
   it.each([
-    "lib/server/jobs/verification.ts",
+    "lib/server/verification/jobs.ts",
     "scripts/bench/sandbox.ts",
-    "lib/server/db/runs.ts",
-    "lib/server/db/imports.ts",
+    "lib/server/runs/runs.ts",
+    "lib/server/imports/imports.ts",
   ])(
     "%s keeps to its layer",
     async (file) => {

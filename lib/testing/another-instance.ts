@@ -4,7 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
-import type { RateTake } from "@/lib/server/db/rate-limits";
+import type { RateTake } from "@/lib/server/rate-limits/buckets";
 
 /**
  * What a second app instance holds, for tests: its own connection pool to the same database,

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
-import { upsertUserFromCli } from "@/lib/server/db/users";
+import { upsertUserFromCli } from "@/lib/server/users/users";
 
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;

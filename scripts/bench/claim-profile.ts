@@ -19,10 +19,10 @@ chooseBenchDatabase(options["database-url"], ".data/bench-queue-scale");
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
-const { upsertUserFromCli } = await import("@/lib/server/db/users");
-const { createCampaign } = await import("@/lib/server/db/campaigns");
-const { listDatasets } = await import("@/lib/server/db/records");
-const { claimNextItem, getWorkItem, submitAnnotation } = await import("@/lib/server/db/queue");
+const { upsertUserFromCli } = await import("@/lib/server/users/users");
+const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { listDatasets } = await import("@/lib/server/records/records");
+const { claimNextItem, getWorkItem, submitAnnotation } = await import("@/lib/server/labelling/queue");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");

@@ -46,12 +46,12 @@ chooseBenchDatabase(options["database-url"], ".data/bench");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { importRecords } = await import("@/lib/server/db/imports");
+const { importRecords } = await import("@/lib/server/imports/imports");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES, readItems, recordKey, validateRecord } = await import("@/lib/records");
-const { browseRecords } = await import("@/lib/server/db/records");
-const { upsertUserFromCli } = await import("@/lib/server/db/users");
+const { browseRecords } = await import("@/lib/server/records/records");
+const { upsertUserFromCli } = await import("@/lib/server/users/users");
 type Actor = import("@/lib/server/auth/permissions").Actor;
 
 const PARENT = "## Scale-out (issue: scale-out)";

@@ -67,9 +67,9 @@ chooseBenchDatabase(options["database-url"], ".data/bench-queue-scale");
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
-const { upsertUserFromCli } = await import("@/lib/server/db/users");
-const { createApiToken } = await import("@/lib/server/db/tokens");
-const { createCampaign } = await import("@/lib/server/db/campaigns");
+const { upsertUserFromCli } = await import("@/lib/server/users/users");
+const { createApiToken } = await import("@/lib/server/users/tokens");
+const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");

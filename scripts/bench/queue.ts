@@ -34,9 +34,9 @@ delete process.env.DATABASE_URL;
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { upsertUserFromCli } = await import("@/lib/server/db/users");
-const { createApiToken } = await import("@/lib/server/db/tokens");
-const { createCampaign } = await import("@/lib/server/db/campaigns");
+const { upsertUserFromCli } = await import("@/lib/server/users/users");
+const { createApiToken } = await import("@/lib/server/users/tokens");
+const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");
 

@@ -26,10 +26,10 @@ delete process.env.DATABASE_URL;
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { getCampaignReport } = await import("@/lib/server/db/reports");
-const { exportCampaign } = await import("@/lib/server/db/exports");
-const { createCampaign } = await import("@/lib/server/db/campaigns");
-const { upsertUserFromCli } = await import("@/lib/server/db/users");
+const { getCampaignReport } = await import("@/lib/server/reports/reports");
+const { exportCampaign } = await import("@/lib/server/reports/exports");
+const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 
 async function main(): Promise<void> {

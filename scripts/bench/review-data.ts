@@ -27,8 +27,8 @@ const CAMPAIGNS_LISTED = 50;
 /** The overlap-3 campaign with the most labels, made (with its surroundings) when missing. */
 export async function ensureReviewData(client: pg.Client): Promise<ReviewData> {
   const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
-  const { upsertUserFromCli } = await import("@/lib/server/db/users");
-  const { createCampaign } = await import("@/lib/server/db/campaigns");
+  const { upsertUserFromCli } = await import("@/lib/server/users/users");
+  const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
   const { LANGUAGES } = await import("@/lib/records/languages");
   const dataset = "bench-queue";
   const admin = (

@@ -1,9 +1,9 @@
 // The data calls of the review pages, as the pages in app/(app)/campaigns make them: what
 // bench:review and bench:agreement time.
 import type { Actor } from "@/lib/server/auth/permissions";
-import { getCampaignAgreement } from "@/lib/server/db/agreement";
-import { getCampaign, listCampaignProgress, listCampaigns, listCategories } from "@/lib/server/db/campaigns";
-import { getQueueNeighbours, getReviewItem, listCampaignAnnotators, listReviewQueue } from "@/lib/server/db/review";
+import { getCampaignAgreement } from "@/lib/server/review/agreement";
+import { getCampaign, listCampaignProgress, listCampaigns, listCategories } from "@/lib/server/campaigns/campaigns";
+import { getQueueNeighbours, getReviewItem, listCampaignAnnotators, listReviewQueue } from "@/lib/server/review/review";
 
 /** /campaigns/{id}/review: the first page of the queue, its counts, the categories and the annotator drop-down. */
 export async function reviewQueuePage(actor: Actor, campaignId: string) {

@@ -37,12 +37,12 @@ const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { getServerVersion } = await import("@/lib/server/db/health");
-const { loadDemoDatasetIfMissing } = await import("@/lib/server/db/demo");
-const { getVerificationProgress, listBatchOutcomes } = await import("@/lib/server/db/verification");
+const { loadDemoDatasetIfMissing } = await import("@/lib/server/imports/demo");
+const { getVerificationProgress, listBatchOutcomes } = await import("@/lib/server/verification/batches");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { measureOverhead } = await import("@/lib/server/sandbox/bench-overhead");
-const { startVerification, startVerificationWorkers, VERIFY_QUEUE } = await import("@/lib/server/jobs/verification");
-const { getBoss, stopBoss } = await import("@/lib/server/jobs/boss");
+const { startVerification, startVerificationWorkers, VERIFY_QUEUE } = await import("@/lib/server/verification/jobs");
+const { getBoss, stopBoss } = await import("@/lib/server/workers/boss");
 
 /** Verifies the whole demo dataset again with `workers` workers; its wall time and counters. */
 async function verifyDemo(workers: number) {

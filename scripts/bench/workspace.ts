@@ -36,9 +36,9 @@ rmSync(".data/bench-workspace", { recursive: true, force: true });
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { upsertUserFromCli } = await import("@/lib/server/db/users");
-const { createCampaign, updateCampaignGuidelines } = await import("@/lib/server/db/campaigns");
-const { loadDemoDatasetIfEmpty, DEMO_DATASET } = await import("@/lib/server/db/demo");
+const { upsertUserFromCli } = await import("@/lib/server/users/users");
+const { createCampaign, updateCampaignGuidelines } = await import("@/lib/server/campaigns/campaigns");
+const { loadDemoDatasetIfEmpty, DEMO_DATASET } = await import("@/lib/server/imports/demo");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");
 

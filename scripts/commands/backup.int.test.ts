@@ -6,8 +6,8 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { createCampaign } from "@/lib/server/db/campaigns";
-import { importRecords } from "@/lib/server/db/imports";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { importRecords } from "@/lib/server/imports/imports";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { withFreshDatabase } from "@/lib/testing/fresh-database";

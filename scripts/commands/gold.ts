@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 
 import type { Command } from "commander";
 
-import { importGoldAnswers } from "@/lib/server/db/gold";
+import { importGoldAnswers } from "@/lib/server/gold/gold";
 import { MAX_GOLD_FILE_BYTES } from "@/lib/validation/gold";
 
 import { usageError, withDatabase } from "./with-database";

@@ -5,7 +5,7 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { importCriticFile, importRecords } from "@/lib/server/db/imports";
+import { importCriticFile, importRecords } from "@/lib/server/imports/imports";
 
 import { usageError, withDatabase } from "./with-database";
 

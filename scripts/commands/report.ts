@@ -6,9 +6,9 @@ import type { Command } from "commander";
 
 import { reportToCsv, reportToMarkdown } from "@/lib/reports/format";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { exportCampaign, findCampaignIdByName } from "@/lib/server/db/exports";
-import { getDatasetDawidSkene } from "@/lib/server/db/dawid-skene";
-import { getCampaignReport, getDatasetReport } from "@/lib/server/db/reports";
+import { exportCampaign, findCampaignIdByName } from "@/lib/server/reports/exports";
+import { getDatasetDawidSkene } from "@/lib/server/reports/dawid-skene";
+import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";
 
 import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
 

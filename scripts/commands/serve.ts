@@ -11,11 +11,11 @@ import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
-import { loadDemoDatasetIfEmpty } from "@/lib/server/db/demo";
-import { failInterruptedImports } from "@/lib/server/db/imports";
+import { loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
+import { failInterruptedImports } from "@/lib/server/imports/imports";
 import { closePgPool } from "@/lib/server/db/pool";
-import { countUsers } from "@/lib/server/db/users";
-import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
+import { countUsers } from "@/lib/server/users/users";
+import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
 import { nextServerEnvironment } from "./serve-env";
 import { exitWithError } from "./with-database";

@@ -2,8 +2,8 @@ import type { Command } from "commander";
 
 import { normalizeLanguage } from "@/lib/records";
 import { ROLES, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createApiToken } from "@/lib/server/db/tokens";
-import { findActorByEmail, upsertUserFromCli } from "@/lib/server/db/users";
+import { createApiToken } from "@/lib/server/users/tokens";
+import { findActorByEmail, upsertUserFromCli } from "@/lib/server/users/users";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { passwordSchema } from "@/lib/validation/auth";
 

@@ -5,13 +5,13 @@ import type { Command } from "commander";
 
 import { normalizeLanguage } from "@/lib/records/languages";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { failInterruptedImports } from "@/lib/server/db/imports";
+import { failInterruptedImports } from "@/lib/server/imports/imports";
 import {
   getVerificationProgress,
   verificationByLanguage,
   type VerificationProgress,
-} from "@/lib/server/db/verification";
-import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/jobs/verification";
+} from "@/lib/server/verification/batches";
+import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
 import { exitWithError, usageError, withDatabase } from "./with-database";
 

@@ -4,9 +4,9 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/db/campaign-lifecycle";
-import { reorderCampaignCategories } from "@/lib/server/db/campaign-taxonomy";
-import { createCampaign, extendCampaign, updateCampaignGuidelines } from "@/lib/server/db/campaigns";
+import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
+import { reorderCampaignCategories } from "@/lib/server/campaigns/taxonomy";
+import { createCampaign, extendCampaign, updateCampaignGuidelines } from "@/lib/server/campaigns/campaigns";
 import {
   campaignGuidelinesSchema,
   campaignIdSchema,

@@ -4,9 +4,9 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { importGoldAnswers } from "@/lib/server/db/gold";
-import { getVerificationProgress } from "@/lib/server/db/verification";
-import { startVerification } from "@/lib/server/jobs/verification";
+import { importGoldAnswers } from "@/lib/server/gold/gold";
+import { getVerificationProgress } from "@/lib/server/verification/batches";
+import { startVerification } from "@/lib/server/verification/jobs";
 import { importGoldSchema } from "@/lib/validation/gold";
 
 /** Imports a file of gold answers into a dataset, all or nothing. Scope: gold:write. */

@@ -4,7 +4,7 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listDatasets } from "@/lib/server/db/records";
+import { listDatasets } from "@/lib/server/records/records";
 
 export const metadata = { title: "Datasets" };
 

@@ -4,8 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { clearGoldAnswer, setGoldAnswer } from "@/lib/server/db/gold";
-import { runRecord } from "@/lib/server/services/runs";
+import { clearGoldAnswer, setGoldAnswer } from "@/lib/server/gold/gold";
+import { runRecord } from "@/lib/server/runs/run-record";
 import { clearGoldSchema, setGoldSchema } from "@/lib/validation/gold";
 import { MAX_INT4 } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";

@@ -1,8 +1,8 @@
 import { checkDatabase, checkQueue } from "@/lib/server/db/health";
-import { listWorkers } from "@/lib/server/db/workers";
-import { VERIFY_QUEUE } from "@/lib/server/jobs/verification";
-import { DEAD_AFTER_MS } from "@/lib/server/jobs/workers";
-import { sandboxHealth } from "@/lib/server/sandbox/status";
+import { listWorkers } from "@/lib/server/workers/heartbeats";
+import { VERIFY_QUEUE } from "@/lib/server/verification/jobs";
+import { DEAD_AFTER_MS } from "@/lib/server/workers/workers";
+import { sandboxHealth } from "@/lib/server/workers/status";
 
 export const dynamic = "force-dynamic";
 

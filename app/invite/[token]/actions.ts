@@ -1,7 +1,7 @@
 "use server";
 
 import { createPublicAction } from "@/lib/server/action";
-import { acceptInvitation } from "@/lib/server/db/invitations";
+import { acceptInvitation } from "@/lib/server/invitations/invitations";
 import { acceptInvitationSchema } from "@/lib/validation/auth";
 
 /** Public, authorised by the invitation token: sets the invitee's password and creates their account. */

@@ -1,6 +1,6 @@
 import { AcceptInvitationForm } from "@/components/auth/accept-invitation-form";
 import { languageName } from "@/lib/records/languages";
-import { findOpenInvitation } from "@/lib/server/db/invitations";
+import { findOpenInvitation } from "@/lib/server/invitations/invitations";
 
 import { acceptInvitationAction } from "./actions";
 

@@ -2,7 +2,7 @@ import "server-only";
 
 import { getServerSession } from "next-auth";
 
-import { findActorByToken } from "@/lib/server/db/tokens";
+import { findActorByToken } from "@/lib/server/users/tokens";
 
 import { authOptions } from "./options";
 import type { Actor } from "./permissions";

@@ -7,7 +7,7 @@ import type { Provider } from "next-auth/providers/index";
 import { z } from "zod";
 
 import { readConfig } from "@/lib/server/config";
-import { findActorByEmail, revokeSessions } from "@/lib/server/db/users";
+import { findActorByEmail, revokeSessions } from "@/lib/server/users/users";
 import { safeCallbackPath } from "@/lib/validation/callback-path";
 
 import { requestAddress } from "./client-address";

@@ -2,9 +2,9 @@ import "server-only";
 
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { type RateTake, takeRateBudgets } from "@/lib/server/db/rate-limits";
-import { normalizeEmail, verifyPassword } from "@/lib/server/db/users";
-import { createRateLimiter, refundAll, takeAll } from "@/lib/server/rate-limit";
+import { type RateTake, takeRateBudgets } from "@/lib/server/rate-limits/buckets";
+import { normalizeEmail, verifyPassword } from "@/lib/server/users/users";
+import { createRateLimiter, refundAll, takeAll } from "@/lib/server/rate-limits/rate-limit";
 
 import { addressBucket } from "./client-address";
 import type { Actor } from "./permissions";

@@ -13,7 +13,7 @@ process.env.NEXTAUTH_SECRET = SECRET;
 process.env.NEXTAUTH_URL = "http://localhost:3000";
 
 const { authOptions } = await import("./options");
-const { revokeSessions } = await import("@/lib/server/db/users");
+const { revokeSessions } = await import("@/lib/server/users/users");
 
 async function sessionOf(cookie: string): Promise<Record<string, unknown>> {
   let sent: unknown;

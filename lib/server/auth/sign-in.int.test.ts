@@ -9,7 +9,7 @@ import { anotherInstance } from "@/lib/testing/another-instance";
 
 import "@/scripts/stamp-peer-address.mjs";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
-import { hashPassword } from "@/lib/server/db/users";
+import { hashPassword } from "@/lib/server/users/users";
 
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { authOptions } from "./options";

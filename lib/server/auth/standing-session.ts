@@ -2,7 +2,7 @@ import "server-only";
 
 import { cache } from "react";
 
-import { findActorBySession } from "@/lib/server/db/users";
+import { findActorBySession } from "@/lib/server/users/users";
 
 import type { Actor } from "./permissions";
 

@@ -4,14 +4,14 @@
 import { describe, expect, it } from "vitest";
 
 import { can, SCOPES, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/db/campaigns";
-import { exportCampaign } from "@/lib/server/db/exports";
-import { importCriticFile, importRecords } from "@/lib/server/db/imports";
-import { getCampaignReport, getDatasetReport } from "@/lib/server/db/reports";
-import { createApiToken } from "@/lib/server/db/tokens";
-import { upsertUserFromCli } from "@/lib/server/db/users";
-import { getVerificationProgress, verificationByLanguage } from "@/lib/server/db/verification";
-import { startVerification } from "@/lib/server/jobs/verification";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { exportCampaign } from "@/lib/server/reports/exports";
+import { importCriticFile, importRecords } from "@/lib/server/imports/imports";
+import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";
+import { createApiToken } from "@/lib/server/users/tokens";
+import { upsertUserFromCli } from "@/lib/server/users/users";
+import { getVerificationProgress, verificationByLanguage } from "@/lib/server/verification/batches";
+import { startVerification } from "@/lib/server/verification/jobs";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // What the type system forbids, as a caller that lost its actor would pass it.

@@ -12,13 +12,13 @@ import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/l
 import { withFreshDatabase } from "@/lib/testing/fresh-database";
 
 import { restoreBackup, writeBackup } from "./backup";
-import { createCampaign } from "./campaigns";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { disconnectPrisma, prisma } from "./client";
-import { importRecords } from "./imports";
+import { importRecords } from "@/lib/server/imports/imports";
 import { applyMigrations } from "./migrate";
 import { closePgPool } from "./pool";
-import { submitAnnotation } from "./queue";
-import { getCampaignReport } from "./reports";
+import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { getCampaignReport } from "@/lib/server/reports/reports";
 
 async function collect(write: (output: PassThrough) => Promise<unknown>): Promise<Buffer> {
   const output = new PassThrough();

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { LANGUAGES } from "@/lib/records/languages";
 import { prisma } from "@/lib/server/db/client";
-import { storeSandboxProbes } from "@/lib/server/db/sandbox-probes";
+import { storeSandboxProbes } from "@/lib/server/sandbox/probe-store";
 
 import { languageAvailability, lastProbeAt, probeAgain, type Availability } from "./availability";
 import { getSandboxRouter } from "./index";

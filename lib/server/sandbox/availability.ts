@@ -6,7 +6,7 @@ import {
   readSandboxProbes,
   storeSandboxProbes,
   type StoredProbe,
-} from "@/lib/server/db/sandbox-probes";
+} from "@/lib/server/sandbox/probe-store";
 
 import { getSandboxRouter, type SandboxRouter } from "./index";
 import type { BackendName, LanguageAvailability, SandboxLanguage } from "./types";

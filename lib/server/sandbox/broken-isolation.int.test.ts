@@ -13,12 +13,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { SANDBOX_ERROR } from "@/lib/records/verification";
 import { prisma } from "@/lib/server/db/client";
-import { importRecords } from "@/lib/server/db/imports";
-import { startVerification, verifyRecord } from "@/lib/server/jobs/verification";
+import { importRecords } from "@/lib/server/imports/imports";
+import { startVerification, verifyRecord } from "@/lib/server/verification/jobs";
 import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
-import { collectSandboxStatus } from "./status";
+import { collectSandboxStatus } from "@/lib/server/workers/status";
 
 const REFUSAL = "bwrap: setting up uid map: Permission denied";
 // The sandbox user starts bubblewrap, so the wrapper and its folder are readable by everyone.

@@ -6,8 +6,8 @@ import { AuditTable } from "@/components/audit/audit-table";
 import { PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { can } from "@/lib/server/auth/permissions";
-import { listAuditEvents } from "@/lib/server/db/audit";
-import { listCampaigns } from "@/lib/server/db/campaigns";
+import { listAuditEvents } from "@/lib/server/audit/audit";
+import { listCampaigns } from "@/lib/server/campaigns/campaigns";
 
 export const metadata = { title: "Audit log" };
 

@@ -2,7 +2,7 @@ import { RecentImports } from "@/components/imports/recent-imports";
 import { UploadForm } from "@/components/imports/upload-form";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listImportJobs } from "@/lib/server/db/imports";
+import { listImportJobs } from "@/lib/server/imports/imports";
 
 export const metadata = { title: "Import" };
 

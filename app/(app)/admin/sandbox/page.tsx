@@ -3,7 +3,7 @@ import { WorkersCard } from "@/components/sandbox/workers-card";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { LANGUAGE_LABELS } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getSandboxStatus } from "@/lib/server/sandbox/status";
+import { getSandboxStatus } from "@/lib/server/workers/status";
 
 import { recheckSandboxAction } from "./actions";
 

@@ -3,10 +3,10 @@
 import { revalidatePath } from "next/cache";
 
 import { createAction } from "@/lib/server/action";
-import { revokeInvitation } from "@/lib/server/db/invitations";
-import { inviteUser, renewInvitationLink } from "@/lib/server/services/invitations";
-import { revokeUserApiToken } from "@/lib/server/db/tokens";
-import { setUserDisabled, updateUserAccess } from "@/lib/server/db/users";
+import { revokeInvitation } from "@/lib/server/invitations/invitations";
+import { inviteUser, renewInvitationLink } from "@/lib/server/invitations/links";
+import { revokeUserApiToken } from "@/lib/server/users/tokens";
+import { setUserDisabled, updateUserAccess } from "@/lib/server/users/users";
 import {
   invitationIdSchema,
   inviteSchema,

@@ -4,9 +4,9 @@ import { UserAccessRow } from "@/components/admin/user-access-row";
 import { UserTokens } from "@/components/admin/user-tokens";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listInvitations } from "@/lib/server/db/invitations";
-import { listActiveApiTokens } from "@/lib/server/db/tokens";
-import { listUsers } from "@/lib/server/db/users";
+import { listInvitations } from "@/lib/server/invitations/invitations";
+import { listActiveApiTokens } from "@/lib/server/users/tokens";
+import { listUsers } from "@/lib/server/users/users";
 
 import {
   inviteUserAction,

@@ -16,10 +16,10 @@ import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listAnnotatorProgress } from "@/lib/server/db/annotator-progress";
-import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/db/campaigns";
-import { listAnsweredThreads } from "@/lib/server/db/comments";
-import { listMyAnnotations } from "@/lib/server/db/queue";
+import { listAnnotatorProgress } from "@/lib/server/campaigns/annotator-progress";
+import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/campaigns/campaigns";
+import { listAnsweredThreads } from "@/lib/server/comments/comments";
+import { listMyAnnotations } from "@/lib/server/labelling/queue";
 import { orNotFound } from "@/lib/server/not-found";
 
 import {

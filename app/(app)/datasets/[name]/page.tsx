@@ -7,13 +7,13 @@ import { ExecutableBadge } from "@/components/records/executable-badge";
 import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
-import { latestVerification } from "@/lib/server/db/verification";
+import { latestVerification } from "@/lib/server/verification/batches";
 import { languageName } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { pathSegment } from "@/lib/server/http";
-import { countGoldAnswers } from "@/lib/server/db/gold";
-import { browseRecords, datasetFacets } from "@/lib/server/db/records";
+import { countGoldAnswers } from "@/lib/server/gold/gold";
+import { browseRecords, datasetFacets } from "@/lib/server/records/records";
 import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
 

@@ -14,10 +14,11 @@ import { Badge, Card } from "@/components/ui/primitives";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getGoldAnswer } from "@/lib/server/db/gold";
-import { getRecord } from "@/lib/server/db/records";
-import { getRecordVerification } from "@/lib/server/db/runs";
+import { getGoldAnswer } from "@/lib/server/gold/gold";
+import { getRecord } from "@/lib/server/records/records";
+import { getRecordVerification } from "@/lib/server/runs/runs";
 import { orNotFound } from "@/lib/server/not-found";
+import { sandboxUnavailableNote } from "@/lib/server/runs/run-record";
 import { recordIdSchema } from "@/lib/validation/records";
 import { runRecordAction } from "@/app/(app)/records/actions";
 
@@ -31,9 +32,10 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const record = await orNotFound(getRecord({ actor, id: recordId.data }));
   // Gold answers are read only for those allowed to (never annotators: nothing may mark a gold record to them).
   const canReadGold = can(actor, "gold:read");
-  const [verification, gold] = await Promise.all([
+  const [verification, gold, unavailableNote] = await Promise.all([
     getRecordVerification({ actor, recordId: recordId.data }),
     canReadGold ? getGoldAnswer({ actor, recordId: recordId.data }) : Promise.resolve(null),
+    sandboxUnavailableNote(record.language),
   ]);
   const monacoLanguage = monacoLanguageOf(record.language);
   const extraKeys = Object.keys(record.extra);
@@ -61,7 +63,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             <QuestionMarkdown source={record.question} />
           </Card>
           <VerificationCard runs={verification} outcome={record.verificationOutcome} />
-          <SandboxCard actor={actor} recordId={record.id} language={record.language} onRun={runRecordAction} />
+          <SandboxCard actor={actor} recordId={record.id} unavailableNote={unavailableNote} onRun={runRecordAction} />
           <Card title="Critic">
             {record.isCriticHidden ? (
               <p className="text-sm text-slate-500" data-testid="critic-hidden">

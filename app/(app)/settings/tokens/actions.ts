@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 
 import { createAction } from "@/lib/server/action";
-import { createApiToken, revokeApiToken } from "@/lib/server/db/tokens";
+import { createApiToken, revokeApiToken } from "@/lib/server/users/tokens";
 import { tokenIdSchema, tokenNameSchema } from "@/lib/validation/auth";
 
 /** Creates a personal API token for the signed-in user; the secret is shown once. Scope: tokens:write. */

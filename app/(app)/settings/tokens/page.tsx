@@ -1,7 +1,7 @@
 import { TokenManager } from "@/components/tokens/token-manager";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listApiTokens } from "@/lib/server/db/tokens";
+import { listApiTokens } from "@/lib/server/users/tokens";
 
 import { createTokenAction, revokeTokenAction } from "./actions";
 

@@ -5,9 +5,9 @@ import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listBatchRuns } from "@/lib/server/db/runs";
+import { listBatchRuns } from "@/lib/server/runs/runs";
 import { pathSegment } from "@/lib/server/http";
-import { getVerificationProgress } from "@/lib/server/db/verification";
+import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { orNotFound } from "@/lib/server/not-found";
 
 export const metadata = { title: "Verification" };

@@ -1,4 +1,4 @@
-import { createCampaign, listCampaigns } from "@/lib/server/db/campaigns";
+import { createCampaign, listCampaigns } from "@/lib/server/campaigns/campaigns";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { createCampaignSchema } from "@/lib/validation/campaigns";
 

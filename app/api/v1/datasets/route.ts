@@ -1,4 +1,4 @@
-import { listDatasets } from "@/lib/server/db/records";
+import { listDatasets } from "@/lib/server/records/records";
 import { apiRoute } from "@/lib/server/http";
 
 /** GET /api/v1/datasets → [{id, name, records, byLanguage}] */

@@ -1,5 +1,5 @@
 import { apiRoute, readJson } from "@/lib/server/http";
-import { inviteUser } from "@/lib/server/services/invitations";
+import { inviteUser } from "@/lib/server/invitations/links";
 import { inviteSchema } from "@/lib/validation/auth";
 
 /** POST /api/v1/invitations with {email, role, languages} → 201 {id, link, expiresAt}: the one-time link to send. */

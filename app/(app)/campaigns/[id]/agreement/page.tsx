@@ -6,8 +6,8 @@ import { RevealTable } from "@/components/agreement/reveal-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaignAgreement } from "@/lib/server/db/agreement";
-import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
+import { getCampaignAgreement } from "@/lib/server/review/agreement";
+import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 

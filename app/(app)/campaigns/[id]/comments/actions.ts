@@ -1,7 +1,7 @@
 "use server";
 
 import { createAction } from "@/lib/server/action";
-import { addComment, markCommentsRead } from "@/lib/server/db/comments";
+import { addComment, markCommentsRead } from "@/lib/server/comments/comments";
 import { commentSchema, commentThreadSchema } from "@/lib/validation/comments";
 
 /** Adds a comment to an item the actor may see. Scope: comments:write. */

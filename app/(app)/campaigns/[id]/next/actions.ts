@@ -1,7 +1,7 @@
 "use server";
 
 import { createAction } from "@/lib/server/action";
-import { claimNextItemWithRetry } from "@/lib/server/db/next-item";
+import { claimNextItemWithRetry } from "@/lib/server/labelling/next-item";
 import { campaignIdSchema } from "@/lib/validation/campaigns";
 
 /**

@@ -5,8 +5,8 @@ import { redirect } from "next/navigation";
 import { StartNextItem } from "@/components/campaigns/start-next-item";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaign } from "@/lib/server/db/campaigns";
-import { claimNextItemWithRetry } from "@/lib/server/db/next-item";
+import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { claimNextItemWithRetry } from "@/lib/server/labelling/next-item";
 import { isDeliberateNavigation } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
 

@@ -3,7 +3,7 @@ import { ReportView } from "@/components/report/report-view";
 import { PageHeader } from "@/components/ui/primitives";
 import { reportToMarkdown } from "@/lib/reports/format";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaignReport } from "@/lib/server/db/reports";
+import { getCampaignReport } from "@/lib/server/reports/reports";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { adjudicateItem } from "@/lib/server/db/review";
+import { adjudicateItem } from "@/lib/server/review/review";
 import { adjudicationSchema } from "@/lib/validation/review";
 
 /** Records or revises the reviewer's decision on an item (baseRevision = the revision on screen). Scope: reviews:write. */

@@ -8,8 +8,8 @@ import { PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { formatQueueCursor, parseQueueCursor } from "@/lib/review/queues";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
-import { listCampaignAnnotators, listReviewQueue } from "@/lib/server/db/review";
+import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
+import { listCampaignAnnotators, listReviewQueue } from "@/lib/server/review/review";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 

@@ -1,4 +1,4 @@
-import { deleteCampaign, updateCampaignSettings } from "@/lib/server/db/campaign-lifecycle";
+import { deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { campaignSettingsSchema } from "@/lib/validation/campaigns";
 

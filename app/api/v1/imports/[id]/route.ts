@@ -1,4 +1,4 @@
-import { findImportJob } from "@/lib/server/db/imports";
+import { findImportJob } from "@/lib/server/imports/imports";
 import { apiRoute } from "@/lib/server/http";
 
 /** GET /api/v1/imports/{id} — an import's progress (lines read, bytes, counts, errors). */

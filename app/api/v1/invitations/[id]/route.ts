@@ -1,4 +1,4 @@
-import { revokeInvitation } from "@/lib/server/db/invitations";
+import { revokeInvitation } from "@/lib/server/invitations/invitations";
 import { apiRoute } from "@/lib/server/http";
 
 /** DELETE /api/v1/invitations/{id} → 204; the unused invitation's link stops working. */

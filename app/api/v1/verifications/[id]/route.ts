@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/server/http";
-import { getVerificationProgress } from "@/lib/server/db/verification";
+import { getVerificationProgress } from "@/lib/server/verification/batches";
 
 /** GET /api/v1/verifications/{id} → the batch's progress counters. */
 export const GET = apiRoute<{ id: string }>("records:read", async ({ actor, params }) => {

@@ -3,8 +3,12 @@
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { type LabelAndNext, skipItemAndClaimNext, submitAnnotationAndClaimNext } from "@/lib/server/db/next-item";
-import { renewLease } from "@/lib/server/db/queue";
+import {
+  type LabelAndNext,
+  skipItemAndClaimNext,
+  submitAnnotationAndClaimNext,
+} from "@/lib/server/labelling/next-item";
+import { renewLease } from "@/lib/server/labelling/queue";
 import { annotationSchema, skipSchema } from "@/lib/validation/campaigns";
 
 // The workspace's writes. Each calls the function its REST twin calls (items/{id}/annotations,

@@ -11,7 +11,8 @@ import { CriticSummary } from "@/components/workspace/critic-summary";
 import { GuidelinesPanel, GuidelinesToggle } from "@/components/workspace/guidelines-panel";
 import { LabelForm } from "@/components/workspace/label-form";
 import { LatestRun } from "@/components/workspace/latest-run";
-import { cannotRunSentence } from "@/lib/server/services/runs";
+import { sandboxUnavailableNote } from "@/lib/server/runs/run-record";
+import { listComments } from "@/lib/server/comments/comments";
 import { LeaseStatus } from "@/components/workspace/lease-status";
 import { RevisionHistory } from "@/components/workspace/revision-history";
 import { ScratchRunner } from "@/components/workspace/scratch-runner";
@@ -20,14 +21,13 @@ import { SkipControl } from "@/components/workspace/skip-control";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { WorkspaceProvider } from "@/components/workspace/workspace-context";
 import { canSkip, workItemState } from "@/lib/annotation/work-item-state";
-import { languageName, monacoLanguageOf, parseLanguage } from "@/lib/records/languages";
+import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { firstFailingLine } from "@/lib/runs/failure-line";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listLatestCanonicalRuns } from "@/lib/server/db/latest-runs";
-import { getWorkItem } from "@/lib/server/db/queue";
+import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
+import { getWorkItem } from "@/lib/server/labelling/queue";
 import { orNotFound } from "@/lib/server/not-found";
-import { languageAvailability } from "@/lib/server/sandbox/availability";
 import { CommentThread } from "@/components/comments/comment-thread";
 import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
 import { runRecordAction } from "@/app/(app)/records/actions";
@@ -51,13 +51,11 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = monacoLanguageOf(record.language);
   const canRun = can(actor, "sandbox:run");
-  const [availability, latestRuns] = await Promise.all([
-    languageAvailability(),
+  const [unavailableNote, latestRuns, thread] = await Promise.all([
+    sandboxUnavailableNote(record.language),
     listLatestCanonicalRuns({ actor, recordId: record.id }),
+    listComments({ actor, itemId }),
   ]);
-  const language = parseLanguage(record.language);
-  // Annotators get a plain sentence; the operator's detail stays in the server log and on the sandbox doctor.
-  const unavailableNote = availability[language]?.available === false ? cannotRunSentence(language) : undefined;
   // Rendered per request: the lease's state is read against the clock now.
   const state = workItemState({ assignment, hasLabel: annotation !== null, now: new Date() });
   const categoryLabels = Object.fromEntries(campaign.categories.map((category) => [category.key, category.label]));
@@ -119,7 +117,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         unavailableNote={unavailableNote}
         onRun={runRecordAction}
       />
-      <CommentThread actor={actor} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
+      <CommentThread thread={thread} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <section aria-label="Edit and run" className={section}>
         <ScratchRunner
           key={itemId}

@@ -20,23 +20,20 @@ import { ShortcutSheet } from "@/components/workspace/shortcut-sheet";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaign, listCategories } from "@/lib/server/db/campaigns";
-import { getQueueNeighbours, getReviewItem } from "@/lib/server/db/review";
-import { AppError } from "@/lib/server/errors";
+import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
+import { getQueueNeighbours, getReviewItem } from "@/lib/server/review/review";
 
 import { adjudicateAction } from "../actions";
 import { RecordContent } from "@/components/records/record-content";
 import { SandboxCard } from "@/components/records/sandbox-card";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { listComments } from "@/lib/server/comments/comments";
+import { orNotFound } from "@/lib/server/not-found";
+import { sandboxUnavailableNote } from "@/lib/server/runs/run-record";
 import { runRecordAction } from "@/app/(app)/records/actions";
 import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
 
 export const metadata = { title: "Adjudication" };
-
-function orNotFound(error: unknown): never {
-  if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-  throw error;
-}
 
 export default async function AdjudicationPage({
   params,
@@ -48,12 +45,14 @@ export default async function AdjudicationPage({
   const { id, itemId } = await params;
   const actor = await requirePageActor("reviews:write", `/campaigns/${id}/review/${itemId}`);
   const query = parseQueueQuery(await searchParams);
-  const [campaign, item, categories, queue] = await Promise.all([
-    getCampaign({ actor, campaignId: id }).catch(orNotFound),
-    getReviewItem({ actor, itemId }).catch(orNotFound),
+  const [campaign, item, categories, queue, thread] = await Promise.all([
+    orNotFound(getCampaign({ actor, campaignId: id })),
+    orNotFound(getReviewItem({ actor, itemId })),
     listCategories({ campaignId: id }),
-    getQueueNeighbours({ actor, campaignId: id, itemId, filters: toQueueFilters(query) }).catch(orNotFound),
+    orNotFound(getQueueNeighbours({ actor, campaignId: id, itemId, filters: toQueueFilters(query) })),
+    orNotFound(listComments({ actor, itemId })),
   ]);
+  const unavailableNote = await sandboxUnavailableNote(item.record.language);
   if (item.campaign.id !== id) notFound();
   const { record } = item;
   const monacoLanguage = monacoLanguageOf(record.language);
@@ -79,7 +78,7 @@ export default async function AdjudicationPage({
       <Card title="Critic">
         <CriticPanel critic={record.critic} />
       </Card>
-      <CommentThread actor={actor} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
+      <CommentThread thread={thread} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <Card title="Decision">
         <div className="space-y-4">
           <DecisionHistory decision={item.adjudication} categoryLabels={categoryLabels} viewerId={actor.id} />
@@ -101,7 +100,7 @@ export default async function AdjudicationPage({
           />
         </div>
       </Card>
-      <SandboxCard actor={actor} recordId={record.id} language={record.language} onRun={runRecordAction} />
+      <SandboxCard actor={actor} recordId={record.id} unavailableNote={unavailableNote} onRun={runRecordAction} />
     </>
   );
 

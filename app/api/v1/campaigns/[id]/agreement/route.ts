@@ -1,4 +1,4 @@
-import { getCampaignAgreement } from "@/lib/server/db/agreement";
+import { getCampaignAgreement } from "@/lib/server/review/agreement";
 import { apiRoute } from "@/lib/server/http";
 
 /** GET /api/v1/campaigns/{id}/agreement → {overall, byLanguage, humanVsCritic, …}; undefined metrics are null. */

@@ -1,4 +1,4 @@
-import { claimNextItem, getWorkItem } from "@/lib/server/db/queue";
+import { claimNextItem, getWorkItem } from "@/lib/server/labelling/queue";
 import { apiRoute } from "@/lib/server/http";
 
 /** POST /api/v1/campaigns/{id}/claim → 200 {item: {id}, record, leaseExpiresAt}, or 204 when nothing is left for the caller. */

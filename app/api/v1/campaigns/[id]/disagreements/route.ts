@@ -1,5 +1,5 @@
 import { formatQueueCursor, parseQueueCursor } from "@/lib/review/queues";
-import { listReviewQueue } from "@/lib/server/db/review";
+import { listReviewQueue } from "@/lib/server/review/review";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
 import { queueQuerySchema } from "@/lib/validation/review";
 

@@ -3,8 +3,8 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 
 import { downloadFileName } from "@/lib/reports/format";
-import { getCampaign } from "@/lib/server/db/campaigns";
-import { exportCampaign } from "@/lib/server/db/exports";
+import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { exportCampaign } from "@/lib/server/reports/exports";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
 
 const querySchema = z.object({

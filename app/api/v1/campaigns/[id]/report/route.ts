@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { reportResponse } from "@/lib/reports/response";
-import { getCampaignReport } from "@/lib/server/db/reports";
+import { getCampaignReport } from "@/lib/server/reports/reports";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
 
 const querySchema = z.object({ format: z.enum(["json", "csv", "md"]).default("json") });

@@ -1,4 +1,4 @@
-import { changeCampaignStatus } from "@/lib/server/db/campaign-lifecycle";
+import { changeCampaignStatus } from "@/lib/server/campaigns/lifecycle";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { campaignStatusSchema } from "@/lib/validation/campaigns";
 

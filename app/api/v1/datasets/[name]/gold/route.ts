@@ -1,4 +1,4 @@
-import { importGoldAnswers, listGoldAnswers } from "@/lib/server/db/gold";
+import { importGoldAnswers, listGoldAnswers } from "@/lib/server/gold/gold";
 import { apiRoute, pathSegment, readBody } from "@/lib/server/http";
 import { MAX_GOLD_FILE_BYTES } from "@/lib/validation/gold";
 

@@ -1,5 +1,5 @@
-import { importRecords } from "@/lib/server/db/imports";
-import { listRecords } from "@/lib/server/db/records";
+import { importRecords } from "@/lib/server/imports/imports";
+import { listRecords } from "@/lib/server/records/records";
 import { readConfig } from "@/lib/server/config";
 import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importQuerySchema, recordQuerySchema } from "@/lib/validation/records";

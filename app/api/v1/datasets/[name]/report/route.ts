@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { reportResponse } from "@/lib/reports/response";
-import { getDatasetReport } from "@/lib/server/db/reports";
+import { getDatasetReport } from "@/lib/server/reports/reports";
 import { apiRoute, parseSearchParams, pathSegment } from "@/lib/server/http";
 
 const querySchema = z.object({ format: z.enum(["json", "csv", "md"]).default("json") });

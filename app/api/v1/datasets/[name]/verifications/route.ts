@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { LANGUAGES } from "@/lib/records/languages";
 import { apiRoute, pathSegment, readJson } from "@/lib/server/http";
-import { startVerification } from "@/lib/server/jobs/verification";
+import { startVerification } from "@/lib/server/verification/jobs";
 
 const bodySchema = z.object({ language: z.enum(LANGUAGES).optional(), force: z.boolean().default(false) });
 

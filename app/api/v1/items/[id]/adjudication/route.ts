@@ -1,4 +1,4 @@
-import { adjudicateItem } from "@/lib/server/db/review";
+import { adjudicateItem } from "@/lib/server/review/review";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { adjudicationSchema } from "@/lib/validation/review";
 

@@ -1,4 +1,4 @@
-import { addComment, listComments } from "@/lib/server/db/comments";
+import { addComment, listComments } from "@/lib/server/comments/comments";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { commentSchema } from "@/lib/validation/comments";
 

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/server/errors";
-import { runRecord } from "@/lib/server/services/runs";
+import { runRecord } from "@/lib/server/runs/run-record";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { recordIdSchema } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";

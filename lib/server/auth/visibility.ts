@@ -1,0 +1,149 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
+
+import { prisma } from "@/lib/server/db/client";
+
+// Who sees what of a record. Every read of records and of critic output goes through these rules,
+// so a page, a REST route, an export and the CLI can never disagree.
+
+type Viewer = Pick<Actor, "id" | "role" | "languages">;
+
+/** Annotators see only the work they are given; reviewers and admins see everything. */
+function isAnnotator(actor: Viewer): boolean {
+  return actor.role === "ANNOTATOR";
+}
+
+/** Campaigns the actor sees: all for reviewers and admins, those sharing a language for annotators. */
+export function visibleCampaignWhere(actor: Viewer): Prisma.CampaignWhereInput {
+  return isAnnotator(actor) ? { languages: { hasSome: actor.languages } } : {};
+}
+
+/** Datasets the actor sees: for annotators, those with a campaign in one of their languages. */
+export function visibleDatasetWhere(actor: Viewer): Prisma.DatasetWhereInput {
+  return isAnnotator(actor) ? { campaigns: { some: visibleCampaignWhere(actor) } } : {};
+}
+
+/** Records the actor sees: those of the datasets they see. */
+export function visibleRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
+  return isAnnotator(actor) ? { dataset: visibleDatasetWhere(actor) } : {};
+}
+
+/**
+ * Whether the actor may read gold answers (a record's known verdict). Annotators never: gold items
+ * measure them, so nothing they can reach may tell a gold record from another. The scope
+ * gold:read says the same; this rule also keeps the gold flag out of every annotator-facing read.
+ */
+export function canSeeGoldAnswers(actor: Viewer): boolean {
+  return !isAnnotator(actor);
+}
+
+/**
+ * The blind-campaign items that hide their record's critic from the actor. A label given while
+ * the critic was hidden on every read is stored as the pre-reveal label, so:
+ * - an annotator may not see it for any blind item in their languages they have not yet labelled
+ *   or skipped (they could claim it later, and must not have read the verdict first);
+ * - a reviewer or admin sees critics (reviewing needs them) except while they hold a blind item
+ *   they have not labelled: an active lease, or an expired one they could still submit on.
+ */
+export function criticHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
+  if (isAnnotator(actor)) {
+    return {
+      campaign: { blind: true },
+      language: { in: actor.languages },
+      assignments: { none: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } },
+    };
+  }
+  return {
+    campaign: { blind: true },
+    assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } },
+  };
+}
+
+/**
+ * Whether a first label the actor gives on a blind item is truly pre-reveal: only annotators are kept
+ * from a blind item's critic before they claim it; a reviewer or admin may have read it earlier.
+ */
+export function isFirstLabelPreReveal(actor: Viewer): boolean {
+  return isAnnotator(actor);
+}
+
+/**
+ * A blind campaign's gold records are part of it, as its sample is: any of them may be served to an
+ * annotator as a gold item, which has no campaign item until served. So for an annotator they hide
+ * their critic exactly as the campaign's sample items do: a gold record of the campaign's dataset in
+ * a language the campaign and the annotator share is hidden until they labelled or skipped it in
+ * that campaign. Outside those languages (or for a campaign that is not blind) a gold record follows
+ * the rule of any other record. The gold share does not matter, so changing it shows nothing.
+ * Null when nothing is hidden this way (reviewers and admins, who see gold answers anyway).
+ */
+async function goldPoolHiddenWhere(actor: Viewer): Promise<Prisma.RecordWhereInput | null> {
+  if (!isAnnotator(actor)) return null;
+  const campaigns = await prisma().campaign.findMany({
+    where: { blind: true, languages: { hasSome: actor.languages } },
+    select: { id: true, datasetId: true, languages: true },
+  });
+  if (campaigns.length === 0) return null;
+  return {
+    gold: { isNot: null },
+    OR: campaigns.map((campaign) => ({
+      datasetId: campaign.datasetId,
+      language: { in: campaign.languages.filter((language) => actor.languages.includes(language)) },
+      NOT: {
+        campaignItems: {
+          some: {
+            campaignId: campaign.id,
+            assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED" as const, "SKIPPED" as const] } } },
+          },
+        },
+      },
+    })),
+  };
+}
+
+/** Records whose critic is hidden from the actor, for filters: a critic filter must leave them out. */
+export async function criticHiddenRecordWhere(actor: Viewer): Promise<Prisma.RecordWhereInput> {
+  const byItem: Prisma.RecordWhereInput = { campaignItems: { some: criticHidingItemWhere(actor) } };
+  const gold = await goldPoolHiddenWhere(actor);
+  return gold ? { OR: [byItem, gold] } : byItem;
+}
+
+/**
+ * Of the given records (or of a campaign's records), those whose critic the actor may not see,
+ * in one query. The system actor (operator CLI) sees everything.
+ */
+export async function criticHiddenRecordIds({
+  actor,
+  recordIds,
+  campaignId,
+}: {
+  actor: Viewer | SystemActor;
+  recordIds?: number[];
+  campaignId?: string;
+}): Promise<Set<number>> {
+  if (isSystemActor(actor) || recordIds?.length === 0) return new Set();
+  const among: Prisma.CampaignItemWhereInput = recordIds
+    ? { recordId: { in: recordIds } }
+    : { record: { campaignItems: { some: { campaignId } } } };
+  const gold = await goldPoolHiddenWhere(actor);
+  const [rows, goldRows] = await Promise.all([
+    prisma().campaignItem.findMany({
+      where: { AND: [among, criticHidingItemWhere(actor)] },
+      select: { recordId: true },
+      distinct: ["recordId"],
+    }),
+    gold
+      ? prisma().record.findMany({
+          where: { AND: [recordIds ? { id: { in: recordIds } } : { campaignItems: { some: { campaignId } } }, gold] },
+          select: { id: true },
+        })
+      : Promise.resolve([]),
+  ]);
+  return new Set([...rows.map((row) => row.recordId), ...goldRows.map((row) => row.id)]);
+}
+
+/** A critic as the actor may see it: nothing at all when hidden. Pure. */
+export function criticAsSeen<T>(critic: T | null, isHidden: boolean): T | null {
+  return isHidden ? null : critic;
+}

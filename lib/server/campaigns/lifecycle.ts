@@ -1,0 +1,184 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+import type { CampaignSettingsInput, CampaignStatusAction } from "@/lib/validation/campaigns";
+
+import { writeAudit } from "@/lib/server/audit/audit";
+import { type CampaignSummary, campaignSelect, toSummary } from "@/lib/server/campaigns/campaigns";
+import { prisma } from "@/lib/server/db/client";
+
+type Tx = Prisma.TransactionClient;
+
+/** Which states each action leaves from, and where it goes. */
+const TRANSITIONS: Record<CampaignStatusAction, { from: CampaignStatus[]; to: CampaignStatus }> = {
+  pause: { from: ["ACTIVE"], to: "PAUSED" },
+  resume: { from: ["PAUSED"], to: "ACTIVE" },
+  close: { from: ["ACTIVE", "PAUSED"], to: "CLOSED" },
+  reopen: { from: ["CLOSED"], to: "ACTIVE" },
+  archive: { from: ["CLOSED"], to: "ARCHIVED" },
+  unarchive: { from: ["ARCHIVED"], to: "CLOSED" },
+};
+
+/**
+ * Inside a claim's transaction: refuses unless the campaign is ACTIVE. The row is share-locked, so a
+ * pause either waits for the claim (and then ends its lease) or is seen by it.
+ */
+export async function assertOpenForClaims(tx: Tx, campaignId: string): Promise<void> {
+  const [row] = await tx.$queryRaw<
+    { status: CampaignStatus }[]
+  >`SELECT status FROM "Campaign" WHERE id = ${campaignId} FOR SHARE`;
+  if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
+  if (row.status !== "ACTIVE")
+    throw new AppError("CONFLICT", `This campaign is ${row.status.toLowerCase()}: no new items are handed out.`);
+}
+
+async function hasLabels(tx: Tx, campaignId: string): Promise<boolean> {
+  return (await tx.annotation.findFirst({ where: { item: { campaignId } }, select: { id: true } })) !== null;
+}
+
+/** Locks the campaign row for a settings or status change; NOT_FOUND when it does not exist. */
+async function lockCampaign(tx: Tx, campaignId: string) {
+  const [row] = await tx.$queryRaw<
+    { name: string; status: CampaignStatus; overlap: number; agreementFraction: number; goldShare: number }[]
+  >`
+    SELECT name, status, overlap, "agreementFraction", "goldShare" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+  if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
+  return row;
+}
+
+/**
+ * Renames a campaign, or changes its overlap while nobody has labelled anything (items keep the
+ * agreement subset's extra annotator only at overlap 1, as at creation). Audited. Scope: campaigns:admin.
+ */
+export async function updateCampaignSettings({
+  actor,
+  campaignId,
+  input,
+}: {
+  actor: Actor;
+  campaignId: string;
+  input: CampaignSettingsInput;
+}): Promise<CampaignSummary> {
+  assertCan(actor, "campaigns:admin");
+  return prisma().$transaction(async (tx) => {
+    const before = await lockCampaign(tx, campaignId);
+    const data: Prisma.CampaignUpdateInput = {};
+    if (input.name !== undefined && input.name !== before.name) {
+      if (await tx.campaign.findUnique({ where: { name: input.name }, select: { id: true } })) {
+        throw new AppError("CONFLICT", `A campaign named "${input.name}" exists already.`, {
+          name: ["Choose another name."],
+        });
+      }
+      data.name = input.name;
+    }
+    if (input.overlap !== undefined && input.overlap !== before.overlap) {
+      if (await hasLabels(tx, campaignId))
+        throw new AppError("CONFLICT", "Overlap cannot change once items are labelled.", {
+          overlap: ["Items are labelled already."],
+        });
+      const overlap = input.overlap;
+      await tx.$executeRaw`
+        UPDATE "CampaignItem" SET target = ${overlap}::int + CASE WHEN ${overlap}::int = 1 AND target > ${before.overlap}::int THEN 1 ELSE 0 END
+        WHERE "campaignId" = ${campaignId} AND NOT gold`;
+      // Someone may hold a lease on an item that now wants fewer annotators.
+      const overfull = await tx.campaignItem.count({
+        where: { campaignId, slotsTaken: { gt: tx.campaignItem.fields.target } },
+      });
+      if (overfull > 0)
+        throw new AppError(
+          "CONFLICT",
+          `${overfull} items have more annotators working on them than the new overlap; pause the campaign first.`,
+          { overlap: ["Pause the campaign first."] },
+        );
+      data.overlap = overlap;
+      data.agreementFraction = overlap === 1 ? before.agreementFraction : 0;
+    }
+    // The gold share may change at any time: it only decides what later claims hand out.
+    if (input.goldShare !== undefined && input.goldShare !== before.goldShare) data.goldShare = input.goldShare;
+    const updated = await tx.campaign.update({ where: { id: campaignId }, data, select: campaignSelect });
+    if (Object.keys(data).length > 0) {
+      await writeAudit(tx, {
+        actorId: actor.id,
+        action: "campaign.update",
+        targetType: "Campaign",
+        targetId: campaignId,
+        before: { name: before.name, overlap: before.overlap, goldShare: before.goldShare },
+        after: { name: updated.name, overlap: updated.overlap, goldShare: updated.goldShare },
+      });
+    }
+    return toSummary(updated);
+  });
+}
+
+/**
+ * Pauses, resumes, closes, reopens, archives or unarchives a campaign. Pausing or closing ends
+ * every active lease at once (the slots go back; annotators keep their unsaved work in the
+ * browser and may still submit while a slot is free). Audited. Scope: campaigns:admin.
+ */
+export async function changeCampaignStatus({
+  actor,
+  campaignId,
+  action,
+}: {
+  actor: Actor;
+  campaignId: string;
+  action: CampaignStatusAction;
+}): Promise<{ status: CampaignStatus; endedLeases: number }> {
+  assertCan(actor, "campaigns:admin");
+  const { from, to } = TRANSITIONS[action];
+  return prisma().$transaction(async (tx) => {
+    const before = await lockCampaign(tx, campaignId);
+    if (!from.includes(before.status))
+      throw new AppError("CONFLICT", `The campaign is ${before.status.toLowerCase()}; it cannot ${action}.`);
+    await tx.campaign.update({ where: { id: campaignId }, data: { status: to } });
+    const endedLeases = to === "ACTIVE" ? 0 : await endActiveLeases(tx, campaignId);
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: `campaign.status.${action}`,
+      targetType: "Campaign",
+      targetId: campaignId,
+      before: { status: before.status },
+      after: { status: to, endedLeases },
+    });
+    return { status: to, endedLeases };
+  });
+}
+
+/** Ends every active lease of a campaign now and returns their slots (like an expiry, for all). */
+async function endActiveLeases(tx: Tx, campaignId: string): Promise<number> {
+  const ended = await tx.$queryRaw<{ itemId: string }[]>`
+    UPDATE "Assignment" a SET status = 'EXPIRED', "finishedAt" = now(), "leaseExpiresAt" = least(a."leaseExpiresAt", now())
+    FROM "CampaignItem" i
+    WHERE a."itemId" = i.id AND i."campaignId" = ${campaignId} AND a.status = 'ACTIVE'
+    RETURNING a."itemId"`;
+  const ids = ended.map((row) => row.itemId);
+  if (ids.length > 0) {
+    await tx.$executeRaw`
+      UPDATE "CampaignItem" c SET "slotsTaken" = c."slotsTaken" - e.n
+      FROM (SELECT id, count(*)::int AS n FROM unnest(${ids}::text[]) AS id GROUP BY id) e
+      WHERE c.id = e.id`;
+  }
+  return ids.length;
+}
+
+/** Deletes a campaign and its items while nobody has labelled anything. Audited. Scope: campaigns:admin. */
+export async function deleteCampaign({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<void> {
+  assertCan(actor, "campaigns:admin");
+  await prisma().$transaction(async (tx) => {
+    const before = await lockCampaign(tx, campaignId);
+    if (await hasLabels(tx, campaignId))
+      throw new AppError("CONFLICT", "This campaign has labels; close or archive it instead of deleting it.");
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "campaign.delete",
+      targetType: "Campaign",
+      targetId: campaignId,
+      before: { name: before.name, status: before.status },
+    });
+    await tx.campaign.delete({ where: { id: campaignId } });
+  });
+}

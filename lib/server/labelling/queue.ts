@@ -1,0 +1,438 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+import type { AnnotationInput } from "@/lib/validation/campaigns";
+
+import { writeAudit } from "@/lib/server/audit/audit";
+import { assertOpenForClaims } from "@/lib/server/campaigns/lifecycle";
+import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { prisma } from "@/lib/server/db/client";
+import { goldTurn } from "@/lib/server/labelling/gold-queue";
+import { recordViewSelect } from "@/lib/server/records/records";
+import { criticAsSeen, criticHiddenRecordIds, isFirstLabelPreReveal } from "@/lib/server/auth/visibility";
+
+export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Returns leases past their expiry in a campaign to the pool (inside the caller's transaction). It
+ * starts from the lapsed leases (few, on the status/expiry index) and looks up each one's item by key:
+ * as a join, a campaign created moments before (its items not yet in the planner's statistics, which
+ * on a large table can take until the next 10 % of it changes) made the planner walk all the
+ * campaign's items, 0.4 s per claim at 100,000 items.
+ */
+async function releaseExpiredLeases(tx: Tx, campaignId: string): Promise<void> {
+  await tx.$executeRaw`
+    WITH expired AS (
+      UPDATE "Assignment" a SET status = 'EXPIRED', "finishedAt" = now()
+      WHERE a.status = 'ACTIVE' AND a."leaseExpiresAt" < now()
+        AND (SELECT i."campaignId" FROM "CampaignItem" i WHERE i.id = a."itemId") = ${campaignId}
+      RETURNING a."itemId"
+    )
+    UPDATE "CampaignItem" c SET "slotsTaken" = c."slotsTaken" - e.n
+    FROM (SELECT "itemId", count(*)::int AS n FROM expired GROUP BY "itemId") e
+    WHERE c.id = e."itemId"`;
+}
+
+/** The first item of the campaign's sample, in campaign order, with a free slot, in the actor's languages, never held by them (row locked). */
+async function nextSampleItem(
+  tx: Tx,
+  { actor, campaignId }: { actor: Actor; campaignId: string },
+): Promise<{ id: string; recordId: number } | null> {
+  const [candidate] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
+    SELECT i.id, i."recordId" FROM "CampaignItem" i
+    WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
+      AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})
+    ORDER BY i.position
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED`;
+  return candidate ?? null;
+}
+
+/**
+ * Claims the actor's next item in a campaign with a lease: their current unexpired lease if they
+ * have one (two tabs get the same item), otherwise the first item in campaign order that has a free
+ * slot, is in one of their languages and that they never held — or, at a secret draw under the
+ * campaign's gold share and while such a sample item remains, a gold item (gold-queue.ts), which
+ * looks and behaves like any other. The item row is locked (SKIP LOCKED)
+ * and its slot counter bumped in the same transaction, so an item never exceeds its overlap.
+ * Returns null when nothing is left for the actor. Scope: labels:write.
+ */
+export async function claimNextItem({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<Claim | null> {
+  assertCan(actor, "labels:write");
+  const campaign = await getCampaign({ actor, campaignId });
+  return prisma().$transaction(async (tx) => {
+    // One claim at a time per annotator and campaign, so two tabs cannot take two items.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.id}), hashtext(${campaignId}))`;
+    await assertOpenForClaims(tx, campaignId);
+    const current = await tx.assignment.findFirst({
+      where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
+      select: { itemId: true, leaseExpiresAt: true, item: { select: { recordId: true } } },
+    });
+    if (current)
+      return {
+        itemId: current.itemId,
+        recordId: current.item.recordId,
+        leaseExpiresAt: current.leaseExpiresAt,
+        isNew: false,
+      };
+    await releaseExpiredLeases(tx, campaignId);
+    // Gold items come at the campaign's gold share, and only while sample items remain for the
+    // actor: someone who joins a finished campaign gets nothing rather than a run of gold items, and
+    // "still available" (forecastGold) counts exactly what the queue will hand out.
+    const sample = await nextSampleItem(tx, { actor, campaignId });
+    if (!sample) return null;
+    const gold = await goldTurn(tx, { actor, campaignId });
+    const candidate = (gold.isTurn ? await gold.takeGoldItem() : null) ?? sample;
+    const taken =
+      await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${candidate.id} AND "slotsTaken" < target`;
+    if (taken !== 1) throw new AppError("CONFLICT", "That item was just taken; try again.");
+    const leaseExpiresAt = new Date(Date.now() + campaign.leaseMinutes * 60_000);
+    await tx.assignment.create({ data: { itemId: candidate.id, userId: actor.id, leaseExpiresAt } });
+    return { itemId: candidate.id, recordId: candidate.recordId, leaseExpiresAt, isNew: true };
+  });
+}
+
+/** Extends the actor's lease on an item while they work on it; an item they never held is NOT_FOUND. Scope: labels:write. */
+export async function renewLease({ actor, itemId }: { actor: Actor; itemId: string }): Promise<Date> {
+  assertCan(actor, "labels:write");
+  const assignment = await prisma().assignment.findUnique({
+    where: { itemId_userId: { itemId, userId: actor.id } },
+    select: {
+      id: true,
+      status: true,
+      leaseExpiresAt: true,
+      item: { select: { campaign: { select: { leaseMinutes: true } } } },
+    },
+  });
+  if (!assignment) throw new AppError("NOT_FOUND", "No such item.");
+  if (assignment.status !== "ACTIVE" || assignment.leaseExpiresAt <= new Date())
+    throw new AppError(
+      "CONFLICT",
+      "Your lease on this item has ended. Submit to keep your work if the slot is still free.",
+    );
+  const leaseExpiresAt = new Date(Date.now() + assignment.item.campaign.leaseMinutes * 60_000);
+  await prisma().assignment.update({ where: { id: assignment.id }, data: { leaseExpiresAt } });
+  return leaseExpiresAt;
+}
+
+/**
+ * Skips the actor's item with a reason, while they hold it or after their lease ended (expired, or a
+ * pause ended it) without a label: they will not get it again. A running lease's slot goes back to
+ * the pool; an ended one gave its slot back already. Scope: labels:write.
+ */
+export async function skipItem({
+  actor,
+  itemId,
+  reason,
+}: {
+  actor: Actor;
+  itemId: string;
+  reason: string;
+}): Promise<void> {
+  assertCan(actor, "labels:write");
+  await prisma().$transaction(async (tx) => {
+    // Locked, so an expiry collected by someone's claim in the same instant cannot give the slot back twice.
+    const [held] = await tx.$queryRaw<{ id: string; status: string }[]>`
+      SELECT id, status::text FROM "Assignment" WHERE "itemId" = ${itemId} AND "userId" = ${actor.id} FOR UPDATE`;
+    if (!held || (held.status !== "ACTIVE" && held.status !== "EXPIRED"))
+      throw new AppError("NOT_FOUND", "You hold no lease on this item.");
+    await tx.assignment.update({
+      where: { id: held.id },
+      data: { status: "SKIPPED", skipReason: reason, finishedAt: new Date() },
+    });
+    if (held.status === "ACTIVE")
+      await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" - 1 WHERE id = ${itemId}`;
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "item.skip",
+      targetType: "CampaignItem",
+      targetId: itemId,
+      after: { reason },
+    });
+  });
+}
+
+export type SubmittedAnnotation = {
+  id: string;
+  revision: number;
+  valid: boolean;
+  categories: string[];
+  note: string | null;
+  created: boolean;
+};
+
+function sameLabel(
+  a: { valid: boolean; categories: string[]; note: string | null; testLine: number | null; needsReview: boolean },
+  b: typeof a,
+): boolean {
+  return (
+    a.valid === b.valid &&
+    a.note === b.note &&
+    a.testLine === b.testLine &&
+    a.needsReview === b.needsReview &&
+    [...a.categories].sort().join() === [...b.categories].sort().join()
+  );
+}
+
+/**
+ * Submits (or revises) the actor's label on an item. Only the holder of the item's assignment may
+ * label it: an item never claimed (or another annotator's) is NOT_FOUND, a skipped one is CONFLICT,
+ * and a submit after the lease expired is accepted while the item still has a free slot. The item
+ * row is locked, so a double submit yields one annotation; a stale form (baseRevision behind) gets
+ * CONFLICT. Every version is appended to the
+ * revision history; in blind mode the first version is also kept as the pre-reveal label when it
+ * truly is one (an annotator's: see visibility.ts).
+ * Runs the actor made on the record while holding the item are attached as evidence. Scope: labels:write.
+ */
+export async function submitAnnotation({
+  actor,
+  itemId,
+  input,
+}: {
+  actor: Actor;
+  itemId: string;
+  input: AnnotationInput;
+}): Promise<SubmittedAnnotation> {
+  assertCan(actor, "labels:write");
+  return prisma().$transaction(async (tx) => {
+    // The campaign row first, share-locked (the order every writer takes: campaign, then item): a
+    // delete or a status change either waits for this label to commit and then sees it, or commits
+    // first and this submit finds no campaign. Without it a delete could cascade over a label it
+    // had already checked was not there, after the label was acknowledged.
+    const [locked] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT c.id FROM "Campaign" c WHERE c.id = (SELECT "campaignId" FROM "CampaignItem" WHERE id = ${itemId}) FOR SHARE`;
+    if (!locked) throw new AppError("NOT_FOUND", "No such item.");
+    const [item] = await tx.$queryRaw<
+      { id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]
+    >`
+      SELECT id, "recordId", "campaignId", language, "slotsTaken", target FROM "CampaignItem" WHERE id = ${itemId} FOR UPDATE`;
+    if (!item || !actor.languages.includes(item.language)) throw new AppError("NOT_FOUND", "No such item.");
+    const campaign = await tx.campaign.findUniqueOrThrow({
+      where: { id: item.campaignId },
+      select: { status: true, blind: true, requireInvalidNote: true, categories: { select: { key: true } } },
+    });
+    // A paused campaign still takes the labels of leases it ended; a closed one is final.
+    if (campaign.status === "CLOSED" || campaign.status === "ARCHIVED")
+      throw new AppError("CONFLICT", "This campaign is closed: its labels can no longer change.");
+    if (!input.valid && campaign.requireInvalidNote && !input.note)
+      throw new AppError("INVALID_INPUT", "This campaign asks for a note on invalid labels.", {
+        note: ["Say why it is invalid."],
+      });
+    const known = new Set(campaign.categories.map((category) => category.key));
+    const unknown = input.categories.filter((key) => !known.has(key));
+    if (unknown.length)
+      throw new AppError("INVALID_INPUT", `Unknown error categories: ${unknown.join(", ")}.`, {
+        categories: [`Unknown: ${unknown.join(", ")}`],
+      });
+    const label = {
+      valid: input.valid,
+      categories: [...new Set(input.categories)],
+      note: input.note,
+      testLine: input.testLine ?? null,
+      needsReview: input.needsReview,
+    };
+
+    const existing = await tx.annotation.findUnique({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      select: {
+        id: true,
+        revision: true,
+        valid: true,
+        categories: true,
+        note: true,
+        testLine: true,
+        needsReview: true,
+        activeMs: true,
+      },
+    });
+    if (existing) {
+      if (sameLabel(existing, label)) return { ...existing, created: false };
+      if (input.baseRevision !== undefined && input.baseRevision !== existing.revision) {
+        throw new AppError(
+          "CONFLICT",
+          `This label changed since you opened it (now revision ${existing.revision}). Reload to see it; your form keeps your edits.`,
+        );
+      }
+      const revision = existing.revision + 1;
+      const activeMs = existing.activeMs + input.activeMs;
+      await tx.annotation.update({ where: { id: existing.id }, data: { ...label, activeMs, revision } });
+      if (existing.valid !== label.valid)
+        await tx.campaignItem.update({
+          where: { id: itemId },
+          data: { validCount: { increment: label.valid ? 1 : -1 } },
+        });
+      await tx.annotationRevision.create({ data: { annotationId: existing.id, revision, ...label, activeMs } });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        action: "label.revise",
+        targetType: "Annotation",
+        targetId: existing.id,
+        before: { valid: existing.valid, categories: existing.categories, note: existing.note },
+        after: { ...label, revision },
+      });
+      return { id: existing.id, revision, ...label, created: false };
+    }
+
+    // A first label needs the assignment the queue handed out: item ids alone grant nothing.
+    const assignment = await tx.assignment.findUnique({
+      where: { itemId_userId: { itemId, userId: actor.id } },
+      select: { id: true, status: true, leaseExpiresAt: true, createdAt: true },
+    });
+    if (!assignment) throw new AppError("NOT_FOUND", "No such item.");
+    if (assignment.status === "SKIPPED")
+      throw new AppError("CONFLICT", "You skipped this item, so it is no longer yours to label.");
+    if (assignment.status !== "ACTIVE") {
+      if (item.slotsTaken >= item.target) {
+        throw new AppError(
+          "CONFLICT",
+          "Your lease on this item expired and its last slot went to someone else. Your label was not saved; copy your note before moving on.",
+        );
+      }
+      await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${itemId}`;
+    }
+    const since = assignment.createdAt;
+    await tx.assignment.update({ where: { id: assignment.id }, data: { status: "SUBMITTED", finishedAt: new Date() } });
+    const annotation = await tx.annotation.create({
+      data: {
+        itemId,
+        userId: actor.id,
+        ...label,
+        activeMs: input.activeMs,
+        ...(campaign.blind && isFirstLabelPreReveal(actor)
+          ? { preRevealValid: label.valid, preRevealCategories: label.categories }
+          : {}),
+      },
+      select: { id: true },
+    });
+    await tx.annotationRevision.create({
+      data: { annotationId: annotation.id, revision: 1, ...label, activeMs: input.activeMs },
+    });
+    // Counts only, for the reports (their verdict is finalVerdict's); final-labels.int.test.ts checks them against the annotations.
+    await tx.campaignItem.update({
+      where: { id: itemId },
+      data: { labelCount: { increment: 1 }, validCount: { increment: label.valid ? 1 : 0 } },
+    });
+    await tx.runResult.updateMany({
+      where: { recordId: item.recordId, userId: actor.id, annotationId: null, createdAt: { gte: since } },
+      data: { annotationId: annotation.id },
+    });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "label.create",
+      targetType: "Annotation",
+      targetId: annotation.id,
+      after: { itemId, ...label },
+    });
+    return { id: annotation.id, revision: 1, ...label, created: true };
+  });
+}
+
+/** The actor's labels in a campaign, newest first, for their history list. Scope: labels:write. */
+export async function listMyAnnotations({
+  actor,
+  campaignId,
+  limit = 200,
+}: {
+  actor: Actor;
+  campaignId: string;
+  limit?: number;
+}) {
+  assertCan(actor, "labels:write");
+  return prisma().annotation.findMany({
+    where: { userId: actor.id, item: { campaignId } },
+    orderBy: { updatedAt: "desc" },
+    take: limit,
+    select: {
+      id: true,
+      itemId: true,
+      valid: true,
+      categories: true,
+      note: true,
+      revision: true,
+      updatedAt: true,
+      item: { select: { language: true, record: { select: { id: true, question: true } } } },
+    },
+  });
+}
+
+/**
+ * What the annotator's record view needs for one item: the record, the campaign's taxonomy, the
+ * actor's lease and label with its revisions. The critic is left out while blind mode hides it from
+ * the actor (visibility.ts), so it never reaches the browser early. Scoped to items the actor
+ * holds or held: anything else is NOT_FOUND. Scope: labels:write.
+ */
+export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: string }) {
+  assertCan(actor, "labels:write");
+  const item = await prisma().campaignItem.findFirst({
+    where: { id: itemId, assignments: { some: { userId: actor.id } } },
+    select: {
+      id: true,
+      language: true,
+      campaign: {
+        select: {
+          id: true,
+          name: true,
+          blind: true,
+          leaseMinutes: true,
+          guidelines: true,
+          requireInvalidNote: true,
+          categories: {
+            orderBy: { position: "asc" },
+            select: { key: true, label: true, description: true, invalidating: true },
+          },
+        },
+      },
+      assignments: { where: { userId: actor.id }, select: { status: true, leaseExpiresAt: true } },
+      annotations: {
+        where: { userId: actor.id },
+        select: {
+          id: true,
+          valid: true,
+          categories: true,
+          note: true,
+          testLine: true,
+          needsReview: true,
+          revision: true,
+          preRevealValid: true,
+          preRevealCategories: true,
+          activeMs: true,
+          revisions: {
+            orderBy: { revision: "desc" },
+            select: { revision: true, valid: true, categories: true, note: true, createdAt: true },
+          },
+        },
+      },
+      record: { select: recordViewSelect },
+    },
+  });
+  if (!item) throw new AppError("NOT_FOUND", "No such item.");
+  const annotation = item.annotations[0] ?? null;
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: [item.record.id] });
+  const isCriticVisible = !hidden.has(item.record.id);
+  const { critic: stored, ...record } = item.record;
+  const critic = criticAsSeen(stored, !isCriticVisible);
+  return {
+    itemId: item.id,
+    campaign: item.campaign,
+    assignment: item.assignments[0] ?? null,
+    annotation,
+    isCriticVisible,
+    record: {
+      ...record,
+      critic: critic
+        ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] }
+        : null,
+    },
+  };
+}

@@ -1,0 +1,292 @@
+import "server-only";
+
+import type { CriticRule } from "@/lib/records";
+import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+import { prisma } from "@/lib/server/db/client";
+import {
+  criticAsSeen,
+  criticHiddenRecordIds,
+  criticHiddenRecordWhere,
+  visibleDatasetWhere,
+  visibleRecordWhere,
+} from "@/lib/server/auth/visibility";
+
+export type DatasetSummary = {
+  id: string;
+  name: string;
+  createdAt: Date;
+  records: number;
+  byLanguage: Record<string, number>;
+};
+
+/** The datasets the actor sees (see visibility.ts) with their record count per language. Scope: records:read. */
+export async function listDatasets({ actor }: { actor: Actor }): Promise<DatasetSummary[]> {
+  assertCan(actor, "records:read");
+  const [datasets, counts] = await Promise.all([
+    prisma().dataset.findMany({
+      where: visibleDatasetWhere(actor),
+      orderBy: { createdAt: "desc" },
+      select: { id: true, name: true, createdAt: true },
+    }),
+    prisma().record.groupBy({
+      by: ["datasetId", "language"],
+      where: visibleRecordWhere(actor),
+      _count: { _all: true },
+    }),
+  ]);
+  return datasets.map((dataset) => {
+    const byLanguage: Record<string, number> = {};
+    for (const row of counts) if (row.datasetId === dataset.id) byLanguage[row.language] = row._count._all;
+    return { ...dataset, records: Object.values(byLanguage).reduce((sum, n) => sum + n, 0), byLanguage };
+  });
+}
+
+export type CriticView = {
+  overallPass: boolean | null;
+  failedRules: string[];
+  rules: CriticRule[];
+  keyPoints: string[];
+  reasoning: string | null;
+  raw: string;
+};
+
+export type RecordView = {
+  id: number;
+  key: string;
+  line: number;
+  dataset: string;
+  language: string;
+  difficulty: string | null;
+  question: string;
+  canonicalSolution: string;
+  demoTestFunc: string;
+  fullTestFunc: string;
+  extra: Record<string, unknown>;
+  /** Null when there is no verdict, and when it is hidden from the actor (isCriticHidden). */
+  critic: CriticView | null;
+  /** Blind mode keeps this record's critic from the actor for now (see visibility.ts). */
+  isCriticHidden: boolean;
+  /** Batch verification: canonical solution PASSED both tests; null until verified. */
+  executableValid: boolean | null;
+  /** Batch verification's outcome: PASSED, the failing test's outcome, UNAVAILABLE; null until verified. */
+  verificationOutcome: string | null;
+};
+
+export type RecordListItem = {
+  id: number;
+  key: string;
+  line: number;
+  language: string;
+  difficulty: string | null;
+  title: string;
+  criticPass: boolean | null;
+  hasCritic: boolean;
+  isCriticHidden: boolean;
+  executableValid: boolean | null;
+  verificationOutcome: string | null;
+};
+
+export type RecordFilters = {
+  language?: string;
+  difficulty?: string;
+  critic?: "pass" | "fail" | "none";
+  executable?: "valid" | "failed" | "unknown";
+  outcome?: OutcomeFilter;
+  q?: string;
+};
+
+/** The fields every record view shows: its identity, content, verification and critic verdict. */
+export const recordViewSelect = {
+  id: true,
+  key: true,
+  line: true,
+  language: true,
+  difficulty: true,
+  question: true,
+  canonicalSolution: true,
+  demoTestFunc: true,
+  fullTestFunc: true,
+  extra: true,
+  executableValid: true,
+  verificationOutcome: true,
+  critic: {
+    select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true },
+  },
+} as const satisfies Prisma.RecordSelect;
+
+const recordSelect = {
+  ...recordViewSelect,
+  dataset: { select: { name: true } },
+} as const satisfies Prisma.RecordSelect;
+
+type SelectedRecord = Prisma.RecordGetPayload<{ select: typeof recordSelect }>;
+
+function toRecordView(row: SelectedRecord, isCriticHidden: boolean): RecordView {
+  const { dataset, critic, extra, ...rest } = row;
+  return {
+    ...rest,
+    dataset: dataset.name,
+    extra: (extra ?? {}) as Record<string, unknown>,
+    critic: criticAsSeen(critic ? { ...critic, rules: critic.rules as CriticRule[] } : null, isCriticHidden),
+    isCriticHidden,
+  };
+}
+
+async function recordWhere(actor: Actor, datasetId: string, filters: RecordFilters): Promise<Prisma.RecordWhereInput> {
+  return {
+    datasetId,
+    // Filtering on a hidden verdict would reveal it: such records match no critic filter.
+    ...(filters.critic ? { NOT: await criticHiddenRecordWhere(actor) } : {}),
+    ...(filters.language ? { language: filters.language } : {}),
+    ...(filters.difficulty ? { difficulty: filters.difficulty } : {}),
+    ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
+    ...(filters.critic === "fail" ? { critic: { overallPass: false } } : {}),
+    ...(filters.critic === "none" ? { critic: null } : {}),
+    ...(filters.executable
+      ? { executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null }
+      : {}),
+    ...(filters.outcome
+      ? { verificationOutcome: filters.outcome === "not_run" ? null : { in: [...OUTCOME_FILTERS[filters.outcome]] } }
+      : {}),
+    // ILIKE would read % and _ in the search text as wildcards; escape them to search literally.
+    ...(filters.q
+      ? { question: { contains: filters.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } }
+      : {}),
+  };
+}
+
+async function findDatasetId(actor: Actor, name: string): Promise<string> {
+  const dataset = await prisma().dataset.findFirst({
+    where: { name, ...visibleDatasetWhere(actor) },
+    select: { id: true },
+  });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${name}".`);
+  return dataset.id;
+}
+
+/** The first Markdown heading or sentence of a question, as a one-line title. */
+function titleOf(question: string): string {
+  const firstLine =
+    question
+      .split("\n")
+      .map((line) => line.replace(/^#+\s*/, "").trim())
+      .find(Boolean) ?? "";
+  return firstLine.length > 120 ? `${firstLine.slice(0, 117)}…` : firstLine;
+}
+
+/**
+ * One page of a dataset's records in import order (ascending id), with keyset
+ * pagination on id so page 1,000 costs what page 1 does. Scoped to datasets the actor sees; critics
+ * hidden from the actor by blind mode are left out. Scope: records:read.
+ */
+export async function listRecords({
+  actor,
+  datasetName,
+  filters,
+  limit,
+  cursor,
+}: {
+  actor: Actor;
+  datasetName: string;
+  filters: RecordFilters;
+  limit: number;
+  cursor?: number;
+}) {
+  assertCan(actor, "records:read");
+  const datasetId = await findDatasetId(actor, datasetName);
+  const where = await recordWhere(actor, datasetId, filters);
+  const rows = await prisma().record.findMany({
+    where: cursor ? { ...where, id: { gt: cursor } } : where,
+    orderBy: { id: "asc" },
+    take: limit + 1,
+    select: recordSelect,
+  });
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) });
+  const page = rows.slice(0, limit).map((row) => toRecordView(row, hidden.has(row.id)));
+  return { records: page, nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+}
+
+/** A page of list rows for the browser table plus the filtered total, scoped like listRecords. Scope: records:read. */
+export async function browseRecords({
+  actor,
+  datasetName,
+  filters,
+  limit,
+  cursor,
+}: {
+  actor: Actor;
+  datasetName: string;
+  filters: RecordFilters;
+  limit: number;
+  cursor?: number;
+}) {
+  assertCan(actor, "records:read");
+  const datasetId = await findDatasetId(actor, datasetName);
+  const where = await recordWhere(actor, datasetId, filters);
+  const [rows, total] = await Promise.all([
+    prisma().record.findMany({
+      where: cursor ? { ...where, id: { gt: cursor } } : where,
+      orderBy: { id: "asc" },
+      take: limit + 1,
+      select: {
+        id: true,
+        key: true,
+        line: true,
+        language: true,
+        difficulty: true,
+        question: true,
+        executableValid: true,
+        verificationOutcome: true,
+        critic: { select: { overallPass: true } },
+      },
+    }),
+    prisma().record.count({ where }),
+  ]);
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) });
+  const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic: stored, ...row }) => {
+    const isCriticHidden = hidden.has(row.id);
+    const critic = criticAsSeen(stored, isCriticHidden);
+    return {
+      ...row,
+      title: titleOf(question),
+      criticPass: critic?.overallPass ?? null,
+      hasCritic: critic !== null,
+      isCriticHidden,
+    };
+  });
+  return { items, total, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
+}
+
+/** One record the actor sees, with its critic verdict unless blind mode hides it. Scope: records:read. */
+export async function getRecord({ actor, id }: { actor: Actor; id: number }): Promise<RecordView> {
+  assertCan(actor, "records:read");
+  const row = await prisma().record.findFirst({ where: { id, ...visibleRecordWhere(actor) }, select: recordSelect });
+  if (!row) throw new AppError("NOT_FOUND", "No such record.");
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: [id] });
+  return toRecordView(row, hidden.has(id));
+}
+
+/** The languages and difficulties present in a dataset, for filter menus. Scope: records:read. */
+export async function datasetFacets({ actor, datasetName }: { actor: Actor; datasetName: string }) {
+  assertCan(actor, "records:read");
+  const datasetId = await findDatasetId(actor, datasetName);
+  const [languages, difficulties] = await Promise.all([
+    prisma().record.groupBy({
+      by: ["language"],
+      where: { datasetId },
+      _count: { _all: true },
+      orderBy: { language: "asc" },
+    }),
+    prisma().record.groupBy({ by: ["difficulty"], where: { datasetId }, _count: { _all: true } }),
+  ]);
+  return {
+    languages: languages.map((row) => ({ language: row.language, count: row._count._all })),
+    difficulties: difficulties.flatMap((row) => (row.difficulty ? [row.difficulty] : [])).sort(),
+  };
+}

@@ -1,0 +1,347 @@
+import "server-only";
+
+import { wilsonInterval } from "@/lib/metrics";
+import { humanAgreementFromSplits, kappaFromConfusion, type LabelSplit } from "@/lib/metrics/campaign-agreement";
+import type { ReportRow } from "@/lib/reports/format";
+import { assertCan } from "@/lib/server/auth/guard";
+import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
+
+import { AppError } from "@/lib/server/errors";
+
+import { getCampaign, getCampaignForSystem } from "@/lib/server/campaigns/campaigns";
+import { prisma } from "@/lib/server/db/client";
+import { finalLabelsOf } from "@/lib/server/review/final-labels";
+
+export type { ReportRow };
+
+export type CampaignReport = {
+  campaign: { id: string; name: string; dataset: string; finalRule: string; overlap: number };
+  byLanguage: Record<string, ReportRow>;
+  pooled: ReportRow;
+  /** Unweighted mean over languages of each rate; counts are totals; no interval. */
+  macro: ReportRow;
+  byDifficulty: Record<string, Pick<ReportRow, "sampled" | "resolved" | "valid" | "validity" | "ci">>;
+  byCategory: { key: string; label: string; count: number; shareOfInvalid: number | null }[];
+  categoriesByLanguage: Record<string, Record<string, number>>;
+};
+
+type Counts = {
+  sampled: number;
+  labelled: number;
+  resolved: number;
+  valid: number;
+  criticKnown: number;
+  criticPass: number;
+  execKnown: number;
+  execValid: number;
+  execUnavailable: number;
+  bothValid: number;
+  bothInvalid: number;
+  humanValidCriticInvalid: number;
+  humanInvalidCriticValid: number;
+};
+
+const COUNT_KEYS: (keyof Counts)[] = [
+  "sampled",
+  "labelled",
+  "resolved",
+  "valid",
+  "criticKnown",
+  "criticPass",
+  "execKnown",
+  "execValid",
+  "execUnavailable",
+  "bothValid",
+  "bothInvalid",
+  "humanValidCriticInvalid",
+  "humanInvalidCriticValid",
+];
+
+type CountRow = Counts & { language: string; difficulty: string };
+type CategoryRow = { language: string; category: string; count: number };
+type SplitRow = { language: string } & LabelSplit;
+
+/**
+ * In one pass over the final labels of the counted items of `campaignIds` (finalLabelsOf; over several
+ * campaigns a record keeps its strongest evidence, `evidenceStrength`, the latest campaign on a tie):
+ * counts per (language, difficulty), which the caller sums per language and per difficulty; the final
+ * categories of the items finally Invalid, per language; and the label splits of every item with two
+ * labels or more, for Krippendorff's alpha.
+ */
+async function queryFigures(
+  campaignIds: string[],
+): Promise<{ counts: CountRow[]; categories: CategoryRow[]; splits: SplitRow[] }> {
+  // One campaign holds a record once; only across campaigns does a record choose its strongest item.
+  const finals =
+    campaignIds.length === 1
+      ? `SELECT * FROM items`
+      : `SELECT DISTINCT ON (record_id) * FROM items ORDER BY record_id, strength DESC, array_position($1::text[], campaign_id) DESC`;
+  const [figures] = await prisma().$queryRawUnsafe<
+    { counts: CountRow[] | null; categories: CategoryRow[] | null; splits: SplitRow[] | null }[]
+  >(
+    `WITH items AS MATERIALIZED (
+       SELECT item_id, campaign_id, record_id, language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, strength,
+              final_valid, final_categories, critic_pass, exec_valid, exec_unavailable
+       FROM ${finalLabelsOf("$1::text[]")}
+     ),
+     finals AS MATERIALIZED (${finals}),
+     counts AS (
+       SELECT language, difficulty,
+         count(*)::int AS sampled,
+         (count(*) FILTER (WHERE n > 0))::int AS labelled,
+         count(final_valid)::int AS resolved,
+         (count(*) FILTER (WHERE final_valid))::int AS valid,
+         count(critic_pass)::int AS "criticKnown",
+         (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
+         count(exec_valid)::int AS "execKnown",
+         (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
+         (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
+         (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
+         (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
+         (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
+         (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
+       FROM finals GROUP BY language, difficulty
+     ),
+     categories AS (
+       SELECT f.language, category, count(*)::int AS count
+       FROM finals f CROSS JOIN unnest(f.final_categories) AS category
+       WHERE f.final_valid = false
+       GROUP BY 1, 2
+     ),
+     splits AS (
+       SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", count(*)::int AS items
+       FROM items WHERE n >= 2 GROUP BY 1, 2, 3
+     )
+     SELECT (SELECT json_agg(counts) FROM counts) AS counts, (SELECT json_agg(categories) FROM categories) AS categories,
+            (SELECT json_agg(splits) FROM splits) AS splits`,
+    campaignIds,
+  );
+  return { counts: figures.counts ?? [], categories: figures.categories ?? [], splits: figures.splits ?? [] };
+}
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator > 0 ? numerator / denominator : null;
+}
+
+function alphaFromSplits(splits: LabelSplit[]): number | null {
+  return humanAgreementFromSplits(splits, null).krippendorffAlpha;
+}
+
+function kappaFromCounts(counts: Counts): number | null {
+  return kappaFromConfusion({
+    bothTrue: counts.bothValid,
+    bothFalse: counts.bothInvalid,
+    firstTrueSecondFalse: counts.humanValidCriticInvalid,
+    firstFalseSecondTrue: counts.humanInvalidCriticValid,
+    n: counts.bothValid + counts.bothInvalid + counts.humanValidCriticInvalid + counts.humanInvalidCriticValid,
+  });
+}
+
+function toRow(
+  counts: Counts,
+  splits: { nValid: number; nInvalid: number; items: number }[],
+  categories: Record<string, number>,
+): ReportRow {
+  return {
+    sampled: counts.sampled,
+    labelled: counts.labelled,
+    resolved: counts.resolved,
+    valid: counts.valid,
+    validity: ratio(counts.valid, counts.resolved),
+    ci: wilsonInterval(counts.valid, counts.resolved),
+    criticPass: ratio(counts.criticPass, counts.criticKnown),
+    criticN: counts.criticKnown,
+    executableValid: ratio(counts.execValid, counts.execKnown),
+    executableN: counts.execKnown,
+    executableUnavailable: counts.execUnavailable,
+    humanCriticKappa: kappaFromCounts(counts),
+    alpha: alphaFromSplits(splits),
+    topCategories: Object.entries(categories)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .slice(0, 3)
+      .map(([key, count]) => ({ key, count })),
+  };
+}
+
+function mean(values: (number | null)[]): number | null {
+  const defined = values.filter((value): value is number => value !== null);
+  return defined.length ? defined.reduce((sum, value) => sum + value, 0) / defined.length : null;
+}
+
+/**
+ * The validity report of a campaign, counted in SQL under final labels decided by `finalVerdict`
+ * (final-labels.ts): per language sampled, labelled, resolved and valid items, validity with its Wilson 95% interval, critic pass and executable-valid rates,
+ * human–critic kappa, annotator alpha and top error categories; pooled and macro totals; breakdowns
+ * by difficulty and error category. Scope: reports:export (the system actor: operator CLI).
+ */
+export async function getCampaignReport({
+  actor,
+  campaignId,
+}: {
+  actor: Actor | SystemActor;
+  campaignId: string;
+}): Promise<CampaignReport> {
+  assertCan(actor, "reports:export");
+  // The system (operator CLI) sees every campaign; people see what getCampaign lets them.
+  const campaign = isSystemActor(actor)
+    ? await getCampaignForSystem({ actor, campaignId })
+    : await getCampaign({ actor, campaignId });
+  const categoryDefs = await prisma().errorCategory.findMany({
+    where: { campaignId },
+    orderBy: { position: "asc" },
+    select: { key: true, label: true },
+  });
+  return buildReport(
+    {
+      id: campaign.id,
+      name: campaign.name,
+      dataset: campaign.dataset,
+      finalRule: campaign.finalRule,
+      overlap: campaign.overlap,
+    },
+    [campaign],
+    categoryDefs,
+  );
+}
+
+export type DatasetReport = CampaignReport & {
+  campaigns: { id: string; name: string; finalRule: string }[];
+  rule: string;
+};
+
+/** How a record labelled in several campaigns counts once; shown on the page and in the Markdown. */
+export const CROSS_CAMPAIGN_RULE =
+  "A record labelled in several campaigns counts once, with its strongest resolved label: an adjudication beats annotators' labels, more annotators agreeing beat fewer (two agreeing beat one), and on a tie the latest campaign wins.";
+
+/**
+ * The validity report of a dataset across all its campaigns: each record counts once, with its
+ * strongest resolved label (CROSS_CAMPAIGN_RULE). Scope: reports:export (the system actor: operator CLI).
+ */
+export async function getDatasetReport({
+  actor,
+  datasetName,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+}): Promise<DatasetReport> {
+  assertCan(actor, "reports:export");
+  const dataset = await prisma().dataset.findUnique({
+    where: { name: datasetName },
+    select: {
+      id: true,
+      name: true,
+      campaigns: {
+        orderBy: { createdAt: "asc" },
+        select: {
+          id: true,
+          name: true,
+          finalRule: true,
+          overlap: true,
+          categories: { orderBy: { position: "asc" }, select: { key: true, label: true } },
+        },
+      },
+    },
+  });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  const categoryDefs = [
+    ...new Map(
+      dataset.campaigns.flatMap((campaign) => campaign.categories).map((category) => [category.key, category]),
+    ).values(),
+  ];
+  const rules = [...new Set(dataset.campaigns.map((campaign) => campaign.finalRule))];
+  const report = await buildReport(
+    {
+      id: dataset.id,
+      name: dataset.name,
+      dataset: dataset.name,
+      finalRule: rules.join(" / ") || "consensus",
+      overlap: Math.max(1, ...dataset.campaigns.map((campaign) => campaign.overlap)),
+    },
+    dataset.campaigns,
+    categoryDefs,
+  );
+  return {
+    ...report,
+    campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })),
+    rule: CROSS_CAMPAIGN_RULE,
+  };
+}
+
+/** Sums count rows by one of their keys, groups in order. */
+function sumBy(rows: CountRow[], key: "language" | "difficulty"): Map<string, Counts> {
+  const sums = new Map<string, Counts>();
+  for (const row of [...rows].sort((a, b) => a[key].localeCompare(b[key]))) {
+    const sum = sums.get(row[key]) ?? (Object.fromEntries(COUNT_KEYS.map((count) => [count, 0])) as Counts);
+    for (const count of COUNT_KEYS) sum[count] += row[count];
+    sums.set(row[key], sum);
+  }
+  return sums;
+}
+
+/** Every figure of a report over the counted items of `campaigns` (oldest campaign first). */
+async function buildReport(
+  meta: CampaignReport["campaign"],
+  campaigns: { id: string; finalRule: string; overlap: number }[],
+  categoryDefs: { key: string; label: string }[],
+): Promise<CampaignReport> {
+  const campaignIds = campaigns.map((campaign) => campaign.id);
+  const { counts, categories: categoryRows, splits } = await queryFigures(campaignIds);
+  const categoriesByLanguage: Record<string, Record<string, number>> = {};
+  const allCategories: Record<string, number> = {};
+  for (const row of categoryRows) {
+    const language = (categoriesByLanguage[row.language] ??= {});
+    language[row.category] = (language[row.category] ?? 0) + row.count;
+    allCategories[row.category] = (allCategories[row.category] ?? 0) + row.count;
+  }
+
+  const byLanguageCounts = sumBy(counts, "language");
+  const byDifficultyCounts = sumBy(counts, "difficulty");
+  const byLanguage: Record<string, ReportRow> = {};
+  for (const [language, sums] of byLanguageCounts) {
+    byLanguage[language] = toRow(
+      sums,
+      splits.filter((split) => split.language === language),
+      categoriesByLanguage[language] ?? {},
+    );
+  }
+  const totals = Object.fromEntries(
+    COUNT_KEYS.map((key) => [key, [...byLanguageCounts.values()].reduce((sum, row) => sum + row[key], 0)]),
+  ) as Counts;
+  const pooled = toRow(totals, splits, allCategories);
+  const rows = Object.values(byLanguage);
+  const macro: ReportRow = {
+    ...pooled,
+    validity: mean(rows.map((row) => row.validity)),
+    ci: null,
+    criticPass: mean(rows.map((row) => row.criticPass)),
+    executableValid: mean(rows.map((row) => row.executableValid)),
+    humanCriticKappa: mean(rows.map((row) => row.humanCriticKappa)),
+    alpha: mean(rows.map((row) => row.alpha)),
+  };
+  const invalidItems = totals.resolved - totals.valid;
+  return {
+    campaign: meta,
+    byLanguage,
+    pooled,
+    macro,
+    byDifficulty: Object.fromEntries(
+      [...byDifficultyCounts].map(([difficulty, counts]) => [
+        difficulty,
+        {
+          sampled: counts.sampled,
+          resolved: counts.resolved,
+          valid: counts.valid,
+          validity: ratio(counts.valid, counts.resolved),
+          ci: wilsonInterval(counts.valid, counts.resolved),
+        },
+      ]),
+    ),
+    byCategory: categoryDefs.map((definition) => ({
+      key: definition.key,
+      label: definition.label,
+      count: allCategories[definition.key] ?? 0,
+      shareOfInvalid: ratio(allCategories[definition.key] ?? 0, invalidItems),
+    })),
+    categoriesByLanguage,
+  };
+}

@@ -1,0 +1,131 @@
+// Integration tests of the blind-reveal analysis and human vs execution agreement against PostgreSQL.
+import { beforeAll, describe, expect, it } from "vitest";
+
+import type { Actor } from "@/lib/server/auth/permissions";
+import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+
+import { getCampaignAgreement } from "@/lib/server/review/agreement";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { prisma } from "@/lib/server/db/client";
+import { importRecords } from "@/lib/server/imports/imports";
+import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+
+let admin: Actor;
+
+beforeAll(async () => {
+  admin = await makeUser("ADMIN");
+});
+
+const failingCritic = {
+  critic_result: { summary: { overall_pass: false, failed_rules: ["Other Issues"], key_points: [] } },
+};
+
+/** A campaign (overlap 1) over `count` Python records the critic fails; returns its id. */
+async function campaignOver({ count, blind }: { count: number; blind: boolean }) {
+  const dataset = uniqueName("agree");
+  const records = Array.from({ length: count }, (_, index) =>
+    makeRecord(`r${index}_${dataset.replaceAll("-", "_")}`, failingCritic),
+  );
+  await importRecords({
+    actor: admin,
+    datasetName: dataset,
+    source: chunks(toJsonl(records)),
+    skipInvalid: false,
+    origin: "api",
+  });
+  const campaign = await createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName("c"),
+      overlap: 1,
+      agreementFraction: 0,
+      blind,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
+  });
+  return campaign.id;
+}
+
+const label = { categories: [], note: null, needsReview: false, activeMs: 4000 };
+
+describe("blind-mode analysis", () => {
+  it("reports per annotator and language how often the reveal flipped a verdict, and agreement with the critic before and after", async () => {
+    const campaignId = await campaignOver({ count: 2, blind: true });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    // First item: Valid before the reveal, then revised to Invalid after reading the critic (which fails it).
+    const first = await claimNextItem({ actor: ann, campaignId });
+    const saved = await submitAnnotation({ actor: ann, itemId: first!.itemId, input: { ...label, valid: true } });
+    await submitAnnotation({
+      actor: ann,
+      itemId: first!.itemId,
+      input: {
+        ...label,
+        valid: false,
+        categories: ["other"],
+        note: "The critic is right.",
+        baseRevision: saved.revision,
+      },
+    });
+    // Second item: Invalid before, kept after.
+    const second = await claimNextItem({ actor: ann, campaignId });
+    await submitAnnotation({
+      actor: ann,
+      itemId: second!.itemId,
+      input: { ...label, valid: false, categories: ["other"], note: "Tests are wrong." },
+    });
+
+    const { blindReveal } = await getCampaignAgreement({ actor: admin, campaignId });
+    const expected = {
+      labels: 2,
+      flipped: 1,
+      flipRate: 0.5,
+      flippedTowardCritic: 1,
+      withCritic: 2,
+      agreementBefore: 0.5,
+      agreementAfter: 1,
+    };
+    expect(blindReveal?.overall).toMatchObject(expected);
+    // Before: pairs (valid, fail), (invalid, fail): p_o = 1/2 = p_e, so κ = 0. After, everyone says
+    // invalid: expected agreement is 1 and κ is undefined.
+    expect(blindReveal?.overall).toMatchObject({ kappaBefore: 0, kappaAfter: null });
+    expect(blindReveal?.byLanguage.python).toMatchObject(expected);
+    expect(blindReveal?.byAnnotator).toEqual([
+      expect.objectContaining({ userId: ann.id, email: ann.email, language: "python", ...expected }),
+    ]);
+  });
+
+  it("is null for a campaign that is not blind", async () => {
+    const campaignId = await campaignOver({ count: 1, blind: false });
+    expect((await getCampaignAgreement({ actor: admin, campaignId })).blindReveal).toBeNull();
+  });
+});
+
+describe("human vs execution", () => {
+  it("cross-tabulates final labels against execution, leaving out records that did not run", async () => {
+    const campaignId = await campaignOver({ count: 3, blind: false });
+    const items = await prisma().campaignItem.findMany({
+      where: { campaignId },
+      orderBy: { position: "asc" },
+      select: { recordId: true },
+    });
+    // Passes its tests, fails them, never ran (or its language cannot run).
+    for (const [index, executableValid] of [true, false, null].entries())
+      await prisma().record.update({ where: { id: items[index].recordId }, data: { executableValid } });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    for (let n = 0; n < 3; n += 1) {
+      const claim = await claimNextItem({ actor: ann, campaignId });
+      await submitAnnotation({ actor: ann, itemId: claim!.itemId, input: { ...label, valid: true } });
+    }
+
+    const figures = await getCampaignAgreement({ actor: admin, campaignId });
+    expect(figures.humanVsExecution).toEqual({
+      items: 2,
+      notRun: 1,
+      kappa: 0,
+      confusion: { bothValid: 1, bothInvalid: 0, humanValidExecutionInvalid: 1, humanInvalidExecutionValid: 0 },
+    });
+    expect(figures.humanVsExecutionByLanguage.python).toEqual(figures.humanVsExecution);
+  });
+});

@@ -1,0 +1,258 @@
+import "server-only";
+
+import { type Confusion2x2, precisionRecall } from "@/lib/metrics";
+import {
+  addConfusion,
+  annotatorStatisticsFromSums,
+  FAST_DECISION_MS,
+  humanAgreementFromSplits,
+  humanVsCriticFromConfusion,
+  humanVsExecutionFromConfusion,
+  type LabelSplit,
+  type RuleMatch,
+} from "@/lib/metrics/campaign-agreement";
+import { type BlindLabel, revealAnalysis } from "@/lib/metrics/reveal";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+
+import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { prisma } from "@/lib/server/db/client";
+import { finalLabelsOf } from "@/lib/server/review/final-labels";
+import { campaignGoldAccuracy } from "@/lib/server/gold/gold";
+
+/** A blind campaign's labels that kept a pre-reveal verdict, with the critic's verdict on their record, grouped. */
+async function loadBlindLabels(campaignId: string): Promise<BlindLabel[]> {
+  const groups = await prisma().$queryRaw<(BlindLabel & { count: number })[]>`
+    SELECT a."userId", i.language, a."preRevealValid" AS before, a.valid AS after, c."overallPass" AS "criticPass", count(*)::int AS count
+    FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
+    WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND a."preRevealValid" IS NOT NULL
+    GROUP BY 1, 2, 3, 4, 5`;
+  // One shared object per group: the pure analysis counts labels, so a group is its count of references.
+  return groups.flatMap(({ count, ...label }) => Array<BlindLabel>(count).fill(label));
+}
+
+type Table = { language: string } & Confusion2x2;
+type PairRow = { language: string; first: string; second: string } & Confusion2x2;
+
+/**
+ * Everything the agreement page counts, in one pass over the final labels of the campaign's labelled
+ * items (finalLabelsOf) and their labels: the label splits per language, the final label against the
+ * critic and execution per language, per mapped critic rule the matches with the final categories,
+ * per annotator the sums, and per pair of annotators and language the 2×2 table of their labels.
+ */
+async function queryAgreementCounts(campaignId: string, mapping: { key: string; criticRule: string }[]) {
+  const [row] = await prisma().$queryRawUnsafe<
+    {
+      splits: ({ language: string } & LabelSplit)[] | null;
+      critic: Table[] | null;
+      execution: (Table & { notRun: number })[] | null;
+      rules: { key: string; truePositives: number; falsePositives: number; falseNegatives: number }[] | null;
+      annotators:
+        | {
+            userId: string;
+            items: number;
+            medianActiveMs: number | null;
+            totalActiveMs: number;
+            fastDecisions: number;
+            days: number;
+            resolved: number;
+            agreeingWithFinal: number;
+          }[]
+        | null;
+      pairs: PairRow[] | null;
+    }[]
+  >(
+    `WITH f AS MATERIALIZED (
+       SELECT item_id, language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories
+       FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE n > 0
+     ),
+     labels AS MATERIALIZED (
+       SELECT f.item_id, f.language, f.final_valid, a."userId" AS user_id, a.valid, a."activeMs" AS active_ms, a."updatedAt" AS updated_at
+       FROM f JOIN "Annotation" a ON a."itemId" = f.item_id
+     ),
+     judged AS MATERIALIZED (
+       SELECT critic_failed_rules, final_categories FROM f
+       WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL
+         AND (cardinality(critic_failed_rules) > 0 OR cardinality(final_categories) > 0)
+     ),
+     mapping AS (SELECT * FROM unnest($2::text[], $3::text[]) AS m(key, rule)),
+     pairs AS (
+       SELECT x.language, x.user_id AS first, y.user_id AS second,
+              (count(*) FILTER (WHERE x.valid AND y.valid))::int AS "bothTrue",
+              (count(*) FILTER (WHERE NOT x.valid AND NOT y.valid))::int AS "bothFalse",
+              (count(*) FILTER (WHERE x.valid AND NOT y.valid))::int AS "firstTrueSecondFalse",
+              (count(*) FILTER (WHERE NOT x.valid AND y.valid))::int AS "firstFalseSecondTrue",
+              count(*)::int AS n
+       FROM labels x JOIN labels y ON y.item_id = x.item_id AND x.user_id < y.user_id
+       GROUP BY 1, 2, 3
+     )
+     SELECT
+       (SELECT json_agg(s) FROM (
+          SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", count(*)::int AS items FROM f WHERE n >= 2 GROUP BY 1, 2, 3
+        ) s) AS splits,
+       (SELECT json_agg(c) FROM (
+          SELECT language,
+                 (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothTrue",
+                 (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothFalse",
+                 (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "firstTrueSecondFalse",
+                 (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "firstFalseSecondTrue",
+                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL))::int AS n
+          FROM f GROUP BY 1
+        ) c) AS critic,
+       (SELECT json_agg(e) FROM (
+          SELECT language,
+                 (count(*) FILTER (WHERE final_valid AND exec_valid))::int AS "bothTrue",
+                 (count(*) FILTER (WHERE NOT final_valid AND NOT exec_valid))::int AS "bothFalse",
+                 (count(*) FILTER (WHERE final_valid AND NOT exec_valid))::int AS "firstTrueSecondFalse",
+                 (count(*) FILTER (WHERE NOT final_valid AND exec_valid))::int AS "firstFalseSecondTrue",
+                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NOT NULL))::int AS n,
+                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NULL))::int AS "notRun"
+          FROM f GROUP BY 1
+        ) e) AS execution,
+       (SELECT json_agg(r) FROM (
+          SELECT m.key,
+                 (count(*) FILTER (WHERE t.flagged AND t.tagged))::int AS "truePositives",
+                 (count(*) FILTER (WHERE t.flagged AND NOT t.tagged))::int AS "falsePositives",
+                 (count(*) FILTER (WHERE t.tagged AND NOT t.flagged))::int AS "falseNegatives"
+          FROM mapping m
+          LEFT JOIN LATERAL (
+            SELECT EXISTS (SELECT 1 FROM unnest(j.critic_failed_rules) AS failed WHERE lower(failed) = lower(m.rule)) AS flagged,
+                   m.key = ANY(j.final_categories) AS tagged
+            FROM judged j
+          ) t ON true
+          GROUP BY m.key
+        ) r) AS rules,
+       (SELECT json_agg(u) FROM (
+          SELECT user_id AS "userId", count(*)::int AS items,
+                 percentile_cont(0.5) WITHIN GROUP (ORDER BY active_ms) AS "medianActiveMs",
+                 sum(active_ms)::float8 AS "totalActiveMs",
+                 (count(*) FILTER (WHERE active_ms < $4))::int AS "fastDecisions",
+                 count(DISTINCT updated_at::date)::int AS days,
+                 count(final_valid)::int AS resolved,
+                 (count(*) FILTER (WHERE valid = final_valid))::int AS "agreeingWithFinal"
+          FROM labels GROUP BY user_id
+        ) u) AS annotators,
+       (SELECT json_agg(p) FROM pairs p) AS pairs`,
+    campaignId,
+    mapping.map((entry) => entry.key),
+    mapping.map((entry) => entry.criticRule),
+    FAST_DECISION_MS,
+  );
+  return {
+    splits: row.splits ?? [],
+    critic: row.critic ?? [],
+    execution: row.execution ?? [],
+    rules: row.rules ?? [],
+    annotators: row.annotators ?? [],
+    pairs: row.pairs ?? [],
+  };
+}
+
+/** The 2×2 table of the only two annotators among `pairs`, or null when more or fewer labelled together. */
+function twoRaterTable(pairs: PairRow[]): Confusion2x2 | null {
+  const raters = new Set(pairs.flatMap((pair) => [pair.first, pair.second]));
+  return raters.size === 2 ? addConfusion(pairs) : null;
+}
+
+/**
+ * Agreement figures of a campaign: human–human overall and per language, the humans' final label
+ * against the critic and against execution, per critic rule precision/recall against the mapped
+ * categories, per annotator statistics (with gold accuracy), and (blind campaigns only, else null) how the critic's
+ * reveal moved verdicts. Counted in SQL over the final-label relation. Undefined metrics are null.
+ * Scope: reports:export.
+ */
+export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  assertCan(actor, "reports:export");
+  const campaign = await getCampaign({ actor, campaignId });
+  const categories = await prisma().errorCategory.findMany({
+    where: { campaignId },
+    orderBy: { position: "asc" },
+    select: { key: true, criticRule: true },
+  });
+  const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
+  const [counts, blindLabels, goldAccuracy] = await Promise.all([
+    queryAgreementCounts(campaignId, mapping),
+    campaign.blind ? loadBlindLabels(campaignId) : Promise.resolve(null),
+    campaignGoldAccuracy(campaignId),
+  ]);
+  // Gold accuracy per annotator (their gold labels are not among the counted items), per language too.
+  const goldOf = (userId: string) => {
+    const byLanguage = goldAccuracy
+      .filter((entry) => entry.userId === userId)
+      .map(({ language, n, correct }) => ({ language, n, correct }));
+    return {
+      n: byLanguage.reduce((sum, entry) => sum + entry.n, 0),
+      correct: byLanguage.reduce((sum, entry) => sum + entry.correct, 0),
+      byLanguage,
+    };
+  };
+  const languages = [
+    ...new Set([...counts.critic.map((row) => row.language), ...counts.splits.map((row) => row.language)]),
+  ].sort();
+  const userIds = new Set([
+    ...counts.annotators.map((row) => row.userId),
+    ...(blindLabels ?? []).map((label) => label.userId),
+  ]);
+  const users = await prisma().user.findMany({
+    where: { id: { in: [...userIds] } },
+    select: { id: true, email: true, name: true },
+  });
+  const byId = new Map(users.map((user) => [user.id, user]));
+  const named = <T extends { userId: string }>(stats: T) => {
+    const user = byId.get(stats.userId);
+    return { ...stats, email: user?.email ?? "(deleted)", name: user?.name ?? null };
+  };
+  const inLanguage = <T extends { language: string }>(rows: T[], language: string) =>
+    rows.filter((row) => row.language === language);
+  const agreementOf = (splits: LabelSplit[], pairs: PairRow[]) =>
+    humanAgreementFromSplits(splits, twoRaterTable(pairs));
+  const perLanguage = <T>(figure: (language: string) => T) =>
+    Object.fromEntries(languages.map((language) => [language, figure(language)]));
+  const executionOf = (rows: (Table & { notRun: number })[]) =>
+    humanVsExecutionFromConfusion(
+      addConfusion(rows),
+      rows.reduce((sum, row) => sum + row.notRun, 0),
+    );
+  const pairTables = new Map<string, PairRow[]>();
+  for (const pair of counts.pairs) {
+    const key = `${pair.first}\u0000${pair.second}`;
+    const rows = pairTables.get(key);
+    if (rows) rows.push(pair);
+    else pairTables.set(key, [pair]);
+  }
+  const criticRules: RuleMatch[] = mapping.map(({ key, criticRule }) => {
+    const row = counts.rules.find((candidate) => candidate.key === key);
+    const matches = {
+      truePositives: row?.truePositives ?? 0,
+      falsePositives: row?.falsePositives ?? 0,
+      falseNegatives: row?.falseNegatives ?? 0,
+    };
+    return { rule: criticRule, category: key, ...matches, ...precisionRecall(matches) };
+  });
+  const annotators = annotatorStatisticsFromSums(
+    counts.annotators,
+    [...pairTables.values()].map((rows) => ({
+      first: rows[0].first,
+      second: rows[0].second,
+      table: addConfusion(rows),
+    })),
+  )
+    .map((stats) => ({ ...named(stats), gold: goldOf(stats.userId) }))
+    .sort((a, b) => a.email.localeCompare(b.email));
+  const reveal = blindLabels ? revealAnalysis(blindLabels) : null;
+  return {
+    overall: agreementOf(counts.splits, counts.pairs),
+    byLanguage: perLanguage((language) =>
+      agreementOf(inLanguage(counts.splits, language), inLanguage(counts.pairs, language)),
+    ),
+    humanVsCritic: humanVsCriticFromConfusion(addConfusion(counts.critic)),
+    humanVsCriticByLanguage: perLanguage((language) =>
+      humanVsCriticFromConfusion(addConfusion(inLanguage(counts.critic, language))),
+    ),
+    humanVsExecution: executionOf(counts.execution),
+    humanVsExecutionByLanguage: perLanguage((language) => executionOf(inLanguage(counts.execution, language))),
+    criticRules,
+    annotators,
+    blindReveal: reveal ? { ...reveal, byAnnotator: reveal.byAnnotator.map(named) } : null,
+  };
+}

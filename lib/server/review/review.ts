@@ -1,0 +1,459 @@
+import "server-only";
+
+import { type FinalLabel } from "@/lib/metrics";
+import { recordTitle } from "@/lib/records/title";
+import { queueReasons } from "@/lib/review/queue-reasons";
+import { type QueueCursor, type QueueName, QUEUES } from "@/lib/review/queues";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+
+import { writeAudit } from "@/lib/server/audit/audit";
+import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { countUnreadComments } from "@/lib/server/comments/comments";
+import { prisma } from "@/lib/server/db/client";
+import { finalLabelsOf, toFinalLabel } from "@/lib/server/review/final-labels";
+import { recordViewSelect } from "@/lib/server/records/records";
+import { criticAsSeen, criticHiddenRecordIds } from "@/lib/server/auth/visibility";
+
+export type QueueFilters = { queue?: QueueName; language?: string; annotatorId?: string; category?: string };
+
+/** Rows of a review queue page; more is `nextCursor`. */
+const QUEUE_PAGE_SIZE = 50;
+
+/**
+ * Why an item is in each queue, as predicates over the final-label relation (`crit` is the critic as the
+ * reviewer may see it): the one statement of the queues. An adjudicated item is in none.
+ */
+const QUEUE_PREDICATES: Record<QueueName, string> = {
+  annotators: `(f.n_valid > 0 AND f.n_valid < f.n)`,
+  critic: `(f.final_valid IS NOT NULL AND f.crit IS NOT NULL AND f.final_valid <> f.crit)`,
+  execution: `coalesce((f.final_valid AND f.exec_valid = false) OR (NOT f.final_valid AND f.exec_valid AND f.crit), false)`,
+  flagged: `f.flagged`,
+};
+
+/**
+ * The items of a campaign that need a reviewer under `filters` (except the queue filter), with which
+ * queues each is in and how many: the CTE `queued`, over parameters $1 (campaign id), $2
+ * (record ids whose critic is hidden from the reviewer) and the filters' own from $3 on.
+ */
+function queuedSql(filters: QueueFilters): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  // "Not adjudicated" as an anti-join: the planner misjudges `adj_valid IS NULL` after the relation's
+  // outer join as one row in 100,000 and looks every record up one by one.
+  const where = [`f.n > 0`, `NOT EXISTS (SELECT 1 FROM "Adjudication" x WHERE x."itemId" = f.item_id)`];
+  const param = (value: unknown) => `$${params.push(value) + 2}`;
+  if (filters.language) where.push(`f.language = ${param(filters.language)}`);
+  if (filters.annotatorId)
+    where.push(
+      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND a."userId" = ${param(filters.annotatorId)})`,
+    );
+  if (filters.category)
+    where.push(
+      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND ${param(filters.category)} = ANY(a.categories))`,
+    );
+  const flags = QUEUES.map((queue) => `${QUEUE_PREDICATES[queue]} AS ${queue}`).join(",\n           ");
+  const sql = `
+    candidates AS MATERIALIZED (
+      SELECT f.item_id, f.record_id, f.language, f."position", f.n, f.n_valid, f.final_valid, f.crit, f.exec_valid,
+           ${flags}
+      FROM (SELECT *, CASE WHEN record_id = ANY($2::int[]) THEN NULL ELSE critic_pass END AS crit FROM ${finalLabelsOf("ARRAY[$1]::text[]")}) f
+      WHERE ${where.join(" AND ")}
+    ),
+    queued AS (
+      SELECT *, (${QUEUES.map((queue) => `${queue}::int`).join(" + ")}) AS reasons FROM candidates
+      WHERE ${QUEUES.join(" OR ")}
+    )`;
+  return { sql, params };
+}
+
+type QueuedRow = {
+  item_id: string;
+  record_id: number;
+  language: string;
+  position: number;
+  n: number;
+  n_valid: number;
+  final_valid: boolean | null;
+  crit: boolean | null;
+  exec_valid: boolean | null;
+  reasons: number;
+} & Record<QueueName, boolean>;
+
+/** The reasons, in words, of a queued row. */
+function reasonsOf(row: QueuedRow) {
+  return queueReasons(
+    {
+      n: row.n,
+      nValid: row.n_valid,
+      finalValid: row.final_valid,
+      criticPass: row.crit,
+      executableValid: row.exec_valid,
+    },
+    QUEUES.filter((queue) => row[queue]),
+  );
+}
+
+/** The hidden-critic records and the scope check every queue read starts with. */
+async function queueScope(actor: Actor, campaignId: string): Promise<number[]> {
+  assertCan(actor, "reviews:write");
+  await getCampaign({ actor, campaignId });
+  // A critic hidden from the reviewer (they hold the item, blind) must not show through a queue either.
+  return [...(await criticHiddenRecordIds({ actor, campaignId }))];
+}
+
+/**
+ * A page of a campaign's review queues: items needing a reviewer, most reasons first, then campaign
+ * order, from `cursor` on (keyset: the page costs the same wherever it starts), with counts per
+ * queue under the filters. Scope: reviews:write (the campaign visible to the actor).
+ */
+export async function listReviewQueue({
+  actor,
+  campaignId,
+  filters,
+  cursor = null,
+  limit = QUEUE_PAGE_SIZE,
+}: {
+  actor: Actor;
+  campaignId: string;
+  filters: QueueFilters;
+  cursor?: QueueCursor | null;
+  limit?: number;
+}) {
+  const hidden = await queueScope(actor, campaignId);
+  const { sql, params } = queuedSql(filters);
+  const extra: unknown[] = [];
+  const param = (value: unknown) => `$${params.length + extra.push(value) + 2}`;
+  const pageWhere = [filters.queue ? `q.${filters.queue}` : "true"];
+  if (cursor)
+    pageWhere.push(`(-q.reasons, q."position") > (-${param(cursor.reasons)}::int, ${param(cursor.position)}::int)`);
+  const [result] = await prisma().$queryRawUnsafe<{ counts: Record<QueueName, number>; page: QueuedRow[] | null }[]>(
+    `WITH ${sql}
+     SELECT (SELECT json_build_object(${QUEUES.map((queue) => `'${queue}', count(*) FILTER (WHERE ${queue})`).join(", ")}) FROM queued) AS counts,
+            (SELECT json_agg(p ORDER BY p.reasons DESC, p."position") FROM (
+               SELECT * FROM queued q WHERE ${pageWhere.join(" AND ")} ORDER BY q.reasons DESC, q."position" LIMIT ${param(limit + 1)}::int
+             ) p) AS page`,
+    campaignId,
+    hidden,
+    ...params,
+    ...extra,
+  );
+  const rows = result.page ?? [];
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? { reasons: last.reasons, position: last.position } : null;
+  const [details, unread] = await Promise.all([
+    loadQueueDetails(
+      campaignId,
+      page.map((row) => row.item_id),
+    ),
+    countUnreadComments({ actor, itemIds: page.map((row) => row.item_id) }),
+  ]);
+  return {
+    counts: result.counts,
+    nextCursor,
+    items: page.map((row) => {
+      const detail = details.get(row.item_id)!;
+      return {
+        itemId: row.item_id,
+        recordId: row.record_id,
+        language: row.language,
+        position: row.position,
+        reasons: reasonsOf(row),
+        final: detail.final,
+        labels: row.n,
+        title: detail.title,
+        unreadComments: unread.get(row.item_id) ?? 0,
+        votes: detail.votes,
+      };
+    }),
+  };
+}
+
+/**
+ * Where an item sits in the review queue under `filters` (its position and reasons, or null once it
+ * has left the queue) with the items before and after it (the queue's first when it has left), by
+ * the queue's keyset order. Scope: reviews:write.
+ */
+export async function getQueueNeighbours({
+  actor,
+  campaignId,
+  itemId,
+  filters,
+}: {
+  actor: Actor;
+  campaignId: string;
+  itemId: string;
+  filters: QueueFilters;
+}) {
+  const hidden = await queueScope(actor, campaignId);
+  const { sql, params } = queuedSql(filters);
+  const item = `$${params.length + 3}`;
+  const inQueue = filters.queue ? `q.${filters.queue}` : "true";
+  const [row] = await prisma().$queryRawUnsafe<
+    {
+      total: number;
+      current: QueuedRow | null;
+      before: number | null;
+      previous: string | null;
+      next: string | null;
+      first: string | null;
+    }[]
+  >(
+    `WITH ${sql},
+     listed AS (SELECT * FROM queued q WHERE ${inQueue}),
+     current AS (SELECT * FROM listed WHERE item_id = ${item})
+     SELECT (SELECT count(*)::int FROM listed) AS total,
+            (SELECT row_to_json(c) FROM current c) AS current,
+            (SELECT count(*)::int FROM listed q, current c WHERE (-q.reasons, q."position") < (-c.reasons, c."position")) AS before,
+            (SELECT q.item_id FROM listed q, current c WHERE (-q.reasons, q."position") < (-c.reasons, c."position")
+              ORDER BY q.reasons, q."position" DESC LIMIT 1) AS previous,
+            (SELECT q.item_id FROM listed q, current c WHERE (-q.reasons, q."position") > (-c.reasons, c."position")
+              ORDER BY q.reasons DESC, q."position" LIMIT 1) AS next,
+            (SELECT q.item_id FROM listed q ORDER BY q.reasons DESC, q."position" LIMIT 1) AS first`,
+    campaignId,
+    hidden,
+    ...params,
+    itemId,
+  );
+  return {
+    total: row.total,
+    position: row.current ? (row.before ?? 0) + 1 : null,
+    reasons: row.current ? reasonsOf(row.current) : {},
+    previousItemId: row.current ? row.previous : null,
+    nextItemId: row.current ? row.next : row.first,
+  };
+}
+
+/** Final labels, problem titles and who said what, for the rows of one queue page. */
+async function loadQueueDetails(campaignId: string, itemIds: string[]) {
+  if (itemIds.length === 0) return new Map<string, never>();
+  const rows = await prisma().$queryRawUnsafe<
+    {
+      item_id: string;
+      final_valid: boolean | null;
+      decided_by: string | null;
+      final_categories: string[];
+      head: string;
+      votes: { userId: string; valid: boolean; categories: string[] }[];
+    }[]
+  >(
+    // Only the statement's opening is needed for a title; statements can be long.
+    `SELECT f.item_id, f.final_valid, f.decided_by, f.final_categories, left(r.question, 2000) AS head,
+            (SELECT json_agg(json_build_object('userId', a."userId", 'valid', a.valid, 'categories', a.categories) ORDER BY a."createdAt")
+               FROM "Annotation" a WHERE a."itemId" = f.item_id) AS votes
+     FROM ${finalLabelsOf("ARRAY[$1]::text[]")} f JOIN "Record" r ON r.id = f.record_id
+     WHERE f.item_id = ANY($2::text[])`,
+    campaignId,
+    itemIds,
+  );
+  const userIds = [...new Set(rows.flatMap((row) => row.votes.map((vote) => vote.userId)))];
+  const users = await prisma().user.findMany({
+    where: { id: { in: userIds } },
+    select: { id: true, email: true, name: true },
+  });
+  const names = new Map(users.map((user) => [user.id, user.name ?? user.email]));
+  return new Map(
+    rows.map((row) => [
+      row.item_id,
+      {
+        final: toFinalLabel(row) satisfies FinalLabel,
+        title: recordTitle(row.head),
+        votes: row.votes.map((vote) => ({
+          annotator: names.get(vote.userId) ?? "a deleted user",
+          valid: vote.valid,
+          categories: vote.categories,
+        })),
+      },
+    ]),
+  );
+}
+
+/** The people who labelled a campaign's counted items, for the review page's annotator filter. Scope: reviews:write. */
+export async function listCampaignAnnotators({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  assertCan(actor, "reviews:write");
+  await getCampaign({ actor, campaignId });
+  return prisma().$queryRaw<{ userId: string; email: string; name: string | null }[]>`
+    SELECT u.id AS "userId", u.email, u.name FROM "User" u
+    WHERE EXISTS (SELECT 1 FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
+                  WHERE a."userId" = u.id AND i."campaignId" = ${campaignId} AND NOT i.gold)
+    ORDER BY coalesce(u.name, u.email), u.email`;
+}
+
+/**
+ * Records or revises the reviewer's decision on an item. The first decision is an insert that only
+ * one reviewer can win; a revision is a conditional update on the revision the reviewer saw. The
+ * loser gets CONFLICT with the decision that stands. Audited in the same transaction. Scope: reviews:write.
+ */
+export async function adjudicateItem({
+  actor,
+  itemId,
+  input,
+}: {
+  actor: Actor;
+  itemId: string;
+  input: { valid: boolean; categories: string[]; reason: string; baseRevision?: number };
+}) {
+  assertCan(actor, "reviews:write");
+  return prisma().$transaction(async (tx) => {
+    const item = await tx.campaignItem.findUnique({
+      where: { id: itemId },
+      select: { id: true, gold: true, campaign: { select: { categories: { select: { key: true } } } } },
+    });
+    if (!item) throw new AppError("NOT_FOUND", "No such item.");
+    // A gold item's verdict is its gold answer, and its labels count in no final label: a decision
+    // on it would change nothing, so none is taken.
+    if (item.gold)
+      throw new AppError(
+        "CONFLICT",
+        "This is a gold item: it is not adjudicated. Its known verdict is the record's gold answer; change that on the record page.",
+      );
+    const known = new Set(item.campaign.categories.map((category) => category.key));
+    const unknown = input.categories.filter((key) => !known.has(key));
+    if (unknown.length)
+      throw new AppError("INVALID_INPUT", `Unknown error categories: ${unknown.join(", ")}.`, {
+        categories: [`Unknown: ${unknown.join(", ")}`],
+      });
+    const decision = { valid: input.valid, categories: [...new Set(input.categories)], reason: input.reason };
+    const current = await tx.adjudication.findUnique({
+      where: { itemId },
+      select: {
+        id: true,
+        revision: true,
+        valid: true,
+        categories: true,
+        reason: true,
+        reviewer: { select: { email: true } },
+      },
+    });
+    const conflict = (stands: NonNullable<typeof current>) =>
+      new AppError(
+        "CONFLICT",
+        `${stands.reviewer.email} already decided this item (${stands.valid ? "valid" : "invalid"}: ${stands.reason}). Reload to see it, then revise if you disagree.`,
+      );
+
+    if (!current) {
+      const inserted = await tx.$executeRaw`
+        INSERT INTO "Adjudication" (id, "itemId", "reviewerId", valid, categories, reason, revision, "updatedAt")
+        VALUES (${"adj_" + crypto.randomUUID()}, ${itemId}, ${actor.id}, ${decision.valid}, ${decision.categories}::text[], ${decision.reason}, 1, now())
+        ON CONFLICT ("itemId") DO NOTHING`;
+      if (inserted !== 1) {
+        const winner = await tx.adjudication.findUniqueOrThrow({
+          where: { itemId },
+          select: {
+            id: true,
+            revision: true,
+            valid: true,
+            categories: true,
+            reason: true,
+            reviewer: { select: { email: true } },
+          },
+        });
+        throw conflict(winner);
+      }
+      const created = await tx.adjudication.findUniqueOrThrow({ where: { itemId }, select: { id: true } });
+      await tx.adjudicationRevision.create({
+        data: { adjudicationId: created.id, revision: 1, reviewerId: actor.id, ...decision },
+      });
+      await writeAudit(tx, {
+        actorId: actor.id,
+        action: "adjudication.create",
+        targetType: "CampaignItem",
+        targetId: itemId,
+        after: decision,
+      });
+      return { id: created.id, revision: 1, ...decision };
+    }
+    if (input.baseRevision === undefined || input.baseRevision !== current.revision) throw conflict(current);
+    const revision = current.revision + 1;
+    const updated = await tx.adjudication.updateMany({
+      where: { id: current.id, revision: current.revision },
+      data: { ...decision, reviewerId: actor.id, revision },
+    });
+    if (updated.count !== 1) throw conflict(current);
+    await tx.adjudicationRevision.create({
+      data: { adjudicationId: current.id, revision, reviewerId: actor.id, ...decision },
+    });
+    await writeAudit(tx, {
+      actorId: actor.id,
+      action: "adjudication.revise",
+      targetType: "CampaignItem",
+      targetId: itemId,
+      before: { valid: current.valid, categories: current.categories, reason: current.reason },
+      after: { ...decision, revision },
+    });
+    return { id: current.id, revision, ...decision };
+  });
+}
+
+/**
+ * The adjudication view's data: the record, the critic, every annotation with who, label,
+ * categories, note, active time and attached runs, and the decision with its history. The critic is
+ * left out while blind mode hides it from the reviewer (visibility.ts). Scope: reviews:write.
+ */
+export async function getReviewItem({ actor, itemId }: { actor: Actor; itemId: string }) {
+  assertCan(actor, "reviews:write");
+  const item = await prisma().campaignItem.findUnique({
+    where: { id: itemId },
+    select: {
+      id: true,
+      language: true,
+      campaign: {
+        select: {
+          id: true,
+          name: true,
+          finalRule: true,
+          categories: { orderBy: { position: "asc" }, select: { key: true, label: true, invalidating: true } },
+        },
+      },
+      record: { select: recordViewSelect },
+      annotations: {
+        orderBy: { createdAt: "asc" },
+        select: {
+          id: true,
+          valid: true,
+          categories: true,
+          note: true,
+          testLine: true,
+          needsReview: true,
+          activeMs: true,
+          revision: true,
+          preRevealValid: true,
+          updatedAt: true,
+          user: { select: { email: true, name: true } },
+          runs: {
+            orderBy: { createdAt: "asc" },
+            select: { id: true, kind: true, outcome: true, exitCode: true, timeMs: true, createdAt: true },
+          },
+        },
+      },
+      adjudication: {
+        select: {
+          revision: true,
+          valid: true,
+          categories: true,
+          reason: true,
+          updatedAt: true,
+          reviewer: { select: { email: true } },
+          revisions: {
+            orderBy: { revision: "desc" },
+            select: { revision: true, valid: true, categories: true, reason: true, createdAt: true, reviewerId: true },
+          },
+        },
+      },
+    },
+  });
+  if (!item) throw new AppError("NOT_FOUND", "No such item.");
+  const hidden = await criticHiddenRecordIds({ actor, recordIds: [item.record.id] });
+  const { critic: stored, ...record } = item.record;
+  const critic = criticAsSeen(stored, hidden.has(item.record.id));
+  return {
+    ...item,
+    record: {
+      ...record,
+      critic: critic
+        ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] }
+        : null,
+    },
+  };
+}

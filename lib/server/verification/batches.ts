@@ -1,0 +1,386 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Language } from "@/lib/records/languages";
+import { SANDBOX_ERROR, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { assertCan } from "@/lib/server/auth/guard";
+import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+import type { SandboxResult } from "@/lib/server/sandbox";
+
+import { prisma } from "@/lib/server/db/client";
+import { runResultColumns } from "@/lib/server/runs/runs";
+
+// The stored side of batch verification: batches, their counters and each record's runs. The job
+// queue and the sandbox are driven by lib/server/verification/jobs.ts.
+
+/** Per language: records that pass, fail, cannot run here (unavailable), and were never verified. */
+export type LanguageVerification = {
+  records: number;
+  executableValid: number;
+  failed: number;
+  unavailable: number;
+  notRun: number;
+};
+
+export type VerificationProgress = {
+  batchId: string;
+  dataset: string;
+  language: string | null;
+  status: "RUNNING" | "SUCCEEDED" | "FAILED";
+  total: number;
+  done: number;
+  executableValid: number;
+  failed: number;
+  unavailable: number;
+  /** Records that could not be verified because of an error (their result could not be stored, the sandbox failed). */
+  errored: number;
+  /** Why the batch stopped before its end (status FAILED); null otherwise. */
+  stopReason: string | null;
+};
+
+/**
+ * What verifying one record came to: both results, a language that cannot run, an error, or a
+ * sandbox whose isolation failed before the program started (which stops the batch).
+ */
+export type Verdict =
+  | { kind: "ran"; demo: SandboxResult; full: SandboxResult }
+  | { kind: "unavailable" }
+  | { kind: "errored"; reason: string }
+  | { kind: "sandbox-error"; reason: string };
+
+export type VerificationBatchStart = { batchId: string; total: number; resumed: boolean };
+
+/** The id of the dataset to verify (NOT_FOUND when there is none). Scope: datasets:verify. */
+export async function findDatasetToVerify({
+  actor,
+  datasetName,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+}): Promise<string> {
+  assertCan(actor, "datasets:verify");
+  const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  return dataset.id;
+}
+
+/**
+ * A RUNNING batch with the same scope (dataset, language, force) when there is one, resumed;
+ * otherwise a new batch over every record not yet verified (all of them with `force`).
+ * Scope: datasets:verify.
+ */
+export async function openVerificationBatch({
+  actor,
+  datasetId,
+  language,
+  force,
+}: {
+  actor: Actor | SystemActor;
+  datasetId: string;
+  language?: Language;
+  force: boolean;
+}): Promise<VerificationBatchStart> {
+  assertCan(actor, "datasets:verify");
+  const running = await prisma().verificationBatch.findFirst({
+    where: { datasetId, language: language ?? null, force, status: "RUNNING" },
+    select: { id: true, total: true },
+    orderBy: { createdAt: "desc" },
+  });
+  if (running) return { batchId: running.id, total: running.total, resumed: true };
+  const total = await prisma().record.count({
+    where: batchRecordsWhere({ datasetId, language: language ?? null, force }),
+  });
+  const batch = await prisma().verificationBatch.create({
+    data: {
+      datasetId,
+      language: language ?? null,
+      force,
+      total,
+      createdById: personIdOf(actor),
+      status: total === 0 ? "SUCCEEDED" : "RUNNING",
+      finishedAt: total === 0 ? new Date() : null,
+    },
+    select: { id: true },
+  });
+  return { batchId: batch.id, total, resumed: false };
+}
+
+function batchRecordsWhere({
+  datasetId,
+  language,
+  force,
+}: {
+  datasetId: string;
+  language: string | null;
+  force: boolean;
+}): Prisma.RecordWhereInput {
+  return { datasetId, ...(language ? { language } : {}), ...(force ? {} : { executableValid: null }) };
+}
+
+/**
+ * The ids of the records a batch has to queue, page by page so 100,000 records enqueue with flat
+ * memory. A resumed batch (its process died) queues the records it has no result for yet.
+ * No permission check: the caller opened the batch.
+ */
+export async function* recordIdsToQueue({
+  batchId,
+  resumed,
+  pageSize,
+}: {
+  batchId: string;
+  resumed: boolean;
+  pageSize: number;
+}): AsyncGenerator<number[]> {
+  const batch = await prisma().verificationBatch.findUniqueOrThrow({
+    where: { id: batchId },
+    select: { datasetId: true, language: true, force: true },
+  });
+  const where: Prisma.RecordWhereInput = resumed
+    ? {
+        datasetId: batch.datasetId,
+        ...(batch.language ? { language: batch.language } : {}),
+        runs: { none: { batchId } },
+      }
+    : batchRecordsWhere(batch);
+  let cursor = 0;
+  for (;;) {
+    const ids = await prisma().record.findMany({
+      where: { ...where, id: { gt: cursor } },
+      orderBy: { id: "asc" },
+      take: pageSize,
+      select: { id: true },
+    });
+    if (ids.length === 0) return;
+    yield ids.map(({ id }) => id);
+    cursor = ids[ids.length - 1].id;
+  }
+}
+
+/**
+ * The code a worker verifies a record with; null when the batch has its result already (a job
+ * delivered twice) or the record is gone. Scope: datasets:verify.
+ */
+export async function findRecordToVerify({
+  actor,
+  batchId,
+  recordId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  recordId: number;
+}) {
+  assertCan(actor, "datasets:verify");
+  // A batch that stopped (its sandbox failed) leaves its queued records alone.
+  const batch = await prisma().verificationBatch.findUnique({ where: { id: batchId }, select: { status: true } });
+  if (batch?.status !== "RUNNING") return null;
+  const done = await prisma().runResult.count({ where: { batchId, recordId } });
+  if (done > 0) return null;
+  return prisma().record.findUnique({
+    where: { id: recordId },
+    select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true },
+  });
+}
+
+function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {
+  if (verdict.kind === "unavailable") return "The language is unavailable in the sandbox.";
+  if (verdict.kind === "sandbox-error") return `Not run (sandbox error): ${verdict.reason}`;
+  return `Verification errored: ${verdict.reason}.`;
+}
+
+/** What a record that did not run is marked with: unavailable here, a sandbox error, or nothing. */
+function markerOutcome(verdict: Exclude<Verdict, { kind: "ran" }>): string | null {
+  if (verdict.kind === "unavailable") return UNAVAILABLE;
+  if (verdict.kind === "sandbox-error") return SANDBOX_ERROR;
+  return null;
+}
+
+/** Why a batch stops at a sandbox error, for the batch page and `verity verify`. */
+export function sandboxStopReason(reason: string): string {
+  return `Stopped: the sandbox failed before a program started, so no record was run (${reason}). Fix the sandbox (npx verity sandbox doctor) and verify again.`;
+}
+
+/**
+ * Writes one record's verification: its runs (or a marker run), its executable-valid flag and the
+ * batch counters, in one transaction; a second delivery of the same job writes nothing.
+ * Scope: datasets:verify.
+ */
+export async function writeVerification({
+  actor,
+  batchId,
+  recordId,
+  verdict,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  recordId: number;
+  verdict: Verdict;
+}): Promise<void> {
+  assertCan(actor, "datasets:verify");
+  const isValid = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
+  const counter =
+    verdict.kind === "ran"
+      ? isValid
+        ? "executableValid"
+        : "failed"
+      : verdict.kind === "sandbox-error"
+        ? "errored"
+        : verdict.kind;
+  await prisma().$transaction(async (tx) => {
+    // Lock the batch row first: two deliveries of the same job finishing together write once.
+    await tx.$queryRaw`SELECT id FROM "VerificationBatch" WHERE id = ${batchId} FOR UPDATE`;
+    if ((await tx.runResult.count({ where: { batchId, recordId } })) > 0) return;
+    if (verdict.kind === "ran") {
+      for (const [kind, result] of [
+        ["DEMO", verdict.demo],
+        ["FULL", verdict.full],
+      ] as const) {
+        await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
+      }
+      const verificationOutcome = summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
+      await tx.record.update({
+        where: { id: recordId },
+        data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() },
+      });
+    } else {
+      // Unavailable or a sandbox error is not failed: executableValid is null (not known), and the
+      // record says why (the next batch verifies it again).
+      const verificationOutcome = markerOutcome(verdict);
+      if (verificationOutcome) {
+        await tx.record.update({
+          where: { id: recordId },
+          data: { executableValid: null, verificationOutcome, verifiedAt: new Date() },
+        });
+      }
+      // A record that could not be verified leaves a marker run, so the job is not repeated.
+      await tx.runResult.create({
+        data: {
+          recordId,
+          batchId,
+          kind: "FULL",
+          backend: "none",
+          outcome: verdict.kind === "sandbox-error" ? SANDBOX_ERROR : "INTERNAL_ERROR",
+          stdout: "",
+          stderr: markerStderr(verdict),
+          timeMs: 0,
+          program: "",
+        },
+      });
+    }
+    const batch = await tx.verificationBatch.update({
+      where: { id: batchId },
+      data: { done: { increment: 1 }, [counter]: { increment: 1 } },
+      select: { done: true, total: true },
+    });
+    // The sandbox cannot run anything: stop here rather than mark every record, and say why.
+    if (verdict.kind === "sandbox-error") {
+      await tx.verificationBatch.updateMany({
+        where: { id: batchId, status: "RUNNING" },
+        data: { status: "FAILED", finishedAt: new Date(), stopReason: sandboxStopReason(verdict.reason) },
+      });
+    } else if (batch.done >= batch.total)
+      await tx.verificationBatch.updateMany({
+        where: { id: batchId, status: "RUNNING" },
+        data: { status: "SUCCEEDED", finishedAt: new Date() },
+      });
+  });
+}
+
+/** A batch's counters. Scope: records:read. */
+export async function getVerificationProgress({
+  actor,
+  batchId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+}): Promise<VerificationProgress> {
+  assertCan(actor, "records:read");
+  const batch = await prisma().verificationBatch.findUnique({
+    where: { id: batchId },
+    select: {
+      id: true,
+      language: true,
+      status: true,
+      total: true,
+      done: true,
+      executableValid: true,
+      failed: true,
+      unavailable: true,
+      errored: true,
+      stopReason: true,
+      dataset: { select: { name: true } },
+    },
+  });
+  if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
+  const { id, dataset, ...counters } = batch;
+  return { batchId: id, dataset: dataset.name, ...counters };
+}
+
+/** The newest batch of a dataset, for the dataset page. Scope: records:read. */
+export async function latestVerification({
+  actor,
+  datasetName,
+}: {
+  actor: Actor;
+  datasetName: string;
+}): Promise<VerificationProgress | null> {
+  assertCan(actor, "records:read");
+  const batch = await prisma().verificationBatch.findFirst({
+    where: { dataset: { name: datasetName } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  return batch ? getVerificationProgress({ actor, batchId: batch.id }) : null;
+}
+
+/** Per language: records, executable-valid, failed, unavailable here, and not verified. Scope: records:read. */
+export async function verificationByLanguage({
+  actor,
+  datasetName,
+  language,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+  language?: string;
+}): Promise<Record<string, LanguageVerification>> {
+  assertCan(actor, "records:read");
+  const rows = await prisma().record.groupBy({
+    by: ["language", "executableValid", "verificationOutcome"],
+    where: { dataset: { name: datasetName }, ...(language ? { language } : {}) },
+    _count: { _all: true },
+  });
+  const byLanguage: Record<string, LanguageVerification> = {};
+  for (const row of rows) {
+    const entry = (byLanguage[row.language] ??= {
+      records: 0,
+      executableValid: 0,
+      failed: 0,
+      unavailable: 0,
+      notRun: 0,
+    });
+    entry.records += row._count._all;
+    if (row.executableValid === true) entry.executableValid += row._count._all;
+    else if (row.executableValid === false) entry.failed += row._count._all;
+    else if (row.verificationOutcome === UNAVAILABLE) entry.unavailable += row._count._all;
+    else entry.notRun += row._count._all;
+  }
+  return byLanguage;
+}
+
+/** The outcome of every run of a batch, with its record's line (benchmarks compare two batches). Scope: records:read. */
+export async function listBatchOutcomes({
+  actor,
+  batchId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+}): Promise<{ line: number; kind: "DEMO" | "FULL"; outcome: string }[]> {
+  assertCan(actor, "records:read");
+  const runs = await prisma().runResult.findMany({
+    where: { batchId },
+    select: { kind: true, outcome: true, record: { select: { line: true } } },
+  });
+  return runs.flatMap((run) =>
+    run.kind === "SCRATCH" ? [] : [{ line: run.record.line, kind: run.kind, outcome: run.outcome }],
+  );
+}

@@ -1,0 +1,71 @@
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+
+import { beatWorker, reapDeadWorkers, removeWorker, type WorkerIdentity } from "@/lib/server/workers/heartbeats";
+
+// Every worker process writes a beat this often; one silent for three beats is dead (killed, its
+// machine gone) and the jobs it held are handed back to the queue by the next live worker.
+export const HEARTBEAT_MS = 5_000;
+export const DEAD_AFTER_MS = 3 * HEARTBEAT_MS;
+
+type Heartbeat = { identity: WorkerIdentity; timer: NodeJS.Timeout; pending: Promise<void> };
+
+const globalForWorker = globalThis as unknown as { verityHeartbeat?: Heartbeat };
+
+/** One beat: this worker is alive; dead workers are forgotten and their jobs given to `retry`. */
+export async function beat(
+  identity: WorkerIdentity,
+  retry: (jobIds: string[]) => Promise<void>,
+  deadAfterMs = DEAD_AFTER_MS,
+): Promise<void> {
+  await beatWorker(identity);
+  const dead = await reapDeadWorkers(deadAfterMs);
+  if (dead.workers.length === 0) return;
+  console.error(
+    `worker: ${dead.workers.length} worker(s) stopped beating; retrying the ${dead.jobIds.length} job(s) they held`,
+  );
+  if (dead.jobIds.length > 0) await retry(dead.jobIds);
+}
+
+/**
+ * Registers this process as a worker and beats every HEARTBEAT_MS until stopHeartbeat. `retry`
+ * hands jobs of dead workers back to the queue. Returns the worker's identity.
+ */
+export async function startHeartbeat({
+  backend,
+  concurrency,
+  retry,
+}: {
+  backend: string;
+  concurrency: number;
+  retry: (jobIds: string[]) => Promise<void>;
+}): Promise<WorkerIdentity> {
+  if (globalForWorker.verityHeartbeat) return globalForWorker.verityHeartbeat.identity;
+  const identity: WorkerIdentity = { id: randomUUID(), host: hostname(), pid: process.pid, backend, concurrency };
+  await beat(identity, retry);
+  const heartbeat: Heartbeat = {
+    identity,
+    pending: Promise.resolve(),
+    timer: setInterval(() => {
+      heartbeat.pending = beat(identity, retry).catch((error: unknown) =>
+        console.error("worker: the heartbeat could not be written:", error),
+      );
+    }, HEARTBEAT_MS),
+  };
+  heartbeat.timer.unref();
+  globalForWorker.verityHeartbeat = heartbeat;
+  return identity;
+}
+
+/** Stops beating and removes this worker (call once its jobs have finished or were given up). */
+export async function stopHeartbeat(): Promise<void> {
+  const heartbeat = globalForWorker.verityHeartbeat;
+  if (!heartbeat) return;
+  globalForWorker.verityHeartbeat = undefined;
+  clearInterval(heartbeat.timer);
+  // A beat still being written would register the worker again after its removal.
+  await heartbeat.pending;
+  await removeWorker(heartbeat.identity.id);
+}
