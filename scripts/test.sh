@@ -12,6 +12,7 @@ reports=(test-reports/vitest.json)
 echo "== ESLint"; npx eslint .
 echo "== Prettier"; npx prettier --check .
 echo "== Dependency rules"; npm run --silent lint:deps
+echo "== Dead code"; npm run --silent lint:dead
 echo "== TypeScript"; npx tsc --noEmit
 echo "== Vitest: unit, integration, sandbox"
 npx vitest run --project unit --project integration --project sandbox \

@@ -10,7 +10,7 @@ import { useVerdictKeys } from "@/components/workspace/use-verdict-keys";
 import type { ActionResult } from "@/lib/actions/result";
 import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 
-export type DecisionInput = {
+type DecisionInput = {
   itemId: string;
   valid: boolean;
   categories: string[];

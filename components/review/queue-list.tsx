@@ -6,7 +6,7 @@ import { languageName } from "@/lib/records/languages";
 
 import { QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
 
-export type QueueVote = { annotator: string; valid: boolean; categories: string[] };
+type QueueVote = { annotator: string; valid: boolean; categories: string[] };
 export type QueueRow = {
   itemId: string;
   recordId: number;

@@ -2,7 +2,7 @@ import type { ActionResult } from "@/lib/actions/result";
 
 // The server actions the workspace page hands its client components (app/(app)/campaigns/[id]/items/[itemId]/actions.ts).
 
-export type LabelSubmission = {
+type LabelSubmission = {
   itemId: string;
   valid: boolean;
   categories: string[];

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/primitives";
 import type { SourceLine } from "@/lib/runs/failure-line";
 
 /** How a run ended, in words: a time-out names the time it was stopped at. */
-export function runSummary(run: Pick<RunView, "outcome" | "exitCode" | "signal" | "timeMs" | "limit">): string {
+function runSummary(run: Pick<RunView, "outcome" | "exitCode" | "signal" | "timeMs" | "limit">): string {
   if (run.outcome === "TIME_LIMIT_EXCEEDED" || run.limit === "time")
     return `stopped after ${Math.max(1, Math.round(run.timeMs / 1000))} s (time limit)`;
   const exit = run.exitCode === null ? "no exit code" : `exit ${run.exitCode}`;

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 const NON_TEXT_INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"]);
 
 /** Whether a key press is meant for the element under focus: text fields, selects, Monaco, editable content. */
-export function isTypingTarget(target: EventTarget | null): boolean {
+function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.closest("textarea, select, .monaco-editor, [contenteditable=''], [contenteditable='true']")) return true;
   return target instanceof HTMLInputElement && !NON_TEXT_INPUTS.has(target.type);

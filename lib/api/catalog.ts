@@ -5,6 +5,16 @@ import { z } from "zod";
 import type { Scope } from "@/lib/server/auth/permissions";
 import { invitationLinkSchema } from "@/lib/validation/auth";
 import { commentThreadResponseSchema } from "@/lib/validation/comments";
+import { recordEvidenceSchema } from "@/lib/evidence/types";
+
+/** A record as REST returns it: the fields a script relies on checked, the rest passed through. */
+const recordWithEvidenceSchema = z.looseObject({
+  id: z.number(),
+  key: z.string(),
+  language: z.string(),
+  executableValid: z.boolean().nullable(),
+  evidence: recordEvidenceSchema,
+});
 
 export type Operation = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -53,9 +63,10 @@ export const API_OPERATIONS: Operation[] = [
       cursor: "nextCursor of the previous page",
     },
     responses: {
-      200: "{records: [{id, key, line, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome}], nextCursor}",
+      200: "{records: [{id, key, line, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome, evidence}], nextCursor}",
       ...errors,
     },
+    response: z.object({ records: z.array(recordWithEvidenceSchema), nextCursor: z.number().nullable() }),
   },
   {
     method: "POST",
@@ -123,6 +134,18 @@ export const API_OPERATIONS: Operation[] = [
       200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable, errored, stopReason}",
       ...errors,
     },
+  },
+  {
+    method: "GET",
+    path: "/records/{id}",
+    scope: "records:read",
+    summary:
+      "A record with its critic (null while blind mode hides it) and its evidence: mutation (test strength), flaky, solvers — each null until collected, and while the campaign's visibility hides it from the caller.",
+    responses: {
+      200: "{id, key, line, dataset, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome, evidence: {mutation: {score, viable, killed, stillborn, generated, byTest: {demo, full}, survivors, notApplicable, analysedAt} | null, flaky: boolean | null, solvers: {solved, total, byModel} | null}}",
+      ...errors,
+    },
+    response: recordWithEvidenceSchema,
   },
   {
     method: "POST",

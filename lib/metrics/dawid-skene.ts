@@ -171,7 +171,7 @@ export type DawidSkeneReport = {
 };
 
 /** Above this many items the interval is the bootstrap's normal limit (see validityWithInterval). */
-export const EXACT_BOOTSTRAP_MAX_ITEMS = 1000;
+const EXACT_BOOTSTRAP_MAX_ITEMS = 1000;
 
 /**
  * The expected share of valid items among `items` (their mean P(valid)) with a 95% bootstrap

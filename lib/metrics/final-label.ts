@@ -30,7 +30,7 @@ export type LabelCounts = {
 };
 
 /** Where a final label's categories come from: the adjudicator's, the invalidating ones of those who said Invalid, or none. */
-export type CategorySource = "adjudication" | "invalid-labels" | null;
+type CategorySource = "adjudication" | "invalid-labels" | null;
 
 const UNRESOLVED: FinalVerdict = { valid: null, decidedBy: null };
 
@@ -58,13 +58,13 @@ export function finalVerdict({ rule, labelCount, validCount, adjudicationValid }
 }
 
 /** An adjudication brings its own categories (whatever its verdict); an annotators' Invalid brings theirs; a Valid none. */
-export function categorySource(verdict: FinalVerdict): CategorySource {
+function categorySource(verdict: FinalVerdict): CategorySource {
   if (verdict.decidedBy === "adjudication") return "adjudication";
   return verdict.valid === false ? "invalid-labels" : null;
 }
 
 /** Whether a category key found in a source counts among the final categories: annotators' only when it invalidates. */
-export function isFinalCategory(
+function isFinalCategory(
   source: Exclude<CategorySource, null>,
   key: string,
   invalidatingKeys: ReadonlySet<string>,

@@ -10,7 +10,7 @@ const GUNZIP_SLICE_BYTES = 4 * 1024;
  * compresses 5–20×; a bomb approaches deflate's limit near 1000× and is refused within a second
  * instead of being inflated to gigabytes first.
  */
-export const MAX_INFLATE_RATIO = 100;
+const MAX_INFLATE_RATIO = 100;
 export const INFLATE_FREE_BYTES = 64 * 1024 * 1024;
 
 /** Raised inside the pipeline when zlib rejects the data; the reader turns it into an error item. */

@@ -4,7 +4,7 @@
 // as "\ud800"), which jsonb refuses and text would silently turn into U+FFFD.
 
 /** Deepest accepted nesting of arrays and objects in one input line; the record object is level 1. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** The message for a value over {@link MAX_JSON_DEPTH}. */
 export const TOO_DEEP_MESSAGE = `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;

@@ -11,7 +11,7 @@ export type ReadItemsOptions = {
 };
 
 /** Default for {@link ReadItemsOptions.maxLineBytes}. */
-export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 const LF = 0x0a;
 const OPEN_BRACKET = 0x5b;

@@ -8,7 +8,7 @@ import { LANGUAGES, normalizeLanguage, type Language } from "./languages";
 export const MAX_FIELD_BYTES = 1024 * 1024;
 
 /** A record difficulty; AutoCodeBench leaves it out for some records. */
-export type Difficulty = "easy" | "medium" | "hard";
+type Difficulty = "easy" | "medium" | "hard";
 
 /** A validated input record, keyed by its content hash. */
 export type ParsedRecord = {
@@ -29,7 +29,7 @@ export type ValidateResult = { ok: true; record: ParsedRecord } | { ok: false; m
 const CODE_FIELDS = ["question", "canonical_solution", "demo_test_func", "full_test_func"] as const;
 const CRITIC_FIELDS = ["critic", "critic_result", "critic_reasoning"] as const;
 /** Field names that map to columns; every other field is kept verbatim in `extra`. */
-export const KNOWN_FIELDS: readonly string[] = [...CODE_FIELDS, "language", "difficulty", ...CRITIC_FIELDS];
+const KNOWN_FIELDS: readonly string[] = [...CODE_FIELDS, "language", "difficulty", ...CRITIC_FIELDS];
 const KNOWN_FIELD_SET = new Set(KNOWN_FIELDS);
 
 const difficultySchema = z.enum(["easy", "medium", "hard"]);

@@ -35,9 +35,7 @@ const percentOf = (value: number | null, n: number) =>
   value !== null && n < SMALL_N ? `${percent(value)} (n = ${n})` : percent(value);
 
 /** Executable-valid (with its n when small), or "n/a" when nothing ran because the language is unavailable here. */
-export function executableCell(
-  row: Pick<ReportRow, "executableValid" | "executableUnavailable" | "executableN">,
-): string {
+function executableCell(row: Pick<ReportRow, "executableValid" | "executableUnavailable" | "executableN">): string {
   if (row.executableValid === null && row.executableUnavailable > 0) return "n/a";
   return percentOf(row.executableValid, row.executableN);
 }

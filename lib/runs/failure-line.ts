@@ -1,7 +1,7 @@
 // Where a failing run points: the line of the spliced program named in its output, mapped back to
 // the solution or the test the annotator reads. Pure functions, shared by the browser and tests.
 
-export type CodePart = "solution" | "test";
+type CodePart = "solution" | "test";
 export type SourceLine = { part: CodePart; line: number };
 
 // Frames in the runtime or libraries are not the record's code.

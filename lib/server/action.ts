@@ -58,7 +58,7 @@ async function settle<T>(run: () => Promise<ActionResult<T>>): Promise<ActionRes
 }
 
 /** Maps an error to an action failure: AppErrors keep their message; anything else is logged and hidden. */
-export function toActionFailure(error: unknown): ActionFailure {
+function toActionFailure(error: unknown): ActionFailure {
   if (error instanceof AppError)
     return { ok: false, code: error.code, message: error.message, fieldErrors: error.fieldErrors };
   const failure = databaseFailure(error);

@@ -12,7 +12,7 @@ import { AppError, HTTP_STATUS } from "@/lib/server/errors";
 type RouteContext<P> = { params: Promise<P> };
 
 /** The largest JSON body a route reads (the biggest legitimate one, a scratch run, holds 2 MB of code). */
-export const MAX_JSON_BYTES = 4 * 1024 * 1024;
+const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

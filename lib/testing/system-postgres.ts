@@ -22,12 +22,12 @@ export type SystemPostgres = {
   stop(): void;
 };
 
-export const APP_ROLE = "verity";
-export const APP_DATABASE = "verity";
+const APP_ROLE = "verity";
+const APP_DATABASE = "verity";
 const SUPERUSER = "postgres";
 
 /** The newest Debian PostgreSQL's bin folder, or VERITY_PG_BIN when set. */
-export function systemPostgresBin(): string {
+function systemPostgresBin(): string {
   if (process.env.VERITY_PG_BIN) return process.env.VERITY_PG_BIN;
   const base = "/usr/lib/postgresql";
   const versions = existsSync(base)

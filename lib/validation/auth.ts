@@ -4,7 +4,7 @@ import { LANGUAGES } from "@/lib/records/languages";
 import { singleLineText } from "./text";
 
 /** bcrypt reads only the first 72 bytes of a password: refuse longer ones rather than ignore their end. */
-export const PASSWORD_MAX_BYTES = 72;
+const PASSWORD_MAX_BYTES = 72;
 
 /** The one password rule, for the web forms and the CLI alike. */
 export const passwordSchema = z

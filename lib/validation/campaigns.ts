@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { PRE_LABEL_VISIBILITIES } from "@/lib/evidence/visibility";
+
 import type { CampaignStatus as PrismaCampaignStatus } from "@/lib/generated/prisma/enums";
 import { LANGUAGES } from "@/lib/records/languages";
 
@@ -52,6 +54,8 @@ export const createCampaignSchema = z.object({
     .max(1, "A fraction from 0 to 1.")
     .default(0),
   blind: z.boolean().default(false),
+  /** What annotators see before their first label; without it, `blind` decides (all but the critic, or all). */
+  visibility: z.enum(PRE_LABEL_VISIBILITIES).optional(),
   finalRule: z.enum(FINAL_RULES).default("consensus"),
   leaseMinutes: z
     .number({ error: "Minutes from 1 to 1440 (a day)." })
@@ -124,15 +128,15 @@ export const reorderCategoriesSchema = z.object({
 });
 
 /** A campaign's status, as the schema's enum spells it (kept here so components need not import Prisma). */
-export const CAMPAIGN_STATUSES = [
-  "ACTIVE",
-  "PAUSED",
-  "CLOSED",
-  "ARCHIVED",
-] as const satisfies readonly PrismaCampaignStatus[];
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export type CampaignStatus = "ACTIVE" | "PAUSED" | "CLOSED" | "ARCHIVED";
+// Fails to compile when the schema's enum gains or loses a status.
+const _sameAsSchema: [CampaignStatus] extends [PrismaCampaignStatus]
+  ? [PrismaCampaignStatus] extends [CampaignStatus]
+    ? true
+    : never
+  : never = true;
 
-export const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
+const CAMPAIGN_STATUS_ACTIONS = ["pause", "resume", "close", "reopen", "archive", "unarchive"] as const;
 export type CampaignStatusAction = (typeof CAMPAIGN_STATUS_ACTIONS)[number];
 
 /** Body of POST /api/v1/campaigns/{id}/status. */

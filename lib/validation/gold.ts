@@ -5,7 +5,7 @@ import { unstorableCharacter } from "@/lib/records/json-limits";
 import { MAX_INT4 } from "./records";
 
 /** The largest share of an annotator's claims a campaign may serve from gold records. */
-export const MAX_GOLD_SHARE = 0.5;
+const MAX_GOLD_SHARE = 0.5;
 
 export const goldShareSchema = z.number().min(0, "Between 0 and 0.5.").max(MAX_GOLD_SHARE, "Between 0 and 0.5.");
 

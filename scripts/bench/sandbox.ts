@@ -40,7 +40,7 @@ const { getServerVersion } = await import("@/lib/server/db/health");
 const { loadDemoDatasetIfMissing } = await import("@/lib/server/imports/demo");
 const { getVerificationProgress, listBatchOutcomes } = await import("@/lib/server/verification/batches");
 const { closePgPool } = await import("@/lib/server/db/pool");
-const { measureOverhead } = await import("@/lib/server/sandbox/bench-overhead");
+const { measureOverhead } = await import("@/scripts/bench/sandbox-overhead");
 const { startVerification, startVerificationWorkers, VERIFY_QUEUE } = await import("@/lib/server/verification/jobs");
 const { getBoss, stopBoss } = await import("@/lib/server/workers/boss");
 

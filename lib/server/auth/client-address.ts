@@ -7,7 +7,7 @@ import { readConfig } from "@/lib/server/config";
 export const PEER_ADDRESS_HEADER = "x-verity-peer-address";
 
 /** Whether this process stamps PEER_ADDRESS_HEADER (otherwise a client could have sent it). */
-export function isPeerAddressStamped(): boolean {
+function isPeerAddressStamped(): boolean {
   return (globalThis as Record<symbol, unknown>)[Symbol.for("verity.peer-address-stamped")] === true;
 }
 

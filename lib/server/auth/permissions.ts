@@ -94,8 +94,3 @@ export function can(actor: Pick<Actor, "role"> | SystemActor | null | undefined,
   if (!actor) return false;
   return isSystemActor(actor) ? SYSTEM_SCOPES[actor.reason].includes(scope) : ROLE_SCOPES[actor.role].includes(scope);
 }
-
-/** The scopes a role holds, for display. */
-export function scopesOf(role: Role): readonly Scope[] {
-  return ROLE_SCOPES[role];
-}

@@ -8,7 +8,7 @@ import { commentSchema } from "@/lib/validation/comments";
 import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
 
-export type CommentView = {
+type CommentView = {
   id: string;
   author: string;
   body: string;

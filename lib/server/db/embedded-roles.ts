@@ -10,7 +10,7 @@ import pg from "pg";
 export const SUPERUSER = "verity";
 /** The role the app, the CLI and the workers connect as: owns its database, is no superuser. */
 export const APP_ROLE = "verity_app";
-export const DATABASE = "verity";
+const DATABASE = "verity";
 /** Clusters created before the password file existed gave the superuser this password; it is tried once to rotate it away. */
 const LEGACY_PASSWORD = "verity";
 const PASSWORD_FILE = "postgres-passwords.json";

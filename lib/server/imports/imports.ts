@@ -26,9 +26,9 @@ const IMPORT_LOCK_CLASS = 0x56524954;
 const INTERRUPTED_MESSAGE =
   "The import was interrupted: the process importing it stopped or lost its database connection. Nothing was imported.";
 
-export const DATASET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const DATASET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-export type ImportOrigin = "cli" | "web" | "api" | "demo";
+type ImportOrigin = "cli" | "web" | "api" | "demo";
 
 export type ImportProgress = {
   linesRead: number;
@@ -320,7 +320,7 @@ async function insertBatch(
 }
 
 /** Writes critic verdicts for records, replacing earlier ones. */
-export async function upsertCritics(
+async function upsertCritics(
   client: PoolClient,
   critics: { recordId: number; verdict: CriticVerdict }[],
 ): Promise<void> {

@@ -12,7 +12,7 @@ import { hashPassword, normalizeEmail } from "@/lib/server/users/users";
 
 const INVALID_LINK = "This invitation link is invalid, used or expired. Ask your admin for a new one.";
 
-export const INVITATION_DAYS = 7;
+const INVITATION_DAYS = 7;
 
 /** Creates an invitation and returns its one-time token (only its hash is stored). Scope: users:admin. */
 export async function createInvitation({

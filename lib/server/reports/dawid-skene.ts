@@ -13,7 +13,7 @@ import {
 
 import { pgPool } from "@/lib/server/db/pool";
 
-export const DAWID_SKENE_METHOD =
+const DAWID_SKENE_METHOD =
   "Dawid–Skene (1979) by expectation–maximisation over every label of the dataset's campaigns, annotators as raters; records with a gold answer are held at it, so gold items measure the annotators. Validity is the mean probability of being valid; the 95% interval is a percentile bootstrap over records (1,000 resamples; above 1,000 records its normal limit, mean ± 1.96·s/√n) with the annotators' reliabilities as fitted. Sensitivity: how often an annotator says invalid of an invalid record; specificity: valid of a valid one.";
 
 /**

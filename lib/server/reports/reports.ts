@@ -12,8 +12,6 @@ import { getCampaign, getCampaignForSystem } from "@/lib/server/campaigns/campai
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 
-export type { ReportRow };
-
 export type CampaignReport = {
   campaign: { id: string; name: string; dataset: string; finalRule: string; overlap: number };
   byLanguage: Record<string, ReportRow>;
@@ -210,7 +208,7 @@ export type DatasetReport = CampaignReport & {
 };
 
 /** How a record labelled in several campaigns counts once; shown on the page and in the Markdown. */
-export const CROSS_CAMPAIGN_RULE =
+const CROSS_CAMPAIGN_RULE =
   "A record labelled in several campaigns counts once, with its strongest resolved label: an adjudication beats annotators' labels, more annotators agreeing beat fewer (two agreeing beat one), and on a tie the latest campaign wins.";
 
 /**

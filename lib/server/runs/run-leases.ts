@@ -9,12 +9,12 @@ import { prisma } from "@/lib/server/db/client";
 
 // A lease lives this long unless the instance running it renews it (every third of it): a crashed
 // instance's runs stop counting against their users within this time.
-export const RUN_LEASE_TTL_MS = 30_000;
+const RUN_LEASE_TTL_MS = 30_000;
 
 const globalForLeases = globalThis as unknown as { verityInstanceId?: string };
 
 /** This process's name among the app instances (host, pid and a random part: pids are reused). */
-export function instanceId(): string {
+function instanceId(): string {
   globalForLeases.verityInstanceId ??= `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   return globalForLeases.verityInstanceId;
 }

@@ -21,7 +21,7 @@ export type RunKindInput = "demo" | "full" | "both" | "scratch";
 const runLimiter = createRateLimiter({ name: "runs:user", capacity: 20, perMinute: 30 });
 
 /** What a user is told when their record's language cannot run (operators find the detail in the log). */
-export function cannotRunSentence(language: Language): string {
+function cannotRunSentence(language: Language): string {
   return `${languageName(language)} can't run right now; your admin has been told.`;
 }
 

@@ -1,6 +1,5 @@
 // Interactive runs against a real database and real bubblewrap: what is stored, how much, for how
 // long, and how many runs one user (and everyone) may have going at once.
-import { existsSync } from "node:fs";
 
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -9,7 +8,7 @@ import { importRecords } from "@/lib/server/imports/imports";
 import { pruneScratchRuns } from "@/lib/server/runs/runs";
 import { runRecord } from "@/lib/server/runs/run-record";
 import { AppError } from "@/lib/server/errors";
-import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
+import { findBubblewrap, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // The run limits are read once, when this file's sandbox router is first built: two sandbox slots,
@@ -21,7 +20,7 @@ process.env.VERITY_RUNS_PER_USER = "2";
 delete (globalThis as { veritySandboxRouter?: unknown }).veritySandboxRouter;
 
 // Skipped without bubblewrap, except in CI, where that fails the run.
-const hasBwrap = !skipWithoutSandbox(existsSync("/usr/bin/bwrap") ? null : "bubblewrap is not installed");
+const hasBwrap = !skipWithoutSandbox(findBubblewrap() ? null : "bubblewrap is not installed");
 const needs = "(needs bubblewrap: npm run sandbox:install)";
 
 async function makeRecordId(overrides: Record<string, unknown> = {}): Promise<number> {

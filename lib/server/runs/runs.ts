@@ -20,7 +20,7 @@ const STORED_TAIL_BYTES = 32 * 1024;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** PostgreSQL text cannot hold NUL; it is stored as the visible symbol ␀ (U+2400) instead. */
-export function escapeNul(text: string): string {
+function escapeNul(text: string): string {
   return text.replaceAll("\0", "\u2400");
 }
 
@@ -127,35 +127,6 @@ export async function findRecordToRun({ actor, recordId }: { actor: Actor; recor
   });
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   return record;
-}
-
-/** The latest runs of a record the actor sees, newest first (for the record page). Scope: records:read. */
-export async function listRecordRuns({
-  actor,
-  recordId,
-  limit = 10,
-}: {
-  actor: Actor;
-  recordId: number;
-  limit?: number;
-}) {
-  assertCan(actor, "records:read");
-  return prisma().runResult.findMany({
-    where: { recordId, record: visibleRecordWhere(actor) },
-    orderBy: { createdAt: "desc" },
-    take: limit,
-    select: {
-      id: true,
-      kind: true,
-      backend: true,
-      outcome: true,
-      exitCode: true,
-      timeMs: true,
-      createdAt: true,
-      batchId: true,
-      user: { select: { email: true } },
-    },
-  });
 }
 
 /** What a verification run keeps for inspection (record page, batch page, export). */

@@ -80,7 +80,7 @@ export type AcbBackendOptions = {
  * capped to what fits in the request limit: past it gunicorn drops the connection and the run's
  * real outcome, a time-out, would be lost.
  */
-export function acbStepTimeoutSeconds(
+function acbStepTimeoutSeconds(
   language: SandboxLanguage,
   timeoutMs: number,
   requestLimitMs = ACB_REQUEST_LIMIT_MS,

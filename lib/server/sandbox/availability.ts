@@ -14,8 +14,8 @@ import type { BackendName, LanguageAvailability, SandboxLanguage } from "./types
 // The probe spawns nothing but stats a few dozen files; still, the UI asks on every page, so its
 // answer is kept in PostgreSQL, where every app instance reads the same one. When a language cannot
 // run, ask again soon: the operator is probably fixing it.
-export const AVAILABLE_FOR_MS = 3 * 60_000;
-export const UNAVAILABLE_FOR_MS = 10_000;
+const AVAILABLE_FOR_MS = 3 * 60_000;
+const UNAVAILABLE_FOR_MS = 10_000;
 
 export type Availability = Record<SandboxLanguage, LanguageAvailability>;
 
@@ -25,7 +25,7 @@ const globalForProbe = globalThis as unknown as { verityProbe?: Promise<Availabi
  * Whether the stored probes still answer (pure): every language probed on the route it has now,
  * recently enough — briefly when one of them cannot run.
  */
-export function isFresh(probes: readonly StoredProbe[], routeOf: (language: SandboxLanguage) => BackendName): boolean {
+function isFresh(probes: readonly StoredProbe[], routeOf: (language: SandboxLanguage) => BackendName): boolean {
   if (probes.length < LANGUAGES.length) return false;
   const byLanguage = new Map(probes.map((probe) => [probe.language, probe]));
   const maxAgeMs = probes.every((probe) => probe.available) ? AVAILABLE_FOR_MS : UNAVAILABLE_FOR_MS;

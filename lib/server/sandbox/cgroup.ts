@@ -12,7 +12,7 @@ export type CgroupMode =
 
 export type CgroupLimits = { memoryBytes: number; pids: number };
 
-export type CgroupStats = { memoryPeakKb: number | null; isOomKilled: boolean; isPidsLimitHit: boolean };
+type CgroupStats = { memoryPeakKb: number | null; isOomKilled: boolean; isPidsLimitHit: boolean };
 
 export type JobCgroup = {
   /** Moves a process (before it runs user code) into the job's cgroup(s). */

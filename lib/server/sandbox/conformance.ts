@@ -26,7 +26,7 @@ const caseSchema = z.object({
 
 export type ConformanceCase = z.infer<typeof caseSchema>;
 
-export type Mismatch = { id: string; expected: Outcome; got: Outcome; stderrHead: string };
+type Mismatch = { id: string; expected: Outcome; got: Outcome; stderrHead: string };
 
 export type CaseResult = { id: string; expected: Outcome; got: Outcome; stderrHead: string };
 
@@ -45,7 +45,7 @@ export type LanguageConformance = {
 
 export type ConformanceReport = { languages: Partial<Record<SandboxLanguage, LanguageConformance>> };
 
-export type ConformanceProgress = { language: SandboxLanguage; done: number; total: number; caseId: string };
+type ConformanceProgress = { language: SandboxLanguage; done: number; total: number; caseId: string };
 
 export type ConformanceOptions = {
   dir: string;
@@ -90,7 +90,7 @@ export function parseConformanceLines(text: string, source: string): Conformance
 }
 
 /** Reads every case of DIR/*.jsonl, optionally of one language. */
-export async function readConformanceCases(dir: string, language?: SandboxLanguage): Promise<ConformanceCase[]> {
+async function readConformanceCases(dir: string, language?: SandboxLanguage): Promise<ConformanceCase[]> {
   const files = (await readdir(dir)).filter((name) => name.endsWith(".jsonl")).sort();
   const cases: ConformanceCase[] = [];
   for (const file of files) {

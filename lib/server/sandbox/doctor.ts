@@ -11,7 +11,7 @@ import { readInstalledExtras } from "./installed";
 import { compareWithReference, type ReferenceComparison, withInstalledExtras } from "./reference-versions";
 import type { BackendName, Outcome, SandboxLanguage } from "./types";
 
-export type IsolationReport = {
+type IsolationReport = {
   mode: "bubblewrap" | "unsafe" | "refused";
   bwrapPath: string | null;
   prlimitPath: string | null;

@@ -42,7 +42,7 @@ export async function findOnHost(command: string): Promise<string | null> {
 }
 
 /** True when a host path lies in a folder the sandbox hides (/usr/local). */
-export function isHiddenInSandbox(path: string): boolean {
+function isHiddenInSandbox(path: string): boolean {
   return HIDDEN_SYSTEM_PATHS.some((hidden) => path === hidden || path.startsWith(`${hidden}/`));
 }
 

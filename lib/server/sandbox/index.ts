@@ -19,19 +19,8 @@ import type {
 } from "./types";
 
 export { SandboxError } from "./errors";
-export type { SandboxErrorCode } from "./errors";
-export type {
-  BackendName,
-  LanguageAvailability,
-  LimitName,
-  Outcome,
-  RunOptions,
-  RunRequest,
-  SandboxBackend,
-  SandboxLanguage,
-  SandboxResult,
-} from "./types";
-export { OUTCOMES } from "./types";
+
+export type { RunOptions, RunRequest, SandboxLanguage, SandboxResult } from "./types";
 
 export type SandboxRouter = {
   config: SandboxConfig;

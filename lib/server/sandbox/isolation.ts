@@ -3,7 +3,7 @@ import "server-only";
 import { REFERENCE_TIME_ZONE } from "./reference-versions";
 
 /** Where the job folder appears inside the sandbox; recipes refer to it (e.g. GOCACHE=/job/…). */
-export const SANDBOX_JOB_DIR = "/job";
+const SANDBOX_JOB_DIR = "/job";
 
 // No /usr/local: it is hidden inside the sandbox (see HIDDEN_SYSTEM_PATHS).
 export const SANDBOX_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";

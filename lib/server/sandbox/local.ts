@@ -53,7 +53,7 @@ import {
   type SandboxResult,
 } from "./types";
 
-export const INSTALL_HINT = "install bubblewrap: npm run sandbox:install";
+const INSTALL_HINT = "install bubblewrap: npm run sandbox:install";
 
 export type LocalBackendOptions = {
   isUnsafe: boolean;
@@ -66,7 +66,7 @@ export type LocalBackendOptions = {
   bwrapPath?: string | null;
 };
 
-export type IsolationStatus = {
+type IsolationStatus = {
   mode: "bubblewrap" | "unsafe" | "refused";
   bwrapPath: string | null;
   prlimitPath: string | null;
@@ -87,10 +87,10 @@ export type IsolationStatus = {
   programUid: number | null;
 };
 
-export type ToolchainStatus = { isFound: boolean; missing: string[] };
+type ToolchainStatus = { isFound: boolean; missing: string[] };
 
 /** A raw command run inside the sandbox (doctor, benchmarks). */
-export type CommandRun = StepRun & { memoryKb: number | null; limit: LimitName | null };
+type CommandRun = StepRun & { memoryKb: number | null; limit: LimitName | null };
 
 /** What the isolation probe runs, and what it must print: proof that a program really ran inside. */
 const PROBE_ARGV = ["/bin/sh", "-c", "echo verity-sandbox-probe; id -u"];

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { processesRunning } from "@/lib/testing/processes";
-import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
+import { findBubblewrap, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import { SandboxError } from "./errors";
 import { createLocalBackend } from "./local";
@@ -39,7 +39,7 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`local sandbox recovery${whyNot ? ` 
     expect((refused as SandboxError).code).toBe("SANDBOX_UNAVAILABLE");
     expect((await backend.availability("python")).available).toBe(false);
 
-    await symlink("/usr/bin/bwrap", bwrap);
+    await symlink(findBubblewrap()!, bwrap);
     const result = await backend.run(request);
     expect(result.stderr).toBe("");
     expect(result.outcome).toBe("PASSED");

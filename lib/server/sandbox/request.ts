@@ -10,7 +10,7 @@ import type { RunRequest } from "./types";
 // 1 MB of source per part is far beyond any benchmark record; bigger input is a mistake or abuse.
 const MAX_SOURCE_CHARS = 1_000_000;
 
-export const runRequestSchema = z.object({
+const runRequestSchema = z.object({
   language: z.enum(LANGUAGES),
   solution: z.string().max(MAX_SOURCE_CHARS),
   test: z.string().max(MAX_SOURCE_CHARS),

@@ -44,7 +44,7 @@ export type StepRun = {
 const GATE_SCRIPT = 'read -r _ <&3; exec 3<&-; exec "$@"';
 
 /** The fd on which the in-sandbox launcher says the program is about to start. */
-export const START_MARK_FD = 4;
+const START_MARK_FD = 4;
 
 /**
  * Wraps argv so that, once inside every layer of isolation, one byte is written to START_MARK_FD and

@@ -196,7 +196,7 @@ function markerOutcome(verdict: Exclude<Verdict, { kind: "ran" }>): string | nul
 }
 
 /** Why a batch stops at a sandbox error, for the batch page and `verity verify`. */
-export function sandboxStopReason(reason: string): string {
+function sandboxStopReason(reason: string): string {
   return `Stopped: the sandbox failed before a program started, so no record was run (${reason}). Fix the sandbox (npx verity sandbox doctor) and verify again.`;
 }
 

@@ -1,7 +1,6 @@
 // Batch verification under a crash: the verifying process is killed mid-batch, `verify` is run
 // again, the batch resumes and finishes, and every record has exactly one demo and one full result.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { describe, expect, it } from "vitest";
@@ -10,11 +9,11 @@ import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { startVerification, storeVerification, verifyRecord } from "@/lib/server/verification/jobs";
 import type { SandboxResult } from "@/lib/server/sandbox";
-import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
+import { findBubblewrap, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // Skipped without bubblewrap, except in CI, where that fails the run.
-const hasBwrap = !skipWithoutSandbox(existsSync("/usr/bin/bwrap") ? null : "bubblewrap is not installed");
+const hasBwrap = !skipWithoutSandbox(findBubblewrap() ? null : "bubblewrap is not installed");
 
 function verify(dataset: string) {
   return spawn(process.execPath, ["scripts/verity.mjs", "verify", "--dataset", dataset, "--json"], {

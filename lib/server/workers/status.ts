@@ -20,7 +20,7 @@ import {
 } from "@/lib/server/sandbox/reference-versions";
 import type { BackendName, SandboxLanguage } from "@/lib/server/sandbox/types";
 
-export type LanguageStatus = {
+type LanguageStatus = {
   language: SandboxLanguage;
   backend: BackendName;
   available: boolean;

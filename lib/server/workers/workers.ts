@@ -7,7 +7,7 @@ import { beatWorker, reapDeadWorkers, removeWorker, type WorkerIdentity } from "
 
 // Every worker process writes a beat this often; one silent for three beats is dead (killed, its
 // machine gone) and the jobs it held are handed back to the queue by the next live worker.
-export const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_MS = 5_000;
 export const DEAD_AFTER_MS = 3 * HEARTBEAT_MS;
 
 type Heartbeat = { identity: WorkerIdentity; timer: NodeJS.Timeout; pending: Promise<void> };

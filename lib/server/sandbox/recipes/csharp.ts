@@ -25,7 +25,7 @@ export function spliceCsharp(solution: string, test: string): string {
 }
 
 // The project the reference builds from; restoring it needs the SDK's bundled packs only.
-export const CSPROJ = `<Project Sdk="Microsoft.NET.Sdk">
+const CSPROJ = `<Project Sdk="Microsoft.NET.Sdk">
   <PropertyGroup>
     <OutputType>Exe</OutputType>
     <TargetFramework>net8.0</TargetFramework>

@@ -73,10 +73,9 @@ export function spliceGo(solution: string, test: string): string {
 }
 
 /**
- * The reference image's Go, which the sandbox install puts at GO_ROOT (the Go toolchain module; on a
+ * The reference image's Go (1.24.5), which the sandbox install puts at GO_ROOT (the Go toolchain module; on a
  * machine that cannot reach the Go module proxy GO_ROOT links to Debian's Go 1.23 instead).
  */
-export const GO_REFERENCE_VERSION = "1.24.5";
 export const GO_ROOT = `${TOOLCHAINS_DIR}/go`;
 
 /**

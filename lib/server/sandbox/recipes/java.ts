@@ -10,8 +10,8 @@ import type { StepOutcome } from "./types";
  * 20241224 and Gson 2.11.0, installed from Maven Central by `npm run sandbox:install` (or, where
  * Maven Central cannot be reached, links to Debian's junit5, libjson-java and libgoogle-gson-java).
  */
-export const JAVA_LIBS_DIR = "/opt/verity/java";
-export const JUNIT_CONSOLE_JAR = `${JAVA_LIBS_DIR}/junit-platform-console-standalone.jar`;
+const JAVA_LIBS_DIR = "/opt/verity/java";
+const JUNIT_CONSOLE_JAR = `${JAVA_LIBS_DIR}/junit-platform-console-standalone.jar`;
 const EXTRA_JARS = [`${JAVA_LIBS_DIR}/json.jar`, `${JAVA_LIBS_DIR}/gson.jar`];
 
 /** The reference sets CLASSPATH for javac; the console launcher gets its own `--class-path`. */

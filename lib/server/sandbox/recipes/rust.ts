@@ -11,8 +11,8 @@ import { concatSplice } from "./splice-helpers";
  * writes the `--extern` arguments that name them into RUST_EXTERN_ARGS (empty when the crates could
  * not be fetched).
  */
-export const RUST_CRATES = { rand: "0.4", regex: "1", md5: "0.7.0" } as const;
-export const RUST_CRATES_DIR = `${TOOLCHAINS_DIR}/rust-crates`;
+const RUST_CRATES = { rand: "0.4", regex: "1", md5: "0.7.0" } as const;
+const RUST_CRATES_DIR = `${TOOLCHAINS_DIR}/rust-crates`;
 export const RUST_EXTERN_ARGS = `${RUST_CRATES_DIR}/extern.args`;
 
 /** Shown with the program: what the reference's project declares (the job itself is built by rustc). */

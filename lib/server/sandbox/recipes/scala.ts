@@ -6,7 +6,7 @@ import { defineRecipe } from "./classify";
 import { concatSplice } from "./splice-helpers";
 
 /** Scala 3.3.6's compiler and libraries from Maven Central, installed by the sandbox install. */
-export const SCALA_LIB = `${TOOLCHAINS_DIR}/scala/lib`;
+const SCALA_LIB = `${TOOLCHAINS_DIR}/scala/lib`;
 
 /**
  * The reference runs `test.sc` with Ammonite (`java -jar amm test.sc`), which wraps a script's

@@ -6,7 +6,7 @@ import type { Outcome, SandboxLanguage } from "@/lib/server/sandbox/types";
 export type JobFile = { path: string; content: string };
 
 /** What splicing a solution and a test produces. */
-export type SplicedJob = {
+type SplicedJob = {
   files: JobFile[];
   /** The program text shown to users (the main source file). */
   program: string;
@@ -20,7 +20,7 @@ export type SplicedJob = {
 };
 
 /** One command run inside the sandbox, from the job folder. */
-export type Step = { argv: string[] };
+type Step = { argv: string[] };
 
 /** What a step did, as far as classification cares. */
 export type StepOutcome = {

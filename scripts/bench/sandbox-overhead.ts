@@ -6,7 +6,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { createLocalBackend, type LocalBackend } from "./local";
+import { createLocalBackend, type LocalBackend } from "@/lib/server/sandbox/local";
 
 export type OverheadReport = {
   runs: number;
@@ -74,7 +74,7 @@ export async function measureOverhead(
   }
 }
 
-// `node --conditions=react-server --import tsx lib/server/sandbox/bench-overhead.ts [runs]`
+// `node --conditions=react-server --import tsx scripts/bench/sandbox-overhead.ts [runs]`
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runs = Number(process.argv[2] ?? 50);
   console.log(JSON.stringify(await measureOverhead({ runs })));
