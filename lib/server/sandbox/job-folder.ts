@@ -121,7 +121,7 @@ export async function removeStaleJobFolders(mode: JobFolderMode, base: string): 
 type Owner = { uid: number; gid: number } | null;
 
 /** Job roots, each a mounted tmpfs (or a plain folder): taken for one run, given back after it. */
-export type JobRootPool = {
+type JobRootPool = {
   acquire(mode: JobFolderMode, base: string, owner: Owner): Promise<string>;
   /** Empties the root for the next run (or removes it); never throws. */
   release(root: string): Promise<void>;
