@@ -10,6 +10,7 @@ import { registerUserCommands } from "./commands/users";
 import { registerVerifyCommands } from "./commands/verify";
 import { registerReportCommands } from "./commands/report";
 import { registerSandboxCommands } from "./commands/sandbox";
+import { registerSolutionCommands } from "./commands/solutions";
 
 const program = new Command()
   .name("verity")
@@ -29,5 +30,6 @@ registerReportCommands(program);
 registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
+registerSolutionCommands(program);
 
 await program.parseAsync(process.argv);
