@@ -2,6 +2,7 @@
 import { Command } from "commander";
 
 import { registerBackupCommands } from "./commands/backup";
+import { registerCriticCommands } from "./commands/critic";
 import { registerDbCommands } from "./commands/db";
 import { registerGoldCommands } from "./commands/gold";
 import { registerImportCommands } from "./commands/import";
@@ -11,6 +12,7 @@ import { registerVerifyCommands } from "./commands/verify";
 import { registerReleaseCommands } from "./commands/release";
 import { registerReportCommands } from "./commands/report";
 import { registerSandboxCommands } from "./commands/sandbox";
+import { registerSolutionCommands } from "./commands/solutions";
 
 const program = new Command()
   .name("verity")
@@ -31,5 +33,7 @@ registerReleaseCommands(program);
 registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
+registerCriticCommands(program);
+registerSolutionCommands(program);
 
 await program.parseAsync(process.argv);

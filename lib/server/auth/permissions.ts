@@ -28,6 +28,10 @@ export const SCOPES = [
   // Releases: cutting one (admins, the operator CLI) and reading or downloading them.
   "releases:write",
   "releases:read",
+  // LLM critics run from Verity: admins define and run them; reviewers read their calibration and
+  // results. Annotators never: in blind mode no critic verdict may reach them (visibility.ts).
+  "critics:admin",
+  "critics:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -48,6 +52,7 @@ const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
     "revisions:write",
     "revisions:check",
     "releases:read",
+    "critics:read",
   ],
   ANNOTATOR: [
     "records:read",
@@ -85,9 +90,11 @@ const SYSTEM_SCOPES: Record<SystemReason, readonly Scope[]> = {
     "tokens:write",
     "releases:write",
     "releases:read",
+    "critics:admin",
+    "critics:read",
   ],
-  // A worker reads the records of a batch and writes their verification.
-  worker: ["records:read", "datasets:verify"],
+  // A worker reads the records of a batch and writes their verification, or asks a critic about them.
+  worker: ["records:read", "datasets:verify", "critics:admin"],
   // The demo dataset imported into an empty database when the server starts.
   startup: ["imports:write"],
 };
