@@ -4,7 +4,34 @@ import { z } from "zod";
 
 import type { Scope } from "@/lib/server/auth/permissions";
 import { invitationLinkSchema } from "@/lib/validation/auth";
+import {
+  annotationResponseSchema,
+  campaignListResponseSchema,
+  campaignProgressResponseSchema,
+  campaignResponseSchema,
+  campaignStatusResponseSchema,
+  claimResponseSchema,
+  createdCampaignResponseSchema,
+  extendCampaignResponseSchema,
+  leaseResponseSchema,
+} from "@/lib/validation/campaigns";
 import { commentThreadResponseSchema } from "@/lib/validation/comments";
+import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/validation/gold";
+import {
+  datasetListResponseSchema,
+  importJobResponseSchema,
+  importSummaryResponseSchema,
+  recordPageResponseSchema,
+  verificationProgressResponseSchema,
+  verificationStartResponseSchema,
+} from "@/lib/validation/records";
+import {
+  campaignReportResponseSchema,
+  datasetReportResponseSchema,
+  exportLineResponseSchema,
+} from "@/lib/validation/reports";
+import { adjudicationResponseSchema, agreementResponseSchema, reviewQueueResponseSchema } from "@/lib/validation/review";
+import { runsResponseSchema } from "@/lib/validation/runs";
 
 export type Operation = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -15,8 +42,13 @@ export type Operation = {
   query?: Record<string, string>;
   body?: string;
   responses: Record<number, string>;
-  /** The success answer's shape; the OpenAPI document carries it and route tests parse answers with it. */
-  response?: z.ZodType;
+  /**
+   * The success answer's JSON shape; the OpenAPI document carries it and route tests parse every
+   * 2xx answer with it. null: every success is a 204 without a body. For a `stream`, one line's shape.
+   */
+  response: z.ZodType | null;
+  /** The answer is streamed JSON Lines (or CSV, described in `responses`); `response` is one line. */
+  stream?: "jsonl";
 };
 
 const errors = {
@@ -35,6 +67,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "Datasets the caller sees (annotators: those with a campaign in their languages) with record counts per language.",
     responses: { 200: "[{id, name, records, byLanguage}]", 401: errors[401] },
+    response: datasetListResponseSchema,
   },
   {
     method: "GET",
@@ -53,9 +86,10 @@ export const API_OPERATIONS: Operation[] = [
       cursor: "nextCursor of the previous page",
     },
     responses: {
-      200: "{records: [{id, key, line, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome}], nextCursor}",
+      200: "{records: [{id, key, line, dataset, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome}], nextCursor}",
       ...errors,
     },
+    response: recordPageResponseSchema,
   },
   {
     method: "POST",
@@ -73,6 +107,7 @@ export const API_OPERATIONS: Operation[] = [
       403: errors[403],
       503: errors[503],
     },
+    response: importSummaryResponseSchema,
   },
   {
     method: "GET",
@@ -81,6 +116,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "A dataset's gold answers (records' known verdicts). Admins and reviewers only: annotators get 403, so gold items stay indistinguishable to them.",
     responses: { 200: "[{recordId, key, language, valid, categories, note, updatedAt}]", ...errors },
+    response: goldAnswerListResponseSchema,
   },
   {
     method: "POST",
@@ -95,6 +131,7 @@ export const API_OPERATIONS: Operation[] = [
       ...errors,
       422: "Nothing imported: fieldErrors.file lists each bad line (line N: why).",
     },
+    response: goldImportResponseSchema,
   },
   {
     method: "POST",
@@ -103,6 +140,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Start (or resume) batch verification of a dataset.",
     body: "{language?, force?}",
     responses: { 202: "{batchId, total, resumed}", ...errors },
+    response: verificationStartResponseSchema,
   },
   {
     method: "GET",
@@ -113,6 +151,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{id, datasetName, fileName, source, status, linesRead, bytesRead, bytesTotal, imported, duplicates, skipped, errors, message, createdAt, finishedAt}",
       ...errors,
     },
+    response: importJobResponseSchema,
   },
   {
     method: "GET",
@@ -120,9 +159,10 @@ export const API_OPERATIONS: Operation[] = [
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable, errored, stopReason}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, errored, stopReason}",
       ...errors,
     },
+    response: verificationProgressResponseSchema,
   },
   {
     method: "POST",
@@ -132,11 +172,12 @@ export const API_OPERATIONS: Operation[] = [
       "Run a record in the sandbox (rate-limited, at most a few runs at once per user; a client that disconnects cancels its run); stored with who ran it, outputs cut to their first and last 32 KiB.",
     body: '{kind: "demo"|"full"|"both"|"scratch", solution?, test?}',
     responses: {
-      201: "{runs: [{outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend}]}",
+      201: "{runs: [{id, kind, createdAt, outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, compileMs?, runMs?, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend, language, toolchain?}]}",
       429: "Too many runs, too many of yours at once, or the sandbox queue is full.",
       502: "The sandbox could not run it (unavailable language, backend down).",
       ...errors,
     },
+    response: runsResponseSchema,
   },
   {
     method: "GET",
@@ -144,6 +185,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "records:read",
     summary: "Campaigns visible to the caller.",
     responses: { 200: "[campaign]", 401: errors[401] },
+    response: campaignListResponseSchema,
   },
   {
     method: "POST",
@@ -152,6 +194,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Create a campaign over a stratified, seeded sample.",
     body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
     responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
+    response: createdCampaignResponseSchema,
   },
   {
     method: "POST",
@@ -161,6 +204,7 @@ export const API_OPERATIONS: Operation[] = [
       "Add records to a running campaign: the sample grows to perLanguage per language (null: all) under the campaign's seed, so it holds what a campaign created with that size would; optionally more languages. Labels so far stay; the sample never shrinks.",
     body: "{perLanguage: number|null, languages?}",
     responses: { 200: "{added, perLanguage, before: {lang: items}, after: {lang: items}}", ...errors },
+    response: extendCampaignResponseSchema,
   },
   {
     method: "PATCH",
@@ -170,6 +214,7 @@ export const API_OPERATIONS: Operation[] = [
       "Rename a campaign, change its overlap while nothing is labelled, or change its gold share (0–0.5; later claims only).",
     body: "{name?, overlap?, goldShare?}",
     responses: { 200: "the campaign", 409: "The name is taken, or items are labelled already (overlap).", ...errors },
+    response: campaignResponseSchema,
   },
   {
     method: "DELETE",
@@ -177,6 +222,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "campaigns:admin",
     summary: "Delete a campaign and its items while nothing is labelled.",
     responses: { 204: "Deleted.", 409: "The campaign has labels: close or archive it.", ...errors },
+    response: null,
   },
   {
     method: "POST",
@@ -185,6 +231,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Pause (no new claims; active leases end), resume, close, reopen, archive or unarchive a campaign.",
     body: '{action: "pause"|"resume"|"close"|"reopen"|"archive"|"unarchive"}',
     responses: { 200: "{status, endedLeases}", 409: "Not allowed from the campaign's current status.", ...errors },
+    response: campaignStatusResponseSchema,
   },
   {
     method: "POST",
@@ -192,11 +239,12 @@ export const API_OPERATIONS: Operation[] = [
     scope: "labels:write",
     summary: "Claim the caller's next item with a lease.",
     responses: {
-      200: "{item: {id}, record, leaseExpiresAt, categories}",
+      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}",
       204: "Nothing left for the caller.",
       409: "The campaign is paused, closed or archived.",
       ...errors,
     },
+    response: claimResponseSchema,
   },
   {
     method: "GET",
@@ -207,6 +255,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{items, annotationsWanted, annotationsDone, itemsComplete, activeLeases, mine, byLanguage}",
       ...errors,
     },
+    response: campaignProgressResponseSchema,
   },
   {
     method: "GET",
@@ -224,6 +273,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts, nextCursor: string | null}",
       ...errors,
     },
+    response: reviewQueueResponseSchema,
   },
   {
     method: "GET",
@@ -231,9 +281,10 @@ export const API_OPERATIONS: Operation[] = [
     scope: "reports:export",
     summary: "Agreement figures; undefined metrics are null.",
     responses: {
-      200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, items, medianActiveMs, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}}",
+      200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, name, items, medianActiveMs, meanActiveMs, fastDecisions, itemsPerDay, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, name, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}}",
       ...errors,
     },
+    response: agreementResponseSchema,
   },
   {
     method: "GET",
@@ -242,9 +293,10 @@ export const API_OPERATIONS: Operation[] = [
     summary: "The validity report per language with Wilson 95% intervals; rates are fractions.",
     query: { format: "json|csv|md" },
     responses: {
-      200: "{byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory}",
+      200: "{campaign: {id, name, dataset, finalRule, overlap}, byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory, categoriesByLanguage} (format=json; csv and md: the table as text)",
       ...errors,
     },
+    response: campaignReportResponseSchema,
   },
   {
     method: "GET",
@@ -254,9 +306,10 @@ export const API_OPERATIONS: Operation[] = [
       "The validity report across a dataset's campaigns: a record labelled in several counts once, with its strongest resolved label (adjudication, then more agreeing annotators, then the latest campaign); the rule is in `rule`.",
     query: { format: "json|csv|md" },
     responses: {
-      200: "{campaign, byLanguage, pooled, macro, byDifficulty, byCategory, campaigns: [{id, name, finalRule}], rule}",
+      200: "{campaign, byLanguage, pooled, macro, byDifficulty, byCategory, categoriesByLanguage, campaigns: [{id, name, finalRule}], rule} (format=json; csv and md: the table as text, md with the rule under it)",
       ...errors,
     },
+    response: datasetReportResponseSchema,
   },
   {
     method: "GET",
@@ -265,7 +318,9 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "Stream labels one row per item (final label, rule, how resolved, adjudication reason), one row per annotation (annotator, verdict, categories, note, pre-reveal label, active seconds, created/revised at), or the verified subset (final-Valid records in the input format). CSV writes true/false and leaves a cell empty only for an unknown value; the file is named after the campaign and the date.",
     query: { what: "labels|annotations|verified", format: "jsonl|csv (labels and annotations)" },
-    responses: { 200: "application/x-ndjson or text/csv", ...errors },
+    responses: { 200: "application/x-ndjson (one JSON object a line) or text/csv (the same columns)", ...errors },
+    response: exportLineResponseSchema,
+    stream: "jsonl",
   },
   {
     method: "POST",
@@ -274,11 +329,12 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Submit or revise the caller's label on an item the queue handed them (claim first).",
     body: "{valid, categories, note?, testLine?, needsReview?, activeMs?, baseRevision?}",
     responses: {
-      201: "Created.",
-      200: "Revised, or unchanged (a repeated submit).",
+      201: "Created: {id, revision, valid, categories, note, created}.",
+      200: "Revised, or unchanged (a repeated submit): the same shape.",
       409: "Stale revision, the caller skipped the item, or the lease expired and the slot is gone.",
       ...errors,
     },
+    response: annotationResponseSchema,
   },
   {
     method: "POST",
@@ -287,6 +343,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Skip the caller's current item with a reason.",
     body: "{reason}",
     responses: { 204: "Skipped.", ...errors },
+    response: null,
   },
   {
     method: "POST",
@@ -294,6 +351,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "labels:write",
     summary: "Extend the caller's lease (404 for an item the caller never held).",
     responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors },
+    response: leaseResponseSchema,
   },
   {
     method: "GET",
@@ -337,6 +395,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "users:admin",
     summary: "Revoke an unused invitation; its link stops working.",
     responses: { 204: "Revoked.", ...errors },
+    response: null,
   },
   {
     method: "POST",
@@ -345,13 +404,32 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Record or revise the final decision on an item.",
     body: "{valid, categories, reason, baseRevision?}",
     responses: {
-      201: "First decision.",
-      200: "Revised.",
+      201: "First decision: {id, revision, valid, categories, reason}.",
+      200: "Revised: the same shape.",
       409: "Another reviewer decided first, or the decision changed.",
       ...errors,
     },
+    response: adjudicationResponseSchema,
   },
 ];
+
+const TEXT_FORMATS: Record<string, string> = { csv: "text/csv", md: "text/markdown" };
+
+/**
+ * A success answer's media types: JSON (or JSON Lines for a stream, the schema being one line's),
+ * and the text formats a `format` query offers, described in prose only.
+ */
+function successContent(operation: Operation, response: z.ZodType): Record<string, { schema: object }> {
+  const schema = z.toJSONSchema(response);
+  const formats = (operation.query?.format ?? "").split(/[|\s(]/);
+  const text = Object.entries(TEXT_FORMATS).filter(([format]) => formats.includes(format));
+  return {
+    ...(operation.stream === "jsonl"
+      ? { "application/x-ndjson": { schema: { ...schema, description: "Each line of the stream." } } }
+      : { "application/json": { schema } }),
+    ...Object.fromEntries(text.map(([, type]) => [type, { schema: { type: "string" } }])),
+  };
+}
 
 /** The OpenAPI 3.1 document of /api/v1, built from the catalog. */
 export function openApiDocument(serverUrl: string) {
@@ -390,8 +468,8 @@ export function openApiDocument(serverUrl: string) {
       responses: Object.fromEntries(
         Object.entries(operation.responses).map(([status, description]) => [
           status,
-          operation.response && status.startsWith("2")
-            ? { description, content: { "application/json": { schema: z.toJSONSchema(operation.response) } } }
+          operation.response && status.startsWith("2") && status !== "204"
+            ? { description, content: successContent(operation, operation.response) }
             : { description },
         ]),
       ),
