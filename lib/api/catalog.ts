@@ -329,8 +329,8 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Submit or revise the caller's label on an item the queue handed them (claim first).",
     body: "{valid, categories, note?, testLine?, needsReview?, activeMs?, baseRevision?}",
     responses: {
-      201: "Created: {id, revision, valid, categories, note, created}.",
-      200: "Revised, or unchanged (a repeated submit): the same shape.",
+      201: "Created: {id, revision, valid, categories, note, testLine, needsReview, created}.",
+      200: "Revised, or unchanged (a repeated submit, whose answer adds activeMs): the same shape.",
       409: "Stale revision, the caller skipped the item, or the lease expired and the slot is gone.",
       ...errors,
     },

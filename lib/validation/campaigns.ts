@@ -260,6 +260,10 @@ export const annotationResponseSchema = z.strictObject({
   valid: z.boolean(),
   categories: z.array(z.string()),
   note: z.string().nullable(),
+  testLine: z.number().int().nullable(),
+  needsReview: z.boolean(),
+  /** The label's active time so far; only in the answer to a repeated, unchanged submit. */
+  activeMs: z.number().int().min(0).optional(),
   created: z.boolean(),
 });
 
