@@ -47,7 +47,11 @@ describe("API catalog response schemas", () => {
       const name = `${operation.method} ${operation.path}`;
       expect(successes.length, name).toBeGreaterThan(0);
       if (operation.response === null) expect(successes, name).toEqual(["204"]);
-      else expect(successes.some((status) => status !== "204"), name).toBe(true);
+      else
+        expect(
+          successes.some((status) => status !== "204"),
+          name,
+        ).toBe(true);
     }
   });
 
@@ -76,7 +80,10 @@ describe("API catalog response schemas", () => {
       "text/markdown",
     ]);
     const exported = (document.paths["/campaigns/{id}/export"] as { get: { responses: Record<string, unknown> } }).get;
-    expect(Object.keys((exported.responses["200"] as { content: object }).content)).toEqual(["application/x-ndjson", "text/csv"]);
+    expect(Object.keys((exported.responses["200"] as { content: object }).content)).toEqual([
+      "application/x-ndjson",
+      "text/csv",
+    ]);
   });
 
   it("refuses a field the answer does not have (strict shapes), so a leaked field fails the route tests", () => {

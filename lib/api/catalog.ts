@@ -30,7 +30,11 @@ import {
   datasetReportResponseSchema,
   exportLineResponseSchema,
 } from "@/lib/validation/reports";
-import { adjudicationResponseSchema, agreementResponseSchema, reviewQueueResponseSchema } from "@/lib/validation/review";
+import {
+  adjudicationResponseSchema,
+  agreementResponseSchema,
+  reviewQueueResponseSchema,
+} from "@/lib/validation/review";
 import { runsResponseSchema } from "@/lib/validation/runs";
 
 export type Operation = {

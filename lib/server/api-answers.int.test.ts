@@ -29,7 +29,12 @@ const hasBwrap = !skipWithoutSandbox(findBubblewrap() ? null : "bubblewrap is no
 
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 
-function call<P>(handler: Handler<P>, token: string, params: P, init: { method?: string; body?: unknown; query?: string } = {}) {
+function call<P>(
+  handler: Handler<P>,
+  token: string,
+  params: P,
+  init: { method?: string; body?: unknown; query?: string } = {},
+) {
   const request = new Request(`http://localhost/api/v1/x${init.query ?? ""}`, {
     method: init.method ?? "GET",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

@@ -8,7 +8,7 @@ import { API_OPERATIONS, type Operation } from "@/lib/api/catalog";
 type Method = Operation["method"];
 
 /** The catalog's operation for a method and an OpenAPI path ("/campaigns/{id}/claim"). */
-export function apiOperation(method: Method, path: string): Operation {
+function apiOperation(method: Method, path: string): Operation {
   const operation = API_OPERATIONS.find((entry) => entry.method === method && entry.path === path);
   if (!operation) throw new Error(`${method} ${path} is not in the API catalog`);
   return operation;

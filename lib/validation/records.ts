@@ -83,7 +83,7 @@ export const datasetListResponseSchema = z.array(
 );
 
 /** A critic verdict as a reader sees it (null where blind mode hides it). */
-export const criticVerdictResponseSchema = z.strictObject({
+const criticVerdictResponseSchema = z.strictObject({
   overallPass: z.boolean().nullable(),
   failedRules: z.array(z.string()),
   rules: z.array(z.strictObject({ rule: z.string(), passed: z.boolean().nullable(), reason: z.string() })),

@@ -80,13 +80,21 @@ function call(
 
 describe("a campaign's lifecycle over REST", () => {
   it("renames, pauses (claims answer 409), resumes, and deletes while unlabelled", async () => {
-    const created = (await readResponse(await create({ dataset, name: uniqueName("life-api") }), "POST", "/campaigns")) as {
+    const created = (await readResponse(
+      await create({ dataset, name: uniqueName("life-api") }),
+      "POST",
+      "/campaigns",
+    )) as {
       id: string;
     };
     const name = uniqueName("life-api-renamed");
     const renamed = await call(patchCampaign, "PATCH", created.id, { name, overlap: 2 });
     expect(renamed.status).toBe(200);
-    expect(await readResponse(renamed, "PATCH", "/campaigns/{id}")).toMatchObject({ name, overlap: 2, status: "ACTIVE" });
+    expect(await readResponse(renamed, "PATCH", "/campaigns/{id}")).toMatchObject({
+      name,
+      overlap: 2,
+      status: "ACTIVE",
+    });
     expect((await call(patchCampaign, "PATCH", created.id, {})).status).toBe(422);
     expect((await call(patchCampaign, "PATCH", created.id, { overlap: 0 })).status).toBe(422);
 

@@ -633,7 +633,9 @@ describe("gold over REST", () => {
     const listed = await call(GET, "GET", reviewer);
     expect(listed.status).toBe(200);
     expect(
-      ((await readResponse(listed, "GET", "/datasets/{name}/gold")) as { recordId: number; valid: boolean }[]).map((row) => [row.recordId, row.valid]),
+      ((await readResponse(listed, "GET", "/datasets/{name}/gold")) as { recordId: number; valid: boolean }[]).map(
+        (row) => [row.recordId, row.valid],
+      ),
     ).toEqual([
       [first.id, false],
       [second.id, true],
@@ -744,8 +746,9 @@ describe("what an annotator can read", () => {
     const delta = (a: number[], b: number[]) => b.map((value, index) => value - a[index]);
 
     // Everything Dan can read about the campaign says nothing of gold: no share, no seed.
-    const listed = (await json(await campaignsRoute(new Request(`${base}/campaigns`, { headers }), params({})), "GET", "/campaigns"))
-      .body as { id: string }[];
+    const listed = (
+      await json(await campaignsRoute(new Request(`${base}/campaigns`, { headers }), params({})), "GET", "/campaigns")
+    ).body as { id: string }[];
     const seen = listed.find((entry) => entry.id === campaign.id);
     expect(seen).toBeDefined();
     expect(JSON.stringify(seen)).not.toMatch(/gold|seed/i);

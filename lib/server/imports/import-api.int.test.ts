@@ -53,7 +53,11 @@ describe("POST /api/v1/datasets/{name}/records", () => {
 
     const skipped = await post(dataset, body, "?skipInvalid=1");
     expect(skipped.status).toBe(201);
-    expect(await readResponse(skipped, "POST", "/datasets/{name}/records")).toMatchObject({ ok: true, imported: 2, skipped: 2 });
+    expect(await readResponse(skipped, "POST", "/datasets/{name}/records")).toMatchObject({
+      ok: true,
+      imported: 2,
+      skipped: 2,
+    });
   });
 
   it("answers 422, not 500, to a file name with a NUL character", async () => {

@@ -255,7 +255,9 @@ describe("download names", () => {
         `attachment; filename="${safe}-${what}-${today}.${format}"`,
       );
       if (format === "jsonl")
-        expect(((await readResponse(response, "GET", "/campaigns/{id}/export")) as unknown[]).length).toBeGreaterThan(0);
+        expect(((await readResponse(response, "GET", "/campaigns/{id}/export")) as unknown[]).length).toBeGreaterThan(
+          0,
+        );
       else await response.text();
     }
     const dataset = (

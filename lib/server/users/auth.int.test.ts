@@ -344,7 +344,12 @@ describe("authorization", () => {
       params({ id: summary.jobId }),
     );
     expect(job.status).toBe(200);
-    expect(await readResponse(job, "GET", "/imports/{id}")).toMatchObject({ id: summary.jobId, datasetName: name, status: "SUCCEEDED", imported: 1 });
+    expect(await readResponse(job, "GET", "/imports/{id}")).toMatchObject({
+      id: summary.jobId,
+      datasetName: name,
+      status: "SUCCEEDED",
+      imported: 1,
+    });
     const hidden = await getImport(
       new Request(`http://localhost/api/v1/imports/${summary.jobId}`, { headers: bearer(annotatorToken) }),
       params({ id: summary.jobId }),
@@ -428,9 +433,7 @@ describe("authorization", () => {
           records: number;
           byLanguage: Record<string, number>;
         }[]
-      ).find(
-        (d) => d.name === name,
-      );
+      ).find((d) => d.name === name);
     };
     expect(await listed(reviewerToken)).toMatchObject({ records: 1, byLanguage: { python: 1 } });
     expect(await listed(annotatorToken)).toBeUndefined();
@@ -629,7 +632,9 @@ describe("authorization", () => {
         params({ name: other }),
       );
       expect(response.status).toBe(200);
-      expect(((await readResponse(response, "GET", "/datasets/{name}/records")) as Page).records.map((r) => r.line)).toEqual([1]);
+      expect(
+        ((await readResponse(response, "GET", "/datasets/{name}/records")) as Page).records.map((r) => r.line),
+      ).toEqual([1]);
     });
 
     it("combines a filter with pagination", async () => {
