@@ -22,6 +22,7 @@ import {
   importJobResponseSchema,
   importSummaryResponseSchema,
   recordPageResponseSchema,
+  recordResponseSchema,
   verificationProgressResponseSchema,
   verificationStartResponseSchema,
 } from "@/lib/validation/records";
@@ -90,7 +91,7 @@ export const API_OPERATIONS: Operation[] = [
       cursor: "nextCursor of the previous page",
     },
     responses: {
-      200: "{records: [{id, key, line, dataset, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome}], nextCursor}",
+      200: "{records: [{id, key, line, dataset, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome, evidence}], nextCursor}",
       ...errors,
     },
     response: recordPageResponseSchema,
@@ -167,6 +168,18 @@ export const API_OPERATIONS: Operation[] = [
       ...errors,
     },
     response: verificationProgressResponseSchema,
+  },
+  {
+    method: "GET",
+    path: "/records/{id}",
+    scope: "records:read",
+    summary:
+      "A record with its critic (null while blind mode hides it) and its evidence: mutation (test strength), flaky, solvers — each null until collected, and while the campaign's visibility hides it from the caller.",
+    responses: {
+      200: "{id, key, line, dataset, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome, evidence: {mutation: {score, viable, killed, stillborn, generated, byTest: {demo, full}, survivors, notApplicable, analysedAt} | null, flaky: boolean | null, solvers: {solved, total, byModel} | null}}",
+      ...errors,
+    },
+    response: recordResponseSchema,
   },
   {
     method: "POST",

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { PRE_LABEL_VISIBILITIES } from "@/lib/evidence/visibility";
+
 import type { CampaignStatus as PrismaCampaignStatus } from "@/lib/generated/prisma/enums";
 import { LANGUAGES } from "@/lib/records/languages";
 
@@ -52,6 +54,8 @@ export const createCampaignSchema = z.object({
     .max(1, "A fraction from 0 to 1.")
     .default(0),
   blind: z.boolean().default(false),
+  /** What annotators see before their first label; without it, `blind` decides (all but the critic, or all). */
+  visibility: z.enum(PRE_LABEL_VISIBILITIES).optional(),
   finalRule: z.enum(FINAL_RULES).default("consensus"),
   leaseMinutes: z
     .number({ error: "Minutes from 1 to 1440 (a day)." })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { recordEvidenceSchema } from "@/lib/evidence/types";
 import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
 import { OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
@@ -111,17 +112,19 @@ const recordFields = {
 /** A record's fields as a claimed item carries them (no verification figures: the label is the annotator's own). */
 export const workRecordResponseSchema = z.strictObject(recordFields);
 
+/** `GET /api/v1/records/{id}`: a record with its verification and evidence (each part null while hidden or not collected). */
+export const recordResponseSchema = z.strictObject({
+  ...recordFields,
+  dataset: z.string(),
+  isCriticHidden: z.boolean(),
+  executableValid: z.boolean().nullable(),
+  verificationOutcome: z.string().nullable(),
+  evidence: recordEvidenceSchema,
+});
+
 /** `GET /api/v1/datasets/{name}/records`. */
 export const recordPageResponseSchema = z.strictObject({
-  records: z.array(
-    z.strictObject({
-      ...recordFields,
-      dataset: z.string(),
-      isCriticHidden: z.boolean(),
-      executableValid: z.boolean().nullable(),
-      verificationOutcome: z.string().nullable(),
-    }),
-  ),
+  records: z.array(recordResponseSchema),
   nextCursor: z.number().int().nullable(),
 });
 

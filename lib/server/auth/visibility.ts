@@ -1,6 +1,8 @@
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { EVIDENCE_HIDING } from "@/lib/evidence/visibility";
+import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
 import { prisma } from "@/lib/server/db/client";
@@ -146,4 +148,77 @@ export async function criticHiddenRecordIds({
 /** A critic as the actor may see it: nothing at all when hidden. Pure. */
 export function criticAsSeen<T>(critic: T | null, isHidden: boolean): T | null {
   return isHidden ? null : critic;
+}
+
+/**
+ * The items whose record's automatic evidence (mutation, flakiness, solvers) the actor may not see
+ * yet: those of campaigns whose visibility shows annotators less than "all but the critic" before
+ * the first label, by the same rule as the critic (criticHidingItemWhere).
+ */
+function evidenceHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
+  const campaign = { visibility: { in: [...EVIDENCE_HIDING] } };
+  if (isAnnotator(actor)) {
+    return {
+      campaign,
+      language: { in: actor.languages },
+      assignments: { none: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } },
+    };
+  }
+  return { campaign, assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } } };
+}
+
+/**
+ * Of the given records, those whose evidence the actor may not see, in one query. Gold records of
+ * such campaigns hide it as their sample items do (see goldPoolHiddenWhere). The system actor sees all.
+ */
+export async function evidenceHiddenRecordIds({
+  actor,
+  recordIds,
+}: {
+  actor: Viewer | SystemActor;
+  recordIds: number[];
+}): Promise<Set<number>> {
+  if (isSystemActor(actor) || recordIds.length === 0) return new Set();
+  const [rows, goldRows] = await Promise.all([
+    prisma().campaignItem.findMany({
+      where: { recordId: { in: recordIds }, ...evidenceHidingItemWhere(actor) },
+      select: { recordId: true },
+      distinct: ["recordId"],
+    }),
+    isAnnotator(actor) ? goldRecordsHiddenBy(actor, recordIds, EVIDENCE_HIDING) : Promise.resolve([]),
+  ]);
+  return new Set([...rows.map((row) => row.recordId), ...goldRows]);
+}
+
+/** Of the given gold records, those a campaign with one of the given levels hides from the annotator. */
+async function goldRecordsHiddenBy(
+  actor: Viewer,
+  recordIds: number[],
+  levels: readonly PreLabelVisibility[],
+): Promise<number[]> {
+  const campaigns = await prisma().campaign.findMany({
+    where: { visibility: { in: [...levels] }, languages: { hasSome: actor.languages } },
+    select: { id: true, datasetId: true, languages: true },
+  });
+  if (campaigns.length === 0) return [];
+  const rows = await prisma().record.findMany({
+    where: {
+      id: { in: recordIds },
+      gold: { isNot: null },
+      OR: campaigns.map((campaign) => ({
+        datasetId: campaign.datasetId,
+        language: { in: campaign.languages.filter((language) => actor.languages.includes(language)) },
+        NOT: {
+          campaignItems: {
+            some: {
+              campaignId: campaign.id,
+              assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED" as const, "SKIPPED" as const] } } },
+            },
+          },
+        },
+      })),
+    },
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
 }

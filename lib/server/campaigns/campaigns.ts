@@ -1,5 +1,7 @@
 import "server-only";
 
+import { storedVisibility, visibilityFromInput } from "@/lib/evidence/visibility";
+
 import { randomBytes } from "node:crypto";
 
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
@@ -114,7 +116,9 @@ export async function createCampaign({
           seed,
           overlap: input.overlap,
           agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
-          blind: input.blind,
+          // blind keeps meaning "the critic is hidden before the first label" for every reader of it.
+          visibility: storedVisibility(visibilityFromInput(input)),
+          blind: visibilityFromInput(input) !== "all",
           finalRule: input.finalRule,
           leaseMinutes: input.leaseMinutes,
           guidelines: input.guidelines ?? "",

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
 import type { CriticRule } from "@/lib/records";
 import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -9,6 +10,7 @@ import { AppError } from "@/lib/server/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 import { prisma } from "@/lib/server/db/client";
+import { evidenceOfRecords } from "@/lib/server/evidence/evidence";
 import {
   criticAsSeen,
   criticHiddenRecordIds,
@@ -76,6 +78,8 @@ export type RecordView = {
   executableValid: boolean | null;
   /** Batch verification's outcome: PASSED, the failing test's outcome, UNAVAILABLE; null until verified. */
   verificationOutcome: string | null;
+  /** Mutation, flakiness and solver evidence (lib/evidence/types.ts); parts hidden from the actor are null. */
+  evidence: RecordEvidence;
 };
 
 type RecordListItem = {
@@ -127,10 +131,11 @@ const recordSelect = {
 
 type SelectedRecord = Prisma.RecordGetPayload<{ select: typeof recordSelect }>;
 
-function toRecordView(row: SelectedRecord, isCriticHidden: boolean): RecordView {
+function toRecordView(row: SelectedRecord, isCriticHidden: boolean, evidence: RecordEvidence): RecordView {
   const { dataset, critic, extra, ...rest } = row;
   return {
     ...rest,
+    evidence,
     dataset: dataset.name,
     extra: (extra ?? {}) as Record<string, unknown>,
     critic: criticAsSeen(critic ? { ...critic, rules: critic.rules as CriticRule[] } : null, isCriticHidden),
@@ -207,8 +212,14 @@ export async function listRecords({
     take: limit + 1,
     select: recordSelect,
   });
-  const hidden = await criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) });
-  const page = rows.slice(0, limit).map((row) => toRecordView(row, hidden.has(row.id)));
+  const recordIds = rows.slice(0, limit).map((row) => row.id);
+  const [hidden, evidence] = await Promise.all([
+    criticHiddenRecordIds({ actor, recordIds }),
+    evidenceOfRecords({ actor, recordIds }),
+  ]);
+  const page = rows
+    .slice(0, limit)
+    .map((row) => toRecordView(row, hidden.has(row.id), evidence.get(row.id) ?? NO_EVIDENCE));
   return { records: page, nextCursor: rows.length > limit ? page[page.length - 1].id : null };
 }
 
@@ -263,13 +274,16 @@ export async function browseRecords({
   return { items, total, nextCursor: rows.length > limit ? items[items.length - 1].id : null };
 }
 
-/** One record the actor sees, with its critic verdict unless blind mode hides it. Scope: records:read. */
+/** One record the actor sees, with its critic verdict unless blind mode hides it, and its evidence. Scope: records:read. */
 export async function getRecord({ actor, id }: { actor: Actor; id: number }): Promise<RecordView> {
   assertCan(actor, "records:read");
   const row = await prisma().record.findFirst({ where: { id, ...visibleRecordWhere(actor) }, select: recordSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such record.");
-  const hidden = await criticHiddenRecordIds({ actor, recordIds: [id] });
-  return toRecordView(row, hidden.has(id));
+  const [hidden, evidence] = await Promise.all([
+    criticHiddenRecordIds({ actor, recordIds: [id] }),
+    evidenceOfRecords({ actor, recordIds: [id] }),
+  ]);
+  return toRecordView(row, hidden.has(id), evidence.get(id) ?? NO_EVIDENCE);
 }
 
 /** The languages and difficulties present in a dataset, for filter menus. Scope: records:read. */

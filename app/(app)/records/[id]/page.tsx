@@ -5,6 +5,7 @@ import { clearGoldAnswerAction, setGoldAnswerAction } from "@/app/(app)/records/
 import { GoldAnswerForm } from "@/components/gold/gold-answer-form";
 import { GoldAnswerView } from "@/components/gold/gold-answer-view";
 import { CodeViewer } from "@/components/records/code-viewer";
+import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { SandboxCard } from "@/components/records/sandbox-card";
@@ -62,6 +63,13 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           <Card title="Question">
             <QuestionMarkdown source={record.question} />
           </Card>
+          <EvidencePanel
+            executableValid={record.executableValid}
+            verificationOutcome={record.verificationOutcome}
+            evidence={record.evidence}
+            critic={record.critic}
+            isCriticHidden={record.isCriticHidden}
+          />
           <VerificationCard runs={verification} outcome={record.verificationOutcome} />
           <SandboxCard actor={actor} recordId={record.id} unavailableNote={unavailableNote} onRun={runRecordAction} />
           <Card title="Critic">

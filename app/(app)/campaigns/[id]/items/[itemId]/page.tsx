@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
+import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { QuestionMarkdown } from "@/components/records/question-markdown";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -25,6 +26,7 @@ import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { firstFailingLine } from "@/lib/runs/failure-line";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getRecordEvidence } from "@/lib/server/evidence/evidence";
 import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
 import { getWorkItem } from "@/lib/server/labelling/queue";
 import { orNotFound } from "@/lib/server/not-found";
@@ -51,10 +53,11 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = monacoLanguageOf(record.language);
   const canRun = can(actor, "sandbox:run");
-  const [unavailableNote, latestRuns, thread] = await Promise.all([
+  const [unavailableNote, latestRuns, thread, evidence] = await Promise.all([
     sandboxUnavailableNote(record.language),
     listLatestCanonicalRuns({ actor, recordId: record.id }),
     listComments({ actor, itemId }),
+    getRecordEvidence({ actor, recordId: record.id }),
   ]);
   // Rendered per request: the lease's state is read against the clock now.
   const state = workItemState({ assignment, hasLabel: annotation !== null, now: new Date() });
@@ -107,6 +110,13 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           />
         )}
       </section>
+      <EvidencePanel
+        executableValid={record.executableValid}
+        verificationOutcome={record.verificationOutcome}
+        evidence={evidence}
+        critic={record.critic}
+        isCriticHidden={!work.isCriticVisible}
+      />
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
       <LatestRun
         key={itemId}

@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 
 import { recordTitle } from "@/components/campaigns/record-title";
 import { CommentThread } from "@/components/comments/comment-thread";
+import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { AnnotationList } from "@/components/review/annotation-list";
@@ -20,6 +21,7 @@ import { ShortcutSheet } from "@/components/workspace/shortcut-sheet";
 import { SplitPane } from "@/components/workspace/split-pane";
 import { languageName, monacoLanguageOf } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getRecordEvidence } from "@/lib/server/evidence/evidence";
 import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
 import { getQueueNeighbours, getReviewItem } from "@/lib/server/review/review";
 
@@ -55,6 +57,7 @@ export default async function AdjudicationPage({
   const unavailableNote = await sandboxUnavailableNote(item.record.language);
   if (item.campaign.id !== id) notFound();
   const { record } = item;
+  const evidence = await getRecordEvidence({ actor, recordId: record.id });
   const monacoLanguage = monacoLanguageOf(record.language);
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
 
@@ -75,6 +78,12 @@ export default async function AdjudicationPage({
       <Card title={`Annotations (${item.annotations.length})`}>
         <AnnotationList annotations={item.annotations} categoryLabels={categoryLabels} isBlind={campaign.blind} />
       </Card>
+      <EvidencePanel
+        executableValid={record.executableValid}
+        verificationOutcome={record.verificationOutcome}
+        evidence={evidence}
+        critic={record.critic}
+      />
       <Card title="Critic">
         <CriticPanel critic={record.critic} />
       </Card>

@@ -1,0 +1,146 @@
+import type { ReactNode } from "react";
+
+import { ExecutableBadge } from "@/components/records/executable-badge";
+import { Badge } from "@/components/ui/primitives";
+import { type MutationEvidence, type RecordEvidence, strongestSurvivor } from "@/lib/evidence/types";
+
+/** The score as a percentage, or a dash when nothing could be measured. */
+function percent(score: number | null): string {
+  return score === null ? "—" : `${Math.round(score * 100)}%`;
+}
+
+function Row({ name, testId, children }: { name: string; testId: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[7.5rem_1fr] gap-2 py-1.5" data-testid={testId}>
+      <dt className="font-medium text-slate-700">{name}</dt>
+      <dd className="min-w-0 text-slate-700">{children}</dd>
+    </div>
+  );
+}
+
+const notCollected = <span className="text-slate-500">not collected</span>;
+
+function TestStrength({ mutation }: { mutation: MutationEvidence }) {
+  if (mutation.notApplicable) return <span className="text-slate-500">not measured: {mutation.notApplicable}</span>;
+  if (mutation.viable === 0)
+    return (
+      <span className="text-slate-500">
+        not measured: none of the {mutation.generated} mutants built and finished in time
+      </span>
+    );
+  const survivor = strongestSurvivor(mutation.survivors);
+  const testName = survivor?.acceptedBy.includes("full") ? "full" : "demo";
+  return (
+    <div className="space-y-1">
+      <p>
+        <Badge tone={mutation.score !== null && mutation.score < 0.5 ? "amber" : "green"}>
+          {percent(mutation.score)}
+        </Badge>{" "}
+        {mutation.killed} of {mutation.viable} mutants rejected · demo {percent(mutation.byTest.demo.score)}, full{" "}
+        {percent(mutation.byTest.full.score)}
+        {mutation.stillborn > 0 ? ` · ${mutation.stillborn} stillborn (not counted)` : ""}
+      </p>
+      {survivor ? (
+        <div data-testid="strongest-survivor">
+          <p>
+            The {testName} test accepts <code className="font-mono">{survivor.original}</code> →{" "}
+            <code className="font-mono">{survivor.replacement}</code> on line {survivor.line}:
+          </p>
+          <pre className="mt-0.5 overflow-x-auto rounded bg-slate-50 px-2 py-1 font-mono text-xs">
+            <span className="block text-red-700">- {survivor.before}</span>
+            <span className="block text-emerald-700">+ {survivor.after}</span>
+          </pre>
+          {mutation.survivors.length > 1 ? (
+            <p className="text-xs text-slate-500">{mutation.survivors.length - 1} more surviving.</p>
+          ) : null}
+        </div>
+      ) : null}
+      <p className="text-xs text-slate-500">
+        A surviving mutant may be equivalent to the solution (it behaves the same on every input), so no test could
+        reject it: a low score points at weak tests, it does not prove them weak.
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Every automatic signal about a record in one place — execution, stability, test strength,
+ * solvers and the critic — each saying "not collected" until it is, and "hidden" where the
+ * campaign keeps it from the annotator before the first label.
+ */
+export function EvidencePanel({
+  executableValid,
+  verificationOutcome,
+  evidence,
+  critic,
+  isExecutionHidden = false,
+  isEvidenceHidden = false,
+  isCriticHidden = false,
+}: {
+  executableValid: boolean | null;
+  verificationOutcome: string | null;
+  evidence: RecordEvidence;
+  critic: { overallPass: boolean | null; failedRules: string[] } | null;
+  isExecutionHidden?: boolean;
+  isEvidenceHidden?: boolean;
+  isCriticHidden?: boolean;
+}) {
+  const hidden = <span className="text-slate-500">hidden until your first label</span>;
+  return (
+    <section
+      aria-label="Evidence"
+      className="rounded-lg bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200"
+      data-testid="evidence-panel"
+    >
+      <h2 className="mb-1 text-sm font-semibold text-slate-800">Evidence</h2>
+      <dl className="divide-y divide-slate-100">
+        <Row name="Execution" testId="evidence-execution">
+          {isExecutionHidden ? hidden : <ExecutableBadge value={executableValid} outcome={verificationOutcome} />}
+        </Row>
+        <Row name="Stability" testId="evidence-stability">
+          {isEvidenceHidden ? (
+            hidden
+          ) : evidence.flaky === null ? (
+            notCollected
+          ) : evidence.flaky ? (
+            <>
+              <Badge tone="red">flaky</Badge> repeated runs gave different outcomes
+            </>
+          ) : (
+            <>
+              <Badge tone="green">stable</Badge> repeated runs gave the same outcome
+            </>
+          )}
+        </Row>
+        <Row name="Test strength" testId="evidence-mutation">
+          {isEvidenceHidden ? hidden : evidence.mutation ? <TestStrength mutation={evidence.mutation} /> : notCollected}
+        </Row>
+        <Row name="Solvers" testId="evidence-solvers">
+          {isEvidenceHidden ? (
+            hidden
+          ) : evidence.solvers ? (
+            <span>
+              {evidence.solvers.solved} of {evidence.solvers.total} models solve it
+            </span>
+          ) : (
+            notCollected
+          )}
+        </Row>
+        <Row name="Critic" testId="evidence-critic">
+          {isCriticHidden ? (
+            hidden
+          ) : !critic || critic.overallPass === null ? (
+            <span className="text-slate-500">no verdict</span>
+          ) : critic.overallPass ? (
+            <Badge tone="green">passes</Badge>
+          ) : (
+            <>
+              <Badge tone="red">fails</Badge>
+              {critic.failedRules.length > 0 ? ` ${critic.failedRules.join(", ")}` : ""}
+            </>
+          )}
+        </Row>
+      </dl>
+    </section>
+  );
+}

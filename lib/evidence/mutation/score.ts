@@ -1,0 +1,64 @@
+// What a mutant's runs mean, and a record's mutation score from them. Pure.
+
+export type MutantStatus = "KILLED" | "SURVIVED" | "STILLBORN";
+
+/** Outcomes that say the mutant never really ran: it did not build, or it timed out. Not counted. */
+const STILLBORN_OUTCOMES = new Set([
+  "COMPILATION_ERROR",
+  "SYNTAX_ERROR",
+  "TIME_LIMIT_EXCEEDED",
+  "ARGUMENT_ERROR",
+  "INTERNAL_ERROR",
+]);
+
+/** Whether a run's outcome makes its mutant stillborn (so the other test need not run). */
+export function isStillbornOutcome(outcome: string): boolean {
+  return STILLBORN_OUTCOMES.has(outcome);
+}
+
+/** Whether a test rejected the mutant: it ran and did not pass. */
+export function isKilledBy(outcome: string | null): boolean {
+  return outcome !== null && outcome !== "PASSED" && !isStillbornOutcome(outcome);
+}
+
+/** A mutant's status from its demo and full outcomes (full is null when the demo run was stillborn). */
+export function mutantStatus(demoOutcome: string, fullOutcome: string | null): MutantStatus {
+  if (isStillbornOutcome(demoOutcome) || fullOutcome === null || isStillbornOutcome(fullOutcome)) return "STILLBORN";
+  return isKilledBy(demoOutcome) || isKilledBy(fullOutcome) ? "KILLED" : "SURVIVED";
+}
+
+export type MutationSummary = {
+  generated: number;
+  viable: number;
+  killed: number;
+  demoKilled: number;
+  fullKilled: number;
+  stillborn: number;
+  /** killed ÷ viable; null when no mutant was viable. */
+  score: number | null;
+};
+
+/** Counts and the score over a record's mutants: killed ÷ viable, overall and per test. */
+export function summarizeMutants(mutants: { demoOutcome: string; fullOutcome: string | null }[]): MutationSummary {
+  let viable = 0;
+  let killed = 0;
+  let demoKilled = 0;
+  let fullKilled = 0;
+  for (const mutant of mutants) {
+    const status = mutantStatus(mutant.demoOutcome, mutant.fullOutcome);
+    if (status === "STILLBORN") continue;
+    viable++;
+    if (status === "KILLED") killed++;
+    if (isKilledBy(mutant.demoOutcome)) demoKilled++;
+    if (isKilledBy(mutant.fullOutcome)) fullKilled++;
+  }
+  return {
+    generated: mutants.length,
+    viable,
+    killed,
+    demoKilled,
+    fullKilled,
+    stillborn: mutants.length - viable,
+    score: viable > 0 ? killed / viable : null,
+  };
+}

@@ -1,0 +1,95 @@
+import { z } from "zod";
+
+// A record's automatic evidence — how strong its tests are (mutation), whether they give the same
+// outcome every time (flaky), and which solver models pass them — as the REST API, the pages and the
+// evidence panel carry it. Client-safe: no server imports. The server fills it in
+// lib/server/evidence/; each part is null until that evidence has been collected.
+
+/** The two tests of a record, in the order they run. */
+export const EVIDENCE_TESTS = ["demo", "full"] as const;
+export type EvidenceTest = (typeof EVIDENCE_TESTS)[number];
+
+/** How one test did against the viable mutants: how many it killed, and killed ÷ viable. */
+export const testStrengthSchema = z.object({
+  killed: z.number().int().nonnegative(),
+  /** killed ÷ viable; null when no mutant was viable (nothing to measure with). */
+  score: z.number().min(0).max(1).nullable(),
+});
+export type TestStrength = z.infer<typeof testStrengthSchema>;
+
+/** A mutant at least one test accepted: the change, where it is, and which tests let it pass. */
+export const survivingMutantSchema = z.object({
+  /** The mutation operator's name (see lib/evidence/mutation/operators.ts), e.g. "relational". */
+  operator: z.string(),
+  /** 1-based line and column of the changed token in the canonical solution. */
+  line: z.number().int().positive(),
+  column: z.number().int().positive(),
+  original: z.string(),
+  replacement: z.string(),
+  /** The solution's line before and after the change, for a one-line diff. */
+  before: z.string(),
+  after: z.string(),
+  /** The tests that PASSED against this mutant (it survived them). */
+  acceptedBy: z.array(z.enum(EVIDENCE_TESTS)).min(1),
+});
+export type SurvivingMutant = z.infer<typeof survivingMutantSchema>;
+
+/** Test strength by mutation: mutants of the canonical solution that the tests should reject. */
+export const mutationEvidenceSchema = z.object({
+  /** Mutants killed by either test ÷ viable mutants; null when none was viable or not applicable. */
+  score: z.number().min(0).max(1).nullable(),
+  /** Mutants that built and finished in time (the ones that count). */
+  viable: z.number().int().nonnegative(),
+  /** Viable mutants that at least one test rejected. */
+  killed: z.number().int().nonnegative(),
+  /** Mutants that did not build or timed out: not counted. */
+  stillborn: z.number().int().nonnegative(),
+  /** Mutants generated (up to the requested number; a short solution may allow fewer). */
+  generated: z.number().int().nonnegative(),
+  byTest: z.object({ demo: testStrengthSchema, full: testStrengthSchema }),
+  /** Surviving mutants, strongest first: accepted by the full test before those only the demo accepts. */
+  survivors: z.array(survivingMutantSchema),
+  /** Why no score could be measured (e.g. the canonical solution fails its own tests); null when measured. */
+  notApplicable: z.string().nullable(),
+  analysedAt: z.iso.datetime(),
+});
+export type MutationEvidence = z.infer<typeof mutationEvidenceSchema>;
+
+/** One solver model's result on a record. */
+export const solverResultSchema = z.object({
+  model: z.string(),
+  /** The model's solution PASSED both tests. */
+  solved: z.boolean(),
+});
+
+/** Which solver models' solutions pass the record's tests: k (solved) of n (total). */
+export const solverEvidenceSchema = z.object({
+  solved: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  byModel: z.array(solverResultSchema),
+});
+export type SolverEvidence = z.infer<typeof solverEvidenceSchema>;
+
+/** A record's evidence as REST and the pages carry it (`evidence` of a record). */
+export const recordEvidenceSchema = z.object({
+  mutation: mutationEvidenceSchema.nullable(),
+  /** True when repeated runs gave different outcomes; false when they agreed; null until checked. */
+  flaky: z.boolean().nullable(),
+  solvers: solverEvidenceSchema.nullable(),
+});
+export type RecordEvidence = z.infer<typeof recordEvidenceSchema>;
+
+/** Evidence not collected yet (or hidden from the viewer): every part null. */
+export const NO_EVIDENCE: RecordEvidence = { mutation: null, flaky: null, solvers: null };
+
+/**
+ * The surviving mutant to show first: one the full test accepts (the private test should be the
+ * stronger one), and among those one the demo accepts too; ties keep the stored (generation) order.
+ */
+export function strongestSurvivor(survivors: readonly SurvivingMutant[]): SurvivingMutant | null {
+  const rank = (mutant: SurvivingMutant) =>
+    (mutant.acceptedBy.includes("full") ? 2 : 0) + (mutant.acceptedBy.includes("demo") ? 1 : 0);
+  let best: SurvivingMutant | null = null;
+  for (const mutant of survivors) if (!best || rank(mutant) > rank(best)) best = mutant;
+  return best;
+}

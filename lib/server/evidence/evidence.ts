@@ -1,0 +1,149 @@
+import "server-only";
+
+import { type MutationEvidence, NO_EVIDENCE, type RecordEvidence, type SurvivingMutant } from "@/lib/evidence/types";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
+
+import { prisma } from "@/lib/server/db/client";
+import { evidenceHiddenRecordIds } from "@/lib/server/auth/visibility";
+
+// The stored side of a record's evidence, read for the REST API and the pages. Mutation analyses and
+// flakiness checks are written by lib/server/evidence/batches.ts; solver results are filled in
+// by the solver module (issue 23), which sets `solvers` here.
+
+type AnalysisRow = {
+  recordId: number;
+  generated: number;
+  viable: number;
+  killed: number;
+  demoKilled: number;
+  fullKilled: number;
+  stillborn: number;
+  score: number | null;
+  notApplicable: string | null;
+  createdAt: Date;
+  mutants: {
+    operator: string;
+    line: number;
+    column: number;
+    original: string;
+    replacement: string;
+    before: string;
+    after: string;
+    demoOutcome: string | null;
+    fullOutcome: string | null;
+  }[];
+};
+
+const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
+
+/** A stored analysis as the API carries it. Pure. */
+function toMutationEvidence(row: AnalysisRow): MutationEvidence {
+  const survivors: SurvivingMutant[] = row.mutants.map((mutant) => ({
+    operator: mutant.operator,
+    line: mutant.line,
+    column: mutant.column,
+    original: mutant.original,
+    replacement: mutant.replacement,
+    before: mutant.before,
+    after: mutant.after,
+    acceptedBy: [
+      ...(mutant.demoOutcome === "PASSED" ? (["demo"] as const) : []),
+      ...(mutant.fullOutcome === "PASSED" ? (["full"] as const) : []),
+    ],
+  }));
+  // Strongest first: a mutant the full test accepts says more about the tests than one only the demo lets through.
+  survivors.sort((a, b) => Number(b.acceptedBy.includes("full")) - Number(a.acceptedBy.includes("full")));
+  return {
+    score: row.score,
+    viable: row.viable,
+    killed: row.killed,
+    stillborn: row.stillborn,
+    generated: row.generated,
+    byTest: {
+      demo: { killed: row.demoKilled, score: ratio(row.demoKilled, row.viable) },
+      full: { killed: row.fullKilled, score: ratio(row.fullKilled, row.viable) },
+    },
+    survivors,
+    notApplicable: row.notApplicable,
+    analysedAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The evidence of the given records, keyed by id, in two queries: the newest mutation analysis of
+ * each (with its surviving mutants) and the flaky flag. The caller has scoped the records to the
+ * actor; evidence the campaign's visibility keeps from the actor comes back as NO_EVIDENCE.
+ * Scope: records:read.
+ */
+export async function evidenceOfRecords({
+  actor,
+  recordIds,
+}: {
+  actor: Actor | SystemActor;
+  recordIds: number[];
+}): Promise<Map<number, RecordEvidence>> {
+  assertCan(actor, "records:read");
+  const evidence = new Map<number, RecordEvidence>();
+  if (recordIds.length === 0) return evidence;
+  const [records, analyses, hidden] = await Promise.all([
+    prisma().record.findMany({ where: { id: { in: recordIds } }, select: { id: true, flaky: true } }),
+    prisma().mutationAnalysis.findMany({
+      where: { recordId: { in: recordIds } },
+      orderBy: [{ recordId: "asc" }, { createdAt: "desc" }, { id: "desc" }],
+      distinct: ["recordId"],
+      select: {
+        recordId: true,
+        generated: true,
+        viable: true,
+        killed: true,
+        demoKilled: true,
+        fullKilled: true,
+        stillborn: true,
+        score: true,
+        notApplicable: true,
+        createdAt: true,
+        mutants: {
+          where: { status: { not: "STILLBORN" }, OR: [{ demoOutcome: "PASSED" }, { fullOutcome: "PASSED" }] },
+          orderBy: { position: "asc" },
+          select: {
+            operator: true,
+            line: true,
+            column: true,
+            original: true,
+            replacement: true,
+            before: true,
+            after: true,
+            demoOutcome: true,
+            fullOutcome: true,
+          },
+        },
+      },
+    }),
+    evidenceHiddenRecordIds({ actor, recordIds }),
+  ]);
+  const mutationByRecord = new Map(analyses.map((row) => [row.recordId, toMutationEvidence(row)]));
+  for (const record of records) {
+    evidence.set(
+      record.id,
+      hidden.has(record.id)
+        ? NO_EVIDENCE
+        : { mutation: mutationByRecord.get(record.id) ?? null, flaky: record.flaky, solvers: null },
+    );
+  }
+  return evidence;
+}
+
+/**
+ * One record's evidence for a page that has already read the record within the actor's scope (the
+ * workspace, the adjudication page); hidden parts are null. Scope: records:read.
+ */
+export async function getRecordEvidence({
+  actor,
+  recordId,
+}: {
+  actor: Actor | SystemActor;
+  recordId: number;
+}): Promise<RecordEvidence> {
+  return (await evidenceOfRecords({ actor, recordIds: [recordId] })).get(recordId) ?? NO_EVIDENCE;
+}
