@@ -2,6 +2,7 @@
 import { Command } from "commander";
 
 import { registerBackupCommands } from "./commands/backup";
+import { registerCriticCommands } from "./commands/critic";
 import { registerDbCommands } from "./commands/db";
 import { registerGoldCommands } from "./commands/gold";
 import { registerImportCommands } from "./commands/import";
@@ -10,6 +11,7 @@ import { registerUserCommands } from "./commands/users";
 import { registerVerifyCommands } from "./commands/verify";
 import { registerReportCommands } from "./commands/report";
 import { registerSandboxCommands } from "./commands/sandbox";
+import { registerSolutionCommands } from "./commands/solutions";
 
 const program = new Command()
   .name("verity")
@@ -29,5 +31,7 @@ registerReportCommands(program);
 registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
+registerCriticCommands(program);
+registerSolutionCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -11,11 +11,14 @@ import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
-import { loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
+import { DEMO_DATASET, DEMO_SOLUTIONS_FILE, loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
 import { failInterruptedImports } from "@/lib/server/imports/imports";
 import { closePgPool } from "@/lib/server/db/pool";
 import { countUsers } from "@/lib/server/users/users";
+import { startCriticWorkers } from "@/lib/server/critics/jobs";
+import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
+import { stopBoss } from "@/lib/server/workers/boss";
 
 import { nextServerEnvironment } from "./serve-env";
 import { exitWithError } from "./with-database";
@@ -52,6 +55,20 @@ export function registerServeCommand(program: Command): void {
       if (config.loadDemo) {
         const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.startup });
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
+        if (demo && existsSync(DEMO_SOLUTIONS_FILE)) {
+          // A few "models" per record, right and wrong, so solver results work out of the box.
+          const solutions = await importAndRunSolutions({
+            actor: SYSTEM_ACTOR.startup,
+            datasetName: DEMO_DATASET,
+            source: createReadStream(DEMO_SOLUTIONS_FILE),
+            defaultModel: null,
+            origin: "demo",
+            fileName: "solutions.jsonl",
+          });
+          console.log(
+            `Loaded the demo solutions: ${solutions.imported} from ${solutions.models.length} models, queued to run.`,
+          );
+        }
       }
       const secret = authSecret(config.dataDir);
       // Whoever reaches a fresh install first must not become its admin: the form asks for this code.
@@ -59,10 +76,15 @@ export function registerServeCommand(program: Command): void {
         console.log(
           `No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`,
         );
-      // The app's own process drains the verification queue too, unless workers run elsewhere.
+      // The app's own process drains the verification and critic queues too, unless workers run elsewhere.
       const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
-      if (hasWorkers) await startVerificationWorkers();
-      else {
+      if (hasWorkers) {
+        // Critic workers open the API keys stored sealed under the session secret.
+        process.env.NEXTAUTH_SECRET ??= secret;
+        await startVerificationWorkers();
+        await startCriticWorkers();
+      } else {
+        await stopBoss();
         await disconnectPrisma();
         await closePgPool();
       }
