@@ -80,10 +80,10 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         ) : null}
         <Card title="How far each signal can be trusted">
           <p className="mb-2 text-xs text-slate-500">
-            Each automatic signal&apos;s &quot;invalid&quot; against people&apos;s final labels, on the items where both are
-            known (n). Precision: of the records it flags, the share people found invalid; recall: of the records people
-            found invalid, the share it flags; brackets hold Wilson 95% intervals. This is what tells whether a signal
-            may filter records people never see.
+            Each automatic signal&apos;s &quot;invalid&quot; against people&apos;s final labels, on the items where both
+            are known (n). Precision: of the records it flags, the share people found invalid; recall: of the records
+            people found invalid, the share it flags; brackets hold Wilson 95% intervals. This is what tells whether a
+            signal may filter records people never see.
           </p>
           {signals.length === 0 ? (
             <p className="text-sm text-slate-500">No item has both a final label and a signal yet.</p>
