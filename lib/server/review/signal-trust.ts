@@ -9,7 +9,7 @@ import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "./final-labels";
 
 /** Below this mutation score a record's tests count as weak (issue 23's default). */
-export const WEAK_TESTS_THRESHOLD = 0.5;
+const WEAK_TESTS_THRESHOLD = 0.5;
 
 /** The signals, each saying "invalid" of a record, in the order the page lists them. */
 const SIGNAL_ORDER = ["critic", "execution", "flaky", "weak-tests", "unsolved"] as const;
