@@ -153,6 +153,8 @@ export const agreementResponseSchema = z.strictObject({
       ),
     })
     .nullable(),
+  /** How far each automatic signal (critic, execution, flaky, weak tests, unsolved, a critic rule) can be trusted. */
+  signals: z.array(z.looseObject({ signal: z.string(), n: count })),
 });
 
 /** `POST /api/v1/items/{id}/adjudication` (201 first decision, 200 revised). */
