@@ -19,6 +19,7 @@ import { getSandboxRouter, runInSandbox, SandboxError } from "@/lib/server/sandb
 import { describeBackends } from "@/lib/server/sandbox/config";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 
+import { EVIDENCE_QUEUE, startEvidenceWorkers } from "@/lib/server/evidence/jobs";
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
@@ -155,7 +156,11 @@ export async function startVerificationWorkers(
   const worker = await startHeartbeat({
     backend: describeBackends(getSandboxRouter().config),
     concurrency,
-    retry: (jobIds) => boss.fail(VERIFY_QUEUE, jobIds),
+    // A dead worker's jobs are in either queue; failing an id in the other one does nothing.
+    retry: async (jobIds) => {
+      await boss.fail(VERIFY_QUEUE, jobIds);
+      await boss.fail(EVIDENCE_QUEUE, jobIds);
+    },
   });
   const ids: string[] = [];
   for (let index = 0; index < concurrency; index++) {
@@ -173,6 +178,8 @@ export async function startVerificationWorkers(
     });
     ids.push(id);
   }
+  // The same processes collect evidence (mutants, repeated runs) through their own queue.
+  await startEvidenceWorkers({ workerId: worker.id, concurrency });
   return ids;
 }
 
