@@ -5,7 +5,7 @@ import { flakyVerdict } from "@/lib/evidence/flaky";
 import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
-import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 import { getBoss } from "@/lib/server/workers/boss";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
@@ -83,22 +83,29 @@ export async function startEvidence({
   return batch;
 }
 
+/** How a record's code is run: the process's sandbox by default; tests pass a backend of their own. */
+export type RunFunction = (request: RunRequest, options?: RunOptions) => Promise<SandboxResult>;
+
 type Run = (test: string, solution: string) => Promise<SandboxResult>;
 
-function runnerFor(record: RecordToProbe, isAlone: boolean): Run {
+function runnerFor(record: RecordToProbe, isAlone: boolean, runFunction: RunFunction): Run {
   const language = parseLanguage(record.language);
   return (test, solution) =>
     isAlone
-      ? runInSandbox({ language, solution, test }, { isExclusive: true })
-      : runSteadily({ language, solution, test }, runInSandbox);
+      ? runFunction({ language, solution, test }, { isExclusive: true })
+      : runSteadily({ language, solution, test }, runFunction);
 }
 
 /**
  * A record's mutation analysis: the canonical solution must pass both tests first (else there is
  * nothing to measure), then each mutant runs the demo test and, unless stillborn, the full test.
  */
-export async function analyseMutants(record: RecordToProbe, requested: number): Promise<MutationResult> {
-  const run = runnerFor(record, false);
+export async function analyseMutants(
+  record: RecordToProbe,
+  requested: number,
+  runFunction: RunFunction = runInSandbox,
+): Promise<MutationResult> {
+  const run = runnerFor(record, false, runFunction);
   const empty = { requested, generated: 0, viable: 0, killed: 0, demoKilled: 0, fullKilled: 0, stillborn: 0 };
   if (record.executableValid !== true) {
     const demo = await run(record.demoTestFunc, record.canonicalSolution);
@@ -136,8 +143,12 @@ export async function analyseMutants(record: RecordToProbe, requested: number): 
 }
 
 /** Runs both tests `repeat` times, each run alone on the sandbox; one "DEMO/FULL" outcome pair per repeat. */
-export async function repeatTests(record: RecordToProbe, repeat: number): Promise<string[]> {
-  const run = runnerFor(record, true);
+export async function repeatTests(
+  record: RecordToProbe,
+  repeat: number,
+  runFunction: RunFunction = runInSandbox,
+): Promise<string[]> {
+  const run = runnerFor(record, true, runFunction);
   const outcomes: string[] = [];
   for (let index = 0; index < repeat; index++) {
     const demo = await run(record.demoTestFunc, record.canonicalSolution);
