@@ -23,8 +23,9 @@ beforeAll(async () => {
 });
 
 const solution = "def half():\n    return 0.5\n";
-// Fails when the process id is odd: a different outcome from run to run, as a hash order or a clock would give.
-const coinTest = "import os\nassert half() == 0.5\nassert os.getpid() % 2 == 0\n";
+// Fails on an odd random byte: a different outcome from run to run, as a hash order or a clock would
+// give (the process id would not do: the sandbox's own PID namespace gives it the same one each run).
+const coinTest = "import os\nassert half() == 0.5\nassert os.urandom(1)[0] % 2 == 0\n";
 const steadyTest = "assert half() == 0.5\n";
 
 describe.skipIf(skipWithoutSandbox(whyNot, "python"))("flaky tests", () => {
@@ -53,7 +54,10 @@ describe.skipIf(skipWithoutSandbox(whyNot, "python"))("flaky tests", () => {
     // 20 runs: a coin-flip test agrees with itself every time once in half a million checks.
     const flaky = await checkRecordFlakiness({ actor: admin, recordId: coin.id, repeat: 20 });
     expect(flaky.flaky, flaky.outcomes.join(" ")).toBe(true);
-    expect(new Set(flaky.outcomes)).toEqual(new Set(["PASSED/PASSED", "PASSED/WRONG_ANSWER"]));
+    // The demo test is steady; only the full test's outcome changes between runs.
+    expect(new Set(flaky.outcomes).size, flaky.outcomes.join(" ")).toBe(2);
+    expect(flaky.outcomes.every((outcome) => outcome.startsWith("PASSED/"))).toBe(true);
+    expect(flaky.outcomes).toContain("PASSED/PASSED");
     const stable = await checkRecordFlakiness({ actor: admin, recordId: steady.id, repeat: 3 });
     expect(stable).toEqual({ flaky: false, outcomes: ["PASSED/PASSED", "PASSED/PASSED", "PASSED/PASSED"] });
 
