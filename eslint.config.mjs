@@ -10,7 +10,7 @@ import nextTs from "eslint-config-next/typescript";
 const DATA_ACCESS =
   "Only a feature module's data files (lib/server/<feature>/) talk to PostgreSQL (queries are scoped by the actor there): call one of their functions instead.";
 const FEATURE_MODULES =
-  "audit,campaigns,comments,db,evidence,gold,imports,invitations,labelling,rate-limits,records,reports,review,runs,users,verification,workers";
+  "audit,campaigns,comments,db,evidence,gold,imports,invitations,labelling,rate-limits,records,reports,review,runs,solvers,users,verification,workers";
 const DATA_FILES = [
   `lib/server/{${FEATURE_MODULES}}/**`,
   "lib/server/auth/visibility.ts",
@@ -21,6 +21,8 @@ const OPERATIONS = [
   "lib/server/runs/run-record.ts",
   "lib/server/verification/jobs.ts",
   "lib/server/evidence/jobs.ts",
+  "lib/server/verification/queue.ts",
+  "lib/server/solvers/jobs.ts",
   "lib/server/workers/workers.ts",
   "lib/server/invitations/links.ts",
   "lib/server/workers/expiry.ts",

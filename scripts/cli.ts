@@ -11,6 +11,7 @@ import { registerEvidenceCommand } from "./commands/evidence";
 import { registerVerifyCommands } from "./commands/verify";
 import { registerReportCommands } from "./commands/report";
 import { registerSandboxCommands } from "./commands/sandbox";
+import { registerSolutionCommands } from "./commands/solutions";
 
 const program = new Command()
   .name("verity")
@@ -31,5 +32,6 @@ registerReportCommands(program);
 registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
+registerSolutionCommands(program);
 
 await program.parseAsync(process.argv);

@@ -129,8 +129,20 @@ export function EvidencePanel({
           {isEvidenceHidden ? (
             hidden
           ) : evidence.solvers ? (
-            <span>
-              {evidence.solvers.solved} of {evidence.solvers.total} models solve it
+            <span
+              title={evidence.solvers.byModel
+                .map((result) => `${result.model}: ${result.solved ? "solves it" : "fails"}`)
+                .join("\n")}
+            >
+              <Badge tone={evidence.solvers.solved === 0 ? "red" : "green"}>
+                {evidence.solvers.solved} of {evidence.solvers.total}
+              </Badge>{" "}
+              {evidence.solvers.solved === 0
+                ? "no model solves it"
+                : `solved by ${evidence.solvers.byModel
+                    .filter((result) => result.solved)
+                    .map((result) => result.model)
+                    .join(", ")}`}
             </span>
           ) : (
             notCollected

@@ -87,6 +87,55 @@ export const API_OPERATIONS: Operation[] = [
   },
   {
     method: "GET",
+    path: "/datasets/{name}/solutions",
+    scope: "records:read",
+    summary:
+      "Solver results of a dataset: per model, pass@1 (solutions that passed both tests ÷ those that ran, with a Wilson 95% interval) overall and per language, and the newest solution run's progress.",
+    responses: {
+      200: "{dataset, passAtOne: [{model, attempted, solved, passAtOne, interval, unavailable, pending, byLanguage: {language: {attempted, solved, passAtOne, interval, unavailable, pending}}}], latestRun}",
+      ...errors,
+    },
+  },
+  {
+    method: "POST",
+    path: "/datasets/{name}/solutions",
+    scope: "imports:write",
+    summary:
+      'Import model outputs, all or nothing, and run each against its record\'s demo and full tests. A line is {"key", "model", "code" | "output"} or an AutoCodeBench result line (the record\'s own fields plus the raw reply in `output`, the model named by ?model=). A raw reply\'s code is its first fenced block, as AutoCodeBench\'s evaluation takes it. A record\'s solution from a model replaces the earlier one.',
+    query: { model: "the model of lines that name none", fileName: "shown with the run" },
+    body: "application/x-ndjson (optionally gzipped)",
+    responses: {
+      201: "{dataset, batchId, imported, withoutCode, toRun, models}",
+      413: "Larger than VERITY_IMPORT_MAX_MB; nothing imported.",
+      ...errors,
+      422: "Nothing imported: fieldErrors.file lists each bad line (line N: why).",
+    },
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/solutions/records",
+    scope: "records:read",
+    summary:
+      "A page of the dataset's records that have solutions, by record id, with the models that solve each (solvedBy: k) and those whose solution ran (triedBy: n). unsolved=1: tried by some model, solved by none.",
+    query: {
+      unsolved: "1 for records no model solves",
+      cursor: "nextCursor of the previous page",
+      limit: "1–500 (50)",
+    },
+    responses: { 200: "{rows: [{recordId, line, language, question, solvedBy, triedBy}], nextCursor}", ...errors },
+  },
+  {
+    method: "GET",
+    path: "/solution-runs/{id}",
+    scope: "records:read",
+    summary: "A solution run's progress (the solutions of one import running against their tests).",
+    responses: {
+      200: "{batchId, dataset, status, models, total, done, passed, failed, unavailable, errored, stopReason, createdAt}",
+      ...errors,
+    },
+  },
+  {
+    method: "GET",
     path: "/datasets/{name}/gold",
     scope: "gold:read",
     summary:

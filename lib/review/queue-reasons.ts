@@ -1,5 +1,5 @@
 // Why an item sits in each review queue, in words. Which queues an item is in is decided in SQL,
-// over the final-label relation (lib/server/review/review.ts, QUEUE_PREDICATES); this only explains it.
+// by `verity_review_reasons` (migration 20261201180700_final_labels_kept) and kept on the item; this only explains it.
 import type { QueueName } from "./queues";
 
 /** What a queue row knows about its item: label counts, the final verdict and the evidence beside it. */

@@ -66,6 +66,8 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/records/actions.ts#checkFlakinessAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#startVerificationAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
+  "app/(app)/datasets/actions.ts#importSolutionsAction": "imports:write",
+  "app/(app)/datasets/actions.ts#solutionRunProgressAction": "records:read",
 };
 
 const routeModules = import.meta.glob<

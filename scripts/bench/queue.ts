@@ -29,7 +29,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const SECTION = "## Queue and record view (issue: annotation workspace)";
 
 process.env.VERITY_DATA_DIR = ".data/bench-queue";
-process.env.VERITY_DB_PORT = "54389";
+process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
 delete process.env.DATABASE_URL;
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");

@@ -21,7 +21,7 @@ const { values: options } = parseArgs({
 const SECTION = "## Report and verified export (issue: reports)";
 
 process.env.VERITY_DATA_DIR = ".data/bench-queue";
-process.env.VERITY_DB_PORT = "54389";
+process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
 delete process.env.DATABASE_URL;
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");

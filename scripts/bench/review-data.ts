@@ -11,7 +11,8 @@ import { percentile } from "./common";
 import { fillOverlapCampaign, seedRecords } from "./queue-common";
 
 export const BENCH_DATA_DIR = ".data/bench-queue";
-export const BENCH_DB_PORT = "54389";
+// VERITY_BENCH_DB_PORT moves it, so benchmarks of two checkouts on one machine do not collide.
+export const BENCH_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
 
 /** Points the modules loaded after this call at the benchmark database `npm run bench:queue` uses. */
 export function selectBenchQueueDatabase(): void {

@@ -22,7 +22,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const SECTION = "## Workspace page at 100k records / 300k labels (issue: the annotator's loop)";
 
 process.env.VERITY_DATA_DIR = ".data/bench-queue";
-process.env.VERITY_DB_PORT = "54389";
+process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
 delete process.env.DATABASE_URL;
 
 const { openDatabase } = await import("@/lib/server/db/database");

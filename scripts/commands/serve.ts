@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -11,11 +11,13 @@ import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { readConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
-import { loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
+import { DEMO_DATASET, DEMO_SOLUTIONS_FILE, loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
 import { failInterruptedImports } from "@/lib/server/imports/imports";
 import { closePgPool } from "@/lib/server/db/pool";
 import { countUsers } from "@/lib/server/users/users";
+import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
+import { stopBoss } from "@/lib/server/workers/boss";
 
 import { nextServerEnvironment } from "./serve-env";
 import { exitWithError } from "./with-database";
@@ -52,6 +54,20 @@ export function registerServeCommand(program: Command): void {
       if (config.loadDemo) {
         const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.startup });
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
+        if (demo && existsSync(DEMO_SOLUTIONS_FILE)) {
+          // A few "models" per record, right and wrong, so solver results work out of the box.
+          const solutions = await importAndRunSolutions({
+            actor: SYSTEM_ACTOR.startup,
+            datasetName: DEMO_DATASET,
+            source: createReadStream(DEMO_SOLUTIONS_FILE),
+            defaultModel: null,
+            origin: "demo",
+            fileName: "solutions.jsonl",
+          });
+          console.log(
+            `Loaded the demo solutions: ${solutions.imported} from ${solutions.models.length} models, queued to run.`,
+          );
+        }
       }
       const secret = authSecret(config.dataDir);
       // Whoever reaches a fresh install first must not become its admin: the form asks for this code.
@@ -63,6 +79,7 @@ export function registerServeCommand(program: Command): void {
       const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
       if (hasWorkers) await startVerificationWorkers();
       else {
+        await stopBoss();
         await disconnectPrisma();
         await closePgPool();
       }

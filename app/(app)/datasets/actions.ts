@@ -7,7 +7,10 @@ import { createAction } from "@/lib/server/action";
 import { importGoldAnswers } from "@/lib/server/gold/gold";
 import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { startVerification } from "@/lib/server/verification/jobs";
+import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
+import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { importGoldSchema } from "@/lib/validation/gold";
+import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
 
 /** Imports a file of gold answers into a dataset, all or nothing. Scope: gold:write. */
 export const importGoldAnswersAction = createAction("gold:write", importGoldSchema, async ({ input, actor }) => {
@@ -40,3 +43,23 @@ export const verificationProgressAction = createAction(
     return getVerificationProgress({ actor, batchId: input.batchId });
   },
 );
+
+/** Imports a file of model outputs (all or nothing) and queues their runs, as POST /api/v1/datasets/{name}/solutions does. Scope: imports:write. */
+export const importSolutionsAction = createAction("imports:write", importSolutionsSchema, async ({ input, actor }) => {
+  const summary = await importAndRunSolutions({
+    actor,
+    datasetName: input.dataset,
+    source: (async function* () {
+      yield input.text;
+    })(),
+    defaultModel: input.model ?? null,
+    origin: "web",
+  });
+  revalidatePath(`/datasets/${encodeURIComponent(input.dataset)}/solvers`);
+  return summary;
+});
+
+/** A solution run's counters, which the solvers page polls while it runs. Scope: records:read. */
+export const solutionRunProgressAction = createAction("records:read", solutionRunIdSchema, async ({ input, actor }) => {
+  return getSolutionBatchProgress({ actor, batchId: input.batchId });
+});

@@ -32,6 +32,9 @@ const CATALOG = `
   UNION ALL
   SELECT 'function ' || p.oid::regprocedure::text FROM pg_proc p
    WHERE p.pronamespace = 'public'::regnamespace AND left(p.proname, 7) = 'verity_'
+  UNION ALL
+  SELECT 'trigger ' || pg_get_triggerdef(t.oid) FROM pg_trigger t
+   WHERE NOT t.tgisinternal AND t.tgrelid::regclass::text <> '_prisma_migrations'
   ORDER BY line`;
 
 // Written by hand into a migration because schema.prisma cannot express them; anything else found
@@ -50,6 +53,58 @@ const HAND_WRITTEN = [
   'index CREATE INDEX "Record_evidence_idx" ON public."Record" USING btree (id) INCLUDE ("executableValid", "verificationOutcome", difficulty)',
   // A partial index: the flagged review queue finds the rare flagged labels without reading the rest.
   'index CREATE INDEX "Annotation_needs_review_idx" ON public."Annotation" USING btree ("itemId") WHERE "needsReview"',
+  // Each item's row of the final-label relation, kept on it by triggers (20261201180700_final_labels_kept):
+  // the queues' statement, the kept relation readers read, and what keeps it.
+  "function verity_review_reasons(integer,integer,boolean,boolean,boolean,boolean,boolean)",
+  "function verity_reason_count(integer)",
+  "function verity_kept_final_labels(text[])",
+  "function verity_keep_final_labels(text[])",
+  "function verity_keep_campaign_final_labels(text[])",
+  "function verity_item_changed()",
+  "function verity_annotations_changed()",
+  "function verity_adjudications_changed()",
+  "function verity_critics_changed()",
+  "function verity_record_execution_changed()",
+  "function verity_campaign_rule_changed()",
+  "function verity_categories_changed()",
+  ...["insert", "update", "delete"].flatMap((event) =>
+    ["Annotation", "Adjudication", "CriticVerdict", "ErrorCategory"].map((table) => {
+      const transition = {
+        insert: "NEW TABLE AS new_rows",
+        update: "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+        delete: "OLD TABLE AS old_rows",
+      }[event];
+      const fn = {
+        Annotation: "annotations",
+        Adjudication: "adjudications",
+        CriticVerdict: "critics",
+        ErrorCategory: "categories",
+      }[table];
+      return `trigger CREATE TRIGGER "${table}_keep_final_labels_${event}" AFTER ${event.toUpperCase()} ON public."${table}" REFERENCING ${transition} FOR EACH STATEMENT EXECUTE FUNCTION verity_${fn}_changed()`;
+    }),
+  ),
+  'trigger CREATE TRIGGER "CampaignItem_keep_final_labels" AFTER UPDATE OF "labelCount", "validCount", gold ON public."CampaignItem" FOR EACH ROW WHEN ((((old."labelCount" IS DISTINCT FROM new."labelCount") OR (old."validCount" IS DISTINCT FROM new."validCount")) OR (old.gold IS DISTINCT FROM new.gold))) EXECUTE FUNCTION verity_item_changed()',
+  'trigger CREATE TRIGGER "Record_keep_final_labels" AFTER UPDATE OF "executableValid" ON public."Record" FOR EACH ROW WHEN ((old."executableValid" IS DISTINCT FROM new."executableValid")) EXECUTE FUNCTION verity_record_execution_changed()',
+  'trigger CREATE TRIGGER "Campaign_keep_final_labels" AFTER UPDATE OF "finalRule" ON public."Campaign" FOR EACH ROW WHEN ((old."finalRule" IS DISTINCT FROM new."finalRule")) EXECUTE FUNCTION verity_campaign_rule_changed()',
+  // A partial covering index: a queue page and its counts are one range of it, in queue order.
+  'index CREATE INDEX "CampaignItem_review_queue_idx" ON public."CampaignItem" USING btree ("campaignId", "reviewReasonCount" DESC, "position") INCLUDE ("reviewReasons", language, "recordId") WHERE (("reviewReasonCount" > 0) AND (NOT gold))',
+  // Who labelled each campaign, kept with every label (20261201180800_campaign_annotators).
+  "function verity_count_campaign_annotators(text[])",
+  "function verity_annotators_changed()",
+  "function verity_items_removed()",
+  "function verity_item_gold_changed()",
+  ...["insert", "update", "delete"].map((event) => {
+    const transition = {
+      insert: "NEW TABLE AS new_rows",
+      update: "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+      delete: "OLD TABLE AS old_rows",
+    }[event];
+    return `trigger CREATE TRIGGER "Annotation_count_annotators_${event}" AFTER ${event.toUpperCase()} ON public."Annotation" REFERENCING ${transition} FOR EACH STATEMENT EXECUTE FUNCTION verity_annotators_changed()`;
+  }),
+  'trigger CREATE TRIGGER "CampaignItem_count_annotators_delete" AFTER DELETE ON public."CampaignItem" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_items_removed()',
+  'trigger CREATE TRIGGER "CampaignItem_count_annotators_gold" AFTER UPDATE OF gold ON public."CampaignItem" FOR EACH ROW WHEN ((old.gold IS DISTINCT FROM new.gold)) EXECUTE FUNCTION verity_item_gold_changed()',
+  // A partial covering index: campaign progress sums the item counters from it.
+  'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId") WHERE (NOT gold)',
 ];
 
 async function catalogOf(url: string): Promise<string[]> {

@@ -6,10 +6,11 @@ import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 
 import { prisma } from "@/lib/server/db/client";
 import { evidenceHiddenRecordIds } from "@/lib/server/auth/visibility";
+import { solverEvidenceOf } from "@/lib/server/solvers/solutions";
 
 // The stored side of a record's evidence, read for the REST API and the pages. Mutation analyses and
-// flakiness checks are written by lib/server/evidence/batches.ts; solver results are filled in
-// by the solver module (issue 23), which sets `solvers` here.
+// flakiness checks are written by lib/server/evidence/batches.ts; solver results (k of n models) come
+// from lib/server/solvers/solutions.ts.
 
 type AnalysisRow = {
   recordId: number;
@@ -71,8 +72,8 @@ function toMutationEvidence(row: AnalysisRow): MutationEvidence {
 }
 
 /**
- * The evidence of the given records, keyed by id, in two queries: the newest mutation analysis of
- * each (with its surviving mutants) and the flaky flag. The caller has scoped the records to the
+ * The evidence of the given records, keyed by id, in a few queries: the newest mutation analysis of
+ * each (with its surviving mutants), the flaky flag and the solver results. The caller has scoped the records to the
  * actor; evidence the campaign's visibility keeps from the actor comes back as NO_EVIDENCE.
  * Scope: records:read.
  */
@@ -86,7 +87,7 @@ export async function evidenceOfRecords({
   assertCan(actor, "records:read");
   const evidence = new Map<number, RecordEvidence>();
   if (recordIds.length === 0) return evidence;
-  const [records, analyses, hidden] = await Promise.all([
+  const [records, analyses, hidden, solvers] = await Promise.all([
     prisma().record.findMany({ where: { id: { in: recordIds } }, select: { id: true, flaky: true } }),
     prisma().mutationAnalysis.findMany({
       where: { recordId: { in: recordIds } },
@@ -121,6 +122,7 @@ export async function evidenceOfRecords({
       },
     }),
     evidenceHiddenRecordIds({ actor, recordIds }),
+    solverEvidenceOf({ actor, recordIds }),
   ]);
   const mutationByRecord = new Map(analyses.map((row) => [row.recordId, toMutationEvidence(row)]));
   for (const record of records) {
@@ -128,7 +130,11 @@ export async function evidenceOfRecords({
       record.id,
       hidden.has(record.id)
         ? NO_EVIDENCE
-        : { mutation: mutationByRecord.get(record.id) ?? null, flaky: record.flaky, solvers: null },
+        : {
+            mutation: mutationByRecord.get(record.id) ?? null,
+            flaky: record.flaky,
+            solvers: solvers.get(record.id) ?? null,
+          },
     );
   }
   return evidence;

@@ -10,6 +10,8 @@ import { type ImportSummary, importRecords } from "@/lib/server/imports/imports"
 
 export const DEMO_DATASET = "demo";
 const DEMO_FILE = join(process.cwd(), "prisma", "demo", "demo.jsonl");
+/** Model outputs for the demo dataset (a few "models" per record, right and wrong), loaded with it. */
+export const DEMO_SOLUTIONS_FILE = join(process.cwd(), "prisma", "demo", "solutions.jsonl");
 
 /**
  * Imports the demo dataset when the database holds no dataset yet (a fresh install); returns null

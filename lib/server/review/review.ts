@@ -21,50 +21,56 @@ export type QueueFilters = { queue?: QueueName; language?: string; annotatorId?:
 /** Rows of a review queue page; more is `nextCursor`. */
 const QUEUE_PAGE_SIZE = 50;
 
-/**
- * Why an item is in each queue, as predicates over the final-label relation (`crit` is the critic as the
- * reviewer may see it): the one statement of the queues. An adjudicated item is in none.
- */
-const QUEUE_PREDICATES: Record<QueueName, string> = {
-  annotators: `(f.n_valid > 0 AND f.n_valid < f.n)`,
-  critic: `(f.final_valid IS NOT NULL AND f.crit IS NOT NULL AND f.final_valid <> f.crit)`,
-  execution: `coalesce((f.final_valid AND f.exec_valid = false) OR (NOT f.final_valid AND f.exec_valid AND f.crit), false)`,
-  flagged: `f.flagged`,
-};
+/** A queue's bit in an item's reasons mask (`verity_review_reasons`, migration 20261201180700_final_labels_kept). */
+function queueBit(queue: QueueName): number {
+  return 1 << QUEUES.indexOf(queue);
+}
+
+/** Numbered SQL parameters, in the order they are named. */
+function sqlParams(...initial: unknown[]) {
+  const values = [...initial];
+  return { values, add: (value: unknown) => `$${values.push(value)}` };
+}
 
 /**
- * The items of a campaign that need a reviewer under `filters` (except the queue filter), with which
- * queues each is in and how many: the CTE `queued`, over parameters $1 (campaign id), $2
- * (record ids whose critic is hidden from the reviewer) and the filters' own from $3 on.
+ * The items of a campaign that need a reviewer under `filters` (except the queue filter), with the
+ * mask of queues each is in and how many: the CTE `queued`. Which queues an item is in is decided by
+ * `verity_review_reasons` in SQL and kept on the item, so a page and the counts read the queue index
+ * (campaign, reasons DESC, position). A critic hidden from the reviewer (`hidden`: blind items they
+ * hold) must not show through a queue: those few items are decided again with no critic.
  */
-function queuedSql(filters: QueueFilters): { sql: string; params: unknown[] } {
-  const params: unknown[] = [];
-  // "Not adjudicated" as an anti-join: the planner misjudges `adj_valid IS NULL` after the relation's
-  // outer join as one row in 100,000 and looks every record up one by one.
-  const where = [`f.n > 0`, `NOT EXISTS (SELECT 1 FROM "Adjudication" x WHERE x."itemId" = f.item_id)`];
-  const param = (value: unknown) => `$${params.push(value) + 2}`;
-  if (filters.language) where.push(`f.language = ${param(filters.language)}`);
+function queuedSql(
+  filters: QueueFilters,
+  campaign: string,
+  hidden: string | null,
+  add: (value: unknown) => string,
+): string {
+  const where: string[] = [];
+  if (filters.language) where.push(`f.language = ${add(filters.language)}`);
   if (filters.annotatorId)
     where.push(
-      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND a."userId" = ${param(filters.annotatorId)})`,
+      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND a."userId" = ${add(filters.annotatorId)})`,
     );
   if (filters.category)
     where.push(
-      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND ${param(filters.category)} = ANY(a.categories))`,
+      `EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND ${add(filters.category)} = ANY(a.categories))`,
     );
-  const flags = QUEUES.map((queue) => `${QUEUE_PREDICATES[queue]} AS ${queue}`).join(",\n           ");
-  const sql = `
-    candidates AS MATERIALIZED (
-      SELECT f.item_id, f.record_id, f.language, f."position", f.n, f.n_valid, f.final_valid, f.crit, f.exec_valid,
-           ${flags}
-      FROM (SELECT *, CASE WHEN record_id = ANY($2::int[]) THEN NULL ELSE critic_pass END AS crit FROM ${finalLabelsOf("ARRAY[$1]::text[]")}) f
-      WHERE ${where.join(" AND ")}
-    ),
-    queued AS (
-      SELECT *, (${QUEUES.map((queue) => `${queue}::int`).join(" + ")}) AS reasons FROM candidates
-      WHERE ${QUEUES.join(" OR ")}
+  const columns = `f.item_id, f.record_id, f.language, f."position", f.n, f.n_valid, f.final_valid, f.exec_valid`;
+  // The campaign also as a plain equality: then the queue index's order is the queue's order.
+  const relation = finalLabelsOf(`ARRAY[${campaign}]::text[]`);
+  const visible = `
+      SELECT ${columns}, f.critic_pass AS crit, f.review_reasons AS reasons, f.review_reason_count AS reason_count
+      FROM ${relation} f
+      WHERE ${[`f.campaign_id = ${campaign}`, "f.review_reason_count > 0", ...(hidden ? [`NOT (f.record_id = ANY(${hidden}))`] : []), ...where].join(" AND ")}`;
+  if (!hidden) return `queued AS NOT MATERIALIZED (${visible})`;
+  return `queued AS NOT MATERIALIZED (${visible}
+      UNION ALL
+      SELECT h.*, verity_reason_count(h.reasons) FROM (
+        SELECT ${columns}, NULL::boolean AS crit,
+               verity_review_reasons(f.n, f.n_valid, f.adj_valid, f.final_valid, NULL, f.exec_valid, f.flagged) AS reasons
+        FROM ${relation} f WHERE ${[`f.campaign_id = ${campaign}`, `f.record_id = ANY(${hidden})`, ...where].join(" AND ")}
+      ) h WHERE h.reasons > 0
     )`;
-  return { sql, params };
 }
 
 type QueuedRow = {
@@ -78,7 +84,8 @@ type QueuedRow = {
   crit: boolean | null;
   exec_valid: boolean | null;
   reasons: number;
-} & Record<QueueName, boolean>;
+  reason_count: number;
+};
 
 /** The reasons, in words, of a queued row. */
 function reasonsOf(row: QueuedRow) {
@@ -90,16 +97,25 @@ function reasonsOf(row: QueuedRow) {
       criticPass: row.crit,
       executableValid: row.exec_valid,
     },
-    QUEUES.filter((queue) => row[queue]),
+    QUEUES.filter((queue) => (row.reasons & queueBit(queue)) !== 0),
   );
 }
 
-/** The hidden-critic records and the scope check every queue read starts with. */
-async function queueScope(actor: Actor, campaignId: string): Promise<number[]> {
+/** The scope check every queue read starts with, and the SQL parameters: the campaign, and the hidden-critic records if any. */
+async function queueScope(actor: Actor, campaignId: string) {
   assertCan(actor, "reviews:write");
   await getCampaign({ actor, campaignId });
   // A critic hidden from the reviewer (they hold the item, blind) must not show through a queue either.
-  return [...(await criticHiddenRecordIds({ actor, campaignId }))];
+  const hiddenIds = [...(await criticHiddenRecordIds({ actor, campaignId }))];
+  const params = sqlParams();
+  const campaign = params.add(campaignId);
+  const hidden = hiddenIds.length ? `${params.add(hiddenIds)}::int[]` : null;
+  return { params, campaign, hidden };
+}
+
+/** Rows of `queued` in the queue filter, as SQL. */
+function listedWhere(filters: QueueFilters): string {
+  return filters.queue ? `(q.reasons & ${queueBit(filters.queue)}) <> 0` : "true";
 }
 
 /**
@@ -120,39 +136,44 @@ export async function listReviewQueue({
   cursor?: QueueCursor | null;
   limit?: number;
 }) {
-  const hidden = await queueScope(actor, campaignId);
-  const { sql, params } = queuedSql(filters);
-  const extra: unknown[] = [];
-  const param = (value: unknown) => `$${params.length + extra.push(value) + 2}`;
-  const pageWhere = [filters.queue ? `q.${filters.queue}` : "true"];
-  if (cursor)
-    pageWhere.push(`(-q.reasons, q."position") > (-${param(cursor.reasons)}::int, ${param(cursor.position)}::int)`);
+  const { params, campaign, hidden } = await queueScope(actor, campaignId);
+  const queued = queuedSql(filters, campaign, hidden, params.add);
+  const listed = listedWhere(filters);
+  const take = params.add(limit + 1);
+  // After the cursor: the rest of its reason count, then the fewer-reason items; each part is one range of the index.
+  const page = cursor
+    ? (() => {
+        const reasons = params.add(cursor.reasons);
+        const position = params.add(cursor.position);
+        return `(SELECT * FROM queued q WHERE ${listed} AND q.reason_count = ${reasons}::int AND q."position" > ${position}::int
+                 ORDER BY q."position" LIMIT ${take}::int)
+                UNION ALL
+                (SELECT * FROM queued q WHERE ${listed} AND q.reason_count < ${reasons}::int
+                 ORDER BY q.reason_count DESC, q."position" LIMIT ${take}::int)
+                ORDER BY reason_count DESC, "position" LIMIT ${take}::int`;
+      })()
+    : `SELECT * FROM queued q WHERE ${listed} ORDER BY q.reason_count DESC, q."position" LIMIT ${take}::int`;
   const [result] = await prisma().$queryRawUnsafe<{ counts: Record<QueueName, number>; page: QueuedRow[] | null }[]>(
-    `WITH ${sql}
-     SELECT (SELECT json_build_object(${QUEUES.map((queue) => `'${queue}', count(*) FILTER (WHERE ${queue})`).join(", ")}) FROM queued) AS counts,
-            (SELECT json_agg(p ORDER BY p.reasons DESC, p."position") FROM (
-               SELECT * FROM queued q WHERE ${pageWhere.join(" AND ")} ORDER BY q.reasons DESC, q."position" LIMIT ${param(limit + 1)}::int
-             ) p) AS page`,
-    campaignId,
-    hidden,
-    ...params,
-    ...extra,
+    `WITH ${queued}
+     SELECT (SELECT json_build_object(${QUEUES.map((queue) => `'${queue}', count(*) FILTER (WHERE (reasons & ${queueBit(queue)}) <> 0)`).join(", ")}) FROM queued) AS counts,
+            (SELECT json_agg(p ORDER BY p.reason_count DESC, p."position") FROM (${page}) p) AS page`,
+    ...params.values,
   );
   const rows = result.page ?? [];
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? { reasons: last.reasons, position: last.position } : null;
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows[pageRows.length - 1];
+  const nextCursor = rows.length > limit && last ? { reasons: last.reason_count, position: last.position } : null;
   const [details, unread] = await Promise.all([
     loadQueueDetails(
       campaignId,
-      page.map((row) => row.item_id),
+      pageRows.map((row) => row.item_id),
     ),
-    countUnreadComments({ actor, itemIds: page.map((row) => row.item_id) }),
+    countUnreadComments({ actor, itemIds: pageRows.map((row) => row.item_id) }),
   ]);
   return {
     counts: result.counts,
     nextCursor,
-    items: page.map((row) => {
+    items: pageRows.map((row) => {
       const detail = details.get(row.item_id)!;
       return {
         itemId: row.item_id,
@@ -186,10 +207,12 @@ export async function getQueueNeighbours({
   itemId: string;
   filters: QueueFilters;
 }) {
-  const hidden = await queueScope(actor, campaignId);
-  const { sql, params } = queuedSql(filters);
-  const item = `$${params.length + 3}`;
-  const inQueue = filters.queue ? `q.${filters.queue}` : "true";
+  const { params, campaign, hidden } = await queueScope(actor, campaignId);
+  const queued = queuedSql(filters, campaign, hidden, params.add);
+  const listed = listedWhere(filters);
+  const item = params.add(itemId);
+  // Each neighbour is the nearest row of its own reason count, else the nearest of the next count:
+  // two ranges of the queue index, never a walk from the queue's start.
   const [row] = await prisma().$queryRawUnsafe<
     {
       total: number;
@@ -200,21 +223,24 @@ export async function getQueueNeighbours({
       first: string | null;
     }[]
   >(
-    `WITH ${sql},
-     listed AS (SELECT * FROM queued q WHERE ${inQueue}),
-     current AS (SELECT * FROM listed WHERE item_id = ${item})
-     SELECT (SELECT count(*)::int FROM listed) AS total,
+    `WITH ${queued},
+     current AS MATERIALIZED (SELECT * FROM queued q WHERE q.item_id = ${item} AND ${listed})
+     SELECT (SELECT count(*)::int FROM queued q WHERE ${listed}) AS total,
             (SELECT row_to_json(c) FROM current c) AS current,
-            (SELECT count(*)::int FROM listed q, current c WHERE (-q.reasons, q."position") < (-c.reasons, c."position")) AS before,
-            (SELECT q.item_id FROM listed q, current c WHERE (-q.reasons, q."position") < (-c.reasons, c."position")
-              ORDER BY q.reasons, q."position" DESC LIMIT 1) AS previous,
-            (SELECT q.item_id FROM listed q, current c WHERE (-q.reasons, q."position") > (-c.reasons, c."position")
-              ORDER BY q.reasons DESC, q."position" LIMIT 1) AS next,
-            (SELECT q.item_id FROM listed q ORDER BY q.reasons DESC, q."position" LIMIT 1) AS first`,
-    campaignId,
-    hidden,
-    ...params,
-    itemId,
+            (SELECT count(*)::int FROM queued q, current c WHERE ${listed}
+               AND (q.reason_count > c.reason_count OR (q.reason_count = c.reason_count AND q."position" < c."position"))) AS before,
+            coalesce(
+              (SELECT q.item_id FROM queued q, current c WHERE ${listed} AND q.reason_count = c.reason_count AND q."position" < c."position"
+                ORDER BY q."position" DESC LIMIT 1),
+              (SELECT q.item_id FROM queued q, current c WHERE ${listed} AND q.reason_count > c.reason_count
+                ORDER BY q.reason_count, q."position" DESC LIMIT 1)) AS previous,
+            coalesce(
+              (SELECT q.item_id FROM queued q, current c WHERE ${listed} AND q.reason_count = c.reason_count AND q."position" > c."position"
+                ORDER BY q."position" LIMIT 1),
+              (SELECT q.item_id FROM queued q, current c WHERE ${listed} AND q.reason_count < c.reason_count
+                ORDER BY q.reason_count DESC, q."position" LIMIT 1)) AS next,
+            (SELECT q.item_id FROM queued q WHERE ${listed} ORDER BY q.reason_count DESC, q."position" LIMIT 1) AS first`,
+    ...params.values,
   );
   return {
     total: row.total,
@@ -269,14 +295,16 @@ async function loadQueueDetails(campaignId: string, itemIds: string[]) {
   );
 }
 
-/** The people who labelled a campaign's counted items, for the review page's annotator filter. Scope: reviews:write. */
+/**
+ * The people who labelled a campaign's counted items, for the review page's annotator filter: the
+ * (campaign, annotator) rows a trigger keeps with every label. Scope: reviews:write.
+ */
 export async function listCampaignAnnotators({ actor, campaignId }: { actor: Actor; campaignId: string }) {
   assertCan(actor, "reviews:write");
   await getCampaign({ actor, campaignId });
   return prisma().$queryRaw<{ userId: string; email: string; name: string | null }[]>`
-    SELECT u.id AS "userId", u.email, u.name FROM "User" u
-    WHERE EXISTS (SELECT 1 FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
-                  WHERE a."userId" = u.id AND i."campaignId" = ${campaignId} AND NOT i.gold)
+    SELECT u.id AS "userId", u.email, u.name FROM "CampaignAnnotator" k JOIN "User" u ON u.id = k."userId"
+    WHERE k."campaignId" = ${campaignId} AND k.labels > 0
     ORDER BY coalesce(u.name, u.email), u.email`;
 }
 

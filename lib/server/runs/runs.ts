@@ -20,7 +20,7 @@ const STORED_TAIL_BYTES = 32 * 1024;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** PostgreSQL text cannot hold NUL; it is stored as the visible symbol ␀ (U+2400) instead. */
-function escapeNul(text: string): string {
+export function escapeNul(text: string): string {
   return text.replaceAll("\0", "\u2400");
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 
 import { availableParallelism } from "node:os";
 
-import { type Language, parseLanguage } from "@/lib/records/languages";
+import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import {
@@ -15,31 +15,26 @@ import {
   writeVerification,
 } from "@/lib/server/verification/batches";
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
-import { getSandboxRouter, runInSandbox, SandboxError } from "@/lib/server/sandbox";
+import { getSandboxRouter } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
-import { runSteadily } from "@/lib/server/sandbox/steady";
-
 import { EVIDENCE_QUEUE, startEvidenceWorkers } from "@/lib/server/evidence/jobs";
+import { runSolution, type SolutionJob } from "@/lib/server/solvers/jobs";
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
-import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
+
+import { ensureQueue, runBothTests, VERIFY_QUEUE } from "./queue";
+
+// The queue's name stays importable from here, where its readers found it.
+export { VERIFY_QUEUE } from "./queue";
 
 // Batch verification as a feature: the job queue and the sandbox around the stored batches of
 // lib/server/verification/batches.ts. Workers act as the system (SYSTEM_ACTOR.worker).
 
-export const VERIFY_QUEUE = "verify-record";
 const ENQUEUE_CHUNK = 1000;
 
 type VerifyJob = { batchId: string; recordId: number };
-
-/** Creates the queue, or brings an existing one's job expiry up to date (docs/deploy.md, "Workers"). */
-async function ensureQueue(): Promise<void> {
-  const boss = await getBoss();
-  const options = { name: VERIFY_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: verificationJobExpirySeconds() };
-  const queue = await boss.getQueue(VERIFY_QUEUE);
-  if (!queue) await boss.createQueue(VERIFY_QUEUE, options);
-  else if (queue.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(VERIFY_QUEUE, options);
-}
+/** A job of the verification queue: a record's canonical solution, or a model's solution (lib/server/solvers/jobs.ts). */
+type QueueJob = VerifyJob | SolutionJob;
 
 /**
  * Starts batch verification of a dataset (optionally one language): every record not yet verified
@@ -78,35 +73,6 @@ export async function startVerification({
   return batch;
 }
 
-async function runBoth(record: {
-  language: string;
-  canonicalSolution: string;
-  demoTestFunc: string;
-  fullTestFunc: string;
-}): Promise<Verdict> {
-  try {
-    const language = parseLanguage(record.language);
-    const demo = await runSteadily(
-      { language, solution: record.canonicalSolution, test: record.demoTestFunc },
-      runInSandbox,
-    );
-    const full = await runSteadily(
-      { language, solution: record.canonicalSolution, test: record.fullTestFunc },
-      runInSandbox,
-    );
-    return { kind: "ran", demo, full };
-  } catch (error) {
-    // The isolation failed before the program started: nothing is known about the record, and no
-    // other record can run either (writeVerification stops the batch).
-    if (error instanceof SandboxError && error.code === "SANDBOX_ISOLATION_FAILED")
-      return { kind: "sandbox-error", reason: error.message };
-    if (error instanceof SandboxError) return { kind: "unavailable" };
-    // Retrying a bug would fail the same way and leave the batch RUNNING for ever.
-    console.error(error);
-    return { kind: "errored", reason: "the sandbox failed unexpectedly (see the server log)" };
-  }
-}
-
 /**
  * Verifies one record for a batch: canonical solution against the demo and the full test. A record
  * whose result cannot be stored is marked errored instead, so one bad record never stalls a batch;
@@ -115,7 +81,13 @@ async function runBoth(record: {
 export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<void> {
   const record = await findRecordToVerify({ actor: SYSTEM_ACTOR.worker, batchId, recordId });
   if (!record) return;
-  await storeVerification({ batchId, recordId, verdict: await runBoth(record) });
+  const verdict = await runBothTests({
+    language: record.language,
+    solution: record.canonicalSolution,
+    demoTestFunc: record.demoTestFunc,
+    fullTestFunc: record.fullTestFunc,
+  });
+  await storeVerification({ batchId, recordId, verdict });
 }
 
 /**
@@ -165,10 +137,11 @@ export async function startVerificationWorkers(
   const ids: string[] = [];
   for (let index = 0; index < concurrency; index++) {
     let id: string | null = null;
-    id = await boss.work<VerifyJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    id = await boss.work<QueueJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
       await holdJob({ workerId: worker.id, jobId: job.id });
       try {
-        await verifyRecord(job.data);
+        if ("solutionId" in job.data) await runSolution(job.data);
+        else await verifyRecord(job.data);
       } finally {
         await releaseJob(job.id);
       }

@@ -1,0 +1,54 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+
+import type { Action } from "@/lib/actions/result";
+
+type Progress = {
+  batchId: string;
+  status: string;
+  total: number;
+  done: number;
+  passed: number;
+  failed: number;
+  unavailable: number;
+  errored: number;
+  stopReason: string | null;
+};
+
+type Props = { initial: Progress; readProgress: Action<{ batchId: string }, Progress> };
+
+/** A solution run's progress, read once a second while it runs; the page is refreshed when it ends (key it by the run). */
+export function SolutionRunProgress({ initial, readProgress }: Props) {
+  const router = useRouter();
+  const [progress, setProgress] = useState(initial);
+  const isRunning = progress.status === "RUNNING";
+
+  useEffect(() => {
+    if (!isRunning) return;
+    const timer = setInterval(async () => {
+      const result = await readProgress({ batchId: progress.batchId }).catch(() => null);
+      if (!result?.ok) return;
+      setProgress(result.data);
+      if (result.data.status !== "RUNNING") router.refresh();
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [isRunning, progress.batchId, router, readProgress]);
+
+  const share = progress.total === 0 ? 1 : progress.done / progress.total;
+  return (
+    <div className="space-y-1 text-sm" data-testid="solution-run">
+      <p role="status">
+        {isRunning ? "Running" : progress.status === "FAILED" ? "Stopped" : "Finished"}: {progress.done} of{" "}
+        {progress.total} solutions · {progress.passed} pass both tests · {progress.failed} fail
+        {progress.unavailable ? ` · ${progress.unavailable} unavailable here` : ""}
+        {progress.errored ? ` · ${progress.errored} errored` : ""}
+      </p>
+      <div className="h-2 w-full max-w-md rounded bg-slate-100" aria-hidden>
+        <div className="h-2 rounded bg-indigo-500" style={{ width: `${Math.round(share * 100)}%` }} />
+      </div>
+      {progress.stopReason ? <p className="text-red-700">{progress.stopReason}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import "server-only";
+
+import { parseLanguage } from "@/lib/records/languages";
+import { runInSandbox, SandboxError } from "@/lib/server/sandbox";
+import { runSteadily } from "@/lib/server/sandbox/steady";
+import type { Verdict } from "@/lib/server/verification/batches";
+import { getBoss } from "@/lib/server/workers/boss";
+import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
+
+// The verification queue and what one of its jobs runs: shared by batch verification (a record's
+// canonical solution, jobs.ts) and solver results (a model's solution, lib/server/solvers/jobs.ts),
+// whose jobs the same workers drain.
+
+export const VERIFY_QUEUE = "verify-record";
+
+/** Creates the queue, or brings an existing one's job expiry up to date (docs/deploy.md, "Workers"). */
+export async function ensureQueue(): Promise<void> {
+  const boss = await getBoss();
+  const options = { name: VERIFY_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: verificationJobExpirySeconds() };
+  const queue = await boss.getQueue(VERIFY_QUEUE);
+  if (!queue) await boss.createQueue(VERIFY_QUEUE, options);
+  else if (queue.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(VERIFY_QUEUE, options);
+}
+
+/**
+ * Runs a solution against a record's demo and full tests (the canonical solution for verification,
+ * a model's for solver results), and says what that came to.
+ */
+export async function runBothTests(record: {
+  language: string;
+  solution: string;
+  demoTestFunc: string;
+  fullTestFunc: string;
+}): Promise<Verdict> {
+  try {
+    const language = parseLanguage(record.language);
+    const demo = await runSteadily({ language, solution: record.solution, test: record.demoTestFunc }, runInSandbox);
+    const full = await runSteadily({ language, solution: record.solution, test: record.fullTestFunc }, runInSandbox);
+    return { kind: "ran", demo, full };
+  } catch (error) {
+    // The isolation failed before the program started: nothing is known about the record, and no
+    // other record can run either (writeVerification stops the batch).
+    if (error instanceof SandboxError && error.code === "SANDBOX_ISOLATION_FAILED")
+      return { kind: "sandbox-error", reason: error.message };
+    if (error instanceof SandboxError) return { kind: "unavailable" };
+    // Retrying a bug would fail the same way and leave the batch RUNNING for ever.
+    console.error(error);
+    return { kind: "errored", reason: "the sandbox failed unexpectedly (see the server log)" };
+  }
+}
