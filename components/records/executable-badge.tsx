@@ -18,7 +18,10 @@ export function ExecutableBadge({
 }) {
   if (flaky === true)
     return (
-      <Badge tone="amber" title="Running its tests several times gave different outcomes: its tests are nondeterministic">
+      <Badge
+        tone="amber"
+        title="Running its tests several times gave different outcomes: its tests are nondeterministic"
+      >
         flaky
       </Badge>
     );
