@@ -1,7 +1,8 @@
 // The dependency rules of docs/architecture.md ("Layers"), checked by `npm run lint:deps`.
 // ESLint's layer rule (eslint.config.mjs) decides who may talk to PostgreSQL; these rules decide which
 // folders may depend on which, and that no file depends on itself through others.
-const PURE = "^lib/(metrics|records|runs|annotation|validation|review|reports|actions|api|auth|evidence|releases)/";
+const PURE =
+  "^lib/(metrics|records|runs|annotation|validation|review|reports|actions|api|auth|evidence|releases|critics)/";
 const NOT_TESTS = "\\.test\\.tsx?$|^lib/testing/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */

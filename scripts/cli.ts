@@ -2,6 +2,7 @@
 import { Command } from "commander";
 
 import { registerBackupCommands } from "./commands/backup";
+import { registerCriticCommands } from "./commands/critic";
 import { registerDbCommands } from "./commands/db";
 import { registerGoldCommands } from "./commands/gold";
 import { registerImportCommands } from "./commands/import";
@@ -32,6 +33,7 @@ registerReportCommands(program);
 registerGoldCommands(program);
 registerBackupCommands(program);
 registerSandboxCommands(program);
+registerCriticCommands(program);
 registerSolutionCommands(program);
 
 await program.parseAsync(process.argv);

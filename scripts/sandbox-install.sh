@@ -16,6 +16,13 @@
 #
 # Not installed here (no package anywhere reachable): C#, Dart, Julia, Swift. Route them to the
 # acb backend, e.g. VERITY_SANDBOX_ROUTES=csharp:acb,swift:acb.
+#
+# Where the registries are (a mirror, or a dead address to try the fallback, docs/sandbox.md):
+#   VERITY_GOPROXY           the Go module proxy (default: $GOPROXY, else proxy.golang.org)
+#   VERITY_MAVEN_REPOSITORY  a Maven repository used instead of Maven Central (a mirror of it)
+#   VERITY_CRATES_REGISTRY   a sparse index used instead of crates.io, e.g. sparse+https://mirror/index/
+#   VERITY_TOOLCHAINS_DIR    where the registries' toolchains go (default /opt/verity, the folder the
+#                            sandbox binds; anything else only for trying the script out)
 set -euo pipefail
 
 if [[ "$(id -u)" -ne 0 ]]; then
@@ -34,7 +41,10 @@ APT=(apt-get -o DPkg::Lock::Timeout=600)
 TSX_VERSION="4.23.15"
 SANDBOX_USER="verity-sandbox"
 GO_VERSION="1.23"
-TOOLCHAINS_DIR="/opt/verity"
+TOOLCHAINS_DIR="${VERITY_TOOLCHAINS_DIR:-/opt/verity}"
+GO_PROXY="${VERITY_GOPROXY:-${GOPROXY:-https://proxy.golang.org,direct}}"
+MAVEN_REPOSITORY="${VERITY_MAVEN_REPOSITORY:-}"
+CRATES_REGISTRY="${VERITY_CRATES_REGISTRY:-}"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # Languages that, after this run, differ from the reference image's toolchain (reported at the end).
 differs=()
@@ -177,7 +187,7 @@ debian_go="/usr/lib/go-${GO_VERSION}/bin/go"
 if [[ ! -x "$go_root/bin/go" ]] && [[ -n "$debian_go" ]]; then
   echo "sandbox-install: fetching Go $GO_REFERENCE (the Go toolchain module)"
   go_fetch="$(mktemp -d)"
-  if env GOTOOLCHAIN="go$GO_REFERENCE" GOMODCACHE="$go_fetch/mod" GOPATH="$go_fetch/path" GOFLAGS= \
+  if env GOTOOLCHAIN="go$GO_REFERENCE" GOPROXY="$GO_PROXY" GOMODCACHE="$go_fetch/mod" GOPATH="$go_fetch/path" GOFLAGS= \
     GOENV=off "$debian_go" version >/dev/null 2>"$go_fetch/log"; then
     module="golang.org/toolchain@v0.0.1-go${GO_REFERENCE}.linux-amd64"
     zip="$go_fetch/mod/cache/download/golang.org/toolchain/@v/v0.0.1-go${GO_REFERENCE}.linux-amd64.zip"
@@ -234,10 +244,16 @@ maven_set() {
     IFS=: read -r group artifact version <<<"$coordinate"
     deps+="<dependency><groupId>$group</groupId><artifactId>$artifact</artifactId><version>$version</version></dependency>"
   done
+  local settings=()
+  if [[ -n "$MAVEN_REPOSITORY" ]]; then
+    printf '%s\n' "<settings><mirrors><mirror><id>verity-mirror</id><mirrorOf>*</mirrorOf>" \
+      "<url>$MAVEN_REPOSITORY</url></mirror></mirrors></settings>" >"$work/settings.xml"
+    settings=(-s "$work/settings.xml")
+  fi
   printf '%s\n' "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>" \
     "<groupId>verity.sandbox</groupId><artifactId>$name</artifactId><version>1</version><packaging>pom</packaging>" \
     "<dependencies>$deps</dependencies></project>" >"$work/pom.xml"
-  if ! mvn -B -q -f "$work/pom.xml" -Dmaven.repo.local="$work/m2" dependency:copy-dependencies \
+  if ! mvn -B -q "${settings[@]+"${settings[@]}"}" -f "$work/pom.xml" -Dmaven.repo.local="$work/m2" dependency:copy-dependencies \
     -DoutputDirectory="$work/jars" >"$work/log" 2>&1; then
     echo "sandbox-install: warning: could not fetch $name from Maven Central: $(grep -m1 ERROR "$work/log" || tail -1 "$work/log")" >&2
     rm -rf "$work"
@@ -327,8 +343,13 @@ if [[ -x "$cargo_bin" ]] && [[ "$(cat "$rust_crates/.verity-stamp" 2>/dev/null |
   echo "sandbox-install: building the Rust crates rand, regex and md5"
   rust_work="$(mktemp -d)"
   cp -r "$SCRIPT_DIR/sandbox-rust-crates" "$rust_work/project"
+  crates_source=()
+  if [[ -n "$CRATES_REGISTRY" ]]; then
+    crates_source=(--config 'source.crates-io.replace-with="verity-mirror"'
+      --config "source.verity-mirror.registry=\"$CRATES_REGISTRY\"")
+  fi
   if (cd "$rust_work/project" && RUSTC="$rustc_bin" CARGO_HOME="$rust_work/cargo" CARGO_TARGET_DIR="$rust_work/target" \
-    "$cargo_bin" build --locked --quiet >"$rust_work/log" 2>&1); then
+    "$cargo_bin" "${crates_source[@]+"${crates_source[@]}"}" build --locked --quiet >"$rust_work/log" 2>&1); then
     rm -rf "$rust_crates.new"
     mkdir -p "$rust_crates.new/deps"
     cp "$rust_work/target/debug/deps/"*.rlib "$rust_work/target/debug/deps/"*.rmeta "$rust_crates.new/deps/" 2>/dev/null || true

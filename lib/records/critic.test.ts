@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCritic, parseCriticLine, parseCriticOutput } from "./critic";
+import { findCriticConfidence, parseCritic, parseCriticLine, parseCriticOutput } from "./critic";
 
 // Written for these tests in the shape the AutoCodeBench critic returns. Note rule 3's result says
 // "pass" although it is the failing rule: the generator's per-rule booleans are not trustworthy.
@@ -319,5 +319,22 @@ describe("keys that are not the critic's", () => {
   it("does not let a critic line's __proto__ decide it", () => {
     const line = parseCriticLine(JSON.parse('{"line": 1, "critic": "{\\"__proto__\\": {\\"overall_pass\\": true}}"}'));
     expect(line).toMatchObject({ ok: true, verdict: { overallPass: null } });
+  });
+});
+
+describe("findCriticConfidence", () => {
+  it("reads a stated confidence as a probability, from bare or fenced JSON", () => {
+    expect(findCriticConfidence('{"summary": {"overall_pass": true, "confidence": 0.8}}')).toBe(0.8);
+    expect(findCriticConfidence('Sure.\n```json\n{"summary": {"overall_pass": false, "confidence": "85%"}}\n```')).toBe(
+      0.85,
+    );
+    expect(findCriticConfidence({ overall_pass: true, confidence: 90 })).toBe(0.9);
+  });
+
+  it("is null when none is stated or it is out of range", () => {
+    expect(findCriticConfidence('{"summary": {"overall_pass": true}}')).toBeNull();
+    expect(findCriticConfidence('{"summary": {"overall_pass": true, "confidence": -1}}')).toBeNull();
+    expect(findCriticConfidence('{"summary": {"overall_pass": true, "confidence": "high"}}')).toBeNull();
+    expect(findCriticConfidence("no json here")).toBeNull();
   });
 });

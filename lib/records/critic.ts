@@ -381,3 +381,21 @@ function fillFromProse(verdict: CriticVerdict, text: string): void {
   if (failed) verdict.failedRules = parseList(failed[1]);
   if (verdict.overallPass === null && verdict.failedRules.length > 0) verdict.overallPass = false;
 }
+
+/**
+ * The confidence a critic states for its verdict (`summary.confidence` or `confidence`), as a
+ * probability: a number in [0, 1], or a percentage in (1, 100] scaled down; null when none is stated.
+ */
+export function findCriticConfidence(output: unknown): number | null {
+  try {
+    const found = findCriticObject(output, 0);
+    if (!found) return null;
+    const summary = isPlainObject(found.summary) ? found.summary : {};
+    const value = summary.confidence ?? found.confidence;
+    const number = typeof value === "string" && value.trim() !== "" ? Number(value.trim().replace(/%$/, "")) : value;
+    if (typeof number !== "number" || !Number.isFinite(number) || number < 0 || number > 100) return null;
+    return number > 1 ? number / 100 : number;
+  } catch {
+    return null;
+  }
+}

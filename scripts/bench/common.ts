@@ -53,6 +53,18 @@ export function writeBenchmarkSection(heading: string, section: string, path = r
   writeFileSync(path, `${next.trimEnd()}\n`);
 }
 
+/**
+ * CPU seconds (user + system) of this process's finished children and their descendants, from
+ * /proc/self/stat (cutime + cstime, in clock ticks): what the programs a benchmark spawned used.
+ */
+export function childrenCpuSeconds(): number {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  // Fields after the command name (which may hold spaces) start at field 3 (state).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticksPerSecond = 100;
+  return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
+}
+
 /** The p-th percentile (0–100) of a list of numbers, nearest-rank. */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;

@@ -98,7 +98,7 @@ function languageLine(report: LanguageReport): string[] {
     report.version ?? "",
     report.reference.reference,
     SKEW_LABELS[report.reference.skew],
-    report.detail ? report.detail.split("\n")[0].slice(0, 100) : "",
+    (report.detail ?? report.reference.note ?? "").split("\n")[0].slice(0, 160),
   ];
 }
 

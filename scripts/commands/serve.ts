@@ -15,6 +15,7 @@ import { DEMO_DATASET, DEMO_SOLUTIONS_FILE, loadDemoDatasetIfEmpty } from "@/lib
 import { failInterruptedImports } from "@/lib/server/imports/imports";
 import { closePgPool } from "@/lib/server/db/pool";
 import { countUsers } from "@/lib/server/users/users";
+import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 import { stopBoss } from "@/lib/server/workers/boss";
@@ -75,10 +76,14 @@ export function registerServeCommand(program: Command): void {
         console.log(
           `No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`,
         );
-      // The app's own process drains the verification queue too, unless workers run elsewhere.
+      // The app's own process drains the verification and critic queues too, unless workers run elsewhere.
       const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
-      if (hasWorkers) await startVerificationWorkers();
-      else {
+      if (hasWorkers) {
+        // Critic workers open the API keys stored sealed under the session secret.
+        process.env.NEXTAUTH_SECRET ??= secret;
+        await startVerificationWorkers();
+        await startCriticWorkers();
+      } else {
         await stopBoss();
         await disconnectPrisma();
         await closePgPool();

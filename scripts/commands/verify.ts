@@ -11,6 +11,7 @@ import {
   verificationByLanguage,
   type VerificationProgress,
 } from "@/lib/server/verification/batches";
+import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
 import { exitWithError, usageError, withDatabase } from "./with-database";
@@ -96,13 +97,15 @@ export function registerVerifyCommands(program: Command): void {
 
   program
     .command("worker")
-    .description("Drain the verification queue on this machine until stopped (for extra worker machines).")
+    .description("Drain the verification and critic queues on this machine until stopped (for extra worker machines).")
     .action(async () => {
       await withDatabase(async () => {
         // Worker machines start after a crash too; only imports whose process is gone are touched.
         const interrupted = await failInterruptedImports();
         if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
         const ids = await startVerificationWorkers();
+        // The same machine works on critic runs too (each with its critic's own requests at once).
+        await startCriticWorkers();
         console.log(
           `Verification worker running (${ids.length} at once). Stop with Ctrl+C; unfinished jobs are retried elsewhere.`,
         );

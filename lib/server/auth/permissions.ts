@@ -21,6 +21,10 @@ export const SCOPES = [
   // Gold answers (records' known verdicts): admins set them; reviewers may read them; annotators never.
   "gold:write",
   "gold:read",
+  // LLM critics run from Verity: admins define and run them; reviewers read their calibration and
+  // results. Annotators never: in blind mode no critic verdict may reach them (visibility.ts).
+  "critics:admin",
+  "critics:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -38,6 +42,7 @@ const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
     "audit:read",
     "comments:write",
     "gold:read",
+    "critics:read",
   ],
   ANNOTATOR: ["records:read", "labels:write", "sandbox:run", "tokens:write", "comments:write"],
 };
@@ -65,9 +70,11 @@ const SYSTEM_SCOPES: Record<SystemReason, readonly Scope[]> = {
     "reports:export",
     "users:admin",
     "tokens:write",
+    "critics:admin",
+    "critics:read",
   ],
-  // A worker reads the records of a batch and writes their verification.
-  worker: ["records:read", "datasets:verify"],
+  // A worker reads the records of a batch and writes their verification, or asks a critic about them.
+  worker: ["records:read", "datasets:verify", "critics:admin"],
   // The demo dataset imported into an empty database when the server starts.
   startup: ["imports:write"],
 };

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 
 import { drawKey } from "@/lib/annotation/gold-draw";
 
@@ -28,4 +28,35 @@ const processSecret = randomBytes(32).toString("base64url");
  */
 export function queueDrawKey(...use: string[]): Buffer {
   return drawKey(process.env.NEXTAUTH_SECRET || processSecret, ...use);
+}
+
+/**
+ * The key that seals secrets Verity must use again later (a critic's API key), derived from
+ * NEXTAUTH_SECRET. Unlike tokens these cannot be hashed: a worker has to send them. Without the
+ * secret nothing can be sealed or opened (a process-local key would lose them at restart).
+ */
+function sealingKey(): Buffer {
+  const secret = process.env.NEXTAUTH_SECRET;
+  if (!secret)
+    throw new Error("NEXTAUTH_SECRET is not set: stored API keys are sealed with it (start Verity with `npm start`).");
+  return Buffer.from(hkdfSync("sha256", secret, "verity", "sealed secrets v1", 32));
+}
+
+/** Seals a secret with AES-256-GCM under sealingKey: `v1.<iv>.<tag>.<ciphertext>`, base64url. */
+export function sealSecret(plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealingKey(), iv);
+  const sealed = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return ["v1", iv, cipher.getAuthTag(), sealed]
+    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+    .join(".");
+}
+
+/** Opens a sealed secret; throws when it was sealed under another NEXTAUTH_SECRET or was altered. */
+export function openSealedSecret(sealed: string): string {
+  const [version, iv, tag, data] = sealed.split(".");
+  if (version !== "v1" || !iv || !tag || data === undefined) throw new Error("not a sealed secret");
+  const decipher = createDecipheriv("aes-256-gcm", sealingKey(), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
 }

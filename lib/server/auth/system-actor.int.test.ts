@@ -120,9 +120,9 @@ describe("the system actor", () => {
     }
   });
 
-  it("holds only what its reason needs: a worker verifies, start-up imports the demo", () => {
+  it("holds only what its reason needs: a worker verifies and asks critics, start-up imports the demo", () => {
     const held = (reason: keyof typeof SYSTEM_ACTOR) => SCOPES.filter((scope) => can(SYSTEM_ACTOR[reason], scope));
-    expect(held("worker")).toEqual(["records:read", "datasets:verify"]);
+    expect(held("worker")).toEqual(["records:read", "datasets:verify", "critics:admin"]);
     expect(held("startup")).toEqual(["imports:write"]);
   });
 

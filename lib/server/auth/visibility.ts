@@ -8,7 +8,9 @@ import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/p
 import { prisma } from "@/lib/server/db/client";
 
 // Who sees what of a record. Every read of records and of critic output goes through these rules,
-// so a page, a REST route, an export and the CLI can never disagree.
+// so a page, a REST route, an export and the CLI can never disagree. Verdicts of critics run from
+// Verity (lib/server/critics) are not a record's critic: every read of them needs critics:read, which
+// no annotator holds, so blind mode never has to hide them.
 
 type Viewer = Pick<Actor, "id" | "role" | "languages">;
 

@@ -90,7 +90,7 @@ export function parseConformanceLines(text: string, source: string): Conformance
 }
 
 /** Reads every case of DIR/*.jsonl, optionally of one language. */
-async function readConformanceCases(dir: string, language?: SandboxLanguage): Promise<ConformanceCase[]> {
+export async function readConformanceCases(dir: string, language?: SandboxLanguage): Promise<ConformanceCase[]> {
   const files = (await readdir(dir)).filter((name) => name.endsWith(".jsonl")).sort();
   const cases: ConformanceCase[] = [];
   for (const file of files) {

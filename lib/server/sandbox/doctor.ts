@@ -7,7 +7,8 @@ import { describeJobFolderMode } from "./job-folder";
 import type { SandboxRouter } from "./index";
 import { firstLine } from "./output";
 import { getRecipe } from "./recipes";
-import { compareWithReference, type ReferenceComparison } from "./reference-versions";
+import { readInstalledExtras } from "./installed";
+import { compareWithReference, type ReferenceComparison, withInstalledExtras } from "./reference-versions";
 import type { BackendName, Outcome, SandboxLanguage } from "./types";
 
 type IsolationReport = {
@@ -83,7 +84,11 @@ async function checkLanguage(
     const version = await router.local.runCommand(recipe.toolchain.version, { timeoutMs: 30_000, env: recipe.env });
     const versionOutput = `${version.stdout}\n${version.stderr}`;
     report.version = firstLine(versionOutput);
-    report.reference = compareWithReference(language, versionOutput);
+    report.reference = withInstalledExtras(
+      language,
+      compareWithReference(language, versionOutput),
+      await readInstalledExtras(),
+    );
     // Generous timeout: first runs warm caches (JVM class data, Go build cache).
     const hello = await router.local.run({ language, ...recipe.hello, timeoutMs: 30_000 });
     report.outcome = hello.outcome;

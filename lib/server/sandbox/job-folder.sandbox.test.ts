@@ -3,7 +3,7 @@
 // of it lands in the host's temporary folder.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { statfs } from "node:fs/promises";
+import { readFile, statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -83,6 +83,34 @@ describe.skipIf(skipWithoutSandbox(whyNot))(`job folder size cap${whyNot ? ` (sk
     });
     expect(result.outcome).toBe("PASSED");
     expect(result.limit).toBeNull();
+  });
+
+  it("gives the next run a reused job folder with nothing of the last run in it and the whole cap free", async () => {
+    const first = await backend.run({
+      language: "python",
+      solution: `${writer("/job", CAP_MB / 4)}\nopen('/tmp/left', 'w').write('secret')`,
+      test: "",
+      timeoutMs: 20_000,
+    });
+    expect(first.outcome).toBe("PASSED");
+    const second = await backend.run({
+      language: "python",
+      solution: [
+        "import os",
+        "print(sorted(os.listdir('/job')), sorted(os.listdir('/tmp')))",
+        "info = os.statvfs('/job')",
+        // Only this program's own file (a block or two) is in use: the last run's 8 MiB are back.
+        `print(info.f_bfree * info.f_frsize > ${CAP_MB - 1} * 1024 * 1024)`,
+      ].join("\n"),
+      test: "",
+      timeoutMs: 20_000,
+    });
+    expect(second.outcome).toBe("PASSED");
+    expect(second.stdout.trim().split("\n")).toEqual(["['test.py'] []", "True"]);
+    // One slot, one mounted job root between runs: the mount is not redone per run.
+    const mountinfo = await readFile("/proc/self/mountinfo", "utf8");
+    const mine = mountinfo.split("\n").filter((line) => line.includes(`/${jobFolderPrefix()}`));
+    expect(mine).toHaveLength(1);
   });
 
   it("unmounts and removes the job folders a killed process left mounted, on the next backend's first probe", async () => {

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { constants as osConstants, availableParallelism, tmpdir } from "node:os";
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chown, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import { DEFAULT_JOB_FOLDER_MB } from "./config";
@@ -25,17 +25,16 @@ import {
   HIDDEN_SYSTEM_PATHS,
   prlimitArgv,
   rebaseEnv,
+  type RootEntry,
   type Rlimits,
   signalFromExitCode,
 } from "./isolation";
 import {
+  createJobRootPool,
   detectJobFolderMode,
   isJobFolderFull,
-  jobFolderPrefix,
   type JobFolderMode,
-  mountJobFolder,
   removeStaleJobFolders,
-  unmountJobFolder,
 } from "./job-folder";
 import { getRecipe, stepTimeoutMs, type JobFile, type StepOutcome } from "./recipes";
 import { firstLine } from "./output";
@@ -130,6 +129,8 @@ const TOOLCHAIN_CACHE_MS = 5 * 60_000;
 // A failed probe is kept only briefly (the operator is probably installing what was missing), and a
 // run probes again anyway (a few file checks), so runs recover without a restart.
 const FAILED_PROBE_CACHE_MS = 10_000;
+// The host folders every run binds; they change when a package is installed, not between runs.
+const HOST_LAYOUT_CACHE_MS = 60_000;
 const FILE_SIZE_LIMIT = 256 * 1024 * 1024;
 const OPEN_FILES_LIMIT = 4096;
 // A run alone (a time-limit retry) is judged by CPU time: each process may use the step's limit in
@@ -217,6 +218,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   let isolationCache: { checkedAt: number; status: Promise<IsolationStatus> } | null = null;
   // Once per backend: job folders that a killed process left mounted are cleaned up.
   let hasRemovedStaleFolders = false;
+  // Mounted job roots reused between runs: one per slot is all that can be busy at once.
+  const jobRoots = createJobRootPool(options.concurrency);
 
   async function findBwrap(): Promise<string | null> {
     if (!configuredBwrap) return findOnHost("bwrap");
@@ -332,6 +335,20 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     return base;
   }
 
+  let layoutCache: { checkedAt: number; value: Promise<[RootEntry[], string[], string[]]> } | null = null;
+
+  /**
+   * What of the host each run binds (the /bin, /lib* links, the /etc allow-list, the hidden paths):
+   * dozens of lstat calls, looked up again once a minute rather than for every run.
+   */
+  function hostLayout(): Promise<[RootEntry[], string[], string[]]> {
+    if (layoutCache && Date.now() - layoutCache.checkedAt < HOST_LAYOUT_CACHE_MS) return layoutCache.value;
+    const value = Promise.all([systemRoots(), etcPaths(), existingPaths(HIDDEN_SYSTEM_PATHS)]);
+    layoutCache = { checkedAt: Date.now(), value };
+    value.catch(() => (layoutCache = null));
+    return value;
+  }
+
   /** Runs argv steps in one fresh job folder with one job cgroup; always cleans both up. */
   async function runJob(
     status: IsolationStatus,
@@ -342,16 +359,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     signal?: AbortSignal,
   ): Promise<{ runs: StepRun[]; memoryKb: number | null; limit: LimitName | null }> {
     // The job root holds the program's files (/job) and its /tmp, so one size cap bounds both.
-    const jobRoot = await mkdtemp(join(await jobBase(), jobFolderPrefix()));
+    const jobRoot = await jobRoots.acquire(status.jobFolder, await jobBase(), status.user);
     const jobDir = join(jobRoot, "job");
     const tmpDir = join(jobRoot, "tmp");
-    let isMounted = false;
     let cgroup: JobCgroup | null = null;
     try {
-      await chmod(jobRoot, 0o700);
-      if (status.user) await chown(jobRoot, status.user.uid, status.user.gid);
-      await mountJobFolder(status.jobFolder, jobRoot, status.user);
-      isMounted = true;
       for (const dir of [jobDir, tmpDir]) {
         await mkdir(dir, { mode: 0o700 });
         if (status.user) await chown(dir, status.user.uid, status.user.gid);
@@ -361,10 +373,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
         memoryBytes: options.memoryLimitMb * 1024 * 1024,
         pids: PROCESS_LIMIT,
       });
-      const [roots, etc, hiddenPaths] =
-        status.mode === "bubblewrap"
-          ? await Promise.all([systemRoots(), etcPaths(), existingPaths(HIDDEN_SYSTEM_PATHS)])
-          : [[], [], []];
+      const [roots, etc, hiddenPaths] = status.mode === "bubblewrap" ? await hostLayout() : [[], [], []];
       const runs: StepRun[] = [];
       for (const step of steps) {
         const limits = stepRlimits(step.timeoutMs, cpuCount, step.cpuSeconds);
@@ -415,10 +424,10 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       const isFull = await isJobFolderFull(status.jobFolder, jobRoot);
       return { runs, memoryKb: stats?.memoryPeakKb ?? null, limit: limitFired(runs, stats, isFull) };
     } finally {
-      // The tmpfs first: its pages are charged to the job cgroup, which is then removed empty.
-      if (isMounted) await unmountJobFolder(status.jobFolder, jobRoot).catch(() => undefined);
+      // The job root first (emptied for the next run, or removed): its tmpfs pages are charged to
+      // the job cgroup, which is then removed empty.
+      await jobRoots.release(jobRoot);
       await cgroup?.destroy().catch(() => undefined);
-      await rm(jobRoot, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -572,6 +581,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
 
   function forget(): void {
     isolationCache = null;
+    layoutCache = null;
     toolchainCache.clear();
     versionCache.clear();
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { LANGUAGES } from "@/lib/records/languages";
 
-import { compareWithReference, parseVersion, REFERENCE_VERSIONS } from "./reference-versions";
+import { compareWithReference, parseVersion, REFERENCE_VERSIONS, withInstalledExtras } from "./reference-versions";
 
 describe("parseVersion", () => {
   it("finds the version number in common version outputs", () => {
@@ -49,5 +49,55 @@ describe("compareWithReference", () => {
 
   it("has an entry for every language", () => {
     expect(Object.keys(REFERENCE_VERSIONS).sort()).toEqual([...LANGUAGES].sort());
+  });
+});
+
+describe("withInstalledExtras", () => {
+  const registries = {
+    junitConsoleJar: "/opt/verity/java-libs-1.11.4/lib/junit-platform-console-standalone-1.11.4.jar",
+    rustExternArgs: [
+      "-L",
+      "dependency=/opt/verity/rust-crates/deps",
+      "--extern",
+      "rand=/opt/verity/rust-crates/deps/librand-1.rlib",
+      "--extern",
+      "regex=/opt/verity/rust-crates/deps/libregex-2.rlib",
+      "--extern",
+      "md5=/opt/verity/rust-crates/deps/libmd5-3.rlib",
+    ].join("\n"),
+  };
+  // What sandbox-install.sh leaves when Maven Central and crates.io cannot be reached.
+  const fallback = { junitConsoleJar: "/usr/share/java/junit-platform-console-standalone.jar", rustExternArgs: "" };
+
+  it("leaves Java and Rust as they are with the registries' JUnit console and crates", () => {
+    const java = compareWithReference("java", "javac 17.0.15");
+    expect(withInstalledExtras("java", java, registries)).toEqual(java);
+    const rust = compareWithReference("rust", "rustc 1.96.0");
+    expect(withInstalledExtras("rust", rust, registries)).toEqual(rust);
+  });
+
+  it("makes Java older than the reference on Debian's JUnit console, and says so", () => {
+    const result = withInstalledExtras("java", compareWithReference("java", "javac 17.0.15"), fallback);
+    expect(result.skew).toBe("older");
+    expect(result.note).toMatch(/Debian's junit5.*not the reference's 1\.11\.4/);
+    const versioned = { ...fallback, junitConsoleJar: "/usr/share/java/junit-platform-console-standalone-1.9.1.jar" };
+    expect(withInstalledExtras("java", compareWithReference("java", "javac 17"), versioned).note).toMatch(
+      /^JUnit console 1\.9 /,
+    );
+  });
+
+  it("makes Rust older than the reference without the prebuilt crates, naming the missing ones", () => {
+    const none = withInstalledExtras("rust", compareWithReference("rust", "rustc 1.96.0"), fallback);
+    expect(none.skew).toBe("older");
+    expect(none.note).toMatch(/^no prebuilt crates rand, regex, md5: records that use them fail to build/);
+    const onlyRand = { ...fallback, rustExternArgs: "--extern\nrand=/x/librand.rlib" };
+    expect(withInstalledExtras("rust", compareWithReference("rust", "rustc 1.96"), onlyRand).note).toMatch(
+      /^no prebuilt crates regex, md5:/,
+    );
+  });
+
+  it("does not touch other languages", () => {
+    const go = compareWithReference("go", "go version go1.23.5 linux/amd64");
+    expect(withInstalledExtras("go", go, fallback)).toEqual(go);
   });
 });

@@ -62,7 +62,56 @@ export const REFERENCE_TIME_ZONE = "Asia/Shanghai";
 /** How a local toolchain stands against the reference: `older`/`newer` are skew worth a look. */
 export type VersionSkew = "same" | "older" | "newer" | "unknown";
 
-export type ReferenceComparison = { reference: string; local: string | null; skew: VersionSkew };
+export type ReferenceComparison = {
+  reference: string;
+  local: string | null;
+  skew: VersionSkew;
+  /** What else differs from the reference (a library the install fell back on), in one sentence. */
+  note?: string;
+};
+
+/**
+ * What the install put beside a toolchain where the reference's outcomes depend on it: the real
+ * path of the JUnit console jar the Java recipe runs, the Rust crates' `--extern` arguments. Read
+ * from the host by doctor and the status page; null when the file is not there.
+ */
+export type InstalledExtras = { junitConsoleJar: string | null; rustExternArgs: string | null };
+
+const REFERENCE_JUNIT_CONSOLE = "1.11";
+const REFERENCE_CRATES = ["rand", "regex", "md5"] as const;
+
+/**
+ * A language's comparison with what the install fell back on taken into account (pure): Debian's
+ * JUnit console instead of 1.11.4 makes Java older than the reference, a Rust without the prebuilt
+ * crates is older too (records that use them fail to build), each with a note saying so.
+ */
+export function withInstalledExtras(
+  language: Language,
+  comparison: ReferenceComparison,
+  extras: InstalledExtras,
+): ReferenceComparison {
+  if (language === "java" && extras.junitConsoleJar !== null) {
+    const version = /-(\d+\.\d+)\.\d+\.jar$/.exec(extras.junitConsoleJar)?.[1] ?? null;
+    if (version === REFERENCE_JUNIT_CONSOLE) return comparison;
+    return {
+      ...comparison,
+      skew: "older",
+      note: `JUnit console ${version ?? "of Debian's junit5"} (${extras.junitConsoleJar}), not the reference's 1.11.4 with org.json and Gson: a registry was unreachable at install`,
+    };
+  }
+  if (language === "rust") {
+    const missing = REFERENCE_CRATES.filter(
+      (crate) => !new RegExp(`^${crate}=`, "m").test(extras.rustExternArgs ?? ""),
+    );
+    if (missing.length === 0) return comparison;
+    return {
+      ...comparison,
+      skew: "older",
+      note: `no prebuilt crates ${missing.join(", ")}: records that use them fail to build here (crates.io was unreachable at install)`,
+    };
+  }
+  return comparison;
+}
 
 /** The version number in a toolchain's version output (e.g. "go1.23.5" → "1.23.5"), or null. */
 export function parseVersion(output: string, pattern?: RegExp): string | null {

@@ -12,7 +12,12 @@ import { languageAvailability, lastProbeAt, probeAgain } from "@/lib/server/sand
 import { describeCgroupMode } from "@/lib/server/sandbox/cgroup";
 import { describeJobFolderMode } from "@/lib/server/sandbox/job-folder";
 import { getSandboxRouter, type SandboxFailure, type SandboxRouter } from "@/lib/server/sandbox";
-import { compareWithReference, type ReferenceComparison } from "@/lib/server/sandbox/reference-versions";
+import { readInstalledExtras } from "@/lib/server/sandbox/installed";
+import {
+  compareWithReference,
+  type ReferenceComparison,
+  withInstalledExtras,
+} from "@/lib/server/sandbox/reference-versions";
 import type { BackendName, SandboxLanguage } from "@/lib/server/sandbox/types";
 
 type LanguageStatus = {
@@ -43,7 +48,11 @@ export type SandboxStatus = {
 
 /** Everything the admin status page shows: availability as every instance sees it, the rest of this one. */
 export async function collectSandboxStatus(router: SandboxRouter = getSandboxRouter()): Promise<SandboxStatus> {
-  const [isolation, availability] = await Promise.all([router.local.isolation(), languageAvailability(router)]);
+  const [isolation, availability, extras] = await Promise.all([
+    router.local.isolation(),
+    languageAvailability(router),
+    readInstalledExtras(),
+  ]);
   const languages = await Promise.all(
     LANGUAGES.map(async (language): Promise<LanguageStatus> => {
       const status = availability[language];
@@ -55,7 +64,7 @@ export async function collectSandboxStatus(router: SandboxRouter = getSandboxRou
         available: status.available,
         reason: status.reason ?? null,
         version,
-        reference: compareWithReference(language, version),
+        reference: withInstalledExtras(language, compareWithReference(language, version), extras),
       };
     }),
   );

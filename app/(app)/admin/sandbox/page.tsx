@@ -90,6 +90,9 @@ export default async function SandboxStatusPage() {
                   {language.version ? (
                     <Badge tone={SKEW_TONE[language.reference.skew]}>{language.reference.skew}</Badge>
                   ) : null}
+                  {language.reference.note ? (
+                    <div className="mt-0.5 text-xs text-slate-600">{language.reference.note}</div>
+                  ) : null}
                 </td>
               </tr>
             ))}

@@ -82,6 +82,14 @@ export default async function DatasetPage({
                 Report across campaigns
               </Link>
             ) : null}
+            {can(actor, "critics:read") ? (
+              <Link
+                href={`/datasets/${encodeURIComponent(name)}/critics`}
+                className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
+              >
+                Which critic to trust
+              </Link>
+            ) : null}
             {can(actor, "datasets:verify") ? (
               <VerifyButton
                 dataset={name}

@@ -11,7 +11,7 @@ import type { StepOutcome } from "./types";
  * Maven Central cannot be reached, links to Debian's junit5, libjson-java and libgoogle-gson-java).
  */
 const JAVA_LIBS_DIR = "/opt/verity/java";
-const JUNIT_CONSOLE_JAR = `${JAVA_LIBS_DIR}/junit-platform-console-standalone.jar`;
+export const JUNIT_CONSOLE_JAR = `${JAVA_LIBS_DIR}/junit-platform-console-standalone.jar`;
 const EXTRA_JARS = [`${JAVA_LIBS_DIR}/json.jar`, `${JAVA_LIBS_DIR}/gson.jar`];
 
 /** The reference sets CLASSPATH for javac; the console launcher gets its own `--class-path`. */

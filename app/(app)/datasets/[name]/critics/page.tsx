@@ -1,0 +1,56 @@
+import Link from "next/link";
+
+import { CalibrationRanking, VersionBreakdown } from "@/components/critics/calibration-view";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { Card, PageHeader } from "@/components/ui/primitives";
+import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
+import { requirePageActor } from "@/lib/server/auth/require-actor";
+import { getDatasetCriticCalibration } from "@/lib/server/critics/calibration";
+import { pathSegment } from "@/lib/server/http";
+import { orNotFound } from "@/lib/server/not-found";
+
+export const metadata = { title: "Which critic to trust" };
+export const dynamic = "force-dynamic";
+
+export default async function DatasetCriticsPage({ params }: { params: Promise<{ name: string }> }) {
+  const name = pathSegment((await params).name);
+  const actor = await requirePageActor("critics:read", `/datasets/${encodeURIComponent(name)}/critics`);
+  const calibration = await orNotFound(getDatasetCriticCalibration({ actor, datasetName: name }));
+  const categoryLabels = Object.fromEntries(DEFAULT_CATEGORIES.map((category) => [category.key, category.label]));
+  const { blind, open } = calibration.provenance;
+  return (
+    <>
+      <Breadcrumbs
+        items={[
+          { label: "Datasets", href: "/datasets" },
+          { label: name, href: `/datasets/${encodeURIComponent(name)}` },
+          { label: "Critics" },
+        ]}
+      />
+      <PageHeader
+        title="Which critic to trust"
+        description={`Every critic version against people's final labels on ${calibration.items} items of this dataset's campaigns (${blind} from blind campaigns, ${open} from open ones). Positive class: invalid.`}
+        actions={
+          <Link href="/critics" className="text-sm text-indigo-700 hover:underline">
+            Critics and runs →
+          </Link>
+        }
+      />
+      <div className="space-y-6">
+        <Card title="Ranking">
+          <CalibrationRanking calibration={calibration} />
+          <p className="mt-3 text-xs text-slate-500">
+            Campaign items are a seeded random sample per language (gold items never count), so these figures estimate
+            the critic on the dataset. In open campaigns annotators saw the imported critic before labelling, which
+            pulls people towards it: its figures there are anchored, and blind campaigns give the unanchored comparison.
+            Run critics are never shown to annotators. With a small n the Wilson intervals are wide; read the interval,
+            not the point.
+          </p>
+        </Card>
+        {calibration.versions.map((version) => (
+          <VersionBreakdown key={version.versionId} version={version} categoryLabels={categoryLabels} />
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import "server-only";
+
+import { backoffMs, isRetryableStatus, retryAfterMs } from "@/lib/critics/retry";
+
+// One call to an OpenAI-compatible chat endpoint (POST {baseUrl}/chat/completions), with the
+// retries a critic run needs: 429 and 5xx answers, timeouts and dropped connections are asked again
+// after a backoff that honours Retry-After; other answers are final.
+
+export type ChatRequest = {
+  baseUrl: string;
+  apiKey: string | null;
+  model: string;
+  temperature: number;
+  maxTokens: number;
+  prompt: string;
+  timeoutMs: number;
+};
+
+/** The endpoint's reply: the assistant's text when the body has one, else the body as it came. */
+export type ChatReply = {
+  /** The assistant message, or the raw body when it was not a chat completion (kept, shown unreadable). */
+  text: string;
+  isChatCompletion: boolean;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  attempts: number;
+  latencyMs: number;
+};
+
+export class EndpointError extends Error {
+  constructor(
+    message: string,
+    readonly attempts: number,
+  ) {
+    super(message);
+  }
+}
+
+export type RetryPolicy = { maxAttempts: number; baseMs: number; maxWaitMs: number };
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseMs: 1_000, maxWaitMs: 60_000 };
+
+const usageNumber = (value: unknown): number | null =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : null;
+
+/** Reads a 200 body: the first choice's message when it is a chat completion. */
+function readCompletion(
+  body: string,
+): Pick<ChatReply, "text" | "isChatCompletion" | "promptTokens" | "completionTokens"> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { text: body, isChatCompletion: false, promptTokens: null, completionTokens: null };
+  }
+  const completion = parsed as {
+    choices?: { message?: { content?: unknown } }[];
+    usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+  };
+  const content = completion?.choices?.[0]?.message?.content;
+  const usage = {
+    promptTokens: usageNumber(completion?.usage?.prompt_tokens),
+    completionTokens: usageNumber(completion?.usage?.completion_tokens),
+  };
+  if (typeof content !== "string") return { text: body, isChatCompletion: false, ...usage };
+  return { text: content, isChatCompletion: true, ...usage };
+}
+
+/**
+ * Asks the endpoint once per attempt until an answer is final. Throws EndpointError when every
+ * attempt failed or the endpoint refused the request (4xx other than 429), with the last reason.
+ */
+export async function callChatCompletion(
+  request: ChatRequest,
+  {
+    retry = DEFAULT_RETRY,
+    sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    signal,
+  }: { retry?: RetryPolicy; sleep?: (ms: number) => Promise<void>; signal?: AbortSignal } = {},
+): Promise<ChatReply> {
+  const url = `${request.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const body = JSON.stringify({
+    model: request.model,
+    temperature: request.temperature,
+    max_tokens: request.maxTokens,
+    messages: [{ role: "user", content: request.prompt }],
+  });
+  const started = Date.now();
+  let lastReason = "no attempt was made";
+  for (let attempt = 1; attempt <= retry.maxAttempts; attempt++) {
+    let retryAfter: number | null = null;
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {}),
+        },
+        body,
+        signal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMs)])
+          : AbortSignal.timeout(request.timeoutMs),
+      });
+      const text = await response.text();
+      if (response.ok) return { ...readCompletion(text), attempts: attempt, latencyMs: Date.now() - started };
+      lastReason = `the endpoint answered ${response.status}: ${text.slice(0, 300)}`;
+      if (!isRetryableStatus(response.status)) throw new EndpointError(lastReason, attempt);
+      retryAfter = retryAfterMs(response.headers.get("retry-after"), Date.now());
+    } catch (error) {
+      if (error instanceof EndpointError) throw error;
+      if (signal?.aborted) throw new EndpointError("the run was stopped", attempt);
+      const name = error instanceof Error ? error.name : "";
+      lastReason =
+        name === "TimeoutError"
+          ? `no answer within ${request.timeoutMs} ms`
+          : `the endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (attempt < retry.maxAttempts)
+      await sleep(
+        backoffMs({ attempt, retryAfter, baseMs: retry.baseMs, maxMs: retry.maxWaitMs, random: Math.random() }),
+      );
+  }
+  throw new EndpointError(`${lastReason} (after ${retry.maxAttempts} attempts)`, retry.maxAttempts);
+}

@@ -1,0 +1,103 @@
+import "server-only";
+
+import type { Language } from "@/lib/records/languages";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
+import { changeCriticRunStatus, type CriticRunStart, type CriticRunStatus, openCriticRun } from "./critics";
+import { getBoss } from "@/lib/server/workers/boss";
+
+import { processCriticRun } from "./run";
+
+// Critic runs as queued jobs: one job works on a run for a couple of minutes and queues its own
+// continuation, so a run of 100,000 records never holds one job for hours, and a worker that dies
+// loses one stretch: pg-boss hands the job out again when it expires, and the run resumes from the
+// records it has no verdict for. One job per run at a time (the queue's "stately" policy, keyed by run).
+
+export const CRITIC_QUEUE = "critic-run";
+// A stretch is two minutes of asking plus the requests in flight at its end (each up to its timeout
+// times its attempts); past this a job is taken for dead and retried.
+const JOB_EXPIRY_SECONDS = 15 * 60;
+
+type CriticJob = { runId: string };
+
+async function ensureQueue(): Promise<void> {
+  const boss = await getBoss();
+  if (await boss.getQueue(CRITIC_QUEUE)) return;
+  await boss.createQueue(CRITIC_QUEUE, {
+    name: CRITIC_QUEUE,
+    policy: "stately",
+    retryLimit: 20,
+    retryDelay: 5,
+    expireInSeconds: JOB_EXPIRY_SECONDS,
+  });
+}
+
+async function queueRun(runId: string): Promise<void> {
+  await ensureQueue();
+  await (await getBoss()).send(CRITIC_QUEUE, { runId } satisfies CriticJob, { singletonKey: runId });
+}
+
+/**
+ * Starts (or resumes) a run of a critic's newest version over a dataset, one language of it, or a
+ * campaign's sample, and queues it for the critic workers. Scope: critics:admin.
+ */
+export async function startCriticRun(args: {
+  actor: Actor | SystemActor;
+  criticName: string;
+  datasetName: string;
+  language?: Language;
+  campaignId?: string;
+}): Promise<CriticRunStart> {
+  assertCan(args.actor, "critics:admin");
+  const run = await openCriticRun(args);
+  if (run.total > 0) await queueRun(run.runId);
+  return run;
+}
+
+/** Pauses, resumes (queued again) or cancels a run. Scope: critics:admin. */
+export async function controlCriticRun({
+  actor,
+  runId,
+  action,
+}: {
+  actor: Actor | SystemActor;
+  runId: string;
+  action: "pause" | "resume" | "cancel";
+}): Promise<CriticRunStatus> {
+  assertCan(actor, "critics:admin");
+  const status = await changeCriticRunStatus({ actor, runId, action });
+  if (status === "RUNNING") await queueRun(runId);
+  return status;
+}
+
+const globalForCritics = globalThis as unknown as { verityCriticWorkers?: string[] };
+
+/**
+ * Starts `count` workers draining the critic queue in this process (each works on one run at a
+ * time, with that critic's own concurrency). Stopping the job queue (stopBoss) stops them.
+ */
+export async function startCriticWorkers(count = Number(process.env.VERITY_CRITIC_WORKERS) || 2): Promise<string[]> {
+  if (globalForCritics.verityCriticWorkers) return globalForCritics.verityCriticWorkers;
+  await ensureQueue();
+  const boss = await getBoss();
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = await boss.work<CriticJob>(
+      CRITIC_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 0.5 },
+      async ([job]) => {
+        const outcome = await processCriticRun({ runId: job.data.runId });
+        // The continuation is queued while this job is still active: the policy allows one queued beside it.
+        if (outcome === "continue") await queueRun(job.data.runId);
+      },
+    );
+    ids.push(id);
+  }
+  globalForCritics.verityCriticWorkers = ids;
+  return ids;
+}
+
+/** Forgets this process's critic workers once the job queue has stopped (stopBoss). */
+export function forgetCriticWorkers(): void {
+  globalForCritics.verityCriticWorkers = undefined;
+}

@@ -1,0 +1,182 @@
+import "server-only";
+
+import { renderCriticPrompt } from "@/lib/critics/template";
+import { findCriticConfidence, parseCriticOutput } from "@/lib/records/critic";
+import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { openSealedSecret } from "@/lib/server/auth/secrets";
+import {
+  type CriticResultInput,
+  criticRunStatus,
+  findCriticRunToProcess,
+  finishCriticRun,
+  nextPendingCriticRecords,
+  type PendingCriticRecord,
+  writeCriticResult,
+} from "./critics";
+
+import { callChatCompletion, DEFAULT_RETRY, EndpointError, type RetryPolicy } from "./endpoint";
+
+// Processing a critic run: ask the endpoint about every pending record of the run, `concurrency`
+// at a time, and store each reply as it comes, so a crash loses only the requests in flight.
+
+const PAGE_SIZE = 200;
+const STATUS_POLL_MS = 1_000;
+
+/** How a stretch of processing ended: the run is done, it was paused or cancelled, or time ran out and more remains. */
+export type CriticRunOutcome = "finished" | "stopped" | "continue";
+
+/** The API key a critic sends: the named environment variable of this process, else its sealed key, else none. */
+function apiKeyOf(critic: { apiKeyEnv: string | null; apiKeySealed: string | null }): string | null {
+  if (critic.apiKeyEnv) {
+    const value = process.env[critic.apiKeyEnv];
+    if (!value)
+      throw new Error(`the environment variable ${critic.apiKeyEnv} that holds the critic's API key is not set`);
+    return value;
+  }
+  return critic.apiKeySealed ? openSealedSecret(critic.apiKeySealed) : null;
+}
+
+/** A reply read into a result: PARSED when it states a verdict, else UNREADABLE (kept, never pass or fail). */
+export function readCriticReply(reply: {
+  text: string;
+  isChatCompletion: boolean;
+}): Pick<CriticResultInput, "status" | "overallPass" | "failedRules" | "rules" | "confidence" | "raw"> {
+  const verdict = reply.isChatCompletion ? parseCriticOutput(reply.text) : null;
+  if (!verdict || verdict.overallPass === null)
+    return { status: "UNREADABLE", overallPass: null, failedRules: [], rules: [], confidence: null, raw: reply.text };
+  return {
+    status: "PARSED",
+    overallPass: verdict.overallPass,
+    failedRules: verdict.failedRules,
+    rules: verdict.rules,
+    confidence: findCriticConfidence(reply.text),
+    raw: reply.text,
+  };
+}
+
+/**
+ * Works on a RUNNING run until it is done, paused or cancelled, or `budgetMs` has passed (then it
+ * returns "continue" and the caller queues the rest). Records that already have a verdict of the
+ * run's version are never asked again. A missing API key fails the run with the reason. Throws only
+ * when a result cannot be stored (the database is down), so the job is retried.
+ */
+export async function processCriticRun({
+  runId,
+  budgetMs = 120_000,
+  retry = DEFAULT_RETRY,
+  signal,
+}: {
+  runId: string;
+  budgetMs?: number;
+  retry?: RetryPolicy;
+  signal?: AbortSignal;
+}): Promise<CriticRunOutcome> {
+  const run = await findCriticRunToProcess(runId);
+  if (!run || run.status !== "RUNNING") return "stopped";
+  const { critic, ...prompt } = run.version;
+  let apiKey: string | null;
+  try {
+    apiKey = apiKeyOf(critic);
+  } catch (error) {
+    await finishCriticRun({ runId, stopReason: error instanceof Error ? error.message : String(error) });
+    return "finished";
+  }
+
+  const deadline = Date.now() + budgetMs;
+  // Cancelling aborts the requests in flight; pausing lets them finish and keeps their answers.
+  const cancelled = new AbortController();
+  const requestSignal = signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal;
+  let isStopped = false;
+  let isOutOfTime = false;
+  const poll = setInterval(() => {
+    criticRunStatus(runId)
+      .then((status) => {
+        if (status === "RUNNING") return;
+        isStopped = true;
+        if (status !== "PAUSED") cancelled.abort();
+      })
+      .catch(() => {});
+  }, STATUS_POLL_MS);
+
+  let afterId = 0;
+  async function* pending(): AsyncGenerator<PendingCriticRecord> {
+    for (;;) {
+      const page = await nextPendingCriticRecords({ runId, afterId, limit: PAGE_SIZE });
+      if (page.length === 0) return;
+      for (const record of page) {
+        if (isStopped || requestSignal.aborted) return;
+        if (Date.now() >= deadline) {
+          isOutOfTime = true;
+          return;
+        }
+        afterId = record.id;
+        yield record;
+      }
+    }
+  }
+
+  async function ask(record: PendingCriticRecord): Promise<void> {
+    const started = Date.now();
+    let result: CriticResultInput;
+    try {
+      const reply = await callChatCompletion(
+        {
+          baseUrl: critic.baseUrl,
+          apiKey,
+          model: prompt.model,
+          temperature: prompt.temperature,
+          maxTokens: prompt.maxTokens,
+          prompt: renderCriticPrompt(prompt.template, record),
+          timeoutMs: critic.timeoutMs,
+        },
+        { retry, signal: requestSignal },
+      );
+      result = {
+        ...readCriticReply(reply),
+        error: null,
+        attempts: reply.attempts,
+        latencyMs: reply.latencyMs,
+        promptTokens: reply.promptTokens,
+        completionTokens: reply.completionTokens,
+      };
+    } catch (error) {
+      // A cancelled run (or a stopping worker) keeps no half answer: the record stays pending.
+      if (requestSignal.aborted) return;
+      if (!(error instanceof EndpointError)) throw error;
+      result = {
+        status: "ERROR",
+        overallPass: null,
+        failedRules: [],
+        rules: [],
+        confidence: null,
+        raw: "",
+        error: error.message,
+        attempts: error.attempts,
+        latencyMs: Date.now() - started,
+        promptTokens: null,
+        completionTokens: null,
+      };
+    }
+    await writeCriticResult({ actor: SYSTEM_ACTOR.worker, runId, recordId: record.id, result });
+  }
+
+  try {
+    const records = pending();
+    // `concurrency` lanes share one generator: each takes the next record when its last answer is stored.
+    const lanes = Array.from({ length: critic.concurrency }, async () => {
+      for (;;) {
+        const next = await records.next();
+        if (next.done) return;
+        await ask(next.value);
+      }
+    });
+    await Promise.all(lanes);
+  } finally {
+    clearInterval(poll);
+  }
+  if (signal?.aborted) return "stopped";
+  if (isStopped || (await criticRunStatus(runId)) !== "RUNNING") return "stopped";
+  if (isOutOfTime) return "continue";
+  await finishCriticRun({ runId });
+  return "finished";
+}
