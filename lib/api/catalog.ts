@@ -313,7 +313,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "reports:export",
     summary: "Agreement figures; undefined metrics are null.",
     responses: {
-      200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, items, medianActiveMs, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}}",
+      200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, items, medianActiveMs, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}, signals: [{signal (critic|execution|flaky|weak-tests|unsolved|rule:NAME), n, flagged, truePositives, falsePositives, falseNegatives, trueNegatives, precision, precisionInterval, recall, recallInterval, kappa, byLanguage}]}",
       ...errors,
     },
   },
