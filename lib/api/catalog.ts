@@ -242,6 +242,16 @@ export const API_OPERATIONS: Operation[] = [
   },
   {
     method: "POST",
+    path: "/records/{id}/flaky",
+    scope: "datasets:verify",
+    summary:
+      "Check a record for flaky tests: its canonical solution runs against both tests `repeat` times (default 3), each run alone on the sandbox; outcomes that differ make it flaky.",
+    body: "{repeat?: 2–20}",
+    responses: { 201: '{flaky: boolean | null, outcomes: ["DEMO/FULL outcome", …]}', ...errors },
+    response: z.object({ flaky: z.boolean().nullable(), outcomes: z.array(z.string()) }),
+  },
+  {
+    method: "POST",
     path: "/records/{id}/runs",
     scope: "sandbox:run",
     summary:

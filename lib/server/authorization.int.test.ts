@@ -64,6 +64,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/records/actions.ts#clearGoldAnswerAction": "gold:write",
   "app/(app)/datasets/actions.ts#importGoldAnswersAction": "gold:write",
   "app/(app)/records/actions.ts#runRecordAction": "sandbox:run",
+  "app/(app)/records/actions.ts#checkFlakinessAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#startVerificationAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
   "app/(app)/critics/actions.ts#saveCriticAction": "critics:admin",

@@ -35,7 +35,7 @@ export const recordQuerySchema = z.object({
   language: anyWhenEmpty(z.enum(LANGUAGES)),
   difficulty: anyWhenEmpty(z.enum(["easy", "medium", "hard"])),
   critic: anyWhenEmpty(z.enum(["pass", "fail", "none"])),
-  executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown"])),
+  executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown", "flaky"])),
   outcome: anyWhenEmpty(z.enum(OUTCOME_FILTER_NAMES)),
   q: storableText(200)
     .trim()
