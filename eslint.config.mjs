@@ -20,6 +20,7 @@ const DATA_FILES = [
 const OPERATIONS = [
   "lib/server/runs/run-record.ts",
   "lib/server/verification/jobs.ts",
+  "lib/server/evidence/jobs.ts",
   "lib/server/verification/queue.ts",
   "lib/server/solvers/jobs.ts",
   "lib/server/workers/workers.ts",

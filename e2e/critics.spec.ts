@@ -85,7 +85,7 @@ test("the admin defines a critic, runs version 1 and version 2, and the ranking 
   await signIn(page, admin);
   const reportBefore = await (await page.request.get(`/api/v1/datasets/${dataset}/report`)).json();
 
-  await page.getByRole("link", { name: "Critics" }).click();
+  await page.getByRole("link", { name: "Critics", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Critics", exact: true })).toBeVisible();
   const form = page.getByRole("form", { name: "Critic" });
   await form.getByLabel("Name").fill(criticName);

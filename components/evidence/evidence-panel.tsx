@@ -71,6 +71,7 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
 export function EvidencePanel({
   executableValid,
   verificationOutcome,
+  flaky = null,
   evidence,
   critic,
   isExecutionHidden = false,
@@ -79,6 +80,7 @@ export function EvidencePanel({
 }: {
   executableValid: boolean | null;
   verificationOutcome: string | null;
+  flaky?: boolean | null;
   evidence: RecordEvidence;
   critic: { overallPass: boolean | null; failedRules: string[] } | null;
   isExecutionHidden?: boolean;
@@ -95,7 +97,15 @@ export function EvidencePanel({
       <h2 className="mb-1 text-sm font-semibold text-slate-800">Evidence</h2>
       <dl className="divide-y divide-slate-100">
         <Row name="Execution" testId="evidence-execution">
-          {isExecutionHidden ? hidden : <ExecutableBadge value={executableValid} outcome={verificationOutcome} />}
+          {isExecutionHidden ? (
+            hidden
+          ) : (
+            <ExecutableBadge
+              value={executableValid}
+              outcome={verificationOutcome}
+              flaky={isEvidenceHidden ? null : flaky}
+            />
+          )}
         </Row>
         <Row name="Stability" testId="evidence-stability">
           {isEvidenceHidden ? (

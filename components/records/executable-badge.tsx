@@ -3,9 +3,28 @@ import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verifica
 
 /**
  * Batch verification's verdict: does the canonical solution pass both of its tests? A language that
- * cannot run here is "unavailable here", never a failure nor a pending run.
+ * cannot run here is "unavailable here", never a failure nor a pending run; tests whose outcome
+ * changes between runs are "flaky".
  */
-export function ExecutableBadge({ value, outcome = null }: { value: boolean | null; outcome?: string | null }) {
+export function ExecutableBadge({
+  value,
+  outcome = null,
+  flaky = null,
+}: {
+  value: boolean | null;
+  outcome?: string | null;
+  /** Repeated runs gave different outcomes: a state of its own, neither passing nor failing. */
+  flaky?: boolean | null;
+}) {
+  if (flaky === true)
+    return (
+      <Badge
+        tone="amber"
+        title="Running its tests several times gave different outcomes: its tests are nondeterministic"
+      >
+        flaky
+      </Badge>
+    );
   if (value === true)
     return (
       <Badge tone="green" title="The canonical solution PASSED the demo and the full test">

@@ -4,17 +4,39 @@ import { z } from "zod";
 
 import type { Scope } from "@/lib/server/auth/permissions";
 import { invitationLinkSchema } from "@/lib/validation/auth";
+import {
+  annotationResponseSchema,
+  campaignListResponseSchema,
+  campaignProgressResponseSchema,
+  campaignResponseSchema,
+  campaignStatusResponseSchema,
+  claimResponseSchema,
+  createdCampaignResponseSchema,
+  extendCampaignResponseSchema,
+  leaseResponseSchema,
+} from "@/lib/validation/campaigns";
 import { commentThreadResponseSchema } from "@/lib/validation/comments";
-import { recordEvidenceSchema } from "@/lib/evidence/types";
-
-/** A record as REST returns it: the fields a script relies on checked, the rest passed through. */
-const recordWithEvidenceSchema = z.looseObject({
-  id: z.number(),
-  key: z.string(),
-  language: z.string(),
-  executableValid: z.boolean().nullable(),
-  evidence: recordEvidenceSchema,
-});
+import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/validation/gold";
+import {
+  datasetListResponseSchema,
+  importJobResponseSchema,
+  importSummaryResponseSchema,
+  recordPageResponseSchema,
+  recordResponseSchema,
+  verificationProgressResponseSchema,
+  verificationStartResponseSchema,
+} from "@/lib/validation/records";
+import {
+  campaignReportResponseSchema,
+  datasetReportResponseSchema,
+  exportLineResponseSchema,
+} from "@/lib/validation/reports";
+import {
+  adjudicationResponseSchema,
+  agreementResponseSchema,
+  reviewQueueResponseSchema,
+} from "@/lib/validation/review";
+import { runsResponseSchema } from "@/lib/validation/runs";
 
 export type Operation = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -25,9 +47,20 @@ export type Operation = {
   query?: Record<string, string>;
   body?: string;
   responses: Record<number, string>;
-  /** The success answer's shape; the OpenAPI document carries it and route tests parse answers with it. */
-  response?: z.ZodType;
+  /**
+   * The success answer's JSON shape; the OpenAPI document carries it and route tests parse every
+   * 2xx answer with it. null: every success is a 204 without a body. For a `stream`, one line's shape.
+   */
+  response: z.ZodType | null | typeof NOT_YET_DESCRIBED;
+  /** The answer is streamed JSON Lines (or CSV, described in `responses`); `response` is one line. */
+  stream?: "jsonl";
 };
+
+/**
+ * Operations that landed while the response schemas were written, not described yet: the key must
+ * still be written, so a new route cannot leave it out unnoticed (the catalog test lists these).
+ */
+const NOT_YET_DESCRIBED = undefined;
 
 const errors = {
   401: "No valid token or session.",
@@ -45,6 +78,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "Datasets the caller sees (annotators: those with a campaign in their languages) with record counts per language.",
     responses: { 200: "[{id, name, records, byLanguage}]", 401: errors[401] },
+    response: datasetListResponseSchema,
   },
   {
     method: "GET",
@@ -63,10 +97,10 @@ export const API_OPERATIONS: Operation[] = [
       cursor: "nextCursor of the previous page",
     },
     responses: {
-      200: "{records: [{id, key, line, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome, evidence}], nextCursor}",
+      200: "{records: [{id, key, line, dataset, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome, evidence}], nextCursor}",
       ...errors,
     },
-    response: z.object({ records: z.array(recordWithEvidenceSchema), nextCursor: z.number().nullable() }),
+    response: recordPageResponseSchema,
   },
   {
     method: "POST",
@@ -84,6 +118,7 @@ export const API_OPERATIONS: Operation[] = [
       403: errors[403],
       503: errors[503],
     },
+    response: importSummaryResponseSchema,
   },
   {
     method: "GET",
@@ -95,6 +130,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{dataset, passAtOne: [{model, attempted, solved, passAtOne, interval, unavailable, pending, byLanguage: {language: {attempted, solved, passAtOne, interval, unavailable, pending}}}], latestRun}",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "POST",
@@ -110,6 +146,7 @@ export const API_OPERATIONS: Operation[] = [
       ...errors,
       422: "Nothing imported: fieldErrors.file lists each bad line (line N: why).",
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -123,6 +160,7 @@ export const API_OPERATIONS: Operation[] = [
       limit: "1–500 (50)",
     },
     responses: { 200: "{rows: [{recordId, line, language, question, solvedBy, triedBy}], nextCursor}", ...errors },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -133,6 +171,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{batchId, dataset, status, models, total, done, passed, failed, unavailable, errored, stopReason, createdAt}",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -141,6 +180,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "A dataset's gold answers (records' known verdicts). Admins and reviewers only: annotators get 403, so gold items stay indistinguishable to them.",
     responses: { 200: "[{recordId, key, language, valid, categories, note, updatedAt}]", ...errors },
+    response: goldAnswerListResponseSchema,
   },
   {
     method: "POST",
@@ -155,6 +195,7 @@ export const API_OPERATIONS: Operation[] = [
       ...errors,
       422: "Nothing imported: fieldErrors.file lists each bad line (line N: why).",
     },
+    response: goldImportResponseSchema,
   },
   {
     method: "POST",
@@ -163,6 +204,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Start (or resume) batch verification of a dataset.",
     body: "{language?, force?}",
     responses: { 202: "{batchId, total, resumed}", ...errors },
+    response: verificationStartResponseSchema,
   },
   {
     method: "GET",
@@ -171,6 +213,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "A dataset's releases, newest first, keyset-paged.",
     query: { cursor: "nextCursor of the previous page", limit: "1–200 (50)" },
     responses: { 200: "{releases: [{name, createdAt, records, excluded, revised}], nextCursor}", ...errors },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "POST",
@@ -180,6 +223,7 @@ export const API_OPERATIONS: Operation[] = [
       "Cut a release: which record revisions are in, which records are out and why, the validity table and the method disclosure are stored now and never change. A name the dataset has is refused.",
     body: "{name, requireExecutable?}",
     responses: { 201: "{name, records, excluded, revised}", ...errors, 409: "The dataset has a release of that name." },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -191,6 +235,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{name, dataset, createdAt, records, excluded, revised, byLanguage, rule, validity, disclosure}",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -199,6 +244,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "The release folder (data.jsonl, excluded.jsonl, README.md dataset card, manifest.json) as a .tar.gz; two downloads are the same bytes.",
     responses: { 200: "application/gzip", ...errors },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -210,6 +256,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{a, b, added: [{key, line, language, revision}], removed, revised: [{…, fromRevision}]}",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -220,6 +267,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{id, datasetName, fileName, source, status, linesRead, bytesRead, bytesTotal, imported, duplicates, skipped, errors, message, createdAt, finishedAt}",
       ...errors,
     },
+    response: importJobResponseSchema,
   },
   {
     method: "GET",
@@ -227,9 +275,10 @@ export const API_OPERATIONS: Operation[] = [
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, status, total, done, executableValid, failed, unavailable, errored, stopReason}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, errored, stopReason}",
       ...errors,
     },
+    response: verificationProgressResponseSchema,
   },
   {
     method: "GET",
@@ -241,7 +290,17 @@ export const API_OPERATIONS: Operation[] = [
       200: "{id, key, line, dataset, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra, critic, isCriticHidden, executableValid, verificationOutcome, evidence: {mutation: {score, viable, killed, stillborn, generated, byTest: {demo, full}, survivors, notApplicable, analysedAt} | null, flaky: boolean | null, solvers: {solved, total, byModel} | null}}",
       ...errors,
     },
-    response: recordWithEvidenceSchema,
+    response: recordResponseSchema,
+  },
+  {
+    method: "POST",
+    path: "/records/{id}/flaky",
+    scope: "datasets:verify",
+    summary:
+      "Check a record for flaky tests: its canonical solution runs against both tests `repeat` times (default 3), each run alone on the sandbox; outcomes that differ make it flaky.",
+    body: "{repeat?: 2–20}",
+    responses: { 201: '{flaky: boolean | null, outcomes: ["DEMO/FULL outcome", …]}', ...errors },
+    response: z.object({ flaky: z.boolean().nullable(), outcomes: z.array(z.string()) }),
   },
   {
     method: "GET",
@@ -253,6 +312,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{current, revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "POST",
@@ -266,6 +326,7 @@ export const API_OPERATIONS: Operation[] = [
       409: "Another repair of the record waits for its check, or the record changed since baseRevision.",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -278,6 +339,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{repairs: [{id, recordId, number, language, dataset, title, createdAt}], nextCursor}",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "GET",
@@ -289,6 +351,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{id, recordId, number, language, dataset, content: {question, canonical_solution, demo_test_func, full_test_func}, evidence}",
       ...errors,
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "POST",
@@ -303,6 +366,7 @@ export const API_OPERATIONS: Operation[] = [
       403: "The caller proposed this revision, or lacks the scope.",
       409: "Already checked.",
     },
+    response: NOT_YET_DESCRIBED,
   },
   {
     method: "POST",
@@ -312,11 +376,12 @@ export const API_OPERATIONS: Operation[] = [
       "Run a record in the sandbox (rate-limited, at most a few runs at once per user; a client that disconnects cancels its run); stored with who ran it, outputs cut to their first and last 32 KiB.",
     body: '{kind: "demo"|"full"|"both"|"scratch", solution?, test?}',
     responses: {
-      201: "{runs: [{outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend}]}",
+      201: "{runs: [{id, kind, createdAt, outcome, exitCode, signal, stdout, stderr, compileOutput, timeMs, compileMs?, runMs?, memoryKb, limit, stdoutTruncated, stderrTruncated, program, backend, language, toolchain?}]}",
       429: "Too many runs, too many of yours at once, or the sandbox queue is full.",
       502: "The sandbox could not run it (unavailable language, backend down).",
       ...errors,
     },
+    response: runsResponseSchema,
   },
   {
     method: "GET",
@@ -324,6 +389,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "records:read",
     summary: "Campaigns visible to the caller.",
     responses: { 200: "[campaign]", 401: errors[401] },
+    response: campaignListResponseSchema,
   },
   {
     method: "POST",
@@ -332,6 +398,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Create a campaign over a stratified, seeded sample.",
     body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
     responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
+    response: createdCampaignResponseSchema,
   },
   {
     method: "POST",
@@ -341,6 +408,7 @@ export const API_OPERATIONS: Operation[] = [
       "Add records to a running campaign: the sample grows to perLanguage per language (null: all) under the campaign's seed, so it holds what a campaign created with that size would; optionally more languages. Labels so far stay; the sample never shrinks.",
     body: "{perLanguage: number|null, languages?}",
     responses: { 200: "{added, perLanguage, before: {lang: items}, after: {lang: items}}", ...errors },
+    response: extendCampaignResponseSchema,
   },
   {
     method: "PATCH",
@@ -350,6 +418,7 @@ export const API_OPERATIONS: Operation[] = [
       "Rename a campaign, change its overlap while nothing is labelled, or change its gold share (0–0.5; later claims only).",
     body: "{name?, overlap?, goldShare?}",
     responses: { 200: "the campaign", 409: "The name is taken, or items are labelled already (overlap).", ...errors },
+    response: campaignResponseSchema,
   },
   {
     method: "DELETE",
@@ -357,6 +426,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "campaigns:admin",
     summary: "Delete a campaign and its items while nothing is labelled.",
     responses: { 204: "Deleted.", 409: "The campaign has labels: close or archive it.", ...errors },
+    response: null,
   },
   {
     method: "POST",
@@ -365,6 +435,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Pause (no new claims; active leases end), resume, close, reopen, archive or unarchive a campaign.",
     body: '{action: "pause"|"resume"|"close"|"reopen"|"archive"|"unarchive"}',
     responses: { 200: "{status, endedLeases}", 409: "Not allowed from the campaign's current status.", ...errors },
+    response: campaignStatusResponseSchema,
   },
   {
     method: "POST",
@@ -372,11 +443,12 @@ export const API_OPERATIONS: Operation[] = [
     scope: "labels:write",
     summary: "Claim the caller's next item with a lease.",
     responses: {
-      200: "{item: {id}, record, leaseExpiresAt, categories}",
+      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}",
       204: "Nothing left for the caller.",
       409: "The campaign is paused, closed or archived.",
       ...errors,
     },
+    response: claimResponseSchema,
   },
   {
     method: "GET",
@@ -387,6 +459,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{items, annotationsWanted, annotationsDone, itemsComplete, activeLeases, mine, byLanguage}",
       ...errors,
     },
+    response: campaignProgressResponseSchema,
   },
   {
     method: "GET",
@@ -404,6 +477,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts, nextCursor: string | null}",
       ...errors,
     },
+    response: reviewQueueResponseSchema,
   },
   {
     method: "GET",
@@ -411,9 +485,10 @@ export const API_OPERATIONS: Operation[] = [
     scope: "reports:export",
     summary: "Agreement figures; undefined metrics are null.",
     responses: {
-      200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, items, medianActiveMs, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}}",
+      200: "{overall, byLanguage, humanVsCritic: {items, kappa, confusion}, humanVsCriticByLanguage, humanVsExecution: {items, notRun, kappa, confusion}, humanVsExecutionByLanguage, criticRules, annotators: [{userId, email, name, items, medianActiveMs, meanActiveMs, fastDecisions, itemsPerDay, agreementWithFinal, pairwiseKappa, gold: {n, correct, byLanguage}}], blindReveal: null | {overall, byLanguage, byAnnotator: [{userId, email, name, language, labels, flipped, flipRate, flippedTowardCritic, withCritic, agreementBefore, agreementAfter, kappaBefore, kappaAfter}]}, signals: [{signal (critic|execution|flaky|weak-tests|unsolved|rule:NAME), n, flagged, truePositives, falsePositives, falseNegatives, trueNegatives, precision, precisionInterval, recall, recallInterval, kappa, byLanguage}]}",
       ...errors,
     },
+    response: agreementResponseSchema,
   },
   {
     method: "GET",
@@ -422,9 +497,10 @@ export const API_OPERATIONS: Operation[] = [
     summary: "The validity report per language with Wilson 95% intervals; rates are fractions.",
     query: { format: "json|csv|md" },
     responses: {
-      200: "{byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory}",
+      200: "{campaign: {id, name, dataset, finalRule, overlap}, byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory, categoriesByLanguage} (format=json; csv and md: the table as text)",
       ...errors,
     },
+    response: campaignReportResponseSchema,
   },
   {
     method: "GET",
@@ -434,9 +510,10 @@ export const API_OPERATIONS: Operation[] = [
       "The validity report across a dataset's campaigns: a record labelled in several counts once, with its strongest resolved label (adjudication, then more agreeing annotators, then the latest campaign); the rule is in `rule`.",
     query: { format: "json|csv|md" },
     responses: {
-      200: "{campaign, byLanguage, pooled, macro, byDifficulty, byCategory, campaigns: [{id, name, finalRule}], rule}",
+      200: "{campaign, byLanguage, pooled, macro, byDifficulty, byCategory, categoriesByLanguage, campaigns: [{id, name, finalRule}], rule} (format=json; csv and md: the table as text, md with the rule under it)",
       ...errors,
     },
+    response: datasetReportResponseSchema,
   },
   {
     method: "GET",
@@ -445,7 +522,9 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "Stream labels one row per item (final label, rule, how resolved, adjudication reason), one row per annotation (annotator, verdict, categories, note, pre-reveal label, active seconds, created/revised at), or the verified subset (final-Valid records in the input format). CSV writes true/false and leaves a cell empty only for an unknown value; the file is named after the campaign and the date.",
     query: { what: "labels|annotations|verified", format: "jsonl|csv (labels and annotations)" },
-    responses: { 200: "application/x-ndjson or text/csv", ...errors },
+    responses: { 200: "application/x-ndjson (one JSON object a line) or text/csv (the same columns)", ...errors },
+    response: exportLineResponseSchema,
+    stream: "jsonl",
   },
   {
     method: "POST",
@@ -454,11 +533,12 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Submit or revise the caller's label on an item the queue handed them (claim first).",
     body: "{valid, categories, note?, testLine?, needsReview?, activeMs?, baseRevision?}",
     responses: {
-      201: "Created.",
-      200: "Revised, or unchanged (a repeated submit).",
+      201: "Created: {id, revision, valid, categories, note, testLine, needsReview, created}.",
+      200: "Revised, or unchanged (a repeated submit, whose answer adds activeMs): the same shape.",
       409: "Stale revision, the caller skipped the item, or the lease expired and the slot is gone.",
       ...errors,
     },
+    response: annotationResponseSchema,
   },
   {
     method: "POST",
@@ -467,6 +547,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Skip the caller's current item with a reason.",
     body: "{reason}",
     responses: { 204: "Skipped.", ...errors },
+    response: null,
   },
   {
     method: "POST",
@@ -474,6 +555,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "labels:write",
     summary: "Extend the caller's lease (404 for an item the caller never held).",
     responses: { 200: "{leaseExpiresAt}", 409: "The lease has ended.", ...errors },
+    response: leaseResponseSchema,
   },
   {
     method: "GET",
@@ -517,6 +599,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "users:admin",
     summary: "Revoke an unused invitation; its link stops working.",
     responses: { 204: "Revoked.", ...errors },
+    response: null,
   },
   {
     method: "POST",
@@ -525,13 +608,32 @@ export const API_OPERATIONS: Operation[] = [
     summary: "Record or revise the final decision on an item.",
     body: "{valid, categories, reason, baseRevision?}",
     responses: {
-      201: "First decision.",
-      200: "Revised.",
+      201: "First decision: {id, revision, valid, categories, reason}.",
+      200: "Revised: the same shape.",
       409: "Another reviewer decided first, or the decision changed.",
       ...errors,
     },
+    response: adjudicationResponseSchema,
   },
 ];
+
+const TEXT_FORMATS: Record<string, string> = { csv: "text/csv", md: "text/markdown" };
+
+/**
+ * A success answer's media types: JSON (or JSON Lines for a stream, the schema being one line's),
+ * and the text formats a `format` query offers, described in prose only.
+ */
+function successContent(operation: Operation, response: z.ZodType): Record<string, { schema: object }> {
+  const schema = z.toJSONSchema(response);
+  const formats = (operation.query?.format ?? "").split(/[|\s(]/);
+  const text = Object.entries(TEXT_FORMATS).filter(([format]) => formats.includes(format));
+  return {
+    ...(operation.stream === "jsonl"
+      ? { "application/x-ndjson": { schema: { ...schema, description: "Each line of the stream." } } }
+      : { "application/json": { schema } }),
+    ...Object.fromEntries(text.map(([, type]) => [type, { schema: { type: "string" } }])),
+  };
+}
 
 /** The OpenAPI 3.1 document of /api/v1, built from the catalog. */
 export function openApiDocument(serverUrl: string) {
@@ -570,8 +672,8 @@ export function openApiDocument(serverUrl: string) {
       responses: Object.fromEntries(
         Object.entries(operation.responses).map(([status, description]) => [
           status,
-          operation.response && status.startsWith("2")
-            ? { description, content: { "application/json": { schema: z.toJSONSchema(operation.response) } } }
+          operation.response && status.startsWith("2") && status !== "204"
+            ? { description, content: successContent(operation, operation.response) }
             : { description },
         ]),
       ),

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/users/tokens";
+import { readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 // Outside Next there is no cookie: the test decides whose session the request carries. Everything
@@ -180,7 +181,9 @@ describe("a database that is down", () => {
         await closePgPool();
         process.env.DATABASE_URL = url;
       }
-      expect((await call(campaigns.GET, {}, "/api/v1/campaigns")).status).toBe(200);
+      const recovered = await call(campaigns.GET, {}, "/api/v1/campaigns");
+      expect(recovered.status).toBe(200);
+      await readResponse(recovered, "GET", "/campaigns");
     });
   }
 });
@@ -235,18 +238,21 @@ describe("cross-site requests riding the session cookie (CSRF)", () => {
       body: JSON.stringify({ dataset, name: uniqueName("own") }),
     });
     expect(byOrigin.status).toBe(201);
+    await readResponse(byOrigin, "POST", "/campaigns");
     const byFetchMetadata = await callWithCookie(campaigns.POST, {}, "/api/v1/campaigns", {
       method: "POST",
       headers: { "content-type": "application/json", origin: "http://127.0.0.1:8080", "sec-fetch-site": "same-origin" },
       body: JSON.stringify({ dataset, name: uniqueName("own") }),
     });
     expect(byFetchMetadata.status).toBe(201);
+    await readResponse(byFetchMetadata, "POST", "/campaigns");
   });
 
   it("leaves token requests alone: no Origin needed, any content type parsed", async () => {
     const dataset = await makeDataset();
     const response = await call(campaigns.POST, {}, "/api/v1/campaigns", formPost(dataset, uniqueName("token"), {}));
     expect(response.status).toBe(201);
+    await readResponse(response, "POST", "/campaigns");
   });
 
   it("protects the upload (not JSON) by its Origin", async () => {
@@ -267,6 +273,7 @@ describe("cross-site requests riding the session cookie (CSRF)", () => {
       body: record,
     });
     expect(accepted.status).toBe(201);
+    expect(await readResponse(accepted, "POST", "/datasets/{name}/records")).toMatchObject({ ok: true, imported: 1 });
   });
 });
 

@@ -6,7 +6,7 @@ import type { CampaignStatus as PrismaCampaignStatus } from "@/lib/generated/pri
 import { LANGUAGES } from "@/lib/records/languages";
 
 import { goldShareSchema } from "./gold";
-import { MAX_INT4 } from "./records";
+import { MAX_INT4, workRecordResponseSchema } from "./records";
 import { firstRepeated, singleLineText, storableText } from "./text";
 
 export const FINAL_RULES = ["consensus", "majority", "strict"] as const;
@@ -173,3 +173,103 @@ export const annotationSchema = z
 export type AnnotationInput = z.infer<typeof annotationSchema>;
 
 export const skipSchema = z.object({ reason: storableText().trim().min(1, "Say why you skip it.").max(500) });
+
+// What the /api/v1 campaign and labelling routes answer (the API catalog's response schemas; route
+// tests parse every answer with them). Timestamps travel as ISO strings.
+
+const CAMPAIGN_STATUSES = ["ACTIVE", "PAUSED", "CLOSED", "ARCHIVED"] as const satisfies readonly CampaignStatus[];
+
+/**
+ * A campaign as its reader may see it. `seed` and `goldShare` are left out for annotators (with the
+ * seed and the record keys they could tell sample items from gold).
+ */
+export const campaignResponseSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  dataset: z.string(),
+  languages: z.array(z.string()),
+  perLanguage: z.number().int().nullable(),
+  seed: z.string().optional(),
+  overlap: z.number().int(),
+  agreementFraction: z.number(),
+  blind: z.boolean(),
+  finalRule: z.enum(FINAL_RULES),
+  leaseMinutes: z.number().int(),
+  guidelines: z.string(),
+  requireInvalidNote: z.boolean(),
+  goldShare: z.number().optional(),
+  itemCount: z.number().int().min(0),
+  createdAt: z.iso.datetime(),
+});
+
+/** `GET /api/v1/campaigns`. */
+export const campaignListResponseSchema = z.array(campaignResponseSchema);
+
+/** `POST /api/v1/campaigns` (201): the creator is an admin, so the seed is always there. */
+export const createdCampaignResponseSchema = campaignResponseSchema.extend({ seed: z.string() });
+
+const itemsPerLanguage = z.record(z.string(), z.number().int().min(0));
+
+/** `POST /api/v1/campaigns/{id}/items`. */
+export const extendCampaignResponseSchema = z.strictObject({
+  added: z.number().int().min(0),
+  perLanguage: z.number().int().nullable(),
+  before: itemsPerLanguage,
+  after: itemsPerLanguage,
+});
+
+/** `POST /api/v1/campaigns/{id}/status`. */
+export const campaignStatusResponseSchema = z.strictObject({
+  status: z.enum(CAMPAIGN_STATUSES),
+  endedLeases: z.number().int().min(0),
+});
+
+/** `POST /api/v1/campaigns/{id}/claim` (200; 204 without a body when nothing is left). */
+export const claimResponseSchema = z.strictObject({
+  item: z.strictObject({ id: z.string(), campaignId: z.string() }),
+  /** The record; its critic is null while blind mode hides it from the caller. */
+  record: workRecordResponseSchema.extend({ verificationOutcome: z.string().nullable() }),
+  leaseExpiresAt: z.iso.datetime(),
+  categories: z.array(
+    z.strictObject({ key: z.string(), label: z.string(), description: z.string(), invalidating: z.boolean() }),
+  ),
+});
+
+const progressCounts = {
+  items: z.number().int().min(0),
+  annotationsWanted: z.number().int().min(0),
+  annotationsDone: z.number().int().min(0),
+};
+
+/** `GET /api/v1/campaigns/{id}/progress`. */
+export const campaignProgressResponseSchema = z.strictObject({
+  ...progressCounts,
+  /** Items with every label they need; null for annotators (it would tell gold items apart). */
+  itemsComplete: z.number().int().min(0).nullable(),
+  activeLeases: z.number().int().min(0),
+  mine: z.strictObject({
+    submitted: z.number().int().min(0),
+    skipped: z.number().int().min(0),
+    active: z.number().int().min(0),
+    available: z.number().int().min(0),
+  }),
+  byLanguage: z.record(z.string(), z.strictObject(progressCounts)),
+});
+
+/** `POST /api/v1/items/{id}/annotations` (201 created, 200 revised or unchanged). */
+export const annotationResponseSchema = z.strictObject({
+  id: z.string(),
+  revision: z.number().int().min(1),
+  valid: z.boolean(),
+  categories: z.array(z.string()),
+  note: z.string().nullable(),
+  testLine: z.number().int().nullable(),
+  needsReview: z.boolean(),
+  /** The label's active time so far; only in the answer to a repeated, unchanged submit. */
+  activeMs: z.number().int().min(0).optional(),
+  created: z.boolean(),
+});
+
+/** `POST /api/v1/items/{id}/lease`. */
+export const leaseResponseSchema = z.strictObject({ leaseExpiresAt: z.iso.datetime() });

@@ -46,3 +46,22 @@ export const importGoldSchema = z.object({
   dataset: z.string().trim().min(1).max(200),
   text: z.string().min(1, "Choose a file.").max(MAX_GOLD_FILE_BYTES),
 });
+
+// What the /api/v1 gold routes answer (the API catalog's response schemas; route tests parse every
+// answer with them).
+
+/** `GET /api/v1/datasets/{name}/gold`. */
+export const goldAnswerListResponseSchema = z.array(
+  z.strictObject({
+    recordId: z.number().int(),
+    key: z.string(),
+    language: z.string(),
+    valid: z.boolean(),
+    categories: z.array(z.string()),
+    note: z.string().nullable(),
+    updatedAt: z.iso.datetime(),
+  }),
+);
+
+/** `POST /api/v1/datasets/{name}/gold` (201). */
+export const goldImportResponseSchema = z.strictObject({ dataset: z.string(), imported: z.number().int().min(0) });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { recordEvidenceSchema } from "@/lib/evidence/types";
 import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
 import { OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
@@ -34,7 +35,7 @@ export const recordQuerySchema = z.object({
   language: anyWhenEmpty(z.enum(LANGUAGES)),
   difficulty: anyWhenEmpty(z.enum(["easy", "medium", "hard"])),
   critic: anyWhenEmpty(z.enum(["pass", "fail", "none"])),
-  executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown"])),
+  executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown", "flaky"])),
   outcome: anyWhenEmpty(z.enum(OUTCOME_FILTER_NAMES)),
   q: storableText(200)
     .trim()
@@ -67,4 +68,119 @@ export const importQuerySchema = z.object({
     .optional()
     .transform((value) => value === "1" || value === "true"),
   fileName: storableText(255).optional(),
+});
+
+// What the /api/v1 dataset, record, import and verification routes answer (the API catalog's
+// response schemas; route tests parse every answer with them). Timestamps travel as ISO strings.
+
+/** `GET /api/v1/datasets`. */
+export const datasetListResponseSchema = z.array(
+  z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    records: z.number().int().min(0),
+    byLanguage: z.record(z.string(), z.number().int().min(0)),
+  }),
+);
+
+/** A critic verdict as a reader sees it (null where blind mode hides it). */
+const criticVerdictResponseSchema = z.strictObject({
+  overallPass: z.boolean().nullable(),
+  failedRules: z.array(z.string()),
+  rules: z.array(z.strictObject({ rule: z.string(), passed: z.boolean().nullable(), reason: z.string() })),
+  keyPoints: z.array(z.string()),
+  reasoning: z.string().nullable(),
+  raw: z.string(),
+});
+
+/** The fields every record answer shares (the records list and a claimed item). */
+const recordFields = {
+  id: z.number().int(),
+  key: z.string(),
+  line: z.number().int(),
+  language: z.string(),
+  difficulty: z.string().nullable(),
+  question: z.string(),
+  canonicalSolution: z.string(),
+  demoTestFunc: z.string(),
+  fullTestFunc: z.string(),
+  /** The input line's fields Verity has no column for, as imported. */
+  extra: z.json(),
+  critic: criticVerdictResponseSchema.nullable(),
+};
+
+/** A record's fields as a claimed item carries them (no verification figures: the label is the annotator's own). */
+export const workRecordResponseSchema = z.strictObject(recordFields);
+
+/** `GET /api/v1/records/{id}`: a record with its verification and evidence (each part null while hidden or not collected). */
+export const recordResponseSchema = z.strictObject({
+  ...recordFields,
+  dataset: z.string(),
+  isCriticHidden: z.boolean(),
+  executableValid: z.boolean().nullable(),
+  verificationOutcome: z.string().nullable(),
+  evidence: recordEvidenceSchema,
+});
+
+/** `GET /api/v1/datasets/{name}/records`. */
+export const recordPageResponseSchema = z.strictObject({
+  records: z.array(recordResponseSchema),
+  nextCursor: z.number().int().nullable(),
+});
+
+const lineErrorSchema = z.strictObject({ line: z.number().int(), message: z.string() });
+
+/** `POST /api/v1/datasets/{name}/records` (201; the same shape with ok false is the 422). */
+export const importSummaryResponseSchema = z.strictObject({
+  ok: z.boolean(),
+  jobId: z.string(),
+  dataset: z.string(),
+  imported: z.number().int().min(0),
+  duplicates: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  errorCount: z.number().int().min(0),
+  errors: z.array(lineErrorSchema),
+  byLanguage: z.record(z.string(), z.number().int().min(0)),
+});
+
+/** `GET /api/v1/imports/{id}`. */
+export const importJobResponseSchema = z.strictObject({
+  id: z.string(),
+  datasetName: z.string(),
+  fileName: z.string().nullable(),
+  source: z.string(),
+  status: z.enum(["RUNNING", "SUCCEEDED", "FAILED"]),
+  linesRead: z.number().int().min(0),
+  bytesRead: z.number().int().min(0),
+  bytesTotal: z.number().int().min(0).nullable(),
+  imported: z.number().int().min(0),
+  duplicates: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  /** The first bad lines, as stored (null while none). */
+  errors: z.array(lineErrorSchema).nullable(),
+  message: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime().nullable(),
+});
+
+/** `POST /api/v1/datasets/{name}/verifications` (202). */
+export const verificationStartResponseSchema = z.strictObject({
+  batchId: z.string(),
+  total: z.number().int().min(0),
+  resumed: z.boolean(),
+});
+
+/** `GET /api/v1/verifications/{id}`. */
+export const verificationProgressResponseSchema = z.strictObject({
+  batchId: z.string(),
+  dataset: z.string(),
+  language: z.string().nullable(),
+  status: z.enum(["RUNNING", "SUCCEEDED", "FAILED"]),
+  total: z.number().int().min(0),
+  done: z.number().int().min(0),
+  executableValid: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  unavailable: z.number().int().min(0),
+  errored: z.number().int().min(0),
+  stopReason: z.string().nullable(),
 });

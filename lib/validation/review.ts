@@ -26,3 +26,142 @@ export const queueQuerySchema = z.object({
     .regex(/^\d{1,2}\.\d{1,10}$/, "A cursor is the nextCursor of the previous page.")
     .optional(),
 });
+
+// What the /api/v1 review routes answer (the API catalog's response schemas; route tests parse
+// every answer with them). Undefined figures are null, never a made-up number.
+
+const count = z.number().int().min(0);
+const figure = z.number().nullable();
+
+/** `GET /api/v1/campaigns/{id}/disagreements`. */
+export const reviewQueueResponseSchema = z.strictObject({
+  counts: z.strictObject({ critic: count, annotators: count, execution: count, flagged: count }),
+  nextCursor: z.string().nullable(),
+  items: z.array(
+    z.strictObject({
+      itemId: z.string(),
+      recordId: z.number().int(),
+      title: z.string(),
+      language: z.string(),
+      /** Why the item is in each queue it is in, one sentence per queue. */
+      reasons: z.strictObject({
+        critic: z.string().optional(),
+        annotators: z.string().optional(),
+        execution: z.string().optional(),
+        flagged: z.string().optional(),
+      }),
+      votes: z.array(z.strictObject({ annotator: z.string(), valid: z.boolean(), categories: z.array(z.string()) })),
+    }),
+  ),
+});
+
+const agreementFigures = z.strictObject({
+  items: count,
+  percentAgreement: figure,
+  fleissKappa: figure,
+  krippendorffAlpha: figure,
+  cohensKappa: figure,
+});
+
+const humanVsCritic = z.strictObject({
+  items: count,
+  kappa: figure,
+  confusion: z.strictObject({
+    bothValid: count,
+    bothInvalid: count,
+    humanValidCriticInvalid: count,
+    humanInvalidCriticValid: count,
+  }),
+});
+
+const humanVsExecution = z.strictObject({
+  items: count,
+  notRun: count,
+  kappa: figure,
+  confusion: z.strictObject({
+    bothValid: count,
+    bothInvalid: count,
+    humanValidExecutionInvalid: count,
+    humanInvalidExecutionValid: count,
+  }),
+});
+
+const revealFigures = {
+  labels: count,
+  flipped: count,
+  flipRate: figure,
+  flippedTowardCritic: count,
+  withCritic: count,
+  agreementBefore: figure,
+  agreementAfter: figure,
+  kappaBefore: figure,
+  kappaAfter: figure,
+};
+
+/** `GET /api/v1/campaigns/{id}/agreement`. */
+export const agreementResponseSchema = z.strictObject({
+  overall: agreementFigures,
+  byLanguage: z.record(z.string(), agreementFigures),
+  humanVsCritic,
+  humanVsCriticByLanguage: z.record(z.string(), humanVsCritic),
+  humanVsExecution,
+  humanVsExecutionByLanguage: z.record(z.string(), humanVsExecution),
+  criticRules: z.array(
+    z.strictObject({
+      rule: z.string(),
+      category: z.string(),
+      truePositives: count,
+      falsePositives: count,
+      falseNegatives: count,
+      precision: figure,
+      recall: figure,
+    }),
+  ),
+  annotators: z.array(
+    z.strictObject({
+      userId: z.string(),
+      email: z.string(),
+      name: z.string().nullable(),
+      items: count,
+      medianActiveMs: figure,
+      meanActiveMs: figure,
+      fastDecisions: count,
+      itemsPerDay: figure,
+      agreementWithFinal: figure,
+      /** Cohen's kappa with each other annotator, by user id. */
+      pairwiseKappa: z.record(z.string(), figure),
+      gold: z.strictObject({
+        n: count,
+        correct: count,
+        byLanguage: z.array(z.strictObject({ language: z.string(), n: count, correct: count })),
+      }),
+    }),
+  ),
+  /** Blind campaigns only: how labels moved once the critic was shown. */
+  blindReveal: z
+    .strictObject({
+      overall: z.strictObject(revealFigures),
+      byLanguage: z.record(z.string(), z.strictObject(revealFigures)),
+      byAnnotator: z.array(
+        z.strictObject({
+          userId: z.string(),
+          email: z.string(),
+          name: z.string().nullable(),
+          language: z.string(),
+          ...revealFigures,
+        }),
+      ),
+    })
+    .nullable(),
+  /** How far each automatic signal (critic, execution, flaky, weak tests, unsolved, a critic rule) can be trusted. */
+  signals: z.array(z.looseObject({ signal: z.string(), n: count })),
+});
+
+/** `POST /api/v1/items/{id}/adjudication` (201 first decision, 200 revised). */
+export const adjudicationResponseSchema = z.strictObject({
+  id: z.string(),
+  revision: z.number().int().min(1),
+  valid: z.boolean(),
+  categories: z.array(z.string()),
+  reason: z.string(),
+});

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import type { BackendName, LimitName, Outcome } from "@/lib/server/sandbox/types";
+
 const MAX_CODE = 1024 * 1024;
 
 /** Body of POST /api/v1/records/{id}/runs. */
@@ -13,3 +15,55 @@ export const runRequestSchema = z
     message: "A scratch run needs a solution or a test.",
     path: ["solution"],
   });
+
+// What `POST /api/v1/records/{id}/runs` answers (the API catalog's response schema; route tests
+// parse every answer with it). The names are the sandbox's; a check below keeps them equal.
+
+const RUN_OUTCOMES = [
+  "PASSED",
+  "WRONG_ANSWER",
+  "RUNTIME_ERROR",
+  "COMPILATION_ERROR",
+  "TIME_LIMIT_EXCEEDED",
+  "SYNTAX_ERROR",
+  "ARGUMENT_ERROR",
+  "INTERNAL_ERROR",
+] as const satisfies readonly Outcome[];
+const RUN_LIMITS = ["time", "memory", "output", "processes"] as const satisfies readonly LimitName[];
+const RUN_BACKENDS = ["local", "acb"] as const satisfies readonly BackendName[];
+// Fails to compile when the sandbox gains an outcome, a limit or a backend this answer does not name.
+const _everyName: [Outcome, LimitName, BackendName] extends [
+  (typeof RUN_OUTCOMES)[number],
+  (typeof RUN_LIMITS)[number],
+  (typeof RUN_BACKENDS)[number],
+]
+  ? true
+  : never = true;
+
+/** One stored run, outputs cut to their first and last 32 KiB. */
+const storedRunSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(["DEMO", "FULL", "SCRATCH"]),
+  createdAt: z.iso.datetime(),
+  outcome: z.enum(RUN_OUTCOMES),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  compileOutput: z.string().nullable(),
+  timeMs: z.number().min(0),
+  memoryKb: z.number().min(0).nullable(),
+  limit: z.enum(RUN_LIMITS).nullable(),
+  stdoutTruncated: z.boolean(),
+  stderrTruncated: z.boolean(),
+  /** The spliced program that actually ran. */
+  program: z.string(),
+  backend: z.enum(RUN_BACKENDS),
+  language: z.string(),
+  compileMs: z.number().min(0).nullable().optional(),
+  runMs: z.number().min(0).nullable().optional(),
+  toolchain: z.string().nullable().optional(),
+});
+
+/** `POST /api/v1/records/{id}/runs` (201): one run per test asked for (both: demo, then full). */
+export const runsResponseSchema = z.strictObject({ runs: z.array(storedRunSchema).min(1).max(2) });

@@ -4,8 +4,10 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
+import { checkRecordFlakiness } from "@/lib/server/evidence/jobs";
 import { clearGoldAnswer, setGoldAnswer } from "@/lib/server/gold/gold";
 import { runRecord } from "@/lib/server/runs/run-record";
+import { flakyCheckSchema } from "@/lib/validation/evidence";
 import { clearGoldSchema, setGoldSchema } from "@/lib/validation/gold";
 import { MAX_INT4 } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";
@@ -55,5 +57,16 @@ export const proposeRevisionAction = createAction(
     const proposed = await proposeRecordRevision({ actor, recordId, input: proposal });
     revalidatePath(`/records/${recordId}`);
     return { number: proposed.number, evidence: proposed.evidence };
+  },
+);
+
+/** Runs a record's tests several times alone and stores whether they are flaky, as POST /api/v1/records/{id}/flaky. Scope: datasets:verify. */
+export const checkFlakinessAction = createAction(
+  "datasets:verify",
+  flakyCheckSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }),
+  async ({ input: { recordId, repeat }, actor }) => {
+    const result = await checkRecordFlakiness({ actor, recordId, repeat });
+    revalidatePath(`/records/${recordId}`);
+    return result;
   },
 );

@@ -170,6 +170,14 @@ function evidenceHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
 }
 
 /**
+ * Records whose evidence the actor may not see, for filters: a flaky filter must leave them out.
+ * (A gold record of such a campaign shows no flag in lists either; see evidenceHiddenRecordIds.)
+ */
+export function evidenceHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
+  return { campaignItems: { some: evidenceHidingItemWhere(actor) } };
+}
+
+/**
  * Of the given records, those whose evidence the actor may not see, in one query. Gold records of
  * such campaigns hide it as their sample items do (see goldPoolHiddenWhere). The system actor sees all.
  */

@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { GET as getRecordRoute } from "@/app/api/v1/records/[id]/route";
 import { GET as listRecordsRoute } from "@/app/api/v1/datasets/[name]/records/route";
-import { API_OPERATIONS } from "@/lib/api/catalog";
 import type { PreLabelVisibilityName } from "@/lib/evidence/visibility";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
@@ -80,11 +80,6 @@ function byToken(token: string, path: string) {
   return new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
-const recordSchema = API_OPERATIONS.find((op) => op.method === "GET" && op.path === "/records/{id}")!.response!;
-const listSchema = API_OPERATIONS.find(
-  (op) => op.method === "GET" && op.path === "/datasets/{name}/records",
-)!.response!;
-
 async function restEvidence(token: string, recordId: number, dataset: string) {
   const one = await getRecordRoute(byToken(token, `/records/${recordId}`), {
     params: Promise.resolve({ id: String(recordId) }),
@@ -94,8 +89,10 @@ async function restEvidence(token: string, recordId: number, dataset: string) {
     params: Promise.resolve({ name: dataset }),
   });
   expect(list.status).toBe(200);
-  const record = recordSchema.parse(await one.json()) as { evidence: unknown };
-  const page = listSchema.parse(await list.json()) as { records: { id: number; evidence: unknown }[] };
+  const record = (await readResponse(one, "GET", "/records/{id}")) as { evidence: unknown };
+  const page = (await readResponse(list, "GET", "/datasets/{name}/records")) as {
+    records: { id: number; evidence: unknown }[];
+  };
   expect(page.records.find((row) => row.id === recordId)?.evidence).toEqual(record.evidence);
   return record.evidence as {
     mutation: { score: number; survivors: { acceptedBy: string[] }[]; byTest: unknown } | null;

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { isGoldTurn } from "@/lib/annotation/gold-draw";
 import { queueDrawKey } from "@/lib/server/auth/secrets";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { getCampaignAgreement } from "@/lib/server/review/agreement";
@@ -627,12 +628,14 @@ describe("gold over REST", () => {
       `key,id,verdict,categories\n${first.key},,invalid,name-mismatch\n,${second.id},valid,\n`,
     );
     expect(created.status).toBe(201);
-    expect(await created.json()).toEqual({ dataset: name, imported: 2 });
+    expect(await readResponse(created, "POST", "/datasets/{name}/gold")).toEqual({ dataset: name, imported: 2 });
     expect((await call(POST, "POST", reviewer, `id,verdict\n${first.id},valid\n`)).status).toBe(403);
     const listed = await call(GET, "GET", reviewer);
     expect(listed.status).toBe(200);
     expect(
-      ((await listed.json()) as { recordId: number; valid: boolean }[]).map((row) => [row.recordId, row.valid]),
+      ((await readResponse(listed, "GET", "/datasets/{name}/gold")) as { recordId: number; valid: boolean }[]).map(
+        (row) => [row.recordId, row.valid],
+      ),
     ).toEqual([
       [first.id, false],
       [second.id, true],
@@ -688,9 +691,10 @@ describe("what an annotator can read", () => {
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const params = <T>(value: T) => ({ params: Promise.resolve(value) });
     const base = "http://localhost/api/v1";
-    const json = async (response: Response) => ({
+    // Every answer parsed with the catalog's strict schema: a field that told gold apart would fail there too.
+    const json = async (response: Response, method: "GET" | "POST", path: string) => ({
       status: response.status,
-      body: (response.status === 204 ? null : await response.json()) as never,
+      body: (await readResponse(response, method, path)) as never,
     });
     const shape = (value: unknown): unknown =>
       Array.isArray(value)
@@ -709,6 +713,8 @@ describe("what an annotator can read", () => {
             new Request(`${base}/campaigns/${campaign.id}/progress`, { headers }),
             params({ id: campaign.id }),
           ),
+          "GET",
+          "/campaigns/{id}/progress",
         )
       ).body as {
         items: number;
@@ -722,6 +728,8 @@ describe("what an annotator can read", () => {
       const page = (
         await json(
           await recordsRoute(new Request(`${base}/datasets/${name}/records?limit=100`, { headers }), params({ name })),
+          "GET",
+          "/datasets/{name}/records",
         )
       ).body as { records: { id: number; isCriticHidden: boolean }[] };
       return page.records.find((record) => record.id === recordId)!.isCriticHidden;
@@ -738,8 +746,9 @@ describe("what an annotator can read", () => {
     const delta = (a: number[], b: number[]) => b.map((value, index) => value - a[index]);
 
     // Everything Dan can read about the campaign says nothing of gold: no share, no seed.
-    const listed = (await json(await campaignsRoute(new Request(`${base}/campaigns`, { headers }), params({}))))
-      .body as { id: string }[];
+    const listed = (
+      await json(await campaignsRoute(new Request(`${base}/campaigns`, { headers }), params({})), "GET", "/campaigns")
+    ).body as { id: string }[];
     const seen = listed.find((entry) => entry.id === campaign.id);
     expect(seen).toBeDefined();
     expect(JSON.stringify(seen)).not.toMatch(/gold|seed/i);
@@ -755,6 +764,8 @@ describe("what an annotator can read", () => {
           new Request(`${base}/campaigns/${campaign.id}/claim`, { method: "POST", headers }),
           params({ id: campaign.id }),
         ),
+        "POST",
+        "/campaigns/{id}/claim",
       );
       if (claimed.status === 204) break;
       expect(claimed.status).toBe(200);
@@ -775,6 +786,8 @@ describe("what an annotator can read", () => {
           }),
           params({ id: body.item.id }),
         ),
+        "POST",
+        "/items/{id}/annotations",
       );
       const afterLabel = numbers(await progress());
       const workAfter = await getWorkItem({ actor: dan, itemId: body.item.id });

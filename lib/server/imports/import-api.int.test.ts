@@ -7,6 +7,7 @@ import { GET as getRecords, POST as postRecords } from "@/app/api/v1/datasets/[n
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
 import { createApiToken } from "@/lib/server/users/tokens";
+import { expectResponse, readResponse } from "@/lib/testing/api-response";
 import { makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 let token: string;
@@ -39,7 +40,11 @@ describe("POST /api/v1/datasets/{name}/records", () => {
 
     const rejected = await post(dataset, body);
     expect(rejected.status).toBe(422);
-    const summary = (await rejected.json()) as { ok: boolean; errors: { line: number; message: string }[] };
+    // The 422 is the summary too, in the 201's shape.
+    const summary = expectResponse("POST", "/datasets/{name}/records", await rejected.json()) as {
+      ok: boolean;
+      errors: { line: number; message: string }[];
+    };
     expect(summary.ok).toBe(false);
     expect(summary.errors).toEqual([
       { line: 2, message: 'field "tags[0]" contains a NUL character (\\u0000), which cannot be stored' },
@@ -48,7 +53,11 @@ describe("POST /api/v1/datasets/{name}/records", () => {
 
     const skipped = await post(dataset, body, "?skipInvalid=1");
     expect(skipped.status).toBe(201);
-    expect(await skipped.json()).toMatchObject({ ok: true, imported: 2, skipped: 2 });
+    expect(await readResponse(skipped, "POST", "/datasets/{name}/records")).toMatchObject({
+      ok: true,
+      imported: 2,
+      skipped: 2,
+    });
   });
 
   it("answers 422, not 500, to a file name with a NUL character", async () => {
@@ -79,7 +88,7 @@ describe("GET /api/v1/imports/{id}", () => {
     });
     const response = await getImport(request, { params: Promise.resolve({ id: orphan.id }) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({
+    expect(await readResponse(response, "GET", "/imports/{id}")).toMatchObject({
       id: orphan.id,
       status: "FAILED",
       imported: 0,

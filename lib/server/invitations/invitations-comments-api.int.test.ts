@@ -6,13 +6,13 @@ import { DELETE as deleteInvitation } from "@/app/api/v1/invitations/[id]/route"
 import { POST as postInvitationLink } from "@/app/api/v1/invitations/[id]/link/route";
 import { POST as postInvitation } from "@/app/api/v1/invitations/route";
 import { GET as getComments, POST as postComment } from "@/app/api/v1/items/[id]/comments/route";
-import { API_OPERATIONS } from "@/lib/api/catalog";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { importRecords } from "@/lib/server/imports/imports";
 import { findOpenInvitation } from "@/lib/server/invitations/invitations";
 import { claimNextItem } from "@/lib/server/labelling/queue";
 import { createApiToken } from "@/lib/server/users/tokens";
+import { readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
@@ -24,13 +24,6 @@ function call<P>(handler: Handler<P>, token: string, params: P, init: { method: 
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   return handler(request, { params: Promise.resolve(params) });
-}
-
-/** The success answer parsed with the catalog's schema for that operation (throws when the shape differs). */
-async function answer(method: string, path: string, response: Response): Promise<unknown> {
-  const schema = API_OPERATIONS.find((operation) => operation.method === method && operation.path === path)?.response;
-  if (!schema) throw new Error(`no response schema for ${method} ${path}`);
-  return schema.parse(await response.json());
 }
 
 let adminToken: string;
@@ -58,7 +51,7 @@ describe("invitations over REST", () => {
         },
       );
       expect(response.status).toBe(201);
-      const invitation = (await answer("POST", "/invitations", response)) as { link: string };
+      const invitation = (await readResponse(response, "POST", "/invitations")) as { link: string };
       links.push(invitation.link);
     }
     expect(new Set(links).size).toBe(20);
@@ -76,15 +69,17 @@ describe("invitations over REST", () => {
         body: { email: `${uniqueName("renew")}@example.test`, role: "REVIEWER", languages: [] },
       },
     );
-    const first = (await answer("POST", "/invitations", created)) as { id: string; link: string };
+    const first = (await readResponse(created, "POST", "/invitations")) as { id: string; link: string };
     const renewed = await call(postInvitationLink, adminToken, { id: first.id }, { method: "POST" });
     expect(renewed.status).toBe(200);
-    const second = (await answer("POST", "/invitations/{id}/link", renewed)) as { id: string; link: string };
+    const second = (await readResponse(renewed, "POST", "/invitations/{id}/link")) as { id: string; link: string };
     expect(second.id).toBe(first.id);
     expect(await findOpenInvitation(first.link.split("/invite/")[1])).toBeNull();
     expect(await findOpenInvitation(second.link.split("/invite/")[1])).not.toBeNull();
 
-    expect((await call(deleteInvitation, adminToken, { id: first.id }, { method: "DELETE" })).status).toBe(204);
+    const revoked = await call(deleteInvitation, adminToken, { id: first.id }, { method: "DELETE" });
+    expect(revoked.status).toBe(204);
+    expect(await readResponse(revoked, "DELETE", "/invitations/{id}")).toBeNull();
     expect(await findOpenInvitation(second.link.split("/invite/")[1])).toBeNull();
     expect((await call(deleteInvitation, adminToken, { id: first.id }, { method: "DELETE" })).status).toBe(404);
   });
@@ -162,14 +157,14 @@ describe("comments over REST", () => {
       { method: "POST", body: { body: "Is line 3 right?" } },
     );
     expect(posted.status).toBe(201);
-    await answer("POST", "/items/{id}/comments", posted);
+    await readResponse(posted, "POST", "/items/{id}/comments");
     const empty = await call(postComment, token, { id: itemId }, { method: "POST", body: { body: "   " } });
     expect(empty.status).toBe(422);
 
-    const thread = (await answer(
+    const thread = (await readResponse(
+      await call(getComments, token, { id: itemId }, { method: "GET" }),
       "GET",
       "/items/{id}/comments",
-      await call(getComments, token, { id: itemId }, { method: "GET" }),
     )) as { comments: { body: string; isMine: boolean }[] };
     expect(thread.comments).toEqual([expect.objectContaining({ body: "Is line 3 right?", isMine: true })]);
 

@@ -15,6 +15,8 @@ import {
   criticAsSeen,
   criticHiddenRecordIds,
   criticHiddenRecordWhere,
+  evidenceHiddenRecordIds,
+  evidenceHiddenRecordWhere,
   visibleDatasetWhere,
   visibleRecordWhere,
 } from "@/lib/server/auth/visibility";
@@ -78,6 +80,8 @@ export type RecordView = {
   executableValid: boolean | null;
   /** Batch verification's outcome: PASSED, the failing test's outcome, UNAVAILABLE; null until verified. */
   verificationOutcome: string | null;
+  /** Repeated runs gave different outcomes (true), the same (false); null until checked. */
+  flaky: boolean | null;
   /** Mutation, flakiness and solver evidence (lib/evidence/types.ts); parts hidden from the actor are null. */
   evidence: RecordEvidence;
 };
@@ -94,13 +98,15 @@ type RecordListItem = {
   isCriticHidden: boolean;
   executableValid: boolean | null;
   verificationOutcome: string | null;
+  /** Repeated runs gave different outcomes (true), the same (false); null until checked. */
+  flaky: boolean | null;
 };
 
 export type RecordFilters = {
   language?: string;
   difficulty?: string;
   critic?: "pass" | "fail" | "none";
-  executable?: "valid" | "failed" | "unknown";
+  executable?: "valid" | "failed" | "unknown" | "flaky";
   outcome?: OutcomeFilter;
   q?: string;
 };
@@ -119,6 +125,7 @@ export const recordViewSelect = {
   extra: true,
   executableValid: true,
   verificationOutcome: true,
+  flaky: true,
   critic: {
     select: { overallPass: true, failedRules: true, rules: true, keyPoints: true, reasoning: true, raw: true },
   },
@@ -135,6 +142,8 @@ function toRecordView(row: SelectedRecord, isCriticHidden: boolean, evidence: Re
   const { dataset, critic, extra, ...rest } = row;
   return {
     ...rest,
+    // The flag is evidence: hidden where the campaign hides evidence (evidence.flaky is null then).
+    flaky: evidence.flaky,
     evidence,
     dataset: dataset.name,
     extra: (extra ?? {}) as Record<string, unknown>,
@@ -153,9 +162,15 @@ async function recordWhere(actor: Actor, datasetId: string, filters: RecordFilte
     ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
     ...(filters.critic === "fail" ? { critic: { overallPass: false } } : {}),
     ...(filters.critic === "none" ? { critic: null } : {}),
-    ...(filters.executable
-      ? { executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null }
-      : {}),
+    // Flaky is a state of its own: a record whose tests gave different outcomes is neither valid nor failed.
+    ...(filters.executable === "flaky"
+      ? { flaky: true, AND: [{ NOT: evidenceHiddenRecordWhere(actor) }] }
+      : filters.executable
+        ? {
+            executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null,
+            ...(filters.executable === "unknown" ? {} : { AND: [{ OR: [{ flaky: null }, { flaky: false }] }] }),
+          }
+        : {}),
     ...(filters.outcome
       ? { verificationOutcome: filters.outcome === "not_run" ? null : { in: [...OUTCOME_FILTERS[filters.outcome]] } }
       : {}),
@@ -254,17 +269,22 @@ export async function browseRecords({
         question: true,
         executableValid: true,
         verificationOutcome: true,
+        flaky: true,
         critic: { select: { overallPass: true } },
       },
     }),
     prisma().record.count({ where }),
   ]);
-  const hidden = await criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) });
-  const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic: stored, ...row }) => {
+  const [hidden, evidenceHidden] = await Promise.all([
+    criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) }),
+    evidenceHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) }),
+  ]);
+  const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic: stored, flaky, ...row }) => {
     const isCriticHidden = hidden.has(row.id);
     const critic = criticAsSeen(stored, isCriticHidden);
     return {
       ...row,
+      flaky: evidenceHidden.has(row.id) ? null : flaky,
       title: titleOf(question),
       criticPass: critic?.overallPass ?? null,
       hasCritic: critic !== null,

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/users/tokens";
+import { readResponse } from "@/lib/testing/api-response";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
@@ -236,6 +237,11 @@ describe("download names", () => {
       expect(response.headers.get("content-disposition")).toBe(
         `attachment; filename="${safe}-report-${today}.${format}"`,
       );
+      // The JSON form is the catalog's schema; CSV and Markdown are described in prose.
+      if (format === "json")
+        expect(await readResponse(response, "GET", "/campaigns/{id}/report")).toMatchObject({
+          campaign: { id: campaignId },
+        });
     }
     for (const [what, format] of [
       ["labels", "csv"],
@@ -248,7 +254,11 @@ describe("download names", () => {
       expect(response.headers.get("content-disposition")).toBe(
         `attachment; filename="${safe}-${what}-${today}.${format}"`,
       );
-      await response.text();
+      if (format === "jsonl")
+        expect(((await readResponse(response, "GET", "/campaigns/{id}/export")) as unknown[]).length).toBeGreaterThan(
+          0,
+        );
+      else await response.text();
     }
     const dataset = (
       await prisma().campaign.findUniqueOrThrow({
@@ -266,6 +276,15 @@ describe("download names", () => {
       `attachment; filename="${dataset.replace(/[^\w.-]+/g, "_")}-report-${today}.md"`,
     );
     expect(await datasetReport.text()).toContain("strongest resolved label");
+    const datasetJson = await get(
+      import("@/app/api/v1/datasets/[name]/report/route"),
+      `/api/v1/datasets/${dataset}/report`,
+      { name: dataset },
+    );
+    expect(await readResponse(datasetJson, "GET", "/datasets/{name}/report")).toMatchObject({
+      campaigns: expect.arrayContaining([expect.objectContaining({ id: campaignId })]),
+      rule: expect.stringContaining("strongest resolved label"),
+    });
   });
 });
 

@@ -55,6 +55,9 @@ const COUNT_KEYS: (keyof Counts)[] = [
   "humanInvalidCriticValid",
 ];
 
+/** The one-query transaction that carries work_mem: as long as the read takes on a loaded machine (Prisma's default is 15 s). */
+const READ_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
+
 type CountRow = Counts & { language: string; difficulty: string };
 type CategoryRow = { language: string; category: string; count: number };
 type SplitRow = { language: string } & LabelSplit;
@@ -74,10 +77,14 @@ async function queryFigures(
     campaignIds.length === 1
       ? `SELECT * FROM items`
       : `SELECT DISTINCT ON (record_id) * FROM items ORDER BY record_id, strength DESC, array_position($1::text[], campaign_id) DESC`;
-  const [figures] = await prisma().$queryRawUnsafe<
-    { counts: CountRow[] | null; categories: CategoryRow[] | null; splits: SplitRow[] | null }[]
-  >(
-    `WITH items AS MATERIALIZED (
+  // 100,000 kept rows are tens of MiB in the CTEs: within the default work_mem they spill to
+  // temporary files; this one query gets the memory to keep them in RAM.
+  const [figures] = await prisma().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '96MB'`);
+    return tx.$queryRawUnsafe<
+      { counts: CountRow[] | null; categories: CategoryRow[] | null; splits: SplitRow[] | null }[]
+    >(
+      `WITH items AS MATERIALIZED (
        SELECT item_id, campaign_id, record_id, language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, strength,
               final_valid, final_categories, critic_pass, exec_valid, exec_unavailable
        FROM ${finalLabelsOf("$1::text[]")}
@@ -112,8 +119,9 @@ async function queryFigures(
      )
      SELECT (SELECT json_agg(counts) FROM counts) AS counts, (SELECT json_agg(categories) FROM categories) AS categories,
             (SELECT json_agg(splits) FROM splits) AS splits`,
-    campaignIds,
-  );
+      campaignIds,
+    );
+  }, READ_TRANSACTION);
   return { counts: figures.counts ?? [], categories: figures.categories ?? [], splits: figures.splits ?? [] };
 }
 

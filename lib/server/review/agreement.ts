@@ -31,6 +31,12 @@ async function loadBlindLabels(campaignId: string): Promise<BlindLabel[]> {
   return groups.flatMap(({ count, ...label }) => Array<BlindLabel>(count).fill(label));
 }
 
+/** The one-query transaction that carries work_mem: as long as the read takes on a loaded machine (Prisma's default is 15 s). */
+const READ_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
+
+/** Memory for the agreement query's sorts and hashes (PostgreSQL's default is 4 MB). */
+const AGREEMENT_WORK_MEM = "96MB";
+
 type Table = { language: string } & Confusion2x2;
 type PairRow = { language: string; first: string; second: string } & Confusion2x2;
 
@@ -41,28 +47,33 @@ type PairRow = { language: string; first: string; second: string } & Confusion2x
  * per annotator the sums, and per pair of annotators and language the 2×2 table of their labels.
  */
 async function queryAgreementCounts(campaignId: string, mapping: { key: string; criticRule: string }[]) {
-  const [row] = await prisma().$queryRawUnsafe<
-    {
-      splits: ({ language: string } & LabelSplit)[] | null;
-      critic: Table[] | null;
-      execution: (Table & { notRun: number })[] | null;
-      rules: { key: string; truePositives: number; falsePositives: number; falseNegatives: number }[] | null;
-      annotators:
-        | {
-            userId: string;
-            items: number;
-            medianActiveMs: number | null;
-            totalActiveMs: number;
-            fastDecisions: number;
-            days: number;
-            resolved: number;
-            agreeingWithFinal: number;
-          }[]
-        | null;
-      pairs: PairRow[] | null;
-    }[]
-  >(
-    `WITH f AS MATERIALIZED (
+  // The per-label CTEs of a 300,000-label campaign are tens of MiB: within the default work_mem they
+  // spill to temporary files and the pair join runs in batches (12 s at 100,000 items under load);
+  // this one query gets the memory to keep them in RAM.
+  const [row] = await prisma().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${AGREEMENT_WORK_MEM}'`);
+    return tx.$queryRawUnsafe<
+      {
+        splits: ({ language: string } & LabelSplit)[] | null;
+        critic: Table[] | null;
+        execution: (Table & { notRun: number })[] | null;
+        rules: { key: string; truePositives: number; falsePositives: number; falseNegatives: number }[] | null;
+        annotators:
+          | {
+              userId: string;
+              items: number;
+              medianActiveMs: number | null;
+              totalActiveMs: number;
+              fastDecisions: number;
+              days: number;
+              resolved: number;
+              agreeingWithFinal: number;
+            }[]
+          | null;
+        pairs: PairRow[] | null;
+      }[]
+    >(
+      `WITH f AS MATERIALIZED (
        SELECT item_id, language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories
        FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE n > 0
      ),
@@ -133,11 +144,12 @@ async function queryAgreementCounts(campaignId: string, mapping: { key: string; 
           FROM labels GROUP BY user_id
         ) u) AS annotators,
        (SELECT json_agg(p) FROM pairs p) AS pairs`,
-    campaignId,
-    mapping.map((entry) => entry.key),
-    mapping.map((entry) => entry.criticRule),
-    FAST_DECISION_MS,
-  );
+      campaignId,
+      mapping.map((entry) => entry.key),
+      mapping.map((entry) => entry.criticRule),
+      FAST_DECISION_MS,
+    );
+  }, READ_TRANSACTION);
   return {
     splits: row.splits ?? [],
     critic: row.critic ?? [],

@@ -10,6 +10,7 @@ import { GET as getRecords, POST as postRecords } from "@/app/api/v1/datasets/[n
 import { GET as getImport } from "@/app/api/v1/imports/[id]/route";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
+import { expectResponse, readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
@@ -330,7 +331,7 @@ describe("authorization", () => {
       params({ name }),
     );
     expect(response.status).toBe(201);
-    const summary = (await response.json()) as {
+    const summary = (await readResponse(response, "POST", "/datasets/{name}/records")) as {
       ok: boolean;
       jobId: string;
       imported: number;
@@ -343,7 +344,12 @@ describe("authorization", () => {
       params({ id: summary.jobId }),
     );
     expect(job.status).toBe(200);
-    expect(await job.json()).toMatchObject({ id: summary.jobId, datasetName: name, status: "SUCCEEDED", imported: 1 });
+    expect(await readResponse(job, "GET", "/imports/{id}")).toMatchObject({
+      id: summary.jobId,
+      datasetName: name,
+      status: "SUCCEEDED",
+      imported: 1,
+    });
     const hidden = await getImport(
       new Request(`http://localhost/api/v1/imports/${summary.jobId}`, { headers: bearer(annotatorToken) }),
       params({ id: summary.jobId }),
@@ -363,7 +369,7 @@ describe("authorization", () => {
       params({ name }),
     );
     expect(response.status).toBe(201);
-    expect(await response.json()).toMatchObject({ imported: 2 });
+    expect(await readResponse(response, "POST", "/datasets/{name}/records")).toMatchObject({ imported: 2 });
   });
 
   it("does not let an annotator or a reviewer invite", async () => {
@@ -421,9 +427,13 @@ describe("authorization", () => {
         params({}),
       );
       expect(response.status).toBe(200);
-      return ((await response.json()) as { name: string; records: number; byLanguage: Record<string, number> }[]).find(
-        (d) => d.name === name,
-      );
+      return (
+        (await readResponse(response, "GET", "/datasets")) as {
+          name: string;
+          records: number;
+          byLanguage: Record<string, number>;
+        }[]
+      ).find((d) => d.name === name);
     };
     expect(await listed(reviewerToken)).toMatchObject({ records: 1, byLanguage: { python: 1 } });
     expect(await listed(annotatorToken)).toBeUndefined();
@@ -478,7 +488,8 @@ describe("authorization", () => {
       params({ name }),
     );
     expect(response.status).toBe(422);
-    const summary = (await response.json()) as {
+    // The 422 is the summary too, in the 201's shape.
+    const summary = expectResponse("POST", "/datasets/{name}/records", await response.json()) as {
       ok: boolean;
       imported: number;
       errors: { line: number; message: string }[];
@@ -493,7 +504,11 @@ describe("authorization", () => {
       params({ name }),
     );
     expect(skipped.status).toBe(201);
-    expect(await skipped.json()).toMatchObject({ ok: true, imported: 1, skipped: 1 });
+    expect(await readResponse(skipped, "POST", "/datasets/{name}/records")).toMatchObject({
+      ok: true,
+      imported: 1,
+      skipped: 1,
+    });
   });
 
   it("answers 422 to an empty POST body", async () => {
@@ -503,7 +518,7 @@ describe("authorization", () => {
       params({ name }),
     );
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({
+    expect(expectResponse("POST", "/datasets/{name}/records", await response.json())).toMatchObject({
       ok: false,
       imported: 0,
       errors: [{ line: 0, message: expect.stringMatching(/empty/) }],
@@ -563,7 +578,7 @@ describe("authorization", () => {
         params({ name }),
       );
       expect(response.status, query).toBe(200);
-      return (await response.json()) as Page;
+      return (await readResponse(response, "GET", "/datasets/{name}/records")) as Page;
     }
 
     it("pages through every record with nextCursor, in import order", async () => {
@@ -617,7 +632,9 @@ describe("authorization", () => {
         params({ name: other }),
       );
       expect(response.status).toBe(200);
-      expect(((await response.json()) as Page).records.map((r) => r.line)).toEqual([1]);
+      expect(
+        ((await readResponse(response, "GET", "/datasets/{name}/records")) as Page).records.map((r) => r.line),
+      ).toEqual([1]);
     });
 
     it("combines a filter with pagination", async () => {

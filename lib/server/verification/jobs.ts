@@ -17,6 +17,7 @@ import {
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 import { getSandboxRouter } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
+import { EVIDENCE_QUEUE, startEvidenceWorkers } from "@/lib/server/evidence/jobs";
 import { runSolution, type SolutionJob } from "@/lib/server/solvers/jobs";
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
 import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
@@ -127,7 +128,11 @@ export async function startVerificationWorkers(
   const worker = await startHeartbeat({
     backend: describeBackends(getSandboxRouter().config),
     concurrency,
-    retry: (jobIds) => boss.fail(VERIFY_QUEUE, jobIds),
+    // A dead worker's jobs are in either queue; failing an id in the other one does nothing.
+    retry: async (jobIds) => {
+      await boss.fail(VERIFY_QUEUE, jobIds);
+      await boss.fail(EVIDENCE_QUEUE, jobIds);
+    },
   });
   const ids: string[] = [];
   for (let index = 0; index < concurrency; index++) {
@@ -146,6 +151,8 @@ export async function startVerificationWorkers(
     });
     ids.push(id);
   }
+  // The same processes collect evidence (mutants, repeated runs) through their own queue.
+  await startEvidenceWorkers({ workerId: worker.id, concurrency });
   return ids;
 }
 

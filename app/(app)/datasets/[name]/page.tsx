@@ -165,6 +165,7 @@ export default async function DatasetPage({
               <option value="valid">Passes its tests</option>
               <option value="failed">Fails its tests</option>
               <option value="unknown">Not verified</option>
+              <option value="flaky">Flaky (outcomes differ between runs)</option>
             </Select>
           </label>
           <label className="text-sm">
@@ -234,7 +235,7 @@ export default async function DatasetPage({
                   )}
                 </td>
                 <td className="px-3 py-2">
-                  <ExecutableBadge value={item.executableValid} outcome={item.verificationOutcome} />
+                  <ExecutableBadge value={item.executableValid} outcome={item.verificationOutcome} flaky={item.flaky} />
                 </td>
               </tr>
             ))}

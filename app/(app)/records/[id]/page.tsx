@@ -6,6 +6,7 @@ import { GoldAnswerForm } from "@/components/gold/gold-answer-form";
 import { GoldAnswerView } from "@/components/gold/gold-answer-view";
 import { CodeViewer } from "@/components/records/code-viewer";
 import { EvidencePanel } from "@/components/evidence/evidence-panel";
+import { FlakyCheckButton } from "@/components/evidence/flaky-check-button";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { SandboxCard } from "@/components/records/sandbox-card";
@@ -21,7 +22,7 @@ import { getRecordVerification } from "@/lib/server/runs/runs";
 import { orNotFound } from "@/lib/server/not-found";
 import { sandboxUnavailableNote } from "@/lib/server/runs/run-record";
 import { recordIdSchema } from "@/lib/validation/records";
-import { proposeRevisionAction, runRecordAction } from "@/app/(app)/records/actions";
+import { checkFlakinessAction, proposeRevisionAction, runRecordAction } from "@/app/(app)/records/actions";
 import { RevisionEditor } from "@/components/revisions/revision-editor";
 import { RevisionHistory } from "@/components/revisions/revision-history";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
@@ -62,7 +63,7 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
         <h1 className="text-xl font-semibold">Record {record.id}</h1>
         <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
+        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} flaky={record.flaky} />
         <span className="font-mono text-xs text-slate-400" title="Content hash">
           {record.key.slice(0, 12)}
         </span>
@@ -75,10 +76,14 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
           <EvidencePanel
             executableValid={record.executableValid}
             verificationOutcome={record.verificationOutcome}
+            flaky={record.flaky}
             evidence={record.evidence}
             critic={record.critic}
             isCriticHidden={record.isCriticHidden}
           />
+          {can(actor, "datasets:verify") ? (
+            <FlakyCheckButton recordId={record.id} onCheck={checkFlakinessAction} />
+          ) : null}
           <VerificationCard runs={verification} outcome={record.verificationOutcome} />
           <SandboxCard actor={actor} recordId={record.id} unavailableNote={unavailableNote} onRun={runRecordAction} />
           <Card title="Critic">

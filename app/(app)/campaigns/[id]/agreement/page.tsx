@@ -3,10 +3,12 @@ import { AnnotatorTable, PairwiseKappaMatrix } from "@/components/agreement/anno
 import { CriticConfusion, ExecutionConfusion } from "@/components/agreement/critic-confusion";
 import { CriticRulesTable } from "@/components/agreement/critic-rules-table";
 import { RevealTable } from "@/components/agreement/reveal-table";
+import { SignalTrustTable } from "@/components/agreement/signal-trust-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaignAgreement } from "@/lib/server/review/agreement";
+import { getSignalTrust } from "@/lib/server/review/signal-trust";
 import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -16,11 +18,12 @@ export const metadata = { title: "Agreement" };
 export default async function AgreementPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("reports:export", `/campaigns/${id}/agreement`);
-  const [campaign, agreement, categories] = await orNotFound(
+  const [campaign, agreement, categories, signals] = await orNotFound(
     Promise.all([
       getCampaign({ actor, campaignId: id }),
       getCampaignAgreement({ actor, campaignId: id }),
       listCategories({ campaignId: id }),
+      getSignalTrust({ actor, campaignId: id }),
     ]),
   );
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
@@ -75,6 +78,19 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
             </div>
           </Card>
         ) : null}
+        <Card title="How far each signal can be trusted">
+          <p className="mb-2 text-xs text-slate-500">
+            Each automatic signal&apos;s &quot;invalid&quot; against people&apos;s final labels, on the items where both
+            are known (n). Precision: of the records it flags, the share people found invalid; recall: of the records
+            people found invalid, the share it flags; brackets hold Wilson 95% intervals. This is what tells whether a
+            signal may filter records people never see.
+          </p>
+          {signals.length === 0 ? (
+            <p className="text-sm text-slate-500">No item has both a final label and a signal yet.</p>
+          ) : (
+            <SignalTrustTable rows={signals} />
+          )}
+        </Card>
         <Card title="Critic rules vs the humans' categories">
           <div className="overflow-x-auto">
             <CriticRulesTable rules={agreement.criticRules} categoryLabels={categoryLabels} />

@@ -113,6 +113,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
       <EvidencePanel
         executableValid={record.executableValid}
         verificationOutcome={record.verificationOutcome}
+        flaky={evidence.flaky}
         evidence={evidence}
         critic={record.critic}
         isCriticHidden={!work.isCriticVisible}
@@ -173,7 +174,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         </h1>
         <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
+        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} flaky={evidence.flaky} />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
         <span className="font-mono text-xs text-slate-400" title={`Record ${record.id}, line ${record.line}`}>
           line {record.line} · {record.key.slice(0, 10)}

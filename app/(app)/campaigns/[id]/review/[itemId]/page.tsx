@@ -81,6 +81,7 @@ export default async function AdjudicationPage({
       <EvidencePanel
         executableValid={record.executableValid}
         verificationOutcome={record.verificationOutcome}
+        flaky={evidence.flaky}
         evidence={evidence}
         critic={record.critic}
       />
@@ -128,7 +129,7 @@ export default async function AdjudicationPage({
         </h1>
         <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} />
+        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} flaky={evidence.flaky} />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
         {reasons.map(([queueName, reason]) => (
           <Badge key={queueName} tone="amber" title={reason}>

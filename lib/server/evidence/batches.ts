@@ -1,0 +1,431 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { MutantStatus } from "@/lib/evidence/mutation";
+import type { Language } from "@/lib/records/languages";
+import { assertCan } from "@/lib/server/auth/guard";
+import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
+import { prisma } from "@/lib/server/db/client";
+import { AppError } from "@/lib/server/errors";
+
+// The stored side of evidence collection: batches over a dataset, each record's mutation analysis
+// and flakiness check. The job queue and the sandbox are driven by lib/server/evidence/jobs.ts.
+
+/** One kind of evidence a worker collects for a record. */
+export type EvidenceTask = "mutation" | "flaky";
+
+export type EvidenceBatchStart = { batchId: string; total: number; resumed: boolean; tasks: EvidenceTask[] };
+
+export type EvidenceProgress = {
+  batchId: string;
+  dataset: string;
+  language: string | null;
+  mutants: number;
+  repeat: number;
+  status: "RUNNING" | "SUCCEEDED" | "FAILED";
+  /** Record tasks: one per record and kind of evidence. */
+  total: number;
+  done: number;
+  errored: number;
+  stopReason: string | null;
+};
+
+/** A record's code as a worker needs it to collect evidence. */
+export type RecordToProbe = {
+  id: number;
+  language: string;
+  canonicalSolution: string;
+  demoTestFunc: string;
+  fullTestFunc: string;
+  executableValid: boolean | null;
+};
+
+const probeSelect = {
+  id: true,
+  language: true,
+  canonicalSolution: true,
+  demoTestFunc: true,
+  fullTestFunc: true,
+  executableValid: true,
+} as const satisfies Prisma.RecordSelect;
+
+function tasksOf(batch: { mutants: number; repeat: number }): EvidenceTask[] {
+  return [...(batch.mutants > 0 ? (["mutation"] as const) : []), ...(batch.repeat > 0 ? (["flaky"] as const) : [])];
+}
+
+function batchRecordsWhere(batch: { datasetId: string; language: string | null }): Prisma.RecordWhereInput {
+  return { datasetId: batch.datasetId, ...(batch.language ? { language: batch.language } : {}) };
+}
+
+/**
+ * A RUNNING batch with the same scope (dataset, language, mutants, repeat) when there is one,
+ * resumed; otherwise a new batch over every record of the dataset (or language), one task per
+ * record and kind of evidence. Scope: datasets:verify.
+ */
+export async function openEvidenceBatch({
+  actor,
+  datasetName,
+  language,
+  mutants,
+  repeat,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+  language?: Language;
+  mutants: number;
+  repeat: number;
+}): Promise<EvidenceBatchStart> {
+  assertCan(actor, "datasets:verify");
+  const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { id: true } });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  const tasks = tasksOf({ mutants, repeat });
+  if (tasks.length === 0) throw new AppError("INVALID_INPUT", "Ask for mutants, repeats or both.");
+  const scope = { datasetId: dataset.id, language: language ?? null, mutants, repeat };
+  const running = await prisma().evidenceBatch.findFirst({
+    where: { ...scope, status: "RUNNING" },
+    select: { id: true, total: true },
+    orderBy: { createdAt: "desc" },
+  });
+  if (running) return { batchId: running.id, total: running.total, resumed: true, tasks };
+  const records = await prisma().record.count({ where: batchRecordsWhere(scope) });
+  const total = records * tasks.length;
+  const batch = await prisma().evidenceBatch.create({
+    data: {
+      ...scope,
+      total,
+      createdById: personIdOf(actor),
+      status: total === 0 ? "SUCCEEDED" : "RUNNING",
+      finishedAt: total === 0 ? new Date() : null,
+    },
+    select: { id: true },
+  });
+  return { batchId: batch.id, total, resumed: false, tasks };
+}
+
+/**
+ * The ids of a batch's records still missing the given evidence, page by page (flat memory at
+ * 100,000 records). No permission check: the caller opened the batch.
+ */
+export async function* recordIdsForEvidence({
+  batchId,
+  task,
+  pageSize,
+}: {
+  batchId: string;
+  task: EvidenceTask;
+  pageSize: number;
+}): AsyncGenerator<number[]> {
+  const batch = await prisma().evidenceBatch.findUniqueOrThrow({
+    where: { id: batchId },
+    select: { datasetId: true, language: true },
+  });
+  const where: Prisma.RecordWhereInput = {
+    ...batchRecordsWhere(batch),
+    ...(task === "mutation" ? { mutationAnalyses: { none: { batchId } } } : { flakyChecks: { none: { batchId } } }),
+  };
+  let cursor = 0;
+  for (;;) {
+    const ids = await prisma().record.findMany({
+      where: { ...where, id: { gt: cursor } },
+      orderBy: { id: "asc" },
+      take: pageSize,
+      select: { id: true },
+    });
+    if (ids.length === 0) return;
+    yield ids.map(({ id }) => id);
+    cursor = ids[ids.length - 1].id;
+  }
+}
+
+/** The batch's settings, or null when it is not running (stopped or finished: its queued jobs do nothing). */
+async function runningBatch(batchId: string) {
+  const batch = await prisma().evidenceBatch.findUnique({
+    where: { id: batchId },
+    select: { status: true, mutants: true, repeat: true },
+  });
+  return batch?.status === "RUNNING" ? batch : null;
+}
+
+/**
+ * What a worker needs for one record task of a batch: the record and the batch's settings; null
+ * when the batch has the result already (a job delivered twice), stopped, or the record is gone.
+ * Scope: datasets:verify.
+ */
+export async function findRecordForEvidence({
+  actor,
+  batchId,
+  recordId,
+  task,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  recordId: number;
+  task: EvidenceTask;
+}): Promise<{ record: RecordToProbe; mutants: number; repeat: number } | null> {
+  assertCan(actor, "datasets:verify");
+  const batch = await runningBatch(batchId);
+  if (!batch) return null;
+  const done =
+    task === "mutation"
+      ? await prisma().mutationAnalysis.count({ where: { batchId, recordId } })
+      : await prisma().flakyCheck.count({ where: { batchId, recordId } });
+  if (done > 0) return null;
+  const record = await prisma().record.findUnique({ where: { id: recordId }, select: probeSelect });
+  return record ? { record, mutants: batch.mutants, repeat: batch.repeat } : null;
+}
+
+/** A record's code for evidence collected on request (not in a batch). Scope: datasets:verify. */
+export async function findRecordToProbe({
+  actor,
+  recordId,
+}: {
+  actor: Actor | SystemActor;
+  recordId: number;
+}): Promise<RecordToProbe> {
+  assertCan(actor, "datasets:verify");
+  const record = await prisma().record.findUnique({ where: { id: recordId }, select: probeSelect });
+  if (!record) throw new AppError("NOT_FOUND", "No such record.");
+  return record;
+}
+
+export type StoredMutant = {
+  position: number;
+  operator: string;
+  line: number;
+  column: number;
+  original: string;
+  replacement: string;
+  before: string;
+  after: string;
+  demoOutcome: string | null;
+  fullOutcome: string | null;
+  status: MutantStatus;
+};
+
+export type MutationResult = {
+  requested: number;
+  generated: number;
+  viable: number;
+  killed: number;
+  demoKilled: number;
+  fullKilled: number;
+  stillborn: number;
+  score: number | null;
+  notApplicable: string | null;
+  mutants: StoredMutant[];
+};
+
+/** Counts one finished task on a batch and closes the batch after its last. Inside the caller's transaction. */
+async function countTask(tx: Prisma.TransactionClient, batchId: string, isErrored: boolean): Promise<void> {
+  const batch = await tx.evidenceBatch.update({
+    where: { id: batchId },
+    data: { done: { increment: 1 }, ...(isErrored ? { errored: { increment: 1 } } : {}) },
+    select: { done: true, total: true },
+  });
+  if (batch.done >= batch.total)
+    await tx.evidenceBatch.updateMany({
+      where: { id: batchId, status: "RUNNING" },
+      data: { status: "SUCCEEDED", finishedAt: new Date() },
+    });
+}
+
+/**
+ * Stores a record's mutation analysis (and its score on the record, for filters), counting it on
+ * its batch; a second delivery of the same batch job writes nothing. Scope: datasets:verify.
+ */
+export async function writeMutationAnalysis({
+  actor,
+  batchId,
+  recordId,
+  result,
+  isErrored = false,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string | null;
+  recordId: number;
+  result: MutationResult;
+  /** The sandbox failed unexpectedly: counted as errored on the batch. */
+  isErrored?: boolean;
+}): Promise<void> {
+  assertCan(actor, "datasets:verify");
+  const { mutants, ...counts } = result;
+  await prisma().$transaction(async (tx) => {
+    if (batchId) {
+      // Lock the batch row first: two deliveries of the same job finishing together write once.
+      await tx.$queryRaw`SELECT id FROM "EvidenceBatch" WHERE id = ${batchId} FOR UPDATE`;
+      if ((await tx.mutationAnalysis.count({ where: { batchId, recordId } })) > 0) return;
+    }
+    await tx.mutationAnalysis.create({
+      data: { ...counts, recordId, batchId, createdById: personIdOf(actor), mutants: { create: mutants } },
+    });
+    await tx.record.update({ where: { id: recordId }, data: { mutationScore: counts.score } });
+    if (batchId) await countTask(tx, batchId, isErrored);
+  });
+}
+
+/**
+ * Stores a record's flakiness check and its flaky flag (null when it could not run), counting it on
+ * its batch; a second delivery writes nothing. Scope: datasets:verify.
+ */
+export async function writeFlakyCheck({
+  actor,
+  batchId,
+  recordId,
+  repeats,
+  outcomes,
+  flaky,
+  isErrored = false,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string | null;
+  recordId: number;
+  repeats: number;
+  outcomes: string[];
+  flaky: boolean | null;
+  isErrored?: boolean;
+}): Promise<void> {
+  assertCan(actor, "datasets:verify");
+  await prisma().$transaction(async (tx) => {
+    if (batchId) {
+      await tx.$queryRaw`SELECT id FROM "EvidenceBatch" WHERE id = ${batchId} FOR UPDATE`;
+      if ((await tx.flakyCheck.count({ where: { batchId, recordId } })) > 0) return;
+    }
+    await tx.flakyCheck.create({
+      data: { recordId, batchId, repeats, outcomes, flaky, createdById: personIdOf(actor) },
+    });
+    if (flaky !== null) await tx.record.update({ where: { id: recordId }, data: { flaky } });
+    if (batchId) await countTask(tx, batchId, isErrored);
+  });
+}
+
+/** Stops a batch whose sandbox cannot run anything, saying why. Scope: datasets:verify. */
+export async function stopEvidenceBatch({
+  actor,
+  batchId,
+  reason,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  reason: string;
+}): Promise<void> {
+  assertCan(actor, "datasets:verify");
+  await prisma().evidenceBatch.updateMany({
+    where: { id: batchId, status: "RUNNING" },
+    data: { status: "FAILED", finishedAt: new Date(), stopReason: reason },
+  });
+}
+
+/** A batch's counters. Scope: records:read. */
+export async function getEvidenceProgress({
+  actor,
+  batchId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+}): Promise<EvidenceProgress> {
+  assertCan(actor, "records:read");
+  const batch = await prisma().evidenceBatch.findUnique({
+    where: { id: batchId },
+    select: {
+      id: true,
+      language: true,
+      mutants: true,
+      repeat: true,
+      status: true,
+      total: true,
+      done: true,
+      errored: true,
+      stopReason: true,
+      dataset: { select: { name: true } },
+    },
+  });
+  if (!batch) throw new AppError("NOT_FOUND", "No such evidence batch.");
+  const { id, dataset, ...rest } = batch;
+  return { batchId: id, dataset: dataset.name, ...rest };
+}
+
+export type EvidenceSummary = {
+  records: number;
+  /** Records with a measured mutation score, and their mean score. */
+  measured: number;
+  meanScore: number | null;
+  /** Records whose score is below the weak-test threshold. */
+  weak: number;
+  mutants: number;
+  viable: number;
+  killed: number;
+  stillborn: number;
+  flaky: number;
+  stable: number;
+  byLanguage: Record<string, { mutants: number; stillborn: number; measured: number; weak: number; flaky: number }>;
+};
+
+/**
+ * What a batch found, for `verity evidence` and the benchmark: mutation counts per language, weak
+ * tests below `weakBelow`, flaky and stable records. Counted in SQL. Scope: records:read.
+ */
+export async function summarizeEvidenceBatch({
+  actor,
+  batchId,
+  weakBelow,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  weakBelow: number;
+}): Promise<EvidenceSummary> {
+  assertCan(actor, "records:read");
+  const [analyses, checks] = await Promise.all([
+    prisma().$queryRaw<
+      {
+        language: string;
+        records: number;
+        measured: number;
+        scoreSum: number | null;
+        weak: number;
+        mutants: number;
+        viable: number;
+        killed: number;
+        stillborn: number;
+      }[]
+    >`SELECT r.language, COUNT(*)::int AS records, COUNT(a.score)::int AS measured, SUM(a.score)::float8 AS "scoreSum",
+             COUNT(*) FILTER (WHERE a.score < ${weakBelow})::int AS weak, SUM(a.generated)::int AS mutants,
+             SUM(a.viable)::int AS viable, SUM(a.killed)::int AS killed, SUM(a.stillborn)::int AS stillborn
+        FROM "MutationAnalysis" a JOIN "Record" r ON r.id = a."recordId"
+       WHERE a."batchId" = ${batchId} GROUP BY r.language`,
+    prisma().$queryRaw<{ language: string; records: number; flaky: number; stable: number }[]>`
+      SELECT r.language, COUNT(*)::int AS records, COUNT(*) FILTER (WHERE f.flaky)::int AS flaky,
+             COUNT(*) FILTER (WHERE f.flaky = false)::int AS stable
+        FROM "FlakyCheck" f JOIN "Record" r ON r.id = f."recordId"
+       WHERE f."batchId" = ${batchId} GROUP BY r.language`,
+  ]);
+  const byLanguage: EvidenceSummary["byLanguage"] = {};
+  const entry = (language: string) =>
+    (byLanguage[language] ??= { mutants: 0, stillborn: 0, measured: 0, weak: 0, flaky: 0 });
+  for (const row of analyses)
+    Object.assign(entry(row.language), {
+      mutants: row.mutants,
+      stillborn: row.stillborn,
+      measured: row.measured,
+      weak: row.weak,
+    });
+  for (const row of checks) entry(row.language).flaky = row.flaky;
+  const sum = <T>(rows: T[], pick: (row: T) => number | null) =>
+    rows.reduce((total, row) => total + (pick(row) ?? 0), 0);
+  const measured = sum(analyses, (row) => row.measured);
+  return {
+    records: Math.max(
+      sum(analyses, (row) => row.records),
+      sum(checks, (row) => row.records),
+    ),
+    measured,
+    meanScore: measured > 0 ? sum(analyses, (row) => row.scoreSum) / measured : null,
+    weak: sum(analyses, (row) => row.weak),
+    mutants: sum(analyses, (row) => row.mutants),
+    viable: sum(analyses, (row) => row.viable),
+    killed: sum(analyses, (row) => row.killed),
+    stillborn: sum(analyses, (row) => row.stillborn),
+    flaky: sum(checks, (row) => row.flaky),
+    stable: sum(checks, (row) => row.stable),
+    byLanguage,
+  };
+}

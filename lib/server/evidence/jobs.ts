@@ -1,0 +1,281 @@
+import "server-only";
+
+import { generateMutants, isStillbornOutcome, mutantStatus, summarizeMutants } from "@/lib/evidence/mutation";
+import { flakyVerdict } from "@/lib/evidence/flaky";
+import { type Language, parseLanguage } from "@/lib/records/languages";
+import { assertCan } from "@/lib/server/auth/guard";
+import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
+import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { runSteadily } from "@/lib/server/sandbox/steady";
+import { getBoss } from "@/lib/server/workers/boss";
+import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
+import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
+
+import {
+  type EvidenceBatchStart,
+  type EvidenceTask,
+  findRecordForEvidence,
+  findRecordToProbe,
+  type MutationResult,
+  openEvidenceBatch,
+  recordIdsForEvidence,
+  type RecordToProbe,
+  type StoredMutant,
+  stopEvidenceBatch,
+  writeFlakyCheck,
+  writeMutationAnalysis,
+} from "./batches";
+
+// Evidence collection as a feature: mutation analysis and flakiness checks of records, run through
+// the sandbox by the batch workers (the same processes as batch verification) or on request.
+
+export const EVIDENCE_QUEUE = "evidence-record";
+const ENQUEUE_CHUNK = 1000;
+
+type EvidenceJob = { batchId: string; recordId: number; task: EvidenceTask };
+
+/** The queue's options: a record's mutants take many runs, so a job may last N times a verification. */
+async function ensureQueue(): Promise<void> {
+  const boss = await getBoss();
+  const options = {
+    name: EVIDENCE_QUEUE,
+    retryLimit: 3,
+    retryDelay: 5,
+    expireInSeconds: verificationJobExpirySeconds() * 20,
+  };
+  const queue = await boss.getQueue(EVIDENCE_QUEUE);
+  if (!queue) await boss.createQueue(EVIDENCE_QUEUE, options);
+  else if (queue.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(EVIDENCE_QUEUE, options);
+}
+
+/**
+ * Starts collecting evidence for a dataset (optionally one language): each record gets a mutation
+ * job (when `mutants` > 0) and a flakiness job (when `repeat` > 0). A RUNNING batch with the same
+ * scope is resumed, queueing only what it lacks. Scope: datasets:verify.
+ */
+export async function startEvidence({
+  actor,
+  datasetName,
+  language,
+  mutants,
+  repeat,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+  language?: Language;
+  mutants: number;
+  repeat: number;
+}): Promise<EvidenceBatchStart> {
+  assertCan(actor, "datasets:verify");
+  const batch = await openEvidenceBatch({ actor, datasetName, language, mutants, repeat });
+  await ensureQueue();
+  const boss = await getBoss();
+  for (const task of batch.tasks) {
+    for await (const ids of recordIdsForEvidence({ batchId: batch.batchId, task, pageSize: ENQUEUE_CHUNK })) {
+      await boss.insert(
+        ids.map((recordId) => ({
+          name: EVIDENCE_QUEUE,
+          data: { batchId: batch.batchId, recordId, task } satisfies EvidenceJob,
+        })),
+      );
+    }
+  }
+  return batch;
+}
+
+/** How a record's code is run: the process's sandbox by default; tests pass a backend of their own. */
+export type RunFunction = (request: RunRequest, options?: RunOptions) => Promise<SandboxResult>;
+
+type Run = (test: string, solution: string) => Promise<SandboxResult>;
+
+function runnerFor(record: RecordToProbe, isAlone: boolean, runFunction: RunFunction): Run {
+  const language = parseLanguage(record.language);
+  return (test, solution) =>
+    isAlone
+      ? runFunction({ language, solution, test }, { isExclusive: true })
+      : runSteadily({ language, solution, test }, runFunction);
+}
+
+/**
+ * A record's mutation analysis: the canonical solution must pass both tests first (else there is
+ * nothing to measure), then each mutant runs the demo test and, unless stillborn, the full test.
+ */
+export async function analyseMutants(
+  record: RecordToProbe,
+  requested: number,
+  runFunction: RunFunction = runInSandbox,
+): Promise<MutationResult> {
+  const run = runnerFor(record, false, runFunction);
+  const empty = { requested, generated: 0, viable: 0, killed: 0, demoKilled: 0, fullKilled: 0, stillborn: 0 };
+  if (record.executableValid !== true) {
+    const demo = await run(record.demoTestFunc, record.canonicalSolution);
+    const full = demo.outcome === "PASSED" ? await run(record.fullTestFunc, record.canonicalSolution) : null;
+    if (full?.outcome !== "PASSED")
+      return {
+        ...empty,
+        score: null,
+        mutants: [],
+        notApplicable: `the canonical solution does not pass its own ${full ? "full" : "demo"} test (${(full ?? demo).outcome.toLowerCase().replaceAll("_", " ")})`,
+      };
+  }
+  const mutants = generateMutants(record.canonicalSolution, parseLanguage(record.language), requested);
+  const stored: StoredMutant[] = [];
+  for (const mutant of mutants) {
+    const demo = await run(record.demoTestFunc, mutant.source);
+    const full = isStillbornOutcome(demo.outcome) ? null : await run(record.fullTestFunc, mutant.source);
+    const { source: _source, ...fields } = mutant;
+    stored.push({
+      ...fields,
+      demoOutcome: demo.outcome,
+      fullOutcome: full?.outcome ?? null,
+      status: mutantStatus(demo.outcome, full?.outcome ?? null),
+    });
+  }
+  const summary = summarizeMutants(
+    stored.map((mutant) => ({ demoOutcome: mutant.demoOutcome!, fullOutcome: mutant.fullOutcome })),
+  );
+  return {
+    ...summary,
+    requested,
+    mutants: stored,
+    notApplicable: mutants.length === 0 ? "the operators found nothing to change in the solution" : null,
+  };
+}
+
+/** Runs both tests `repeat` times, each run alone on the sandbox; one "DEMO/FULL" outcome pair per repeat. */
+export async function repeatTests(
+  record: RecordToProbe,
+  repeat: number,
+  runFunction: RunFunction = runInSandbox,
+): Promise<string[]> {
+  const run = runnerFor(record, true, runFunction);
+  const outcomes: string[] = [];
+  for (let index = 0; index < repeat; index++) {
+    const demo = await run(record.demoTestFunc, record.canonicalSolution);
+    const full = await run(record.fullTestFunc, record.canonicalSolution);
+    outcomes.push(`${demo.outcome}/${full.outcome}`);
+  }
+  return outcomes;
+}
+
+function isIsolationFailure(error: unknown): error is SandboxError {
+  return error instanceof SandboxError && error.code === "SANDBOX_ISOLATION_FAILED";
+}
+
+/** Why a record could not be probed, as a sentence for notApplicable. */
+function failureReason(error: unknown): string {
+  if (error instanceof SandboxError) return "its language cannot run in this sandbox";
+  console.error(error);
+  return "the sandbox failed unexpectedly (see the server log)";
+}
+
+/**
+ * One record task of a batch. A language that cannot run here is stored as not applicable; a
+ * sandbox whose isolation fails stops the batch (nothing else could run either).
+ */
+export async function collectEvidence({ batchId, recordId, task }: EvidenceJob): Promise<void> {
+  const actor = SYSTEM_ACTOR.worker;
+  const found = await findRecordForEvidence({ actor, batchId, recordId, task });
+  if (!found) return;
+  try {
+    if (task === "mutation") {
+      const result = await analyseMutants(found.record, found.mutants);
+      await writeMutationAnalysis({ actor, batchId, recordId, result });
+    } else {
+      const outcomes = await repeatTests(found.record, found.repeat);
+      await writeFlakyCheck({
+        actor,
+        batchId,
+        recordId,
+        repeats: found.repeat,
+        outcomes,
+        flaky: flakyVerdict(outcomes),
+      });
+    }
+  } catch (error) {
+    if (isIsolationFailure(error)) {
+      await stopEvidenceBatch({
+        actor,
+        batchId,
+        reason: `Stopped: the sandbox failed before a program started (${error.message}).`,
+      });
+      return;
+    }
+    const isErrored = !(error instanceof SandboxError);
+    if (task === "mutation") {
+      const reason = failureReason(error);
+      await writeMutationAnalysis({
+        actor,
+        batchId,
+        recordId,
+        isErrored,
+        result: {
+          requested: found.mutants,
+          generated: 0,
+          viable: 0,
+          killed: 0,
+          demoKilled: 0,
+          fullKilled: 0,
+          stillborn: 0,
+          score: null,
+          notApplicable: reason,
+          mutants: [],
+        },
+      });
+    } else {
+      failureReason(error);
+      await writeFlakyCheck({ actor, batchId, recordId, repeats: found.repeat, outcomes: [], flaky: null, isErrored });
+    }
+  }
+}
+
+/**
+ * Checks one record for flaky tests now (the record page's button and REST): runs both tests
+ * `repeat` times alone and stores the verdict. Scope: datasets:verify.
+ */
+export async function checkRecordFlakiness({
+  actor,
+  recordId,
+  repeat,
+}: {
+  actor: Actor | SystemActor;
+  recordId: number;
+  repeat: number;
+}): Promise<{ flaky: boolean | null; outcomes: string[] }> {
+  assertCan(actor, "datasets:verify");
+  const record = await findRecordToProbe({ actor, recordId });
+  const outcomes = await repeatTests(record, repeat);
+  const flaky = flakyVerdict(outcomes);
+  await writeFlakyCheck({ actor, batchId: null, recordId, repeats: repeat, outcomes, flaky });
+  return { flaky, outcomes };
+}
+
+/**
+ * Starts `concurrency` evidence workers in this process, beside its verification workers (the same
+ * heartbeat holds their jobs, so a dead worker's evidence jobs are retried too).
+ */
+export async function startEvidenceWorkers({
+  workerId,
+  concurrency,
+}: {
+  workerId: string;
+  concurrency: number;
+}): Promise<string[]> {
+  await ensureQueue();
+  const boss = await getBoss();
+  const ids: string[] = [];
+  for (let index = 0; index < concurrency; index++) {
+    let id: string | null = null;
+    id = await boss.work<EvidenceJob>(EVIDENCE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      await holdJob({ workerId, jobId: job.id });
+      try {
+        await collectEvidence(job.data);
+      } finally {
+        await releaseJob(job.id);
+      }
+      if (id) boss.notifyWorker(id);
+    });
+    ids.push(id);
+  }
+  return ids;
+}

@@ -1,0 +1,242 @@
+// Test strength by mutation in the real sandbox: the same small function in six languages, once with
+// a weak test (one trivial case) and once with a strong one. The weak test must let most mutants
+// through and the strong one must reject them, per language.
+import { describe, expect, it } from "vitest";
+
+import type { Language } from "@/lib/records/languages";
+import { createLocalBackend } from "@/lib/server/sandbox/local";
+import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
+
+import { analyseMutants } from "./jobs";
+
+const backend = createLocalBackend({ isUnsafe: false, concurrency: 2, memoryLimitMb: 1024, workDir: null });
+const status = await backend.isolation();
+
+type Case = { solution: string; weak: string; strong: string };
+
+// count_in_range(xs, lo, hi): how many xs lie in [lo, hi]. Its mutants (bounds < for <=, "or" for
+// "and", count - 1, other start values) all change the answer on a list that straddles both bounds,
+// and none of them changes it on an empty list.
+const CASES: Partial<Record<Language, Case>> = {
+  python: {
+    solution: `def count_in_range(xs, lo, hi):
+    count = 0
+    for x in xs:
+        if lo <= x and x <= hi:
+            count = count + 1
+    return count
+`,
+    weak: `assert count_in_range([], 0, 0) == 0\n`,
+    strong: `assert count_in_range([], 0, 0) == 0
+assert count_in_range([1, 2, 3, 4, 5], 2, 4) == 3
+assert count_in_range([9, 1], 2, 4) == 0
+`,
+  },
+  javascript: {
+    solution: `function countInRange(xs, lo, hi) {
+  let count = 0;
+  for (const x of xs) {
+    if (lo <= x && x <= hi) {
+      count = count + 1;
+    }
+  }
+  return count;
+}
+`,
+    weak: `const assert = require("assert");
+assert.strictEqual(countInRange([], 0, 0), 0);
+`,
+    strong: `const assert = require("assert");
+assert.strictEqual(countInRange([], 0, 0), 0);
+assert.strictEqual(countInRange([1, 2, 3, 4, 5], 2, 4), 3);
+assert.strictEqual(countInRange([9, 1], 2, 4), 0);
+`,
+  },
+  cpp: {
+    solution: `#include <vector>
+using namespace std;
+
+int countInRange(const vector<int>& xs, int lo, int hi) {
+    int count = 0;
+    for (int x : xs) {
+        if (lo <= x && x <= hi) {
+            count = count + 1;
+        }
+    }
+    return count;
+}
+`,
+    weak: `#include <cassert>
+int main() {
+    assert(countInRange({}, 0, 0) == 0);
+    return 0;
+}
+`,
+    strong: `#include <cassert>
+int main() {
+    assert(countInRange({}, 0, 0) == 0);
+    assert(countInRange({1, 2, 3, 4, 5}, 2, 4) == 3);
+    assert(countInRange({9, 1}, 2, 4) == 0);
+    return 0;
+}
+`,
+  },
+  java: {
+    solution: `public class Ranges {
+    public static int countInRange(int[] xs, int lo, int hi) {
+        int count = 0;
+        for (int x : xs) {
+            if (lo <= x && x <= hi) {
+                count = count + 1;
+            }
+        }
+        return count;
+    }
+}
+`,
+    weak: `import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+
+class TestRanges {
+    @Test
+    public void testWeak() {
+        assertEquals(0, Ranges.countInRange(new int[]{}, 0, 0));
+    }
+}
+`,
+    strong: `import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+
+class TestRanges {
+    @Test
+    public void testStrong() {
+        assertEquals(0, Ranges.countInRange(new int[]{}, 0, 0));
+        assertEquals(3, Ranges.countInRange(new int[]{1, 2, 3, 4, 5}, 2, 4));
+        assertEquals(0, Ranges.countInRange(new int[]{9, 1}, 2, 4));
+    }
+}
+`,
+  },
+  go: {
+    solution: `package main
+
+func CountInRange(xs []int, lo int, hi int) int {
+	count := 0
+	for _, x := range xs {
+		if lo <= x && x <= hi {
+			count = count + 1
+		}
+	}
+	return count
+}
+`,
+    weak: `package main
+
+import "testing"
+
+func TestFull(t *testing.T) {
+	if CountInRange([]int{}, 0, 0) != 0 {
+		t.Error("empty")
+	}
+}
+`,
+    strong: `package main
+
+import "testing"
+
+func TestFull(t *testing.T) {
+	if CountInRange([]int{}, 0, 0) != 0 {
+		t.Error("empty")
+	}
+	if CountInRange([]int{1, 2, 3, 4, 5}, 2, 4) != 3 {
+		t.Error("middle")
+	}
+	if CountInRange([]int{9, 1}, 2, 4) != 0 {
+		t.Error("outside")
+	}
+}
+`,
+  },
+  rust: {
+    solution: `pub fn count_in_range(xs: &[i32], lo: i32, hi: i32) -> i32 {
+    let mut count = 0;
+    for &x in xs {
+        if lo <= x && x <= hi {
+            count = count + 1;
+        }
+    }
+    count
+}
+
+fn main() {}
+`,
+    weak: `#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak() {
+        assert_eq!(count_in_range(&[], 0, 0), 0);
+    }
+}
+`,
+    strong: `#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strong() {
+        assert_eq!(count_in_range(&[], 0, 0), 0);
+        assert_eq!(count_in_range(&[1, 2, 3, 4, 5], 2, 4), 3);
+        assert_eq!(count_in_range(&[9, 1], 2, 4), 0);
+    }
+}
+`,
+  },
+};
+
+const run = (request: Parameters<typeof backend.run>[0]) => backend.run({ ...request, timeoutMs: 60_000 });
+
+const toolchains = new Map(
+  await Promise.all(
+    (Object.keys(CASES) as Language[]).map(async (language) => [language, await backend.toolchain(language)] as const),
+  ),
+);
+
+describe("mutation score in the sandbox", () => {
+  for (const [language, { solution, weak, strong }] of Object.entries(CASES) as [Language, Case][]) {
+    const toolchain = toolchains.get(language)!;
+    const whyNot = status.problem ?? (toolchain.isFound ? null : `toolchain missing (${toolchain.missing.join(", ")})`);
+    it.skipIf(skipWithoutSandbox(whyNot, language))(
+      `${language}: a one-case test scores low, a test that straddles both bounds scores high`,
+      async () => {
+        const record = (full: string) => ({
+          id: 0,
+          language,
+          canonicalSolution: solution,
+          demoTestFunc: weak,
+          fullTestFunc: full,
+          executableValid: true,
+        });
+        const weakResult = await analyseMutants(record(weak), 8, run);
+        const strongResult = await analyseMutants(record(strong), 8, run);
+        const detail = JSON.stringify(
+          strongResult.mutants.map((mutant) => [mutant.after, mutant.demoOutcome, mutant.fullOutcome]),
+        );
+        expect(weakResult.notApplicable).toBeNull();
+        expect(weakResult.viable, detail).toBeGreaterThanOrEqual(5);
+        expect(weakResult.score!, detail).toBeLessThan(0.5);
+        expect(strongResult.score!, detail).toBeGreaterThanOrEqual(0.8);
+        // The demo test is the weak one in both records: its own score is the weak score.
+        expect(strongResult.demoKilled).toBe(weakResult.demoKilled);
+        expect(strongResult.fullKilled).toBeGreaterThan(weakResult.fullKilled);
+        // Same record, same mutants.
+        expect(strongResult.mutants.map((mutant) => mutant.after)).toEqual(
+          weakResult.mutants.map((mutant) => mutant.after),
+        );
+      },
+      // 28 compiled runs per language (cargo and javac are slow on a loaded machine).
+      1_800_000,
+    );
+  }
+});
