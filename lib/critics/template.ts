@@ -17,7 +17,7 @@ export const CRITIC_RULES = [
 ] as const;
 
 /** The fields a template may name as `{{field}}`. */
-export const TEMPLATE_FIELDS = ["language", "question", "solution", "demo_test", "full_test", "rules"] as const;
+const TEMPLATE_FIELDS = ["language", "question", "solution", "demo_test", "full_test", "rules"] as const;
 type TemplateField = (typeof TEMPLATE_FIELDS)[number];
 
 export type CriticPromptRecord = {
@@ -44,7 +44,7 @@ const RULE_HINTS: Record<(typeof CRITIC_RULES)[number], string> = {
 };
 
 /** The eight rules as a numbered list with what each means, for `{{rules}}`. */
-export function describeRules(): string {
+function describeRules(): string {
   return CRITIC_RULES.map((rule, index) => `${index + 1}. ${rule}: ${RULE_HINTS[rule]}.`).join("\n");
 }
 

@@ -6,19 +6,17 @@ import { z } from "zod";
 // lib/server/evidence/; each part is null until that evidence has been collected.
 
 /** The two tests of a record, in the order they run. */
-export const EVIDENCE_TESTS = ["demo", "full"] as const;
-export type EvidenceTest = (typeof EVIDENCE_TESTS)[number];
+const EVIDENCE_TESTS = ["demo", "full"] as const;
 
 /** How one test did against the viable mutants: how many it killed, and killed ÷ viable. */
-export const testStrengthSchema = z.object({
+const testStrengthSchema = z.object({
   killed: z.number().int().nonnegative(),
   /** killed ÷ viable; null when no mutant was viable (nothing to measure with). */
   score: z.number().min(0).max(1).nullable(),
 });
-export type TestStrength = z.infer<typeof testStrengthSchema>;
 
 /** A mutant at least one test accepted: the change, where it is, and which tests let it pass. */
-export const survivingMutantSchema = z.object({
+const survivingMutantSchema = z.object({
   /** The mutation operator's name (see lib/evidence/mutation/operators.ts), e.g. "relational". */
   operator: z.string(),
   /** 1-based line and column of the changed token in the canonical solution. */
@@ -35,7 +33,7 @@ export const survivingMutantSchema = z.object({
 export type SurvivingMutant = z.infer<typeof survivingMutantSchema>;
 
 /** Test strength by mutation: mutants of the canonical solution that the tests should reject. */
-export const mutationEvidenceSchema = z.object({
+const mutationEvidenceSchema = z.object({
   /** Mutants killed by either test ÷ viable mutants; null when none was viable or not applicable. */
   score: z.number().min(0).max(1).nullable(),
   /** Mutants that built and finished in time (the ones that count). */
@@ -56,14 +54,14 @@ export const mutationEvidenceSchema = z.object({
 export type MutationEvidence = z.infer<typeof mutationEvidenceSchema>;
 
 /** One solver model's result on a record. */
-export const solverResultSchema = z.object({
+const solverResultSchema = z.object({
   model: z.string(),
   /** The model's solution PASSED both tests. */
   solved: z.boolean(),
 });
 
 /** Which solver models' solutions pass the record's tests: k (solved) of n (total). */
-export const solverEvidenceSchema = z.object({
+const solverEvidenceSchema = z.object({
   solved: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   byModel: z.array(solverResultSchema),

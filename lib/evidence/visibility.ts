@@ -14,21 +14,9 @@ const STORED: Record<PreLabelVisibilityName, PreLabelVisibility> = {
   all: "ALL",
 };
 
-export const PRE_LABEL_VISIBILITY_LABELS: Record<PreLabelVisibilityName, string> = {
-  nothing: "Nothing: the record alone",
-  execution: "Execution results only",
-  "all-but-critic": "All evidence but the critic (blind mode)",
-  all: "Everything, critic included",
-};
-
 /** The stored enum of a level's name. */
 export function storedVisibility(name: PreLabelVisibilityName): PreLabelVisibility {
   return STORED[name];
-}
-
-/** The name of a stored level. */
-export function visibilityName(stored: PreLabelVisibility): PreLabelVisibilityName {
-  return PRE_LABEL_VISIBILITIES.find((name) => STORED[name] === stored) ?? "all";
 }
 
 /**
@@ -39,9 +27,5 @@ export function visibilityFromInput(input: { visibility?: PreLabelVisibilityName
   return input.visibility ?? (input.blind ? "all-but-critic" : "all");
 }
 
-/** The stored levels that hide the critic before the first label (what `blind` always meant). */
-export const CRITIC_HIDING: readonly PreLabelVisibility[] = ["NOTHING", "EXECUTION", "ALL_BUT_CRITIC"];
 /** The stored levels that hide mutation, flakiness and solver evidence before the first label. */
 export const EVIDENCE_HIDING: readonly PreLabelVisibility[] = ["NOTHING", "EXECUTION"];
-/** The stored levels that hide execution results (batch verification, runs) before the first label. */
-export const EXECUTION_HIDING: readonly PreLabelVisibility[] = ["NOTHING"];

@@ -13,7 +13,7 @@ export type DetectionCounts = {
   trueNegatives: number;
 };
 
-export type Proportion = { value: number | null; interval: [number, number] | null; successes: number; trials: number };
+type Proportion = { value: number | null; interval: [number, number] | null; successes: number; trials: number };
 
 export type DetectionFigures = {
   n: number;

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { CRITIC_RULES } from "@/lib/critics/template";
 
 /** What the fake received: the parsed request body, the user prompt, the bearer token, when. */
-export type FakeRequest = {
+type FakeRequest = {
   body: { model?: string; messages?: { role: string; content: string }[]; temperature?: number; max_tokens?: number };
   prompt: string;
   authorization: string | null;
@@ -20,7 +20,7 @@ export type FakeRequest = {
  * replaces the whole HTTP body (say, text that is not JSON); `status` other than 200 answers an
  * OpenAI-style error; `usage: null` leaves usage out, as some endpoints do.
  */
-export type FakeReply = {
+type FakeReply = {
   status?: number;
   headers?: Record<string, string>;
   content?: string;

@@ -10,13 +10,13 @@ const text = (max: number) =>
     .max(max)
     .regex(/^[^\0]*$/, "must not contain NUL characters");
 
-export const criticNameSchema = text(100)
+const criticNameSchema = text(100)
   .trim()
   .min(1, "give the critic a name")
   .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, "letters, digits, spaces, dots, dashes and underscores")
   .refine((name) => name.toLowerCase() !== "imported", '"imported" is the built-in critic of the record files');
 
-export const criticTemplateSchema = text(100_000)
+const criticTemplateSchema = text(100_000)
   .refine((template) => template.trim() !== "", "the prompt template is empty")
   .superRefine((template, context) => {
     const unknown = unknownPlaceholders(template);

@@ -119,6 +119,8 @@ export const recordResponseSchema = z.strictObject({
   isCriticHidden: z.boolean(),
   executableValid: z.boolean().nullable(),
   verificationOutcome: z.string().nullable(),
+  /** Whether its tests gave differing outcomes when repeated; null when not checked or hidden (as evidence.flaky). */
+  flaky: z.boolean().nullable(),
   evidence: recordEvidenceSchema,
 });
 

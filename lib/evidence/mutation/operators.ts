@@ -5,16 +5,7 @@ import { type Family, familyOf, type Token, tokenize } from "./tokenize";
 // The mutation operators: small changes to a canonical solution that a good test should reject.
 // Each candidate replaces one stretch of code tokens (never a string or a comment). Pure.
 
-export const MUTATION_OPERATORS = [
-  "relational",
-  "equality",
-  "arithmetic",
-  "logical",
-  "literal",
-  "boolean",
-  "return",
-] as const;
-export type MutationOperator = (typeof MUTATION_OPERATORS)[number];
+export type MutationOperator = "relational" | "equality" | "arithmetic" | "logical" | "literal" | "boolean" | "return";
 
 export type MutationCandidate = {
   operator: MutationOperator;

@@ -17,7 +17,7 @@ export function isStillbornOutcome(outcome: string): boolean {
 }
 
 /** Whether a test rejected the mutant: it ran and did not pass. */
-export function isKilledBy(outcome: string | null): boolean {
+function isKilledBy(outcome: string | null): boolean {
   return outcome !== null && outcome !== "PASSED" && !isStillbornOutcome(outcome);
 }
 

@@ -5,7 +5,7 @@ import type { Language } from "@/lib/records/languages";
 // something the tokenizer misreads (a generic's angle bracket, say) only makes a mutant that does
 // not build, which is stillborn and not counted. Pure.
 
-export type TokenKind = "word" | "number" | "operator" | "punct" | "string" | "comment" | "space" | "newline";
+type TokenKind = "word" | "number" | "operator" | "punct" | "string" | "comment" | "space" | "newline";
 
 export type Token = {
   kind: TokenKind;

@@ -24,14 +24,14 @@ import { IMPORTED_CRITIC } from "./critics";
 // them out), so these figures estimate how the critic does on the dataset. A record in several
 // campaigns counts once, with its strongest label (as on the dataset report).
 
-export const CONFIDENCE_BINS = 10;
+const CONFIDENCE_BINS = 10;
 
 /** A figure's origin: how many of its items were labelled in blind campaigns (the critic hidden until the first label) and in open ones. */
-export type Provenance = { blind: number; open: number };
+type Provenance = { blind: number; open: number };
 
 export type CalibrationFigures = DetectionFigures & { counts: DetectionCounts; provenance: Provenance };
 
-export type RuleCalibration = CalibrationFigures & {
+type RuleCalibration = CalibrationFigures & {
   rule: string;
   categories: string[];
   byLanguage: Record<string, CalibrationFigures>;

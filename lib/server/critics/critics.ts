@@ -28,7 +28,7 @@ function isImportedName(name: string): boolean {
 export type CriticRunStatus = "RUNNING" | "PAUSED" | "CANCELLED" | "SUCCEEDED" | "FAILED";
 export type CriticResultStatus = "PARSED" | "UNREADABLE" | "ERROR";
 
-export type CriticVersionRow = {
+type CriticVersionRow = {
   id: string;
   number: number;
   model: string;
@@ -233,20 +233,6 @@ export async function listCritics({ actor }: { actor: Actor | SystemActor }): Pr
     take: 500,
   });
   return [...rows.map(toCriticRow), IMPORTED_ROW];
-}
-
-/** One critic by id (NOT_FOUND when none). Scope: critics:read. */
-export async function getCritic({
-  actor,
-  criticId,
-}: {
-  actor: Actor | SystemActor;
-  criticId: string;
-}): Promise<CriticRow> {
-  assertCan(actor, "critics:read");
-  const row = await prisma().critic.findUnique({ where: { id: criticId }, select: criticSelect });
-  if (!row) throw new AppError("NOT_FOUND", "No such critic.");
-  return toCriticRow(row);
 }
 
 export type CriticRunProgress = {

@@ -13,7 +13,7 @@ import { processCriticRun } from "./run";
 // loses one stretch: pg-boss hands the job out again when it expires, and the run resumes from the
 // records it has no verdict for. One job per run at a time (the queue's "stately" policy, keyed by run).
 
-export const CRITIC_QUEUE = "critic-run";
+const CRITIC_QUEUE = "critic-run";
 // A stretch is two minutes of asking plus the requests in flight at its end (each up to its timeout
 // times its attempts); past this a job is taken for dead and retried.
 const JOB_EXPIRY_SECONDS = 15 * 60;

@@ -37,7 +37,7 @@ function apiKeyOf(critic: { apiKeyEnv: string | null; apiKeySealed: string | nul
 }
 
 /** A reply read into a result: PARSED when it states a verdict, else UNREADABLE (kept, never pass or fail). */
-export function readCriticReply(reply: {
+function readCriticReply(reply: {
   text: string;
   isChatCompletion: boolean;
 }): Pick<CriticResultInput, "status" | "overallPass" | "failedRules" | "rules" | "confidence" | "raw"> {

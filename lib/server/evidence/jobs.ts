@@ -143,7 +143,7 @@ export async function analyseMutants(
 }
 
 /** Runs both tests `repeat` times, each run alone on the sandbox; one "DEMO/FULL" outcome pair per repeat. */
-export async function repeatTests(
+async function repeatTests(
   record: RecordToProbe,
   repeat: number,
   runFunction: RunFunction = runInSandbox,
@@ -173,7 +173,7 @@ function failureReason(error: unknown): string {
  * One record task of a batch. A language that cannot run here is stored as not applicable; a
  * sandbox whose isolation fails stops the batch (nothing else could run either).
  */
-export async function collectEvidence({ batchId, recordId, task }: EvidenceJob): Promise<void> {
+async function collectEvidence({ batchId, recordId, task }: EvidenceJob): Promise<void> {
   const actor = SYSTEM_ACTOR.worker;
   const found = await findRecordForEvidence({ actor, batchId, recordId, task });
   if (!found) return;

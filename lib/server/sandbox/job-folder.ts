@@ -34,7 +34,7 @@ function messageOf(error: unknown): string {
 }
 
 /** Mounts the job folder's tmpfs (no-op for a plain folder). */
-export async function mountJobFolder(
+async function mountJobFolder(
   mode: JobFolderMode,
   dir: string,
   owner: { uid: number; gid: number } | null,
@@ -44,7 +44,7 @@ export async function mountJobFolder(
 }
 
 /** Unmounts the job folder's tmpfs; lazily when something still holds it (no-op for a plain folder). */
-export async function unmountJobFolder(mode: JobFolderMode, dir: string): Promise<void> {
+async function unmountJobFolder(mode: JobFolderMode, dir: string): Promise<void> {
   if (mode.kind !== "tmpfs") return;
   await run(mode.umountPath, [dir]).catch(() => run(mode.umountPath, ["--lazy", dir]));
 }

@@ -6,7 +6,9 @@ export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, par
   const claim = await claimNextItem({ actor, campaignId: params.id });
   if (!claim) return new Response(null, { status: 204 });
   const work = await getWorkItem({ actor, itemId: claim.itemId });
-  const { executableValid: _executableValid, ...record } = work.record;
+  // The label is the annotator's own: the claim carries no verification figure or evidence flag
+  // (the workspace shows them as the campaign's visibility allows).
+  const { executableValid: _executableValid, flaky: _flaky, ...record } = work.record;
   return Response.json({
     item: { id: claim.itemId, campaignId: params.id },
     record,
