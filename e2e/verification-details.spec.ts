@@ -74,7 +74,9 @@ test("the admin imports three records and verifies them", async ({ page }) => {
 test("a failing record's page shows the run: outcome, exit code, run time, stderr", async ({ page }) => {
   await signIn(page, admin);
   await page.goto(`/records/${ids["Return two (the test is wrong)."]}`);
-  await expect(page.getByText("fails · runtime error")).toBeVisible();
+  // The record's badge and the evidence panel's execution row.
+  await expect(page.getByText("fails · runtime error")).toHaveCount(2);
+  await expect(page.getByTestId("evidence-execution")).toContainText("fails · runtime error");
   const demo = page.getByTestId("verification-run").first();
   await expect(demo).toContainText("Demo test");
   await expect(demo).toContainText("RUNTIME_ERROR");
