@@ -110,14 +110,6 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           />
         )}
       </section>
-      <EvidencePanel
-        executableValid={record.executableValid}
-        verificationOutcome={record.verificationOutcome}
-        flaky={evidence.flaky}
-        evidence={evidence}
-        critic={record.critic}
-        isCriticHidden={!work.isCriticVisible}
-      />
       <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
       <LatestRun
         key={itemId}
@@ -127,6 +119,15 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         canRun={canRun}
         unavailableNote={unavailableNote}
         onRun={runRecordAction}
+      />
+      {/* Below the critic and the latest run, which a 1440×900 screen must show without scrolling. */}
+      <EvidencePanel
+        executableValid={record.executableValid}
+        verificationOutcome={record.verificationOutcome}
+        flaky={evidence.flaky}
+        evidence={evidence}
+        critic={record.critic}
+        isCriticHidden={!work.isCriticVisible}
       />
       <CommentThread thread={thread} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <section aria-label="Edit and run" className={section}>
