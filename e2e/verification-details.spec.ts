@@ -112,7 +112,9 @@ test("the dataset page's Re-verify all starts a new batch and follows its progre
 test("a Swift record is unavailable here, not failed nor pending", async ({ page }) => {
   await signIn(page, admin);
   await page.goto(`/records/${ids["Swift has no toolchain here."]}`);
-  await expect(page.getByText("unavailable here", { exact: true })).toBeVisible();
+  // The record's badge and the evidence panel's execution row.
+  await expect(page.getByText("unavailable here", { exact: true })).toHaveCount(2);
+  await expect(page.getByTestId("evidence-execution")).toContainText("unavailable here");
   await expect(page.getByTestId("verification-unavailable")).toContainText("This is not a failure.");
   await expect(page.getByText("not run", { exact: true })).toHaveCount(0);
 
