@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { checkRevision } from "@/lib/server/revisions/queries";
+import { checkRecordRevision } from "@/lib/server/revisions/propose-revision";
 import { revisionCheckSchema } from "@/lib/validation/revisions";
 
 /**
@@ -15,7 +15,7 @@ export const checkRevisionAction = createAction(
   "revisions:check",
   revisionCheckSchema.extend({ revisionId: z.string().min(1).max(40) }),
   async ({ input: { revisionId, ...check }, actor }) => {
-    const checked = await checkRevision({ actor, revisionId, input: check });
+    const checked = await checkRecordRevision({ actor, revisionId, input: check });
     revalidatePath("/repairs");
     revalidatePath(`/records/${checked.recordId}`);
     return { status: checked.status, number: checked.number, recordId: checked.recordId };

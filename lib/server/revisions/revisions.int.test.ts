@@ -4,7 +4,7 @@
 // and the evidence is recomputed on the revised content.
 import { existsSync } from "node:fs";
 
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { GET as getRecordRevisions, POST as postRecordRevision } from "@/app/api/v1/records/[id]/revisions/route";
 import { GET as getRepairs } from "@/app/api/v1/repairs/route";
@@ -16,6 +16,7 @@ import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { createApiToken } from "@/lib/server/users/tokens";
+import { stopBoss } from "@/lib/server/workers/boss";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -57,6 +58,9 @@ function call(token: string, method: string, path: string, body?: unknown): Requ
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+// An accepted repair queues its evidence, which starts this process's pg-boss.
+afterAll(() => stopBoss(1_000));
 
 beforeAll(async () => {
   admin = await makeUser("ADMIN");
