@@ -90,8 +90,11 @@ export const API_OPERATIONS: Operation[] = [
       language: "language id",
       difficulty: "easy|medium|hard",
       critic: "pass|fail|none",
-      executable: "valid|failed|unknown",
+      executable: "valid|failed|unknown|flaky",
       outcome: "passed|compilation_error|time_limit|wrong_answer|runtime_error|unavailable|not_run",
+      evidence:
+        "weak_tests (mutation score below weakBelow) | flaky | unsolved (solutions ran, none passed) | critic_vs_execution (critic pass but the canonical solution fails, or critic fail but it passes; not flaky; reviewers and admins only, 403 otherwise)",
+      weakBelow: "0–1, the weak-tests threshold (0.5)",
       q: "text in the question",
       limit: "1–500 (50)",
       cursor: "nextCursor of the previous page",
