@@ -14,6 +14,7 @@ import {
 } from "@/lib/evidence/suspicion";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { readResponse } from "@/lib/testing/api-response";
+import { combinations, plantEvidence as plant } from "@/lib/testing/evidence";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
@@ -26,52 +27,6 @@ let adminToken: string;
 let dataset: string;
 /** Every record of the dataset with the evidence it was given. */
 let planted: { id: number; facts: SuspicionFacts }[];
-
-/** Every combination of the evidence that decides a reason (mutation score, flaky, solvers, critic, execution). */
-function combinations(): SuspicionFacts[] {
-  const out: SuspicionFacts[] = [];
-  for (const mutationScore of [null, 0.25, 0.5, 0.75])
-    for (const flaky of [null, false, true])
-      for (const [solversTotal, solversSolved] of [
-        [0, 0],
-        [2, 0],
-        [3, 1],
-        [2, 2],
-      ])
-        for (const criticPass of [null, true, false])
-          for (const executableValid of [null, true, false])
-            out.push({ mutationScore, flaky, solversTotal, solversSolved, criticPass, executableValid });
-  return out;
-}
-
-/** Stores records' evidence where the app keeps it: their columns, critic verdicts and solver solutions. */
-async function plant(records: { id: number; facts: SuspicionFacts }[]) {
-  for (const { id, facts } of records)
-    await prisma().record.update({
-      where: { id },
-      data: { mutationScore: facts.mutationScore, flaky: facts.flaky, executableValid: facts.executableValid },
-    });
-  await prisma().criticVerdict.createMany({
-    data: records.flatMap(({ id, facts }) =>
-      facts.criticPass === null
-        ? []
-        : [{ recordId: id, overallPass: facts.criticPass, failedRules: [], keyPoints: [], raw: "{}" }],
-    ),
-  });
-  await prisma().solution.createMany({
-    data: records.flatMap(({ id, facts }) => [
-      ...Array.from({ length: facts.solversTotal }, (_, model) => ({
-        recordId: id,
-        model: `model-${model}`,
-        code: "",
-        outcome: model < facts.solversSolved ? "PASSED" : "WRONG_ANSWER",
-        passed: model < facts.solversSolved,
-      })),
-      // A solution still waiting to run counts for nobody.
-      { recordId: id, model: "pending", code: "" },
-    ]),
-  });
-}
 
 beforeAll(async () => {
   admin = await makeUser("ADMIN");
