@@ -6,7 +6,7 @@ import { importQuerySchema, recordQuerySchema } from "@/lib/validation/records";
 
 type Params = { name: string };
 
-/** GET /api/v1/datasets/{name}/records?language=&difficulty=&critic=&executable=&outcome=&evidence=&weakBelow=&q=&limit=&cursor= */
+/** GET /api/v1/datasets/{name}/records?language=&difficulty=&critic=&executable=&outcome=&q=&limit=&cursor= */
 export const GET = apiRoute<Params>("records:read", async ({ request, actor, params }) => {
   const { limit, cursor, ...filters } = parseSearchParams(request, recordQuerySchema);
   const page = await listRecords({ actor, datasetName: pathSegment(params.name), filters, limit, cursor });
