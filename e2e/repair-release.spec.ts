@@ -78,16 +78,17 @@ test("fix 121 → 120 in the workspace, a second annotator accepts it blind, and
   const repair = fix.getByRole("region", { name: "Repair this record" });
   await repair.getByRole("button", { name: "Propose a revision" }).click();
   await expect(repair.getByRole("tab", { name: "Full test" })).toHaveAttribute("aria-selected", "true");
-  const modified = repair.getByTestId("diff-revise-full-test").locator(".editor.modified");
-  await expect(modified.locator(".view-lines")).toContainText("fact(5) == 121");
-  await modified.locator(".view-lines").click();
+  // The edited side; a narrow pane shows the diff inline, with the old lines in a view zone of their own.
+  const edited = repair.getByTestId("diff-revise-full-test").locator(".editor.modified .view-lines:not(.line-delete)");
+  await expect(edited).toContainText("fact(5) == 121");
+  await edited.click();
   // To the end of "121" on the second line, then one character changed.
   await fix.keyboard.press("ControlOrMeta+End");
   await fix.keyboard.press("ArrowUp");
   await fix.keyboard.press("End");
   await fix.keyboard.press("Backspace");
   await fix.keyboard.type("0");
-  await expect(modified.locator(".view-lines")).toContainText("fact(5) == 120");
+  await expect(edited).toContainText("fact(5) == 120");
   await expect(repair.getByRole("tab", { name: "Full test •" })).toBeVisible();
 
   // Run as a scratch run: the revised solution against the revised demo and full tests.

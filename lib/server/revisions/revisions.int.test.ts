@@ -17,6 +17,7 @@ import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { stopBoss } from "@/lib/server/workers/boss";
+import { expectResponse, readResponse } from "@/lib/testing/api-response";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -207,17 +208,28 @@ describe("record revisions", () => {
 
     const token = await tokenOf(checker);
     const answers = [
-      await getRepairs(call(token, "GET", "/repairs?limit=200"), { params: Promise.resolve({}) }),
-      await getRevision(call(token, "GET", `/revisions/${proposed.id}`), {
-        params: Promise.resolve({ id: proposed.id }),
-      }),
-      await getRecordRevisions(call(token, "GET", `/records/${recordId}/revisions`), {
-        params: Promise.resolve({ id: String(recordId) }),
-      }),
+      {
+        path: "/repairs",
+        answer: await getRepairs(call(token, "GET", "/repairs?limit=200"), { params: Promise.resolve({}) }),
+      },
+      {
+        path: "/revisions/{id}",
+        answer: await getRevision(call(token, "GET", `/revisions/${proposed.id}`), {
+          params: Promise.resolve({ id: proposed.id }),
+        }),
+      },
+      {
+        path: "/records/{id}/revisions",
+        answer: await getRecordRevisions(call(token, "GET", `/records/${recordId}/revisions`), {
+          params: Promise.resolve({ id: String(recordId) }),
+        }),
+      },
     ];
-    for (const answer of answers) {
+    for (const { path, answer } of answers) {
       expect(answer.status).toBe(200);
       const text = await answer.text();
+      // What the catalog promises, and no field more (a leaked one would fail the strict schema).
+      expectResponse("GET", path, JSON.parse(text));
       // Each answer is about this repair (the queue lists it, the others describe it).
       expect(text).toMatch(new RegExp(`${proposed.id}|fact\\(5\\) == 120`));
       for (const secret of secrets) expect(text, `${answer.url} leaks "${secret}"`).not.toContain(secret);
@@ -238,7 +250,10 @@ describe("record revisions", () => {
       { params: Promise.resolve({ id: revision.id }) },
     );
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: "ACCEPTED", number: 2 });
+    expect(await readResponse(response, "POST", "/revisions/{id}/check")).toMatchObject({
+      status: "ACCEPTED",
+      number: 2,
+    });
     const record = await prisma().record.findUniqueOrThrow({ where: { id: recordId } });
     expect(record).toMatchObject({ revision: 2, fullTestFunc: fix.full_test_func });
     // Checked once: a second check is a conflict.
@@ -314,7 +329,7 @@ describe("record revisions", () => {
         params: Promise.resolve({ id: String(recordId) }),
       });
       expect(response.status).toBe(201);
-      const proposed = (await response.json()) as {
+      const proposed = (await readResponse(response, "POST", "/records/{id}/revisions")) as {
         id: string;
         evidence: { demoOutcome: string; fullOutcome: string };
       };
