@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
@@ -16,8 +15,8 @@ export const checkRevisionAction = createAction(
   revisionCheckSchema.extend({ revisionId: z.string().min(1).max(40) }),
   async ({ input: { revisionId, ...check }, actor }) => {
     const checked = await checkRecordRevision({ actor, revisionId, input: check });
-    revalidatePath("/repairs");
-    revalidatePath(`/records/${checked.recordId}`);
+    // No revalidatePath: it would render the check page again, which a checked revision has left
+    // (not found) before its form could say what happened; the queue and record pages are dynamic.
     return { status: checked.status, number: checked.number, recordId: checked.recordId };
   },
 );
