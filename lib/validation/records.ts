@@ -117,6 +117,10 @@ export const recordResponseSchema = z.strictObject({
   ...recordFields,
   dataset: z.string(),
   isCriticHidden: z.boolean(),
+  /** A campaign showing annotators "nothing" before their first label hides the two fields below (null). */
+  isExecutionHidden: z.boolean(),
+  /** A campaign showing less than "all but the critic" hides `evidence` and `flaky` (null) before the first label. */
+  isEvidenceHidden: z.boolean(),
   executableValid: z.boolean().nullable(),
   verificationOutcome: z.string().nullable(),
   /** Whether its tests gave differing outcomes when repeated; null when not checked or hidden (as evidence.flaky). */
