@@ -33,6 +33,8 @@ export function QueueFilters({
       aria-label="Filters"
     >
       {query.queue ? <input type="hidden" name="queue" value={query.queue} /> : null}
+      {query.look ? <input type="hidden" name="look" value={query.look} /> : null}
+      {query.weakBelow !== undefined ? <input type="hidden" name="weakBelow" value={query.weakBelow} /> : null}
       {fields.map((field) => (
         <div key={field.name} className="space-y-1">
           <label htmlFor={`filter-${field.name}`} className="block text-xs font-medium text-slate-600">

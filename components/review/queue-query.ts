@@ -1,4 +1,5 @@
 // The review queue's query string, shared by the queue page, its filters and the adjudication view.
+import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { queueQuerySchema } from "@/lib/validation/review";
 
 export const QUEUE_LABELS = {
@@ -13,6 +14,9 @@ export const QUEUE_KEYS = Object.keys(QUEUE_LABELS) as QueueKey[];
 
 export type QueueQuery = {
   queue?: QueueKey;
+  /** An evidence queue (lib/evidence/suspicion.ts) instead of a label queue. */
+  look?: EvidenceReason;
+  weakBelow?: number;
   language?: string;
   annotator?: string;
   category?: string;
@@ -30,7 +34,11 @@ export function parseQueueQuery(raw: Record<string, string | string[] | undefine
 
 /** "?queue=…&language=…" for the given query, or "" when it holds no filter. */
 export function queueSearch(query: QueueQuery): string {
-  const params = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (value ? [[key, value]] : [])));
+  const params = new URLSearchParams(
+    Object.entries(query).flatMap(([key, value]) =>
+      value === undefined || value === "" ? [] : [[key, String(value)]],
+    ),
+  );
   const text = params.toString();
   return text ? `?${text}` : "";
 }
@@ -38,4 +46,9 @@ export function queueSearch(query: QueueQuery): string {
 /** The filters listReviewQueue takes (the cursor is where a page starts, not a filter). */
 export function toQueueFilters(query: QueueQuery) {
   return { queue: query.queue, language: query.language, annotatorId: query.annotator, category: query.category };
+}
+
+/** The filters listEvidenceQueue takes, when the query names an evidence queue. */
+export function toEvidenceQueueFilters(query: QueueQuery) {
+  return query.look ? { reason: query.look, weakBelow: query.weakBelow, language: query.language } : null;
 }

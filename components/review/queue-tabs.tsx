@@ -20,11 +20,11 @@ export function QueueTabs({
     <nav aria-label="Review queues" className="mb-4 border-b border-slate-200">
       <ul className="-mb-px flex flex-wrap gap-1 text-sm">
         {tabs.map((tab) => {
-          const isCurrent = query.queue === tab.key;
+          const isCurrent = !query.look && query.queue === tab.key;
           return (
             <li key={tab.label}>
               <Link
-                href={`/campaigns/${campaignId}/review${queueSearch({ ...query, queue: tab.key })}`}
+                href={`/campaigns/${campaignId}/review${queueSearch({ ...query, look: undefined, queue: tab.key })}`}
                 aria-current={isCurrent ? "page" : undefined}
                 className={`inline-flex items-center gap-2 border-b-2 px-3 py-2 ${isCurrent ? "border-indigo-600 font-medium text-indigo-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-800"}`}
               >

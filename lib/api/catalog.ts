@@ -34,6 +34,7 @@ import {
 import {
   adjudicationResponseSchema,
   agreementResponseSchema,
+  evidenceQueueResponseSchema,
   reviewQueueResponseSchema,
 } from "@/lib/validation/review";
 import { runsResponseSchema } from "@/lib/validation/runs";
@@ -90,8 +91,11 @@ export const API_OPERATIONS: Operation[] = [
       language: "language id",
       difficulty: "easy|medium|hard",
       critic: "pass|fail|none",
-      executable: "valid|failed|unknown",
+      executable: "valid|failed|unknown|flaky",
       outcome: "passed|compilation_error|time_limit|wrong_answer|runtime_error|unavailable|not_run",
+      evidence:
+        "weak_tests (mutation score below weakBelow) | flaky | unsolved (solutions ran, none passed) | critic_vs_execution (critic pass but the canonical solution fails, or critic fail but it passes; not flaky; reviewers and admins only, 403 otherwise)",
+      weakBelow: "0–1, the weak-tests threshold (0.5)",
       q: "text in the question",
       limit: "1–500 (50)",
       cursor: "nextCursor of the previous page",
@@ -478,6 +482,25 @@ export const API_OPERATIONS: Operation[] = [
       ...errors,
     },
     response: reviewQueueResponseSchema,
+  },
+  {
+    method: "GET",
+    path: "/campaigns/{id}/evidence-queue",
+    scope: "reviews:write",
+    summary:
+      "An evidence queue: the campaign's items (labelled or not, gold left out) whose record the evidence points at, in campaign order, 50 a page; counts of all four queues. critic_vs_execution reads the critic: records whose critic or evidence is hidden from the caller are left out.",
+    query: {
+      reason:
+        "weak_tests (mutation score below weakBelow) | flaky | unsolved (solutions ran, none passed) | critic_vs_execution (critic pass but the canonical solution fails, or critic fail but it passes; not flaky)",
+      weakBelow: "0–1, the weak-tests threshold (0.5)",
+      language: "language id",
+      cursor: "nextCursor of the previous page (a position)",
+    },
+    responses: {
+      200: "{counts: {weak_tests, flaky, unsolved, critic_vs_execution}, items: [{itemId, recordId, language, position, title, labels, finalValid, why}], nextCursor: number | null}",
+      ...errors,
+    },
+    response: evidenceQueueResponseSchema,
   },
   {
     method: "GET",

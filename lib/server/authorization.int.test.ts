@@ -323,6 +323,20 @@ describe("blind mode and lease ownership", () => {
     expect((await records(callers.reviewer, "", unworkedDataset)).status).toBe(200);
   });
 
+  it("the critic-and-execution filter reads the critic: annotators are refused (403); a reviewer finds the records", async () => {
+    // The critic failed both records; their canonical solutions passing makes the two disagree.
+    await prisma().record.updateMany({ where: { dataset: { name: dataset } }, data: { executableValid: true } });
+    try {
+      expect((await records(callers.ann, "?evidence=critic_vs_execution")).status).toBe(403);
+      expect((await records(callers.ann, "?evidence=weak_tests")).status).toBe(200);
+      expect(
+        ((await records(callers.reviewer, "?evidence=critic_vs_execution")).body as RecordsPage).records,
+      ).toHaveLength(2);
+    } finally {
+      await prisma().record.updateMany({ where: { dataset: { name: dataset } }, data: { executableValid: null } });
+    }
+  });
+
   it("accepts a label only from the item's holder, never on an item never claimed or skipped", async () => {
     const items = await prisma().campaignItem.findMany({
       where: { campaignId },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { EVIDENCE_REASONS } from "@/lib/evidence/suspicion";
 import { recordEvidenceSchema } from "@/lib/evidence/types";
 import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
@@ -37,6 +38,10 @@ export const recordQuerySchema = z.object({
   critic: anyWhenEmpty(z.enum(["pass", "fail", "none"])),
   executable: anyWhenEmpty(z.enum(["valid", "failed", "unknown", "flaky"])),
   outcome: anyWhenEmpty(z.enum(OUTCOME_FILTER_NAMES)),
+  /** Where people should look: weak tests, flaky, solved by no model, critic vs execution (reviewers only). */
+  evidence: anyWhenEmpty(z.enum(EVIDENCE_REASONS)),
+  /** The weak-tests threshold: a mutation score below it is weak (default 0.5). */
+  weakBelow: anyWhenEmpty(z.coerce.number().min(0).max(1)),
   q: storableText(200)
     .trim()
     .optional()

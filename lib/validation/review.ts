@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { EVIDENCE_REASONS, type EvidenceReason } from "@/lib/evidence/suspicion";
+
 import { LANGUAGES } from "@/lib/records/languages";
 
 import { MAX_INT4 } from "./records";
@@ -20,11 +22,50 @@ export const queueQuerySchema = z.object({
   language: z.enum(LANGUAGES).optional(),
   annotator: singleLineText().max(100).optional(),
   category: singleLineText().max(41).optional(),
-  // Where the page starts (the last row of the previous page): "reasons.position".
+  /** An evidence queue instead of a label queue: weak tests, flaky, solved by no model, critic vs execution. */
+  look: z.enum(EVIDENCE_REASONS).optional(),
+  /** The weak-tests threshold (a mutation score below it is weak); 0.5 when not given. */
+  weakBelow: z.coerce.number().min(0).max(1).optional(),
+  // Where the page starts (the last row of the previous page): "reasons.position" in a label queue,
+  // the position in an evidence queue.
   cursor: z
     .string()
-    .regex(/^\d{1,2}\.\d{1,10}$/, "A cursor is the nextCursor of the previous page.")
+    .regex(/^(\d{1,2}\.)?\d{1,10}$/, "A cursor is the nextCursor of the previous page.")
     .optional(),
+});
+
+/** Query of GET /api/v1/campaigns/{id}/evidence-queue. */
+export const evidenceQueueQuerySchema = z.object({
+  reason: z.enum(EVIDENCE_REASONS),
+  weakBelow: z.coerce.number().min(0).max(1).optional(),
+  language: z.enum(LANGUAGES).optional(),
+  cursor: z.coerce.number().int().min(0).max(MAX_INT4).optional(),
+});
+
+const evidenceCounts = z.strictObject(
+  Object.fromEntries(EVIDENCE_REASONS.map((reason) => [reason, z.number().int().min(0)])) as Record<
+    EvidenceReason,
+    z.ZodNumber
+  >,
+);
+
+/** `GET /api/v1/campaigns/{id}/evidence-queue`. */
+export const evidenceQueueResponseSchema = z.strictObject({
+  counts: evidenceCounts,
+  nextCursor: z.number().int().nullable(),
+  items: z.array(
+    z.strictObject({
+      itemId: z.string(),
+      recordId: z.number().int(),
+      language: z.string(),
+      position: z.number().int(),
+      title: z.string(),
+      labels: z.number().int().min(0),
+      finalValid: z.boolean().nullable(),
+      /** Why the record is in the queue, in a sentence. */
+      why: z.string(),
+    }),
+  ),
 });
 
 // What the /api/v1 review routes answer (the API catalog's response schemas; route tests parse

@@ -64,7 +64,12 @@ async function critic(overrides: Partial<Parameters<typeof saveCriticSchema.pars
   return name;
 }
 
-async function run(criticName: string, dataset: string, script: FakeScript, options: { budgetMs?: number } = {}) {
+async function run(
+  criticName: string,
+  dataset: string,
+  script: FakeScript,
+  options: { budgetMs?: number; graceMs?: number } = {},
+) {
   fake.setScript(script);
   const start = await openCriticRun({ actor: SYSTEM_ACTOR.cli, criticName, datasetName: dataset });
   const outcome = await processCriticRun({ runId: start.runId, retry: FAST_RETRY, ...options });
@@ -215,6 +220,31 @@ describe("critic runs against the fake endpoint", () => {
     const second = await run(name, dataset, () => ({ content: criticAnswer({ pass: false }) }));
     expect(fake.requests.length - before).toBe(1);
     expect(second.progress).toMatchObject({ total: 2, done: 2, parsed: 2, pass: 1, fail: 1, errored: 0 });
+  });
+
+  it("ends a stretch at its budget plus grace however slow the endpoint is, leaving the unanswered records pending", async () => {
+    const dataset = await datasetWith(["slow", "pass"]);
+    const name = await critic({ timeoutMs: 60_000 });
+    const started = Date.now();
+    const first = await run(
+      name,
+      dataset,
+      ({ prompt }) =>
+        caseOf(prompt) === "slow"
+          ? { delayMs: 20_000, content: criticAnswer({ pass: true }) }
+          : { content: criticAnswer({ pass: true }) },
+      { budgetMs: 300, graceMs: 700 },
+    );
+    // Without the grace cut the slow request would hold the stretch for its 20 s reply.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(first.outcome).toBe("continue");
+    expect(first.progress).toMatchObject({ status: "RUNNING", done: 1, pass: 1, errored: 0 });
+
+    // The next stretch asks again about the dropped record only.
+    const before = fake.requests.length;
+    fake.setScript(() => ({ content: criticAnswer({ pass: false }) }));
+    expect(await processCriticRun({ runId: first.start.runId, retry: FAST_RETRY })).toBe("finished");
+    expect(fake.requests.length - before).toBe(1);
   });
 
   it("asks at most `concurrency` at once", async () => {

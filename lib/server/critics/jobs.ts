@@ -6,7 +6,7 @@ import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 import { changeCriticRunStatus, type CriticRunStart, type CriticRunStatus, openCriticRun } from "./critics";
 import { getBoss } from "@/lib/server/workers/boss";
 
-import { processCriticRun } from "./run";
+import { CRITIC_STRETCH_MS, processCriticRun, STRETCH_GRACE_MS } from "./run";
 
 // Critic runs as queued jobs: one job works on a run for a couple of minutes and queues its own
 // continuation, so a run of 100,000 records never holds one job for hours, and a worker that dies
@@ -14,22 +14,25 @@ import { processCriticRun } from "./run";
 // records it has no verdict for. One job per run at a time (the queue's "stately" policy, keyed by run).
 
 const CRITIC_QUEUE = "critic-run";
-// A stretch is two minutes of asking plus the requests in flight at its end (each up to its timeout
-// times its attempts); past this a job is taken for dead and retried.
-const JOB_EXPIRY_SECONDS = 15 * 60;
+// A stretch asks for CRITIC_STRETCH_MS and drops what is still in flight STRETCH_GRACE_MS later;
+// past that, plus a minute for the last writes, a job is taken for dead and handed out again.
+const JOB_EXPIRY_SECONDS = Math.ceil((CRITIC_STRETCH_MS + STRETCH_GRACE_MS) / 1000) + 60;
 
 type CriticJob = { runId: string };
 
 async function ensureQueue(): Promise<void> {
   const boss = await getBoss();
-  if (await boss.getQueue(CRITIC_QUEUE)) return;
-  await boss.createQueue(CRITIC_QUEUE, {
+  const queue = await boss.getQueue(CRITIC_QUEUE);
+  const options = {
     name: CRITIC_QUEUE,
-    policy: "stately",
+    policy: "stately" as const,
     retryLimit: 20,
     retryDelay: 5,
     expireInSeconds: JOB_EXPIRY_SECONDS,
-  });
+  };
+  if (!queue) await boss.createQueue(CRITIC_QUEUE, options);
+  // A queue made by an older version keeps its expiry until told otherwise.
+  else if (queue.expireInSeconds !== JOB_EXPIRY_SECONDS) await boss.updateQueue(CRITIC_QUEUE, options);
 }
 
 async function queueRun(runId: string): Promise<void> {

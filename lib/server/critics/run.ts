@@ -21,6 +21,11 @@ import { callChatCompletion, DEFAULT_RETRY, EndpointError, type RetryPolicy } fr
 
 const PAGE_SIZE = 200;
 const STATUS_POLL_MS = 1_000;
+/** How long requests still in flight when a stretch's time is up may take before they are dropped (their records stay pending). */
+export const STRETCH_GRACE_MS = 30_000;
+
+/** How long one stretch (one job) asks before it queues its continuation. */
+export const CRITIC_STRETCH_MS = 120_000;
 
 /** How a stretch of processing ended: the run is done, it was paused or cancelled, or time ran out and more remains. */
 export type CriticRunOutcome = "finished" | "stopped" | "continue";
@@ -62,12 +67,14 @@ function readCriticReply(reply: {
  */
 export async function processCriticRun({
   runId,
-  budgetMs = 120_000,
+  budgetMs = CRITIC_STRETCH_MS,
+  graceMs = STRETCH_GRACE_MS,
   retry = DEFAULT_RETRY,
   signal,
 }: {
   runId: string;
   budgetMs?: number;
+  graceMs?: number;
   retry?: RetryPolicy;
   signal?: AbortSignal;
 }): Promise<CriticRunOutcome> {
@@ -85,7 +92,11 @@ export async function processCriticRun({
   const deadline = Date.now() + budgetMs;
   // Cancelling aborts the requests in flight; pausing lets them finish and keeps their answers.
   const cancelled = new AbortController();
-  const requestSignal = signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal;
+  // A stretch ends within budget + grace however slow the endpoint is (a request may retry for
+  // minutes), so the job's expiry, and with it the wait before a crashed stretch is taken up
+  // again, stays short.
+  const overtime = AbortSignal.timeout(budgetMs + graceMs);
+  const requestSignal = AbortSignal.any([cancelled.signal, overtime, ...(signal ? [signal] : [])]);
   let isStopped = false;
   let isOutOfTime = false;
   const poll = setInterval(() => {
@@ -104,8 +115,8 @@ export async function processCriticRun({
       const page = await nextPendingCriticRecords({ runId, afterId, limit: PAGE_SIZE });
       if (page.length === 0) return;
       for (const record of page) {
-        if (isStopped || requestSignal.aborted) return;
-        if (Date.now() >= deadline) {
+        if (isStopped || cancelled.signal.aborted || signal?.aborted) return;
+        if (Date.now() >= deadline || overtime.aborted) {
           isOutOfTime = true;
           return;
         }
@@ -140,8 +151,12 @@ export async function processCriticRun({
         completionTokens: reply.completionTokens,
       };
     } catch (error) {
-      // A cancelled run (or a stopping worker) keeps no half answer: the record stays pending.
-      if (requestSignal.aborted) return;
+      // A cancelled run, a stopping worker or a stretch out of time keeps no half answer: the
+      // record stays pending (and a stretch out of time says so, so the rest is queued).
+      if (requestSignal.aborted) {
+        if (overtime.aborted) isOutOfTime = true;
+        return;
+      }
       if (!(error instanceof EndpointError)) throw error;
       result = {
         status: "ERROR",

@@ -58,6 +58,8 @@ const HAND_WRITTEN = [
   // Each item's row of the final-label relation, kept on it by triggers (20261201180700_final_labels_kept):
   // the queues' statement, the kept relation readers read, and what keeps it.
   "function verity_review_reasons(integer,integer,boolean,boolean,boolean,boolean,boolean)",
+  // The suspicion score that orders a suspicion campaign's sample (lib/evidence/suspicion.ts states it).
+  "function verity_suspicion_score(double precision,boolean,integer,integer,boolean,boolean,double precision)",
   "function verity_reason_count(integer)",
   "function verity_kept_final_labels(text[])",
   "function verity_keep_final_labels(text[])",

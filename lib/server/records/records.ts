@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
 import type { CriticRule } from "@/lib/records";
 import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
@@ -11,6 +12,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 import { prisma } from "@/lib/server/db/client";
 import { evidenceOfRecords } from "@/lib/server/evidence/evidence";
+import { evidenceReasonWhere } from "@/lib/server/evidence/reasons";
 import {
   criticAsSeen,
   criticHiddenRecordIds,
@@ -117,6 +119,9 @@ export type RecordFilters = {
   executable?: "valid" | "failed" | "unknown" | "flaky";
   outcome?: OutcomeFilter;
   q?: string;
+  /** Where people should look (lib/evidence/suspicion.ts); weakBelow is the weak-tests threshold. */
+  evidence?: EvidenceReason;
+  weakBelow?: number;
 };
 
 /** The fields every record view shows: its identity, content, verification and critic verdict. */
@@ -168,6 +173,17 @@ function toRecordView(
 }
 
 async function recordWhere(actor: Actor, datasetId: string, filters: RecordFilters): Promise<Prisma.RecordWhereInput> {
+  const where = await columnFilterWhere(actor, datasetId, filters);
+  if (!filters.evidence) return where;
+  const evidence = await evidenceReasonWhere({ actor, reason: filters.evidence, weakBelow: filters.weakBelow });
+  return { AND: [where, evidence] };
+}
+
+async function columnFilterWhere(
+  actor: Actor,
+  datasetId: string,
+  filters: RecordFilters,
+): Promise<Prisma.RecordWhereInput> {
   // Filtering on what is hidden from the actor would reveal it: such records match no filter on it.
   const hiddenFromFilters: Prisma.RecordWhereInput[] = [
     ...(filters.critic ? [{ NOT: await criticHiddenRecordWhere(actor) }] : []),

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
 import { addSignalCounts, type SignalCounts, signalTrust, type SignalTrust } from "@/lib/metrics/signal-trust";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -7,9 +8,6 @@ import { getCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 
 import { finalLabelsOf } from "./final-labels";
-
-/** Below this mutation score a record's tests count as weak (issue 23's default). */
-const WEAK_TESTS_THRESHOLD = 0.5;
 
 /** The signals, each saying "invalid" of a record, in the order the page lists them. */
 const SIGNAL_ORDER = ["critic", "execution", "flaky", "weak-tests", "unsolved"] as const;

@@ -10,6 +10,12 @@ import { can } from "@/lib/server/auth/permissions";
 import { latestVerification } from "@/lib/server/verification/batches";
 import { languageName } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
+import {
+  CRITIC_READING_REASONS,
+  EVIDENCE_REASONS,
+  type EvidenceReason,
+  WEAK_TESTS_THRESHOLD,
+} from "@/lib/evidence/suspicion";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { pathSegment } from "@/lib/server/http";
 import { countGoldAnswers } from "@/lib/server/gold/gold";
@@ -23,12 +29,22 @@ export const metadata = { title: "Records" };
 
 const PAGE_SIZE = 50;
 
+/** The evidence filter's options, saying what each finds. */
+const EVIDENCE_REASON_OPTIONS: Record<EvidenceReason, string> = {
+  weak_tests: "Weak tests (mutation score below the threshold)",
+  flaky: "Flaky (outcomes differ between runs)",
+  unsolved: "Solved by no model",
+  critic_vs_execution: "Critic and execution disagree",
+};
+
 const FILTER_LABELS: Record<string, string> = {
   language: "Language",
   difficulty: "Difficulty",
   critic: "Critic",
   executable: "Executable",
   outcome: "Outcome",
+  evidence: "Look at",
+  weakBelow: "Weak below",
   q: "Search",
   cursor: "Page",
 };
@@ -44,6 +60,14 @@ export default async function DatasetPage({
   const rawQuery = await searchParams;
   const actor = await requirePageActor("records:read", `/datasets/${encodeURIComponent(name)}`);
   const { query, errors } = parseRecordQueryForPage({ ...rawQuery, limit: String(PAGE_SIZE) });
+  // A reason that reads the critic is for reviewers: for anyone else it is a filter they cannot apply.
+  const mayReadCriticReasons = can(actor, "reviews:write");
+  const forbiddenFilter =
+    query.evidence && CRITIC_READING_REASONS.includes(query.evidence) && !mayReadCriticReasons ? "evidence" : null;
+  if (forbiddenFilter) {
+    errors.evidence = ["Only reviewers filter by the critic beside execution."];
+    query.evidence = undefined;
+  }
   const { limit, cursor, ...filters } = query;
 
   const result = await orNotFound(
@@ -108,8 +132,9 @@ export default async function DatasetPage({
         >
           {Object.keys(errors).map((field) => (
             <p key={field}>
-              {FILTER_LABELS[field] ?? field}: “{String(rawQuery[field])}” is not a value this filter knows, so it was
-              not applied. Choose one from the list.
+              {field === forbiddenFilter
+                ? `${FILTER_LABELS[field]}: only reviewers find records where the critic and execution disagree, so this filter was not applied.`
+                : `${FILTER_LABELS[field] ?? field}: “${String(rawQuery[field])}” is not a value this filter knows, so it was not applied. Choose one from the list.`}
             </p>
           ))}
         </div>
@@ -178,6 +203,32 @@ export default async function DatasetPage({
                 </option>
               ))}
             </Select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block text-slate-600">Look at</span>
+            <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at">
+              <option value="">All</option>
+              {EVIDENCE_REASONS.filter(
+                (reason) => mayReadCriticReasons || !CRITIC_READING_REASONS.includes(reason),
+              ).map((reason) => (
+                <option key={reason} value={reason}>
+                  {EVIDENCE_REASON_OPTIONS[reason]}
+                </option>
+              ))}
+            </Select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block text-slate-600">Weak below</span>
+            <Input
+              name="weakBelow"
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              defaultValue={filters.weakBelow ?? WEAK_TESTS_THRESHOLD}
+              aria-label="Weak tests below mutation score"
+              className="w-24"
+            />
           </label>
           <label className="min-w-64 flex-1 text-sm">
             <span className="mb-1 block text-slate-600">Search in questions</span>

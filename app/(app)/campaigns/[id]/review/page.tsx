@@ -2,7 +2,15 @@ import Link from "next/link";
 
 import { QueueFilters } from "@/components/review/queue-filters";
 import { QueueList } from "@/components/review/queue-list";
-import { parseQueueQuery, queueSearch, toQueueFilters } from "@/components/review/queue-query";
+import { EvidenceQueueList } from "@/components/review/evidence-queue-list";
+import { EvidenceQueueTabs } from "@/components/review/evidence-queue-tabs";
+import {
+  parseQueueQuery,
+  type QueueQuery,
+  queueSearch,
+  toEvidenceQueueFilters,
+  toQueueFilters,
+} from "@/components/review/queue-query";
 import { QueueTabs } from "@/components/review/queue-tabs";
 import { PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
@@ -10,10 +18,21 @@ import { formatQueueCursor, parseQueueCursor } from "@/lib/review/queues";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
 import { listCampaignAnnotators, listReviewQueue } from "@/lib/server/review/review";
+import { countEvidenceQueues, listEvidenceQueue } from "@/lib/server/review/evidence-queues";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 
 export const metadata = { title: "Review" };
+
+/** The query without its cursor: tabs and filters start again from the first page. */
+function filterQueryOf(query: QueueQuery): QueueQuery {
+  return { ...query, cursor: undefined };
+}
+
+/** An evidence queue's cursor (a position), or null for the first page. */
+function evidenceCursor(text: string | undefined): number | null {
+  return text && /^\d{1,10}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null;
+}
 
 export default async function ReviewQueuePage({
   params,
@@ -27,13 +46,36 @@ export default async function ReviewQueuePage({
   const query = parseQueueQuery(await searchParams);
   const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   // The annotator filter lists the people who labelled in this campaign.
-  const [queue, categories, people] = await Promise.all([
-    listReviewQueue({ actor, campaignId: id, filters: toQueueFilters(query), cursor: parseQueueCursor(query.cursor) }),
+  const evidenceFilters = toEvidenceQueueFilters(query);
+  const [queue, categories, people, evidenceQueue, evidenceCounts] = await Promise.all([
+    listReviewQueue({
+      actor,
+      campaignId: id,
+      filters: toQueueFilters(query),
+      cursor: evidenceFilters ? null : parseQueueCursor(query.cursor),
+    }),
     listCategories({ campaignId: id }),
     listCampaignAnnotators({ actor, campaignId: id }),
+    evidenceFilters
+      ? listEvidenceQueue({ actor, campaignId: id, filters: evidenceFilters, cursor: evidenceCursor(query.cursor) })
+      : null,
+    evidenceFilters
+      ? null
+      : countEvidenceQueues({
+          actor,
+          campaignId: id,
+          filters: { weakBelow: query.weakBelow, language: query.language },
+        }),
   ]);
-  // Tabs and filters start again from the first page.
-  const filterQuery = { ...query, cursor: undefined };
+  const shown = evidenceQueue ?? queue;
+  const nextHref = evidenceQueue
+    ? evidenceQueue.nextCursor !== null
+      ? queueSearch({ ...filterQueryOf(query), cursor: String(evidenceQueue.nextCursor) })
+      : null
+    : queue.nextCursor
+      ? queueSearch({ ...filterQueryOf(query), cursor: formatQueueCursor(queue.nextCursor) })
+      : null;
+  const filterQuery = filterQueryOf(query);
   const annotators = people.map((annotator) => ({
     value: annotator.userId,
     label: annotator.name ? `${annotator.name} (${annotator.email})` : annotator.email,
@@ -49,9 +91,20 @@ export default async function ReviewQueuePage({
       />
       <PageHeader
         title="Review queues"
-        description={`Items of ${campaign.name} that need a reviewer: those in several queues come first. ${queue.items.length} shown${queue.nextCursor ? ", more on the next pages" : ""}.`}
+        description={
+          evidenceQueue
+            ? `Items of ${campaign.name} the evidence points at, labelled or not, in campaign order. ${shown.items.length} shown${nextHref ? ", more on the next pages" : ""}.`
+            : `Items of ${campaign.name} that need a reviewer: those in several queues come first. ${shown.items.length} shown${nextHref ? ", more on the next pages" : ""}.`
+        }
       />
       <QueueTabs campaignId={id} query={filterQuery} counts={queue.counts} />
+      <EvidenceQueueTabs
+        campaignId={id}
+        query={filterQuery}
+        counts={
+          evidenceQueue?.counts ?? evidenceCounts ?? { weak_tests: 0, flaky: 0, unsolved: 0, critic_vs_execution: 0 }
+        }
+      />
       <QueueFilters
         campaignId={id}
         query={filterQuery}
@@ -59,18 +112,19 @@ export default async function ReviewQueuePage({
         annotators={annotators}
         categories={categories.map((category) => ({ value: category.key, label: category.label }))}
       />
-      <QueueList campaignId={id} query={query} items={queue.items} />
+      {evidenceQueue ? (
+        <EvidenceQueueList campaignId={id} query={query} items={evidenceQueue.items} />
+      ) : (
+        <QueueList campaignId={id} query={query} items={queue.items} />
+      )}
       <nav aria-label="Pages" className="mt-4 flex gap-3 text-sm">
         {query.cursor ? (
           <Link href={`/campaigns/${id}/review${queueSearch(filterQuery)}`} className="text-indigo-700 hover:underline">
             First page
           </Link>
         ) : null}
-        {queue.nextCursor ? (
-          <Link
-            href={`/campaigns/${id}/review${queueSearch({ ...filterQuery, cursor: formatQueueCursor(queue.nextCursor) })}`}
-            className="text-indigo-700 hover:underline"
-          >
+        {nextHref ? (
+          <Link href={`/campaigns/${id}/review${nextHref}`} className="text-indigo-700 hover:underline">
             Next page →
           </Link>
         ) : null}

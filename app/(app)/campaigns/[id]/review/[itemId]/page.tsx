@@ -12,7 +12,9 @@ import {
   QUEUE_LABELS,
   type QueueKey,
   parseQueueQuery,
+  type QueueQuery,
   queueSearch,
+  toEvidenceQueueFilters,
   toQueueFilters,
 } from "@/components/review/queue-query";
 import { QueueStepper } from "@/components/review/queue-stepper";
@@ -24,6 +26,9 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getRecordEvidence } from "@/lib/server/evidence/evidence";
 import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
 import { getQueueNeighbours, getReviewItem } from "@/lib/server/review/review";
+import { getEvidenceQueueNeighbours } from "@/lib/server/review/evidence-queues";
+import { EVIDENCE_REASON_LABELS } from "@/lib/evidence/suspicion";
+import type { Actor } from "@/lib/server/auth/permissions";
 
 import { adjudicateAction } from "../actions";
 import { RecordContent } from "@/components/records/record-content";
@@ -36,6 +41,24 @@ import { runRecordAction } from "@/app/(app)/records/actions";
 import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
 
 export const metadata = { title: "Adjudication" };
+
+/** The item's place in the queue the reviewer came from: an evidence queue, or the label queues. */
+async function neighboursOf({
+  actor,
+  campaignId,
+  itemId,
+  query,
+}: {
+  actor: Actor;
+  campaignId: string;
+  itemId: string;
+  query: QueueQuery;
+}) {
+  const evidenceFilters = toEvidenceQueueFilters(query);
+  if (!evidenceFilters) return getQueueNeighbours({ actor, campaignId, itemId, filters: toQueueFilters(query) });
+  const neighbours = await getEvidenceQueueNeighbours({ actor, campaignId, itemId, filters: evidenceFilters });
+  return { ...neighbours, reasons: {} };
+}
 
 export default async function AdjudicationPage({
   params,
@@ -51,7 +74,7 @@ export default async function AdjudicationPage({
     orNotFound(getCampaign({ actor, campaignId: id })),
     orNotFound(getReviewItem({ actor, itemId })),
     listCategories({ campaignId: id }),
-    orNotFound(getQueueNeighbours({ actor, campaignId: id, itemId, filters: toQueueFilters(query) })),
+    orNotFound(neighboursOf({ actor, campaignId: id, itemId, query })),
     orNotFound(listComments({ actor, itemId })),
   ]);
   const unavailableNote = await sandboxUnavailableNote(item.record.language);
@@ -131,6 +154,9 @@ export default async function AdjudicationPage({
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
         <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} flaky={evidence.flaky} />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
+        {query.look && queue.position !== null ? (
+          <Badge tone="amber">{EVIDENCE_REASON_LABELS[query.look]}</Badge>
+        ) : null}
         {reasons.map(([queueName, reason]) => (
           <Badge key={queueName} tone="amber" title={reason}>
             {QUEUE_LABELS[queueName]}

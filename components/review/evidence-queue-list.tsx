@@ -1,0 +1,74 @@
+import Link from "next/link";
+
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { Badge } from "@/components/ui/primitives";
+import { languageName } from "@/lib/records/languages";
+
+import { type QueueQuery, queueSearch } from "./queue-query";
+
+export type EvidenceQueueRow = {
+  itemId: string;
+  recordId: number;
+  title: string;
+  language: string;
+  position: number;
+  labels: number;
+  finalValid: boolean | null;
+  why: string;
+};
+
+const COLUMNS: Column[] = [
+  { label: "Problem" },
+  { label: "Language" },
+  { label: "Why" },
+  { label: "Labels" },
+  { label: "Current final label" },
+];
+
+/** An evidence queue's items in campaign order, each linking to its adjudication view (which walks the same queue). */
+export function EvidenceQueueList({
+  campaignId,
+  query,
+  items,
+}: {
+  campaignId: string;
+  query: QueueQuery;
+  items: EvidenceQueueRow[];
+}) {
+  if (items.length === 0) return <p className="text-sm text-slate-600">The evidence points at nothing here.</p>;
+  const search = queueSearch({ ...query, cursor: undefined });
+  return (
+    <DataTable label="Items the evidence points at" boxed columns={COLUMNS}>
+      {items.map((item) => (
+        <tr key={item.itemId}>
+          <td className="px-3 py-2">
+            <Link
+              href={`/campaigns/${campaignId}/review/${item.itemId}${search}`}
+              prefetch={false}
+              className="font-medium text-indigo-700 hover:underline"
+            >
+              {item.title}
+            </Link>
+            <div className="text-xs text-slate-400">
+              Record {item.recordId} · #{item.position}
+            </div>
+          </td>
+          <td className="px-3 py-2 text-slate-700">{languageName(item.language)}</td>
+          <td className="px-3 py-2 text-slate-700">{item.why}</td>
+          <td className="px-3 py-2 tabular-nums">{item.labels}</td>
+          <td className="px-3 py-2">
+            {item.labels === 0 ? (
+              <Badge>not labelled</Badge>
+            ) : item.finalValid === null ? (
+              <Badge>unresolved</Badge>
+            ) : item.finalValid ? (
+              <Badge tone="green">valid</Badge>
+            ) : (
+              <Badge tone="red">invalid</Badge>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
