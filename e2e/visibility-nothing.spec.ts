@@ -52,7 +52,8 @@ test("the admin verifies a record and creates a campaign showing nothing with th
   await page.getByRole("button", { name: "Create campaign" }).click();
   await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with 1 items.`);
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
-  campaignId = page.url().split("/campaigns/")[1];
+  await expect(page).toHaveURL(/\/campaigns\/[^/]+$/);
+  campaignId = new URL(page.url()).pathname.split("/")[2];
   // The settings show the level, and may still change it: nobody has claimed an item.
   const settings = page.getByRole("form", { name: "Campaign settings" });
   await expect(settings.getByLabel("Before their first label, annotators see")).toHaveValue("nothing");
