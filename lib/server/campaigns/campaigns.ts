@@ -23,6 +23,7 @@ import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
 import { forecastGold, type GoldForecast, type OwnGold, ownGoldItems } from "@/lib/server/labelling/gold-queue";
 import { hmacSql } from "@/lib/server/labelling/keyed-order";
+import type { AggregationRule } from "@/lib/metrics/final-label";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 import { canSeeGoldAnswers, visibleCampaignWhere } from "@/lib/server/auth/visibility";
 
@@ -40,7 +41,7 @@ export type CampaignSummary = {
   blind: boolean;
   /** What annotators see of a record before their first label (lib/evidence/visibility.ts). */
   visibility: PreLabelVisibilityName;
-  finalRule: string;
+  finalRule: AggregationRule;
   leaseMinutes: number;
   guidelines: string;
   requireInvalidNote: boolean;

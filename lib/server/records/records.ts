@@ -1,5 +1,6 @@
 import "server-only";
 
+import { storedCriticRules } from "@/lib/records/critic";
 import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
 import type { CriticRule } from "@/lib/records";
@@ -167,7 +168,7 @@ function toRecordView(
     evidence,
     dataset: dataset.name,
     extra: (extra ?? {}) as Record<string, unknown>,
-    critic: criticAsSeen(critic ? { ...critic, rules: critic.rules as CriticRule[] } : null, isCriticHidden),
+    critic: criticAsSeen(critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null, isCriticHidden),
     isCriticHidden,
   };
 }
