@@ -1,6 +1,12 @@
 import "server-only";
 
-import { storedVisibility, visibilityFromInput } from "@/lib/evidence/visibility";
+import {
+  type PreLabelVisibilityName,
+  storedVisibility,
+  visibilityFromInput,
+  visibilityName,
+} from "@/lib/evidence/visibility";
+import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 
 import { randomBytes } from "node:crypto";
 
@@ -33,6 +39,8 @@ export type CampaignSummary = {
   overlap: number;
   agreementFraction: number;
   blind: boolean;
+  /** What annotators see of a record before their first label (lib/evidence/visibility.ts). */
+  visibility: PreLabelVisibilityName;
   finalRule: AggregationRule;
   leaseMinutes: number;
   guidelines: string;
@@ -53,6 +61,7 @@ export const campaignSelect = {
   overlap: true,
   agreementFraction: true,
   blind: true,
+  visibility: true,
   finalRule: true,
   leaseMinutes: true,
   guidelines: true,
@@ -66,11 +75,14 @@ export const campaignSelect = {
 /** A campaign as admins and reviewers see it (seed included). */
 export function toSummary({
   dataset,
+  visibility,
   ...campaign
-}: { dataset: { name: string } } & Omit<CampaignSummary, "dataset"> & { seed: string }): CampaignSummary & {
+}: { dataset: { name: string }; visibility: PreLabelVisibility } & Omit<CampaignSummary, "dataset" | "visibility"> & {
+    seed: string;
+  }): CampaignSummary & {
   seed: string;
 } {
-  return { ...campaign, dataset: dataset.name };
+  return { ...campaign, visibility: visibilityName(visibility), dataset: dataset.name };
 }
 
 /**
