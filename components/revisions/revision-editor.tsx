@@ -34,6 +34,7 @@ export function RevisionEditor({
   recordId,
   revision,
   waiting = null,
+  isExecutionHidden = false,
   language,
   current,
   categories,
@@ -44,6 +45,8 @@ export function RevisionEditor({
   revision: number;
   /** A repair of the record waiting for its check: one waits at a time, so none can be proposed now. */
   waiting?: number | null;
+  /** The campaign hides execution before the first label: the stored outcomes are not repeated here. */
+  isExecutionHidden?: boolean;
   language: string;
   current: RevisableContent;
   categories: { key: string; label: string }[];
@@ -106,8 +109,11 @@ export function RevisionEditor({
     };
     const result = await proposal.submit(revisionProposalSchema, input, (body) => onPropose({ ...body, recordId }));
     if (!result.ok) return;
+    const outcomes = isExecutionHidden
+      ? ""
+      : ` (demo ${result.data.evidence.demoOutcome}, full ${result.data.evidence.fullOutcome})`;
     setNotice(
-      `Revision ${result.data.number} proposed (demo ${result.data.evidence.demoOutcome}, full ${result.data.evidence.fullOutcome}). It waits in the repairs queue for a second person's blind check.`,
+      `Revision ${result.data.number} proposed${outcomes}. It waits in the repairs queue for a second person's blind check.`,
     );
     setOpen(false);
     router.refresh();

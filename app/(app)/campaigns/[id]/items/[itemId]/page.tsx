@@ -157,6 +157,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
             recordId={record.id}
             revision={revisionBase.current}
             waiting={revisionBase.waiting}
+            isExecutionHidden={!work.isExecutionVisible}
             language={monacoLanguage}
             current={contentOfColumns(record)}
             categories={campaign.categories.map(({ key, label }) => ({ key, label }))}
