@@ -38,6 +38,12 @@ import {
   reviewQueueResponseSchema,
 } from "@/lib/validation/review";
 import { runsResponseSchema } from "@/lib/validation/runs";
+import {
+  recordSolversResponseSchema,
+  solutionImportResponseSchema,
+  solutionRunResponseSchema,
+  solverResultsResponseSchema,
+} from "@/lib/validation/solutions";
 
 export type Operation = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -134,7 +140,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{dataset, passAtOne: [{model, attempted, solved, passAtOne, interval, unavailable, pending, byLanguage: {language: {attempted, solved, passAtOne, interval, unavailable, pending}}}], latestRun}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: solverResultsResponseSchema,
   },
   {
     method: "POST",
@@ -150,7 +156,7 @@ export const API_OPERATIONS: Operation[] = [
       ...errors,
       422: "Nothing imported: fieldErrors.file lists each bad line (line N: why).",
     },
-    response: NOT_YET_DESCRIBED,
+    response: solutionImportResponseSchema,
   },
   {
     method: "GET",
@@ -164,7 +170,7 @@ export const API_OPERATIONS: Operation[] = [
       limit: "1–500 (50)",
     },
     responses: { 200: "{rows: [{recordId, line, language, question, solvedBy, triedBy}], nextCursor}", ...errors },
-    response: NOT_YET_DESCRIBED,
+    response: recordSolversResponseSchema,
   },
   {
     method: "GET",
@@ -175,7 +181,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{batchId, dataset, status, models, total, done, passed, failed, unavailable, errored, stopReason, createdAt}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: solutionRunResponseSchema,
   },
   {
     method: "GET",
