@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findCriticConfidence, parseCritic, parseCriticLine, parseCriticOutput } from "./critic";
+import { findCriticConfidence, parseCritic, parseCriticLine, parseCriticOutput, storedCriticRules } from "./critic";
 
 // Written for these tests in the shape the AutoCodeBench critic returns. Note rule 3's result says
 // "pass" although it is the failing rule: the generator's per-rule booleans are not trustworthy.
@@ -336,5 +336,24 @@ describe("findCriticConfidence", () => {
     expect(findCriticConfidence('{"summary": {"overall_pass": true, "confidence": -1}}')).toBeNull();
     expect(findCriticConfidence('{"summary": {"overall_pass": true, "confidence": "high"}}')).toBeNull();
     expect(findCriticConfidence("no json here")).toBeNull();
+  });
+});
+
+describe("storedCriticRules", () => {
+  it("reads the stored per-rule checks back, and anything of another shape as none", () => {
+    const rules = [
+      { rule: "Naming/Signature Inconsistency", passed: true, reason: "same name" },
+      { rule: "Other Issues", passed: null, reason: "" },
+    ];
+    expect(storedCriticRules(rules)).toEqual(rules);
+    expect(
+      storedCriticRules(
+        parseCriticOutput(JSON.stringify({ rule_results: [{ rule: "Other Issues", result: "fail", reason: "x" }] }))
+          ?.rules,
+      ),
+    ).toEqual([{ rule: "Other Issues", passed: false, reason: "x" }]);
+    expect(storedCriticRules([{ rule: "Other Issues", passed: "yes", reason: "" }])).toEqual([]);
+    expect(storedCriticRules({ rule: "Other Issues" })).toEqual([]);
+    expect(storedCriticRules(null)).toEqual([]);
   });
 });

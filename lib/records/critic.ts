@@ -1,7 +1,21 @@
+import { z } from "zod";
+
 import { checkJsonValue, isJsonTooDeep } from "./json-limits";
 
+const criticRuleSchema = z.object({ rule: z.string(), passed: z.boolean().nullable(), reason: z.string() });
+
 /** One of the critic's per-rule checks; `passed` is null when the critic's answer could not be read. */
-export type CriticRule = { rule: string; passed: boolean | null; reason: string };
+export type CriticRule = z.infer<typeof criticRuleSchema>;
+
+/**
+ * The per-rule checks as stored (a JSON column written from `CriticVerdict.rules`), read back into
+ * their type in one place. A value of another shape — only a hand-edited database has one — reads
+ * as no rules rather than as wrong ones.
+ */
+export function storedCriticRules(value: unknown): CriticRule[] {
+  const parsed = z.array(criticRuleSchema).safeParse(value);
+  return parsed.success ? parsed.data : [];
+}
 
 /** The critic's verdict on a record, normalised from whatever shape the generator wrote. */
 export type CriticVerdict = {

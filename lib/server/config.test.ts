@@ -1,11 +1,14 @@
 // The configuration is stated in two places people read — the README's "Configuration" table and
-// .env.example — and read in code through the zod schemas (lib/server/config.ts, the sandbox's
-// lib/server/sandbox/config.ts) and a few direct reads. This holds the three to one list: every
-// variable the product reads is in the table and in .env.example, and nothing documented is unread.
+// .env.example — and read in code through one zod schema (lib/server/config.ts); the install and
+// test scripts read a few more. This holds them to one list: every variable the product reads is
+// in the table and in .env.example, nothing documented is unread, and no TypeScript file but the
+// configuration reads a setting from process.env.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
+
+import { CONFIGURATION_VARIABLES } from "./config";
 
 const PRODUCTION_FOLDERS = ["app", "components", "lib", "scripts"];
 // Harnesses, not the product: their variables (VERITY_TEST_*, VERITY_E2E_*) configure the tests.
@@ -53,6 +56,40 @@ describe("the configuration", () => {
     const documented = variablesInReadmeTable();
     expect([...read].filter((name) => !documented.has(name)).sort()).toEqual([]);
     expect([...documented].filter((name) => !read.has(name)).sort()).toEqual([]);
+  });
+
+  it("reads every variable a TypeScript file names through the one schema", () => {
+    // Named in TypeScript but read by another program: Next.js reads its telemetry switch itself.
+    const READ_ELSEWHERE = new Set(["NEXT_TELEMETRY_DISABLED"]);
+    const named = new Set<string>();
+    for (const file of PRODUCTION_FOLDERS.flatMap(sourceFiles).filter((path) => /\.tsx?$/.test(path))) {
+      for (const [name] of readFileSync(file, "utf8").matchAll(VARIABLE)) named.add(name);
+    }
+    const schema = new Set(CONFIGURATION_VARIABLES);
+    expect([...named].filter((name) => !schema.has(name) && !READ_ELSEWHERE.has(name)).sort()).toEqual([]);
+  });
+
+  it("is read from process.env only by lib/server/config.ts", () => {
+    // What may touch process.env elsewhere, and why: the OS search path, the variable a critic
+    // names for its API key (chosen by an admin at run time), and whole environments handed to a
+    // child process.
+    const ALLOWED = [
+      /process\.env\.PATH\b/,
+      /process\.env\[critic\.apiKeyEnv\]/,
+      /\.\.\.process\.env\b/,
+      /base: process\.env,/,
+      /process\.env's type/,
+    ];
+    const reads = PRODUCTION_FOLDERS.flatMap(sourceFiles)
+      .filter((path) => /\.(ts|tsx|mjs)$/.test(path) && path !== join("lib", "server", "config.ts"))
+      .flatMap((path) =>
+        readFileSync(path, "utf8")
+          .split("\n")
+          .map((line, index) => ({ where: `${path}:${index + 1}`, line }))
+          .filter(({ line }) => line.includes("process.env") && !ALLOWED.some((allowed) => allowed.test(line))),
+      )
+      .map(({ where, line }) => `${where}: ${line.trim()}`);
+    expect(reads).toEqual([]);
   });
 
   it("lists every documented variable in .env.example", () => {

@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { setEnv } from "@/lib/testing/env";
 
 // The sandbox is pointed at an acb service that is not there (nothing listens on port 9).
-process.env.VERITY_SANDBOX = "acb";
-process.env.VERITY_SANDBOX_URL = "http://127.0.0.1:9";
+setEnv({ VERITY_SANDBOX: "acb" });
+setEnv({ VERITY_SANDBOX_URL: "http://127.0.0.1:9" });
 
 const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
 const { disconnectPrisma, prisma } = await import("@/lib/server/db/client");
@@ -34,7 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  process.env.DATABASE_URL = testDatabaseUrl;
+  setEnv({ DATABASE_URL: testDatabaseUrl });
 });
 
 async function smallCampaign(records: number, overlap = 1) {
@@ -154,7 +155,7 @@ describe("faults", () => {
       await applyMigrations(server.url);
       await disconnectPrisma();
       await closePgPool();
-      process.env.DATABASE_URL = server.url;
+      setEnv({ DATABASE_URL: server.url });
       const owner = await makeUser("ADMIN");
       admin = owner;
       const { campaign } = await smallCampaign(60);
@@ -195,7 +196,7 @@ describe("faults", () => {
     } finally {
       await disconnectPrisma();
       await closePgPool();
-      process.env.DATABASE_URL = testDatabaseUrl;
+      setEnv({ DATABASE_URL: testDatabaseUrl });
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -7,6 +7,7 @@ import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { setEnv } from "@/lib/testing/env";
 
 // Outside Next there is no cookie: the test decides whose session the request carries. Everything
 // after next-auth's session lookup (the actor, scope checks, the route) is the real code.
@@ -18,7 +19,7 @@ vi.mock("next-auth", async (importOriginal) => ({
 
 // The origin cookie-authenticated writes must come from (put back after this file).
 const previousPublicUrl = process.env.VERITY_PUBLIC_URL;
-process.env.VERITY_PUBLIC_URL = "http://verity.test:8080";
+setEnv({ VERITY_PUBLIC_URL: "http://verity.test:8080" });
 const PUBLIC_ORIGIN = "http://verity.test:8080";
 
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -39,8 +40,8 @@ let admin: Actor;
 let token: string;
 
 afterAll(() => {
-  if (previousPublicUrl === undefined) delete process.env.VERITY_PUBLIC_URL;
-  else process.env.VERITY_PUBLIC_URL = previousPublicUrl;
+  if (previousPublicUrl === undefined) setEnv({ VERITY_PUBLIC_URL: undefined });
+  else setEnv({ VERITY_PUBLIC_URL: previousPublicUrl });
 });
 
 beforeAll(async () => {
@@ -169,7 +170,7 @@ describe("a database that is down", () => {
       const url = process.env.DATABASE_URL!;
       await disconnectPrisma();
       await closePgPool();
-      process.env.DATABASE_URL = downUrl;
+      setEnv({ DATABASE_URL: downUrl });
       try {
         const response = await call(campaigns.GET, {}, "/api/v1/campaigns");
         expect(response.status).toBe(503);
@@ -179,7 +180,7 @@ describe("a database that is down", () => {
       } finally {
         await disconnectPrisma();
         await closePgPool();
-        process.env.DATABASE_URL = url;
+        setEnv({ DATABASE_URL: url });
       }
       const recovered = await call(campaigns.GET, {}, "/api/v1/campaigns");
       expect(recovered.status).toBe(200);
@@ -317,7 +318,7 @@ describe("request size limits", () => {
   });
 
   it("refuses an import over VERITY_IMPORT_MAX_MB, declared or streamed, and imports nothing", async () => {
-    process.env.VERITY_IMPORT_MAX_MB = "1";
+    setEnv({ VERITY_IMPORT_MAX_MB: "1" });
     try {
       const declared = uniqueName("big");
       const byLength = await call(datasetRecords.POST, { name: declared }, `/api/v1/datasets/${declared}/records`, {
@@ -347,7 +348,7 @@ describe("request size limits", () => {
       expect(names).not.toContain(declared);
       expect(names).not.toContain(streamed);
     } finally {
-      delete process.env.VERITY_IMPORT_MAX_MB;
+      setEnv({ VERITY_IMPORT_MAX_MB: undefined });
     }
   });
 });

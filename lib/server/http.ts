@@ -3,7 +3,7 @@ import "server-only";
 import { z } from "zod";
 
 import { getRequestActor } from "@/lib/server/auth/actor";
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, Scope } from "@/lib/server/auth/permissions";
 import { databaseFailure } from "@/lib/server/db/failures";
@@ -96,7 +96,7 @@ function isTokenRequest(request: Request): boolean {
 function assertSameOrigin(request: Request): void {
   if (request.headers.get("sec-fetch-site") === "same-origin") return;
   const origin = request.headers.get("origin");
-  if (origin !== null && origin === new URL(readConfig().publicUrl).origin) return;
+  if (origin !== null && origin === new URL(config().publicUrl).origin) return;
   throw new AppError(
     "FORBIDDEN",
     "Cross-site request refused: a request signed in with the browser's session must come from Verity's own pages. Scripts and other tools use an API token.",

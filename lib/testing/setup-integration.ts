@@ -3,8 +3,9 @@ import { afterAll, inject } from "vitest";
 
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { closePgPool } from "@/lib/server/db/pool";
+import { setEnv } from "@/lib/testing/env";
 
-process.env.DATABASE_URL = inject("databaseUrl");
+setEnv({ DATABASE_URL: inject("databaseUrl") });
 
 afterAll(async () => {
   await disconnectPrisma();

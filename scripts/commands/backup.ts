@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } f
 
 import type { Command } from "commander";
 
+import { config } from "@/lib/server/config";
 import { restoreBackup, writeBackup } from "@/lib/server/db/backup";
 
 import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
@@ -20,7 +21,7 @@ export function registerBackupCommands(program: Command): void {
           // A backup holds every password hash and label: readable by its owner only. A stale
           // partial file goes first, since an existing file would keep its wider mode.
           rmSync(partial, { force: true });
-          const result = await writeBackup(process.env.DATABASE_URL!, createWriteStream(partial, { mode: 0o600 }));
+          const result = await writeBackup(config().databaseUrl!, createWriteStream(partial, { mode: 0o600 }));
           renameSync(partial, options.out);
           return result;
         } catch (error) {
@@ -40,7 +41,7 @@ export function registerBackupCommands(program: Command): void {
     .description("Restore a backup into an empty database (migrated to the backup's version); all or nothing.")
     .action(async (file: string) => {
       if (!existsSync(file)) usageError(`no such file: ${file}`);
-      const counts = await withDatabase(() => restoreBackup(process.env.DATABASE_URL!, createReadStream(file))).catch(
+      const counts = await withDatabase(() => restoreBackup(config().databaseUrl!, createReadStream(file))).catch(
         (error: unknown) => exitWithError(error, " Nothing was restored."),
       );
       console.log(

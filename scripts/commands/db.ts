@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { startEmbeddedPostgres } from "@/lib/server/db/embedded-postgres";
 import { createMigration } from "@/lib/server/db/migrate";
@@ -29,10 +29,10 @@ export function registerDbCommands(program: Command): void {
         console.error("The migration name may only hold letters, digits and underscores.");
         process.exit(2);
       }
-      const config = readConfig();
-      const server = config.databaseUrl
-        ? { url: config.databaseUrl, stop: async () => {} }
-        : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.dbPort });
+      const settings = config();
+      const server = settings.databaseUrl
+        ? { url: settings.databaseUrl, stop: async () => {} }
+        : await startEmbeddedPostgres({ dataDir: settings.dataDir, port: settings.dbPort });
       const folder = await createMigration(server.url, name).finally(() => server.stop());
       console.log(
         folder ? `Created prisma/migrations/${folder}/migration.sql` : "schema.prisma has no changes to migrate.",

@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 
 import cliProgress from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
 
+import { config } from "@/lib/server/config";
 import { normalizeLanguage } from "@/lib/records/languages";
-import { parseSandboxConfig } from "@/lib/server/sandbox/config";
 import { runConformance, type LanguageConformance } from "@/lib/server/sandbox/conformance";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 import { runDoctor, type LanguageReport } from "@/lib/server/sandbox/doctor";
@@ -33,7 +32,7 @@ function parseFraction(value: string): number {
 }
 
 function makeRouter() {
-  return createSandboxRouter(parseSandboxConfig(process.env, availableParallelism()));
+  return createSandboxRouter(config().sandbox);
 }
 
 async function readSource(command: Command, path: string, what: string): Promise<string> {

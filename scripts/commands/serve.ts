@@ -8,7 +8,7 @@ import type { Command } from "commander";
 
 import { setupCodeFor } from "@/lib/auth/setup-code";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { readConfig } from "@/lib/server/config";
+import { config, settleConfig } from "@/lib/server/config";
 import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { DEMO_DATASET, DEMO_SOLUTIONS_FILE, loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
@@ -27,7 +27,8 @@ const nextBin = join(createRequire(import.meta.url).resolve("next/package.json")
 
 /** The session-signing secret: NEXTAUTH_SECRET, or one generated once and kept in the data folder. */
 function authSecret(dataDir: string): string {
-  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const configured = config().authSecret;
+  if (configured) return configured;
   const file = join(dataDir, "auth-secret");
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
   return readFileSync(file, "utf8").trim();
@@ -40,19 +41,19 @@ export function registerServeCommand(program: Command): void {
     .option("--dev", "run Next.js in development mode", false)
     .description("Start Verity (the web app) on the embedded database or DATABASE_URL.")
     .action(async (options: { dev: boolean }) => {
-      const config = readConfig();
+      const settings = config();
       // A database that cannot be used (unreachable, too old) is one line, not a stack trace.
       const database = await openDatabase({ log: (message) => console.log(message) }).catch((error: unknown) =>
         exitWithError(error),
       );
       console.log(
         database.isOwner
-          ? `Embedded PostgreSQL running in ${config.dataDir}`
+          ? `Embedded PostgreSQL running in ${settings.dataDir}`
           : "Using the database that is already running.",
       );
       const interrupted = await failInterruptedImports();
       if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
-      if (config.loadDemo) {
+      if (settings.loadDemo) {
         const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.startup });
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
         if (demo && existsSync(DEMO_SOLUTIONS_FILE)) {
@@ -70,17 +71,16 @@ export function registerServeCommand(program: Command): void {
           );
         }
       }
-      const secret = authSecret(config.dataDir);
+      const secret = authSecret(settings.dataDir);
       // Whoever reaches a fresh install first must not become its admin: the form asks for this code.
       if ((await countUsers()) === 0)
         console.log(
-          `No users yet. Create the first admin at ${config.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`,
+          `No users yet. Create the first admin at ${settings.publicUrl}/signin with the setup code ${setupCodeFor(secret)}`,
         );
       // The app's own process drains the verification and critic queues too, unless workers run elsewhere.
-      const hasWorkers = process.env.VERITY_IN_APP_WORKERS !== "0";
-      if (hasWorkers) {
-        // Critic workers open the API keys stored sealed under the session secret.
-        process.env.NEXTAUTH_SECRET ??= secret;
+      // Critic workers open the API keys stored sealed under the session secret.
+      settleConfig({ authSecret: secret });
+      if (settings.workers.inApp) {
         await startVerificationWorkers();
         await startCriticWorkers();
       } else {
@@ -93,8 +93,8 @@ export function registerServeCommand(program: Command): void {
         base: process.env,
         databaseUrl: database.url,
         secret,
-        publicUrl: config.publicUrl,
-        port: config.port,
+        publicUrl: settings.publicUrl,
+        port: settings.port,
         cwd: process.cwd(),
       });
       if (!options.dev && !existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
@@ -108,11 +108,11 @@ export function registerServeCommand(program: Command): void {
           process.exit(build.status ?? 1);
         }
       }
-      const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(config.port)], {
+      const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(settings.port)], {
         stdio: "inherit",
         env,
       });
-      console.log(`Verity: ${config.publicUrl}`);
+      console.log(`Verity: ${settings.publicUrl}`);
       let isShuttingDown = false;
       const shutdown = (signal: NodeJS.Signals) => {
         isShuttingDown = true;
@@ -122,7 +122,7 @@ export function registerServeCommand(program: Command): void {
       process.on("SIGTERM", shutdown);
       process.on("exit", () => server.kill("SIGTERM"));
       server.on("exit", async (code) => {
-        if (hasWorkers) await stopVerificationWorkers(10_000).catch(() => {});
+        if (settings.workers.inApp) await stopVerificationWorkers(10_000).catch(() => {});
         await database.stop();
         // Asked to stop: a clean exit, whatever code Next.js gave its own SIGTERM.
         process.exit(isShuttingDown ? 0 : (code ?? 1));

@@ -1,7 +1,7 @@
 // Which address a request came from, for per-client limits.
 import { isIPv4, isIPv6 } from "node:net";
 
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 
 /** Set on every request by scripts/stamp-peer-address.mjs, which `verity serve` preloads. */
 export const PEER_ADDRESS_HEADER = "x-verity-peer-address";
@@ -83,6 +83,6 @@ export function requestAddress(headers: Record<string, string | undefined>): str
   return clientAddress({
     peerAddress: isStamped ? headers[PEER_ADDRESS_HEADER] : undefined,
     forwardedFor: headers["x-forwarded-for"],
-    trustedProxies: readConfig().trustedProxies,
+    trustedProxies: config().trustedProxies,
   });
 }

@@ -10,6 +10,7 @@ afterEach(() => {
 async function cookiesUnder(env: Record<string, string | undefined>) {
   process.env = { ...saved, ...env };
   vi.resetModules();
+  (await import("@/lib/server/config")).reloadConfig();
   const { authOptions } = await import("./options");
   return { isSecure: authOptions.useSecureCookies, cookies: authOptions.cookies ?? {} };
 }

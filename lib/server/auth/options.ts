@@ -6,7 +6,7 @@ import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
 import { z } from "zod";
 
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 import { findActorByEmail, revokeSessions } from "@/lib/server/users/users";
 import { safeCallbackPath } from "@/lib/validation/callback-path";
 
@@ -14,23 +14,24 @@ import { requestAddress } from "./client-address";
 import { sessionCookies } from "./cookies";
 import { signInWithPassword } from "./password-sign-in";
 import { standingSessionActor } from "./standing-session";
-import { type ExternalProviderConfig, externalProvidersFromEnv } from "./providers";
+import type { ExternalProviderConfig } from "./providers";
 
 const credentialsSchema = z.object({ email: z.string().email(), password: z.string().min(1) });
-const { secureCookies } = readConfig();
+const { secureCookies } = config();
 
-function toProvider(config: ExternalProviderConfig): Provider {
-  if (config.kind === "github") return GitHubProvider({ clientId: config.clientId, clientSecret: config.clientSecret });
+function toProvider(provider: ExternalProviderConfig): Provider {
+  if (provider.kind === "github")
+    return GitHubProvider({ clientId: provider.clientId, clientSecret: provider.clientSecret });
   return {
     id: "oidc",
-    name: config.name,
+    name: provider.name,
     type: "oauth",
-    wellKnown: `${config.issuer}/.well-known/openid-configuration`,
+    wellKnown: `${provider.issuer}/.well-known/openid-configuration`,
     authorization: { params: { scope: "openid email profile" } },
     idToken: true,
     checks: ["pkce", "state"],
-    clientId: config.clientId,
-    clientSecret: config.clientSecret,
+    clientId: provider.clientId,
+    clientSecret: provider.clientSecret,
     profile: (profile: { sub: string; email?: string; name?: string }) => ({
       id: profile.sub,
       email: profile.email ?? null,
@@ -41,8 +42,8 @@ function toProvider(config: ExternalProviderConfig): Provider {
 
 /** The external sign-in buttons to show on the sign-in page. */
 export function externalSignInOptions(): { id: string; name: string }[] {
-  return externalProvidersFromEnv(process.env).map((config) =>
-    config.kind === "github" ? { id: "github", name: "GitHub" } : { id: "oidc", name: config.name },
+  return config().externalProviders.map((provider) =>
+    provider.kind === "github" ? { id: "github", name: "GitHub" } : { id: "oidc", name: provider.name },
   );
 }
 
@@ -71,7 +72,7 @@ export const authOptions: NextAuthOptions = {
         return actor ? { id: actor.id, email: actor.email, name: actor.name } : null;
       },
     }),
-    ...externalProvidersFromEnv(process.env).map(toProvider),
+    ...config().externalProviders.map(toProvider),
   ],
   callbacks: {
     async signIn({ user, account }) {

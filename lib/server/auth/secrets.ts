@@ -2,6 +2,7 @@ import "server-only";
 
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 
+import { config } from "@/lib/server/config";
 import { drawKey } from "@/lib/annotation/gold-draw";
 
 /** A random URL-safe secret with a readable prefix, e.g. `vty_…` for API tokens. */
@@ -27,7 +28,7 @@ const processSecret = randomBytes(32).toString("base64url");
  * instance shares and no annotator can read.
  */
 export function queueDrawKey(...use: string[]): Buffer {
-  return drawKey(process.env.NEXTAUTH_SECRET || processSecret, ...use);
+  return drawKey(config().authSecret || processSecret, ...use);
 }
 
 /**
@@ -36,7 +37,7 @@ export function queueDrawKey(...use: string[]): Buffer {
  * secret nothing can be sealed or opened (a process-local key would lose them at restart).
  */
 function sealingKey(): Buffer {
-  const secret = process.env.NEXTAUTH_SECRET;
+  const secret = config().authSecret;
   if (!secret)
     throw new Error("NEXTAUTH_SECRET is not set: stored API keys are sealed with it (start Verity with `npm start`).");
   return Buffer.from(hkdfSync("sha256", secret, "verity", "sealed secrets v1", 32));

@@ -7,10 +7,11 @@ import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { makeUser } from "@/lib/testing/factories";
+import { setEnv } from "@/lib/testing/env";
 
 const SECRET = "session-route-test-secret";
-process.env.NEXTAUTH_SECRET = SECRET;
-process.env.NEXTAUTH_URL = "http://localhost:3000";
+setEnv({ NEXTAUTH_SECRET: SECRET });
+setEnv({ NEXTAUTH_URL: "http://localhost:3000" });
 
 const { authOptions } = await import("./options");
 const { revokeSessions } = await import("@/lib/server/users/users");

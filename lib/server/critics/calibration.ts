@@ -130,7 +130,8 @@ export async function getDatasetCriticCalibration({
     `WITH finals AS MATERIALIZED (
        SELECT DISTINCT ON (f.record_id) f.record_id, f.campaign_id, f.language, f.final_valid, f.final_categories, c.blind
        FROM ${finalLabelsOf("$1::text[]")} f JOIN "Campaign" c ON c.id = f.campaign_id
-       WHERE f.final_valid IS NOT NULL
+       -- Items picked by suspicion would flatter every critic's precision: random samples only.
+       WHERE f.final_valid IS NOT NULL AND c.sampling = 'RANDOM'
        ORDER BY f.record_id, f.strength DESC, array_position($1::text[], f.campaign_id) DESC
      ),
      verdicts AS MATERIALIZED (

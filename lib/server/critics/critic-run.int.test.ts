@@ -21,12 +21,13 @@ import { criticAnswer, type FakeOpenAI, type FakeScript, startFakeOpenAI } from 
 
 import { forgetCriticWorkers, startCriticRun, startCriticWorkers } from "./jobs";
 import { processCriticRun } from "./run";
+import { setEnv } from "@/lib/testing/env";
 
 const FAST_RETRY = { maxAttempts: 3, baseMs: 20, maxWaitMs: 5_000 };
 
 let fake: FakeOpenAI;
 beforeAll(async () => {
-  process.env.NEXTAUTH_SECRET ??= "critic-run-test-secret";
+  setEnv({ NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? "critic-run-test-secret" });
   fake = await startFakeOpenAI(() => ({ content: criticAnswer({ pass: true }) }));
 });
 afterAll(async () => {

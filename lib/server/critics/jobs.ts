@@ -1,5 +1,6 @@
 import "server-only";
 
+import { config } from "@/lib/server/config";
 import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
@@ -79,7 +80,7 @@ const globalForCritics = globalThis as unknown as { verityCriticWorkers?: string
  * Starts `count` workers draining the critic queue in this process (each works on one run at a
  * time, with that critic's own concurrency). Stopping the job queue (stopBoss) stops them.
  */
-export async function startCriticWorkers(count = Number(process.env.VERITY_CRITIC_WORKERS) || 2): Promise<string[]> {
+export async function startCriticWorkers(count = config().workers.criticRuns): Promise<string[]> {
   if (globalForCritics.verityCriticWorkers) return globalForCritics.verityCriticWorkers;
   await ensureQueue();
   const boss = await getBoss();

@@ -19,6 +19,7 @@ import { applyMigrations } from "./migrate";
 import { closePgPool } from "./pool";
 import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { getCampaignReport } from "@/lib/server/reports/reports";
+import { setEnv } from "@/lib/testing/env";
 
 async function collect(write: (output: PassThrough) => Promise<unknown>): Promise<Buffer> {
   const output = new PassThrough();
@@ -85,7 +86,7 @@ describe("backup and restore", () => {
         expect(counts.Annotation).toBeGreaterThanOrEqual(3);
         await disconnectPrisma();
         await closePgPool();
-        process.env.DATABASE_URL = target;
+        setEnv({ DATABASE_URL: target });
         const restored = await getCampaignReport({ actor: admin, campaignId: campaign.id });
         expect(restored).toEqual(original);
         const record = await prisma().record.findFirstOrThrow({
@@ -99,7 +100,7 @@ describe("backup and restore", () => {
       } finally {
         await disconnectPrisma();
         await closePgPool();
-        process.env.DATABASE_URL = sourceUrl;
+        setEnv({ DATABASE_URL: sourceUrl });
       }
     });
   });

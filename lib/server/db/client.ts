@@ -3,6 +3,7 @@ import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 
+import { config } from "@/lib/server/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 import { createPool } from "./pool";
@@ -15,7 +16,7 @@ const globalForPrisma = globalThis as unknown as { verityPrisma?: PrismaClient; 
  */
 export function prisma(): PrismaClient {
   if (!globalForPrisma.verityPrisma) {
-    const url = process.env.DATABASE_URL;
+    const url = config().databaseUrl;
     if (!url) throw new Error("DATABASE_URL is not set: start Verity with `npm start` or set DATABASE_URL.");
     // Prisma's default of 2 s to start a transaction turns a busy pool (many annotators submitting
     // at once, or a loaded machine) into failed submissions; waiting a little longer is better.

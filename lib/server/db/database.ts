@@ -1,6 +1,6 @@
 import "server-only";
 
-import { readConfig } from "@/lib/server/config";
+import { config, settleConfig } from "@/lib/server/config";
 
 import { type DatabaseHandle, startEmbeddedPostgres } from "./embedded-postgres";
 import { applyMigrations } from "./migrate";
@@ -8,13 +8,13 @@ import { applyMigrations } from "./migrate";
 /**
  * Finds the database for this process: DATABASE_URL when set, otherwise the embedded PostgreSQL
  * in VERITY_DATA_DIR (started here, or reused when the app or another command already runs it).
- * Migrations are applied before it is handed out. Sets DATABASE_URL for the data layer.
+ * Migrations are applied before it is handed out. Settles the configuration's database URL for the data layer.
  */
 export async function openDatabase(options: { log?: (message: string) => void } = {}): Promise<DatabaseHandle> {
-  const config = readConfig();
-  const handle: DatabaseHandle = config.databaseUrl
-    ? { url: config.databaseUrl, isOwner: false, stop: async () => {} }
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.dbPort, log: options.log });
+  const settings = config();
+  const handle: DatabaseHandle = settings.databaseUrl
+    ? { url: settings.databaseUrl, isOwner: false, stop: async () => {} }
+    : await startEmbeddedPostgres({ dataDir: settings.dataDir, port: settings.dbPort, log: options.log });
   try {
     const applied = await applyMigrations(handle.url);
     if (applied.length > 0) options.log?.(`Applied migrations: ${applied.join(", ")}`);
@@ -22,6 +22,6 @@ export async function openDatabase(options: { log?: (message: string) => void } 
     await handle.stop();
     throw error;
   }
-  process.env.DATABASE_URL = handle.url;
+  settleConfig({ databaseUrl: handle.url });
   return handle;
 }

@@ -2,6 +2,8 @@ import "server-only";
 
 import pg from "pg";
 
+import { config } from "@/lib/server/config";
+
 const globalForPool = globalThis as unknown as { verityPool?: pg.Pool };
 
 /**
@@ -10,7 +12,7 @@ const globalForPool = globalThis as unknown as { verityPool?: pg.Pool };
  */
 export function pgPool(): pg.Pool {
   if (!globalForPool.verityPool) {
-    const url = process.env.DATABASE_URL;
+    const url = config().databaseUrl;
     if (!url) throw new Error("DATABASE_URL is not set: start Verity with `npm start` or set DATABASE_URL.");
     globalForPool.verityPool = createPool(url, 5);
   }

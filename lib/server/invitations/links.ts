@@ -1,7 +1,7 @@
 import "server-only";
 
 import type { Actor } from "@/lib/server/auth/permissions";
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 import { createInvitation, resendInvitation } from "@/lib/server/invitations/invitations";
 import type { InvitationLink, InviteInput } from "@/lib/validation/auth";
 
@@ -27,5 +27,5 @@ export async function renewInvitationLink({
 }
 
 function invitationUrl(token: string): string {
-  return `${readConfig().publicUrl}/invite/${token}`;
+  return `${config().publicUrl}/invite/${token}`;
 }

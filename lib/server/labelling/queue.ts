@@ -1,5 +1,6 @@
 import "server-only";
 
+import { storedCriticRules } from "@/lib/records/critic";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -439,9 +440,7 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     isCriticVisible,
     record: {
       ...record,
-      critic: critic
-        ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] }
-        : null,
+      critic: critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null,
     },
   };
 }

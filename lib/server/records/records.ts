@@ -1,5 +1,6 @@
 import "server-only";
 
+import { storedCriticRules } from "@/lib/records/critic";
 import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
 import type { CriticRule } from "@/lib/records";
@@ -152,7 +153,7 @@ function toRecordView(row: SelectedRecord, isCriticHidden: boolean, evidence: Re
     evidence,
     dataset: dataset.name,
     extra: (extra ?? {}) as Record<string, unknown>,
-    critic: criticAsSeen(critic ? { ...critic, rules: critic.rules as CriticRule[] } : null, isCriticHidden),
+    critic: criticAsSeen(critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null, isCriticHidden),
     isCriticHidden,
   };
 }

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { storedCriticRules } from "@/lib/records/critic";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type FinalLabel } from "@/lib/metrics";
 import { recordTitle } from "@/lib/records/title";
@@ -490,9 +491,7 @@ export async function getReviewItem({ actor, itemId }: { actor: Actor; itemId: s
     ...item,
     record: {
       ...record,
-      critic: critic
-        ? { ...critic, rules: critic.rules as { rule: string; passed: boolean | null; reason: string }[] }
-        : null,
+      critic: critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null,
     },
   };
 }

@@ -3,7 +3,7 @@ import "server-only";
 import { type Language, languageName, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 import { admitRun } from "@/lib/server/runs/run-leases";
 import { findRecordToRun, pruneScratchRuns, storeRun, type StoredRun } from "@/lib/server/runs/runs";
 import { languageAvailability } from "@/lib/server/sandbox/availability";
@@ -114,7 +114,7 @@ export async function runRecord({
       const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
       const result = await execute({ language, ...code }, signal);
       const stored = await storeRun({ recordId, userId: actor.id, kind: "SCRATCH", result, ...code });
-      await pruneScratchRuns({ userId: actor.id, ...readConfig().scratchRetention });
+      await pruneScratchRuns({ userId: actor.id, ...config().scratchRetention });
       return [stored];
     }
     const kinds: ("DEMO" | "FULL")[] = kind === "both" ? ["DEMO", "FULL"] : kind === "demo" ? ["DEMO"] : ["FULL"];

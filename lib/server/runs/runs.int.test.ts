@@ -10,12 +10,13 @@ import { runRecord } from "@/lib/server/runs/run-record";
 import { AppError } from "@/lib/server/errors";
 import { findBubblewrap, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { setEnv } from "@/lib/testing/env";
 
 // The run limits are read once, when this file's sandbox router is first built: two sandbox slots,
 // one more interactive run may wait, two runs at once per user.
-process.env.VERITY_SANDBOX_CONCURRENCY = "2";
-process.env.VERITY_RUN_QUEUE = "1";
-process.env.VERITY_RUNS_PER_USER = "2";
+setEnv({ VERITY_SANDBOX_CONCURRENCY: "2" });
+setEnv({ VERITY_RUN_QUEUE: "1" });
+setEnv({ VERITY_RUNS_PER_USER: "2" });
 // The router is process-wide (on globalThis) and may survive an earlier test file: build this file's own.
 delete (globalThis as { veritySandboxRouter?: unknown }).veritySandboxRouter;
 
@@ -109,7 +110,7 @@ describe("storing runs", () => {
 
 describe("scratch run retention", () => {
   afterEach(() => {
-    delete process.env.VERITY_SCRATCH_KEEP;
+    setEnv({ VERITY_SCRATCH_KEEP: undefined });
   });
 
   it("keeps a user's newest scratch runs and those attached to a label, and drops old ones", async () => {
@@ -150,7 +151,7 @@ describe("scratch run retention", () => {
   });
 
   it.skipIf(!hasBwrap)(`prunes on every scratch run, as configured by VERITY_SCRATCH_KEEP ${needs}`, async () => {
-    process.env.VERITY_SCRATCH_KEEP = "2";
+    setEnv({ VERITY_SCRATCH_KEEP: "2" });
     const user = await makeAnnotator();
     const recordId = await makeRecordId();
     for (let index = 0; index < 3; index++)

@@ -19,6 +19,7 @@ import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import { collectSandboxStatus } from "@/lib/server/workers/status";
+import { setEnv } from "@/lib/testing/env";
 
 const REFUSAL = "bwrap: setting up uid map: Permission denied";
 // The sandbox user starts bubblewrap, so the wrapper and its folder are readable by everyone.
@@ -27,7 +28,7 @@ chmodSync(folder, 0o755);
 const brokenBwrap = join(folder, "bwrap");
 writeFileSync(brokenBwrap, `#!/bin/sh\necho "${REFUSAL}" >&2\nexit 1\n`, { mode: 0o755 });
 // Before anything builds the process's sandbox router from the environment.
-process.env.VERITY_BWRAP = brokenBwrap;
+setEnv({ VERITY_BWRAP: brokenBwrap });
 
 // The wrapper stands in for bubblewrap, but prlimit, the sandbox user and python must be installed.
 const whyNot = existsSync("/usr/bin/prlimit") ? "" : "prlimit is not installed (npm run sandbox:install)";

@@ -81,8 +81,12 @@ async function tryMkdir(path: string): Promise<boolean> {
   }
 }
 
-async function detectV2(mountPoint: string, ownPath: string | undefined): Promise<CgroupMode | string> {
-  const parent = process.env.VERITY_SANDBOX_CGROUP || join(mountPoint, ownPath ?? "/");
+async function detectV2(
+  mountPoint: string,
+  ownPath: string | undefined,
+  configuredParent: string | null,
+): Promise<CgroupMode | string> {
+  const parent = configuredParent || join(mountPoint, ownPath ?? "/");
   const controllers = (await readText(join(parent, "cgroup.controllers")))?.split(/\s+/) ?? [];
   if (!controllers.includes("memory") || !controllers.includes("pids")) {
     return `cgroup v2 at ${parent} does not offer the memory and pids controllers`;
@@ -121,15 +125,18 @@ async function detectV1(mounts: Map<string, string>, own: Map<string, string>): 
 
 let detected: Promise<CgroupMode> | null = null;
 
-/** Finds a writable cgroup (v2 first, then v1); the result is cached for the process lifetime. */
-export function detectCgroupMode(): Promise<CgroupMode> {
+/**
+ * Finds a writable cgroup (v2 first, under `configuredParent` when set — VERITY_SANDBOX_CGROUP —
+ * then v1); the result is cached for the process lifetime.
+ */
+export function detectCgroupMode(configuredParent: string | null): Promise<CgroupMode> {
   detected ??= (async (): Promise<CgroupMode> => {
     if (process.platform !== "linux") return { kind: "none", reason: "not Linux" };
     const own = parseProcCgroup((await readText("/proc/self/cgroup")) ?? "");
     const mounts = parseCgroupMounts((await readText("/proc/mounts")) ?? "");
     const reasons: string[] = [];
     if (mounts.v2) {
-      const v2 = await detectV2(mounts.v2, own.get(""));
+      const v2 = await detectV2(mounts.v2, own.get(""), configuredParent);
       if (typeof v2 !== "string") return v2;
       reasons.push(v2);
     }

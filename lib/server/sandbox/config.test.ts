@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { backendFor, describeBackends, parseRoutes, parseSandboxConfig } from "./config";
+import { readConfig } from "@/lib/server/config";
 
-describe("parseSandboxConfig", () => {
+import { backendFor, describeBackends, parseRoutes } from "./config";
+
+/** The sandbox's part of the one configuration read from `env`. */
+const parseSandboxConfig = (env: Record<string, string | undefined>, cpuCount: number) =>
+  readConfig(env, cpuCount).sandbox;
+
+describe("the sandbox configuration", () => {
   it("defaults to the local backend, one job per core and 1 GiB", () => {
     const config = parseSandboxConfig({}, 4);
     expect(config).toEqual({
@@ -17,6 +23,7 @@ describe("parseSandboxConfig", () => {
       bwrapPath: null,
       runsPerUser: 2,
       runQueue: 16,
+      cgroupParent: null,
     });
   });
 

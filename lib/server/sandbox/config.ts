@@ -29,12 +29,18 @@ export type SandboxConfig = {
   runsPerUser: number;
   /** Interactive runs that may wait for a free sandbox slot before new ones are refused. */
   runQueue: number;
+  /** The cgroup v2 folder job cgroups are made under; null means this process's own cgroup. */
+  cgroupParent: string | null;
 };
 
 const backendSchema = z.enum(["local", "acb"]);
 const languageSchema = z.enum(LANGUAGES);
 
-const envSchema = z.object({
+/**
+ * The sandbox's variables (VERITY_SANDBOX*, see docs/sandbox.md): a part of the one configuration
+ * schema in lib/server/config.ts, which parses them with the rest.
+ */
+export const sandboxSettings = {
   VERITY_SANDBOX: z
     .string()
     .trim()
@@ -57,7 +63,8 @@ const envSchema = z.object({
   VERITY_BWRAP: z.string().optional(),
   VERITY_RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).optional(),
   VERITY_RUN_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
-});
+  VERITY_SANDBOX_CGROUP: z.string().optional(),
+};
 
 /** Parses `VERITY_SANDBOX_ROUTES` (`kotlin:acb,scala:acb`); throws on an unknown language or backend. */
 export function parseRoutes(text: string | undefined): Partial<Record<SandboxLanguage, BackendName>> {
@@ -76,14 +83,10 @@ export function parseRoutes(text: string | undefined): Partial<Record<SandboxLan
   return routes;
 }
 
-/** Reads the sandbox settings from the environment; pure, throws with every problem listed. */
-export function parseSandboxConfig(env: Record<string, string | undefined>, cpuCount: number): SandboxConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`Invalid sandbox configuration: ${problems.join("; ")}`);
-  }
-  const value = parsed.data;
+type SandboxSettings = z.output<z.ZodObject<typeof sandboxSettings>>;
+
+/** The sandbox's configuration from its parsed variables (pure). */
+export function sandboxConfigFrom(value: SandboxSettings, cpuCount: number): SandboxConfig {
   return {
     defaultBackend: value.VERITY_SANDBOX,
     acbUrl: value.VERITY_SANDBOX_URL,
@@ -96,6 +99,7 @@ export function parseSandboxConfig(env: Record<string, string | undefined>, cpuC
     bwrapPath: value.VERITY_BWRAP?.trim() || null,
     runsPerUser: value.VERITY_RUNS_PER_USER ?? 2,
     runQueue: value.VERITY_RUN_QUEUE ?? 16,
+    cgroupParent: value.VERITY_SANDBOX_CGROUP?.trim() || null,
   };
 }
 

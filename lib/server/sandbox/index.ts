@@ -1,11 +1,10 @@
 import "server-only";
 
-import { availableParallelism } from "node:os";
-
 import { LANGUAGES } from "@/lib/records/languages";
+import { config } from "@/lib/server/config";
 
 import { createAcbBackend } from "./acb";
-import { backendFor, parseSandboxConfig, type SandboxConfig } from "./config";
+import { backendFor, type SandboxConfig } from "./config";
 import { SandboxError } from "./errors";
 import { createLocalBackend, type LocalBackend } from "./local";
 import type {
@@ -53,6 +52,7 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
     workDir: config.workDir,
     jobFolderMb: config.jobFolderMb,
     bwrapPath: config.bwrapPath,
+    cgroupParent: config.cgroupParent,
   });
   const acb = config.acbUrl ? createAcbBackend({ url: config.acbUrl }) : null;
   const failures: SandboxFailure[] = [];
@@ -118,7 +118,7 @@ const globalForSandbox = globalThis as unknown as { veritySandboxRouter?: Sandbo
 
 /** The process-wide router configured from the environment (VERITY_SANDBOX*, see docs/sandbox.md). */
 export function getSandboxRouter(): SandboxRouter {
-  globalForSandbox.veritySandboxRouter ??= createSandboxRouter(parseSandboxConfig(process.env, availableParallelism()));
+  globalForSandbox.veritySandboxRouter ??= createSandboxRouter(config().sandbox);
   return globalForSandbox.veritySandboxRouter;
 }
 

@@ -64,6 +64,8 @@ export type LocalBackendOptions = {
   jobFolderMb?: number;
   /** The bubblewrap binary; unset or null looks it up on PATH. */
   bwrapPath?: string | null;
+  /** The cgroup v2 folder job cgroups go under; unset or null is this process's own cgroup. */
+  cgroupParent?: string | null;
 };
 
 type IsolationStatus = {
@@ -231,7 +233,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     const [bwrapPath, prlimitPath, cgroup, jobFolder] = await Promise.all([
       findBwrap(),
       findOnHost("prlimit"),
-      detectCgroupMode(),
+      detectCgroupMode(options.cgroupParent ?? null),
       jobBase().then((base) => detectJobFolderMode({ isRoot, sizeBytes: jobFolderBytes, base })),
     ]);
     const user = isRoot ? await findSandboxUser() : null;

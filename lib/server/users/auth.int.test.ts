@@ -19,9 +19,10 @@ import { importRecords } from "@/lib/server/imports/imports";
 import { acceptInvitation, createInvitation, findOpenInvitation } from "@/lib/server/invitations/invitations";
 import { createApiToken, findActorByToken, listApiTokens, revokeApiToken } from "@/lib/server/users/tokens";
 import { countUsers, createFirstAdmin, hashPassword, verifyPassword } from "@/lib/server/users/users";
+import { setEnv } from "@/lib/testing/env";
 
-process.env.NEXTAUTH_SECRET ??= "integration-test-secret";
-const setupCode = setupCodeFor(process.env.NEXTAUTH_SECRET);
+setEnv({ NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? "integration-test-secret" });
+const setupCode = setupCodeFor(process.env.NEXTAUTH_SECRET!);
 
 /** How long a promise takes to settle, in ms, whether it resolves or rejects. */
 async function timed(promise: Promise<unknown>): Promise<number> {

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { config } from "@/lib/server/config";
 import { isSetupCode } from "@/lib/auth/setup-code";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -84,7 +85,7 @@ export async function createFirstAdmin(input: {
   password: string;
   setupCode: string;
 }): Promise<Actor> {
-  const secret = process.env.NEXTAUTH_SECRET;
+  const secret = config().authSecret;
   if (!secret) throw new Error("NEXTAUTH_SECRET is not set; start Verity with `npm start`, which sets it.");
   if (!isSetupCode(input.setupCode, secret)) {
     throw new AppError("INVALID_INPUT", "That is not the setup code.", {

@@ -1,7 +1,6 @@
 import "server-only";
 
-import { availableParallelism } from "node:os";
-
+import { config } from "@/lib/server/config";
 import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
@@ -121,7 +120,7 @@ export async function storeVerification({
  * killed worker's jobs are retried as soon as its beats stop, not when they expire.
  */
 export async function startVerificationWorkers(
-  concurrency = Number(process.env.VERITY_WORKER_CONCURRENCY) || availableParallelism(),
+  concurrency = config().workers.verificationConcurrency,
 ): Promise<string[]> {
   await ensureQueue();
   const boss = await getBoss();

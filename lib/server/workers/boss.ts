@@ -2,12 +2,14 @@ import "server-only";
 
 import PgBoss from "pg-boss";
 
+import { config } from "@/lib/server/config";
+
 const globalForBoss = globalThis as unknown as { verityBoss?: Promise<PgBoss> };
 
 /** This process's pg-boss instance (queues live in PostgreSQL, schema "pgboss"), started once. */
 export function getBoss(): Promise<PgBoss> {
   globalForBoss.verityBoss ??= (async () => {
-    const url = process.env.DATABASE_URL;
+    const url = config().databaseUrl;
     if (!url) throw new Error("DATABASE_URL is not set: open the database first.");
     const boss = new PgBoss({ connectionString: url, max: 4 });
     boss.on("error", (error) => console.error(`job queue: ${error.message}`));

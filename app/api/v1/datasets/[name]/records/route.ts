@@ -1,6 +1,6 @@
 import { importRecords } from "@/lib/server/imports/imports";
 import { listRecords } from "@/lib/server/records/records";
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importQuerySchema, recordQuerySchema } from "@/lib/validation/records";
 
@@ -20,7 +20,7 @@ export const GET = apiRoute<Params>("records:read", async ({ request, actor, par
  */
 export const POST = apiRoute<Params>("imports:write", async ({ request, actor, params }) => {
   const { skipInvalid, fileName } = parseSearchParams(request, importQuerySchema);
-  const { importMaxBytes } = readConfig();
+  const { importMaxBytes } = config();
   assertContentLength(request, importMaxBytes);
   const length = Number(request.headers.get("content-length"));
   const summary = await importRecords({

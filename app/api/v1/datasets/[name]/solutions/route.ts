@@ -1,5 +1,5 @@
 import { passAtOneByModel } from "@/lib/metrics/solvers";
-import { readConfig } from "@/lib/server/config";
+import { config } from "@/lib/server/config";
 import { latestSolutionBatch, solverCounts } from "@/lib/server/solvers/solutions";
 import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
@@ -24,7 +24,7 @@ export const GET = apiRoute<Params>("records:read", async ({ actor, params }) =>
  */
 export const POST = apiRoute<Params>("imports:write", async ({ request, actor, params }) => {
   const { model, fileName } = parseSearchParams(request, solutionImportQuerySchema);
-  const { importMaxBytes } = readConfig();
+  const { importMaxBytes } = config();
   assertContentLength(request, importMaxBytes);
   const summary = await importAndRunSolutions({
     actor,
