@@ -18,6 +18,7 @@ import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
 import { forecastGold, type GoldForecast, type OwnGold, ownGoldItems } from "@/lib/server/labelling/gold-queue";
 import { hmacSql } from "@/lib/server/labelling/keyed-order";
+import type { AggregationRule } from "@/lib/metrics/final-label";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 import { canSeeGoldAnswers, visibleCampaignWhere } from "@/lib/server/auth/visibility";
 
@@ -35,7 +36,7 @@ export type CampaignSummary = {
   blind: boolean;
   /** Random (a seeded sample, counted in validity rates) or suspicion-ordered (for cleaning, left out of them). */
   sampling: SamplingMode;
-  finalRule: string;
+  finalRule: AggregationRule;
   leaseMinutes: number;
   guidelines: string;
   requireInvalidNote: boolean;

@@ -238,7 +238,7 @@ export async function* exportCampaign({
       categories: { orderBy: { position: "asc" }, select: { key: true } },
     },
   });
-  const rule = campaign.finalRule as AggregationRule;
+  const rule: AggregationRule = campaign.finalRule;
   const categoryKeys = campaign.categories.map((category) => category.key);
   const csv = format === "csv" && what !== "verified";
   // The header goes first, so an empty campaign still gives a CSV with its columns.

@@ -507,7 +507,7 @@ describe("the SQL verdict", () => {
       }[]
     >`
       SELECT rule, n, v AS "nValid", adj, verity_final_valid(rule, n, v, adj) AS valid, verity_decided_by(rule, n, v, adj) AS "decidedBy"
-      FROM unnest(ARRAY['consensus', 'majority', 'strict']) AS rule, generate_series(0, 8) AS n,
+      FROM unnest(enum_range(NULL::"FinalRule")) AS rule, generate_series(0, 8) AS n,
            LATERAL generate_series(0, n) AS v, unnest(ARRAY[NULL, true, false]::boolean[]) AS adj`;
     expect(rows).toHaveLength(3 * 45 * 3);
     for (const row of rows)

@@ -219,7 +219,7 @@ async function expectKeptEqualsStatement(campaignId: string) {
   expect(kept.size).toBe(items.length);
   for (const item of items) {
     const final = finalLabel({
-      rule: campaign.finalRule as AggregationRule,
+      rule: campaign.finalRule,
       labels: item.annotations,
       adjudication: item.adjudication,
       invalidatingKeys,

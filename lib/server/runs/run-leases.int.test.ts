@@ -1,7 +1,5 @@
 // Run admission counted in PostgreSQL: a user's runs at once hold across app instances, simultaneous
 // requests cannot all pass, and a crashed instance's runs stop counting once their leases expire.
-import { setTimeout as sleep } from "node:timers/promises";
-
 import { describe, expect, it } from "vitest";
 
 import { uniqueName } from "@/lib/testing/factories";
@@ -49,9 +47,12 @@ describe("run leases", () => {
 
   it("free a place when released, and stay held while the run lasts", async () => {
     const userId = uniqueName("user");
-    const release = await admitRun({ userId, limits: { perUser: 1, perInstance: 10 }, ttlMs: 300 });
-    // Renewed every 100 ms: still held well past its first expiry.
-    await sleep(700);
+    const release = await admitRun({ userId, limits: { perUser: 1, perInstance: 10 }, ttlMs: 1_500 });
+    const expiry = async () => (await prisma().runLease.findFirstOrThrow({ where: { userId } })).expiresAt.getTime();
+    const first = await expiry();
+    // Renewed every third of its life (500 ms): the expiry moves on while the run lasts. Polled
+    // rather than slept for, so a slow machine only makes the wait longer.
+    await expect.poll(expiry, { timeout: 10_000, interval: 100 }).toBeGreaterThan(first);
     expect(await refusal(admitRun({ userId, limits: { perUser: 1, perInstance: 10 } }))).toMatch(
       /already have 1 runs going/,
     );
@@ -66,7 +67,11 @@ describe("run leases", () => {
     for (let i = 0; i < 2; i++)
       await prisma().$queryRaw`SELECT * FROM verity_admit_run(${userId}, ${crashed}, 2, 10, 500)`;
     expect(await refusal(admitRun({ userId, limits }))).toMatch(/already have 2 runs going/);
-    await sleep(600);
+    // Their time passes: moved into the past rather than waited for.
+    await prisma().runLease.updateMany({
+      where: { instance: crashed },
+      data: { expiresAt: new Date(Date.now() - 60_000) },
+    });
     expect(await refusal(admitRun({ userId, limits }))).toBeNull();
     expect(await prisma().runLease.count({ where: { instance: crashed } })).toBe(0);
   });
