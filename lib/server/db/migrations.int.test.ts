@@ -46,8 +46,8 @@ const HAND_WRITTEN = [
   "function verity_take_rate_budgets(text[],double precision[],double precision[],double precision[],timestamp with time zone)",
   "function verity_admit_run(text,text,integer,integer,integer)",
   // The final-label relation every reader of final labels pages through, and its verdict.
-  "function verity_final_valid(\"FinalRule\",integer,integer,boolean)",
-  "function verity_decided_by(\"FinalRule\",integer,integer,boolean)",
+  'function verity_final_valid("FinalRule",integer,integer,boolean)',
+  'function verity_decided_by("FinalRule",integer,integer,boolean)',
   "function verity_final_labels(text[])",
   // A covering index (Prisma has no INCLUDE): the final-label relation reads a record's evidence from it.
   'index CREATE INDEX "Record_evidence_idx" ON public."Record" USING btree (id) INCLUDE ("executableValid", "verificationOutcome", difficulty)',
