@@ -7,11 +7,13 @@ import { useState } from "react";
 import { LanguagePicker } from "@/components/admin/language-picker";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import type { CategoryDefinition } from "@/lib/annotation/categories";
+import type { PreLabelVisibilityName } from "@/lib/evidence/visibility";
 import { isLanguage } from "@/lib/records/languages";
 import { type CreateCampaignFields, FINAL_RULES } from "@/lib/validation/campaigns";
 import type { Action } from "@/lib/actions/result";
 
 import { CategoryTable } from "./category-table";
+import { VisibilitySelect } from "./visibility-select";
 
 type Created = { id: string; name: string; itemCount: number; seed: string };
 
@@ -20,7 +22,7 @@ function optionalNumber(value: FormDataEntryValue | null): number | null {
   return text === "" ? null : Number(text);
 }
 
-/** The admin's form for a new campaign: dataset, sample, overlap, blind mode, final rule, lease and taxonomy. */
+/** The admin's form for a new campaign: dataset, sample, overlap, what annotators see before labelling, final rule, lease and taxonomy. */
 export function CampaignForm({
   datasets,
   defaultCategories,
@@ -52,7 +54,7 @@ export function CampaignForm({
       seed: String(form.get("seed") ?? "").trim() || undefined,
       overlap,
       agreementFraction: overlap === 1 ? (optionalNumber(form.get("agreementFraction")) ?? 0) : 0,
-      blind: form.get("blind") === "on",
+      visibility: String(form.get("visibility")) as PreLabelVisibilityName,
       sampling: form.get("sampling") === "suspicion" ? "suspicion" : "random",
       requireInvalidNote: form.get("requireInvalidNote") === "on",
       finalRule: String(form.get("finalRule")) as (typeof FINAL_RULES)[number],
@@ -200,15 +202,7 @@ export function CampaignForm({
           </Select>
         </Field>
       </div>
-      <label className="flex items-start gap-2 text-sm">
-        <input type="checkbox" name="blind" className="mt-0.5 size-4" />
-        <span>
-          <span className="font-medium text-slate-800">Blind mode</span>
-          <span className="block text-xs text-slate-500">
-            Annotators see the critic only after their first label, which is kept as the pre-reveal label.
-          </span>
-        </span>
-      </label>
+      <VisibilitySelect id="campaign-visibility" />
       <label className="flex items-start gap-2 text-sm">
         <input type="checkbox" name="requireInvalidNote" className="mt-0.5 size-4" />
         <span>

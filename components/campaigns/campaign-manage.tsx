@@ -8,6 +8,9 @@ import { useAction } from "@/components/ui/use-action";
 import type { CampaignStatus } from "@/lib/validation/campaigns";
 import type { CampaignStatusAction } from "@/lib/validation/campaigns";
 import type { Action, ActionResult } from "@/lib/actions/result";
+import { type PreLabelVisibilityName, VISIBILITY_EXPLANATIONS } from "@/lib/evidence/visibility";
+
+import { VisibilitySelect } from "./visibility-select";
 
 /** The status actions offered in each status, with what they do. */
 const STATUS_ACTIONS: Record<CampaignStatus, { action: CampaignStatusAction; label: string; hint: string }[]> = {
@@ -31,11 +34,14 @@ type Props = {
   name: string;
   overlap: number;
   goldShare: number;
+  visibility: PreLabelVisibilityName;
   status: CampaignStatus;
   hasLabels: boolean;
+  /** Someone has claimed an item: what annotators see before labelling is fixed. */
+  hasClaims: boolean;
   updateSettings: Action<
-    { campaignId: string; name: string; overlap?: number; goldShare?: number },
-    { name: string; overlap: number; goldShare: number }
+    { campaignId: string; name: string; overlap?: number; goldShare?: number; visibility?: PreLabelVisibilityName },
+    { name: string; overlap: number; goldShare: number; visibility: PreLabelVisibilityName }
   >;
   changeStatus: Action<
     { campaignId: string; action: CampaignStatusAction },
@@ -50,8 +56,10 @@ export function CampaignManage({
   name,
   overlap,
   goldShare,
+  visibility,
   status,
   hasLabels,
+  hasClaims,
   updateSettings,
   changeStatus,
   deleteCampaign,
@@ -73,6 +81,7 @@ export function CampaignManage({
     const form = new FormData(event.currentTarget);
     const nextOverlap = Number(form.get("overlap"));
     const nextGoldShare = Number(form.get("goldShare"));
+    const nextVisibility = (form.get("visibility") ?? visibility) as PreLabelVisibilityName;
     return change(
       () =>
         updateSettings({
@@ -80,9 +89,11 @@ export function CampaignManage({
           name: String(form.get("name")),
           ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }),
           ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }),
+          ...(hasClaims || nextVisibility === visibility ? {} : { visibility: nextVisibility }),
         }),
       (data) =>
-        `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}`,
+        `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}` +
+        ` Before their first label annotators see: ${VISIBILITY_EXPLANATIONS[data.visibility].label.toLowerCase()}.`,
     );
   }
 
@@ -137,6 +148,12 @@ export function CampaignManage({
             className="w-24"
           />
         </Field>
+        <VisibilitySelect
+          id="campaign-settings-visibility"
+          defaultValue={visibility}
+          isDisabled={hasClaims}
+          hint={hasClaims ? "Fixed once items are claimed." : undefined}
+        />
         <Button type="submit" variant="secondary" disabled={isPending}>
           Save settings
         </Button>

@@ -10,12 +10,19 @@ export function ExecutableBadge({
   value,
   outcome = null,
   flaky = null,
+  isHidden = false,
 }: {
   value: boolean | null;
   outcome?: string | null;
   /** Repeated runs gave different outcomes: a state of its own, neither passing nor failing. */
   flaky?: boolean | null;
+  /** The campaign shows annotators nothing before their first label: execution is not theirs to see yet. */
+  isHidden?: boolean;
 }) {
+  if (isHidden)
+    return (
+      <Badge title="This campaign shows its records' execution only after your first label">execution hidden</Badge>
+    );
   if (flaky === true)
     return (
       <Badge

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
 import type { Action } from "@/lib/actions/result";
+import { DEFAULT_REPEAT } from "@/lib/evidence/flaky";
 
 type Progress = {
   batchId: string;
@@ -16,6 +17,9 @@ type Progress = {
   failed: number;
   unavailable: number;
   errored?: number;
+  /** Repeated runs per record of the flaky option (0: not asked), and records found flaky. */
+  repeat?: number;
+  flaky?: number;
   /** Why the batch stopped before its end (the sandbox failed). */
   stopReason?: string | null;
 };
@@ -23,7 +27,7 @@ type Progress = {
 type Props = {
   dataset: string;
   latest: Progress | null;
-  startVerification: Action<{ dataset: string; force: boolean }, { batchId: string; total: number }>;
+  startVerification: Action<{ dataset: string; force: boolean; repeat?: number }, { batchId: string; total: number }>;
   readProgress: Action<{ batchId: string }, Progress>;
 };
 
@@ -32,6 +36,7 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
   const router = useRouter();
   const [progress, setProgress] = useState<Progress | null>(latest);
   const [error, setError] = useState<string>();
+  const [isCheckingFlaky, setCheckingFlaky] = useState(false);
   const isRunning = progress?.status === "RUNNING";
 
   useEffect(() => {
@@ -47,7 +52,8 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
 
   async function start(force: boolean) {
     setError(undefined);
-    const result = await startVerification({ dataset, force }).catch(() => null);
+    const repeat = isCheckingFlaky ? DEFAULT_REPEAT : undefined;
+    const result = await startVerification({ dataset, force, repeat }).catch(() => null);
     if (!result?.ok) return setError(result?.message ?? "Could not start the verification.");
     setProgress({
       batchId: result.data.batchId,
@@ -58,6 +64,8 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
       failed: 0,
       unavailable: 0,
       errored: 0,
+      repeat: repeat ?? 0,
+      flaky: 0,
     });
   }
 
@@ -77,6 +85,19 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
           </Button>
         ) : null}
       </div>
+      <label
+        className="flex items-center gap-1.5 text-xs text-slate-600"
+        title={`Runs each record's tests ${DEFAULT_REPEAT} more times, each alone; outcomes that differ mark it flaky`}
+      >
+        <input
+          type="checkbox"
+          checked={isCheckingFlaky}
+          disabled={isRunning}
+          onChange={(event) => setCheckingFlaky(event.target.checked)}
+          className="size-3.5"
+        />
+        Also check for flaky tests ({DEFAULT_REPEAT} runs each)
+      </label>
       {progress ? (
         <div className="w-64" aria-live="polite">
           <div
@@ -95,6 +116,7 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
             {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail ·{" "}
             {progress.unavailable} unavailable here
             {progress.errored ? ` · ${progress.errored} errored` : ""}
+            {progress.repeat ? ` · ${progress.flaky ?? 0} flaky` : ""}
           </p>
           {progress.stopReason ? (
             <p className="mt-1 text-xs text-red-700" data-testid="verification-stopped">

@@ -29,6 +29,17 @@ export function ReportView({ report, downloads }: { report: CampaignReport; down
           categoryLabels={categoryLabels}
         />
       </Card>
+      <p className="mt-2 text-sm text-slate-600" data-testid="report-flaky">
+        {report.flaky.records === 0
+          ? "No sampled record was found flaky"
+          : `Flaky records (repeated runs gave different outcomes): ${report.flaky.records} — ${Object.entries(
+              report.flaky.byLanguage,
+            )
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([language, records]) => `${languageName(language)} ${records}`)
+              .join(", ")}`}{" "}
+        (counted beside the figures, not in them; checked only where a flaky check ran).
+      </p>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <div className="min-w-0 lg:col-span-2">
           <ValidityChart

@@ -205,8 +205,9 @@ export const API_OPERATIONS: Operation[] = [
     method: "POST",
     path: "/datasets/{name}/verifications",
     scope: "datasets:verify",
-    summary: "Start (or resume) batch verification of a dataset.",
-    body: "{language?, force?}",
+    summary:
+      "Start (or resume) batch verification of a dataset; with repeat K (2–20) each record's tests also run K times alone and flaky records are marked.",
+    body: "{language?, force?, repeat?}",
     responses: { 202: "{batchId, total, resumed}", ...errors },
     response: verificationStartResponseSchema,
   },
@@ -279,7 +280,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, errored, stopReason}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, errored, repeat, flaky, stopReason}",
       ...errors,
     },
     response: verificationProgressResponseSchema,

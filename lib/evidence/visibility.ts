@@ -19,6 +19,31 @@ export function storedVisibility(name: PreLabelVisibilityName): PreLabelVisibili
   return STORED[name];
 }
 
+/** A stored level's name, as the API and the forms spell it. */
+export function visibilityName(stored: PreLabelVisibility): PreLabelVisibilityName {
+  return PRE_LABEL_VISIBILITIES.find((name) => STORED[name] === stored) ?? "all";
+}
+
+/** What each level means to the admin choosing it, in one line (the campaign form and settings). */
+export const VISIBILITY_EXPLANATIONS: Record<PreLabelVisibilityName, { label: string; explanation: string }> = {
+  nothing: {
+    label: "Nothing",
+    explanation: "Annotators judge the record alone: no run results, evidence or critic until they have labelled it.",
+  },
+  execution: {
+    label: "Execution only",
+    explanation: "Annotators see whether the canonical solution passes its tests, but no other evidence or critic.",
+  },
+  "all-but-critic": {
+    label: "All but the critic",
+    explanation: "Execution and evidence (test strength, flaky, solvers) are shown; the critic's verdict is hidden.",
+  },
+  all: {
+    label: "All",
+    explanation: "Annotators see everything from the start, critic included (their labels may lean on it).",
+  },
+};
+
 /**
  * The level a campaign is created with: the one asked for, else what the older `blind` flag meant
  * (blind mode hid the critic alone, so blind is "all but the critic").
@@ -29,3 +54,6 @@ export function visibilityFromInput(input: { visibility?: PreLabelVisibilityName
 
 /** The stored levels that hide mutation, flakiness and solver evidence before the first label. */
 export const EVIDENCE_HIDING: readonly PreLabelVisibility[] = ["NOTHING", "EXECUTION"];
+
+/** The stored levels that also hide execution (run badge, latest runs, verification) before the first label. */
+export const EXECUTION_HIDING: readonly PreLabelVisibility[] = ["NOTHING"];

@@ -110,17 +110,21 @@ const campaignSettingsFields = z.object({
   name: createCampaignSchema.shape.name.optional(),
   overlap: z.number().int().min(1).max(10).optional(),
   goldShare: goldShareSchema.optional(),
+  /** What annotators see before their first label; only until an item is claimed. */
+  visibility: z.enum(PRE_LABEL_VISIBILITIES).optional(),
 });
-const changesSomething = (body: { name?: string; overlap?: number; goldShare?: number }) =>
-  body.name !== undefined || body.overlap !== undefined || body.goldShare !== undefined;
-export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, {
-  message: "Give a name, an overlap or a gold share to change.",
-});
+const changesSomething = (body: { name?: string; overlap?: number; goldShare?: number; visibility?: string }) =>
+  body.name !== undefined ||
+  body.overlap !== undefined ||
+  body.goldShare !== undefined ||
+  body.visibility !== undefined;
+const NOTHING_TO_CHANGE = "Give a name, an overlap, a gold share or a visibility to change.";
+export const campaignSettingsSchema = campaignSettingsFields.refine(changesSomething, { message: NOTHING_TO_CHANGE });
 
 /** The campaign page's settings form. */
 export const campaignSettingsActionSchema = campaignSettingsFields
   .extend({ campaignId: z.string().min(1) })
-  .refine(changesSomething, { message: "Give a name, an overlap or a gold share to change." });
+  .refine(changesSomething, { message: NOTHING_TO_CHANGE });
 
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsSchema>;
 
@@ -197,6 +201,8 @@ export const campaignResponseSchema = z.strictObject({
   overlap: z.number().int(),
   agreementFraction: z.number(),
   blind: z.boolean(),
+  /** What annotators see before their first label: nothing, execution, all-but-critic or all. */
+  visibility: z.enum(PRE_LABEL_VISIBILITIES),
   sampling: z.enum(SAMPLING_MODES),
   finalRule: z.enum(FINAL_RULES),
   leaseMinutes: z.number().int(),

@@ -5,6 +5,7 @@ import { recordEvidenceSchema } from "@/lib/evidence/types";
 import { unstorableCharacter } from "@/lib/records/json-limits";
 import { LANGUAGES } from "@/lib/records/languages";
 import { OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
+import { MAX_REPEAT } from "@/lib/evidence/flaky";
 
 /** The largest value of a PostgreSQL `integer` column; larger ids name nothing that can exist. */
 export const MAX_INT4 = 2_147_483_647;
@@ -122,6 +123,10 @@ export const recordResponseSchema = z.strictObject({
   ...recordFields,
   dataset: z.string(),
   isCriticHidden: z.boolean(),
+  /** A campaign showing annotators "nothing" before their first label hides the two fields below (null). */
+  isExecutionHidden: z.boolean(),
+  /** A campaign showing less than "all but the critic" hides `evidence` and `flaky` (null) before the first label. */
+  isEvidenceHidden: z.boolean(),
   executableValid: z.boolean().nullable(),
   verificationOutcome: z.string().nullable(),
   /** Whether its tests gave differing outcomes when repeated; null when not checked or hidden (as evidence.flaky). */
@@ -189,5 +194,24 @@ export const verificationProgressResponseSchema = z.strictObject({
   failed: z.number().int().min(0),
   unavailable: z.number().int().min(0),
   errored: z.number().int().min(0),
+  /** Runs of each record's tests to find flaky ones; 0 when the batch was not asked to. */
+  repeat: z.number().int().min(0),
+  /** Records whose repeated runs gave different outcomes. */
+  flaky: z.number().int().min(0),
   stopReason: z.string().nullable(),
+});
+
+/**
+ * Body of `POST /api/v1/datasets/{name}/verifications` and the dataset page's form: `repeat` K (2–20)
+ * also runs each record's tests K times, each alone, and marks the flaky ones.
+ */
+export const startVerificationSchema = z.object({
+  language: z.enum(LANGUAGES).optional(),
+  force: z.boolean().default(false),
+  repeat: z
+    .number({ error: "A whole number of runs from 2 to 20." })
+    .int("A whole number of runs from 2 to 20.")
+    .min(2, "A whole number of runs from 2 to 20.")
+    .max(MAX_REPEAT, "A whole number of runs from 2 to 20.")
+    .optional(),
 });

@@ -52,6 +52,8 @@ const reportFields = {
   byCategory: z.array(z.strictObject({ key: z.string(), label: z.string(), count, shareOfInvalid: rate })),
   /** Invalid labels per category key, per language. */
   categoriesByLanguage: z.record(z.string(), z.record(z.string(), count)),
+  /** Sampled records found flaky (repeated runs differed), per language: beside the validity figures, not in them. */
+  flaky: z.strictObject({ records: count, byLanguage: z.record(z.string(), count) }),
 };
 
 /** `GET /api/v1/campaigns/{id}/report` with format=json (the default). */

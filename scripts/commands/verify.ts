@@ -3,7 +3,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 
+import { MAX_REPEAT } from "@/lib/evidence/flaky";
 import { normalizeLanguage } from "@/lib/records/languages";
+import { startVerificationSchema } from "@/lib/validation/records";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { failInterruptedImports } from "@/lib/server/imports/imports";
 import {
@@ -23,21 +25,31 @@ export function registerVerifyCommands(program: Command): void {
     .requiredOption("--dataset <name>", "dataset to verify")
     .option("--language <language>", "only this language")
     .option("--force", "rerun records that were already verified", false)
+    .option(
+      "--repeat <k>",
+      `also run each record's tests K more times (2–${MAX_REPEAT}), each alone, and mark the flaky ones`,
+    )
     .option("--json", "print one JSON summary object as the last line", false)
     .description(
       "Run every record's canonical solution against its demo and full tests; mark executable-valid records.",
     )
-    .action(async (options: { dataset: string; language?: string; force: boolean; json: boolean }) => {
+    .action(async (options: { dataset: string; language?: string; force: boolean; repeat?: string; json: boolean }) => {
       const language = options.language
         ? (normalizeLanguage(options.language) ?? usageError(`unknown language "${options.language}"`))
         : undefined;
-      const { byLanguage, stopReason } = await withDatabase(async () => {
+      const repeat =
+        options.repeat === undefined
+          ? undefined
+          : startVerificationSchema.shape.repeat.safeParse(Number(options.repeat));
+      if (repeat && !repeat.success) usageError(`--repeat: ${repeat.error.issues[0].message}`);
+      const { byLanguage, stopReason, flaky } = await withDatabase(async () => {
         try {
           const batch = await startVerification({
             actor: SYSTEM_ACTOR.cli,
             datasetName: options.dataset,
             language,
             force: options.force,
+            repeat: repeat?.data,
           });
           if (!options.json)
             console.error(
@@ -48,11 +60,11 @@ export function registerVerifyCommands(program: Command): void {
             !options.json && process.stderr.isTTY
               ? new SingleBar({
                   format:
-                    "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored}",
+                    "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored} | flaky {flaky}",
                   stream: process.stderr,
                 })
               : null;
-          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0 });
+          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0, flaky: 0 });
           let progress: VerificationProgress;
           for (;;) {
             progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
@@ -61,6 +73,7 @@ export function registerVerifyCommands(program: Command): void {
               failed: progress.failed,
               unavailable: progress.unavailable,
               errored: progress.errored,
+              flaky: progress.flaky,
             });
             if (progress.status !== "RUNNING") break;
             await sleep(500);
@@ -73,6 +86,8 @@ export function registerVerifyCommands(program: Command): void {
               language,
             }),
             stopReason: progress.status === "FAILED" ? (progress.stopReason ?? "the batch failed") : null,
+            // Only a batch asked to repeat runs knows which records are flaky.
+            flaky: progress.repeat > 0 ? { repeat: progress.repeat, records: progress.flaky } : null,
           };
         } finally {
           await stopVerificationWorkers();
@@ -82,13 +97,21 @@ export function registerVerifyCommands(program: Command): void {
         process.exit(1);
       });
       if (options.json) {
-        console.log(JSON.stringify({ dataset: options.dataset, byLanguage, ...(stopReason ? { stopReason } : {}) }));
+        console.log(
+          JSON.stringify({
+            dataset: options.dataset,
+            byLanguage,
+            ...(flaky ? { flaky } : {}),
+            ...(stopReason ? { stopReason } : {}),
+          }),
+        );
       } else {
         for (const [name, counts] of Object.entries(byLanguage).sort()) {
           console.log(
             `${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`,
           );
         }
+        if (flaky) console.log(`${flaky.records} flaky records (tests run ${flaky.repeat} more times each, alone).`);
       }
       // A batch that stopped (the sandbox failed) is not a verification: say why and fail.
       if (stopReason) console.error(`error: ${stopReason}`);

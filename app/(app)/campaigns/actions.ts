@@ -42,7 +42,12 @@ export const updateCampaignSettingsAction = createAction(
   async ({ input: { campaignId, ...input }, actor }) => {
     const campaign = await updateCampaignSettings({ actor, campaignId, input });
     revalidatePath(`/campaigns/${campaignId}`);
-    return { name: campaign.name, overlap: campaign.overlap, goldShare: campaign.goldShare ?? 0 };
+    return {
+      name: campaign.name,
+      overlap: campaign.overlap,
+      goldShare: campaign.goldShare ?? 0,
+      visibility: campaign.visibility,
+    };
   },
 );
 

@@ -11,6 +11,7 @@ import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { importGoldSchema } from "@/lib/validation/gold";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
+import { startVerificationSchema } from "@/lib/validation/records";
 
 /** Imports a file of gold answers into a dataset, all or nothing. Scope: gold:write. */
 export const importGoldAnswersAction = createAction("gold:write", importGoldSchema, async ({ input, actor }) => {
@@ -29,9 +30,9 @@ const name = z
 /** Starts (or resumes) verifying a dataset's records, as POST /api/v1/datasets/{name}/verifications does. Scope: datasets:verify. */
 export const startVerificationAction = createAction(
   "datasets:verify",
-  z.object({ dataset: name, force: z.boolean() }),
+  z.object({ dataset: name, force: z.boolean(), repeat: startVerificationSchema.shape.repeat }),
   async ({ input, actor }) => {
-    return startVerification({ actor, datasetName: input.dataset, force: input.force });
+    return startVerification({ actor, datasetName: input.dataset, force: input.force, repeat: input.repeat });
   },
 );
 

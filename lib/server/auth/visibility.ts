@@ -1,7 +1,7 @@
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { EVIDENCE_HIDING } from "@/lib/evidence/visibility";
+import { EVIDENCE_HIDING, EXECUTION_HIDING } from "@/lib/evidence/visibility";
 import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
@@ -153,12 +153,13 @@ export function criticAsSeen<T>(critic: T | null, isHidden: boolean): T | null {
 }
 
 /**
- * The items whose record's automatic evidence (mutation, flakiness, solvers) the actor may not see
- * yet: those of campaigns whose visibility shows annotators less than "all but the critic" before
- * the first label, by the same rule as the critic (criticHidingItemWhere).
+ * The items whose campaign's visibility level is one of `levels` and that keep their record's
+ * evidence of that kind from the actor for now, by the same rule as the critic (criticHidingItemWhere):
+ * an annotator's items in their languages they have not labelled or skipped, a reviewer's or admin's
+ * items they hold unlabelled.
  */
-function evidenceHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
-  const campaign = { visibility: { in: [...EVIDENCE_HIDING] } };
+function hidingItemWhere(actor: Viewer, levels: readonly PreLabelVisibility[]): Prisma.CampaignItemWhereInput {
+  const campaign = { visibility: { in: [...levels] } };
   if (isAnnotator(actor)) {
     return {
       campaign,
@@ -170,17 +171,37 @@ function evidenceHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
 }
 
 /**
- * Records whose evidence the actor may not see, for filters: a flaky filter must leave them out.
- * (A gold record of such a campaign shows no flag in lists either; see evidenceHiddenRecordIds.)
+ * Of the given records, those a campaign with one of the given levels hides from the actor, in one
+ * query (and one for gold records, which hide it as their campaign's sample items do: see
+ * goldPoolHiddenWhere). The system actor sees all.
  */
-export function evidenceHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
-  return { campaignItems: { some: evidenceHidingItemWhere(actor) } };
+async function recordIdsHiddenBy(
+  actor: Viewer | SystemActor,
+  recordIds: number[],
+  levels: readonly PreLabelVisibility[],
+): Promise<Set<number>> {
+  if (isSystemActor(actor) || recordIds.length === 0) return new Set();
+  const [rows, goldRows] = await Promise.all([
+    prisma().campaignItem.findMany({
+      where: { recordId: { in: recordIds }, ...hidingItemWhere(actor, levels) },
+      select: { recordId: true },
+      distinct: ["recordId"],
+    }),
+    isAnnotator(actor) ? goldRecordsHiddenBy(actor, recordIds, levels) : Promise.resolve([]),
+  ]);
+  return new Set([...rows.map((row) => row.recordId), ...goldRows]);
 }
 
 /**
- * Of the given records, those whose evidence the actor may not see, in one query. Gold records of
- * such campaigns hide it as their sample items do (see goldPoolHiddenWhere). The system actor sees all.
+ * Records whose automatic evidence (mutation, flakiness, solvers) the actor may not see, for
+ * filters: a flaky filter must leave them out. Campaigns showing less than "all but the critic"
+ * hide it. (A gold record of such a campaign shows no flag in lists either; see evidenceHiddenRecordIds.)
  */
+export function evidenceHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
+  return { campaignItems: { some: hidingItemWhere(actor, EVIDENCE_HIDING) } };
+}
+
+/** Of the given records, those whose automatic evidence the actor may not see yet. */
 export async function evidenceHiddenRecordIds({
   actor,
   recordIds,
@@ -188,16 +209,35 @@ export async function evidenceHiddenRecordIds({
   actor: Viewer | SystemActor;
   recordIds: number[];
 }): Promise<Set<number>> {
-  if (isSystemActor(actor) || recordIds.length === 0) return new Set();
-  const [rows, goldRows] = await Promise.all([
-    prisma().campaignItem.findMany({
-      where: { recordId: { in: recordIds }, ...evidenceHidingItemWhere(actor) },
-      select: { recordId: true },
-      distinct: ["recordId"],
-    }),
-    isAnnotator(actor) ? goldRecordsHiddenBy(actor, recordIds, EVIDENCE_HIDING) : Promise.resolve([]),
-  ]);
-  return new Set([...rows.map((row) => row.recordId), ...goldRows]);
+  return recordIdsHiddenBy(actor, recordIds, EVIDENCE_HIDING);
+}
+
+/**
+ * Records whose execution (executable-valid, the verification outcome, the stored runs of the
+ * canonical solution) the actor may not see, for filters: an executable or outcome filter must
+ * leave them out. Only campaigns showing "nothing" hide it.
+ */
+export function executionHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInput {
+  return { campaignItems: { some: hidingItemWhere(actor, EXECUTION_HIDING) } };
+}
+
+/** Of the given records, those whose execution the actor may not see yet (campaigns showing "nothing"). */
+export async function executionHiddenRecordIds({
+  actor,
+  recordIds,
+}: {
+  actor: Viewer | SystemActor;
+  recordIds: number[];
+}): Promise<Set<number>> {
+  return recordIdsHiddenBy(actor, recordIds, EXECUTION_HIDING);
+}
+
+/** A record's execution columns as the actor may see them: all null while hidden. Pure. */
+export function executionAsSeen<T extends { executableValid: boolean | null; verificationOutcome: string | null }>(
+  record: T,
+  isHidden: boolean,
+): T {
+  return isHidden ? { ...record, executableValid: null, verificationOutcome: null } : record;
 }
 
 /** Of the given gold records, those a campaign with one of the given levels hides from the annotator. */

@@ -1,6 +1,12 @@
 import "server-only";
 
-import { storedVisibility, visibilityFromInput } from "@/lib/evidence/visibility";
+import {
+  type PreLabelVisibilityName,
+  storedVisibility,
+  visibilityFromInput,
+  visibilityName,
+} from "@/lib/evidence/visibility";
+import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 
 import { randomBytes } from "node:crypto";
 
@@ -34,6 +40,8 @@ export type CampaignSummary = {
   overlap: number;
   agreementFraction: number;
   blind: boolean;
+  /** What annotators see of a record before their first label (lib/evidence/visibility.ts). */
+  visibility: PreLabelVisibilityName;
   /** Random (a seeded sample, counted in validity rates) or suspicion-ordered (for cleaning, left out of them). */
   sampling: SamplingMode;
   finalRule: AggregationRule;
@@ -56,6 +64,7 @@ export const campaignSelect = {
   overlap: true,
   agreementFraction: true,
   blind: true,
+  visibility: true,
   sampling: true,
   finalRule: true,
   leaseMinutes: true,
@@ -70,14 +79,23 @@ export const campaignSelect = {
 /** A campaign as admins and reviewers see it (seed included). */
 export function toSummary({
   dataset,
+  visibility,
   sampling,
   ...campaign
-}: { dataset: { name: string }; sampling: CampaignSampling } & Omit<CampaignSummary, "dataset" | "sampling"> & {
+}: { dataset: { name: string }; visibility: PreLabelVisibility; sampling: CampaignSampling } & Omit<
+  CampaignSummary,
+  "dataset" | "visibility" | "sampling"
+> & {
     seed: string;
   }): CampaignSummary & {
   seed: string;
 } {
-  return { ...campaign, sampling: sampling === "SUSPICION" ? "suspicion" : "random", dataset: dataset.name };
+  return {
+    ...campaign,
+    visibility: visibilityName(visibility),
+    sampling: sampling === "SUSPICION" ? "suspicion" : "random",
+    dataset: dataset.name,
+  };
 }
 
 /**

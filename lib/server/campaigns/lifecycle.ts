@@ -1,7 +1,8 @@
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+import type { CampaignStatus, PreLabelVisibility } from "@/lib/generated/prisma/enums";
+import { storedVisibility, visibilityName } from "@/lib/evidence/visibility";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -43,16 +44,27 @@ async function hasLabels(tx: Tx, campaignId: string): Promise<boolean> {
 /** Locks the campaign row for a settings or status change; NOT_FOUND when it does not exist. */
 async function lockCampaign(tx: Tx, campaignId: string) {
   const [row] = await tx.$queryRaw<
-    { name: string; status: CampaignStatus; overlap: number; agreementFraction: number; goldShare: number }[]
+    {
+      name: string;
+      status: CampaignStatus;
+      overlap: number;
+      agreementFraction: number;
+      goldShare: number;
+      visibility: PreLabelVisibility;
+    }[]
   >`
-    SELECT name, status, overlap, "agreementFraction", "goldShare" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+    SELECT name, status, overlap, "agreementFraction", "goldShare", visibility
+    FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
   return row;
 }
 
 /**
  * Renames a campaign, or changes its overlap while nobody has labelled anything (items keep the
- * agreement subset's extra annotator only at overlap 1, as at creation). Audited. Scope: campaigns:admin.
+ * agreement subset's extra annotator only at overlap 1, as at creation), or what annotators see
+ * before their first label while nobody has claimed an item (someone holding one may have read what
+ * the new level would hide, and their first label would pass for a pre-reveal one). Audited.
+ * Scope: campaigns:admin.
  */
 export async function updateCampaignSettings({
   actor,
@@ -97,6 +109,15 @@ export async function updateCampaignSettings({
       data.overlap = overlap;
       data.agreementFraction = overlap === 1 ? before.agreementFraction : 0;
     }
+    if (input.visibility !== undefined && storedVisibility(input.visibility) !== before.visibility) {
+      if (await tx.assignment.findFirst({ where: { item: { campaignId } }, select: { id: true } }))
+        throw new AppError("CONFLICT", "What annotators see cannot change once items are claimed.", {
+          visibility: ["Items are claimed already."],
+        });
+      data.visibility = storedVisibility(input.visibility);
+      // blind keeps meaning "the critic is hidden before the first label".
+      data.blind = input.visibility !== "all";
+    }
     // The gold share may change at any time: it only decides what later claims hand out.
     if (input.goldShare !== undefined && input.goldShare !== before.goldShare) data.goldShare = input.goldShare;
     const updated = await tx.campaign.update({ where: { id: campaignId }, data, select: campaignSelect });
@@ -106,8 +127,18 @@ export async function updateCampaignSettings({
         action: "campaign.update",
         targetType: "Campaign",
         targetId: campaignId,
-        before: { name: before.name, overlap: before.overlap, goldShare: before.goldShare },
-        after: { name: updated.name, overlap: updated.overlap, goldShare: updated.goldShare },
+        before: {
+          name: before.name,
+          overlap: before.overlap,
+          goldShare: before.goldShare,
+          visibility: visibilityName(before.visibility),
+        },
+        after: {
+          name: updated.name,
+          overlap: updated.overlap,
+          goldShare: updated.goldShare,
+          visibility: visibilityName(updated.visibility),
+        },
       });
     }
     return toSummary(updated);

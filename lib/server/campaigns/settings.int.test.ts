@@ -6,6 +6,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { createCampaign, getCampaign, updateCampaignGuidelines } from "@/lib/server/campaigns/campaigns";
+import { updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem, getWorkItem, submitAnnotation } from "@/lib/server/labelling/queue";
@@ -113,5 +114,34 @@ describe("campaign settings", () => {
       }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await getCampaign({ actor: admin, campaignId: campaign.id })).guidelines).toBe("");
+  });
+});
+
+describe("what annotators see before their first label", () => {
+  it("changes until an item is claimed, keeps blind in step, is audited, and is fixed afterwards", async () => {
+    const campaign = await makeCampaign();
+    expect(campaign.visibility).toBe("all");
+    const updated = await updateCampaignSettings({
+      actor: admin,
+      campaignId: campaign.id,
+      input: { visibility: "nothing" },
+    });
+    expect(updated).toMatchObject({ visibility: "nothing", blind: true });
+    const audit = await prisma().auditEvent.findFirstOrThrow({
+      where: { targetId: campaign.id, action: "campaign.update" },
+      orderBy: { createdAt: "desc" },
+    });
+    expect(audit).toMatchObject({ before: { visibility: "all" }, after: { visibility: "nothing" } });
+
+    await claimNextItem({ actor: annotator, campaignId: campaign.id });
+    await expect(
+      updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { visibility: "all" } }),
+    ).rejects.toMatchObject({ code: "CONFLICT", fieldErrors: { visibility: ["Items are claimed already."] } });
+    expect((await getCampaign({ actor: admin, campaignId: campaign.id })).visibility).toBe("nothing");
+    // Asking for the level it already has changes nothing and is not refused.
+    expect(
+      (await updateCampaignSettings({ actor: admin, campaignId: campaign.id, input: { visibility: "nothing" } }))
+        .visibility,
+    ).toBe("nothing");
   });
 });

@@ -12,7 +12,11 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem, getWorkItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { browseRecords, listRecords } from "@/lib/server/records/records";
+import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
+import { getRecordVerification } from "@/lib/server/runs/runs";
+import { recordSolversPage } from "@/lib/server/solvers/solutions";
 import { createApiToken } from "@/lib/server/users/tokens";
 
 let admin: Actor;
@@ -76,8 +80,52 @@ async function storeAnalysis(recordId: number) {
   await prisma().record.update({ where: { id: recordId }, data: { flaky: true, mutationScore: 2 / 3 } });
 }
 
+/** The record as batch verification leaves it: it passes, with a batch's demo and full runs (no person's). */
+async function storeVerification(recordId: number) {
+  const { datasetId } = await prisma().record.findUniqueOrThrow({
+    where: { id: recordId },
+    select: { datasetId: true },
+  });
+  const batch = await prisma().verificationBatch.create({
+    data: { datasetId, total: 1, done: 1, executableValid: 1, status: "SUCCEEDED" },
+    select: { id: true },
+  });
+  for (const kind of ["DEMO", "FULL"] as const)
+    await prisma().runResult.create({
+      data: {
+        recordId,
+        batchId: batch.id,
+        kind,
+        backend: "local",
+        outcome: "PASSED",
+        stdout: "",
+        stderr: "",
+        timeMs: 5,
+        program: "",
+      },
+    });
+  await prisma().record.update({
+    where: { id: recordId },
+    data: { executableValid: true, verificationOutcome: "PASSED" },
+  });
+  await prisma().solution.create({ data: { recordId, model: "m-1", code: "x", passed: true, ranAt: new Date() } });
+}
+
 function byToken(token: string, path: string) {
   return new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+}
+
+async function restRecord(token: string, recordId: number) {
+  const one = await getRecordRoute(byToken(token, `/records/${recordId}`), {
+    params: Promise.resolve({ id: String(recordId) }),
+  });
+  expect(one.status).toBe(200);
+  return (await readResponse(one, "GET", "/records/{id}")) as {
+    executableValid: boolean | null;
+    verificationOutcome: string | null;
+    isExecutionHidden: boolean;
+    isEvidenceHidden: boolean;
+  };
 }
 
 async function restEvidence(token: string, recordId: number, dataset: string) {
@@ -165,6 +213,7 @@ describe("a campaign's visibility and the evidence", () => {
       const before = await restEvidence(token, recordId, name);
       expect(before.flaky).toBe(isHidden ? null : true);
       expect(before.mutation === null).toBe(isHidden);
+      expect((await restRecord(token, recordId)).isEvidenceHidden).toBe(isHidden);
       await submitAnnotation({
         actor: annotator,
         itemId: claim!.itemId,
@@ -173,6 +222,123 @@ describe("a campaign's visibility and the evidence", () => {
       expect((await restEvidence(token, recordId, name)).flaky).toBe(true);
       // Reviewers and admins who hold no lease on it see it all along.
       expect((await restEvidence(adminToken, recordId, name)).flaky).toBe(true);
+    });
+  }
+});
+
+describe("a campaign's visibility and the execution", () => {
+  // Only "nothing" hides execution: every place an annotator reads a record before labelling it.
+  for (const [visibility, isHidden] of [
+    ["nothing", true],
+    ["execution", false],
+    ["all-but-critic", false],
+    ["all", false],
+  ] as const) {
+    it(`${visibility}: execution is ${isHidden ? "hidden until the annotator's first label" : "shown"}`, async () => {
+      const { name, recordId } = await makeDataset();
+      await storeVerification(recordId);
+      const campaign = await createCampaign({
+        actor: admin,
+        input: {
+          dataset: name,
+          name: uniqueName("exc"),
+          overlap: 1,
+          agreementFraction: 0,
+          blind: false,
+          visibility,
+          finalRule: "consensus",
+          leaseMinutes: 30,
+        },
+      });
+      expect(campaign.visibility).toBe(visibility);
+      const annotator = await makeUser("ANNOTATOR", ["python"]);
+      const token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: annotator.id, name: "a" })).token;
+      const claim = await claimNextItem({ actor: annotator, campaignId: campaign.id });
+      // The annotator's own run is theirs to see whatever the level.
+      await prisma().runResult.create({
+        data: {
+          recordId,
+          userId: annotator.id,
+          kind: "DEMO",
+          backend: "local",
+          outcome: "WRONG_ANSWER",
+          stdout: "",
+          stderr: "",
+          timeMs: 5,
+          program: "",
+        },
+      });
+
+      const seen = async () => {
+        const rest = await restRecord(token, recordId);
+        const listed = (await listRecords({ actor: annotator, datasetName: name, filters: {}, limit: 10 })).records[0];
+        const browsed = (await browseRecords({ actor: annotator, datasetName: name, filters: {}, limit: 10 })).items[0];
+        const work = await getWorkItem({ actor: annotator, itemId: claim!.itemId });
+        const passing = await browseRecords({
+          actor: annotator,
+          datasetName: name,
+          filters: { executable: "valid" },
+          limit: 10,
+        });
+        const byOutcome = await browseRecords({
+          actor: annotator,
+          datasetName: name,
+          filters: { outcome: "passed" },
+          limit: 10,
+        });
+        const latest = await listLatestCanonicalRuns({ actor: annotator, recordId });
+        const verification = await getRecordVerification({ actor: annotator, recordId });
+        return {
+          rest: [rest.executableValid, rest.verificationOutcome, rest.isExecutionHidden],
+          listed: [listed.executableValid, listed.verificationOutcome, listed.isExecutionHidden],
+          browsed: [browsed.executableValid, browsed.verificationOutcome, browsed.isExecutionHidden],
+          work: [work.record.executableValid, work.record.verificationOutcome, work.isExecutionVisible],
+          filters: [passing.total, byOutcome.total],
+          latest: latest.map((run) => run.outcome).sort(),
+          verification: verification.length,
+        };
+      };
+      const shown = {
+        rest: [true, "PASSED", false],
+        listed: [true, "PASSED", false],
+        browsed: [true, "PASSED", false],
+        work: [true, "PASSED", true],
+        filters: [1, 1],
+        // The newest demo run is the annotator's own; the full one is the batch's.
+        latest: ["PASSED", "WRONG_ANSWER"],
+        verification: 2,
+      };
+      expect(await seen()).toEqual(
+        isHidden
+          ? {
+              rest: [null, null, true],
+              listed: [null, null, true],
+              browsed: [null, null, true],
+              work: [null, null, false],
+              filters: [0, 0],
+              latest: ["WRONG_ANSWER"],
+              verification: 0,
+            }
+          : shown,
+      );
+      // Solver results are evidence: the solvers listing hides them with the rest of it.
+      const solvers = await recordSolversPage({
+        actor: annotator,
+        datasetName: name,
+        unsolvedOnly: false,
+        cursor: null,
+        limit: 10,
+      });
+      expect(solvers.rows.length).toBe(visibility === "nothing" || visibility === "execution" ? 0 : 1);
+
+      await submitAnnotation({
+        actor: annotator,
+        itemId: claim!.itemId,
+        input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 },
+      });
+      expect(await seen()).toEqual({ ...shown, work: [true, "PASSED", true] });
+      // Reviewers and admins who hold no lease on it see it all along.
+      expect((await restRecord(adminToken, recordId)).executableValid).toBe(true);
     });
   }
 });

@@ -88,7 +88,10 @@ export type RunFunction = (request: RunRequest, options?: RunOptions) => Promise
 
 type Run = (test: string, solution: string) => Promise<SandboxResult>;
 
-function runnerFor(record: RecordToProbe, isAlone: boolean, runFunction: RunFunction): Run {
+/** What running a record's canonical solution against its tests needs. */
+type RecordCode = Pick<RecordToProbe, "language" | "canonicalSolution" | "demoTestFunc" | "fullTestFunc">;
+
+function runnerFor(record: RecordCode, isAlone: boolean, runFunction: RunFunction): Run {
   const language = parseLanguage(record.language);
   return (test, solution) =>
     isAlone
@@ -142,9 +145,12 @@ export async function analyseMutants(
   };
 }
 
-/** Runs both tests `repeat` times, each run alone on the sandbox; one "DEMO/FULL" outcome pair per repeat. */
-async function repeatTests(
-  record: RecordToProbe,
+/**
+ * Runs both tests `repeat` times, each run alone on the sandbox; one "DEMO/FULL" outcome pair per
+ * repeat. Also the flaky option of batch verification (lib/server/verification/jobs.ts).
+ */
+export async function repeatTests(
+  record: RecordCode,
   repeat: number,
   runFunction: RunFunction = runInSandbox,
 ): Promise<string[]> {

@@ -13,7 +13,14 @@ import { getCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { goldTurn } from "@/lib/server/labelling/gold-queue";
 import { recordViewSelect } from "@/lib/server/records/records";
-import { criticAsSeen, criticHiddenRecordIds, isFirstLabelPreReveal } from "@/lib/server/auth/visibility";
+import {
+  criticAsSeen,
+  criticHiddenRecordIds,
+  evidenceHiddenRecordIds,
+  executionAsSeen,
+  executionHiddenRecordIds,
+  isFirstLabelPreReveal,
+} from "@/lib/server/auth/visibility";
 
 export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
 
@@ -379,7 +386,8 @@ export async function listMyAnnotations({
 /**
  * What the annotator's record view needs for one item: the record, the campaign's taxonomy, the
  * actor's lease and label with its revisions. The critic is left out while blind mode hides it from
- * the actor (visibility.ts), so it never reaches the browser early. Scoped to items the actor
+ * the actor, and the execution columns while a campaign showing "nothing" does (visibility.ts), so
+ * they never reach the browser early. Scoped to items the actor
  * holds or held: anything else is NOT_FOUND. Scope: labels:write.
  */
 export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: string }) {
@@ -428,9 +436,14 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
   });
   if (!item) throw new AppError("NOT_FOUND", "No such item.");
   const annotation = item.annotations[0] ?? null;
-  const hidden = await criticHiddenRecordIds({ actor, recordIds: [item.record.id] });
+  const [hidden, executionHidden, evidenceHidden] = await Promise.all([
+    criticHiddenRecordIds({ actor, recordIds: [item.record.id] }),
+    executionHiddenRecordIds({ actor, recordIds: [item.record.id] }),
+    evidenceHiddenRecordIds({ actor, recordIds: [item.record.id] }),
+  ]);
   const isCriticVisible = !hidden.has(item.record.id);
-  const { critic: stored, ...record } = item.record;
+  const isExecutionVisible = !executionHidden.has(item.record.id);
+  const { critic: stored, ...record } = executionAsSeen(item.record, !isExecutionVisible);
   const critic = criticAsSeen(stored, !isCriticVisible);
   return {
     itemId: item.id,
@@ -438,6 +451,8 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     assignment: item.assignments[0] ?? null,
     annotation,
     isCriticVisible,
+    isExecutionVisible,
+    isEvidenceVisible: !evidenceHidden.has(item.record.id),
     record: {
       ...record,
       critic: critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null,

@@ -20,6 +20,9 @@ import {
   criticHiddenRecordWhere,
   evidenceHiddenRecordIds,
   evidenceHiddenRecordWhere,
+  executionAsSeen,
+  executionHiddenRecordIds,
+  executionHiddenRecordWhere,
   visibleDatasetWhere,
   visibleRecordWhere,
 } from "@/lib/server/auth/visibility";
@@ -79,7 +82,7 @@ export type RecordView = {
   critic: CriticView | null;
   /** Blind mode keeps this record's critic from the actor for now (see visibility.ts). */
   isCriticHidden: boolean;
-  /** Batch verification: canonical solution PASSED both tests; null until verified. */
+  /** Batch verification: canonical solution PASSED both tests; null until verified, and while hidden (isExecutionHidden). */
   executableValid: boolean | null;
   /** Batch verification's outcome: PASSED, the failing test's outcome, UNAVAILABLE; null until verified. */
   verificationOutcome: string | null;
@@ -87,6 +90,10 @@ export type RecordView = {
   flaky: boolean | null;
   /** Mutation, flakiness and solver evidence (lib/evidence/types.ts); parts hidden from the actor are null. */
   evidence: RecordEvidence;
+  /** A campaign showing "nothing" keeps this record's execution from the actor for now (see visibility.ts). */
+  isExecutionHidden: boolean;
+  /** A campaign showing less than "all but the critic" keeps this record's evidence from the actor for now. */
+  isEvidenceHidden: boolean;
 };
 
 type RecordListItem = {
@@ -99,6 +106,7 @@ type RecordListItem = {
   criticPass: boolean | null;
   hasCritic: boolean;
   isCriticHidden: boolean;
+  isExecutionHidden: boolean;
   executableValid: boolean | null;
   verificationOutcome: string | null;
   /** Repeated runs gave different outcomes (true), the same (false); null until checked. */
@@ -144,10 +152,17 @@ const recordSelect = {
 
 type SelectedRecord = Prisma.RecordGetPayload<{ select: typeof recordSelect }>;
 
-function toRecordView(row: SelectedRecord, isCriticHidden: boolean, evidence: RecordEvidence): RecordView {
+function toRecordView(
+  row: SelectedRecord,
+  hidden: { isCriticHidden: boolean; isExecutionHidden: boolean; isEvidenceHidden: boolean },
+  evidence: RecordEvidence,
+): RecordView {
   const { dataset, critic, extra, ...rest } = row;
+  const { isCriticHidden, isExecutionHidden, isEvidenceHidden } = hidden;
   return {
-    ...rest,
+    ...executionAsSeen(rest, isExecutionHidden),
+    isExecutionHidden,
+    isEvidenceHidden,
     // The flag is evidence: hidden where the campaign hides evidence (evidence.flaky is null then).
     flaky: evidence.flaky,
     evidence,
@@ -170,10 +185,14 @@ async function columnFilterWhere(
   datasetId: string,
   filters: RecordFilters,
 ): Promise<Prisma.RecordWhereInput> {
+  // Filtering on what is hidden from the actor would reveal it: such records match no filter on it.
+  const hiddenFromFilters: Prisma.RecordWhereInput[] = [
+    ...(filters.critic ? [{ NOT: await criticHiddenRecordWhere(actor) }] : []),
+    ...(filters.executable === "flaky" ? [{ NOT: evidenceHiddenRecordWhere(actor) }] : []),
+    ...(filters.executable || filters.outcome ? [{ NOT: executionHiddenRecordWhere(actor) }] : []),
+  ];
   return {
     datasetId,
-    // Filtering on a hidden verdict would reveal it: such records match no critic filter.
-    ...(filters.critic ? { NOT: await criticHiddenRecordWhere(actor) } : {}),
     ...(filters.language ? { language: filters.language } : {}),
     ...(filters.difficulty ? { difficulty: filters.difficulty } : {}),
     ...(filters.critic === "pass" ? { critic: { overallPass: true } } : {}),
@@ -181,11 +200,11 @@ async function columnFilterWhere(
     ...(filters.critic === "none" ? { critic: null } : {}),
     // Flaky is a state of its own: a record whose tests gave different outcomes is neither valid nor failed.
     ...(filters.executable === "flaky"
-      ? { flaky: true, AND: [{ NOT: evidenceHiddenRecordWhere(actor) }] }
+      ? { flaky: true }
       : filters.executable
         ? {
             executableValid: filters.executable === "valid" ? true : filters.executable === "failed" ? false : null,
-            ...(filters.executable === "unknown" ? {} : { AND: [{ OR: [{ flaky: null }, { flaky: false }] }] }),
+            ...(filters.executable === "unknown" ? {} : { OR: [{ flaky: null }, { flaky: false }] }),
           }
         : {}),
     ...(filters.outcome
@@ -195,6 +214,7 @@ async function columnFilterWhere(
     ...(filters.q
       ? { question: { contains: filters.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } }
       : {}),
+    ...(hiddenFromFilters.length > 0 ? { AND: hiddenFromFilters } : {}),
   };
 }
 
@@ -245,13 +265,23 @@ export async function listRecords({
     select: recordSelect,
   });
   const recordIds = rows.slice(0, limit).map((row) => row.id);
-  const [hidden, evidence] = await Promise.all([
+  const [hidden, executionHidden, evidenceHidden, evidence] = await Promise.all([
     criticHiddenRecordIds({ actor, recordIds }),
+    executionHiddenRecordIds({ actor, recordIds }),
+    evidenceHiddenRecordIds({ actor, recordIds }),
     evidenceOfRecords({ actor, recordIds }),
   ]);
-  const page = rows
-    .slice(0, limit)
-    .map((row) => toRecordView(row, hidden.has(row.id), evidence.get(row.id) ?? NO_EVIDENCE));
+  const page = rows.slice(0, limit).map((row) =>
+    toRecordView(
+      row,
+      {
+        isCriticHidden: hidden.has(row.id),
+        isExecutionHidden: executionHidden.has(row.id),
+        isEvidenceHidden: evidenceHidden.has(row.id),
+      },
+      evidence.get(row.id) ?? NO_EVIDENCE,
+    ),
+  );
   return { records: page, nextCursor: rows.length > limit ? page[page.length - 1].id : null };
 }
 
@@ -292,15 +322,18 @@ export async function browseRecords({
     }),
     prisma().record.count({ where }),
   ]);
-  const [hidden, evidenceHidden] = await Promise.all([
-    criticHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) }),
-    evidenceHiddenRecordIds({ actor, recordIds: rows.map((row) => row.id) }),
+  const recordIds = rows.map((row) => row.id);
+  const [hidden, evidenceHidden, executionHidden] = await Promise.all([
+    criticHiddenRecordIds({ actor, recordIds }),
+    evidenceHiddenRecordIds({ actor, recordIds }),
+    executionHiddenRecordIds({ actor, recordIds }),
   ]);
   const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic: stored, flaky, ...row }) => {
     const isCriticHidden = hidden.has(row.id);
     const critic = criticAsSeen(stored, isCriticHidden);
     return {
-      ...row,
+      ...executionAsSeen(row, executionHidden.has(row.id)),
+      isExecutionHidden: executionHidden.has(row.id),
       flaky: evidenceHidden.has(row.id) ? null : flaky,
       title: titleOf(question),
       criticPass: critic?.overallPass ?? null,
@@ -316,11 +349,21 @@ export async function getRecord({ actor, id }: { actor: Actor; id: number }): Pr
   assertCan(actor, "records:read");
   const row = await prisma().record.findFirst({ where: { id, ...visibleRecordWhere(actor) }, select: recordSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such record.");
-  const [hidden, evidence] = await Promise.all([
+  const [hidden, executionHidden, evidenceHidden, evidence] = await Promise.all([
     criticHiddenRecordIds({ actor, recordIds: [id] }),
+    executionHiddenRecordIds({ actor, recordIds: [id] }),
+    evidenceHiddenRecordIds({ actor, recordIds: [id] }),
     evidenceOfRecords({ actor, recordIds: [id] }),
   ]);
-  return toRecordView(row, hidden.has(id), evidence.get(id) ?? NO_EVIDENCE);
+  return toRecordView(
+    row,
+    {
+      isCriticHidden: hidden.has(id),
+      isExecutionHidden: executionHidden.has(id),
+      isEvidenceHidden: evidenceHidden.has(id),
+    },
+    evidence.get(id) ?? NO_EVIDENCE,
+  );
 }
 
 /** The languages and difficulties present in a dataset, for filter menus. Scope: records:read. */

@@ -30,6 +30,12 @@ export type CampaignReport = {
   byDifficulty: Record<string, Pick<ReportRow, "sampled" | "resolved" | "valid" | "validity" | "ci">>;
   byCategory: { key: string; label: string; count: number; shareOfInvalid: number | null }[];
   categoriesByLanguage: Record<string, Record<string, number>>;
+  /**
+   * Records of the report's sample (gold items aside) whose repeated runs gave different outcomes,
+   * per language and in all: what batch verification's flaky option or the evidence batches found.
+   * A count beside the figures, never part of them: validity rests on people's labels alone.
+   */
+  flaky: { records: number; byLanguage: Record<string, number> };
 };
 
 type Counts = {
@@ -367,7 +373,14 @@ async function buildReport(
   categoryDefs: { key: string; label: string }[],
 ): Promise<CampaignReport> {
   const campaignIds = campaigns.map((campaign) => campaign.id);
-  const { counts, categories: categoryRows, splits } = await queryFigures(campaignIds);
+  const [{ counts, categories: categoryRows, splits }, flakyRows] = await Promise.all([
+    queryFigures(campaignIds),
+    prisma().$queryRaw<{ language: string; records: number }[]>`
+      SELECT r.language, count(DISTINCT r.id)::int AS records
+      FROM "CampaignItem" ci JOIN "Record" r ON r.id = ci."recordId"
+      WHERE ci."campaignId" = ANY(${campaignIds}::text[]) AND NOT ci.gold AND r.flaky
+      GROUP BY r.language`,
+  ]);
   const categoriesByLanguage: Record<string, Record<string, number>> = {};
   const allCategories: Record<string, number> = {};
   for (const row of categoryRows) {
@@ -426,5 +439,9 @@ async function buildReport(
       shareOfInvalid: ratio(allCategories[definition.key] ?? 0, invalidItems),
     })),
     categoriesByLanguage,
+    flaky: {
+      records: flakyRows.reduce((sum, row) => sum + row.records, 0),
+      byLanguage: Object.fromEntries(flakyRows.map((row) => [row.language, row.records])),
+    },
   };
 }

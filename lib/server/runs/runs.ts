@@ -9,7 +9,7 @@ import { keepHeadAndTail } from "@/lib/server/sandbox/output";
 import type { SandboxResult } from "@/lib/server/sandbox/types";
 
 import { prisma } from "@/lib/server/db/client";
-import { visibleRecordWhere } from "@/lib/server/auth/visibility";
+import { executionHiddenRecordIds, visibleRecordWhere } from "@/lib/server/auth/visibility";
 
 export type StoredRun = SandboxResult & { id: string; kind: RunKind; createdAt: Date };
 
@@ -175,7 +175,10 @@ export async function latestVerificationRuns(recordIds: readonly number[]): Prom
   return byRecord;
 }
 
-/** A record's newest verification runs, for its page. Scope: records:read. */
+/**
+ * A record's newest verification runs, for its page; none while a campaign showing "nothing" hides
+ * the record's execution from the actor (visibility.ts). Scope: records:read.
+ */
 export async function getRecordVerification({
   actor,
   recordId,
@@ -184,6 +187,7 @@ export async function getRecordVerification({
   recordId: number;
 }): Promise<VerificationRun[]> {
   assertCan(actor, "records:read");
+  if ((await executionHiddenRecordIds({ actor, recordIds: [recordId] })).has(recordId)) return [];
   return (await latestVerificationRuns([recordId])).get(recordId) ?? [];
 }
 
@@ -229,7 +233,10 @@ export type BatchRunRow = Pick<
   | "limit"
 > & { language: string; line: number };
 
-/** A verification batch's runs, record by record (no outputs: the record page has them). Scope: records:read. */
+/**
+ * A verification batch's runs, record by record (no outputs: the record page has them), leaving out
+ * records whose execution a campaign showing "nothing" hides from the actor (visibility.ts). Scope: records:read.
+ */
 export async function listBatchRuns({
   actor,
   batchId,
@@ -259,11 +266,14 @@ export async function listBatchRuns({
       record: { select: { language: true, line: true, verificationOutcome: true } },
     },
   });
+  const hidden = await executionHiddenRecordIds({ actor, recordIds: [...new Set(rows.map((row) => row.recordId))] });
   // A record that could not run leaves one marker run; its record says whether it was unavailable.
-  return rows.map(({ record, ...run }) => ({
-    ...run,
-    language: record.language,
-    line: record.line,
-    outcome: run.backend === "none" && record.verificationOutcome === UNAVAILABLE ? UNAVAILABLE : run.outcome,
-  }));
+  return rows
+    .filter((row) => !hidden.has(row.recordId))
+    .map(({ record, ...run }) => ({
+      ...run,
+      language: record.language,
+      line: record.line,
+      outcome: run.backend === "none" && record.verificationOutcome === UNAVAILABLE ? UNAVAILABLE : run.outcome,
+    }));
 }

@@ -16,7 +16,7 @@ import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/perm
 import { AppError } from "@/lib/server/errors";
 
 import { writeAudit } from "@/lib/server/audit/audit";
-import { visibleDatasetWhere } from "@/lib/server/auth/visibility";
+import { evidenceHiddenRecordIds, visibleDatasetWhere } from "@/lib/server/auth/visibility";
 import { prisma } from "@/lib/server/db/client";
 import { escapeNul } from "@/lib/server/runs/runs";
 import type { Verdict } from "@/lib/server/verification/batches";
@@ -407,8 +407,8 @@ export type RecordSolvers = {
 
 /**
  * A page of a dataset's records that have solutions, with which models solve each (k of n), by
- * record id (keyset). `unsolvedOnly`: records that some model tried and none solved.
- * Scope: records:read.
+ * record id (keyset). `unsolvedOnly`: records that some model tried and none solved. Records whose
+ * evidence a campaign hides from the actor are left out (visibility.ts). Scope: records:read.
  */
 export async function recordSolversPage({
   actor,
@@ -436,7 +436,13 @@ export async function recordSolversPage({
     ORDER BY r.id
     LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit);
-  return { rows: page, nextCursor: rows.length > limit ? page[page.length - 1].recordId : null };
+  // Solver results are evidence: a campaign hiding it before the first label keeps those rows out
+  // (a page may then be shorter than the limit; the cursor still moves past them).
+  const hidden = await evidenceHiddenRecordIds({ actor, recordIds: page.map((row) => row.recordId) });
+  return {
+    rows: page.filter((row) => !hidden.has(row.recordId)),
+    nextCursor: rows.length > limit ? page[page.length - 1].recordId : null,
+  };
 }
 
 /**

@@ -35,9 +35,16 @@ export type VerificationProgress = {
   unavailable: number;
   /** Records that could not be verified because of an error (their result could not be stored, the sandbox failed). */
   errored: number;
+  /** Runs of each record's tests, each alone, to find flaky ones; 0 when not asked. */
+  repeat: number;
+  /** Records whose repeated runs gave different outcomes (a state of its own; also counted passed or failed). */
+  flaky: number;
   /** Why the batch stopped before its end (status FAILED); null otherwise. */
   stopReason: string | null;
 };
+
+/** A record's repeated runs for a batch with the flaky option: one "DEMO/FULL" outcome pair per run. */
+export type Flakiness = { repeats: number; outcomes: string[]; flaky: boolean | null };
 
 /**
  * What verifying one record came to: both results, a language that cannot run, an error, or a
@@ -66,8 +73,9 @@ export async function findDatasetToVerify({
 }
 
 /**
- * A RUNNING batch with the same scope (dataset, language, force) when there is one, resumed;
- * otherwise a new batch over every record not yet verified (all of them with `force`).
+ * A RUNNING batch with the same scope (dataset, language, force, repeat) when there is one, resumed;
+ * otherwise a new batch over every record not yet verified (all of them with `force`). With
+ * `repeat` K (at least 2) each record's tests also run K times, each alone, to find flaky ones.
  * Scope: datasets:verify.
  */
 export async function openVerificationBatch({
@@ -75,15 +83,17 @@ export async function openVerificationBatch({
   datasetId,
   language,
   force,
+  repeat = 0,
 }: {
   actor: Actor | SystemActor;
   datasetId: string;
   language?: Language;
   force: boolean;
+  repeat?: number;
 }): Promise<VerificationBatchStart> {
   assertCan(actor, "datasets:verify");
   const running = await prisma().verificationBatch.findFirst({
-    where: { datasetId, language: language ?? null, force, status: "RUNNING" },
+    where: { datasetId, language: language ?? null, force, repeat, status: "RUNNING" },
     select: { id: true, total: true },
     orderBy: { createdAt: "desc" },
   });
@@ -96,6 +106,7 @@ export async function openVerificationBatch({
       datasetId,
       language: language ?? null,
       force,
+      repeat,
       total,
       createdById: personIdOf(actor),
       status: total === 0 ? "SUCCEEDED" : "RUNNING",
@@ -172,14 +183,18 @@ export async function findRecordToVerify({
 }) {
   assertCan(actor, "datasets:verify");
   // A batch that stopped (its sandbox failed) leaves its queued records alone.
-  const batch = await prisma().verificationBatch.findUnique({ where: { id: batchId }, select: { status: true } });
+  const batch = await prisma().verificationBatch.findUnique({
+    where: { id: batchId },
+    select: { status: true, repeat: true },
+  });
   if (batch?.status !== "RUNNING") return null;
   const done = await prisma().runResult.count({ where: { batchId, recordId } });
   if (done > 0) return null;
-  return prisma().record.findUnique({
+  const record = await prisma().record.findUnique({
     where: { id: recordId },
     select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true },
   });
+  return record ? { ...record, repeat: batch.repeat } : null;
 }
 
 function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {
@@ -201,20 +216,22 @@ function sandboxStopReason(reason: string): string {
 }
 
 /**
- * Writes one record's verification: its runs (or a marker run), its executable-valid flag and the
- * batch counters, in one transaction; a second delivery of the same job writes nothing.
- * Scope: datasets:verify.
+ * Writes one record's verification: its runs (or a marker run), its executable-valid flag, its
+ * flakiness check when the batch repeats runs, and the batch counters, in one transaction; a second
+ * delivery of the same job writes nothing. Scope: datasets:verify.
  */
 export async function writeVerification({
   actor,
   batchId,
   recordId,
   verdict,
+  flakiness,
 }: {
   actor: Actor | SystemActor;
   batchId: string;
   recordId: number;
   verdict: Verdict;
+  flakiness?: Flakiness;
 }): Promise<void> {
   assertCan(actor, "datasets:verify");
   const isValid = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
@@ -267,9 +284,27 @@ export async function writeVerification({
         },
       });
     }
+    if (flakiness) {
+      await tx.flakyCheck.create({
+        data: {
+          recordId,
+          verificationBatchId: batchId,
+          repeats: flakiness.repeats,
+          outcomes: flakiness.outcomes,
+          flaky: flakiness.flaky,
+          createdById: personIdOf(actor),
+        },
+      });
+      if (flakiness.flaky !== null)
+        await tx.record.update({ where: { id: recordId }, data: { flaky: flakiness.flaky } });
+    }
     const batch = await tx.verificationBatch.update({
       where: { id: batchId },
-      data: { done: { increment: 1 }, [counter]: { increment: 1 } },
+      data: {
+        done: { increment: 1 },
+        [counter]: { increment: 1 },
+        ...(flakiness?.flaky ? { flaky: { increment: 1 } } : {}),
+      },
       select: { done: true, total: true },
     });
     // The sandbox cannot run anything: stop here rather than mark every record, and say why.
@@ -307,6 +342,8 @@ export async function getVerificationProgress({
       failed: true,
       unavailable: true,
       errored: true,
+      repeat: true,
+      flaky: true,
       stopReason: true,
       dataset: { select: { name: true } },
     },

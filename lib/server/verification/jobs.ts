@@ -9,14 +9,18 @@ import {
   findRecordToVerify,
   openVerificationBatch,
   recordIdsToQueue,
+  type Flakiness,
   type VerificationBatchStart,
   type Verdict,
   writeVerification,
 } from "@/lib/server/verification/batches";
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
+import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { getSandboxRouter } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
-import { EVIDENCE_QUEUE, startEvidenceWorkers } from "@/lib/server/evidence/jobs";
+import { EVIDENCE_QUEUE, repeatTests, startEvidenceWorkers } from "@/lib/server/evidence/jobs";
+import { flakyVerdict } from "@/lib/evidence/flaky";
+import { SandboxError } from "@/lib/server/sandbox";
 import { runSolution, type SolutionJob } from "@/lib/server/solvers/jobs";
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
 import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
@@ -38,24 +42,27 @@ type QueueJob = VerifyJob | SolutionJob;
 /**
  * Starts batch verification of a dataset (optionally one language): every record not yet verified
  * (all of them with `force`) gets a queued job. A RUNNING batch with the same scope is resumed
- * instead, so a crashed run picks up where it stopped without rerunning finished records.
- * Scope: datasets:verify (the operator CLI passes the system actor).
+ * instead, so a crashed run picks up where it stopped without rerunning finished records. With
+ * `repeat` K each record's tests also run K times, each alone, and the record is marked flaky or
+ * stable. Scope: datasets:verify (the operator CLI passes the system actor).
  */
 export async function startVerification({
   actor,
   datasetName,
   language,
   force,
+  repeat = 0,
 }: {
   actor: Actor | SystemActor;
   datasetName: string;
   language?: Language;
   force: boolean;
+  repeat?: number;
 }): Promise<VerificationBatchStart> {
   assertCan(actor, "datasets:verify");
   const datasetId = await findDatasetToVerify({ actor, datasetName });
   await ensureQueue();
-  const batch = await openVerificationBatch({ actor, datasetId, language, force });
+  const batch = await openVerificationBatch({ actor, datasetId, language, force, repeat });
   // Resuming a batch whose process died: its unfinished records are queued again. Jobs the dead
   // process held come back too once their lease expires; verifyRecord writes a record's results
   // once per batch, so the duplicates do nothing.
@@ -66,16 +73,22 @@ export async function startVerification({
     pageSize: ENQUEUE_CHUNK,
   })) {
     await boss.insert(
-      ids.map((recordId) => ({ name: VERIFY_QUEUE, data: { batchId: batch.batchId, recordId } satisfies VerifyJob })),
+      ids.map((recordId) => ({
+        name: VERIFY_QUEUE,
+        data: { batchId: batch.batchId, recordId } satisfies VerifyJob,
+        // The flaky option runs both tests `repeat` more times: the job may last that much longer.
+        ...(repeat > 0 ? { expireInSeconds: verificationJobExpirySeconds() * (1 + repeat) } : {}),
+      })),
     );
   }
   return batch;
 }
 
 /**
- * Verifies one record for a batch: canonical solution against the demo and the full test. A record
- * whose result cannot be stored is marked errored instead, so one bad record never stalls a batch;
- * a job delivered twice (after a crash) finds its results and does nothing.
+ * Verifies one record for a batch: canonical solution against the demo and the full test, and
+ * with the batch's flaky option both tests `repeat` times more, each run alone. A record whose
+ * result cannot be stored is marked errored instead, so one bad record never stalls a batch; a job
+ * delivered twice (after a crash) finds its results and does nothing.
  */
 export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<void> {
   const record = await findRecordToVerify({ actor: SYSTEM_ACTOR.worker, batchId, recordId });
@@ -86,7 +99,25 @@ export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<vo
     demoTestFunc: record.demoTestFunc,
     fullTestFunc: record.fullTestFunc,
   });
-  await storeVerification({ batchId, recordId, verdict });
+  const flakiness = verdict.kind === "ran" && record.repeat >= 2 ? await checkFlakiness(record) : undefined;
+  await storeVerification({ batchId, recordId, verdict, flakiness });
+}
+
+/** The flaky option's repeated runs of a record that ran; a sandbox that cannot run it again gives no verdict. */
+async function checkFlakiness(record: {
+  language: string;
+  canonicalSolution: string;
+  demoTestFunc: string;
+  fullTestFunc: string;
+  repeat: number;
+}): Promise<Flakiness> {
+  try {
+    const outcomes = await repeatTests(record, record.repeat);
+    return { repeats: record.repeat, outcomes, flaky: flakyVerdict(outcomes) };
+  } catch (error) {
+    if (!(error instanceof SandboxError)) console.error(error);
+    return { repeats: record.repeat, outcomes: [], flaky: null };
+  }
 }
 
 /**
@@ -98,10 +129,11 @@ export async function storeVerification({
   batchId,
   recordId,
   verdict,
-}: VerifyJob & { verdict: Verdict }): Promise<void> {
+  flakiness,
+}: VerifyJob & { verdict: Verdict; flakiness?: Flakiness }): Promise<void> {
   const actor = SYSTEM_ACTOR.worker;
   try {
-    await writeVerification({ actor, batchId, recordId, verdict });
+    await writeVerification({ actor, batchId, recordId, verdict, flakiness });
   } catch (error) {
     if (verdict.kind === "errored") throw error;
     console.error(`verification: the result of record ${recordId} could not be stored:`, error);

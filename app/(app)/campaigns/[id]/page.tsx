@@ -161,8 +161,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
               name={campaign.name}
               overlap={campaign.overlap}
               goldShare={campaign.goldShare ?? 0}
+              visibility={campaign.visibility}
               status={campaign.status}
               hasLabels={progress.annotationsDone > 0}
+              // The server refuses the change once any item was claimed; this hides it in the usual cases.
+              hasClaims={progress.annotationsDone > 0 || progress.activeLeases > 0}
               updateSettings={updateCampaignSettingsAction}
               changeStatus={changeCampaignStatusAction}
               deleteCampaign={deleteCampaignAction}

@@ -286,7 +286,12 @@ export default async function DatasetPage({
                   )}
                 </td>
                 <td className="px-3 py-2">
-                  <ExecutableBadge value={item.executableValid} outcome={item.verificationOutcome} flaky={item.flaky} />
+                  <ExecutableBadge
+                    value={item.executableValid}
+                    outcome={item.verificationOutcome}
+                    flaky={item.flaky}
+                    isHidden={item.isExecutionHidden}
+                  />
                 </td>
               </tr>
             ))}

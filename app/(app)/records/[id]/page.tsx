@@ -63,7 +63,12 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
         <h1 className="text-xl font-semibold">Record {record.id}</h1>
         <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} flaky={record.flaky} />
+        <ExecutableBadge
+          value={record.executableValid}
+          outcome={record.verificationOutcome}
+          flaky={record.flaky}
+          isHidden={record.isExecutionHidden}
+        />
         <span className="font-mono text-xs text-slate-400" title="Content hash">
           {record.key.slice(0, 12)}
         </span>
@@ -79,12 +84,17 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
             flaky={record.flaky}
             evidence={record.evidence}
             critic={record.critic}
+            isExecutionHidden={record.isExecutionHidden}
+            isEvidenceHidden={record.isEvidenceHidden}
             isCriticHidden={record.isCriticHidden}
           />
           {can(actor, "datasets:verify") ? (
             <FlakyCheckButton recordId={record.id} onCheck={checkFlakinessAction} />
           ) : null}
-          <VerificationCard runs={verification} outcome={record.verificationOutcome} />
+          {/* A campaign showing "nothing" keeps the verification from an annotator until their first label. */}
+          {record.isExecutionHidden ? null : (
+            <VerificationCard runs={verification} outcome={record.verificationOutcome} />
+          )}
           <SandboxCard actor={actor} recordId={record.id} unavailableNote={unavailableNote} onRun={runRecordAction} />
           <Card title="Critic">
             {record.isCriticHidden ? (

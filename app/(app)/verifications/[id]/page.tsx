@@ -31,7 +31,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
       </nav>
       <PageHeader
         title={`Verification ${progress.status.toLowerCase()}`}
-        description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.unavailable} unavailable here${progress.errored ? ` · ${progress.errored} errored` : ""}`}
+        description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.unavailable} unavailable here${progress.errored ? ` · ${progress.errored} errored` : ""}${progress.repeat ? ` · ${progress.flaky} flaky (tests run ${progress.repeat} times each)` : ""}`}
       />
       {progress.stopReason ? (
         <p
@@ -39,6 +39,17 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
           data-testid="batch-stopped"
         >
           {progress.stopReason}
+        </p>
+      ) : null}
+      {progress.repeat > 0 ? (
+        <p className="mb-2 text-sm" data-testid="batch-flaky">
+          <Badge tone="amber">flaky: {progress.flaky}</Badge>{" "}
+          <Link
+            href={`/datasets/${encodeURIComponent(progress.dataset)}?executable=flaky`}
+            className="text-indigo-700 hover:underline"
+          >
+            Show the flaky records
+          </Link>
         </p>
       ) : null}
       <div className="mb-4 flex flex-wrap gap-2 text-sm" data-testid="batch-outcomes">

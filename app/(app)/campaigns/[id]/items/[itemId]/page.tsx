@@ -127,6 +127,8 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         flaky={evidence.flaky}
         evidence={evidence}
         critic={record.critic}
+        isExecutionHidden={!work.isExecutionVisible}
+        isEvidenceHidden={!work.isEvidenceVisible}
         isCriticHidden={!work.isCriticVisible}
       />
       <CommentThread thread={thread} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
@@ -175,7 +177,12 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         </h1>
         <Badge tone="indigo">{languageName(record.language)}</Badge>
         {record.difficulty ? <Badge>{record.difficulty}</Badge> : null}
-        <ExecutableBadge value={record.executableValid} outcome={record.verificationOutcome} flaky={evidence.flaky} />
+        <ExecutableBadge
+          value={record.executableValid}
+          outcome={record.verificationOutcome}
+          flaky={evidence.flaky}
+          isHidden={!work.isExecutionVisible}
+        />
         {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
         <span className="font-mono text-xs text-slate-400" title={`Record ${record.id}, line ${record.line}`}>
           line {record.line} · {record.key.slice(0, 10)}
