@@ -33,6 +33,8 @@ const LABELS: Record<RevisableField, string> = {
 export function RevisionEditor({
   recordId,
   revision,
+  waiting = null,
+  isExecutionHidden = false,
   language,
   current,
   categories,
@@ -41,6 +43,10 @@ export function RevisionEditor({
 }: {
   recordId: number;
   revision: number;
+  /** A repair of the record waiting for its check: one waits at a time, so none can be proposed now. */
+  waiting?: number | null;
+  /** The campaign hides execution before the first label: the stored outcomes are not repeated here. */
+  isExecutionHidden?: boolean;
   language: string;
   current: RevisableContent;
   categories: { key: string; label: string }[];
@@ -59,11 +65,26 @@ export function RevisionEditor({
   const proposal = useAction();
   const changed = REVISABLE_FIELDS.filter((name) => draft[name] !== current[name]);
 
+  // Once proposed, the page reloads with the repair waiting: the notice stays, with its outcomes.
+  if (waiting !== null)
+    return (
+      <p className="text-sm text-slate-600" role="status" data-testid="revision-waiting">
+        {notice ?? `Revision ${waiting} of this record waits in the repairs queue for a second person's blind check.`}{" "}
+        Another revision can be proposed once it is accepted or rejected.
+      </p>
+    );
   if (!isOpen)
     return (
-      <Button type="button" variant="secondary" onClick={() => setOpen(true)}>
-        Propose a revision
-      </Button>
+      <div className="space-y-2">
+        {notice ? (
+          <p role="status" className="text-sm">
+            {notice}
+          </p>
+        ) : null}
+        <Button type="button" variant="secondary" onClick={() => setOpen(true)}>
+          Propose a revision
+        </Button>
+      </div>
     );
 
   async function runDraft() {
@@ -88,8 +109,11 @@ export function RevisionEditor({
     };
     const result = await proposal.submit(revisionProposalSchema, input, (body) => onPropose({ ...body, recordId }));
     if (!result.ok) return;
+    const outcomes = isExecutionHidden
+      ? ""
+      : ` (demo ${result.data.evidence.demoOutcome}, full ${result.data.evidence.fullOutcome})`;
     setNotice(
-      `Revision ${result.data.number} proposed (demo ${result.data.evidence.demoOutcome}, full ${result.data.evidence.fullOutcome}). It waits in the repairs queue for a second person's blind check.`,
+      `Revision ${result.data.number} proposed${outcomes}. It waits in the repairs queue for a second person's blind check.`,
     );
     setOpen(false);
     router.refresh();
@@ -98,7 +122,6 @@ export function RevisionEditor({
   const error = Object.values(proposal.fieldErrors)[0]?.[0] ?? proposal.message;
   return (
     <form onSubmit={submit} className="space-y-3 text-sm" aria-label="Propose a revision">
-      {notice ? <p role="status">{notice}</p> : null}
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <div role="tablist" aria-label="Field to edit" className="flex flex-wrap gap-1">
         {REVISABLE_FIELDS.map((name) => (

@@ -38,6 +38,19 @@ import {
   reviewQueueResponseSchema,
 } from "@/lib/validation/review";
 import { runsResponseSchema } from "@/lib/validation/runs";
+import {
+  cutReleaseResponseSchema,
+  releaseDiffResponseSchema,
+  releaseListResponseSchema,
+  releaseResponseSchema,
+} from "@/lib/validation/releases";
+import {
+  proposedRevisionResponseSchema,
+  repairQueueResponseSchema,
+  revisionCheckResponseSchema,
+  revisionListResponseSchema,
+  revisionToCheckResponseSchema,
+} from "@/lib/validation/revisions";
 
 export type Operation = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -55,6 +68,8 @@ export type Operation = {
   response: z.ZodType | null | typeof NOT_YET_DESCRIBED;
   /** The answer is streamed JSON Lines (or CSV, described in `responses`); `response` is one line. */
   stream?: "jsonl";
+  /** The answer is a file of this media type, not JSON; `response` describes its bytes as a string. */
+  file?: "application/gzip";
 };
 
 /**
@@ -62,6 +77,13 @@ export type Operation = {
  * still be written, so a new route cannot leave it out unnoticed (the catalog test lists these).
  */
 const NOT_YET_DESCRIBED = undefined;
+
+/** A release's .tar.gz: bytes, which the OpenAPI document names as a binary string. */
+const RELEASE_ARCHIVE = z.string().meta({
+  description: "The release folder as a gzip-compressed tar archive.",
+  contentMediaType: "application/gzip",
+  format: "binary",
+});
 
 const errors = {
   401: "No valid token or session.",
@@ -218,7 +240,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "A dataset's releases, newest first, keyset-paged.",
     query: { cursor: "nextCursor of the previous page", limit: "1–200 (50)" },
     responses: { 200: "{releases: [{name, createdAt, records, excluded, revised}], nextCursor}", ...errors },
-    response: NOT_YET_DESCRIBED,
+    response: releaseListResponseSchema,
   },
   {
     method: "POST",
@@ -228,7 +250,7 @@ export const API_OPERATIONS: Operation[] = [
       "Cut a release: which record revisions are in, which records are out and why, the validity table and the method disclosure are stored now and never change. A name the dataset has is refused.",
     body: "{name, requireExecutable?}",
     responses: { 201: "{name, records, excluded, revised}", ...errors, 409: "The dataset has a release of that name." },
-    response: NOT_YET_DESCRIBED,
+    response: cutReleaseResponseSchema,
   },
   {
     method: "GET",
@@ -240,7 +262,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{name, dataset, createdAt, records, excluded, revised, byLanguage, rule, validity, disclosure}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: releaseResponseSchema,
   },
   {
     method: "GET",
@@ -249,7 +271,8 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "The release folder (data.jsonl, excluded.jsonl, README.md dataset card, manifest.json) as a .tar.gz; two downloads are the same bytes.",
     responses: { 200: "application/gzip", ...errors },
-    response: NOT_YET_DESCRIBED,
+    file: "application/gzip",
+    response: RELEASE_ARCHIVE,
   },
   {
     method: "GET",
@@ -261,7 +284,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{a, b, added: [{key, line, language, revision}], removed, revised: [{…, fromRevision}]}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: releaseDiffResponseSchema,
   },
   {
     method: "GET",
@@ -317,7 +340,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{current, revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: revisionListResponseSchema,
   },
   {
     method: "POST",
@@ -331,7 +354,7 @@ export const API_OPERATIONS: Operation[] = [
       409: "Another repair of the record waits for its check, or the record changed since baseRevision.",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: proposedRevisionResponseSchema,
   },
   {
     method: "GET",
@@ -344,7 +367,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{repairs: [{id, recordId, number, language, dataset, title, createdAt}], nextCursor}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: repairQueueResponseSchema,
   },
   {
     method: "GET",
@@ -356,7 +379,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{id, recordId, number, language, dataset, content: {question, canonical_solution, demo_test_func, full_test_func}, evidence}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: revisionToCheckResponseSchema,
   },
   {
     method: "POST",
@@ -371,7 +394,7 @@ export const API_OPERATIONS: Operation[] = [
       403: "The caller proposed this revision, or lacks the scope.",
       409: "Already checked.",
     },
-    response: NOT_YET_DESCRIBED,
+    response: revisionCheckResponseSchema,
   },
   {
     method: "POST",
@@ -651,6 +674,7 @@ function successContent(operation: Operation, response: z.ZodType): Record<strin
   const schema = z.toJSONSchema(response);
   const formats = (operation.query?.format ?? "").split(/[|\s(]/);
   const text = Object.entries(TEXT_FORMATS).filter(([format]) => formats.includes(format));
+  if (operation.file) return { [operation.file]: { schema } };
   return {
     ...(operation.stream === "jsonl"
       ? { "application/x-ndjson": { schema: { ...schema, description: "Each line of the stream." } } }

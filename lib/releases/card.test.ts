@@ -84,13 +84,21 @@ describe("releaseCard", () => {
 
   it("says how many records are revised, shows the validity table and discloses the method", () => {
     const card = releaseCard(summary());
-    expect(card).toContain("1 record is included at a revision after their import");
+    expect(card).toContain("1 record is included at a revision after its import");
     expect(card).toContain("| Python | 2 | 1 | 1 |");
     expect(card).toContain("| Python | 66.7% [10.0, 90.0] | n = 3 |");
     expect(card).toContain("every campaign was blind");
     expect(card).toContain("c1 10.0%");
     expect(card).toContain("| Python | local | Python 3.11.2 | 6 | Python 3.11 |");
     expect(card).toContain("2.00 on average (min 2, max 2)");
+  });
+
+  it("speaks of one repaired record in the singular and of several in the plural", () => {
+    expect(releaseCard(summary())).toContain("Its line carries `verification.revision` > 1");
+    const two = releaseCard(summary({ revised: 2 }));
+    expect(two).toContain("2 records are included at a revision after their import");
+    expect(two).toContain("Their lines carry");
+    expect(releaseCard(summary({ revised: 0 }))).toContain("No record is included at a revision after its import.");
   });
 
   it("is the same text for the same release", () => {

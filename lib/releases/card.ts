@@ -114,7 +114,9 @@ export function releaseCard(release: ReleaseSummary): string {
     "",
     release.revised === 0
       ? "No record is included at a revision after its import."
-      : `${plural(release.revised, "record is", "records are")} included at a revision after their import: repaired (statement, solution or tests), then accepted by a blind second check. Their lines carry \`verification.revision\` > 1 and \`verification.revised: true\`.`,
+      : release.revised === 1
+        ? "1 record is included at a revision after its import: repaired (statement, solution or tests), then accepted by a blind second check. Its line carries `verification.revision` > 1 and `verification.revised: true`."
+        : `${plural(release.revised, "record")} are included at a revision after their import: repaired (statement, solution or tests), then accepted by a blind second check. Their lines carry \`verification.revision\` > 1 and \`verification.revised: true\`.`,
     "",
     countsTable(release),
     "",

@@ -75,6 +75,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/critics/actions.ts#criticRunProgressAction": "critics:read",
   "app/(app)/datasets/actions.ts#importSolutionsAction": "imports:write",
   "app/(app)/datasets/actions.ts#solutionRunProgressAction": "records:read",
+  "app/(app)/datasets/actions.ts#cutReleaseAction": "releases:write",
 };
 
 const routeModules = import.meta.glob<

@@ -32,6 +32,13 @@ export function expectResponse(method: Method, path: string, body: unknown): unk
  * Lines for a stream; a 204 must have no body and is null. Fails for any other status.
  */
 export async function readResponse(response: Response, method: Method, path: string): Promise<unknown> {
+  const { file } = apiOperation(method, path);
+  if (file && response.status >= 200 && response.status <= 299) {
+    // A file (a release's .tar.gz): its media type is the promise, its bytes the answer.
+    const type = response.headers.get("content-type");
+    if (type !== file) throw new Error(`${method} ${path} answered ${type}, not ${file}`);
+    return Buffer.from(await response.arrayBuffer());
+  }
   const text = await response.text();
   if (response.status < 200 || response.status > 299)
     throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { reportRowSchema } from "./reports";
+
 /** A release's name: short, one word of letters, digits, ".", "_" and "-" (v1, release_v2, 2026-12). */
 export const releaseNameSchema = z
   .string()
@@ -18,4 +20,76 @@ export const releaseCreateSchema = z.object({
 export const releaseListQuerySchema = z.object({
   cursor: releaseNameSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+// What the release routes answer (the API catalog's response schemas; route tests parse every
+// answer with them). The archive is bytes, described in prose.
+
+const count = z.number().int().min(0);
+const releaseCounts = { records: count, excluded: count, revised: count };
+
+/** `GET /api/v1/datasets/{name}/releases`, newest first. */
+export const releaseListResponseSchema = z.strictObject({
+  releases: z.array(z.strictObject({ name: z.string(), createdAt: z.iso.datetime(), ...releaseCounts })),
+  nextCursor: z.string().nullable(),
+});
+
+/** `POST /api/v1/datasets/{name}/releases` (201). */
+export const cutReleaseResponseSchema = z.strictObject({ name: z.string(), ...releaseCounts });
+
+/** `GET /api/v1/datasets/{name}/releases/{release}`: the release as stored. */
+export const releaseResponseSchema = z.strictObject({
+  name: z.string(),
+  dataset: z.string(),
+  createdAt: z.iso.datetime(),
+  ...releaseCounts,
+  byLanguage: z.record(z.string(), z.strictObject(releaseCounts)),
+  rule: z.strictObject({
+    name: z.literal("final-label-valid"),
+    requireExecutable: z.boolean(),
+    description: z.string(),
+  }),
+  validity: z.strictObject({
+    byLanguage: z.record(z.string(), reportRowSchema),
+    pooled: reportRowSchema,
+    macro: reportRowSchema,
+    campaigns: z.array(z.string()),
+    crossCampaignRule: z.string(),
+  }),
+  disclosure: z.strictObject({
+    annotatorsPerItem: z.strictObject({
+      mean: z.number().nullable(),
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      items: count,
+    }),
+    campaigns: z.array(
+      z.strictObject({
+        name: z.string(),
+        blind: z.boolean(),
+        goldShare: z.number(),
+        finalRule: z.string(),
+        overlap: z.number().int(),
+      }),
+    ),
+    sandbox: z.strictObject({
+      backends: z.string(),
+      toolchains: z.array(
+        z.strictObject({ language: z.string(), backend: z.string(), toolchain: z.string().nullable(), runs: count }),
+      ),
+      reference: z.array(z.strictObject({ language: z.string(), label: z.string() })),
+    }),
+    revisions: z.strictObject({ accepted: count, rejected: count, waiting: count }),
+  }),
+});
+
+const diffRecord = { key: z.string(), line: z.number().int(), language: z.string(), revision: z.number().int() };
+
+/** `GET /api/v1/datasets/{name}/releases/{release}/diff?from=A`: from release A (`a`) to this one (`b`). */
+export const releaseDiffResponseSchema = z.strictObject({
+  a: z.string(),
+  b: z.string(),
+  added: z.array(z.strictObject(diffRecord)),
+  removed: z.array(z.strictObject(diffRecord)),
+  revised: z.array(z.strictObject({ ...diffRecord, fromRevision: z.number().int() })),
 });

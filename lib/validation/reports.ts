@@ -14,7 +14,8 @@ const interval = z.tuple([z.number(), z.number()]).nullable();
 /** A kappa or an alpha: may be negative; null when undefined. */
 const coefficient = z.number().nullable();
 
-const reportRow = z.strictObject({
+/** One row of a validity table (a language, pooled or macro); a release stores its table in this shape. */
+export const reportRowSchema = z.strictObject({
   sampled: count,
   labelled: count,
   resolved: count,
@@ -41,10 +42,10 @@ const reportFields = {
   }),
   /** Which items the rates count: only a random campaign's (a suspicion-ordered campaign's report has counts, rates null). */
   sampling: z.strictObject({ mode: z.enum(SAMPLING_MODES), note: z.string() }),
-  byLanguage: z.record(z.string(), reportRow),
-  pooled: reportRow,
+  byLanguage: z.record(z.string(), reportRowSchema),
+  pooled: reportRowSchema,
   /** Unweighted mean over languages of each rate; counts are totals; no interval. */
-  macro: reportRow,
+  macro: reportRowSchema,
   byDifficulty: z.record(
     z.string(),
     z.strictObject({ sampled: count, resolved: count, valid: count, validity: rate, ci: interval }),

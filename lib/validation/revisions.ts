@@ -41,3 +41,99 @@ export const repairsQuerySchema = z.object({
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+// What the revision and repairs routes answer (the API catalog's response schemas; route tests parse
+// every answer with them). Timestamps travel as ISO strings.
+
+const revisableField = z.enum(REVISABLE_FIELDS);
+const outcome = z.string().nullable();
+const revisionEvidence = z.strictObject({
+  demoOutcome: outcome,
+  fullOutcome: outcome,
+  executableValid: z.boolean().nullable(),
+});
+const revisionContent = z.strictObject({
+  question: z.string(),
+  canonical_solution: z.string(),
+  demo_test_func: z.string(),
+  full_test_func: z.string(),
+});
+
+/** `GET /api/v1/records/{id}/revisions`: author, reason and categories are null while hidden. */
+export const revisionListResponseSchema = z.strictObject({
+  current: z.number().int().min(1),
+  revisions: z.array(
+    z.strictObject({
+      id: z.string().nullable(),
+      number: z.number().int().min(1),
+      status: z.enum(["ORIGINAL", "PROPOSED", "ACCEPTED", "REJECTED"]),
+      baseNumber: z.number().int().nullable(),
+      changedFields: z.array(revisableField),
+      diffs: z.array(z.strictObject({ field: revisableField, diff: z.string() })),
+      author: z.string().nullable(),
+      reason: z.string().nullable(),
+      categories: z.array(z.string()).nullable(),
+      isRationaleHidden: z.boolean(),
+      evidence: revisionEvidence,
+      check: z
+        .strictObject({
+          valid: z.boolean(),
+          categories: z.array(z.string()),
+          note: z.string().nullable(),
+          checker: z.string().nullable(),
+          checkedAt: z.iso.datetime(),
+        })
+        .nullable(),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+});
+
+/** `POST /api/v1/records/{id}/revisions` (201): the revision and the evidence recomputed on it. */
+export const proposedRevisionResponseSchema = z.strictObject({
+  id: z.string(),
+  recordId: z.number().int(),
+  number: z.number().int().min(2),
+  changedFields: z.array(revisableField),
+  evidence: z.strictObject({
+    demoOutcome: z.string(),
+    fullOutcome: z.string(),
+    backend: z.string().nullable(),
+    toolchain: z.string().nullable(),
+  }),
+});
+
+/** `GET /api/v1/repairs`: no author, reason or category (the check is blind). */
+export const repairQueueResponseSchema = z.strictObject({
+  repairs: z.array(
+    z.strictObject({
+      id: z.string(),
+      recordId: z.number().int(),
+      number: z.number().int(),
+      language: z.string(),
+      dataset: z.string(),
+      title: z.string(),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+/** `GET /api/v1/revisions/{id}`: the revised record as its checker sees it, nothing of its author. */
+export const revisionToCheckResponseSchema = z.strictObject({
+  id: z.string(),
+  recordId: z.number().int(),
+  number: z.number().int(),
+  language: z.string(),
+  dataset: z.string(),
+  content: revisionContent,
+  evidence: revisionEvidence,
+});
+
+/** `POST /api/v1/revisions/{id}/check`. */
+export const revisionCheckResponseSchema = z.strictObject({
+  id: z.string(),
+  recordId: z.number().int(),
+  number: z.number().int(),
+  status: z.enum(["ACCEPTED", "REJECTED"]),
+});

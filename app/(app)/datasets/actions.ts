@@ -9,7 +9,9 @@ import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { startVerification } from "@/lib/server/verification/jobs";
 import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
+import { cutRelease } from "@/lib/server/releases/build-release";
 import { importGoldSchema } from "@/lib/validation/gold";
+import { releaseCreateSchema } from "@/lib/validation/releases";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
 import { startVerificationSchema } from "@/lib/validation/records";
 
@@ -64,3 +66,17 @@ export const importSolutionsAction = createAction("imports:write", importSolutio
 export const solutionRunProgressAction = createAction("records:read", solutionRunIdSchema, async ({ input, actor }) => {
   return getSolutionBatchProgress({ actor, batchId: input.batchId });
 });
+
+/**
+ * Cuts a release of a dataset under a new name, as POST /api/v1/datasets/{name}/releases does; an
+ * existing name is refused (CONFLICT: releases never change). Scope: releases:write.
+ */
+export const cutReleaseAction = createAction(
+  "releases:write",
+  releaseCreateSchema.extend({ dataset: name }),
+  async ({ input: { dataset, ...release }, actor }) => {
+    const cut = await cutRelease({ actor, datasetName: dataset, ...release });
+    revalidatePath(`/datasets/${encodeURIComponent(dataset)}`);
+    return cut;
+  },
+);

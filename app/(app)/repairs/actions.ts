@@ -1,10 +1,9 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { checkRevision } from "@/lib/server/revisions/queries";
+import { checkRecordRevision } from "@/lib/server/revisions/propose-revision";
 import { revisionCheckSchema } from "@/lib/validation/revisions";
 
 /**
@@ -15,9 +14,9 @@ export const checkRevisionAction = createAction(
   "revisions:check",
   revisionCheckSchema.extend({ revisionId: z.string().min(1).max(40) }),
   async ({ input: { revisionId, ...check }, actor }) => {
-    const checked = await checkRevision({ actor, revisionId, input: check });
-    revalidatePath("/repairs");
-    revalidatePath(`/records/${checked.recordId}`);
+    const checked = await checkRecordRevision({ actor, revisionId, input: check });
+    // No revalidatePath: it would render the check page again, which a checked revision has left
+    // (not found) before its form could say what happened; the queue and record pages are dynamic.
     return { status: checked.status, number: checked.number, recordId: checked.recordId };
   },
 );

@@ -188,6 +188,33 @@ export async function findRecordToProbe({
   return record;
 }
 
+/**
+ * A record's code for evidence recomputed on an accepted repair, with the mutants its last analysis
+ * asked for (null: never measured); null when the record is no longer at that revision (a later
+ * repair's own job measures it). Scope: datasets:verify.
+ */
+export async function findRecordAtRevision({
+  actor,
+  recordId,
+  revision,
+}: {
+  actor: Actor | SystemActor;
+  recordId: number;
+  revision: number;
+}): Promise<{ record: RecordToProbe; lastMutants: number | null } | null> {
+  assertCan(actor, "datasets:verify");
+  const record = await prisma().record.findFirst({
+    where: { id: recordId, revision },
+    select: {
+      ...probeSelect,
+      mutationAnalyses: { orderBy: { createdAt: "desc" }, take: 1, select: { requested: true } },
+    },
+  });
+  if (!record) return null;
+  const { mutationAnalyses, ...probe } = record;
+  return { record: probe, lastMutants: mutationAnalyses[0]?.requested ?? null };
+}
+
 export type StoredMutant = {
   position: number;
   operator: string;

@@ -1,6 +1,12 @@
 import "server-only";
 
-import { generateMutants, isStillbornOutcome, mutantStatus, summarizeMutants } from "@/lib/evidence/mutation";
+import {
+  DEFAULT_MUTANTS,
+  generateMutants,
+  isStillbornOutcome,
+  mutantStatus,
+  summarizeMutants,
+} from "@/lib/evidence/mutation";
 import { flakyVerdict } from "@/lib/evidence/flaky";
 import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -14,6 +20,7 @@ import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 import {
   type EvidenceBatchStart,
   type EvidenceTask,
+  findRecordAtRevision,
   findRecordForEvidence,
   findRecordToProbe,
   type MutationResult,
@@ -33,6 +40,8 @@ export const EVIDENCE_QUEUE = "evidence-record";
 const ENQUEUE_CHUNK = 1000;
 
 type EvidenceJob = { batchId: string; recordId: number; task: EvidenceTask };
+/** A record's mutation analysis measured again on the content of an accepted repair (no batch). */
+type RevisionMutationJob = { recordId: number; revision: number };
 
 /** The queue's options: a record's mutants take many runs, so a job may last N times a verification. */
 async function ensureQueue(): Promise<void> {
@@ -81,6 +90,59 @@ export async function startEvidence({
     }
   }
   return batch;
+}
+
+/**
+ * Queues a record's mutation analysis on its accepted revision: the repaired tests (or solution) get
+ * a score of their own, measured by the evidence workers with as many mutants as the record's last
+ * analysis asked for (the default when it was never measured). Scope: datasets:verify.
+ */
+export async function queueRevisionMutation({
+  actor,
+  recordId,
+  revision,
+}: {
+  actor: Actor | SystemActor;
+  recordId: number;
+  revision: number;
+}): Promise<void> {
+  assertCan(actor, "datasets:verify");
+  await ensureQueue();
+  const boss = await getBoss();
+  await boss.send(EVIDENCE_QUEUE, { recordId, revision } satisfies RevisionMutationJob);
+}
+
+/**
+ * Measures an accepted revision's mutation score. A record that moved on to a later revision is
+ * left to that revision's own job; a language that cannot run here is stored as not applicable.
+ */
+export async function measureRevisionMutants(
+  { recordId, revision }: RevisionMutationJob,
+  runFunction: RunFunction = runInSandbox,
+): Promise<void> {
+  const actor = SYSTEM_ACTOR.worker;
+  const found = await findRecordAtRevision({ actor, recordId, revision });
+  if (!found) return;
+  const requested = found.lastMutants ?? DEFAULT_MUTANTS;
+  let result: MutationResult;
+  try {
+    result = await analyseMutants(found.record, requested, runFunction);
+  } catch (error) {
+    if (isIsolationFailure(error)) throw error; // retried by the queue once the sandbox works again
+    result = {
+      requested,
+      generated: 0,
+      viable: 0,
+      killed: 0,
+      demoKilled: 0,
+      fullKilled: 0,
+      stillborn: 0,
+      score: null,
+      notApplicable: failureReason(error),
+      mutants: [],
+    };
+  }
+  await writeMutationAnalysis({ actor, batchId: null, recordId, result });
 }
 
 /** How a record's code is run: the process's sandbox by default; tests pass a backend of their own. */
@@ -272,15 +334,20 @@ export async function startEvidenceWorkers({
   const ids: string[] = [];
   for (let index = 0; index < concurrency; index++) {
     let id: string | null = null;
-    id = await boss.work<EvidenceJob>(EVIDENCE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await holdJob({ workerId, jobId: job.id });
-      try {
-        await collectEvidence(job.data);
-      } finally {
-        await releaseJob(job.id);
-      }
-      if (id) boss.notifyWorker(id);
-    });
+    id = await boss.work<EvidenceJob | RevisionMutationJob>(
+      EVIDENCE_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 0.5 },
+      async ([job]) => {
+        await holdJob({ workerId, jobId: job.id });
+        try {
+          if ("revision" in job.data) await measureRevisionMutants(job.data);
+          else await collectEvidence(job.data);
+        } finally {
+          await releaseJob(job.id);
+        }
+        if (id) boss.notifyWorker(id);
+      },
+    );
     ids.push(id);
   }
   return ids;

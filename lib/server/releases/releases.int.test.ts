@@ -12,12 +12,18 @@ import { promisify } from "node:util";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Actor } from "@/lib/server/auth/permissions";
+import { GET as getReleaseArchive } from "@/app/api/v1/datasets/[name]/releases/[release]/archive/route";
+import { GET as getReleaseDiff } from "@/app/api/v1/datasets/[name]/releases/[release]/diff/route";
+import { GET as getRelease } from "@/app/api/v1/datasets/[name]/releases/[release]/route";
+import { GET as getReleases, POST as postRelease } from "@/app/api/v1/datasets/[name]/releases/route";
+import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { checkRevision, proposeRevision } from "@/lib/server/revisions/queries";
+import { createApiToken } from "@/lib/server/users/tokens";
+import { readResponse } from "@/lib/testing/api-response";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { cutRelease, diffNamedReleases, releaseArchive, writeReleaseFolder } from "./build-release";
@@ -188,7 +194,7 @@ describe("releases", () => {
 
     const card = readFileSync(join(out, "README.md"), "utf8");
     expect(card).toMatch(/^---\n[\s\S]*configs:[\s\S]*size_categories:\n {2}- n<1K\n[\s\S]*---\n/);
-    expect(card).toContain("1 record is included at a revision after their import");
+    expect(card).toContain("1 record is included at a revision after its import");
     expect(card).toContain("every campaign was blind");
     expect(card).toContain("1 revision accepted, 1 rejected, 0 waiting");
   });
@@ -300,4 +306,56 @@ describe("releases", () => {
       revised: [],
     });
   }, 300_000);
+
+  it("answer over REST what the API catalog says: cut, list, read, download and diff", async () => {
+    const token = (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: admin.id, name: "releases" })).token;
+    const request = (method: string, query = "", body?: unknown) =>
+      new Request(`http://localhost/api/v1/x${query}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const params = (release?: string) => ({ params: Promise.resolve({ name: dataset, release: release ?? "" }) });
+
+    const created = await postRelease(request("POST", "", { name: "rest-v1" }), params());
+    expect(created.status).toBe(201);
+    expect(await readResponse(created, "POST", "/datasets/{name}/releases")).toEqual({
+      name: "rest-v1",
+      records: expect.any(Number),
+      excluded: expect.any(Number),
+      revised: expect.any(Number),
+    });
+    const again = await postRelease(request("POST", "", { name: "rest-v1" }), params());
+    expect(again.status).toBe(409);
+
+    const listed = (await readResponse(
+      await getReleases(request("GET", "?limit=200"), params()),
+      "GET",
+      "/datasets/{name}/releases",
+    )) as { releases: { name: string }[] };
+    expect(listed.releases[0].name).toBe("rest-v1");
+    expect(listed.releases.map((release) => release.name)).toContain("v1");
+
+    const release = (await readResponse(
+      await getRelease(request("GET"), params("rest-v1")),
+      "GET",
+      "/datasets/{name}/releases/{release}",
+    )) as { revised: number; disclosure: { revisions: { accepted: number } } };
+    expect(release.revised).toBeGreaterThan(0);
+    expect(release.disclosure.revisions.accepted).toBeGreaterThan(0);
+
+    const archive = (await readResponse(
+      await getReleaseArchive(request("GET"), params("rest-v1")),
+      "GET",
+      "/datasets/{name}/releases/{release}/archive",
+    )) as Buffer;
+    expect([...archive.subarray(0, 2)]).toEqual([0x1f, 0x8b]); // gzip's magic number
+
+    const diff = (await readResponse(
+      await getReleaseDiff(request("GET", "?from=v1"), params("rest-v1")),
+      "GET",
+      "/datasets/{name}/releases/{release}/diff",
+    )) as { a: string; b: string };
+    expect(diff).toMatchObject({ a: "v1", b: "rest-v1" });
+  });
 });

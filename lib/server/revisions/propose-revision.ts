@@ -2,12 +2,15 @@ import "server-only";
 
 import { parseLanguage } from "@/lib/records/languages";
 import { UNAVAILABLE } from "@/lib/records/verification";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { queueRevisionMutation } from "@/lib/server/evidence/jobs";
+import { rerunRecordSolutions } from "@/lib/server/solvers/jobs";
 import { runInSandbox, SandboxError } from "@/lib/server/sandbox";
 import { runSteadily } from "@/lib/server/sandbox/steady";
-import type { RevisionProposal } from "@/lib/validation/revisions";
+import type { RevisionCheck, RevisionProposal } from "@/lib/validation/revisions";
 
 import {
+  checkRevision,
   findRevisionToRun,
   type ProposedRevision,
   proposeRevision,
@@ -15,8 +18,9 @@ import {
   storeRevisionEvidence,
 } from "./queries";
 
-// Proposing a repair as a feature: the stored revision (queries.ts) and the evidence recomputed on
-// its content in the sandbox, so its checker and the release see how the revised record runs.
+// Repairs as a feature: the stored revision (queries.ts) and the evidence recomputed on its content
+// in the sandbox, so its checker and the release see how the revised record runs; once accepted, the
+// rest of the record's evidence (mutation score, solver results) is measured again on it.
 
 /**
  * Recomputes a revision's execution evidence: its solution against its demo and full tests, as batch
@@ -72,4 +76,38 @@ export async function proposeRecordRevision({
 }): Promise<ProposedRevision & { evidence: RevisionEvidence }> {
   const proposed = await proposeRevision({ actor, recordId, input });
   return { ...proposed, evidence: await recomputeRevisionEvidence({ actor, revisionId: proposed.id }) };
+}
+
+/**
+ * Queues what an accepted repair makes stale: the record's mutation analysis and the runs of its
+ * imported solutions, both on the revised content. Done by Verity's workers for the record, not for
+ * the checker (who may not start evidence batches), hence the worker actor. A queue that fails is
+ * logged, not thrown: the acceptance stands, and `verity evidence` / a new import measure it again.
+ */
+async function queueAcceptedRevisionEvidence(recordId: number, revision: number): Promise<void> {
+  const actor = SYSTEM_ACTOR.worker;
+  try {
+    await queueRevisionMutation({ actor, recordId, revision });
+    await rerunRecordSolutions({ actor, recordId });
+  } catch (error) {
+    console.error(`revisions: the evidence of record ${recordId} revision ${revision} could not be queued:`, error);
+  }
+}
+
+/**
+ * The blind second check of a proposed revision (see checkRevision for the rules); an accepted one
+ * has its mutation score and solver results measured again on the revised record. Scope: revisions:check.
+ */
+export async function checkRecordRevision({
+  actor,
+  revisionId,
+  input,
+}: {
+  actor: Actor;
+  revisionId: string;
+  input: RevisionCheck;
+}): ReturnType<typeof checkRevision> {
+  const checked = await checkRevision({ actor, revisionId, input });
+  if (checked.status === "ACCEPTED") await queueAcceptedRevisionEvidence(checked.recordId, checked.number);
+  return checked;
 }

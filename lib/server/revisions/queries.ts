@@ -162,6 +162,26 @@ export async function proposeRevision({
   });
 }
 
+/**
+ * What a revision editor opens on: the record's current revision and the number of a repair waiting
+ * for its check (one waits at a time), for a record the actor may revise; null for any other record,
+ * so a page shows no editor where proposing would be refused. Scope: revisions:write.
+ */
+export async function findRevisionBase({
+  actor,
+  recordId,
+}: {
+  actor: Actor;
+  recordId: number;
+}): Promise<{ current: number; waiting: number | null } | null> {
+  assertCan(actor, "revisions:write");
+  const record = await prisma().record.findFirst({
+    where: { id: recordId, ...revisableRecordWhere(actor) },
+    select: { revision: true, revisions: { where: { status: "PROPOSED" }, select: { number: true }, take: 1 } },
+  });
+  return record ? { current: record.revision, waiting: record.revisions[0]?.number ?? null } : null;
+}
+
 /** What a revision's content is run with to recompute its evidence. Scope: revisions:write, on revisions the actor may revise. */
 export async function findRevisionToRun({ actor, revisionId }: { actor: Actor; revisionId: string }) {
   assertCan(actor, "revisions:write");

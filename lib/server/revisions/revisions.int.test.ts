@@ -4,7 +4,7 @@
 // and the evidence is recomputed on the revised content.
 import { existsSync } from "node:fs";
 
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { GET as getRecordRevisions, POST as postRecordRevision } from "@/app/api/v1/records/[id]/revisions/route";
 import { GET as getRepairs } from "@/app/api/v1/repairs/route";
@@ -16,6 +16,8 @@ import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { createApiToken } from "@/lib/server/users/tokens";
+import { stopBoss } from "@/lib/server/workers/boss";
+import { expectResponse, readResponse } from "@/lib/testing/api-response";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -57,6 +59,9 @@ function call(token: string, method: string, path: string, body?: unknown): Requ
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+// An accepted repair queues its evidence, which starts this process's pg-boss.
+afterAll(() => stopBoss(1_000));
 
 beforeAll(async () => {
   admin = await makeUser("ADMIN");
@@ -203,17 +208,28 @@ describe("record revisions", () => {
 
     const token = await tokenOf(checker);
     const answers = [
-      await getRepairs(call(token, "GET", "/repairs?limit=200"), { params: Promise.resolve({}) }),
-      await getRevision(call(token, "GET", `/revisions/${proposed.id}`), {
-        params: Promise.resolve({ id: proposed.id }),
-      }),
-      await getRecordRevisions(call(token, "GET", `/records/${recordId}/revisions`), {
-        params: Promise.resolve({ id: String(recordId) }),
-      }),
+      {
+        path: "/repairs",
+        answer: await getRepairs(call(token, "GET", "/repairs?limit=200"), { params: Promise.resolve({}) }),
+      },
+      {
+        path: "/revisions/{id}",
+        answer: await getRevision(call(token, "GET", `/revisions/${proposed.id}`), {
+          params: Promise.resolve({ id: proposed.id }),
+        }),
+      },
+      {
+        path: "/records/{id}/revisions",
+        answer: await getRecordRevisions(call(token, "GET", `/records/${recordId}/revisions`), {
+          params: Promise.resolve({ id: String(recordId) }),
+        }),
+      },
     ];
-    for (const answer of answers) {
+    for (const { path, answer } of answers) {
       expect(answer.status).toBe(200);
       const text = await answer.text();
+      // What the catalog promises, and no field more (a leaked one would fail the strict schema).
+      expectResponse("GET", path, JSON.parse(text));
       // Each answer is about this repair (the queue lists it, the others describe it).
       expect(text).toMatch(new RegExp(`${proposed.id}|fact\\(5\\) == 120`));
       for (const secret of secrets) expect(text, `${answer.url} leaks "${secret}"`).not.toContain(secret);
@@ -234,7 +250,10 @@ describe("record revisions", () => {
       { params: Promise.resolve({ id: revision.id }) },
     );
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: "ACCEPTED", number: 2 });
+    expect(await readResponse(response, "POST", "/revisions/{id}/check")).toMatchObject({
+      status: "ACCEPTED",
+      number: 2,
+    });
     const record = await prisma().record.findUniqueOrThrow({ where: { id: recordId } });
     expect(record).toMatchObject({ revision: 2, fullTestFunc: fix.full_test_func });
     // Checked once: a second check is a conflict.
@@ -310,7 +329,7 @@ describe("record revisions", () => {
         params: Promise.resolve({ id: String(recordId) }),
       });
       expect(response.status).toBe(201);
-      const proposed = (await response.json()) as {
+      const proposed = (await readResponse(response, "POST", "/records/{id}/revisions")) as {
         id: string;
         evidence: { demoOutcome: string; fullOutcome: string };
       };

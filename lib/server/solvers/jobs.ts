@@ -1,9 +1,10 @@
 import "server-only";
 
-import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import {
   findSolutionToRun,
   importSolutions,
+  openRevisionSolutionBatch,
   type SolutionImportSummary,
   solutionIdsToQueue,
   writeSolutionRun,
@@ -28,18 +29,35 @@ export async function importAndRunSolutions(
   input: Parameters<typeof importSolutions>[0],
 ): Promise<SolutionImportSummary> {
   const summary = await importSolutions(input);
-  if (summary.toRun === 0) return summary;
+  if (summary.toRun > 0) await queueSolutions(summary.batchId);
+  return summary;
+}
+
+/** Queues the runs of a batch's solutions still to run, a chunk at a time. */
+async function queueSolutions(batchId: string): Promise<void> {
   await ensureQueue();
   const boss = await getBoss();
-  for await (const ids of solutionIdsToQueue({ batchId: summary.batchId, pageSize: ENQUEUE_CHUNK })) {
+  for await (const ids of solutionIdsToQueue({ batchId, pageSize: ENQUEUE_CHUNK })) {
     await boss.insert(
-      ids.map((solutionId) => ({
-        name: VERIFY_QUEUE,
-        data: { batchId: summary.batchId, solutionId } satisfies SolutionJob,
-      })),
+      ids.map((solutionId) => ({ name: VERIFY_QUEUE, data: { batchId, solutionId } satisfies SolutionJob })),
     );
   }
-  return summary;
+}
+
+/**
+ * Runs a record's imported solutions again against its accepted revision (see
+ * openRevisionSolutionBatch); null when it has none. Scope: datasets:verify.
+ */
+export async function rerunRecordSolutions({
+  actor,
+  recordId,
+}: {
+  actor: Actor | SystemActor;
+  recordId: number;
+}): Promise<{ batchId: string; toRun: number } | null> {
+  const batch = await openRevisionSolutionBatch({ actor, recordId });
+  if (batch) await queueSolutions(batch.batchId);
+  return batch;
 }
 
 /**

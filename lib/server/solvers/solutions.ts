@@ -30,6 +30,8 @@ const LOOKUP_CHUNK = 1000;
 const WRITE_CHUNK = 500;
 
 export type SolutionImportOrigin = "cli" | "web" | "api" | "demo";
+/** A batch's origin when it re-runs a record's solutions against an accepted repair (no file). */
+const REVISION_ORIGIN = "revision";
 
 export type SolutionImportSummary = {
   dataset: string;
@@ -173,6 +175,55 @@ export async function importSolutions({
     { timeout: 120_000 },
   );
   return { dataset: dataset.name, batchId, imported: solutions.length, withoutCode, toRun, models };
+}
+
+/**
+ * Moves a record's imported solutions into a new batch to run again against the record as it is now
+ * (a repair was accepted: the tests or the solution changed, so the old results speak of old
+ * content). Their results are cleared until their runs store new ones; replies with no code stay
+ * decided (nothing to run). Null when the record has no solution to run. Scope: datasets:verify.
+ */
+export async function openRevisionSolutionBatch({
+  actor,
+  recordId,
+}: {
+  actor: Actor | SystemActor;
+  recordId: number;
+}): Promise<{ batchId: string; toRun: number } | null> {
+  assertCan(actor, "datasets:verify");
+  return prisma().$transaction(async (tx) => {
+    const record = await tx.record.findUnique({ where: { id: recordId }, select: { datasetId: true } });
+    if (!record) return null;
+    const solutions = await tx.solution.findMany({
+      where: { recordId, OR: [{ outcome: null }, { outcome: { not: NO_CODE } }] },
+      select: { id: true, model: true },
+    });
+    if (solutions.length === 0) return null;
+    const batch = await tx.solutionBatch.create({
+      data: {
+        datasetId: record.datasetId,
+        origin: REVISION_ORIGIN,
+        models: [...new Set(solutions.map((solution) => solution.model))].sort(),
+        total: solutions.length,
+        createdById: personIdOf(actor),
+      },
+      select: { id: true },
+    });
+    await tx.solution.updateMany({
+      where: { id: { in: solutions.map((solution) => solution.id) } },
+      data: {
+        batchId: batch.id,
+        outcome: null,
+        demoOutcome: null,
+        fullOutcome: null,
+        passed: null,
+        detail: null,
+        timeMs: null,
+        ranAt: null,
+      },
+    });
+    return { batchId: batch.id, toRun: solutions.length };
+  });
 }
 
 /** The ids of a batch's solutions still to run, page by page (flat memory). No permission check: the caller opened the batch. */

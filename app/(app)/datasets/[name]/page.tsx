@@ -23,11 +23,15 @@ import { browseRecords, datasetFacets } from "@/lib/server/records/records";
 import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
 
-import { startVerificationAction, verificationProgressAction } from "../actions";
+import { cutReleaseAction, startVerificationAction, verificationProgressAction } from "../actions";
+import { CutReleaseForm } from "@/components/releases/cut-release-form";
+import { listReleases } from "@/lib/server/releases/queries";
+import { releaseNameSchema } from "@/lib/validation/releases";
 
 export const metadata = { title: "Records" };
 
 const PAGE_SIZE = 50;
+const RELEASES_PAGE_SIZE = 10;
 
 /** The evidence filter's options, saying what each finds. */
 const EVIDENCE_REASON_OPTIONS: Record<EvidenceReason, string> = {
@@ -78,6 +82,17 @@ export default async function DatasetPage({
   );
   const [page, facets] = result;
   const goldCount = can(actor, "gold:read") ? await countGoldAnswers({ actor, datasetName: name }) : null;
+  // Releases page by their own cursor (the last name shown), beside the records' one.
+  const releaseCursor = releaseNameSchema.safeParse(rawQuery.releases);
+  const releases = can(actor, "releases:read")
+    ? await listReleases({
+        actor,
+        datasetName: name,
+        cursor: releaseCursor.success ? releaseCursor.data : undefined,
+        limit: RELEASES_PAGE_SIZE,
+      })
+    : null;
+  const datasetPath = `/datasets/${encodeURIComponent(name)}`;
   const filterParams = new URLSearchParams(
     Object.entries(filters).flatMap(([key, value]) => (value ? [[key, String(value)]] : [])),
   );
@@ -148,6 +163,68 @@ export default async function DatasetPage({
               Records with a known verdict, mixed into campaigns with a gold share.
             </p>
           )}
+        </Card>
+      ) : null}
+      {releases ? (
+        <Card title="Releases" className="mb-4">
+          <div className="space-y-3">
+            {can(actor, "releases:write") ? <CutReleaseForm dataset={name} onCut={cutReleaseAction} /> : null}
+            {releases.releases.length === 0 ? (
+              <p className="text-sm text-slate-500">No release yet.</p>
+            ) : (
+              <table className="min-w-full text-sm" aria-label="Releases">
+                <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+                  <tr>
+                    <th className="py-1 pr-3">Name</th>
+                    <th className="py-1 pr-3">Cut</th>
+                    <th className="py-1 pr-3">In</th>
+                    <th className="py-1 pr-3">Repaired</th>
+                    <th className="py-1 pr-3">Out</th>
+                    <th className="py-1">Download</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {releases.releases.map((release) => (
+                    <tr key={release.name}>
+                      <td className="py-1 pr-3 font-mono">{release.name}</td>
+                      <td className="py-1 pr-3 text-slate-600">
+                        {release.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+                      </td>
+                      <td className="py-1 pr-3 tabular-nums">{release.records.toLocaleString("en")}</td>
+                      <td className="py-1 pr-3 tabular-nums">{release.revised.toLocaleString("en")}</td>
+                      <td className="py-1 pr-3 tabular-nums">{release.excluded.toLocaleString("en")}</td>
+                      <td className="py-1">
+                        <a
+                          href={`/api/v1${datasetPath}/releases/${encodeURIComponent(release.name)}/archive`}
+                          download
+                          className="text-indigo-700 hover:underline"
+                        >
+                          {release.name}.tar.gz
+                        </a>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <nav className="flex justify-between text-sm" aria-label="Releases pages">
+              {rawQuery.releases ? (
+                <Link href={datasetPath} className="text-indigo-700 hover:underline">
+                  ← Newest releases
+                </Link>
+              ) : (
+                <span />
+              )}
+              {releases.nextCursor ? (
+                <Link
+                  href={`${datasetPath}?${new URLSearchParams({ releases: releases.nextCursor })}`}
+                  className="text-indigo-700 hover:underline"
+                >
+                  Older releases →
+                </Link>
+              ) : null}
+            </nav>
+          </div>
         </Card>
       ) : null}
       <Card className="mb-4">

@@ -27,7 +27,7 @@ import { RevisionEditor } from "@/components/revisions/revision-editor";
 import { RevisionHistory } from "@/components/revisions/revision-history";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { contentOfColumns } from "@/lib/revisions/fields";
-import { listRecordRevisions } from "@/lib/server/revisions/queries";
+import { findRevisionBase, listRecordRevisions } from "@/lib/server/revisions/queries";
 
 export const metadata = { title: "Record" };
 
@@ -39,15 +39,14 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
   const record = await orNotFound(getRecord({ actor, id: recordId.data }));
   // Gold answers are read only for those allowed to (never annotators: nothing may mark a gold record to them).
   const canReadGold = can(actor, "gold:read");
-  const [verification, gold, unavailableNote, revisions] = await Promise.all([
+  const [verification, gold, unavailableNote, revisions, revisionBase] = await Promise.all([
     getRecordVerification({ actor, recordId: recordId.data }),
     canReadGold ? getGoldAnswer({ actor, recordId: recordId.data }) : Promise.resolve(null),
     sandboxUnavailableNote(record.language),
     listRecordRevisions({ actor, recordId: recordId.data }),
+    // Null where the actor may not revise (annotators repair records of their languages only).
+    can(actor, "revisions:write") ? findRevisionBase({ actor, recordId: recordId.data }) : Promise.resolve(null),
   ]);
-  // Annotators repair records of their languages only (revisions/queries.ts says the same).
-  const canRevise =
-    can(actor, "revisions:write") && (actor.role !== "ANNOTATOR" || actor.languages.includes(record.language));
   const monacoLanguage = monacoLanguageOf(record.language);
   const extraKeys = Object.keys(record.extra);
 
@@ -130,10 +129,11 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
         <div className="space-y-4">
           <Card title={`Revisions (current: ${revisions.current})`}>
             <div className="space-y-3">
-              {canRevise ? (
+              {revisionBase ? (
                 <RevisionEditor
                   recordId={record.id}
-                  revision={revisions.current}
+                  revision={revisionBase.current}
+                  waiting={revisionBase.waiting}
                   language={monacoLanguage}
                   current={contentOfColumns(record)}
                   categories={DEFAULT_CATEGORIES.map(({ key, label }) => ({ key, label }))}

@@ -32,7 +32,10 @@ import { getWorkItem } from "@/lib/server/labelling/queue";
 import { orNotFound } from "@/lib/server/not-found";
 import { CommentThread } from "@/components/comments/comment-thread";
 import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
-import { runRecordAction } from "@/app/(app)/records/actions";
+import { proposeRevisionAction, runRecordAction } from "@/app/(app)/records/actions";
+import { RevisionEditor } from "@/components/revisions/revision-editor";
+import { contentOfColumns } from "@/lib/revisions/fields";
+import { findRevisionBase } from "@/lib/server/revisions/queries";
 
 import { renewLeaseAction, skipItemAction, submitLabelAction } from "./actions";
 
@@ -53,11 +56,12 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
   const { record, campaign, assignment, annotation } = work;
   const monacoLanguage = monacoLanguageOf(record.language);
   const canRun = can(actor, "sandbox:run");
-  const [unavailableNote, latestRuns, thread, evidence] = await Promise.all([
+  const [unavailableNote, latestRuns, thread, evidence, revisionBase] = await Promise.all([
     sandboxUnavailableNote(record.language),
     listLatestCanonicalRuns({ actor, recordId: record.id }),
     listComments({ actor, itemId }),
     getRecordEvidence({ actor, recordId: record.id }),
+    can(actor, "revisions:write") ? findRevisionBase({ actor, recordId: record.id }) : Promise.resolve(null),
   ]);
   // Rendered per request: the lease's state is read against the clock now.
   const state = workItemState({ assignment, hasLabel: annotation !== null, now: new Date() });
@@ -143,6 +147,25 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           onRun={runRecordAction}
         />
       </section>
+      {/* The editor shows the record's own content only, which this page shows already: nothing the
+          campaign hides (critic, others' labels, the history of repairs and their checks). */}
+      {revisionBase ? (
+        <section aria-label="Repair this record" className={section}>
+          <h2 className="mb-1.5 text-sm font-semibold text-slate-800">Repair this record</h2>
+          <RevisionEditor
+            key={itemId}
+            recordId={record.id}
+            revision={revisionBase.current}
+            waiting={revisionBase.waiting}
+            isExecutionHidden={!work.isExecutionVisible}
+            language={monacoLanguage}
+            current={contentOfColumns(record)}
+            categories={campaign.categories.map(({ key, label }) => ({ key, label }))}
+            onPropose={proposeRevisionAction}
+            onRun={runRecordAction}
+          />
+        </section>
+      ) : null}
       {annotation ? (
         <section aria-label="Your revisions" className={section}>
           <h2 className="mb-1.5 text-sm font-semibold text-slate-800">Your revisions</h2>

@@ -37,7 +37,11 @@ import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { listComments } from "@/lib/server/comments/comments";
 import { orNotFound } from "@/lib/server/not-found";
 import { sandboxUnavailableNote } from "@/lib/server/runs/run-record";
-import { runRecordAction } from "@/app/(app)/records/actions";
+import { proposeRevisionAction, runRecordAction } from "@/app/(app)/records/actions";
+import { RevisionEditor } from "@/components/revisions/revision-editor";
+import { contentOfColumns } from "@/lib/revisions/fields";
+import { can } from "@/lib/server/auth/permissions";
+import { findRevisionBase } from "@/lib/server/revisions/queries";
 import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";
 
 export const metadata = { title: "Adjudication" };
@@ -80,7 +84,10 @@ export default async function AdjudicationPage({
   const unavailableNote = await sandboxUnavailableNote(item.record.language);
   if (item.campaign.id !== id) notFound();
   const { record } = item;
-  const evidence = await getRecordEvidence({ actor, recordId: record.id });
+  const [evidence, revisionBase] = await Promise.all([
+    getRecordEvidence({ actor, recordId: record.id }),
+    can(actor, "revisions:write") ? findRevisionBase({ actor, recordId: record.id }) : Promise.resolve(null),
+  ]);
   const monacoLanguage = monacoLanguageOf(record.language);
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
 
@@ -134,6 +141,22 @@ export default async function AdjudicationPage({
         </div>
       </Card>
       <SandboxCard actor={actor} recordId={record.id} unavailableNote={unavailableNote} onRun={runRecordAction} />
+      {/* A flaw the decision names can be repaired here too; a second person checks the repair blind. */}
+      {revisionBase ? (
+        <Card title="Repair this record">
+          <RevisionEditor
+            key={itemId}
+            recordId={record.id}
+            revision={revisionBase.current}
+            waiting={revisionBase.waiting}
+            language={monacoLanguage}
+            current={contentOfColumns(record)}
+            categories={categories.map(({ key, label }) => ({ key, label }))}
+            onPropose={proposeRevisionAction}
+            onRun={runRecordAction}
+          />
+        </Card>
+      ) : null}
     </>
   );
 

@@ -1,0 +1,81 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { Button, ErrorNote, Input } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
+import type { Action } from "@/lib/actions/result";
+import { releaseCreateSchema } from "@/lib/validation/releases";
+
+export type CutReleaseAction = Action<
+  { dataset: string; name: string; requireExecutable?: boolean },
+  { name: string; records: number; excluded: number; revised: number }
+>;
+
+/**
+ * Cuts a named, immutable release of a dataset: its records at their accepted revisions, the
+ * validity table and the method disclosure as they are now. A name the dataset has is refused.
+ */
+export function CutReleaseForm({ dataset, onCut }: { dataset: string; onCut: CutReleaseAction }) {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [requireExecutable, setRequireExecutable] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const { submit, isPending, message, fieldErrors } = useAction();
+
+  async function onSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    setNotice(undefined);
+    const result = await submit(releaseCreateSchema, { name, requireExecutable }, (input) =>
+      onCut({ ...input, dataset }),
+    );
+    if (!result.ok) return;
+    const cut = result.data;
+    setNotice(
+      `Release ${cut.name} cut: ${cut.records} records in (${cut.revised} at a repaired revision), ${cut.excluded} out.`,
+    );
+    setName("");
+    router.refresh();
+  }
+
+  const error = fieldErrors.name?.[0];
+  return (
+    <form onSubmit={onSubmit} className="space-y-2 text-sm" aria-label="Cut a release">
+      {message ? (
+        <ErrorNote>
+          {message}
+          {error && error !== message ? <span className="block">{error}</span> : null}
+        </ErrorNote>
+      ) : null}
+      {notice ? (
+        <p role="status" className="text-emerald-800">
+          {notice}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap items-end gap-3">
+        <label>
+          <span className="mb-1 block text-slate-600">Release name</span>
+          <Input
+            name="name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="v1"
+            aria-invalid={error ? true : undefined}
+          />
+        </label>
+        <label className="flex items-center gap-1.5 pb-1.5">
+          <input
+            type="checkbox"
+            checked={requireExecutable}
+            onChange={(event) => setRequireExecutable(event.target.checked)}
+          />
+          Leave out records whose solution fails its tests
+        </label>
+        <Button type="submit" disabled={isPending}>
+          {isPending ? "Cutting…" : "Cut a release"}
+        </Button>
+      </div>
+    </form>
+  );
+}
