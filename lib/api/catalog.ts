@@ -39,6 +39,12 @@ import {
 } from "@/lib/validation/review";
 import { runsResponseSchema } from "@/lib/validation/runs";
 import {
+  recordSolversResponseSchema,
+  solutionImportResponseSchema,
+  solutionRunResponseSchema,
+  solverResultsResponseSchema,
+} from "@/lib/validation/solutions";
+import {
   cutReleaseResponseSchema,
   releaseDiffResponseSchema,
   releaseListResponseSchema,
@@ -156,7 +162,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{dataset, passAtOne: [{model, attempted, solved, passAtOne, interval, unavailable, pending, byLanguage: {language: {attempted, solved, passAtOne, interval, unavailable, pending}}}], latestRun}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: solverResultsResponseSchema,
   },
   {
     method: "POST",
@@ -172,7 +178,7 @@ export const API_OPERATIONS: Operation[] = [
       ...errors,
       422: "Nothing imported: fieldErrors.file lists each bad line (line N: why).",
     },
-    response: NOT_YET_DESCRIBED,
+    response: solutionImportResponseSchema,
   },
   {
     method: "GET",
@@ -186,7 +192,7 @@ export const API_OPERATIONS: Operation[] = [
       limit: "1–500 (50)",
     },
     responses: { 200: "{rows: [{recordId, line, language, question, solvedBy, triedBy}], nextCursor}", ...errors },
-    response: NOT_YET_DESCRIBED,
+    response: recordSolversResponseSchema,
   },
   {
     method: "GET",
@@ -197,7 +203,7 @@ export const API_OPERATIONS: Operation[] = [
       200: "{batchId, dataset, status, models, total, done, passed, failed, unavailable, errored, stopReason, createdAt}",
       ...errors,
     },
-    response: NOT_YET_DESCRIBED,
+    response: solutionRunResponseSchema,
   },
   {
     method: "GET",
