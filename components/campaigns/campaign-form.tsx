@@ -55,6 +55,7 @@ export function CampaignForm({
       overlap,
       agreementFraction: overlap === 1 ? (optionalNumber(form.get("agreementFraction")) ?? 0) : 0,
       visibility: String(form.get("visibility")) as PreLabelVisibilityName,
+      sampling: form.get("sampling") === "suspicion" ? "suspicion" : "random",
       requireInvalidNote: form.get("requireInvalidNote") === "on",
       finalRule: String(form.get("finalRule")) as (typeof FINAL_RULES)[number],
       leaseMinutes: optionalNumber(form.get("leaseMinutes")) ?? 30,
@@ -187,6 +188,17 @@ export function CampaignForm({
                 {rule}
               </option>
             ))}
+          </Select>
+        </Field>
+        <Field
+          label="Sampling"
+          htmlFor="campaign-sampling"
+          hint="Random estimates the dataset's validity. Suspicion takes the records the evidence points at first (weak tests, flaky, unsolved, critic vs execution), for cleaning; reports leave it out of validity rates."
+          error={fieldErrors.sampling?.[0]}
+        >
+          <Select id="campaign-sampling" name="sampling" defaultValue="random" className="w-full">
+            <option value="random">Random (for the validity estimate)</option>
+            <option value="suspicion">Most suspicious first (for cleaning)</option>
           </Select>
         </Field>
       </div>

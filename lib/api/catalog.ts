@@ -424,7 +424,7 @@ export const API_OPERATIONS: Operation[] = [
     path: "/campaigns",
     scope: "campaigns:admin",
     summary: "Create a campaign over a stratified, seeded sample.",
-    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
+    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first, left out of validity rates), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
     responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
     response: createdCampaignResponseSchema,
   },
@@ -544,7 +544,7 @@ export const API_OPERATIONS: Operation[] = [
     summary: "The validity report per language with Wilson 95% intervals; rates are fractions.",
     query: { format: "json|csv|md" },
     responses: {
-      200: "{campaign: {id, name, dataset, finalRule, overlap}, byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory, categoriesByLanguage} (format=json; csv and md: the table as text)",
+      200: "{campaign: {id, name, dataset, finalRule, overlap}, sampling: {mode: random|suspicion, note} (a suspicion-ordered campaign: counts, every rate null), byLanguage: {lang: {sampled, labelled, resolved, valid, validity, ci, criticPass, criticN, executableValid, executableN, executableUnavailable, humanCriticKappa, alpha, topCategories}}, pooled, macro, byDifficulty, byCategory, categoriesByLanguage} (format=json; csv and md: the table as text)",
       ...errors,
     },
     response: campaignReportResponseSchema,
@@ -557,7 +557,7 @@ export const API_OPERATIONS: Operation[] = [
       "The validity report across a dataset's campaigns: a record labelled in several counts once, with its strongest resolved label (adjudication, then more agreeing annotators, then the latest campaign); the rule is in `rule`.",
     query: { format: "json|csv|md" },
     responses: {
-      200: "{campaign, byLanguage, pooled, macro, byDifficulty, byCategory, categoriesByLanguage, campaigns: [{id, name, finalRule}], rule} (format=json; csv and md: the table as text, md with the rule under it)",
+      200: "{campaign, sampling: {mode, note}, byLanguage, pooled, macro, byDifficulty, byCategory, categoriesByLanguage, campaigns: [{id, name, finalRule}] (the randomly sampled campaigns counted), rule, leftOut: {campaigns: [{id, name}], items, labelledItems} (suspicion-ordered campaigns, never counted)} (format=json; csv and md: the table as text, md with the rule under it)",
       ...errors,
     },
     response: datasetReportResponseSchema,

@@ -5,6 +5,15 @@
 // the SQL function verity_suspicion_score (migration 20261201204500_suspicion_sampling) that orders a
 // suspicion campaign's items; integration tests hold both to these functions.
 
+/**
+ * How a campaign chooses and orders its items: `random`, a seeded stratified sample in a secret random
+ * order, whose labels estimate the dataset's validity; or `suspicion`, per language the records with
+ * the highest suspicion score, most suspicious first, for cleaning. Validity rates count random
+ * campaigns only: a sample chosen by suspicion is not a sample of the dataset.
+ */
+export const SAMPLING_MODES = ["random", "suspicion"] as const;
+export type SamplingMode = (typeof SAMPLING_MODES)[number];
+
 /** Below this mutation score a record's tests count as weak, unless the viewer chooses another. */
 export const WEAK_TESTS_THRESHOLD = 0.5;
 

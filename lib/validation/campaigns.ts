@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { SAMPLING_MODES } from "@/lib/evidence/suspicion";
 import { PRE_LABEL_VISIBILITIES } from "@/lib/evidence/visibility";
 
 import type { CampaignStatus as PrismaCampaignStatus } from "@/lib/generated/prisma/enums";
@@ -56,6 +57,8 @@ export const createCampaignSchema = z.object({
   blind: z.boolean().default(false),
   /** What annotators see before their first label; without it, `blind` decides (all but the critic, or all). */
   visibility: z.enum(PRE_LABEL_VISIBILITIES).optional(),
+  /** random: a seeded sample whose labels estimate validity; suspicion: the most suspicious records first, for cleaning. */
+  sampling: z.enum(SAMPLING_MODES).optional(),
   finalRule: z.enum(FINAL_RULES).default("consensus"),
   leaseMinutes: z
     .number({ error: "Minutes from 1 to 1440 (a day)." })
@@ -200,6 +203,7 @@ export const campaignResponseSchema = z.strictObject({
   blind: z.boolean(),
   /** What annotators see before their first label: nothing, execution, all-but-critic or all. */
   visibility: z.enum(PRE_LABEL_VISIBILITIES),
+  sampling: z.enum(SAMPLING_MODES),
   finalRule: z.enum(FINAL_RULES),
   leaseMinutes: z.number().int(),
   guidelines: z.string(),

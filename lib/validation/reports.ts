@@ -2,6 +2,8 @@
 // route tests parse every answer with them). The CSV and Markdown forms are described in prose.
 import { z } from "zod";
 
+import { SAMPLING_MODES } from "@/lib/evidence/suspicion";
+
 import { FINAL_RULES } from "./campaigns";
 
 const count = z.number().int().min(0);
@@ -38,6 +40,8 @@ const reportFields = {
     finalRule: z.string(),
     overlap: z.number().int(),
   }),
+  /** Which items the rates count: only a random campaign's (a suspicion-ordered campaign's report has counts, rates null). */
+  sampling: z.strictObject({ mode: z.enum(SAMPLING_MODES), note: z.string() }),
   byLanguage: z.record(z.string(), reportRowSchema),
   pooled: reportRowSchema,
   /** Unweighted mean over languages of each rate; counts are totals; no interval. */
@@ -65,6 +69,12 @@ export const datasetReportResponseSchema = z.strictObject({
   ...reportFields,
   campaigns: z.array(z.strictObject({ id: z.string(), name: z.string(), finalRule: z.enum(FINAL_RULES) })),
   rule: z.string(),
+  /** Suspicion-ordered campaigns the figures leave out, with their items and labelled items. */
+  leftOut: z.strictObject({
+    campaigns: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+    items: count,
+    labelledItems: count,
+  }),
 });
 
 const verdict = z.enum(["valid", "invalid"]);

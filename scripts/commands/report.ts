@@ -48,22 +48,22 @@ export function registerReportCommands(program: Command): void {
       const model = options.model;
       if (!options.campaign === !options.dataset) usageError("give either --campaign or --dataset");
       const { report, note } = await withDatabase(async () => {
-        if (options.campaign)
-          return {
-            report: await getCampaignReport({
-              actor: SYSTEM_ACTOR.cli,
-              campaignId: await campaignId(options.campaign),
-            }),
-            note: undefined,
-          };
+        if (options.campaign) {
+          const campaignReport = await getCampaignReport({
+            actor: SYSTEM_ACTOR.cli,
+            campaignId: await campaignId(options.campaign),
+          });
+          return { report: campaignReport, note: campaignReport.sampling.note };
+        }
         const datasetReport = await getDatasetReport({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset! });
-        if (options.format !== "json") return { report: datasetReport, note: datasetReport.rule };
+        const note = `${datasetReport.rule} ${datasetReport.sampling.note}`;
+        if (options.format !== "json") return { report: datasetReport, note };
         const dawidSkene = await getDatasetDawidSkene({
           actor: SYSTEM_ACTOR.cli,
           datasetName: options.dataset!,
           model,
         });
-        return { report: { ...datasetReport, dawidSkene }, note: datasetReport.rule };
+        return { report: { ...datasetReport, dawidSkene }, note };
       }).catch((error: unknown) => exitWithError(error));
       process.stdout.write(
         options.format === "json"

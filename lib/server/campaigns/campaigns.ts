@@ -14,7 +14,8 @@ import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
 import { queueDrawKey } from "@/lib/server/auth/secrets";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
-import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+import type { CampaignSampling, CampaignStatus } from "@/lib/generated/prisma/enums";
+import { type SamplingMode, WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
 import { AppError } from "@/lib/server/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CampaignGuidelinesInput, CreateCampaignInput, ExtendCampaignInput } from "@/lib/validation/campaigns";
@@ -41,6 +42,8 @@ export type CampaignSummary = {
   blind: boolean;
   /** What annotators see of a record before their first label (lib/evidence/visibility.ts). */
   visibility: PreLabelVisibilityName;
+  /** Random (a seeded sample, counted in validity rates) or suspicion-ordered (for cleaning, left out of them). */
+  sampling: SamplingMode;
   finalRule: AggregationRule;
   leaseMinutes: number;
   guidelines: string;
@@ -62,6 +65,7 @@ export const campaignSelect = {
   agreementFraction: true,
   blind: true,
   visibility: true,
+  sampling: true,
   finalRule: true,
   leaseMinutes: true,
   guidelines: true,
@@ -76,13 +80,22 @@ export const campaignSelect = {
 export function toSummary({
   dataset,
   visibility,
+  sampling,
   ...campaign
-}: { dataset: { name: string }; visibility: PreLabelVisibility } & Omit<CampaignSummary, "dataset" | "visibility"> & {
+}: { dataset: { name: string }; visibility: PreLabelVisibility; sampling: CampaignSampling } & Omit<
+  CampaignSummary,
+  "dataset" | "visibility" | "sampling"
+> & {
     seed: string;
   }): CampaignSummary & {
   seed: string;
 } {
-  return { ...campaign, visibility: visibilityName(visibility), dataset: dataset.name };
+  return {
+    ...campaign,
+    visibility: visibilityName(visibility),
+    sampling: sampling === "SUSPICION" ? "suspicion" : "random",
+    dataset: dataset.name,
+  };
 }
 
 /**
@@ -131,6 +144,7 @@ export async function createCampaign({
           agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
           // blind keeps meaning "the critic is hidden before the first label" for every reader of it.
           visibility: storedVisibility(visibilityFromInput(input)),
+          sampling: input.sampling === "suspicion" ? "SUSPICION" : "RANDOM",
           blind: visibilityFromInput(input) !== "all",
           finalRule: input.finalRule,
           leaseMinutes: input.leaseMinutes,
@@ -156,6 +170,7 @@ export async function createCampaign({
         perLanguage: input.perLanguage ?? null,
         overlap: input.overlap,
         agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
+        sampling: input.sampling ?? "random",
       });
       const created = await tx.campaign.update({
         where: { id: campaign.id },
@@ -175,6 +190,7 @@ export async function createCampaign({
           seed,
           overlap: input.overlap,
           goldShare: input.goldShare ?? 0,
+          sampling: input.sampling ?? "random",
           itemCount,
         },
       });
@@ -200,10 +216,14 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
 
 /**
  * Inserts the campaign's sample: per language, the records ranked within the first `perLanguage`
- * by md5(seed, key) (all when null) that are not items yet, gold records left out (they only
- * measure annotators), queued after the existing items in a secret order (an HMAC of the key
- * under a server-side key, so annotators, who know record keys, cannot tell which item comes next). Because the rank depends only on the seed and the key, a larger size later
- * adds exactly the records a campaign created with that size would have held. Returns how many.
+ * (all when null) that are not items yet, gold records left out (they only measure annotators),
+ * queued after the existing items. A random campaign ranks by md5(seed, key) and queues in a secret
+ * order (an HMAC of the key under a server-side key, so annotators, who know record keys, cannot tell
+ * which item comes next); because the rank depends only on the seed and the key, a larger size later
+ * adds exactly the records a campaign created with that size would have held. A suspicion campaign
+ * ranks and queues by verity_suspicion_score (lib/evidence/suspicion.ts) from the record's evidence
+ * now — highest first, ties in the random campaign's order — so its first item is the most
+ * suspicious record. Returns how many.
  */
 async function insertSample(
   tx: Tx,
@@ -215,22 +235,39 @@ async function insertSample(
     perLanguage: number | null;
     overlap: number;
     agreementFraction: number;
+    sampling: SamplingMode;
   },
 ): Promise<number> {
   const { campaignId, datasetId, seed, languages, perLanguage, overlap, agreementFraction } = sample;
+  const isSuspicion = sample.sampling === "suspicion";
+  // The record's evidence, only read when it orders the sample (solver counts are one index lookup per record).
+  const score = isSuspicion
+    ? Prisma.sql`verity_suspicion_score(r0."mutationScore", r0.flaky, s.total, s.solved, c."overallPass", r0."executableValid", ${WEAK_TESTS_THRESHOLD}::float8)`
+    : Prisma.sql`0::float8`;
+  const evidenceJoins = isSuspicion
+    ? Prisma.sql`LEFT JOIN "CriticVerdict" c ON c."recordId" = r0.id
+        CROSS JOIN LATERAL (SELECT (count(*) FILTER (WHERE x.passed IS NOT NULL))::int AS total, (count(*) FILTER (WHERE x.passed))::int AS solved
+                            FROM "Solution" x WHERE x."recordId" = r0.id) s`
+    : Prisma.empty;
+  const secretOrder = hmacSql(queueDrawKey("sample-order", campaignId), Prisma.sql`r.key`);
   // The agreement subset: items whose hash falls under the fraction get one extra annotator.
   // Item ids are random: nobody should be able to name an item they were not handed.
   return tx.$executeRaw`
     INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target)
     SELECT 'itm_' || replace(gen_random_uuid()::text, '-', ''), ${campaignId}, r.id, r.language,
-           (SELECT coalesce(max(position), 0) FROM "CampaignItem" WHERE "campaignId" = ${campaignId}) + row_number() OVER (ORDER BY ${hmacSql(queueDrawKey("sample-order", campaignId), Prisma.sql`r.key`)}),
+           (SELECT coalesce(max(position), 0) FROM "CampaignItem" WHERE "campaignId" = ${campaignId}) + row_number() OVER (ORDER BY r.score DESC, ${secretOrder}),
            ${overlap}::int + CASE WHEN ${overlap}::int = 1
              AND ('x' || substr(md5(${seed} || ':agree:' || r.key), 1, 8))::bit(32)::bigint / 4294967296.0 < ${agreementFraction}::float8
              THEN 1 ELSE 0 END
     FROM (
-      SELECT id, language, key, row_number() OVER (PARTITION BY language ORDER BY md5(${seed} || ':sample:' || key)) AS rank
-      FROM "Record" WHERE "datasetId" = ${datasetId} AND language = ANY(${languages}::text[])
-        AND NOT EXISTS (SELECT 1 FROM "GoldLabel" g WHERE g."recordId" = "Record".id)
+      SELECT id, language, key, score,
+             row_number() OVER (PARTITION BY language ORDER BY score DESC, md5(${seed} || ':sample:' || key)) AS rank
+      FROM (
+        SELECT r0.id, r0.language, r0.key, ${score} AS score
+        FROM "Record" r0 ${evidenceJoins}
+        WHERE r0."datasetId" = ${datasetId} AND r0.language = ANY(${languages}::text[])
+          AND NOT EXISTS (SELECT 1 FROM "GoldLabel" g WHERE g."recordId" = r0.id)
+      ) scored
     ) r
     WHERE (${perLanguage}::int IS NULL OR r.rank <= ${perLanguage}::int)
       AND NOT EXISTS (SELECT 1 FROM "CampaignItem" i WHERE i."campaignId" = ${campaignId} AND i."recordId" = r.id)`;
@@ -281,9 +318,10 @@ export async function extendCampaign({
           perLanguage: number | null;
           overlap: number;
           agreementFraction: number;
+          sampling: CampaignSampling;
         }[]
       >`
-        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction", sampling FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
       if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
       // An archived campaign is a finished record of its work: it takes no new items.
       if (campaign.status === "ARCHIVED")
@@ -316,6 +354,7 @@ export async function extendCampaign({
         perLanguage,
         overlap: campaign.overlap,
         agreementFraction: campaign.agreementFraction,
+        sampling: campaign.sampling === "SUSPICION" ? "suspicion" : "random",
       });
       const after = await itemsByLanguage(tx, campaignId);
       await tx.campaign.update({

@@ -14,11 +14,11 @@ import {
 import { pgPool } from "@/lib/server/db/pool";
 
 const DAWID_SKENE_METHOD =
-  "Dawid–Skene (1979) by expectation–maximisation over every label of the dataset's campaigns, annotators as raters; records with a gold answer are held at it, so gold items measure the annotators. Validity is the mean probability of being valid; the 95% interval is a percentile bootstrap over records (1,000 resamples; above 1,000 records its normal limit, mean ± 1.96·s/√n) with the annotators' reliabilities as fitted. Sensitivity: how often an annotator says invalid of an invalid record; specificity: valid of a valid one.";
+  "Dawid–Skene (1979) by expectation–maximisation over every label of the dataset's randomly sampled campaigns (suspicion-ordered ones are left out, as in the rule-based report), annotators as raters; records with a gold answer are held at it, so gold items measure the annotators. Validity is the mean probability of being valid; the 95% interval is a percentile bootstrap over records (1,000 resamples; above 1,000 records its normal limit, mean ± 1.96·s/√n) with the annotators' reliabilities as fitted. Sensitivity: how often an annotator says invalid of an invalid record; specificity: valid of a valid one.";
 
 /**
  * A dataset's validity per language estimated by Dawid–Skene, beside (never instead of) the
- * rule-based report: each label of its campaigns, each record once (a record labelled in several
+ * rule-based report: each label of its randomly sampled campaigns, each record once (a record labelled in several
  * campaigns pools its labels). Scope: reports:export.
  */
 export async function getDatasetDawidSkene({
@@ -40,7 +40,7 @@ export async function getDatasetDawidSkene({
     text: `SELECT i."recordId", min(i.language), g.valid, bool_or(NOT i.gold)
            FROM "CampaignItem" i JOIN "Campaign" c ON c.id = i."campaignId"
            LEFT JOIN "GoldLabel" g ON g."recordId" = i."recordId"
-           WHERE c."datasetId" = $1 AND i."labelCount" > 0
+           WHERE c."datasetId" = $1 AND c.sampling = 'RANDOM' AND i."labelCount" > 0
            GROUP BY i."recordId", g.valid ORDER BY i."recordId"`,
     values: [datasetId],
     rowMode: "array",
@@ -48,7 +48,7 @@ export async function getDatasetDawidSkene({
   const labels = await pool.query<[number, string, boolean]>({
     text: `SELECT i."recordId", a."userId", a.valid
            FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" JOIN "Campaign" c ON c.id = i."campaignId"
-           WHERE c."datasetId" = $1`,
+           WHERE c."datasetId" = $1 AND c.sampling = 'RANDOM'`,
     values: [datasetId],
     rowMode: "array",
   });

@@ -2,6 +2,7 @@ import "server-only";
 
 import { wilsonInterval } from "@/lib/metrics";
 import { humanAgreementFromSplits, kappaFromConfusion, type LabelSplit } from "@/lib/metrics/campaign-agreement";
+import type { SamplingMode } from "@/lib/evidence/suspicion";
 import type { ReportRow } from "@/lib/reports/format";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
@@ -12,8 +13,16 @@ import { getCampaign, getCampaignForSystem } from "@/lib/server/campaigns/campai
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 
+/** Which items a report's rates count: only randomly sampled ones (see SAMPLING_RULE). */
+type ReportSampling = {
+  /** How this campaign's items were chosen (a dataset report: always "random", the campaigns it counts). */
+  mode: SamplingMode;
+  note: string;
+};
+
 export type CampaignReport = {
   campaign: { id: string; name: string; dataset: string; finalRule: string; overlap: number };
+  sampling: ReportSampling;
   byLanguage: Record<string, ReportRow>;
   pooled: ReportRow;
   /** Unweighted mean over languages of each rate; counts are totals; no interval. */
@@ -203,7 +212,7 @@ export async function getCampaignReport({
     orderBy: { position: "asc" },
     select: { key: true, label: true },
   });
-  return buildReport(
+  const report = await buildReport(
     {
       id: campaign.id,
       name: campaign.name,
@@ -214,11 +223,52 @@ export async function getCampaignReport({
     [campaign],
     categoryDefs,
   );
+  if (campaign.sampling === "random") return report;
+  // Items chosen by suspicion say how many suspicious records were invalid, not how many records are:
+  // the counts stay, the rates go.
+  return { ...withoutRates(report), sampling: { mode: "suspicion", note: SUSPICION_CAMPAIGN_NOTE } };
 }
 
+/** The report with every rate (validity and its interval, critic pass, executable-valid) withheld. Pure. */
+function withoutRates(report: CampaignReport): CampaignReport {
+  const row = (figures: ReportRow): ReportRow => ({
+    ...figures,
+    validity: null,
+    ci: null,
+    criticPass: null,
+    executableValid: null,
+  });
+  return {
+    ...report,
+    byLanguage: Object.fromEntries(
+      Object.entries(report.byLanguage).map(([language, figures]) => [language, row(figures)]),
+    ),
+    pooled: row(report.pooled),
+    macro: row(report.macro),
+    byDifficulty: Object.fromEntries(
+      Object.entries(report.byDifficulty).map(([difficulty, figures]) => [
+        difficulty,
+        { ...figures, validity: null, ci: null },
+      ]),
+    ),
+    byCategory: report.byCategory.map((category) => ({ ...category, shareOfInvalid: null })),
+  };
+}
+
+/** What a random campaign's report says about its rates. */
+const RANDOM_CAMPAIGN_NOTE =
+  "The campaign's items are a seeded random sample of the dataset: its rates estimate the dataset's.";
+
+/** Why a suspicion-ordered campaign's report gives counts and no rates. */
+const SUSPICION_CAMPAIGN_NOTE =
+  "This campaign took the most suspicious records first (for cleaning), so its items are no sample of the dataset: the report gives counts and no rates, and the dataset's report leaves its items out.";
+
 export type DatasetReport = CampaignReport & {
+  /** The campaigns the figures count: the randomly sampled ones. */
   campaigns: { id: string; name: string; finalRule: string }[];
   rule: string;
+  /** Suspicion-ordered campaigns and their items, which the figures leave out. */
+  leftOut: { campaigns: { id: string; name: string }[]; items: number; labelledItems: number };
 };
 
 /** How a record labelled in several campaigns counts once; shown on the page and in the Markdown. */
@@ -249,34 +299,60 @@ export async function getDatasetReport({
           name: true,
           finalRule: true,
           overlap: true,
+          sampling: true,
           categories: { orderBy: { position: "asc" }, select: { key: true, label: true } },
         },
       },
     },
   });
   if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  // Validity is estimated from random samples only: a suspicion-ordered campaign must never move it.
+  const campaigns = dataset.campaigns.filter((campaign) => campaign.sampling === "RANDOM");
+  const suspicion = dataset.campaigns.filter((campaign) => campaign.sampling !== "RANDOM");
+  const [leftOutItems, leftOutLabelled] = suspicion.length
+    ? await Promise.all([
+        prisma().campaignItem.count({ where: { campaignId: { in: suspicion.map((c) => c.id) }, gold: false } }),
+        prisma().campaignItem.count({
+          where: { campaignId: { in: suspicion.map((c) => c.id) }, gold: false, labelCount: { gt: 0 } },
+        }),
+      ])
+    : [0, 0];
   const categoryDefs = [
     ...new Map(
-      dataset.campaigns.flatMap((campaign) => campaign.categories).map((category) => [category.key, category]),
+      campaigns.flatMap((campaign) => campaign.categories).map((category) => [category.key, category]),
     ).values(),
   ];
-  const rules = [...new Set(dataset.campaigns.map((campaign) => campaign.finalRule))];
+  const rules = [...new Set(campaigns.map((campaign) => campaign.finalRule))];
   const report = await buildReport(
     {
       id: dataset.id,
       name: dataset.name,
       dataset: dataset.name,
       finalRule: rules.join(" / ") || "consensus",
-      overlap: Math.max(1, ...dataset.campaigns.map((campaign) => campaign.overlap)),
+      overlap: Math.max(1, ...campaigns.map((campaign) => campaign.overlap)),
     },
-    dataset.campaigns,
+    campaigns,
     categoryDefs,
   );
   return {
     ...report,
-    campaigns: dataset.campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })),
+    sampling: { mode: "random", note: datasetSamplingNote(suspicion.length, leftOutLabelled) },
+    campaigns: campaigns.map(({ id, name, finalRule }) => ({ id, name, finalRule })),
     rule: CROSS_CAMPAIGN_RULE,
+    leftOut: {
+      campaigns: suspicion.map(({ id, name }) => ({ id, name })),
+      items: leftOutItems,
+      labelledItems: leftOutLabelled,
+    },
   };
+}
+
+/** The dataset report's word on sampling: random campaigns only, and what it left out. Pure. */
+function datasetSamplingNote(suspicionCampaigns: number, labelledItems: number): string {
+  const rule =
+    "Rates count only randomly sampled campaigns' items; campaigns ordered by suspicion (for cleaning) are left out, so they never bias the validity estimate.";
+  if (suspicionCampaigns === 0) return rule;
+  return `${rule} Left out: ${suspicionCampaigns} suspicion-ordered campaign${suspicionCampaigns === 1 ? "" : "s"} with ${labelledItems} labelled item${labelledItems === 1 ? "" : "s"}.`;
 }
 
 /** Sums count rows by one of their keys, groups in order. */
@@ -340,6 +416,7 @@ async function buildReport(
   const invalidItems = totals.resolved - totals.valid;
   return {
     campaign: meta,
+    sampling: { mode: "random", note: RANDOM_CAMPAIGN_NOTE },
     byLanguage,
     pooled,
     macro,

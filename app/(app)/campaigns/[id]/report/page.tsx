@@ -28,7 +28,18 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
         title={`Validity report: ${campaign.name}`}
         description={`${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule. Validity is valid / resolved items, with a Wilson 95% interval; hover a “—” to see why a value is undefined.`}
       />
-      <ReportView report={report} downloads={<ReportDownloads campaignId={id} markdown={reportToMarkdown(report)} />} />
+      <p
+        role="note"
+        className={`mb-4 rounded-md px-3 py-2 text-sm ring-1 ${report.sampling.mode === "suspicion" ? "bg-amber-50 text-amber-900 ring-amber-200" : "bg-slate-50 text-slate-700 ring-slate-200"}`}
+      >
+        {report.sampling.note}
+      </p>
+      <ReportView
+        report={report}
+        downloads={
+          <ReportDownloads campaignId={id} markdown={reportToMarkdown(report, { note: report.sampling.note })} />
+        }
+      />
     </>
   );
 }

@@ -41,6 +41,12 @@ export default async function DatasetReportPage({
         title={`Validity report: ${name}, all campaigns`}
         description={`${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}. ${report.rule} Validity is valid / resolved, with a Wilson 95% interval.`}
       />
+      <p role="note" className="mb-4 rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
+        {report.sampling.note}
+        {report.leftOut.campaigns.length > 0
+          ? ` (${report.leftOut.campaigns.map((campaign) => campaign.name).join(", ")}: ${report.leftOut.items} items.)`
+          : null}
+      </p>
       {report.campaigns.length === 0 ? (
         <Card>
           <p className="text-sm text-slate-600">No campaign covers this dataset yet.</p>
@@ -52,7 +58,7 @@ export default async function DatasetReportPage({
             <>
               <DownloadsCard
                 groups={[tableDownloads(`/api/v1/datasets/${encodeURIComponent(name)}/report`)]}
-                markdown={reportToMarkdown(report, { note: report.rule })}
+                markdown={reportToMarkdown(report, { note: `${report.rule} ${report.sampling.note}` })}
               />
               <Card title="Label aggregation by competence">
                 {dawidSkene ? (

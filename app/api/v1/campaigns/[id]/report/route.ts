@@ -10,5 +10,5 @@ const querySchema = z.object({ format: z.enum(["json", "csv", "md"]).default("js
 export const GET = apiRoute<{ id: string }>("reports:export", async ({ request, actor, params }) => {
   const { format } = parseSearchParams(request, querySchema);
   const report = await getCampaignReport({ actor, campaignId: params.id });
-  return reportResponse({ report, format, name: report.campaign.name });
+  return reportResponse({ report, format, name: report.campaign.name, note: report.sampling.note });
 });

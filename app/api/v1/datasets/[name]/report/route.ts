@@ -10,5 +10,5 @@ const querySchema = z.object({ format: z.enum(["json", "csv", "md"]).default("js
 export const GET = apiRoute<{ name: string }>("reports:export", async ({ request, actor, params }) => {
   const { format } = parseSearchParams(request, querySchema);
   const report = await getDatasetReport({ actor, datasetName: pathSegment(params.name) });
-  return reportResponse({ report, format, name: report.campaign.name, note: report.rule });
+  return reportResponse({ report, format, name: report.campaign.name, note: `${report.rule} ${report.sampling.note}` });
 });
