@@ -220,6 +220,40 @@ describe("getDatasetCriticCalibration", () => {
     expect(imported.reliability).toEqual({ points: [], ece: null, n: 0 });
   });
 
+  it("leaves out a suspicion-ordered campaign's labels, however strong", async () => {
+    const before = await getDatasetCriticCalibration({ actor: admin, datasetName: dataset });
+    // Two annotators agreeing that every record is valid: a stronger label than the random
+    // campaign's single one, so it would win each record if suspicion campaigns counted.
+    const suspicious = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("Suspicion"),
+        overlap: 2,
+        agreementFraction: 0,
+        blind: true,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+        sampling: "suspicion",
+      },
+    });
+    const items = await prisma().campaignItem.findMany({ where: { campaignId: suspicious.id }, select: { id: true } });
+    expect(items.length).toBeGreaterThan(0);
+    for (const person of [
+      await makeUser("ANNOTATOR", ["python", "cpp"]),
+      await makeUser("ANNOTATOR", ["python", "cpp"]),
+    ])
+      for (const item of items) {
+        await holdItem({ userId: person.id, itemId: item.id });
+        await submitAnnotation({
+          actor: person,
+          itemId: item.id,
+          input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 1000 },
+        });
+      }
+    expect(await getDatasetCriticCalibration({ actor: admin, datasetName: dataset })).toEqual(before);
+  });
+
   it("leaves the validity report as it was: critic runs do not touch it", async () => {
     const report = await getDatasetReport({ actor: admin, datasetName: dataset });
     // The record files' critic passed 5 of the 6 Python records; the runs' verdicts are not the report's.

@@ -85,6 +85,13 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
             people found invalid, the share it flags; brackets hold Wilson 95% intervals. This is what tells whether a
             signal may filter records people never see.
           </p>
+          {campaign.sampling === "suspicion" ? (
+            <p role="note" className="mb-2 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+              This campaign&apos;s items were picked because these signals pointed at them, so the precision below is
+              higher and the recall says nothing of the records nobody picked. Read these figures on a randomly sampled
+              campaign before filtering with a signal.
+            </p>
+          ) : null}
           {signals.length === 0 ? (
             <p className="text-sm text-slate-500">No item has both a final label and a signal yet.</p>
           ) : (
