@@ -6,7 +6,7 @@
 // and the four counts), and creating a suspicion-ordered campaign over every record. In-process, one
 // request at a time. Writes docs/benchmarks.md.
 //
-//   node scripts/run-ts.mjs scripts/bench/evidence-filters.ts [-- --requests 10 --no-write]
+//   npm run bench:evidence-filters [-- --requests 10 --no-write]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     const section = [
       SECTION,
       "",
-      `Run on ${new Date().toISOString().slice(0, 10)} with \`node scripts/run-ts.mjs scripts/bench/evidence-filters.ts\` on the database of \`npm run bench:review\` (100,000 records; a campaign of overlap 3 with 300,000 labels by 50 annotators), with evidence added in SQL: a mutation score on two records in three (uniform 0–1), one record in fifty flaky, three solver models on one record in four. In-process, one request at a time after ${warmUp} warm-up requests. Records matching each reason: ${matches.join(", ")}.`,
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:evidence-filters\` on the database of \`npm run bench:review\` (100,000 records; a campaign of overlap 3 with 300,000 labels by 50 annotators), with evidence added in SQL: a mutation score on two records in three (uniform 0–1), one record in fifty flaky, three solver models on one record in four. In-process, one request at a time after ${warmUp} warm-up requests. Records matching each reason: ${matches.join(", ")}.`,
       "",
       MEASURED_HEADER,
       ...rows,
