@@ -116,3 +116,14 @@ export function chooseBenchDatabase(databaseUrl: string | undefined, dataDir: st
   process.env.VERITY_DB_PORT = "54675";
   delete process.env.DATABASE_URL;
 }
+
+/**
+ * Points the modules a benchmark loads after this call at an embedded PostgreSQL server in a folder
+ * of the benchmark's own (`dataDir`), never the app's. VERITY_BENCH_DB_PORT moves it off
+ * `defaultPort`, so the benchmarks of two checkouts on one machine do not collide.
+ */
+export function useOwnBenchDatabase(dataDir: string, defaultPort: string): void {
+  process.env.VERITY_DATA_DIR = dataDir;
+  process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? defaultPort;
+  delete process.env.DATABASE_URL;
+}

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 
 import { criticAnswer, startFakeOpenAI } from "@/lib/testing/fake-openai";
 
-import { describeMachine, machineLine, uptime, writeBenchmarkSection } from "./common";
+import { describeMachine, machineLine, uptime, useOwnBenchDatabase, writeBenchmarkSection } from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -27,9 +27,7 @@ const SECTION = "## Critic run throughput (fake endpoint)";
 
 const DATA_DIR = ".data/bench-critic-run";
 rmSync(DATA_DIR, { recursive: true, force: true });
-process.env.VERITY_DATA_DIR = DATA_DIR;
-process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54676";
-delete process.env.DATABASE_URL;
+useOwnBenchDatabase(DATA_DIR, "54676");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");

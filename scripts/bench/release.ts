@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { describeMachine, machineLine, uptime, writeBenchmarkSection } from "./common";
+import { describeMachine, machineLine, uptime, useOwnBenchDatabase, writeBenchmarkSection } from "./common";
 import { seedRecords } from "./queue-common";
 
 const { values: options } = parseArgs({ options: { "no-write": { type: "boolean", default: false } } });
@@ -23,10 +23,7 @@ const DATASET = "bench-release";
 const RECORDS = 100_000;
 const REPAIRED = 1_000;
 
-// Its own embedded database folder (VERITY_BENCH_DB_PORT moves its port), never the app's.
-process.env.VERITY_DATA_DIR = ".data/bench-release";
-process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54391";
-delete process.env.DATABASE_URL;
+useOwnBenchDatabase(".data/bench-release", "54391");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");

@@ -7,18 +7,14 @@ import type pg from "pg";
 
 import type { Actor } from "@/lib/server/auth/permissions";
 
-import { percentile } from "./common";
+import { percentile, useOwnBenchDatabase } from "./common";
 import { fillOverlapCampaign, seedRecords } from "./queue-common";
 
 export const BENCH_DATA_DIR = ".data/bench-queue";
-// VERITY_BENCH_DB_PORT moves it, so benchmarks of two checkouts on one machine do not collide.
-export const BENCH_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
 
 /** Points the modules loaded after this call at the benchmark database `npm run bench:queue` uses. */
 export function selectBenchQueueDatabase(): void {
-  process.env.VERITY_DATA_DIR = BENCH_DATA_DIR;
-  process.env.VERITY_DB_PORT = BENCH_DB_PORT;
-  delete process.env.DATABASE_URL;
+  useOwnBenchDatabase(BENCH_DATA_DIR, "54389");
 }
 
 export type ReviewData = { campaignId: string; admin: Actor; reviewer: Actor };

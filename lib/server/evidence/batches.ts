@@ -384,7 +384,21 @@ export type EvidenceSummary = {
   stillborn: number;
   flaky: number;
   stable: number;
-  byLanguage: Record<string, { mutants: number; stillborn: number; measured: number; weak: number; flaky: number }>;
+  byLanguage: Record<string, LanguageEvidenceSummary>;
+};
+
+/** One language's share of a batch: its mutation counts, its measured records' mean score, its flaky records. */
+export type LanguageEvidenceSummary = {
+  /** Records with a mutation analysis in the batch (measured or not applicable). */
+  records: number;
+  mutants: number;
+  viable: number;
+  killed: number;
+  stillborn: number;
+  measured: number;
+  meanScore: number | null;
+  weak: number;
+  flaky: number;
 };
 
 /**
@@ -427,12 +441,26 @@ export async function summarizeEvidenceBatch({
   ]);
   const byLanguage: EvidenceSummary["byLanguage"] = {};
   const entry = (language: string) =>
-    (byLanguage[language] ??= { mutants: 0, stillborn: 0, measured: 0, weak: 0, flaky: 0 });
+    (byLanguage[language] ??= {
+      records: 0,
+      mutants: 0,
+      viable: 0,
+      killed: 0,
+      stillborn: 0,
+      measured: 0,
+      meanScore: null,
+      weak: 0,
+      flaky: 0,
+    });
   for (const row of analyses)
     Object.assign(entry(row.language), {
+      records: row.records,
       mutants: row.mutants,
+      viable: row.viable,
+      killed: row.killed,
       stillborn: row.stillborn,
       measured: row.measured,
+      meanScore: row.measured > 0 ? (row.scoreSum ?? 0) / row.measured : null,
       weak: row.weak,
     });
   for (const row of checks) entry(row.language).flaky = row.flaky;
