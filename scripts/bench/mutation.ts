@@ -71,11 +71,15 @@ type ManifestEntry = {
   valid: boolean;
   flaw: string | null;
   expectedExecution?: string;
+  /** What the demo sandbox test expects of the record's evidence, when the manifest says. */
+  expectedEvidence?: { flaky?: boolean | null };
 };
 
-/** Records whose outcome the manifest says may change from run to run. */
+/** Records whose outcome the manifest says may change from run to run, or whose flakiness it states. */
 const mayBeNondeterministic = (entry: ManifestEntry) =>
-  entry.flaw === "nondeterministic-test" || entry.expectedExecution === "any";
+  entry.flaw === "nondeterministic-test" ||
+  entry.expectedExecution === "any" ||
+  typeof entry.expectedEvidence?.flaky === "boolean";
 
 async function* text(value: string): AsyncGenerator<string> {
   yield value;
@@ -384,7 +388,7 @@ async function main(): Promise<void> {
       "",
       "### Which flawed records each signal catches",
       "",
-      `The manifest (\`prisma/demo/manifest.json\`) names each flawed record's flaw. A signal flags a record when the dataset's own filter finds it: the four evidence reasons (\`evidence=weak_tests\` at the default threshold ${WEAK_TESTS_THRESHOLD}, \`flaky\`, \`unsolved\`, \`critic_vs_execution\`; lib/server/evidence/reasons.ts), the critic's verdict (\`critic=fail\`, the verdict embedded in the demo records) and execution (\`executable=failed\`, which leaves flaky records out); for every record the four reasons were also checked against the pure rule \`evidenceReasonsOf\` (lib/evidence/suspicion.ts), and agreed. Flaky: ${options.flaky === "all" ? "every record's" : `only ${checked.records} records' — those the manifest says may be nondeterministic (flaw \`nondeterministic-test\` or execution \`any\`) and every fifth other one, to save time on the loaded machine; "—" below is not checked —`} demo and full tests run ${REPEAT} times, each run alone (${checked.flaky} flaky, ${checked.stable} stable). Flaky records: ${flakyRecords.join(", ") || "none"}.`,
+      `The manifest (\`prisma/demo/manifest.json\`) names each flawed record's flaw. A signal flags a record when the dataset's own filter finds it: the four evidence reasons (\`evidence=weak_tests\` at the default threshold ${WEAK_TESTS_THRESHOLD}, \`flaky\`, \`unsolved\`, \`critic_vs_execution\`; lib/server/evidence/reasons.ts), the critic's verdict (\`critic=fail\`, the verdict embedded in the demo records) and execution (\`executable=failed\`, which leaves flaky records out); for every record the four reasons were also checked against the pure rule \`evidenceReasonsOf\` (lib/evidence/suspicion.ts), and agreed. Flaky: ${options.flaky === "all" ? "every record's" : `only ${checked.records} records' — those the manifest says may be nondeterministic (flaw \`nondeterministic-test\` or execution \`any\`) or states an expected flakiness for and every fifth other one, to save time on the loaded machine; "—" below is not checked —`} demo and full tests run ${REPEAT} times, each run alone (${checked.flaky} flaky, ${checked.stable} stable). Flaky records: ${flakyRecords.join(", ") || "none"}.`,
       "",
       "| Line | Record | Language | Flaw | Verification | Mutation score | Solved by | Flaky | Flagged by |",
       "|---:|---|---|---|---|---:|---:|---|---|",
