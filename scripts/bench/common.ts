@@ -122,7 +122,7 @@ export function chooseBenchDatabase(databaseUrl: string | undefined, dataDir: st
  * of the benchmark's own (`dataDir`), never the app's. VERITY_BENCH_DB_PORT moves it off
  * `defaultPort`, so the benchmarks of two checkouts on one machine do not collide.
  */
-export function useOwnBenchDatabase(dataDir: string, defaultPort: string): void {
+export function selectOwnBenchDatabase(dataDir: string, defaultPort: string): void {
   process.env.VERITY_DATA_DIR = dataDir;
   process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? defaultPort;
   delete process.env.DATABASE_URL;

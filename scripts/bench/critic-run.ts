@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 
 import { criticAnswer, startFakeOpenAI } from "@/lib/testing/fake-openai";
 
-import { describeMachine, machineLine, uptime, useOwnBenchDatabase, writeBenchmarkSection } from "./common";
+import { describeMachine, machineLine, uptime, selectOwnBenchDatabase, writeBenchmarkSection } from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -27,7 +27,7 @@ const SECTION = "## Critic run throughput (fake endpoint)";
 
 const DATA_DIR = ".data/bench-critic-run";
 rmSync(DATA_DIR, { recursive: true, force: true });
-useOwnBenchDatabase(DATA_DIR, "54676");
+selectOwnBenchDatabase(DATA_DIR, "54676");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");

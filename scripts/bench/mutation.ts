@@ -20,7 +20,7 @@ import pg from "pg";
 import type { Actor } from "@/lib/server/auth/permissions";
 import type { RecordFilters, RecordView } from "@/lib/server/records/records";
 
-import { describeMachine, machineLine, uptime, useOwnBenchDatabase, writeBenchmarkSection } from "./common";
+import { describeMachine, machineLine, uptime, selectOwnBenchDatabase, writeBenchmarkSection } from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -42,7 +42,7 @@ const DEMO_DIR = join("prisma", "demo");
 
 const DATA_DIR = ".data/bench-mutation";
 rmSync(DATA_DIR, { recursive: true, force: true });
-useOwnBenchDatabase(DATA_DIR, "54393");
+selectOwnBenchDatabase(DATA_DIR, "54393");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { config } = await import("@/lib/server/config");

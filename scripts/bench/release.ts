@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { describeMachine, machineLine, uptime, useOwnBenchDatabase, writeBenchmarkSection } from "./common";
+import { describeMachine, machineLine, uptime, selectOwnBenchDatabase, writeBenchmarkSection } from "./common";
 import { seedRecords } from "./queue-common";
 
 const { values: options } = parseArgs({ options: { "no-write": { type: "boolean", default: false } } });
@@ -23,7 +23,7 @@ const DATASET = "bench-release";
 const RECORDS = 100_000;
 const REPAIRED = 1_000;
 
-useOwnBenchDatabase(".data/bench-release", "54391");
+selectOwnBenchDatabase(".data/bench-release", "54391");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");

@@ -7,14 +7,14 @@ import type pg from "pg";
 
 import type { Actor } from "@/lib/server/auth/permissions";
 
-import { percentile, useOwnBenchDatabase } from "./common";
+import { percentile, selectOwnBenchDatabase } from "./common";
 import { fillOverlapCampaign, seedRecords } from "./queue-common";
 
 export const BENCH_DATA_DIR = ".data/bench-queue";
 
 /** Points the modules loaded after this call at the benchmark database `npm run bench:queue` uses. */
 export function selectBenchQueueDatabase(): void {
-  useOwnBenchDatabase(BENCH_DATA_DIR, "54389");
+  selectOwnBenchDatabase(BENCH_DATA_DIR, "54389");
 }
 
 export type ReviewData = { campaignId: string; admin: Actor; reviewer: Actor };
