@@ -388,7 +388,7 @@ export type EvidenceSummary = {
 };
 
 /** One language's share of a batch: its mutation counts, its measured records' mean score, its flaky records. */
-export type LanguageEvidenceSummary = {
+type LanguageEvidenceSummary = {
   /** Records with a mutation analysis in the batch (measured or not applicable). */
   records: number;
   mutants: number;
