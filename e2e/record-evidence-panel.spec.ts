@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
-import { admin, E2E_SECRET, ensurePeople, invite, signIn } from "./people";
+import { admin, annotator, E2E_SECRET, ensurePeople, invite, signIn } from "./people";
 
 // The evidence panel as people use it, in the real sandbox: an admin imports one small record,
 // verifies it, checks it for flaky tests on the record page, uploads two models' outputs on the
@@ -19,7 +19,6 @@ const run = Date.now().toString(36);
 const dataset = `e2e-panel-${run}`;
 const title = `Adult age ${run}`;
 const campaignName = `Panel ${run}`;
-const labeller = { email: `panel-ann-${run}@example.test`, password: "annotator-password-7", name: `Lena ${run}` };
 const reviewer = { email: `panel-rev-${run}@example.test`, password: "reviewer-password-7", name: `Remo ${run}` };
 
 // Four mutants (lib/evidence/mutation): `return False`, `>=` → `>`, 18 → 19 and 18 → 17. The demo
@@ -83,6 +82,7 @@ async function expectFullEvidence(panel: ReturnType<typeof rows>) {
   await expect(panel.critic).toHaveText(/fails\s*Incorrect test target/);
 }
 
+// The shared admin and Python annotator (people.ts); the annotator labels this campaign's one item.
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 test("the admin collects each signal and the record page's panel shows it", async ({ page }) => {
@@ -165,10 +165,7 @@ test("the admin collects each signal and the record page's panel shows it", asyn
   expect(rest.evidence.solvers).toMatchObject({ solved: 1, total: 2 });
 });
 
-test("the admin creates a campaign showing execution only and invites an annotator and a reviewer", async ({
-  page,
-  browser,
-}) => {
+test("the admin creates a campaign showing execution only and invites a reviewer", async ({ page, browser }) => {
   await signIn(page, admin);
   await page.goto("/campaigns");
   await page.getByLabel("Dataset").selectOption(dataset);
@@ -179,14 +176,13 @@ test("the admin creates a campaign showing execution only and invites an annotat
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
   await expect(page).toHaveURL(/\/campaigns\/[^/]+$/);
   campaignId = new URL(page.url()).pathname.split("/")[2];
-  await invite(page, browser, labeller, "ANNOTATOR");
   await invite(page, browser, reviewer, "REVIEWER");
 });
 
 test("the annotator's workspace shows only the run result before the first label, and everything after", async ({
   page,
 }) => {
-  await signIn(page, labeller);
+  await signIn(page, annotator);
   await page.goto(`/campaigns/${campaignId}/next`);
   await expect(page).toHaveURL(/\/items\/itm_/);
   const itemUrl = page.url();

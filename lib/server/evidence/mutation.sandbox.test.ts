@@ -241,7 +241,7 @@ describe("mutation score in the sandbox", () => {
         );
       },
       // Up to 16 compiled runs per language (cargo and javac take seconds each on a loaded machine).
-      600_000,
+      900_000,
     );
   }
 });
