@@ -94,6 +94,14 @@ export const DEFAULT_CATEGORIES: readonly CategoryDefinition[] = [
     criticRule: null,
   },
   {
+    // Worse than weak coverage: the tests would pass a wrong solution, so the record cannot score one.
+    key: "weak-tests",
+    label: "Weak tests",
+    description: "The tests accept wrong solutions: they check too little (e.g. one trivial case) to catch a bug.",
+    invalidating: true,
+    criticRule: null,
+  },
+  {
     key: "weak-coverage",
     label: "Weak coverage",
     description: "Valid, but the tests miss important cases.",
