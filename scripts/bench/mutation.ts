@@ -9,7 +9,7 @@
 // critic and execution filters), held against the pure rule of lib/evidence/suspicion.ts record by
 // record. Writes docs/benchmarks.md.
 //
-//   npm run bench:mutation [-- --mutants 8 --repeat 3 --flaky all|sample --no-write]
+//   npm run bench:mutation [-- --mutants 8 --repeat 3 --flaky all|sample --report-only --no-write]
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -30,6 +30,8 @@ const { values: options } = parseArgs({
     // may be nondeterministic, plus every fifth other one, each checked on request (the record page's
     // button) — for a loaded machine, where the batch takes too long.
     flaky: { type: "string", default: "all" },
+    // Runs nothing: reports what a previous run (stopped, or still running) left in the database.
+    "report-only": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
   },
 });
@@ -40,8 +42,9 @@ const SECTION = "## Mutation throughput and what each signal catches on the demo
 const DATASET = "demo";
 const DEMO_DIR = join("prisma", "demo");
 
+const REPORT_ONLY = options["report-only"];
 const DATA_DIR = ".data/bench-mutation";
-rmSync(DATA_DIR, { recursive: true, force: true });
+if (!REPORT_ONLY) rmSync(DATA_DIR, { recursive: true, force: true });
 selectOwnBenchDatabase(DATA_DIR, "54393");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
@@ -125,6 +128,67 @@ const SIGNALS: { name: string; filters: RecordFilters }[] = [
   { name: "Execution failed", filters: { executable: "failed" } },
 ];
 
+/** What the batches took, from this run or (--report-only) from the database a previous run left. */
+type Run = {
+  verificationSeconds: number;
+  solutions: number;
+  models: number;
+  solutionSeconds: number;
+  mutationBatchId: string;
+  mutationSeconds: number;
+  /** Record tasks of the mutation batch done, of its total (a stopped run reports a partial batch). */
+  mutationDone: number;
+  mutationTotal: number;
+  loadBefore: string;
+  loadAfter: string;
+  loadEnd: string;
+  checked: { mode: "all" | "sample"; seconds: number | null; flaky: number; stable: number; records: number };
+};
+
+/** The newest batches of each kind in the benchmark's database, for --report-only. */
+async function runFromDatabase(client: pg.Client): Promise<Run> {
+  const seconds = (from: Date, to: Date | null) => (to ? (to.getTime() - from.getTime()) / 1000 : Number.NaN);
+  const verification = (
+    await client.query<{ createdAt: Date; finishedAt: Date | null }>(
+      `SELECT "createdAt", "finishedAt" FROM "VerificationBatch" ORDER BY "createdAt" DESC LIMIT 1`,
+    )
+  ).rows[0];
+  const solutions = (
+    await client.query<{ createdAt: Date; finishedAt: Date | null; total: number; models: number }>(
+      `SELECT b."createdAt", b."finishedAt", b.total, (SELECT COUNT(DISTINCT model)::int FROM "Solution") AS models
+         FROM "SolutionBatch" b ORDER BY b."createdAt" DESC LIMIT 1`,
+    )
+  ).rows[0];
+  const mutation = (
+    await client.query<{ id: string; createdAt: Date; last: Date | null; done: number; total: number }>(
+      `SELECT b.id, b."createdAt", COALESCE(b."finishedAt", (SELECT MAX(a."createdAt") FROM "MutationAnalysis" a WHERE a."batchId" = b.id)) AS last,
+              b.done, b.total
+         FROM "EvidenceBatch" b WHERE b.mutants > 0 ORDER BY b."createdAt" DESC LIMIT 1`,
+    )
+  ).rows[0];
+  const checks = (
+    await client.query<{ records: number; flaky: number; stable: number; inBatch: number }>(
+      `SELECT COUNT(*)::int AS records, COUNT(*) FILTER (WHERE flaky)::int AS flaky,
+              COUNT(*) FILTER (WHERE flaky = false)::int AS stable, COUNT("batchId")::int AS "inBatch" FROM "FlakyCheck"`,
+    )
+  ).rows[0];
+  const now = uptime();
+  return {
+    verificationSeconds: seconds(verification.createdAt, verification.finishedAt),
+    solutions: solutions.total,
+    models: solutions.models,
+    solutionSeconds: seconds(solutions.createdAt, solutions.finishedAt),
+    mutationBatchId: mutation.id,
+    mutationSeconds: seconds(mutation.createdAt, mutation.last),
+    mutationDone: mutation.done,
+    mutationTotal: mutation.total,
+    loadBefore: "not recorded (--report-only)",
+    loadAfter: now,
+    loadEnd: now,
+    checked: { mode: checks.inBatch > 0 ? "all" : "sample", seconds: null, ...checks },
+  };
+}
+
 async function main(): Promise<void> {
   const database = await openDatabase();
   const client = new pg.Client({ connectionString: database.url });
@@ -146,112 +210,146 @@ async function main(): Promise<void> {
       runnable.set(language, (await router.availabilityOf(language)).available);
     const keptLines = demoLines.flatMap((_, index) => (runnable.get(languageOf[index]) ? [index + 1] : []));
     const skippedLanguages = [...runnable].filter(([, available]) => !available).map(([language]) => language);
-    const imported = await importRecords({
-      actor: SYSTEM_ACTOR.cli,
-      datasetName: DATASET,
-      source: text(`${keptLines.map((line) => demoLines[line - 1]).join("\n")}\n`),
-      skipInvalid: false,
-      origin: "cli",
-      fileName: "demo.jsonl",
-    });
-    if (!imported.ok) throw new Error(`the demo import failed: ${JSON.stringify(imported.errors)}`);
-    console.error(
-      `Imported ${imported.imported} demo records (${skippedLanguages.length ? `no toolchain here: ${skippedLanguages.join(", ")}` : "every language"}).`,
-    );
-
-    await startVerificationWorkers();
+    const entryOf = (record: RecordView) => manifest.find((entry) => entry.line === keptLines[record.line - 1])!;
+    const run = REPORT_ONLY ? await runFromDatabase(client) : await collect();
     const workers = config().workers.verificationConcurrency;
     const sandboxSlots = config().sandbox.concurrency;
 
-    console.error("Verifying the records…");
-    let started = performance.now();
-    const verification = await startVerification({ actor: SYSTEM_ACTOR.cli, datasetName: DATASET, force: false });
-    const verified = await finished(started, () =>
-      getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: verification.batchId }),
-    );
-
-    // The demo solver models' outputs for the records imported (the file names every demo record).
-    const keys = new Set((await recordsMatching(admin, {})).map((record) => record.key));
-    const solutionLines = readFileSync(join(DEMO_DIR, "solutions.jsonl"), "utf8")
-      .split("\n")
-      .filter((line) => line && keys.has((JSON.parse(line) as { key?: string }).key ?? ""));
-    console.error(`Running ${solutionLines.length} solver solutions…`);
-    started = performance.now();
-    const solutionImport = await importAndRunSolutions({
-      actor: SYSTEM_ACTOR.cli,
-      datasetName: DATASET,
-      source: text(`${solutionLines.join("\n")}\n`),
-      defaultModel: null,
-      origin: "cli",
-      fileName: "solutions.jsonl",
-    });
-    const solved = await finished(started, () =>
-      getSolutionBatchProgress({ actor: SYSTEM_ACTOR.cli, batchId: solutionImport.batchId }),
-    );
-
-    console.error(`Mutation analysis, ${MUTANTS} mutants per record…`);
-    const loadBefore = uptime();
-    started = performance.now();
-    const mutation = await startEvidence({
-      actor: SYSTEM_ACTOR.cli,
-      datasetName: DATASET,
-      mutants: MUTANTS,
-      repeat: 0,
-    });
-    const mutated = await finished(started, () =>
-      getEvidenceProgress({ actor: SYSTEM_ACTOR.cli, batchId: mutation.batchId }),
-    );
-    const loadAfter = uptime();
-    const summary = await summarizeEvidenceBatch({
-      actor: SYSTEM_ACTOR.cli,
-      batchId: mutation.batchId,
-      weakBelow: WEAK_TESTS_THRESHOLD,
-    });
-
-    const listed = await recordsMatching(admin, {});
-    const entryOf = (record: RecordView) => manifest.find((entry) => entry.line === keptLines[record.line - 1])!;
-    const flakinessSample = listed.filter((record, index) => mayBeNondeterministic(entryOf(record)) || index % 5 === 0);
-    console.error(
-      `Flakiness check, the tests of ${options.flaky === "all" ? "every record" : `${flakinessSample.length} records`} ${REPEAT} times alone…`,
-    );
-    started = performance.now();
-    let checked: { seconds: number; flaky: number; stable: number; records: number };
-    if (options.flaky === "all") {
-      const flakiness = await startEvidence({
+    /** Imports the demo records and runs every batch through this process's workers. */
+    async function collect(): Promise<Run> {
+      const imported = await importRecords({
         actor: SYSTEM_ACTOR.cli,
         datasetName: DATASET,
-        mutants: 0,
-        repeat: REPEAT,
+        source: text(`${keptLines.map((line) => demoLines[line - 1]).join("\n")}\n`),
+        skipInvalid: false,
+        origin: "cli",
+        fileName: "demo.jsonl",
       });
-      const done = await finished(started, () =>
-        getEvidenceProgress({ actor: SYSTEM_ACTOR.cli, batchId: flakiness.batchId }),
+      if (!imported.ok) throw new Error(`the demo import failed: ${JSON.stringify(imported.errors)}`);
+      console.error(
+        `Imported ${imported.imported} demo records (${skippedLanguages.length ? `no toolchain here: ${skippedLanguages.join(", ")}` : "every language"}).`,
       );
-      if (done.progress.status !== "SUCCEEDED")
-        throw new Error(`the flakiness batch ended ${done.progress.status}: ${done.progress.stopReason}`);
-      const counted = await summarizeEvidenceBatch({
+
+      await startVerificationWorkers();
+
+      console.error("Verifying the records…");
+      let started = performance.now();
+      const verification = await startVerification({ actor: SYSTEM_ACTOR.cli, datasetName: DATASET, force: false });
+      const verified = await finished(started, () =>
+        getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: verification.batchId }),
+      );
+
+      // The demo solver models' outputs for the records imported (the file names every demo record).
+      const keys = new Set((await recordsMatching(admin, {})).map((record) => record.key));
+      const solutionLines = readFileSync(join(DEMO_DIR, "solutions.jsonl"), "utf8")
+        .split("\n")
+        .filter((line) => line && keys.has((JSON.parse(line) as { key?: string }).key ?? ""));
+      console.error(`Running ${solutionLines.length} solver solutions…`);
+      started = performance.now();
+      const solutionImport = await importAndRunSolutions({
         actor: SYSTEM_ACTOR.cli,
-        batchId: flakiness.batchId,
-        weakBelow: WEAK_TESTS_THRESHOLD,
+        datasetName: DATASET,
+        source: text(`${solutionLines.join("\n")}\n`),
+        defaultModel: null,
+        origin: "cli",
+        fileName: "solutions.jsonl",
       });
-      checked = { seconds: done.seconds, flaky: counted.flaky, stable: counted.stable, records: counted.records };
-    } else {
-      let flaky = 0;
-      let stable = 0;
-      for (const record of flakinessSample) {
-        const verdict = await checkRecordFlakiness({ actor: admin, recordId: record.id, repeat: REPEAT });
-        if (verdict.flaky === true) flaky++;
-        if (verdict.flaky === false) stable++;
+      const solved = await finished(started, () =>
+        getSolutionBatchProgress({ actor: SYSTEM_ACTOR.cli, batchId: solutionImport.batchId }),
+      );
+
+      console.error(`Mutation analysis, ${MUTANTS} mutants per record…`);
+      const loadBefore = uptime();
+      started = performance.now();
+      const mutation = await startEvidence({
+        actor: SYSTEM_ACTOR.cli,
+        datasetName: DATASET,
+        mutants: MUTANTS,
+        repeat: 0,
+      });
+      const mutated = await finished(started, () =>
+        getEvidenceProgress({ actor: SYSTEM_ACTOR.cli, batchId: mutation.batchId }),
+      );
+      const loadAfter = uptime();
+
+      const listed = await recordsMatching(admin, {});
+      const flakinessSample = listed.filter(
+        (record, index) => mayBeNondeterministic(entryOf(record)) || index % 5 === 0,
+      );
+      console.error(
+        `Flakiness check, the tests of ${options.flaky === "all" ? "every record" : `${flakinessSample.length} records`} ${REPEAT} times alone…`,
+      );
+      started = performance.now();
+      let checked: Run["checked"];
+      if (options.flaky === "all") {
+        const flakiness = await startEvidence({
+          actor: SYSTEM_ACTOR.cli,
+          datasetName: DATASET,
+          mutants: 0,
+          repeat: REPEAT,
+        });
+        const done = await finished(started, () =>
+          getEvidenceProgress({ actor: SYSTEM_ACTOR.cli, batchId: flakiness.batchId }),
+        );
+        if (done.progress.status !== "SUCCEEDED")
+          throw new Error(`the flakiness batch ended ${done.progress.status}: ${done.progress.stopReason}`);
+        const counted = await summarizeEvidenceBatch({
+          actor: SYSTEM_ACTOR.cli,
+          batchId: flakiness.batchId,
+          weakBelow: WEAK_TESTS_THRESHOLD,
+        });
+        checked = {
+          mode: "all",
+          seconds: done.seconds,
+          flaky: counted.flaky,
+          stable: counted.stable,
+          records: counted.records,
+        };
+      } else {
+        let flaky = 0;
+        let stable = 0;
+        for (const record of flakinessSample) {
+          const verdict = await checkRecordFlakiness({ actor: admin, recordId: record.id, repeat: REPEAT });
+          if (verdict.flaky === true) flaky++;
+          if (verdict.flaky === false) stable++;
+        }
+        checked = {
+          mode: "sample",
+          seconds: (performance.now() - started) / 1000,
+          flaky,
+          stable,
+          records: flakinessSample.length,
+        };
       }
-      checked = { seconds: (performance.now() - started) / 1000, flaky, stable, records: flakinessSample.length };
+      const loadEnd = uptime();
+      await stopVerificationWorkers();
+      for (const [name, done] of [
+        ["verification", verified.progress],
+        ["solutions", solved.progress],
+        ["mutation", mutated.progress],
+      ] as const)
+        if (done.status !== "SUCCEEDED") throw new Error(`the ${name} batch ended ${done.status}: ${done.stopReason}`);
+      return {
+        verificationSeconds: verified.seconds,
+        solutions: solved.progress.total,
+        models: solutionImport.models.length,
+        solutionSeconds: solved.seconds,
+        mutationBatchId: mutation.batchId,
+        mutationSeconds: mutated.seconds,
+        mutationDone: mutated.progress.done,
+        mutationTotal: mutated.progress.total,
+        loadBefore,
+        loadAfter,
+        loadEnd,
+        checked,
+      };
     }
-    const loadEnd = uptime();
-    await stopVerificationWorkers();
-    for (const [name, done] of [
-      ["verification", verified.progress],
-      ["solutions", solved.progress],
-      ["mutation", mutated.progress],
-    ] as const)
-      if (done.status !== "SUCCEEDED") throw new Error(`the ${name} batch ended ${done.status}: ${done.stopReason}`);
+    const { checked, loadBefore, loadAfter, loadEnd } = run;
+    const summary = await summarizeEvidenceBatch({
+      actor: SYSTEM_ACTOR.cli,
+      batchId: run.mutationBatchId,
+      weakBelow: WEAK_TESTS_THRESHOLD,
+    });
 
     // Sandbox runs behind the mutants, and why the stillborn ones were, per language (the stored mutants).
     const mutantRows = (
@@ -262,7 +360,7 @@ async function main(): Promise<void> {
                 COUNT(*) FILTER (WHERE m.status = 'STILLBORN')::int AS stillborn
            FROM "Mutant" m JOIN "MutationAnalysis" a ON a.id = m."analysisId" JOIN "Record" r ON r.id = a."recordId"
           WHERE a."batchId" = $1 GROUP BY 1, 3`,
-        [mutation.batchId],
+        [run.mutationBatchId],
       )
     ).rows;
     const sandboxRuns = mutantRows.reduce((sum, row) => sum + row.runs, 0);
@@ -277,11 +375,11 @@ async function main(): Promise<void> {
         `SELECT r.language, a."notApplicable" AS reason, COUNT(*)::int AS n
            FROM "MutationAnalysis" a JOIN "Record" r ON r.id = a."recordId"
           WHERE a."batchId" = $1 AND a."notApplicable" IS NOT NULL GROUP BY 1, 2 ORDER BY 1`,
-        [mutation.batchId],
+        [run.mutationBatchId],
       )
     ).rows;
 
-    const minutes = mutated.seconds / 60;
+    const minutes = run.mutationSeconds / 60;
     const languageRows = Object.entries(summary.byLanguage)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(
@@ -346,10 +444,12 @@ async function main(): Promise<void> {
       skippedLanguages,
       workers,
       sandboxSlots,
-      verificationSeconds: Number(verified.seconds.toFixed(1)),
-      solutions: solved.progress.total,
-      solutionSeconds: Number(solved.seconds.toFixed(1)),
-      mutationSeconds: Number(mutated.seconds.toFixed(1)),
+      verificationSeconds: Number(run.verificationSeconds.toFixed(1)),
+      solutions: run.solutions,
+      solutionSeconds: Number(run.solutionSeconds.toFixed(1)),
+      mutationSeconds: Number(run.mutationSeconds.toFixed(1)),
+      mutationDone: run.mutationDone,
+      mutationTotal: run.mutationTotal,
       mutants: summary.mutants,
       viable: summary.viable,
       stillborn: summary.stillborn,
@@ -357,7 +457,7 @@ async function main(): Promise<void> {
       sandboxRuns,
       mutantsPerMinute: Number((summary.mutants / minutes).toFixed(1)),
       sandboxRunsPerMinute: Number((sandboxRuns / minutes).toFixed(1)),
-      flakySeconds: Number(checked.seconds.toFixed(1)),
+      flakySeconds: checked.seconds === null ? null : Number(checked.seconds.toFixed(1)),
       flakyChecked: checked.records,
       flaky: checked.flaky,
       stable: checked.stable,
@@ -371,11 +471,11 @@ async function main(): Promise<void> {
     const section = [
       SECTION,
       "",
-      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:mutation\` (\`-- --mutants ${MUTANTS} --repeat ${REPEAT}\`): the demo dataset (\`prisma/demo/demo.jsonl\`), ${records.length} records in the languages with a toolchain here${skippedLanguages.length ? ` (not ${skippedLanguages.join(", ")}: no local toolchain, so their ${demoLines.length - records.length} records are left out)` : ""}, imported into an embedded PostgreSQL of the benchmark's own (\`.data/bench-mutation\`). Everything ran through the batch workers of this process (${workers} workers, ${sandboxSlots} sandbox slots), one batch after the other, as the CLI runs them: \`verity verify\` (${verified.seconds.toFixed(1)} s), \`verity solutions import prisma/demo/solutions.jsonl\` (${solved.progress.total} solutions of ${solutionImport.models.length} models, ${solved.seconds.toFixed(1)} s), \`verity evidence --mutants ${MUTANTS} --repeat 0\` (timed below) and ${options.flaky === "all" ? `\`verity evidence --mutants 0 --repeat ${REPEAT}\`` : `the flakiness check on request (the record page's button, \`POST /api/v1/records/{id}/flaky\`) of ${checked.records} records`} (${checked.seconds.toFixed(1)} s).`,
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:mutation\` (\`-- --mutants ${MUTANTS} --repeat ${REPEAT}\`): the demo dataset (\`prisma/demo/demo.jsonl\`), ${records.length} records in the languages with a toolchain here${skippedLanguages.length ? ` (not ${skippedLanguages.join(", ")}: no local toolchain, so their ${demoLines.length - records.length} records are left out)` : ""}, imported into an embedded PostgreSQL of the benchmark's own (\`.data/bench-mutation\`). Everything ran through the batch workers of this process (${workers} workers, ${sandboxSlots} sandbox slots), one batch after the other, as the CLI runs them: \`verity verify\` (${run.verificationSeconds.toFixed(1)} s), \`verity solutions import prisma/demo/solutions.jsonl\` (${run.solutions} solutions of ${run.models} models, ${run.solutionSeconds.toFixed(1)} s), \`verity evidence --mutants ${MUTANTS} --repeat 0\` (timed below) and ${checked.mode === "all" ? `\`verity evidence --mutants 0 --repeat ${REPEAT}\`` : `the flakiness check on request (the record page's button, \`POST /api/v1/records/{id}/flaky\`) of ${checked.records} records`}${checked.seconds === null ? "" : ` (${checked.seconds.toFixed(1)} s)`}.${run.mutationDone < run.mutationTotal ? ` **The mutation batch was stopped before its end: ${run.mutationDone} of ${run.mutationTotal} records analysed** (the figures below are over those; wall time up to the last analysis stored).` : ""}`,
       "",
       "### Mutants per minute in batch",
       "",
-      `A **mutant run** is one mutant of a record's canonical solution run against the demo test and, unless that run left it stillborn, against the full test: up to two sandbox runs. The batch made ${summary.mutants} mutants (${sandboxRuns} sandbox runs) in **${mutated.seconds.toFixed(1)} s** wall time: **${(summary.mutants / minutes).toFixed(1)} mutant runs per minute** (${(sandboxRuns / minutes).toFixed(1)} sandbox runs per minute) with ${workers} workers. The wall time also holds, for the records whose canonical solution failed at verification, the two runs that find it still fails (they get no score). Stillborn = did not build, or timed out (not counted in the score); the score is killed ÷ viable.`,
+      `A **mutant run** is one mutant of a record's canonical solution run against the demo test and, unless that run left it stillborn, against the full test: up to two sandbox runs. The batch made ${summary.mutants} mutants (${sandboxRuns} sandbox runs) in **${run.mutationSeconds.toFixed(1)} s** wall time: **${(summary.mutants / minutes).toFixed(1)} mutant runs per minute** (${(sandboxRuns / minutes).toFixed(1)} sandbox runs per minute) with ${workers} workers. The wall time also holds, for the records whose canonical solution failed at verification, the two runs that find it still fails (they get no score). Stillborn = did not build, or timed out (not counted in the score); the score is killed ÷ viable.`,
       "",
       "| Language | Records analysed | Measured | Mutants | Viable | Stillborn | Killed | Stillborn share | Mean score | Stillborn because |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
@@ -388,7 +488,7 @@ async function main(): Promise<void> {
       "",
       "### Which flawed records each signal catches",
       "",
-      `The manifest (\`prisma/demo/manifest.json\`) names each flawed record's flaw. A signal flags a record when the dataset's own filter finds it: the four evidence reasons (\`evidence=weak_tests\` at the default threshold ${WEAK_TESTS_THRESHOLD}, \`flaky\`, \`unsolved\`, \`critic_vs_execution\`; lib/server/evidence/reasons.ts), the critic's verdict (\`critic=fail\`, the verdict embedded in the demo records) and execution (\`executable=failed\`, which leaves flaky records out); for every record the four reasons were also checked against the pure rule \`evidenceReasonsOf\` (lib/evidence/suspicion.ts), and agreed. Flaky: ${options.flaky === "all" ? "every record's" : `only ${checked.records} records' — those the manifest says may be nondeterministic (flaw \`nondeterministic-test\` or execution \`any\`) or states an expected flakiness for and every fifth other one, to save time on the loaded machine; "—" below is not checked —`} demo and full tests run ${REPEAT} times, each run alone (${checked.flaky} flaky, ${checked.stable} stable). Flaky records: ${flakyRecords.join(", ") || "none"}.`,
+      `The manifest (\`prisma/demo/manifest.json\`) names each flawed record's flaw. A signal flags a record when the dataset's own filter finds it: the four evidence reasons (\`evidence=weak_tests\` at the default threshold ${WEAK_TESTS_THRESHOLD}, \`flaky\`, \`unsolved\`, \`critic_vs_execution\`; lib/server/evidence/reasons.ts), the critic's verdict (\`critic=fail\`, the verdict embedded in the demo records) and execution (\`executable=failed\`, which leaves flaky records out); for every record the four reasons were also checked against the pure rule \`evidenceReasonsOf\` (lib/evidence/suspicion.ts), and agreed. Flaky: ${checked.mode === "all" ? "every record's" : `only ${checked.records} records' — those the manifest says may be nondeterministic (flaw \`nondeterministic-test\` or execution \`any\`) or states an expected flakiness for and every fifth other one, to save time on the loaded machine; "—" below is not checked —`} demo and full tests run ${REPEAT} times, each run alone (${checked.flaky} flaky, ${checked.stable} stable). Flaky records: ${flakyRecords.join(", ") || "none"}.`,
       "",
       "| Line | Record | Language | Flaw | Verification | Mutation score | Solved by | Flaky | Flagged by |",
       "|---:|---|---|---|---|---:|---:|---|---|",
