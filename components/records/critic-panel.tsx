@@ -1,6 +1,6 @@
 import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
-import type { CriticView } from "@/lib/server/records/records";
+import type { CriticView } from "@/lib/records/types";
 
 /** The LLM critic's verdict: overall, failed rules, per-rule reasons, key points, reasoning and raw text. */
 export function CriticPanel({ critic }: { critic: CriticView | null }) {

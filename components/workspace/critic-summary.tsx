@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
-import type { CriticView } from "@/lib/server/records/records";
+import type { CriticView } from "@/lib/records/types";
 
 import { useWorkspace } from "./workspace-context";
 

@@ -3,7 +3,7 @@ import "server-only";
 import { storedCriticRules } from "@/lib/records/critic";
 import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
-import type { CriticRule } from "@/lib/records";
+import type { CriticView } from "@/lib/records/types";
 import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -56,15 +56,6 @@ export async function listDatasets({ actor }: { actor: Actor }): Promise<Dataset
     return { ...dataset, records: Object.values(byLanguage).reduce((sum, n) => sum + n, 0), byLanguage };
   });
 }
-
-export type CriticView = {
-  overallPass: boolean | null;
-  failedRules: string[];
-  rules: CriticRule[];
-  keyPoints: string[];
-  reasoning: string | null;
-  raw: string;
-};
 
 export type RecordView = {
   id: number;
