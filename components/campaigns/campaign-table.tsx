@@ -3,7 +3,7 @@ import Link from "next/link";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Badge } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
-import type { CampaignListProgress, CampaignSummary } from "@/lib/server/campaigns/campaigns";
+import type { CampaignListProgress, CampaignSummary } from "@/lib/campaigns/types";
 
 import { CampaignStatusBadge } from "./campaign-status-badge";
 import { ProgressBar } from "./progress-bar";

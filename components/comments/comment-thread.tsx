@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/primitives";
-import type { CommentList } from "@/lib/server/comments/comments";
+import type { CommentList } from "@/lib/comments/types";
 
 import { type CommentActions, CommentThreadView } from "./comment-thread-view";
 

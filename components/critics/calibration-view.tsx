@@ -2,11 +2,7 @@ import { formatNumber } from "@/components/agreement/format";
 import { Metric } from "@/components/agreement/metric";
 import { Card } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
-import type {
-  CalibrationFigures,
-  CriticVersionCalibration,
-  DatasetCalibration,
-} from "@/lib/server/critics/calibration";
+import type { CalibrationFigures, CriticVersionCalibration, DatasetCalibration } from "@/lib/critics/types";
 
 function WithInterval({ figure }: { figure: CalibrationFigures["precision"] }) {
   const value = formatNumber(figure.value);

@@ -1,9 +1,9 @@
 import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
-import type { CriticView } from "@/lib/server/records/records";
+import type { CriticVerdict } from "@/lib/records/critic";
 
 /** The LLM critic's verdict: overall, failed rules, per-rule reasons, key points, reasoning and raw text. */
-export function CriticPanel({ critic }: { critic: CriticView | null }) {
+export function CriticPanel({ critic }: { critic: CriticVerdict | null }) {
   if (!critic) return <p className="text-sm text-slate-500">No critic verdict for this record.</p>;
   return (
     <div className="space-y-4 text-sm">

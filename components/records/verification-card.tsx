@@ -1,7 +1,7 @@
 import { RunResult } from "@/components/records/run-result";
 import { Card } from "@/components/ui/primitives";
 import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
-import type { VerificationRun } from "@/lib/server/runs/runs";
+import type { VerificationRun } from "@/lib/runs/types";
 
 /**
  * The newest batch verification of a record, run by run: outcome, exit code, signal, compile and run

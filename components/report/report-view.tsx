@@ -7,7 +7,7 @@ import { LanguageTable } from "@/components/report/language-table";
 import { languageName, sortedLanguages } from "@/components/report/report-format";
 import { ValidityChart } from "@/components/report/validity-chart";
 import { Card } from "@/components/ui/primitives";
-import type { CampaignReport } from "@/lib/server/reports/reports";
+import type { CampaignReport } from "@/lib/reports/types";
 
 /** The body of a validity report (campaign or dataset): table, charts, breakdowns, then `downloads`. */
 export function ReportView({ report, downloads }: { report: CampaignReport; downloads: ReactNode }) {

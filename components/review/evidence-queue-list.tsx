@@ -1,10 +1,8 @@
-import Link from "next/link";
-
 import { type Column, DataTable } from "@/components/ui/data-table";
-import { Badge } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 
 import { type QueueQuery, queueSearch } from "./queue-query";
+import { FinalLabelBadge, QueueItemCell } from "./queue-row-parts";
 
 export type EvidenceQueueRow = {
   itemId: string;
@@ -41,31 +39,17 @@ export function EvidenceQueueList({
     <DataTable label="Items the evidence points at" boxed columns={COLUMNS}>
       {items.map((item) => (
         <tr key={item.itemId}>
-          <td className="px-3 py-2">
-            <Link
-              href={`/campaigns/${campaignId}/review/${item.itemId}${search}`}
-              prefetch={false}
-              className="font-medium text-indigo-700 hover:underline"
-            >
-              {item.title}
-            </Link>
-            <div className="text-xs text-slate-400">
-              Record {item.recordId} · #{item.position}
-            </div>
-          </td>
+          <QueueItemCell
+            href={`/campaigns/${campaignId}/review/${item.itemId}${search}`}
+            title={item.title}
+            recordId={item.recordId}
+            position={item.position}
+          />
           <td className="px-3 py-2 text-slate-700">{languageName(item.language)}</td>
           <td className="px-3 py-2 text-slate-700">{item.why}</td>
           <td className="px-3 py-2 tabular-nums">{item.labels}</td>
           <td className="px-3 py-2">
-            {item.labels === 0 ? (
-              <Badge>not labelled</Badge>
-            ) : item.finalValid === null ? (
-              <Badge>unresolved</Badge>
-            ) : item.finalValid ? (
-              <Badge tone="green">valid</Badge>
-            ) : (
-              <Badge tone="red">invalid</Badge>
-            )}
+            <FinalLabelBadge valid={item.finalValid} isLabelled={item.labels > 0} />
           </td>
         </tr>
       ))}

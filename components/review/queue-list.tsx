@@ -1,10 +1,9 @@
-import Link from "next/link";
-
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Badge } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 
 import { QUEUE_LABELS, type QueueKey, type QueueQuery, queueSearch } from "./queue-query";
+import { FinalLabelBadge, QueueItemCell } from "./queue-row-parts";
 
 type QueueVote = { annotator: string; valid: boolean; categories: string[] };
 export type QueueRow = {
@@ -37,25 +36,20 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
     <DataTable label="Items to review" boxed columns={COLUMNS}>
       {items.map((item) => (
         <tr key={item.itemId}>
-          <td className="px-3 py-2">
-            <Link
-              href={`/campaigns/${campaignId}/review/${item.itemId}${search}`}
-              prefetch={false}
-              className="font-medium text-indigo-700 hover:underline"
-            >
-              {item.title}
-            </Link>
-            <div className="text-xs text-slate-400">
-              Record {item.recordId} · #{item.position}
-              {item.unreadComments > 0 ? (
-                <span className="ml-2">
-                  <Badge tone="amber">
-                    {item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}
-                  </Badge>
-                </span>
-              ) : null}
-            </div>
-          </td>
+          <QueueItemCell
+            href={`/campaigns/${campaignId}/review/${item.itemId}${search}`}
+            title={item.title}
+            recordId={item.recordId}
+            position={item.position}
+          >
+            {item.unreadComments > 0 ? (
+              <span className="ml-2">
+                <Badge tone="amber">
+                  {item.unreadComments === 1 ? "1 new comment" : `${item.unreadComments} new comments`}
+                </Badge>
+              </span>
+            ) : null}
+          </QueueItemCell>
           <td className="px-3 py-2 text-slate-700">{languageName(item.language)}</td>
           <td className="px-3 py-2">
             <ul className="flex flex-wrap gap-1.5" aria-label="Reasons">
@@ -73,13 +67,7 @@ export function QueueList({ campaignId, query, items }: { campaignId: string; qu
             <VoteList votes={item.votes} />
           </td>
           <td className="px-3 py-2">
-            {item.final.valid === null ? (
-              <Badge>unresolved</Badge>
-            ) : item.final.valid ? (
-              <Badge tone="green">valid</Badge>
-            ) : (
-              <Badge tone="red">invalid</Badge>
-            )}
+            <FinalLabelBadge valid={item.final.valid} />
           </td>
         </tr>
       ))}

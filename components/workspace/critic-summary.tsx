@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import { CriticPanel } from "@/components/records/critic-panel";
 import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
-import type { CriticView } from "@/lib/server/records/records";
+import type { CriticVerdict } from "@/lib/records/critic";
 
 import { useWorkspace } from "./workspace-context";
 
@@ -21,7 +21,7 @@ export function CriticSummary({
   isVisible,
 }: {
   itemId: string;
-  critic: CriticView | null;
+  critic: CriticVerdict | null;
   isVisible: boolean;
 }) {
   const section = useRef<HTMLElement>(null);

@@ -128,6 +128,7 @@ export function releaseCard(release: ReleaseSummary): string {
     "",
     `Validity of the labelled records of the dataset (valid / resolved, Wilson 95% interval), with the critic's pass rate, the executable-valid rate and agreement (Cohen's κ human–critic, Krippendorff's α between annotators), over the campaigns ${validity(release)}.`,
     "",
+    ...leftOutOfRates(release),
     reportToMarkdown(release.validity).trimEnd(),
     "",
     "## Method disclosure",
@@ -136,6 +137,16 @@ export function releaseCard(release: ReleaseSummary): string {
     "",
   ];
   return sections.join("\n");
+}
+
+/** The suspicion-ordered campaigns the rates leave out, in a sentence; nothing when there are none. */
+function leftOutOfRates(release: ReleaseSummary): string[] {
+  const leftOut = release.validity.leftOut;
+  if (!leftOut?.campaigns.length) return [];
+  return [
+    `Left out of these rates: ${leftOut.campaigns.join(", ")} (${plural(leftOut.labelledItems, "labelled item")}), ordered by suspicion for cleaning, so their items are no sample of the dataset. Their labels still decide which records this release includes.`,
+    "",
+  ];
 }
 
 function validity(release: ReleaseSummary): string {

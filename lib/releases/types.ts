@@ -24,8 +24,14 @@ export type ReleaseValidity = {
   byLanguage: Record<string, ReportRow>;
   pooled: ReportRow;
   macro: ReportRow;
+  /** The randomly sampled campaigns the rates count. */
   campaigns: string[];
   crossCampaignRule: string;
+  /**
+   * Suspicion-ordered campaigns, left out of the rates (their items are no sample of the dataset)
+   * though their labels still decide which records are in. Absent from releases cut before it was kept.
+   */
+  leftOut?: { campaigns: string[]; labelledItems: number };
 };
 
 export type ReleaseDisclosure = {

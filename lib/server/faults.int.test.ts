@@ -150,7 +150,9 @@ describe("faults", () => {
 
   it("fails submissions cleanly while PostgreSQL restarts, recovers, and loses no acknowledged label", async () => {
     const dataDir = join(process.cwd(), ".data", `test-restart-${Date.now()}`);
-    let server = await startEmbeddedPostgres({ dataDir, port: 54349 + (Date.now() % 7) });
+    // Ten above the run's own server: CI runs a second integration run beside this one, 100 ports up.
+    const port = Number(process.env.VERITY_TEST_DB_PORT ?? 54339) + 10 + (Date.now() % 7);
+    let server = await startEmbeddedPostgres({ dataDir, port });
     try {
       await applyMigrations(server.url);
       await disconnectPrisma();

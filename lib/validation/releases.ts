@@ -55,6 +55,7 @@ export const releaseResponseSchema = z.strictObject({
     macro: reportRowSchema,
     campaigns: z.array(z.string()),
     crossCampaignRule: z.string(),
+    leftOut: z.strictObject({ campaigns: z.array(z.string()), labelledItems: count }).optional(),
   }),
   disclosure: z.strictObject({
     annotatorsPerItem: z.strictObject({

@@ -10,7 +10,7 @@ export async function reviewQueuePage(actor: Actor, campaignId: string) {
   await getCampaign({ actor, campaignId });
   const [queue] = await Promise.all([
     listReviewQueue({ actor, campaignId, filters: {} }),
-    listCategories({ campaignId }),
+    listCategories({ actor, campaignId }),
     listCampaignAnnotators({ actor, campaignId }),
   ]);
   return queue.items.length;
@@ -30,7 +30,7 @@ export async function laterQueuePage(
   await getCampaign({ actor, campaignId });
   const [queue] = await Promise.all([
     listReviewQueue({ actor, campaignId, filters: {}, cursor }),
-    listCategories({ campaignId }),
+    listCategories({ actor, campaignId }),
     listCampaignAnnotators({ actor, campaignId }),
   ]);
   return queue.items.length;
@@ -48,7 +48,7 @@ export async function adjudicationPage(actor: Actor, campaignId: string, itemId:
   const [, , , queue] = await Promise.all([
     getCampaign({ actor, campaignId }),
     getReviewItem({ actor, itemId }),
-    listCategories({ campaignId }),
+    listCategories({ actor, campaignId }),
     getQueueNeighbours({ actor, campaignId, itemId, filters: {} }),
   ]);
   return queue.position;

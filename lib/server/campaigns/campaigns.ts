@@ -1,12 +1,8 @@
 import "server-only";
 
-import {
-  type PreLabelVisibilityName,
-  storedVisibility,
-  visibilityFromInput,
-  visibilityName,
-} from "@/lib/evidence/visibility";
+import { storedVisibility, visibilityFromInput, visibilityName } from "@/lib/evidence/visibility";
 import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
+import type { CampaignListProgress, CampaignProgress, CampaignSummary } from "@/lib/campaigns/types";
 
 import { randomBytes } from "node:crypto";
 
@@ -24,35 +20,8 @@ import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
 import { forecastGold, type GoldForecast, type OwnGold, ownGoldItems } from "@/lib/server/labelling/gold-queue";
 import { hmacSql } from "@/lib/server/labelling/keyed-order";
-import type { AggregationRule } from "@/lib/metrics/final-label";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 import { canSeeGoldAnswers, visibleCampaignWhere } from "@/lib/server/auth/visibility";
-
-export type CampaignSummary = {
-  id: string;
-  name: string;
-  status: CampaignStatus;
-  dataset: string;
-  languages: string[];
-  perLanguage: number | null;
-  /** The sample's seed; left out for annotators: with it and the record keys they could tell sample items from gold. */
-  seed?: string;
-  overlap: number;
-  agreementFraction: number;
-  blind: boolean;
-  /** What annotators see of a record before their first label (lib/evidence/visibility.ts). */
-  visibility: PreLabelVisibilityName;
-  /** Random (a seeded sample, counted in validity rates) or suspicion-ordered (for cleaning, left out of them). */
-  sampling: SamplingMode;
-  finalRule: AggregationRule;
-  leaseMinutes: number;
-  guidelines: string;
-  requireInvalidNote: boolean;
-  /** Share of each annotator's claims served from gold records; left out for annotators (visibility.ts). */
-  goldShare?: number;
-  itemCount: number;
-  createdAt: Date;
-};
 
 export const campaignSelect = {
   id: true,
@@ -447,28 +416,15 @@ export async function updateCampaignGuidelines({
   });
 }
 
-/** A campaign's error taxonomy in display order. */
-export async function listCategories({ campaignId }: { campaignId: string }) {
+/** A campaign's error taxonomy in display order; empty for a campaign the actor may not see. Scope: records:read. */
+export async function listCategories({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  assertCan(actor, "records:read");
   return prisma().errorCategory.findMany({
-    where: { campaignId },
+    where: { campaignId, campaign: visibleCampaignWhere(actor) },
     orderBy: { position: "asc" },
     select: { key: true, label: true, description: true, invalidating: true, criticRule: true },
   });
 }
-
-export type CampaignProgress = {
-  items: number;
-  annotationsWanted: number;
-  annotationsDone: number;
-  /**
-   * Items with all the labels they want; null for annotators: with an overlap above one, whether
-   * their own label completed an item would tell a sample item from a gold one.
-   */
-  itemsComplete: number | null;
-  activeLeases: number;
-  mine: { submitted: number; skipped: number; active: number; available: number };
-  byLanguage: Record<string, { items: number; annotationsWanted: number; annotationsDone: number }>;
-};
 
 /**
  * Progress of a campaign overall, per language, and for the actor. Gold items never count in the
@@ -586,11 +542,6 @@ async function queryProgressCounts(campaignIds: string[]) {
     campaignIds,
   );
 }
-
-export type CampaignListProgress = Pick<
-  CampaignProgress,
-  "items" | "annotationsWanted" | "annotationsDone" | "itemsComplete"
->;
 
 /**
  * Progress of many campaigns at once, for the campaign list: one query over the item counters.

@@ -9,7 +9,8 @@ import { AppError } from "@/lib/server/errors";
 import type { CampaignSettingsInput, CampaignStatusAction } from "@/lib/validation/campaigns";
 
 import { writeAudit } from "@/lib/server/audit/audit";
-import { type CampaignSummary, campaignSelect, toSummary } from "@/lib/server/campaigns/campaigns";
+import type { CampaignSummary } from "@/lib/campaigns/types";
+import { campaignSelect, toSummary } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 
 type Tx = Prisma.TransactionClient;

@@ -46,7 +46,8 @@ async function makeCampaign(records = 2) {
   });
 }
 
-const keysOf = async (campaignId: string) => (await listCategories({ campaignId })).map((category) => category.key);
+const keysOf = async (campaignId: string) =>
+  (await listCategories({ actor: admin, campaignId })).map((category) => category.key);
 
 describe("reorderCampaignCategories", () => {
   it("reorders until the first label, then refuses with CONFLICT and keeps the order", async () => {
@@ -90,6 +91,19 @@ describe("reorderCampaignCategories", () => {
       code: "NOT_FOUND",
     });
     expect(await keysOf(campaign.id)).toEqual(keys);
+  });
+});
+
+describe("listCategories", () => {
+  it("gives the taxonomy to whoever sees the campaign and nothing to an annotator of other languages", async () => {
+    const campaign = await makeCampaign();
+    const keys = await keysOf(campaign.id);
+    expect(keys.length).toBeGreaterThan(0);
+    const keysFor = async (actor: Actor) =>
+      (await listCategories({ actor, campaignId: campaign.id })).map((category) => category.key);
+    expect(await keysFor(reviewer)).toEqual(keys);
+    expect(await keysFor(annotator)).toEqual(keys);
+    expect(await keysFor(await makeUser("ANNOTATOR", ["rust"]))).toEqual([]);
   });
 });
 

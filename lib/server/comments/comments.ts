@@ -7,15 +7,7 @@ import { commentSchema } from "@/lib/validation/comments";
 
 import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
-
-type CommentView = {
-  id: string;
-  author: string;
-  body: string;
-  createdAt: Date;
-  isMine: boolean;
-  isUnread: boolean;
-};
+import type { CommentList } from "@/lib/comments/types";
 
 /**
  * The thread is visible to whoever may see the item: reviewers and admins (reviews:write), and
@@ -28,8 +20,6 @@ async function assertCanSeeItem(actor: Actor, itemId: string): Promise<void> {
   });
   if (!visible) throw new AppError("NOT_FOUND", "No such item.");
 }
-
-export type CommentList = { comments: CommentView[]; unread: number; isHoldingBack: boolean };
 
 /**
  * An item's comments, oldest first, each marked unread when written by someone else after the actor
@@ -131,7 +121,7 @@ export async function markCommentsRead({ actor, itemId }: { actor: Actor; itemId
   });
 }
 
-/** Unread comment counts for a set of items, for queue rows. Only call with items the actor may see. */
+/** Unread comment counts for a set of items, for queue rows. Only call with items the actor may see. Scope: comments:write. */
 export async function countUnreadComments({
   actor,
   itemIds,
@@ -139,6 +129,7 @@ export async function countUnreadComments({
   actor: Actor;
   itemIds: string[];
 }): Promise<Map<string, number>> {
+  assertCan(actor, "comments:write");
   if (itemIds.length === 0) return new Map();
   const rows = await prisma().$queryRaw<{ itemId: string; n: bigint }[]>`
     SELECT c."itemId", count(*) AS n FROM "Comment" c

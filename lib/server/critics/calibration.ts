@@ -5,13 +5,19 @@ import {
   type ConfidenceBin,
   type DetectionCounts,
   detectionFigures,
-  type DetectionFigures,
   mostWrongRule,
   reliability,
 } from "@/lib/metrics/critic-calibration";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
+import type {
+  CalibrationFigures,
+  CriticVersionCalibration,
+  DatasetCalibration,
+  Provenance,
+  RuleCalibration,
+} from "@/lib/critics/types";
 
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
@@ -25,44 +31,6 @@ import { IMPORTED_CRITIC } from "./critics";
 // campaigns counts once, with its strongest label (as on the dataset report).
 
 const CONFIDENCE_BINS = 10;
-
-/** A figure's origin: how many of its items were labelled in blind campaigns (the critic hidden until the first label) and in open ones. */
-type Provenance = { blind: number; open: number };
-
-export type CalibrationFigures = DetectionFigures & { counts: DetectionCounts; provenance: Provenance };
-
-type RuleCalibration = CalibrationFigures & {
-  rule: string;
-  categories: string[];
-  byLanguage: Record<string, CalibrationFigures>;
-};
-
-export type CriticVersionCalibration = {
-  versionId: string;
-  critic: string;
-  kind: "ENDPOINT" | "IMPORTED";
-  version: number;
-  model: string;
-  /** The version's replies on these items that did not parse: left out of every figure. */
-  unreadable: number;
-  invalid: CalibrationFigures;
-  /** The same figures on the items of blind campaigns only (people decided before seeing the imported critic). */
-  blindOnly: CalibrationFigures;
-  byLanguage: Record<string, CalibrationFigures>;
-  byRule: RuleCalibration[];
-  /** Per language, the mapped rule that disagrees with people most often (false positives + false negatives). */
-  mostWrongRule: Record<string, { rule: string; wrong: number; n: number } | null>;
-  reliability: ReturnType<typeof reliability>;
-};
-
-export type DatasetCalibration = {
-  dataset: string;
-  /** Final labels counted (resolved items, one per record). */
-  items: number;
-  provenance: Provenance;
-  /** Best first: κ on "invalid", then F1, then n. */
-  versions: CriticVersionCalibration[];
-};
 
 type CountRow = { versionId: string; language: string; blind: boolean } & DetectionCounts;
 type RuleRow = CountRow & { rule: string; categories: string[] };

@@ -16,6 +16,7 @@ import { claimNextItem, getWorkItem, submitAnnotation } from "@/lib/server/label
 import { browseRecords, listRecords } from "@/lib/server/records/records";
 import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
 import { getRecordVerification } from "@/lib/server/runs/runs";
+import { listRecordRevisions } from "@/lib/server/revisions/queries";
 import { recordSolversPage } from "@/lib/server/solvers/solutions";
 import { createApiToken } from "@/lib/server/users/tokens";
 
@@ -288,6 +289,7 @@ describe("a campaign's visibility and the execution", () => {
         });
         const latest = await listLatestCanonicalRuns({ actor: annotator, recordId });
         const verification = await getRecordVerification({ actor: annotator, recordId });
+        const { revisions } = await listRecordRevisions({ actor: annotator, recordId });
         return {
           rest: [rest.executableValid, rest.verificationOutcome, rest.isExecutionHidden],
           listed: [listed.executableValid, listed.verificationOutcome, listed.isExecutionHidden],
@@ -296,6 +298,7 @@ describe("a campaign's visibility and the execution", () => {
           filters: [passing.total, byOutcome.total],
           latest: latest.map((run) => run.outcome).sort(),
           verification: verification.length,
+          revisions: revisions.map((revision) => revision.evidence.executableValid),
         };
       };
       const shown = {
@@ -307,6 +310,7 @@ describe("a campaign's visibility and the execution", () => {
         // The newest demo run is the annotator's own; the full one is the batch's.
         latest: ["PASSED", "WRONG_ANSWER"],
         verification: 2,
+        revisions: [true],
       };
       expect(await seen()).toEqual(
         isHidden
@@ -318,6 +322,7 @@ describe("a campaign's visibility and the execution", () => {
               filters: [0, 0],
               latest: ["WRONG_ANSWER"],
               verification: 0,
+              revisions: [null],
             }
           : shown,
       );

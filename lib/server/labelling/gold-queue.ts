@@ -2,6 +2,8 @@ import "server-only";
 
 import { goldTurnsAhead, isGoldTurn } from "@/lib/annotation/gold-draw";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
 import { queueDrawKey } from "@/lib/server/auth/secrets";
 
 import { prisma } from "@/lib/server/db/client";
@@ -64,10 +66,11 @@ export async function forecastGold({
   campaignId,
   sampleLeft,
 }: {
-  actor: Annotator;
+  actor: Actor;
   campaignId: string;
   sampleLeft: number;
 }): Promise<GoldForecast> {
+  assertCan(actor, "records:read");
   const campaign = await loadGoldCampaign(prisma(), campaignId);
   if (campaign.goldShare <= 0 || sampleLeft <= 0) return { count: 0, byLanguage: {} };
   const [[candidates], claimIndex] = await Promise.all([
@@ -94,8 +97,9 @@ export async function forecastGold({
  */
 export async function goldTurn(
   tx: Tx,
-  { actor, campaignId }: { actor: Annotator; campaignId: string },
+  { actor, campaignId }: { actor: Actor; campaignId: string },
 ): Promise<{ isTurn: boolean; takeGoldItem: () => Promise<{ id: string; recordId: number } | null> }> {
+  assertCan(actor, "labels:write");
   const campaign = await loadGoldCampaign(tx, campaignId);
   if (campaign.goldShare <= 0) return { isTurn: false, takeGoldItem: async () => null };
   const claimIndex = await tx.assignment.count({ where: { userId: actor.id, item: { campaignId } } });
@@ -127,8 +131,12 @@ async function takeGoldItem(
 
 export type OwnGold = Record<string, { held: number; labelled: number }>;
 
-/** Per language, the gold items of a campaign the annotator holds or held (any lease, skipped too) and those they labelled. */
-export async function ownGoldItems({ actor, campaignId }: { actor: Annotator; campaignId: string }): Promise<OwnGold> {
+/**
+ * Per language, the gold items of a campaign the annotator holds or held (any lease, skipped too)
+ * and those they labelled. Scope: labels:write.
+ */
+export async function ownGoldItems({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<OwnGold> {
+  assertCan(actor, "labels:write");
   const rows = await prisma().$queryRaw<{ language: string; held: number; labelled: number }[]>`
     SELECT i.language, count(*)::int AS held, count(*) FILTER (WHERE a.status = 'SUBMITTED')::int AS labelled
     FROM "Assignment" a JOIN "CampaignItem" i ON i.id = a."itemId"

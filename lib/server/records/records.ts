@@ -1,9 +1,8 @@
 import "server-only";
 
-import { storedCriticRules } from "@/lib/records/critic";
+import { type CriticVerdict, storedCriticRules } from "@/lib/records/critic";
 import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
-import type { CriticRule } from "@/lib/records";
 import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -57,15 +56,6 @@ export async function listDatasets({ actor }: { actor: Actor }): Promise<Dataset
   });
 }
 
-export type CriticView = {
-  overallPass: boolean | null;
-  failedRules: string[];
-  rules: CriticRule[];
-  keyPoints: string[];
-  reasoning: string | null;
-  raw: string;
-};
-
 export type RecordView = {
   id: number;
   key: string;
@@ -79,7 +69,7 @@ export type RecordView = {
   fullTestFunc: string;
   extra: Record<string, unknown>;
   /** Null when there is no verdict, and when it is hidden from the actor (isCriticHidden). */
-  critic: CriticView | null;
+  critic: CriticVerdict | null;
   /** Blind mode keeps this record's critic from the actor for now (see visibility.ts). */
   isCriticHidden: boolean;
   /** Batch verification: canonical solution PASSED both tests; null until verified, and while hidden (isExecutionHidden). */

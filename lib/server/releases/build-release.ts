@@ -92,8 +92,12 @@ export async function cutRelease({
       byLanguage: report.byLanguage,
       pooled: report.pooled,
       macro: report.macro,
-      campaigns: dataset.campaigns.map((campaign) => campaign.name),
+      campaigns: report.campaigns.map((campaign) => campaign.name),
       crossCampaignRule: report.rule,
+      leftOut: {
+        campaigns: report.leftOut.campaigns.map((campaign) => campaign.name),
+        labelledItems: report.leftOut.labelledItems,
+      },
     },
     disclosure: {
       annotatorsPerItem: facts.annotatorsPerItem,

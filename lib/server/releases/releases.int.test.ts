@@ -358,4 +358,46 @@ describe("releases", () => {
     )) as { a: string; b: string };
     expect(diff).toMatchObject({ a: "v1", b: "rest-v1" });
   });
+
+  // Last: it adds a campaign to the dataset the tests above share.
+  it("count only randomly sampled campaigns in the card's rates and name the suspicion-ordered ones left out", async () => {
+    const cleaning = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("cleaning"),
+        sampling: "suspicion",
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const [item] = await prisma().campaignItem.findMany({
+      where: { campaignId: cleaning.id, language: "cpp" },
+      select: { id: true },
+      take: 1,
+    });
+    await label(annotators[0], item.id, false);
+    await cutRelease({ actor: admin, datasetName: dataset, name: "after-cleaning" });
+    const out = join(folder, "after-cleaning");
+    const { summary } = await writeReleaseFolder({
+      actor: admin,
+      datasetName: dataset,
+      name: "after-cleaning",
+      outDir: out,
+    });
+    const randomCampaigns = (
+      await prisma().campaign.findMany({
+        where: { dataset: { name: dataset }, sampling: "RANDOM" },
+        select: { name: true },
+      })
+    ).map((campaign) => campaign.name);
+    expect(summary.validity.campaigns).toEqual(randomCampaigns);
+    expect(summary.validity.leftOut).toEqual({ campaigns: [cleaning.name], labelledItems: 1 });
+    const card = readFileSync(join(out, "README.md"), "utf8");
+    expect(card).toContain(`over the campaigns ${randomCampaigns.join(", ")}.`);
+    expect(card).toContain(`Left out of these rates: ${cleaning.name} (1 labelled item)`);
+  });
 });

@@ -10,7 +10,8 @@ import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/p
 import { getCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { type FinalLabelColumns, finalLabelsOf, toFinalLabel } from "@/lib/server/review/final-labels";
-import { exportedRun, latestVerificationRuns, type VerificationRun } from "@/lib/server/runs/runs";
+import type { VerificationRun } from "@/lib/runs/types";
+import { exportedRun, latestVerificationRuns } from "@/lib/server/runs/runs";
 import { criticAsSeen, criticHiddenRecordIds } from "@/lib/server/auth/visibility";
 
 /** Items per query while streaming: memory stays flat however large the campaign. */

@@ -2,8 +2,8 @@ import "server-only";
 
 import { wilsonInterval } from "@/lib/metrics";
 import { humanAgreementFromSplits, kappaFromConfusion, type LabelSplit } from "@/lib/metrics/campaign-agreement";
-import type { SamplingMode } from "@/lib/evidence/suspicion";
 import type { ReportRow } from "@/lib/reports/format";
+import type { CampaignReport, DatasetReport } from "@/lib/reports/types";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
@@ -12,31 +12,6 @@ import { AppError } from "@/lib/server/errors";
 import { getCampaign, getCampaignForSystem } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
-
-/** Which items a report's rates count: only randomly sampled ones (see SAMPLING_RULE). */
-type ReportSampling = {
-  /** How this campaign's items were chosen (a dataset report: always "random", the campaigns it counts). */
-  mode: SamplingMode;
-  note: string;
-};
-
-export type CampaignReport = {
-  campaign: { id: string; name: string; dataset: string; finalRule: string; overlap: number };
-  sampling: ReportSampling;
-  byLanguage: Record<string, ReportRow>;
-  pooled: ReportRow;
-  /** Unweighted mean over languages of each rate; counts are totals; no interval. */
-  macro: ReportRow;
-  byDifficulty: Record<string, Pick<ReportRow, "sampled" | "resolved" | "valid" | "validity" | "ci">>;
-  byCategory: { key: string; label: string; count: number; shareOfInvalid: number | null }[];
-  categoriesByLanguage: Record<string, Record<string, number>>;
-  /**
-   * Records of the report's sample (gold items aside) whose repeated runs gave different outcomes,
-   * per language and in all: what batch verification's flaky option or the evidence batches found.
-   * A count beside the figures, never part of them: validity rests on people's labels alone.
-   */
-  flaky: { records: number; byLanguage: Record<string, number> };
-};
 
 type Counts = {
   sampled: number;
@@ -262,14 +237,6 @@ const RANDOM_CAMPAIGN_NOTE =
 /** Why a suspicion-ordered campaign's report gives counts and no rates. */
 const SUSPICION_CAMPAIGN_NOTE =
   "This campaign took the most suspicious records first (for cleaning), so its items are no sample of the dataset: the report gives counts and no rates, and the dataset's report leaves its items out.";
-
-export type DatasetReport = CampaignReport & {
-  /** The campaigns the figures count: the randomly sampled ones. */
-  campaigns: { id: string; name: string; finalRule: string }[];
-  rule: string;
-  /** Suspicion-ordered campaigns and their items, which the figures leave out. */
-  leftOut: { campaigns: { id: string; name: string }[]; items: number; labelledItems: number };
-};
 
 /** How a record labelled in several campaigns counts once; shown on the page and in the Markdown. */
 const CROSS_CAMPAIGN_RULE =

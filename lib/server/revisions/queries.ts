@@ -17,7 +17,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
-import { isRevisionRationaleHidden, visibleRecordWhere } from "@/lib/server/auth/visibility";
+import { executionHiddenRecordIds, isRevisionRationaleHidden, visibleRecordWhere } from "@/lib/server/auth/visibility";
 import { AppError } from "@/lib/server/errors";
 import type { RevisionCheck, RevisionProposal } from "@/lib/validation/revisions";
 
@@ -325,6 +325,10 @@ export async function listRecordRevisions({
     },
   });
   if (!record) throw NO_RECORD();
+  // A campaign showing "nothing" hides execution until the annotator's first label: each revision's too.
+  const isExecutionHidden = (await executionHiddenRecordIds({ actor, recordIds: [recordId] })).has(recordId);
+  const evidenceAsSeen = (evidence: RevisionSummary["evidence"]): RevisionSummary["evidence"] =>
+    isExecutionHidden ? { demoOutcome: null, fullOutcome: null, executableValid: null } : evidence;
   if (record.revisions.length === 0)
     return {
       current: record.revision,
@@ -340,7 +344,7 @@ export async function listRecordRevisions({
           reason: null,
           categories: null,
           isRationaleHidden: false,
-          evidence: { demoOutcome: null, fullOutcome: null, executableValid: record.executableValid },
+          evidence: evidenceAsSeen({ demoOutcome: null, fullOutcome: null, executableValid: record.executableValid }),
           check: null,
           createdAt: record.createdAt,
         },
@@ -365,11 +369,11 @@ export async function listRecordRevisions({
         reason: hidden ? null : revision.reason,
         categories: hidden ? null : revision.categories,
         isRationaleHidden: hidden,
-        evidence: {
+        evidence: evidenceAsSeen({
           demoOutcome: revision.demoOutcome,
           fullOutcome: revision.fullOutcome,
           executableValid: revision.executableValid,
-        },
+        }),
         check:
           revision.checkValid === null || !revision.checkedAt
             ? null

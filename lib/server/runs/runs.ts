@@ -1,6 +1,7 @@
 import "server-only";
 
 import type { RunKind } from "@/lib/generated/prisma/enums";
+import type { VerificationRun } from "@/lib/runs/types";
 import { UNAVAILABLE } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -128,30 +129,6 @@ export async function findRecordToRun({ actor, recordId }: { actor: Actor; recor
   if (!record) throw new AppError("NOT_FOUND", "No such record.");
   return record;
 }
-
-/** What a verification run keeps for inspection (record page, batch page, export). */
-export type VerificationRun = {
-  id: string;
-  recordId: number;
-  kind: RunKind;
-  batchId: string;
-  backend: string;
-  outcome: string;
-  exitCode: number | null;
-  signal: string | null;
-  timeMs: number;
-  compileMs: number | null;
-  runMs: number | null;
-  toolchain: string | null;
-  limit: string | null;
-  stdout: string;
-  stderr: string;
-  compileOutput: string | null;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  program: string;
-  createdAt: Date;
-};
 
 /**
  * The runs of each record's newest verification batch (demo and full, or the one marker run of a

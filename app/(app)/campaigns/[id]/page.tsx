@@ -41,7 +41,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const canSeeTeam = can(actor, "reports:export");
   const [progress, categories, mine, team, answered] = await Promise.all([
     getCampaignProgress({ actor, campaignId: id }),
-    listCategories({ campaignId: id }),
+    listCategories({ actor, campaignId: id }),
     canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([]),
     canSeeTeam ? listAnnotatorProgress({ actor, campaignId: id }) : Promise.resolve(null),
     can(actor, "comments:write") ? listAnsweredThreads({ actor, campaignId: id }) : Promise.resolve([]),

@@ -22,7 +22,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
     Promise.all([
       getCampaign({ actor, campaignId: id }),
       getCampaignAgreement({ actor, campaignId: id }),
-      listCategories({ campaignId: id }),
+      listCategories({ actor, campaignId: id }),
       getSignalTrust({ actor, campaignId: id }),
     ]),
   );

@@ -54,7 +54,7 @@ export default async function ReviewQueuePage({
       filters: toQueueFilters(query),
       cursor: evidenceFilters ? null : parseQueueCursor(query.cursor),
     }),
-    listCategories({ campaignId: id }),
+    listCategories({ actor, campaignId: id }),
     listCampaignAnnotators({ actor, campaignId: id }),
     evidenceFilters
       ? listEvidenceQueue({ actor, campaignId: id, filters: evidenceFilters, cursor: evidenceCursor(query.cursor) })

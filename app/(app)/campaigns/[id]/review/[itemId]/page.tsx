@@ -77,7 +77,7 @@ export default async function AdjudicationPage({
   const [campaign, item, categories, queue, thread] = await Promise.all([
     orNotFound(getCampaign({ actor, campaignId: id })),
     orNotFound(getReviewItem({ actor, itemId })),
-    listCategories({ campaignId: id }),
+    listCategories({ actor, campaignId: id }),
     orNotFound(neighboursOf({ actor, campaignId: id, itemId, query })),
     orNotFound(listComments({ actor, itemId })),
   ]);

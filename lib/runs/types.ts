@@ -1,0 +1,26 @@
+// What a verification run keeps for inspection: a client-safe shape, no server code.
+import type { RunKind } from "@/lib/generated/prisma/enums";
+
+/** What a verification run keeps for inspection (record page, batch page, export). */
+export type VerificationRun = {
+  id: string;
+  recordId: number;
+  kind: RunKind;
+  batchId: string;
+  backend: string;
+  outcome: string;
+  exitCode: number | null;
+  signal: string | null;
+  timeMs: number;
+  compileMs: number | null;
+  runMs: number | null;
+  toolchain: string | null;
+  limit: string | null;
+  stdout: string;
+  stderr: string;
+  compileOutput: string | null;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  program: string;
+  createdAt: Date;
+};
