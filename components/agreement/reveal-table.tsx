@@ -11,10 +11,11 @@ export type RevealData = {
 };
 
 /**
- * Blind campaigns: how often reading the critic flipped a verdict, and agreement with the critic before
- * against after the reveal — the anchoring effect — overall, per language and per annotator and language.
+ * Blind campaigns: how often seeing a hidden signal (the critic, or the execution) flipped a verdict,
+ * and agreement with it before against after the reveal — the anchoring effect — overall, per
+ * language and per annotator and language.
  */
-export function RevealTable({ reveal }: { reveal: RevealData }) {
+export function RevealTable({ reveal, signal }: { reveal: RevealData; signal: "critic" | "execution" }) {
   if (reveal.overall.labels === 0) return <p className="text-sm text-slate-500">No blind labels yet.</p>;
   const rows = [
     { key: "overall", who: "Everyone", language: "All", figures: reveal.overall },
@@ -33,7 +34,7 @@ export function RevealTable({ reveal }: { reveal: RevealData }) {
   ];
   const head = "py-1 pr-3 text-right";
   return (
-    <table className="min-w-full text-sm" aria-label="Critic reveal">
+    <table className="min-w-full text-sm" aria-label={signal === "critic" ? "Critic reveal" : "Execution reveal"}>
       <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
         <tr>
           <th scope="col" className="py-1 pr-3">
@@ -42,19 +43,19 @@ export function RevealTable({ reveal }: { reveal: RevealData }) {
           <th scope="col" className="py-1 pr-3">
             Language
           </th>
-          <th scope="col" className={head} title="Blind labels with a verdict given before the critic was shown">
+          <th scope="col" className={head} title={`Blind labels with a verdict given before the ${signal} was shown`}>
             Labels
           </th>
-          <th scope="col" className={head} title="Labels whose verdict changed after the critic was shown">
+          <th scope="col" className={head} title={`Labels whose verdict changed after the ${signal} was shown`}>
             Flipped
           </th>
-          <th scope="col" className={head} title="Flips onto the critic's verdict">
-            Toward critic
+          <th scope="col" className={head} title={`Flips onto the ${signal}'s verdict`}>
+            Toward {signal}
           </th>
-          <th scope="col" className={head} title="Share of labels agreeing with the critic, before the reveal">
+          <th scope="col" className={head} title={`Share of labels agreeing with the ${signal}, before the reveal`}>
             Agree before
           </th>
-          <th scope="col" className={head} title="Share of labels agreeing with the critic, after the reveal">
+          <th scope="col" className={head} title={`Share of labels agreeing with the ${signal}, after the reveal`}>
             Agree after
           </th>
           <th scope="col" className={head}>
@@ -76,17 +77,17 @@ export function RevealTable({ reveal }: { reveal: RevealData }) {
             <td className="py-1.5 pr-3 text-right tabular-nums">
               {figures.flipped} (<Metric value={formatPercent(figures.flipRate)} />)
             </td>
-            <td className="py-1.5 pr-3 text-right tabular-nums">{figures.flippedTowardCritic}</td>
+            <td className="py-1.5 pr-3 text-right tabular-nums">{figures.flippedTowardSignal}</td>
             <td className="py-1.5 pr-3 text-right">
               <Metric
                 value={formatPercent(figures.agreementBefore)}
-                reason="undefined: no critic verdict on these records"
+                reason={`undefined: no ${signal} verdict on these records`}
               />
             </td>
             <td className="py-1.5 pr-3 text-right">
               <Metric
                 value={formatPercent(figures.agreementAfter)}
-                reason="undefined: no critic verdict on these records"
+                reason={`undefined: no ${signal} verdict on these records`}
               />
             </td>
             <td className="py-1.5 pr-3 text-right">

@@ -7,8 +7,8 @@ const label = (
   language: string,
   before: boolean,
   after: boolean,
-  criticPass: boolean | null,
-): BlindLabel => ({ userId, language, before, after, criticPass });
+  signal: boolean | null,
+): BlindLabel => ({ userId, language, before, after, signal });
 
 // Six labels by one annotator, figures worked out by hand below.
 const ann = [
@@ -27,8 +27,8 @@ describe("revealFigures", () => {
       labels: 6,
       flipped: 3,
       flipRate: 0.5,
-      flippedTowardCritic: 2,
-      withCritic: 5,
+      flippedTowardSignal: 2,
+      withSignal: 5,
       agreementBefore: 2 / 5,
       agreementAfter: 3 / 5,
     });
@@ -45,8 +45,8 @@ describe("revealFigures", () => {
       labels: 0,
       flipped: 0,
       flipRate: null,
-      flippedTowardCritic: 0,
-      withCritic: 0,
+      flippedTowardSignal: 0,
+      withSignal: 0,
       agreementBefore: null,
       agreementAfter: null,
       kappaBefore: null,
@@ -55,7 +55,7 @@ describe("revealFigures", () => {
     // Without critic verdicts the flip rate exists but agreement with the critic does not.
     expect(revealFigures([label("a", "go", true, false, null)])).toMatchObject({
       flipRate: 1,
-      withCritic: 0,
+      withSignal: 0,
       agreementBefore: null,
       kappaAfter: null,
     });
@@ -77,8 +77,8 @@ describe("revealAnalysis", () => {
       labels: 8,
       flipped: 4,
       flipRate: 0.5,
-      flippedTowardCritic: 3,
-      withCritic: 7,
+      flippedTowardSignal: 3,
+      withSignal: 7,
     });
     expect(Object.keys(analysis.byLanguage)).toEqual(["cpp", "python"]);
     expect(analysis.byLanguage.python).toMatchObject({

@@ -1,13 +1,17 @@
-// Blind-mode analysis: how the critic's reveal moved annotators' verdicts. Pure: the data layer loads.
+// Blind-mode analysis: how revealing what a campaign hid before the first label (the critic; under
+// "nothing" also the execution) moved annotators' verdicts. Pure: the data layer loads.
 import { cohensKappa } from "./agreement";
 
-/** One blind label: the verdict given before the critic was shown, the verdict that stands now, and the critic's. */
+/**
+ * One blind label: the verdict given before the hidden signal was shown, the verdict that stands
+ * now, and the signal's verdict on the record ("valid": the critic passes it, or its tests pass).
+ */
 export type BlindLabel = {
   userId: string;
   language: string;
   before: boolean;
   after: boolean;
-  criticPass: boolean | null;
+  signal: boolean | null;
 };
 
 export type RevealFigures = {
@@ -16,33 +20,31 @@ export type RevealFigures = {
   /** Labels whose verdict changed after the reveal. */
   flipped: number;
   flipRate: number | null;
-  /** Flips that moved onto the critic's verdict. */
-  flippedTowardCritic: number;
-  /** Labels on records with a critic verdict: the base of the four figures below. */
-  withCritic: number;
+  /** Flips that moved onto the signal's verdict. */
+  flippedTowardSignal: number;
+  /** Labels on records the signal has a verdict on: the base of the four figures below. */
+  withSignal: number;
   agreementBefore: number | null;
   agreementAfter: number | null;
   kappaBefore: number | null;
   kappaAfter: number | null;
 };
 
-/** Flip rate and agreement with the critic before and after the reveal; a figure with no base is null. */
+/** Flip rate and agreement with the signal before and after the reveal; a figure with no base is null. */
 export function revealFigures(labels: BlindLabel[]): RevealFigures {
   const flips = labels.filter((label) => label.before !== label.after);
-  const judged = labels.flatMap((label) =>
-    label.criticPass === null ? [] : [{ ...label, criticPass: label.criticPass }],
-  );
+  const judged = labels.flatMap((label) => (label.signal === null ? [] : [{ ...label, signal: label.signal }]));
   const share = (count: number, of: number) => (of === 0 ? null : count / of);
   return {
     labels: labels.length,
     flipped: flips.length,
     flipRate: share(flips.length, labels.length),
-    flippedTowardCritic: flips.filter((label) => label.after === label.criticPass).length,
-    withCritic: judged.length,
-    agreementBefore: share(judged.filter((label) => label.before === label.criticPass).length, judged.length),
-    agreementAfter: share(judged.filter((label) => label.after === label.criticPass).length, judged.length),
-    kappaBefore: cohensKappa(judged.map((label) => [label.before, label.criticPass])),
-    kappaAfter: cohensKappa(judged.map((label) => [label.after, label.criticPass])),
+    flippedTowardSignal: flips.filter((label) => label.after === label.signal).length,
+    withSignal: judged.length,
+    agreementBefore: share(judged.filter((label) => label.before === label.signal).length, judged.length),
+    agreementAfter: share(judged.filter((label) => label.after === label.signal).length, judged.length),
+    kappaBefore: cohensKappa(judged.map((label) => [label.before, label.signal])),
+    kappaAfter: cohensKappa(judged.map((label) => [label.after, label.signal])),
   };
 }
 

@@ -131,13 +131,27 @@ const revealFigures = {
   labels: count,
   flipped: count,
   flipRate: figure,
-  flippedTowardCritic: count,
-  withCritic: count,
+  flippedTowardSignal: count,
+  withSignal: count,
   agreementBefore: figure,
   agreementAfter: figure,
   kappaBefore: figure,
   kappaAfter: figure,
 };
+
+const revealAnalysis = z.strictObject({
+  overall: z.strictObject(revealFigures),
+  byLanguage: z.record(z.string(), z.strictObject(revealFigures)),
+  byAnnotator: z.array(
+    z.strictObject({
+      userId: z.string(),
+      email: z.string(),
+      name: z.string().nullable(),
+      language: z.string(),
+      ...revealFigures,
+    }),
+  ),
+});
 
 /** `GET /api/v1/campaigns/{id}/agreement`. */
 export const agreementResponseSchema = z.strictObject({
@@ -179,21 +193,9 @@ export const agreementResponseSchema = z.strictObject({
     }),
   ),
   /** Blind campaigns only: how labels moved once the critic was shown. */
-  blindReveal: z
-    .strictObject({
-      overall: z.strictObject(revealFigures),
-      byLanguage: z.record(z.string(), z.strictObject(revealFigures)),
-      byAnnotator: z.array(
-        z.strictObject({
-          userId: z.string(),
-          email: z.string(),
-          name: z.string().nullable(),
-          language: z.string(),
-          ...revealFigures,
-        }),
-      ),
-    })
-    .nullable(),
+  blindReveal: revealAnalysis.nullable(),
+  /** Campaigns that showed nothing before the first label only: how labels moved once the execution was shown. */
+  executionReveal: revealAnalysis.nullable(),
   /** How far each automatic signal (critic, execution, flaky, weak tests, unsolved, a critic rule) can be trusted. */
   signals: z.array(z.looseObject({ signal: z.string(), n: count })),
 });

@@ -21,7 +21,15 @@ const failingCritic = {
 };
 
 /** A campaign (overlap 1) over `count` Python records the critic fails; returns its id. */
-async function campaignOver({ count, blind }: { count: number; blind: boolean }) {
+async function campaignOver({
+  count,
+  blind,
+  visibility,
+}: {
+  count: number;
+  blind: boolean;
+  visibility?: "nothing" | "execution";
+}) {
   const dataset = uniqueName("agree");
   const records = Array.from({ length: count }, (_, index) =>
     makeRecord(`r${index}_${dataset.replaceAll("-", "_")}`, failingCritic),
@@ -41,6 +49,7 @@ async function campaignOver({ count, blind }: { count: number; blind: boolean })
       overlap: 1,
       agreementFraction: 0,
       blind,
+      visibility,
       finalRule: "consensus",
       leaseMinutes: 30,
     },
@@ -81,8 +90,8 @@ describe("blind-mode analysis", () => {
       labels: 2,
       flipped: 1,
       flipRate: 0.5,
-      flippedTowardCritic: 1,
-      withCritic: 2,
+      flippedTowardSignal: 1,
+      withSignal: 2,
       agreementBefore: 0.5,
       agreementAfter: 1,
     };
@@ -98,7 +107,55 @@ describe("blind-mode analysis", () => {
 
   it("is null for a campaign that is not blind", async () => {
     const campaignId = await campaignOver({ count: 1, blind: false });
-    expect((await getCampaignAgreement({ actor: admin, campaignId })).blindReveal).toBeNull();
+    const agreement = await getCampaignAgreement({ actor: admin, campaignId });
+    expect([agreement.blindReveal, agreement.executionReveal]).toEqual([null, null]);
+  });
+
+  it("also measures the reveal against the execution where the campaign hid it ('nothing'), and only there", async () => {
+    const campaignId = await campaignOver({ count: 2, blind: true, visibility: "nothing" });
+    const items = await prisma().campaignItem.findMany({ where: { campaignId }, orderBy: { position: "asc" } });
+    // Both records pass their own tests: execution says valid, the critic says invalid.
+    await prisma().record.updateMany({
+      where: { id: { in: items.map((item) => item.recordId) } },
+      data: { executableValid: true, verificationOutcome: "PASSED" },
+    });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    // Invalid before anything was shown, Valid once the (passing) execution was: a flip toward execution.
+    const first = await claimNextItem({ actor: ann, campaignId });
+    const saved = await submitAnnotation({
+      actor: ann,
+      itemId: first!.itemId,
+      input: { ...label, valid: false, categories: ["other"], note: "Looks wrong." },
+    });
+    await submitAnnotation({
+      actor: ann,
+      itemId: first!.itemId,
+      input: { ...label, valid: true, baseRevision: saved.revision },
+    });
+    const second = await claimNextItem({ actor: ann, campaignId });
+    await submitAnnotation({ actor: ann, itemId: second!.itemId, input: { ...label, valid: true } });
+
+    const { blindReveal, executionReveal } = await getCampaignAgreement({ actor: admin, campaignId });
+    expect(executionReveal?.overall).toMatchObject({
+      labels: 2,
+      flipped: 1,
+      flippedTowardSignal: 1,
+      withSignal: 2,
+      agreementBefore: 0.5,
+      agreementAfter: 1,
+    });
+    // The same flip moved away from the critic, which fails both records.
+    expect(blindReveal?.overall).toMatchObject({
+      flipped: 1,
+      flippedTowardSignal: 0,
+      agreementBefore: 0.5,
+      agreementAfter: 0,
+    });
+
+    const executionShown = await campaignOver({ count: 1, blind: true, visibility: "execution" });
+    const shown = await getCampaignAgreement({ actor: admin, campaignId: executionShown });
+    expect(shown.blindReveal).not.toBeNull();
+    expect(shown.executionReveal).toBeNull();
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type LabelSplit,
   type RuleMatch,
 } from "@/lib/metrics/campaign-agreement";
+import { EXECUTION_HIDING, storedVisibility } from "@/lib/evidence/visibility";
 import { type BlindLabel, revealAnalysis } from "@/lib/metrics/reveal";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -20,15 +21,27 @@ import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 import { campaignGoldAccuracy } from "@/lib/server/gold/gold";
 
-/** A blind campaign's labels that kept a pre-reveal verdict, with the critic's verdict on their record, grouped. */
-async function loadBlindLabels(campaignId: string): Promise<BlindLabel[]> {
-  const groups = await prisma().$queryRaw<(BlindLabel & { count: number })[]>`
-    SELECT a."userId", i.language, a."preRevealValid" AS before, a.valid AS after, c."overallPass" AS "criticPass", count(*)::int AS count
-    FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
+type BlindGroup = Omit<BlindLabel, "signal"> & { criticPass: boolean | null; executableValid: boolean | null };
+
+/**
+ * A blind campaign's labels that kept a pre-reveal verdict, with the critic's verdict on their
+ * record and whether its tests pass, as blind labels against each: one per label.
+ */
+async function loadBlindLabels(campaignId: string): Promise<Record<"critic" | "execution", BlindLabel[]>> {
+  const groups = await prisma().$queryRaw<(BlindGroup & { count: number })[]>`
+    SELECT a."userId", i.language, a."preRevealValid" AS before, a.valid AS after, c."overallPass" AS "criticPass",
+           r."executableValid", count(*)::int AS count
+    FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" JOIN "Record" r ON r.id = i."recordId"
+    LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
     WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND a."preRevealValid" IS NOT NULL
-    GROUP BY 1, 2, 3, 4, 5`;
+    GROUP BY 1, 2, 3, 4, 5, 6`;
   // One shared object per group: the pure analysis counts labels, so a group is its count of references.
-  return groups.flatMap(({ count, ...label }) => Array<BlindLabel>(count).fill(label));
+  const against = (signal: (group: BlindGroup) => boolean | null) =>
+    groups.flatMap(({ count, ...group }) => {
+      const { userId, language, before, after } = group;
+      return Array<BlindLabel>(count).fill({ userId, language, before, after, signal: signal(group) });
+    });
+  return { critic: against((group) => group.criticPass), execution: against((group) => group.executableValid) };
 }
 
 /** The one-query transaction that carries work_mem: as long as the read takes on a loaded machine (Prisma's default is 15 s). */
@@ -203,7 +216,7 @@ export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor
   ].sort();
   const userIds = new Set([
     ...counts.annotators.map((row) => row.userId),
-    ...(blindLabels ?? []).map((label) => label.userId),
+    ...(blindLabels?.critic ?? []).map((label) => label.userId),
   ]);
   const users = await prisma().user.findMany({
     where: { id: { in: [...userIds] } },
@@ -251,7 +264,10 @@ export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor
   )
     .map((stats) => ({ ...named(stats), gold: goldOf(stats.userId) }))
     .sort((a, b) => a.email.localeCompare(b.email));
-  const reveal = blindLabels ? revealAnalysis(blindLabels) : null;
+  const reveal = blindLabels ? revealAnalysis(blindLabels.critic) : null;
+  // Execution was hidden too only where the campaign showed nothing before the first label.
+  const isExecutionHidden = EXECUTION_HIDING.includes(storedVisibility(campaign.visibility));
+  const executionReveal = blindLabels && isExecutionHidden ? revealAnalysis(blindLabels.execution) : null;
   return {
     overall: agreementOf(counts.splits, counts.pairs),
     byLanguage: perLanguage((language) =>
@@ -266,5 +282,8 @@ export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor
     criticRules,
     annotators,
     blindReveal: reveal ? { ...reveal, byAnnotator: reveal.byAnnotator.map(named) } : null,
+    executionReveal: executionReveal
+      ? { ...executionReveal, byAnnotator: executionReveal.byAnnotator.map(named) }
+      : null,
   };
 }

@@ -74,7 +74,18 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
               anchoring effect.
             </p>
             <div className="overflow-x-auto">
-              <RevealTable reveal={agreement.blindReveal} />
+              <RevealTable reveal={agreement.blindReveal} signal="critic" />
+            </div>
+          </Card>
+        ) : null}
+        {agreement.executionReveal ? (
+          <Card title="Before and after the execution was shown">
+            <p className="mb-3 text-sm text-slate-600">
+              This campaign showed nothing before the first label, so the execution (whether the record passes its own
+              tests) was hidden too. Agreement with it rising after the reveal is anchoring on the execution.
+            </p>
+            <div className="overflow-x-auto">
+              <RevealTable reveal={agreement.executionReveal} signal="execution" />
             </div>
           </Card>
         ) : null}
