@@ -78,7 +78,8 @@ function importedNames(source: ts.SourceFile): Map<string, string> {
     const bindings = statement.importClause?.namedBindings;
     if (!modulePath || !bindings || !ts.isNamedImports(bindings)) continue;
     for (const element of bindings.elements)
-      if (!element.isTypeOnly) names.set(element.name.text, `${modulePath}#${(element.propertyName ?? element.name).text}`);
+      if (!element.isTypeOnly)
+        names.set(element.name.text, `${modulePath}#${(element.propertyName ?? element.name).text}`);
   }
   return names;
 }
