@@ -20,6 +20,8 @@ import { createLocalBackend } from "@/lib/server/sandbox/local";
 import type { Outcome } from "@/lib/server/sandbox/types";
 import { NO_LOCAL_TOOLCHAIN, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
+import { readDemoManifest } from "./manifest";
+
 type DemoRecord = {
   question: string;
   language: string;
@@ -30,25 +32,12 @@ type DemoRecord = {
   critic_result?: unknown;
   critic_reasoning?: unknown;
 };
-type ExpectedEvidence = { mutation: "weak" | "strong" | null; flaky: boolean | null };
-type ManifestEntry = {
-  line: number;
-  language: string;
-  title: string;
-  valid: boolean;
-  flaw: string | null;
-  criticAgrees: boolean;
-  expectedExecution: "pass" | "fail" | "any";
-  expectedEvidence?: ExpectedEvidence;
-};
 
 const records = readFileSync(new URL("./demo.jsonl", import.meta.url), "utf8")
   .trim()
   .split("\n")
   .map((line) => JSON.parse(line) as DemoRecord);
-const manifest = (
-  JSON.parse(readFileSync(new URL("./manifest.json", import.meta.url), "utf8")) as { records: ManifestEntry[] }
-).records;
+const manifest = readDemoManifest();
 const solutions = readFileSync(new URL("./solutions.jsonl", import.meta.url), "utf8")
   .trim()
   .split("\n")

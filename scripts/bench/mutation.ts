@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
+import { type DemoManifestEntry, readDemoManifest } from "@/prisma/demo/manifest";
 import type { Actor } from "@/lib/server/auth/permissions";
 import type { RecordFilters, RecordView } from "@/lib/server/records/records";
 
@@ -67,19 +68,8 @@ const { EVIDENCE_REASON_LABELS, EVIDENCE_REASONS, evidenceReasonsOf, WEAK_TESTS_
   await import("@/lib/evidence/suspicion");
 const { normalizeLanguage } = await import("@/lib/records/languages");
 
-type ManifestEntry = {
-  line: number;
-  language: string;
-  title: string;
-  valid: boolean;
-  flaw: string | null;
-  expectedExecution?: string;
-  /** What the demo sandbox test expects of the record's evidence, when the manifest says. */
-  expectedEvidence?: { flaky?: boolean | null };
-};
-
 /** Records whose outcome the manifest says may change from run to run, or whose flakiness it states. */
-const mayBeNondeterministic = (entry: ManifestEntry) =>
+const mayBeNondeterministic = (entry: DemoManifestEntry) =>
   entry.flaw === "nondeterministic-test" ||
   entry.expectedExecution === "any" ||
   typeof entry.expectedEvidence?.flaky === "boolean";
@@ -201,8 +191,7 @@ async function main(): Promise<void> {
 
     // The demo records whose language can run here, in file order (the manifest names them by line).
     const demoLines = readFileSync(join(DEMO_DIR, "demo.jsonl"), "utf8").split("\n").filter(Boolean);
-    const manifest = (JSON.parse(readFileSync(join(DEMO_DIR, "manifest.json"), "utf8")) as { records: ManifestEntry[] })
-      .records;
+    const manifest = readDemoManifest();
     const languageOf = demoLines.map((line) => normalizeLanguage((JSON.parse(line) as { language: string }).language)!);
     const router = getSandboxRouter();
     const runnable = new Map<string, boolean>();
