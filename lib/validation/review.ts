@@ -196,6 +196,8 @@ export const agreementResponseSchema = z.strictObject({
   blindReveal: revealAnalysis.nullable(),
   /** Campaigns that showed nothing before the first label only: how labels moved once the execution was shown. */
   executionReveal: revealAnalysis.nullable(),
+  /** When the figures were counted: the route counts again first whenever anything they count changed. */
+  countedAt: z.iso.datetime(),
   /** How far each automatic signal (critic, execution, flaky, weak tests, unsolved, a critic rule) can be trusted. */
   signals: z.array(z.looseObject({ signal: z.string(), n: count })),
 });

@@ -109,6 +109,31 @@ const HAND_WRITTEN = [
   'trigger CREATE TRIGGER "CampaignItem_count_annotators_gold" AFTER UPDATE OF gold ON public."CampaignItem" FOR EACH ROW WHEN ((old.gold IS DISTINCT FROM new.gold)) EXECUTE FUNCTION verity_item_gold_changed()',
   // A partial covering index: campaign progress sums the item counters from it.
   'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId") WHERE (NOT gold)',
+  // Each campaign's data version for its kept agreement counts: a row per transaction that changes
+  // what they count (20261202060809_agreement_counts).
+  "function verity_note_campaign_changes(text[])",
+  ...["annotation", "critic", "execution", "item", "category"].map((what) => `function verity_note_${what}_changes()`),
+  ...["insert", "update", "delete"].flatMap((event) => {
+    const transition = {
+      insert: "NEW TABLE AS new_rows",
+      update: "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+      delete: "OLD TABLE AS old_rows",
+    }[event];
+    const tables = {
+      Annotation: "annotation",
+      CriticVerdict: "critic",
+      ErrorCategory: "category",
+      CampaignItem: "item",
+    };
+    return Object.entries(tables)
+      .filter(([table]) => !(table === "CampaignItem" && event === "update"))
+      .map(
+        ([table, what]) =>
+          `trigger CREATE TRIGGER "${table}_note_changes_${event}" AFTER ${event.toUpperCase()} ON public."${table}" REFERENCING ${transition} FOR EACH STATEMENT EXECUTE FUNCTION verity_note_${what}_changes()`,
+      );
+  }),
+  'trigger CREATE TRIGGER "CampaignItem_note_changes_update" AFTER UPDATE ON public."CampaignItem" FOR EACH ROW WHEN ((((((old."finalValid" IS DISTINCT FROM new."finalValid") OR (old."finalCategories" IS DISTINCT FROM new."finalCategories")) OR (old.gold IS DISTINCT FROM new.gold)) OR (old.language IS DISTINCT FROM new.language)) OR (old."campaignId" IS DISTINCT FROM new."campaignId"))) EXECUTE FUNCTION verity_note_item_changes()',
+  'trigger CREATE TRIGGER "Record_note_changes" AFTER UPDATE OF "executableValid" ON public."Record" FOR EACH ROW WHEN ((old."executableValid" IS DISTINCT FROM new."executableValid")) EXECUTE FUNCTION verity_note_execution_changes()',
 ];
 
 async function catalogOf(url: string): Promise<string[]> {

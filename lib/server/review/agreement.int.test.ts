@@ -1,10 +1,10 @@
-// Integration tests of the blind-reveal analysis and human vs execution agreement against PostgreSQL.
+// Integration tests of the blind-reveal analysis, human vs execution agreement and the kept agreement counts against PostgreSQL.
 import { beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { getCampaignAgreement } from "@/lib/server/review/agreement";
+import { getCampaignAgreement, readCampaignAgreement, RECOUNT_GAP_MS } from "@/lib/server/review/agreement";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
@@ -184,5 +184,112 @@ describe("human vs execution", () => {
       confusion: { bothValid: 1, bothInvalid: 0, humanValidExecutionInvalid: 1, humanInvalidExecutionValid: 0 },
     });
     expect(figures.humanVsExecutionByLanguage.python).toEqual(figures.humanVsExecution);
+  });
+});
+
+describe("kept agreement counts", () => {
+  /** The campaign's data version, as the readers see it. */
+  const changesOf = async (campaignId: string) => prisma().campaignChange.count({ where: { campaignId } });
+
+  it("serve the page the kept count at once while a background count catches up, and count first for the exact reader", async () => {
+    const campaignId = await campaignOver({ count: 3, blind: false });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    const first = await claimNextItem({ actor: ann, campaignId });
+    await submitAnnotation({ actor: ann, itemId: first!.itemId, input: { ...label, valid: true } });
+
+    // Never counted: the page waits for the first count, which is then kept.
+    const initial = await readCampaignAgreement({ actor: admin, campaignId });
+    expect(initial.changedSince).toBe(false);
+    expect(initial.humanVsCritic.items).toBe(1);
+    const kept = await prisma().agreementCounts.findUniqueOrThrow({ where: { campaignId } });
+    expect(kept.changes).toBe(await changesOf(campaignId));
+
+    // A second label moves the data version: the page still shows the kept figures and says so.
+    const second = await claimNextItem({ actor: ann, campaignId });
+    await submitAnnotation({ actor: ann, itemId: second!.itemId, input: { ...label, valid: true } });
+    expect(await changesOf(campaignId)).toBeGreaterThan(kept.changes);
+    const behind = await readCampaignAgreement({ actor: admin, campaignId });
+    expect(behind.changedSince).toBe(true);
+    expect(behind.humanVsCritic.items).toBe(1);
+    expect(behind.countedAt).toBe(kept.countedAt.toISOString());
+
+    // The exact reader counts first, and keeps what it counted for the page.
+    const exact = await getCampaignAgreement({ actor: admin, campaignId });
+    expect(exact.humanVsCritic.items).toBe(2);
+    const caughtUp = await readCampaignAgreement({ actor: admin, campaignId });
+    expect(caughtUp.changedSince).toBe(false);
+    expect(caughtUp.humanVsCritic).toEqual(exact.humanVsCritic);
+  });
+
+  it("start a background count when the page finds the kept one behind and older than the gap", async () => {
+    const campaignId = await campaignOver({ count: 2, blind: false });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    await readCampaignAgreement({ actor: admin, campaignId });
+    const claim = await claimNextItem({ actor: ann, campaignId });
+    await submitAnnotation({
+      actor: ann,
+      itemId: claim!.itemId,
+      input: { ...label, valid: false, categories: ["other"], note: "Broken." },
+    });
+    // Age the kept count past the gap, as if it had been counted a while ago.
+    await prisma().$executeRaw`
+      UPDATE "AgreementCounts" SET counts = jsonb_set(counts, '{countedAt}', to_jsonb(${new Date(Date.now() - RECOUNT_GAP_MS - 1000).toISOString()}::text))
+      WHERE "campaignId" = ${campaignId}`;
+    expect((await readCampaignAgreement({ actor: admin, campaignId })).changedSince).toBe(true);
+    await expect
+      .poll(async () => (await readCampaignAgreement({ actor: admin, campaignId })).changedSince, { timeout: 10_000 })
+      .toBe(false);
+    expect((await readCampaignAgreement({ actor: admin, campaignId })).humanVsCritic.confusion.bothInvalid).toBe(1);
+  });
+
+  it("move the data version on every write the figures count, and not on a claim", async () => {
+    const campaignId = await campaignOver({ count: 2, blind: false });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    const item = await prisma().campaignItem.findFirstOrThrow({ where: { campaignId }, orderBy: { position: "asc" } });
+    const moves = async (write: () => Promise<unknown>) => {
+      const before = await changesOf(campaignId);
+      await write();
+      return (await changesOf(campaignId)) - before;
+    };
+    const claim = await claimNextItem({ actor: ann, campaignId });
+    expect(await moves(async () => claimNextItem({ actor: ann, campaignId }))).toBe(0);
+    // One submit is one transaction: one change however many rows it writes.
+    expect(
+      await moves(() => submitAnnotation({ actor: ann, itemId: claim!.itemId, input: { ...label, valid: true } })),
+    ).toBe(1);
+    expect(
+      await moves(() => prisma().annotation.updateMany({ where: { itemId: claim!.itemId }, data: { activeMs: 9000 } })),
+    ).toBe(1);
+    expect(
+      await moves(() =>
+        prisma().criticVerdict.updateMany({
+          where: { recordId: item.recordId },
+          data: { failedRules: ["Wrong Output"] },
+        }),
+      ),
+    ).toBe(1);
+    expect(
+      await moves(() => prisma().record.update({ where: { id: item.recordId }, data: { executableValid: true } })),
+    ).toBe(1);
+    expect(
+      await moves(() =>
+        prisma().errorCategory.updateMany({
+          where: { campaignId, key: "other" },
+          data: { criticRule: "Other Issues" },
+        }),
+      ),
+    ).toBe(1);
+    // Records outside the campaign leave it alone.
+    expect(await moves(() => prisma().record.updateMany({ where: { id: -1 }, data: { executableValid: false } }))).toBe(
+      0,
+    );
+  });
+
+  it("are removed with their campaign", async () => {
+    const campaignId = await campaignOver({ count: 1, blind: false });
+    await readCampaignAgreement({ actor: admin, campaignId });
+    await prisma().campaign.delete({ where: { id: campaignId } });
+    expect(await prisma().agreementCounts.count({ where: { campaignId } })).toBe(0);
+    expect(await changesOf(campaignId)).toBe(0);
   });
 });

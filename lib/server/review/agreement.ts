@@ -17,24 +17,25 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
 import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 import { campaignGoldAccuracy } from "@/lib/server/gold/gold";
 
 type BlindGroup = Omit<BlindLabel, "signal"> & { criticPass: boolean | null; executableValid: boolean | null };
+type BlindGroupRow = BlindGroup & { count: number };
 
-/**
- * A blind campaign's labels that kept a pre-reveal verdict, with the critic's verdict on their
- * record and whether its tests pass, as blind labels against each: one per label.
- */
-async function loadBlindLabels(campaignId: string): Promise<Record<"critic" | "execution", BlindLabel[]>> {
-  const groups = await prisma().$queryRaw<(BlindGroup & { count: number })[]>`
+/** A campaign's labels that kept a pre-reveal verdict, grouped with the critic's verdict on their record and whether its tests pass. */
+const BLIND_GROUPS_SQL = `
     SELECT a."userId", i.language, a."preRevealValid" AS before, a.valid AS after, c."overallPass" AS "criticPass",
            r."executableValid", count(*)::int AS count
     FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" JOIN "Record" r ON r.id = i."recordId"
     LEFT JOIN "CriticVerdict" c ON c."recordId" = i."recordId"
-    WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND a."preRevealValid" IS NOT NULL
+    WHERE i."campaignId" = $1 AND NOT i.gold AND a."preRevealValid" IS NOT NULL
     GROUP BY 1, 2, 3, 4, 5, 6`;
+
+/** The blind labels against the critic and against execution: one per label. */
+function blindLabelsOf(groups: BlindGroupRow[]): Record<"critic" | "execution", BlindLabel[]> {
   // One shared object per group: the pure analysis counts labels, so a group is its count of references.
   const against = (signal: (group: BlindGroup) => boolean | null) =>
     groups.flatMap(({ count, ...group }) => {
@@ -44,8 +45,12 @@ async function loadBlindLabels(campaignId: string): Promise<Record<"critic" | "e
   return { critic: against((group) => group.criticPass), execution: against((group) => group.executableValid) };
 }
 
-/** The one-query transaction that carries work_mem: as long as the read takes on a loaded machine (Prisma's default is 15 s). */
-const READ_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
+/** The counting transaction: as long as the count takes on a loaded machine (Prisma's default is 15 s). */
+const COUNT_TRANSACTION = {
+  timeout: 120_000,
+  maxWait: 30_000,
+  isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
+};
 
 /** Memory for the agreement query's sorts and hashes (PostgreSQL's default is 4 MB). */
 const AGREEMENT_WORK_MEM = "96MB";
@@ -59,34 +64,36 @@ type PairRow = { language: string; first: string; second: string } & Confusion2x
  * critic and execution per language, per mapped critic rule the matches with the final categories,
  * per annotator the sums, and per pair of annotators and language the 2×2 table of their labels.
  */
-async function queryAgreementCounts(campaignId: string, mapping: { key: string; criticRule: string }[]) {
+async function queryAgreementCounts(
+  tx: Prisma.TransactionClient,
+  campaignId: string,
+  mapping: { key: string; criticRule: string }[],
+) {
   // The per-label CTEs of a 300,000-label campaign are tens of MiB: within the default work_mem they
   // spill to temporary files and the pair join runs in batches (12 s at 100,000 items under load);
-  // this one query gets the memory to keep them in RAM.
-  const [row] = await prisma().$transaction(async (tx) => {
-    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${AGREEMENT_WORK_MEM}'`);
-    return tx.$queryRawUnsafe<
-      {
-        splits: ({ language: string } & LabelSplit)[] | null;
-        critic: Table[] | null;
-        execution: (Table & { notRun: number })[] | null;
-        rules: { key: string; truePositives: number; falsePositives: number; falseNegatives: number }[] | null;
-        annotators:
-          | {
-              userId: string;
-              items: number;
-              medianActiveMs: number | null;
-              totalActiveMs: number;
-              fastDecisions: number;
-              days: number;
-              resolved: number;
-              agreeingWithFinal: number;
-            }[]
-          | null;
-        pairs: PairRow[] | null;
-      }[]
-    >(
-      `WITH f AS MATERIALIZED (
+  // the counting transaction gets the memory to keep them in RAM.
+  const [row] = await tx.$queryRawUnsafe<
+    {
+      splits: ({ language: string } & LabelSplit)[] | null;
+      critic: Table[] | null;
+      execution: (Table & { notRun: number })[] | null;
+      rules: { key: string; truePositives: number; falsePositives: number; falseNegatives: number }[] | null;
+      annotators:
+        | {
+            userId: string;
+            items: number;
+            medianActiveMs: number | null;
+            totalActiveMs: number;
+            fastDecisions: number;
+            days: number;
+            resolved: number;
+            agreeingWithFinal: number;
+          }[]
+        | null;
+      pairs: PairRow[] | null;
+    }[]
+  >(
+    `WITH f AS MATERIALIZED (
        SELECT item_id, language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories
        FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE n > 0
      ),
@@ -157,12 +164,11 @@ async function queryAgreementCounts(campaignId: string, mapping: { key: string; 
           FROM labels GROUP BY user_id
         ) u) AS annotators,
        (SELECT json_agg(p) FROM pairs p) AS pairs`,
-      campaignId,
-      mapping.map((entry) => entry.key),
-      mapping.map((entry) => entry.criticRule),
-      FAST_DECISION_MS,
-    );
-  }, READ_TRANSACTION);
+    campaignId,
+    mapping.map((entry) => entry.key),
+    mapping.map((entry) => entry.criticRule),
+    FAST_DECISION_MS,
+  );
   return {
     splits: row.splits ?? [],
     critic: row.critic ?? [],
@@ -173,6 +179,118 @@ async function queryAgreementCounts(campaignId: string, mapping: { key: string; 
   };
 }
 
+type Counts = Awaited<ReturnType<typeof queryAgreementCounts>>;
+
+/** What one count of a campaign holds: the counts, its blind labels' groups, and the data version they are of. */
+type CountedAgreement = {
+  /** How many rows of "CampaignChange" the campaign had when counted: its data version. */
+  changes: number;
+  countedAt: Date;
+  mapping: { key: string; criticRule: string }[];
+  counts: Counts;
+  blindGroups: BlindGroupRow[];
+};
+
+/** The campaign's data version: one per transaction that changed what its agreement counts (migration 20261202060809). */
+async function changesOf(client: Prisma.TransactionClient, campaignId: string): Promise<number> {
+  const [row] = await client.$queryRaw<{ changes: number }[]>`
+    SELECT count(*)::int AS changes FROM "CampaignChange" WHERE "campaignId" = ${campaignId}`;
+  return row.changes;
+}
+
+/**
+ * Counts a campaign's agreement and keeps the count. One repeatable-read transaction, so the counts
+ * and the data version they are stored with come from the same snapshot: a write that commits
+ * meanwhile adds a change the stored version does not include, and the next read counts again.
+ */
+async function countAgreement(campaignId: string): Promise<CountedAgreement> {
+  const counted = await prisma().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${AGREEMENT_WORK_MEM}'`);
+    const changes = await changesOf(tx, campaignId);
+    const categories = await tx.errorCategory.findMany({
+      where: { campaignId },
+      orderBy: { position: "asc" },
+      select: { key: true, criticRule: true },
+    });
+    const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
+    const counts = await queryAgreementCounts(tx, campaignId, mapping);
+    const blindGroups = await tx.$queryRawUnsafe<BlindGroupRow[]>(BLIND_GROUPS_SQL, campaignId);
+    return { changes, countedAt: new Date(), mapping, counts, blindGroups };
+  }, COUNT_TRANSACTION);
+  const stored = { ...counted, countedAt: counted.countedAt.toISOString() } as unknown as Prisma.InputJsonValue;
+  // Two instances may count at once: the count of the later version stays.
+  await prisma().$executeRaw`
+    INSERT INTO "AgreementCounts" ("campaignId", changes, "countedAt", counts)
+    VALUES (${campaignId}, ${counted.changes}, ${counted.countedAt}, ${stored})
+    ON CONFLICT ("campaignId") DO UPDATE SET changes = EXCLUDED.changes, "countedAt" = EXCLUDED."countedAt", counts = EXCLUDED.counts
+    WHERE "AgreementCounts".changes <= EXCLUDED.changes`;
+  return counted;
+}
+
+/** Counts under way in this process, by campaign: requests that find a campaign's count stale share one. */
+const countsUnderWay = new Map<string, Promise<CountedAgreement>>();
+
+function countOnce(campaignId: string): Promise<CountedAgreement> {
+  const underWay = countsUnderWay.get(campaignId);
+  if (underWay) return underWay;
+  const counting = countAgreement(campaignId).finally(() => countsUnderWay.delete(campaignId));
+  countsUnderWay.set(campaignId, counting);
+  return counting;
+}
+
+/** The kept count of a campaign (null when never counted) and the campaign's data version now. */
+async function keptCount(campaignId: string): Promise<{ kept: CountedAgreement | null; changes: number }> {
+  const [row, changes] = await Promise.all([
+    prisma().agreementCounts.findUnique({ where: { campaignId }, select: { counts: true } }),
+    changesOf(prisma(), campaignId),
+  ]);
+  if (!row) return { kept: null, changes };
+  const stored = row.counts as unknown as Omit<CountedAgreement, "countedAt"> & { countedAt: string };
+  return { kept: { ...stored, countedAt: new Date(stored.countedAt) }, changes };
+}
+
+/**
+ * Agreement figures of a campaign, exact: counted again first when anything they count has changed
+ * since the kept count (the API and scripts that print a paper's figures read these).
+ * Scope: reports:export.
+ */
+export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  assertCan(actor, "reports:export");
+  const campaign = await getCampaign({ actor, campaignId });
+  const { kept, changes } = await keptCount(campaignId);
+  let counted = kept?.changes === changes ? kept : await countOnce(campaignId);
+  // A count already under way may have started before the latest change.
+  if (counted.changes < changes) counted = await countAgreement(campaignId);
+  return { ...(await agreementFigures(campaign, counted)), countedAt: counted.countedAt.toISOString() };
+}
+
+/** While a campaign keeps changing, the page's background counts start at most this often. */
+export const RECOUNT_GAP_MS = 30_000;
+
+/**
+ * The agreement page's figures: the kept count at once, and when the campaign has changed since
+ * (`changedSince`), a count started in the background — at most one per RECOUNT_GAP_MS — whose
+ * figures the page shows once it is done. Only a campaign never counted waits for its first count.
+ * Scope: reports:export.
+ */
+export async function readCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  assertCan(actor, "reports:export");
+  const campaign = await getCampaign({ actor, campaignId });
+  const { kept, changes } = await keptCount(campaignId);
+  const changedSince = kept !== null && kept.changes !== changes;
+  if (changedSince && Date.now() - kept.countedAt.getTime() >= RECOUNT_GAP_MS) {
+    countOnce(campaignId).catch((error: unknown) =>
+      console.error(`verity: counting the agreement of campaign ${campaignId} failed:`, error),
+    );
+  }
+  const counted = kept ?? (await countOnce(campaignId));
+  return {
+    ...(await agreementFigures(campaign, counted)),
+    countedAt: counted.countedAt.toISOString(),
+    changedSince,
+  };
+}
+
 /** The 2×2 table of the only two annotators among `pairs`, or null when more or fewer labelled together. */
 function twoRaterTable(pairs: PairRow[]): Confusion2x2 | null {
   const raters = new Set(pairs.flatMap((pair) => [pair.first, pair.second]));
@@ -180,26 +298,17 @@ function twoRaterTable(pairs: PairRow[]): Confusion2x2 | null {
 }
 
 /**
- * Agreement figures of a campaign: human–human overall and per language, the humans' final label
+ * Agreement figures from a count: human–human overall and per language, the humans' final label
  * against the critic and against execution, per critic rule precision/recall against the mapped
- * categories, per annotator statistics (with gold accuracy), and (blind campaigns only, else null) how the critic's
- * reveal moved verdicts. Counted in SQL over the final-label relation. Undefined metrics are null.
- * Scope: reports:export.
+ * categories, per annotator statistics (with gold accuracy, read now), and (blind campaigns only,
+ * else null) how the critic's reveal moved verdicts. Undefined metrics are null.
  */
-export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
-  assertCan(actor, "reports:export");
-  const campaign = await getCampaign({ actor, campaignId });
-  const categories = await prisma().errorCategory.findMany({
-    where: { campaignId },
-    orderBy: { position: "asc" },
-    select: { key: true, criticRule: true },
-  });
-  const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
-  const [counts, blindLabels, goldAccuracy] = await Promise.all([
-    queryAgreementCounts(campaignId, mapping),
-    campaign.blind ? loadBlindLabels(campaignId) : Promise.resolve(null),
-    campaignGoldAccuracy(campaignId),
-  ]);
+async function agreementFigures(
+  campaign: Awaited<ReturnType<typeof getCampaign>>,
+  { counts, mapping, blindGroups }: CountedAgreement,
+) {
+  const goldAccuracy = await campaignGoldAccuracy(campaign.id);
+  const blindLabels = campaign.blind ? blindLabelsOf(blindGroups) : null;
   // Gold accuracy per annotator (their gold labels are not among the counted items), per language too.
   const goldOf = (userId: string) => {
     const byLanguage = goldAccuracy

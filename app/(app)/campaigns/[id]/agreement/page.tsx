@@ -1,4 +1,5 @@
 import { AgreementTable } from "@/components/agreement/agreement-table";
+import { CountFreshness } from "@/components/agreement/count-freshness";
 import { AnnotatorTable, PairwiseKappaMatrix } from "@/components/agreement/annotator-table";
 import { CriticConfusion, ExecutionConfusion } from "@/components/agreement/critic-confusion";
 import { CriticRulesTable } from "@/components/agreement/critic-rules-table";
@@ -7,7 +8,7 @@ import { SignalTrustTable } from "@/components/agreement/signal-trust-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaignAgreement } from "@/lib/server/review/agreement";
+import { readCampaignAgreement } from "@/lib/server/review/agreement";
 import { getSignalTrust } from "@/lib/server/review/signal-trust";
 import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
 import { orNotFound } from "@/lib/server/not-found";
@@ -21,7 +22,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
   const [campaign, agreement, categories, signals] = await orNotFound(
     Promise.all([
       getCampaign({ actor, campaignId: id }),
-      getCampaignAgreement({ actor, campaignId: id }),
+      readCampaignAgreement({ actor, campaignId: id }),
       listCategories({ actor, campaignId: id }),
       getSignalTrust({ actor, campaignId: id }),
     ]),
@@ -41,6 +42,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         description={`How far annotators, reviewers and the critic agree in ${campaign.name} (${campaign.finalRule} rule). "—" marks a figure the data cannot define; hover it for why.`}
       />
       <div className="space-y-6">
+        <CountFreshness countedAt={agreement.countedAt} changedSince={agreement.changedSince} />
         <Card title="Annotators with each other">
           <div className="overflow-x-auto">
             <AgreementTable overall={agreement.overall} byLanguage={agreement.byLanguage} />
