@@ -24,9 +24,9 @@ export function CountFreshness({ countedAt, changedSince }: { countedAt: string;
   }
   return (
     <p role="status" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-      Labels or evidence changed after these figures were counted at {time}. They are being counted again (at most every
-      30 seconds while the campaign changes) and this page shows the new figures by itself. The API&apos;s agreement
-      route always counts first.
+      Labels or evidence changed after these figures were counted at {time}. This campaign takes a while to count, so it
+      is counted again in the background, and this page shows the new figures by itself. The API&apos;s agreement route
+      always counts first.
     </p>
   );
 }

@@ -1,7 +1,8 @@
 // The data calls of the review pages, as the pages in app/(app)/campaigns make them: what
 // bench:review and bench:agreement time.
 import type { Actor } from "@/lib/server/auth/permissions";
-import { getCampaignAgreement } from "@/lib/server/review/agreement";
+import { getCampaignAgreement, readCampaignAgreement } from "@/lib/server/review/agreement";
+import { getSignalTrust } from "@/lib/server/review/signal-trust";
 import { getCampaign, listCampaignProgress, listCampaigns, listCategories } from "@/lib/server/campaigns/campaigns";
 import { getQueueNeighbours, getReviewItem, listCampaignAnnotators, listReviewQueue } from "@/lib/server/review/review";
 
@@ -54,9 +55,20 @@ export async function adjudicationPage(actor: Actor, campaignId: string, itemId:
   return queue.position;
 }
 
-/** /campaigns/{id}/agreement. */
+/** /campaigns/{id}/agreement: the kept counts (recounted in the background when behind) and what else the page reads. */
 export async function agreementPage(actor: Actor, campaignId: string) {
-  await Promise.all([getCampaign({ actor, campaignId }), getCampaignAgreement({ actor, campaignId })]);
+  const [, agreement] = await Promise.all([
+    getCampaign({ actor, campaignId }),
+    readCampaignAgreement({ actor, campaignId }),
+    listCategories({ actor, campaignId }),
+    getSignalTrust({ actor, campaignId }),
+  ]);
+  return agreement;
+}
+
+/** GET /api/v1/campaigns/{id}/agreement's figures: counted first when anything changed. */
+export async function exactAgreement(actor: Actor, campaignId: string) {
+  return getCampaignAgreement({ actor, campaignId });
 }
 
 /** /campaigns: every campaign with its progress. */

@@ -186,6 +186,8 @@ type CountedAgreement = {
   /** How many rows of "CampaignChange" the campaign had when counted: its data version. */
   changes: number;
   countedAt: Date;
+  /** How long the count took: the page waits for counts this fast, and spaces slower ones by it. */
+  countMs: number;
   mapping: { key: string; criticRule: string }[];
   counts: Counts;
   blindGroups: BlindGroupRow[];
@@ -204,6 +206,7 @@ async function changesOf(client: Prisma.TransactionClient, campaignId: string): 
  * meanwhile adds a change the stored version does not include, and the next read counts again.
  */
 async function countAgreement(campaignId: string): Promise<CountedAgreement> {
+  const started = performance.now();
   const counted = await prisma().$transaction(async (tx) => {
     await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${AGREEMENT_WORK_MEM}'`);
     const changes = await changesOf(tx, campaignId);
@@ -215,7 +218,14 @@ async function countAgreement(campaignId: string): Promise<CountedAgreement> {
     const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
     const counts = await queryAgreementCounts(tx, campaignId, mapping);
     const blindGroups = await tx.$queryRawUnsafe<BlindGroupRow[]>(BLIND_GROUPS_SQL, campaignId);
-    return { changes, countedAt: new Date(), mapping, counts, blindGroups };
+    return {
+      changes,
+      countedAt: new Date(),
+      countMs: Math.round(performance.now() - started),
+      mapping,
+      counts,
+      blindGroups,
+    };
   }, COUNT_TRANSACTION);
   const stored = { ...counted, countedAt: counted.countedAt.toISOString() } as unknown as Prisma.InputJsonValue;
   // Two instances may count at once: the count of the later version stays.
@@ -264,31 +274,42 @@ export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor
   return { ...(await agreementFigures(campaign, counted)), countedAt: counted.countedAt.toISOString() };
 }
 
-/** While a campaign keeps changing, the page's background counts start at most this often. */
-export const RECOUNT_GAP_MS = 30_000;
+/** A count at most this slow is worth waiting for: the page shows exact figures. */
+const WAIT_FOR_COUNTS_MS = 250;
 
 /**
- * The agreement page's figures: the kept count at once, and when the campaign has changed since
- * (`changedSince`), a count started in the background — at most one per RECOUNT_GAP_MS — whose
- * figures the page shows once it is done. Only a campaign never counted waits for its first count.
+ * How long after a slow count the page may start the next while the campaign keeps changing: five
+ * times the count's own time, so a watched page spends at most a sixth of a core recounting.
+ */
+export function recountGapMs(countMs: number): number {
+  return Math.min(60_000, Math.max(1_000, 5 * countMs));
+}
+
+/**
+ * The agreement page's figures. A campaign whose count is quick (or never counted) is counted first,
+ * as the API does. For a slow one the page answers from the kept count at once: it says when that
+ * was counted and whether anything changed since (`changedSince`), and starts a background count —
+ * one at a time per campaign, spaced by `recountGapMs` — whose figures the page shows once done.
  * Scope: reports:export.
  */
 export async function readCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
   assertCan(actor, "reports:export");
   const campaign = await getCampaign({ actor, campaignId });
   const { kept, changes } = await keptCount(campaignId);
-  const changedSince = kept !== null && kept.changes !== changes;
-  if (changedSince && Date.now() - kept.countedAt.getTime() >= RECOUNT_GAP_MS) {
-    countOnce(campaignId).catch((error: unknown) =>
-      console.error(`verity: counting the agreement of campaign ${campaignId} failed:`, error),
-    );
+  let counted: CountedAgreement;
+  let changedSince = false;
+  if (kept?.changes === changes) counted = kept;
+  else if (kept === null || kept.countMs <= WAIT_FOR_COUNTS_MS) counted = await countOnce(campaignId);
+  else {
+    counted = kept;
+    changedSince = true;
+    if (Date.now() - kept.countedAt.getTime() >= recountGapMs(kept.countMs)) {
+      countOnce(campaignId).catch((error: unknown) =>
+        console.error(`verity: counting the agreement of campaign ${campaignId} failed:`, error),
+      );
+    }
   }
-  const counted = kept ?? (await countOnce(campaignId));
-  return {
-    ...(await agreementFigures(campaign, counted)),
-    countedAt: counted.countedAt.toISOString(),
-    changedSince,
-  };
+  return { ...(await agreementFigures(campaign, counted)), countedAt: counted.countedAt.toISOString(), changedSince };
 }
 
 /** The 2×2 table of the only two annotators among `pairs`, or null when more or fewer labelled together. */
