@@ -2,7 +2,10 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 
 import { admin, annotator, setupCode, signIn } from "./people";
 
-// One story, in order: the first admin sets Verity up, invites an annotator, imports data.
+// One story, in order: the first admin sets Verity up, invites an annotator, imports data. It stays
+// serial on purpose: the order is the product's first run. Only an empty database shows "Create the
+// first admin", so the first test can run once per database and every later one starts from the
+// account it made; the shared admin and annotator (people.ts) are these same people.
 test.describe.configure({ mode: "serial" });
 
 let invitationLink = "";

@@ -1,30 +1,83 @@
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { invite, SAME_ORIGIN, signIn, signInAsAdmin } from "./people";
+import {
+  addPerson,
+  admin,
+  claimAndLabel,
+  createCampaign,
+  ensureAdmin,
+  importRecords,
+  invite,
+  listRecords,
+  SAME_ORIGIN,
+  signedInPage,
+  signIn,
+  signInAsAdmin,
+  unique,
+} from "./people";
+
+test.beforeAll(async ({ browser }) => ensureAdmin(browser));
 
 // Gold items: the admin marks a record's known verdict on the record page, creates a campaign with a
 // gold share, an annotator labels every item without any visible difference, and the campaign page
 // shows the annotator's gold accuracy. No page the annotator sees may name gold (the data, the
-// dataset and the campaign are named so that the word appears nowhere else).
-test.describe.configure({ mode: "serial" });
+// dataset and the campaign are named so that the word appears nowhere else). Each test brings its own
+// records, campaign and annotator, made through the API for the steps before its own.
 
-const run = Date.now().toString(36);
-const ann = { email: `mix-ann-${run}@example.test`, password: "annotator-password-7", name: `Mika ${run}` };
-const dataset = `e2e-mix-${run}`;
-const campaignName = `Mixed ${run}`;
-let campaignId = "";
-
-// Ten sample records and one gold: at share 0.5 the gold item comes before the sample runs out
-// unless ten draws in a row miss (1 in 1,024).
+/** The names of one story: ten sample records and one gold, a dataset, a campaign and an annotator. */
+function story() {
+  const run = unique("gd");
+  return {
+    run,
+    ann: { email: `mix-ann-${run}@example.test`, password: "annotator-password-7", name: `Mika ${run}` },
+    dataset: `e2e-mix-${run}`,
+    campaignName: `Mixed ${run}`,
+    // Ten sample records and one gold: at share 0.5 the gold item comes before the sample runs out
+    // unless ten draws in a row miss (1 in 1,024).
+    records: ["gd", ...Array.from({ length: SAMPLE }, (_, n) => `s${n}`)].map((n) => ({
+      question: `# Mix ${run} ${n}\n\nWrite \`double_${n}(x)\` in Python returning twice \`x\`.`,
+      canonical_solution: `def double_${n}(x):\n    return 2 * x\n`,
+      demo_test_func: `assert double_${n}(1) == 2\n`,
+      full_test_func: `assert double_${n}(3) == 6\n`,
+      language: "python",
+      difficulty: "easy",
+    })),
+  };
+}
 const SAMPLE = 10;
-const records = ["gd", ...Array.from({ length: SAMPLE }, (_, n) => `s${n}`)].map((n) => ({
-  question: `# Mix ${run} ${n}\n\nWrite \`double_${n}(x)\` in Python returning twice \`x\`.`,
-  canonical_solution: `def double_${n}(x):\n    return 2 * x\n`,
-  demo_test_func: `assert double_${n}(1) == 2\n`,
-  full_test_func: `assert double_${n}(3) == 6\n`,
-  language: "python",
-  difficulty: "easy",
-}));
+
+/** The admin imports the records and finds the one meant as gold. */
+async function importStory(page: Page, names: ReturnType<typeof story>) {
+  await importRecords(page, names.dataset, names.records);
+  return (await listRecords(page, names.dataset)).find((record) => record.question.includes(`${names.run} gd`))!;
+}
+
+/** Through the API: the gold answer (invalid, name mismatch), a campaign at gold share 0.5 and its annotator. */
+async function goldCampaign(browser: Browser) {
+  const names = story();
+  const page = await signedInPage(browser, admin);
+  const target = await importStory(page, names);
+  const gold = await page.request.post(`/api/v1/datasets/${names.dataset}/gold`, {
+    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
+    data: JSON.stringify({
+      id: target.id,
+      valid: false,
+      categories: ["name-mismatch"],
+      note: "The tests call another name.",
+    }),
+  });
+  expect(gold.status()).toBe(201);
+  const created = await createCampaign(page, {
+    dataset: names.dataset,
+    name: names.campaignName,
+    goldShare: 0.5,
+    seed: names.run,
+  });
+  expect(created.itemCount).toBe(SAMPLE);
+  await addPerson(page, names.ann, "ANNOTATOR");
+  await page.context().close();
+  return { ...names, campaignId: created.id };
+}
 
 /** Presses a shortcut until it took effect: the first key on a fresh page may land before hydration. */
 async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
@@ -35,16 +88,10 @@ async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
 }
 
 test("the admin marks a record as gold on its page and creates a campaign with a gold share", async ({ page }) => {
+  const names = story();
+  const { dataset, campaignName } = names;
   await signInAsAdmin(page);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
-    data: records.map((record) => JSON.stringify(record)).join("\n"),
-    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
-  });
-  expect(imported.status()).toBe(201);
-  const listed = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as {
-    records: { id: number; question: string }[];
-  };
-  const target = listed.records.find((record) => record.question.includes(`${run} gd`))!;
+  const target = await importStory(page, names);
 
   await page.goto(`/records/${target.id}`);
   const form = page.getByRole("form", { name: "Gold answer" });
@@ -65,15 +112,15 @@ test("the admin marks a record as gold on its page and creates a campaign with a
   await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with ${SAMPLE} items.`);
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
   await expect(page.getByRole("form", { name: "Campaign settings" }).getByLabel("Gold share")).toHaveValue("0.5");
-  campaignId = new URL(page.url()).pathname.split("/").pop()!;
 });
 
 test("the admin invites a Python annotator", async ({ page, browser }) => {
   await signInAsAdmin(page);
-  await invite(page, browser, ann, "ANNOTATOR");
+  await invite(page, browser, story().ann, "ANNOTATOR");
 });
 
-test("the annotator labels every item and nothing tells the gold one apart", async ({ page }) => {
+test("the annotator labels every item and nothing tells the gold one apart", async ({ page, browser }) => {
+  const { ann, campaignId, dataset } = await goldCampaign(browser);
   await signIn(page, ann);
   await page.goto(`/campaigns/${campaignId}`);
   // Still available counts the gold item the queue will mix in: the sample and one more.
@@ -106,7 +153,13 @@ test("the annotator labels every item and nothing tells the gold one apart", asy
 
 test("the campaign page shows the annotator's gold accuracy to the admin, and the gold label counts nowhere else", async ({
   page,
+  browser,
 }) => {
+  const { ann, campaignId } = await goldCampaign(browser);
+  // The annotator labels every item, the gold one too, Valid.
+  const annotatorPage = await signedInPage(browser, ann);
+  for (let index = 0; index < SAMPLE + 1; index += 1) await claimAndLabel(annotatorPage, campaignId, { valid: true });
+  await annotatorPage.context().close();
   await signInAsAdmin(page);
   await page.goto(`/campaigns/${campaignId}`);
   // The annotator said Valid where the known verdict is Invalid: 0 of 1, flagged as a small n.

@@ -1,16 +1,33 @@
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { invite, signIn, signInAsAdmin } from "./people";
+import {
+  addPerson,
+  admin,
+  ensureAdmin,
+  invite,
+  SAME_ORIGIN,
+  signedInPage,
+  signIn,
+  signInAsAdmin,
+  unique,
+} from "./people";
+
+test.beforeAll(async ({ browser }) => ensureAdmin(browser));
 
 // Quality control on a blind campaign: the annotator changes one verdict after the critic is shown;
-// a reviewer sees the flip on the Agreement page and everyone's progress on the campaign page.
-test.describe.configure({ mode: "serial" });
+// a reviewer sees the flip on the Agreement page and everyone's progress on the campaign page. Each
+// test brings its own campaign and people, and the labels before its step, made through the API.
 
-const run = Date.now().toString(36);
-const ann = { email: `qc-ann-${run}@example.test`, password: "annotator-password-3", name: `Quinn ${run}` };
-const reviewer = { email: `qc-rev-${run}@example.test`, password: "reviewer-password-3", name: `Remy ${run}` };
-const dataset = `e2e-qc-${run}`;
-let campaignId = "";
+/** The names of one story: a dataset, an annotator and a reviewer. */
+function story() {
+  const run = unique("qc");
+  return {
+    run,
+    ann: { email: `qc-ann-${run}@example.test`, password: "annotator-password-3", name: `Quinn ${run}` },
+    reviewer: { email: `qc-rev-${run}@example.test`, password: "reviewer-password-3", name: `Remy ${run}` },
+    dataset: `e2e-qc-${run}`,
+  };
+}
 
 const critic = {
   summary: {
@@ -19,67 +36,101 @@ const critic = {
     key_points: ["The tests disagree with the statement."],
   },
 };
-const records = [1, 2, 3].map((n) => ({
-  question: `# QC ${run} ${n}\n\nWrite \`triple_${n}(x)\` in Python returning three times \`x\`.`,
-  canonical_solution: `def triple_${n}(x):\n    return 3 * x\n`,
-  demo_test_func: `assert triple_${n}(1) == 3\n`,
-  full_test_func: `assert triple_${n}(2) == 6\n`,
-  language: "python",
-  difficulty: "easy",
-  critic_result: critic,
-}));
+const records = (run: string) =>
+  [1, 2, 3].map((n) => ({
+    question: `# QC ${run} ${n}\n\nWrite \`triple_${n}(x)\` in Python returning three times \`x\`.`,
+    canonical_solution: `def triple_${n}(x):\n    return 3 * x\n`,
+    demo_test_func: `assert triple_${n}(1) == 3\n`,
+    full_test_func: `assert triple_${n}(2) == 6\n`,
+    language: "python",
+    difficulty: "easy",
+    critic_result: critic,
+  }));
 
-const writeHeaders = (page: Page) => ({ origin: new URL(page.url()).origin, "content-type": "application/json" });
+const writeHeaders = { ...SAME_ORIGIN, "content-type": "application/json" };
 
-test("the admin creates a blind campaign, an annotator and a reviewer", async ({ page, browser }) => {
-  await signInAsAdmin(page);
+/** The admin imports the story's records and creates a blind campaign over them; returns its id. */
+async function blindCampaign(page: Page, { run, dataset }: ReturnType<typeof story>) {
   const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
-    data: records.map((record) => JSON.stringify(record)).join("\n"),
-    headers: { ...writeHeaders(page), "content-type": "application/x-ndjson" },
+    data: records(run)
+      .map((record) => JSON.stringify(record))
+      .join("\n"),
+    headers: { ...writeHeaders, "content-type": "application/x-ndjson" },
   });
   expect(imported.status()).toBe(201);
   const created = await page.request.post("/api/v1/campaigns", {
     data: { dataset, name: `QC ${run}`, languages: ["python"], overlap: 1, blind: true, seed: "qc" },
-    headers: writeHeaders(page),
+    headers: writeHeaders,
   });
   expect(created.status()).toBe(201);
-  campaignId = ((await created.json()) as { id: string }).id;
-  await invite(page, browser, ann, "ANNOTATOR");
-  await invite(page, browser, reviewer, "REVIEWER");
-});
+  return ((await created.json()) as { id: string }).id;
+}
 
-test("the annotator flips one verdict after the reveal, keeps another, and holds a third item", async ({ page }) => {
-  await signIn(page, ann);
-  const headers = writeHeaders(page);
+/** The annotator's work through the API: one verdict flipped after the reveal, one kept, a third item held. */
+async function annotate(page: Page, campaignId: string) {
+  const headers = writeHeaders;
   const claim = async () =>
     (
       (await (await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers })).json()) as {
         item: { id: string };
       }
     ).item.id;
-  const annotate = (itemId: string, body: Record<string, unknown>) =>
+  const label = (itemId: string, body: Record<string, unknown>) =>
     page.request.post(`/api/v1/items/${itemId}/annotations`, {
       data: { categories: [], activeMs: 8000, ...body },
       headers,
     });
 
   const first = await claim();
-  expect((await annotate(first, { valid: true })).status()).toBe(201);
+  expect((await label(first, { valid: true })).status()).toBe(201);
   expect(
     (
-      await annotate(first, { valid: false, categories: ["other"], note: "The critic is right.", baseRevision: 1 })
+      await label(first, { valid: false, categories: ["other"], note: "The critic is right.", baseRevision: 1 })
     ).status(),
   ).toBe(200);
   const second = await claim();
-  expect((await annotate(second, { valid: false, categories: ["other"], note: "The tests are wrong." })).status()).toBe(
+  expect((await label(second, { valid: false, categories: ["other"], note: "The tests are wrong." })).status()).toBe(
     201,
   );
   await claim();
+}
+
+/** A blind campaign with its annotator and reviewer, created through the API. */
+async function campaignWithPeople(browser: Browser) {
+  const names = story();
+  const page = await signedInPage(browser, admin);
+  const campaignId = await blindCampaign(page, names);
+  await addPerson(page, names.ann, "ANNOTATOR");
+  await addPerson(page, names.reviewer, "REVIEWER");
+  await page.context().close();
+  return { ...names, campaignId };
+}
+
+test("the admin creates a blind campaign, an annotator and a reviewer", async ({ page, browser }) => {
+  const names = story();
+  await signInAsAdmin(page);
+  await blindCampaign(page, names);
+  await invite(page, browser, names.ann, "ANNOTATOR");
+  await invite(page, browser, names.reviewer, "REVIEWER");
+});
+
+test("the annotator flips one verdict after the reveal, keeps another, and holds a third item", async ({
+  browser,
+  page,
+}) => {
+  const { ann, campaignId } = await campaignWithPeople(browser);
+  await signIn(page, ann);
+  await annotate(page, campaignId);
 });
 
 test("the reviewer sees the flip on the Agreement page and each person's progress on the campaign page", async ({
   page,
+  browser,
 }) => {
+  const { ann, reviewer, campaignId } = await campaignWithPeople(browser);
+  const annotatorPage = await signedInPage(browser, ann);
+  await annotate(annotatorPage, campaignId);
+  await annotatorPage.context().close();
   await signIn(page, reviewer);
   await page.goto(`/campaigns/${campaignId}`);
   const progress = page.getByRole("table", { name: "Annotator progress" });

@@ -2,15 +2,20 @@ import { readFileSync } from "node:fs";
 
 import { expect, type Page, test } from "@playwright/test";
 
-import { admin, ensurePeople, signIn } from "./people";
-
-test.beforeAll(async ({ browser }) => ensurePeople(browser));
+import { admin, ensurePeople, importRecords, signedInPage, signIn, unique } from "./people";
 
 // The record browser's filter form as a person uses it: choose values, press Filter, read the table.
-// Signs in as the shared admin (ensurePeople); brings the demo dataset under a name of its own.
-test.describe.configure({ mode: "serial" });
+// Signs in as the shared admin (ensurePeople); the file imports the demo dataset once under a name of
+// its own, which the tests only read.
+const dataset = unique("e2e-filters");
 
-const dataset = `e2e-filters-${Date.now().toString(36)}`;
+test.beforeAll(async ({ browser }) => {
+  await ensurePeople(browser);
+  const page = await signedInPage(browser, admin);
+  await importRecords(page, dataset, readFileSync("prisma/demo/demo.jsonl"));
+  await page.context().close();
+});
+
 const demo = readFileSync("prisma/demo/demo.jsonl", "utf8")
   .trim()
   .split("\n")
@@ -32,7 +37,7 @@ async function openDataset(page: Page) {
 
 test("the admin imports the demo dataset", async ({ page }) => {
   await signIn(page, admin);
-  const response = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
+  const response = await page.request.post(`/api/v1/datasets/${unique("e2e-filters")}/records`, {
     data: readFileSync("prisma/demo/demo.jsonl"),
     headers: { "content-type": "application/x-ndjson", origin: new URL(page.url()).origin },
   });

@@ -1,26 +1,30 @@
 import { readFile } from "node:fs/promises";
 
-import { type Browser, expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
+import {
+  admin,
+  annotator,
+  claimAndLabel,
+  createCampaign,
+  ensurePeople,
+  importRecords,
+  signedInPage,
+  signIn,
+  unique,
+} from "./people";
 
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
-// The validity report. Uses the shared admin and python annotator (ensurePeople) and brings
-// its own three-record python dataset and campaign, named uniquely per run.
-test.describe.configure({ mode: "serial" });
-
-const run = Date.now().toString(36);
-const dataset = `e2e-report-${run}`;
-const campaignName = `Report campaign ${run}`;
-let campaignId = "";
+// The validity report. Uses the shared admin and python annotator (ensurePeople); each test brings
+// its own three-record python dataset and campaign, named uniquely, labelled through the API.
 
 const critic = {
   rule_results: [{ rule: "Other Issues", result: "pass", reason: "Consistent." }],
   summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] },
 };
 
-function record(name: string, a: number, b: number) {
+function record(run: string, name: string, a: number, b: number) {
   return {
     question: `# Report ${run} ${name}\n\nWrite \`${name}(a, b)\` in Python returning \`a + b\`.`,
     canonical_solution: `def ${name}(a, b):\n    return a + b\n`,
@@ -32,46 +36,48 @@ function record(name: string, a: number, b: number) {
   };
 }
 
-async function annotatorPage(browser: Browser) {
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, annotator);
-  return page;
+/** The admin imports three python records and creates a campaign over them. */
+async function campaign(page: Page) {
+  const run = unique("rp");
+  const dataset = `e2e-report-${run}`;
+  const campaignName = `Report campaign ${run}`;
+  await importRecords(page, dataset, [
+    record(run, "rp_one", 1, 2),
+    record(run, "rp_two", 3, 4),
+    record(run, "rp_three", 5, 6),
+  ]);
+  const created = await createCampaign(page, { dataset, name: campaignName });
+  return { run, dataset, campaignName, campaignId: created.id, itemCount: created.itemCount };
+}
+
+const labels = [
+  { valid: true },
+  { valid: false, categories: ["wrong-expected-output"], note: "The second test expects the wrong sum." },
+  { valid: true },
+];
+
+/** A campaign the annotator labelled: two records valid, one invalid. */
+async function labelledCampaign(browser: Browser) {
+  const page = await signedInPage(browser, admin);
+  const state = await campaign(page);
+  await page.context().close();
+  const annotatorPage = await signedInPage(browser, annotator);
+  for (const body of labels) await claimAndLabel(annotatorPage, state.campaignId, body);
+  await annotatorPage.context().close();
+  return state;
 }
 
 test("the admin imports three python records and creates a campaign", async ({ page }) => {
   await signIn(page, admin);
-  const body = [record("rp_one", 1, 2), record("rp_two", 3, 4), record("rp_three", 5, 6)]
-    .map((item) => JSON.stringify(item))
-    .join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
-    data: body,
-    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
-  });
-  expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", {
-    headers: SAME_ORIGIN,
-    data: { dataset, name: campaignName, languages: ["python"], seed: "e2e" },
-  });
-  expect(created.status()).toBe(201);
-  const campaign = (await created.json()) as { id: string; itemCount: number };
-  expect(campaign.itemCount).toBe(3);
-  campaignId = campaign.id;
+  expect((await campaign(page)).itemCount).toBe(3);
 });
 
 test("the annotator labels two records valid and one invalid, and may not open the report", async ({ browser }) => {
-  const page = await annotatorPage(browser);
-  const bodies = [
-    { valid: true },
-    { valid: false, categories: ["wrong-expected-output"], note: "The second test expects the wrong sum." },
-    { valid: true },
-  ];
-  for (const body of bodies) {
-    const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
-    expect(claim.status()).toBe(200);
-    const { item } = (await claim.json()) as { item: { id: string } };
-    const saved = await page.request.post(`/api/v1/items/${item.id}/annotations`, { headers: SAME_ORIGIN, data: body });
-    expect(saved.status()).toBe(201);
-  }
+  const admins = await signedInPage(browser, admin);
+  const { campaignId, campaignName } = await campaign(admins);
+  await admins.context().close();
+  const page = await signedInPage(browser, annotator);
+  for (const body of labels) await claimAndLabel(page, campaignId, body);
   await page.goto(`/campaigns/${campaignId}`);
   await expect(page.getByRole("heading", { name: campaignName })).toBeVisible();
   await expect(page.getByRole("link", { name: "Report", exact: true })).toHaveCount(0);
@@ -80,7 +86,11 @@ test("the annotator labels two records valid and one invalid, and may not open t
   await page.context().close();
 });
 
-test("the admin reads validity per language with its interval, the totals and the breakdowns", async ({ page }) => {
+test("the admin reads validity per language with its interval, the totals and the breakdowns", async ({
+  page,
+  browser,
+}) => {
+  const { campaignId, campaignName } = await labelledCampaign(browser);
   await signIn(page, admin);
   await page.goto(`/campaigns/${campaignId}`);
   await page.getByRole("link", { name: "Report", exact: true }).click();
@@ -122,7 +132,8 @@ test("the admin reads validity per language with its interval, the totals and th
   await expect(byDifficulty.getByRole("row", { name: /^easy/i })).toContainText("66.7% [20.8, 93.9]");
 });
 
-test("the admin downloads the Markdown table and sees it on the page", async ({ page }) => {
+test("the admin downloads the Markdown table and sees it on the page", async ({ page, browser }) => {
+  const { campaignId, campaignName } = await labelledCampaign(browser);
   await signIn(page, admin);
   await page.goto(`/campaigns/${campaignId}/report`);
   await expect(page.getByRole("heading", { name: "Downloads" })).toBeVisible();
@@ -159,7 +170,8 @@ test("the admin downloads the Markdown table and sees it on the page", async ({ 
   expect((await annotations.text()).trim().split("\n")).toHaveLength(4);
 });
 
-test("the dataset's report across its campaigns shows the same Python row", async ({ page }) => {
+test("the dataset's report across its campaigns shows the same Python row", async ({ page, browser }) => {
+  const { dataset } = await labelledCampaign(browser);
   await signIn(page, admin);
   await page.goto(`/datasets/${dataset}`);
   await page.getByRole("link", { name: "Report across campaigns" }).click();
@@ -177,14 +189,13 @@ test("the dataset's report across its campaigns shows the same Python row", asyn
   expect(response.headers()["content-disposition"]).toContain(`filename="${dataset}-report-`);
 });
 
-test("the admin adds records to the running campaign and sees the strata before and after", async ({ page }) => {
+test("the admin adds records to the running campaign and sees the strata before and after", async ({
+  page,
+  browser,
+}) => {
+  const { run, dataset, campaignId } = await labelledCampaign(browser);
   await signIn(page, admin);
-  const body = [record("rp_four", 7, 8), record("rp_five", 9, 1)].map((item) => JSON.stringify(item)).join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
-    data: body,
-    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
-  });
-  expect(imported.status()).toBe(201);
+  await importRecords(page, dataset, [record(run, "rp_four", 7, 8), record(run, "rp_five", 9, 1)]);
   await page.goto(`/campaigns/${campaignId}`);
   const form = page.getByRole("form", { name: "Add records" });
   // The campaign took every record (no size); left empty, it takes every record again.

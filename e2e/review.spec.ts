@@ -1,75 +1,123 @@
-import { type Browser, expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { admin, annotator, ensurePeople, invite, SAME_ORIGIN, signIn } from "./people";
+import {
+  addPerson,
+  admin,
+  annotator,
+  claimAndLabel,
+  createCampaign,
+  ensurePeople,
+  importRecords,
+  invite,
+  SAME_ORIGIN,
+  signedInPage,
+  signIn,
+  unique,
+} from "./people";
 
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
-// Review and agreement. Uses the shared admin and python annotator (ensurePeople) and brings
-// its own dataset, campaign, second annotator and reviewer, all named uniquely per run.
-test.describe.configure({ mode: "serial" });
-
-const run = Date.now().toString(36);
-const second = { email: `ann2-${run}@example.test`, password: "annotator-password-2", name: `Second ${run}` };
-const reviewer = { email: `rev-${run}@example.test`, password: "reviewer-password-1", name: `Rita ${run}` };
-const dataset = `e2e-review-${run}`;
-const campaignName = `Review campaign ${run}`;
-let campaignId = "";
-let itemId = "";
+// Review and agreement. Uses the shared admin and python annotator (ensurePeople); each test brings
+// its own dataset, campaign, second annotator and reviewer, named uniquely, and the labels and
+// decisions that come before its step of the story, made through the API. That setup (three people
+// signed in, two invitations accepted) takes a loaded machine up to half a minute: twice the time.
+test.describe.configure({ timeout: 120_000 });
 
 const critic = {
   rule_results: [{ rule: "Other Issues", result: "pass", reason: "Looks consistent." }],
   summary: { overall_pass: true, failed_rules: [], key_points: ["Consistent."] },
 };
-const record = {
-  question: `# Review ${run}\n\nWrite \`double(x)\` in Python returning twice \`x\`.`,
-  canonical_solution: "def double(x):\n    return 2 * x\n",
-  demo_test_func: "assert double(2) == 4\n",
-  full_test_func: "assert double(3) == 6\nassert double(0) == 0\n",
-  language: "python",
-  difficulty: "easy",
-  critic,
-};
+
+/** The names of one review story: its record, dataset, campaign and people. */
+function story() {
+  const run = unique("rv");
+  return {
+    run,
+    dataset: `e2e-review-${run}`,
+    campaignName: `Review campaign ${run}`,
+    second: { email: `ann2-${run}@example.test`, password: "annotator-password-2", name: `Second ${run}` },
+    reviewer: { email: `rev-${run}@example.test`, password: "reviewer-password-1", name: `Rita ${run}` },
+    record: {
+      question: `# Review ${run}\n\nWrite \`double(x)\` in Python returning twice \`x\`.`,
+      canonical_solution: "def double(x):\n    return 2 * x\n",
+      demo_test_func: "assert double(2) == 4\n",
+      full_test_func: "assert double(3) == 6\nassert double(0) == 0\n",
+      language: "python",
+      difficulty: "easy",
+      critic,
+    },
+  };
+}
+
+/** Imports the story's record into a campaign with overlap 2 and returns its id. */
+async function importAndCreate(page: Page, names: ReturnType<typeof story>) {
+  await importRecords(page, names.dataset, [names.record]);
+  return (await createCampaign(page, { dataset: names.dataset, name: names.campaignName, overlap: 2 })).id;
+}
 
 /** Signs the annotator in and labels the campaign's one item through the API with their own session. */
 async function label(
   browser: Browser,
   user: { email: string; password: string },
+  campaignId: string,
   body: { valid: boolean; categories: string[]; note?: string },
 ) {
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, user);
-  const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
-  expect(claim.status()).toBe(200);
-  const claimed = (await claim.json()) as { item: { id: string } };
-  const saved = await page.request.post(`/api/v1/items/${claimed.item.id}/annotations`, {
-    headers: SAME_ORIGIN,
-    data: { ...body, activeMs: 12_000 },
-  });
-  expect(saved.status()).toBe(201);
+  const page = await signedInPage(browser, user);
+  const { itemId } = await claimAndLabel(page, campaignId, { ...body, activeMs: 12_000 });
   await page.context().close();
-  return claimed.item.id;
+  return itemId;
+}
+
+/** A campaign whose one item two annotators labelled oppositely, with a reviewer to settle it. */
+async function disagreement(browser: Browser) {
+  const names = story();
+  const page = await signedInPage(browser, admin);
+  const campaignId = await importAndCreate(page, names);
+  await addPerson(page, names.second, "ANNOTATOR");
+  await addPerson(page, names.reviewer, "REVIEWER");
+  await page.context().close();
+  const itemId = await label(browser, annotator, campaignId, { valid: true, categories: [] });
+  await label(browser, names.second, campaignId, {
+    valid: false,
+    categories: ["wrong-expected-output"],
+    note: "double(0) should be rejected by the statement.",
+  });
+  return { ...names, campaignId, itemId };
+}
+
+/** The disagreement, settled by the reviewer as invalid (revision 1). */
+async function decided(browser: Browser) {
+  const state = await disagreement(browser);
+  const page = await signedInPage(browser, state.reviewer);
+  const decision = await page.request.post(`/api/v1/items/${state.itemId}/adjudication`, {
+    headers: SAME_ORIGIN,
+    data: {
+      valid: false,
+      categories: ["wrong-expected-output"],
+      reason: "The tests expect behaviour the statement does not give.",
+    },
+  });
+  expect(decision.status()).toBe(201);
+  await page.context().close();
+  return state;
 }
 
 test("the admin sets up a campaign with overlap 2, a second annotator and a reviewer", async ({ page, browser }) => {
+  const names = story();
   await signIn(page, admin);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
-    data: JSON.stringify(record),
-    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
-  });
-  expect(imported.status()).toBe(201);
-  const created = await page.request.post("/api/v1/campaigns", {
-    headers: SAME_ORIGIN,
-    data: { dataset, name: campaignName, languages: ["python"], overlap: 2, seed: "e2e" },
-  });
-  expect(created.status()).toBe(201);
-  campaignId = ((await created.json()) as { id: string }).id;
-  await invite(page, browser, second, "ANNOTATOR");
-  await invite(page, browser, reviewer, "REVIEWER");
+  await importAndCreate(page, names);
+  await invite(page, browser, names.second, "ANNOTATOR");
+  await invite(page, browser, names.reviewer, "REVIEWER");
 });
 
 test("two annotators label the same item oppositely", async ({ browser }) => {
-  itemId = await label(browser, annotator, { valid: true, categories: [] });
-  const other = await label(browser, second, {
+  const names = story();
+  const page = await signedInPage(browser, admin);
+  const campaignId = await importAndCreate(page, names);
+  await addPerson(page, names.second, "ANNOTATOR");
+  await page.context().close();
+  const itemId = await label(browser, annotator, campaignId, { valid: true, categories: [] });
+  const other = await label(browser, names.second, campaignId, {
     valid: false,
     categories: ["wrong-expected-output"],
     note: "double(0) should be rejected by the statement.",
@@ -77,7 +125,8 @@ test("two annotators label the same item oppositely", async ({ browser }) => {
   expect(other).toBe(itemId);
 });
 
-test("the reviewer settles the disagreement and the agreement figures move", async ({ page }) => {
+test("the reviewer settles the disagreement and the agreement figures move", async ({ page, browser }) => {
+  const { run, second, reviewer, campaignId, itemId } = await disagreement(browser);
   await signIn(page, reviewer);
   await page.goto(`/campaigns/${campaignId}/agreement`);
   const overall = page.getByRole("figure", { name: "Human vs critic, Overall" });
@@ -144,7 +193,11 @@ test("the reviewer settles the disagreement and the agreement figures move", asy
   await expect(overall.getByRole("row", { name: /Human invalid/ })).toContainText("1");
 });
 
-test("a revision that lost a race shows the decision that stands and keeps the typed reason", async ({ page }) => {
+test("a revision that lost a race shows the decision that stands and keeps the typed reason", async ({
+  page,
+  browser,
+}) => {
+  const { reviewer, campaignId, itemId } = await decided(browser);
   await signIn(page, reviewer);
   await page.goto(`/campaigns/${campaignId}/review/${itemId}`);
   await expect(page.getByTestId("current-decision")).toContainText("Decision (revision 1)");
@@ -168,8 +221,15 @@ test("a revision that lost a race shows the decision that stands and keeps the t
   await expect(reason).toHaveValue("Still invalid: double(0) is not specified.");
 });
 
-test("the admin finds the decisions in the audit log", async ({ page }) => {
+test("the admin finds the decisions in the audit log", async ({ page, browser }) => {
+  const { run, reviewer, campaignName, itemId } = await decided(browser);
   await signIn(page, admin);
+  // The admin revises the reviewer's decision, as in a lost race.
+  const revised = await page.request.post(`/api/v1/items/${itemId}/adjudication`, {
+    headers: SAME_ORIGIN,
+    data: { valid: true, categories: [], reason: "On reflection the tests match the statement.", baseRevision: 1 },
+  });
+  expect(revised.status()).toBe(200);
   await page.getByRole("link", { name: "Audit log" }).click();
   await page.getByLabel("Action").selectOption("adjudication.");
   await page.getByRole("button", { name: "Filter" }).click();
@@ -188,7 +248,8 @@ test("the admin finds the decisions in the audit log", async ({ page }) => {
   await expect(events).not.toContainText(itemId);
 });
 
-test("the reviewer reads the campaign's audit log, without people or invitation events", async ({ page }) => {
+test("the reviewer reads the campaign's audit log, without people or invitation events", async ({ page, browser }) => {
+  const { run, second, reviewer, campaignName } = await disagreement(browser);
   await signIn(page, reviewer);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
   await page.getByLabel("Campaign").selectOption({ label: campaignName });

@@ -1,16 +1,12 @@
 import { expect, type Page, test } from "@playwright/test";
 
-import { admin, ensurePeople, signIn } from "./people";
-
-test.beforeAll(async ({ browser }) => ensurePeople(browser));
+import { admin, ensurePeople, importRecords, listRecords, signedInPage, signIn, unique, verifyDataset } from "./people";
 
 // Batch verification as an annotator inspects it: a record page shows the run's outcome, exit code,
 // times and output; a language with no toolchain here (Swift) is "unavailable here", on the record
 // page, the batch page, the dataset filter and the admin's sandbox page. Signs in as the
-// shared admin (ensurePeople). Needs bubblewrap and Python (npm run sandbox:install).
-test.describe.configure({ mode: "serial" });
-
-const dataset = `e2e-verify-${Date.now().toString(36)}`;
+// shared admin (ensurePeople). Needs bubblewrap and Python (npm run sandbox:install). The file
+// imports and verifies one dataset that the tests only read; the tests that verify bring their own.
 const records = [
   {
     question: "Return one.",
@@ -34,8 +30,25 @@ const records = [
     language: "swift",
   },
 ];
-let batchId = "";
-const ids: Record<string, number> = {};
+const shared = { dataset: "", batchId: "", ids: {} as Record<string, number> };
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  await ensurePeople(browser);
+  const page = await signedInPage(browser, admin);
+  Object.assign(shared, await verifiedDataset(page));
+  await page.context().close();
+});
+
+/** Imports the three records into a dataset of their own and verifies them; returns the batch and record ids. */
+async function verifiedDataset(page: Page) {
+  const dataset = unique("e2e-verify");
+  await importRecords(page, dataset, records);
+  const batchId = await verifyDataset(page, dataset);
+  const ids: Record<string, number> = {};
+  for (const record of await listRecords(page, dataset)) ids[record.question] = record.id;
+  return { dataset, batchId, ids };
+}
 
 async function post(page: Page, path: string, data: string | object, contentType = "application/json") {
   return page.request.post(path, {
@@ -47,6 +60,7 @@ async function post(page: Page, path: string, data: string | object, contentType
 test("the admin imports three records and verifies them", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, admin);
+  const dataset = unique("e2e-verify");
   expect(
     (
       await post(
@@ -59,7 +73,7 @@ test("the admin imports three records and verifies them", async ({ page }) => {
   ).toBe(201);
   const started = await post(page, `/api/v1/datasets/${dataset}/verifications`, {});
   expect(started.status()).toBe(202);
-  batchId = ((await started.json()) as { batchId: string }).batchId;
+  const batchId = ((await started.json()) as { batchId: string }).batchId;
   await expect(async () => {
     const progress = (await (await page.request.get(`/api/v1/verifications/${batchId}`)).json()) as { status: string };
     expect(progress.status).toBe("SUCCEEDED");
@@ -67,12 +81,12 @@ test("the admin imports three records and verifies them", async ({ page }) => {
   const page1 = (await (await page.request.get(`/api/v1/datasets/${dataset}/records`)).json()) as {
     records: { id: number; question: string; verificationOutcome: string | null }[];
   };
-  for (const record of page1.records) ids[record.question] = record.id;
   expect(page1.records.map((record) => record.verificationOutcome)).toEqual(["PASSED", "RUNTIME_ERROR", "UNAVAILABLE"]);
 });
 
 test("a failing record's page shows the run: outcome, exit code, run time, stderr", async ({ page }) => {
   await signIn(page, admin);
+  const { ids } = shared;
   await page.goto(`/records/${ids["Return two (the test is wrong)."]}`);
   // The record's badge and the evidence panel's execution row.
   await expect(page.getByText("fails · runtime error")).toHaveCount(2);
@@ -88,6 +102,7 @@ test("a failing record's page shows the run: outcome, exit code, run time, stder
 
 test("the record page's Run demo runs the record in the sandbox and shows the result", async ({ page }) => {
   await signIn(page, admin);
+  const { ids } = shared;
   await page.goto(`/records/${ids["Return two (the test is wrong)."]}`);
   await page.getByRole("button", { name: "Run demo" }).click();
   const run = page.getByTestId("run-result");
@@ -98,8 +113,9 @@ test("the record page's Run demo runs the record in the sandbox and shows the re
 });
 
 test("the dataset page's Re-verify all starts a new batch and follows its progress to the end", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signIn(page, admin);
+  const { dataset, batchId } = await verifiedDataset(page);
   await page.goto(`/datasets/${dataset}`);
   const details = page.getByRole("link", { name: "Run details" });
   await expect(details).toHaveAttribute("href", `/verifications/${batchId}`);
@@ -111,6 +127,7 @@ test("the dataset page's Re-verify all starts a new batch and follows its progre
 
 test("a Swift record is unavailable here, not failed nor pending", async ({ page }) => {
   await signIn(page, admin);
+  const { ids } = shared;
   await page.goto(`/records/${ids["Swift has no toolchain here."]}`);
   // The record's badge and the evidence panel's execution row.
   await expect(page.getByText("unavailable here", { exact: true })).toHaveCount(2);
@@ -118,13 +135,13 @@ test("a Swift record is unavailable here, not failed nor pending", async ({ page
   await expect(page.getByTestId("verification-unavailable")).toContainText("This is not a failure.");
   await expect(page.getByText("not run", { exact: true })).toHaveCount(0);
 
-  await page.goto(`/datasets/${dataset}`);
+  await page.goto(`/datasets/${shared.dataset}`);
   await page.getByLabel("Verification outcome").selectOption("unavailable");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByText("1 record matches these filters")).toBeVisible();
   await expect(page.locator("tbody tr")).toContainText("Swift");
 
-  await page.goto(`/verifications/${batchId}`);
+  await page.goto(`/verifications/${shared.batchId}`);
   await expect(page.getByTestId("batch-runs")).toContainText("unavailable here");
   await expect(page.getByTestId("batch-runs")).toContainText("RUNTIME_ERROR");
 });

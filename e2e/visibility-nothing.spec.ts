@@ -1,46 +1,67 @@
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 
-import { ensurePeople, invite, SAME_ORIGIN, signIn, signInAsAdmin } from "./people";
+import {
+  addPerson,
+  admin,
+  createCampaign,
+  ensurePeople,
+  importRecords,
+  invite,
+  SAME_ORIGIN,
+  signedInPage,
+  signIn,
+  signInAsAdmin,
+  unique,
+  verifyDataset,
+} from "./people";
 
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // Runs in a full run or alone (ensurePeople makes the shared people). A campaign created with the
 // form's "Nothing" level keeps even the run results from an annotator before their first label: no
 // run badge, no latest run, no evidence rows, on the workspace, the record page and over REST — and
-// shows them once the label is in. Sets up everything it needs.
-test.describe.configure({ mode: "serial" });
+// shows them once the label is in. Each test sets up everything it needs, through the API for the
+// steps before its own.
 
-const run = Date.now().toString(36);
-const dataset = `e2e-nothing-${run}`;
-const campaignName = `Nothing shown ${run}`;
-const annotator = { email: `nothing-ann-${run}@example.test`, password: "annotator-password-9", name: `Plain ${run}` };
-let campaignId = "";
+/** The names of one story: its dataset, campaign and annotator. */
+function story() {
+  const run = unique("no");
+  return {
+    dataset: `e2e-nothing-${run}`,
+    campaignName: `Nothing shown ${run}`,
+    annotator: { email: `nothing-ann-${run}@example.test`, password: "annotator-password-9", name: `Plain ${run}` },
+    record: {
+      question: `# Nothing ${run}\n\nWrite \`same(a)\` in Python returning \`a\`.`,
+      canonical_solution: "def same(a):\n    return a\n",
+      demo_test_func: "assert same(1) == 1\n",
+      full_test_func: "assert same(2) == 2\n",
+      language: "python",
+    },
+  };
+}
 
-const record = {
-  question: `# Nothing ${run}\n\nWrite \`same(a)\` in Python returning \`a\`.`,
-  canonical_solution: "def same(a):\n    return a\n",
-  demo_test_func: "assert same(1) == 1\n",
-  full_test_func: "assert same(2) == 2\n",
-  language: "python",
-};
+/** Through the API: the record verified, a campaign showing nothing before the first label, its annotator. */
+async function nothingCampaign(browser: Browser) {
+  const names = story();
+  const page = await signedInPage(browser, admin);
+  await importRecords(page, names.dataset, [names.record]);
+  await verifyDataset(page, names.dataset);
+  const { id } = await createCampaign(page, {
+    dataset: names.dataset,
+    name: names.campaignName,
+    visibility: "nothing",
+    seed: undefined,
+  });
+  await addPerson(page, names.annotator, "ANNOTATOR");
+  await page.context().close();
+  return { ...names, campaignId: id };
+}
 
 test("the admin verifies a record and creates a campaign showing nothing with the form", async ({ page, browser }) => {
+  const { dataset, campaignName, annotator, record } = story();
   await signInAsAdmin(page);
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
-    data: JSON.stringify(record),
-    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
-  });
-  expect(imported.status()).toBe(201);
-  const started = await page.request.post(`/api/v1/datasets/${dataset}/verifications`, {
-    data: {},
-    headers: SAME_ORIGIN,
-  });
-  expect(started.status()).toBe(202);
-  const { batchId } = (await started.json()) as { batchId: string };
-  await expect(async () => {
-    const progress = (await (await page.request.get(`/api/v1/verifications/${batchId}`)).json()) as { status: string };
-    expect(progress.status).toBe("SUCCEEDED");
-  }).toPass({ timeout: 120_000 });
+  await importRecords(page, dataset, [record]);
+  await verifyDataset(page, dataset);
 
   await page.goto("/campaigns");
   await page.getByLabel("Dataset").selectOption(dataset);
@@ -53,7 +74,6 @@ test("the admin verifies a record and creates a campaign showing nothing with th
   await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with 1 items.`);
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
   await expect(page).toHaveURL(/\/campaigns\/[^/]+$/);
-  campaignId = new URL(page.url()).pathname.split("/")[2];
   // The settings show the level, and may still change it: nobody has claimed an item.
   const settings = page.getByRole("form", { name: "Campaign settings" });
   await expect(settings.getByLabel("Before their first label, annotators see")).toHaveValue("nothing");
@@ -61,7 +81,8 @@ test("the admin verifies a record and creates a campaign showing nothing with th
   await invite(page, browser, annotator, "ANNOTATOR");
 });
 
-test("before labelling, the annotator sees no run result anywhere; after, they see it", async ({ page }) => {
+test("before labelling, the annotator sees no run result anywhere; after, they see it", async ({ page, browser }) => {
+  const { dataset, annotator, campaignId } = await nothingCampaign(browser);
   await signIn(page, annotator);
   await page.goto(`/campaigns/${campaignId}/next`);
   await expect(page).toHaveURL(/\/items\//);

@@ -1,23 +1,59 @@
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { ensurePeople, invite, SAME_ORIGIN, signIn, signInAsAdmin } from "./people";
+import {
+  addPerson,
+  admin,
+  createCampaign,
+  ensurePeople,
+  importRecords,
+  invite,
+  SAME_ORIGIN,
+  signedInPage,
+  signIn,
+  signInAsAdmin,
+  unique,
+} from "./people";
 
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // Runs in a full run or alone (ensurePeople makes the shared people).
 // Blind mode holds on every page, not only in the workspace: an annotator with an unlabelled blind
 // item reads no critic on the record page, in the dataset browser or through its critic filter,
-// and sees nothing of a dataset with no campaign in their languages. Sets up everything it needs.
-test.describe.configure({ mode: "serial" });
+// and sees nothing of a dataset with no campaign in their languages. Each test sets up everything
+// it needs, through the API for the steps before its own.
 
-const run = Date.now().toString(36);
-const dataset = `e2e-blind-${run}`;
-const elsewhere = `e2e-elsewhere-${run}`;
-const reasoning = `Reasoning ${run}: the tests print output the statement never mentions.`;
-const annotator = { email: `blind-ann-${run}@example.test`, password: "annotator-password-9", name: `Blind ${run}` };
-let campaignId = "";
+/** The names of one story: two datasets, the critic's reasoning and an annotator. */
+function story() {
+  const run = unique("bl");
+  return {
+    run,
+    dataset: `e2e-blind-${run}`,
+    elsewhere: `e2e-elsewhere-${run}`,
+    reasoning: reasoningOf(run),
+    annotator: { email: `blind-ann-${run}@example.test`, password: "annotator-password-9", name: `Blind ${run}` },
+  };
+}
 
-function record(name: string) {
+const reasoningOf = (run: string) => `Reasoning ${run}: the tests print output the statement never mentions.`;
+
+/** The admin imports both datasets and creates the blind campaign over the first; returns its id. */
+async function importAndCreate(page: Page, { run, dataset, elsewhere }: ReturnType<typeof story>) {
+  await importRecords(page, dataset, [record(run, `b1_${run}`), record(run, `b2_${run}`)]);
+  await importRecords(page, elsewhere, [record(run, `e1_${run}`)]);
+  return (await createCampaign(page, { dataset, name: `Blind reads ${run}`, blind: true, seed: undefined })).id;
+}
+
+/** The story set up through the API, with its annotator. */
+async function blindCampaign(browser: Browser) {
+  const names = story();
+  const page = await signedInPage(browser, admin);
+  const campaignId = await importAndCreate(page, names);
+  await addPerson(page, names.annotator, "ANNOTATOR");
+  await page.context().close();
+  return { ...names, campaignId };
+}
+
+function record(run: string, name: string) {
   return {
     question: `# Blind ${name}\n\nWrite \`${name}(a)\` in Python returning \`a\`.`,
     canonical_solution: `def ${name}(a):\n    return a\n`,
@@ -27,34 +63,22 @@ function record(name: string) {
     critic_result: {
       summary: { overall_pass: false, failed_rules: ["Irrelevant Requirements"], key_points: [`Key point ${run}`] },
     },
-    critic_reasoning: reasoning,
+    critic_reasoning: reasoningOf(run),
   };
 }
 
 test("the admin sets up a blind campaign, a dataset without campaign and an annotator", async ({ page, browser }) => {
+  const names = story();
   await signInAsAdmin(page);
-  for (const [name, records] of [
-    [dataset, [record(`b1_${run}`), record(`b2_${run}`)]],
-    [elsewhere, [record(`e1_${run}`)]],
-  ] as const) {
-    const imported = await page.request.post(`/api/v1/datasets/${name}/records`, {
-      data: records.map((r) => JSON.stringify(r)).join("\n"),
-      headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
-    });
-    expect(imported.status()).toBe(201);
-  }
-  const created = await page.request.post("/api/v1/campaigns", {
-    data: { dataset, name: `Blind reads ${run}`, languages: ["python"], blind: true },
-    headers: SAME_ORIGIN,
-  });
-  expect(created.status()).toBe(201);
-  campaignId = ((await created.json()) as { id: string }).id;
-  await invite(page, browser, annotator, "ANNOTATOR");
+  await importAndCreate(page, names);
+  await invite(page, browser, names.annotator, "ANNOTATOR");
 });
 
 test("an annotator holding a blind item reads no critic on the record page or in the dataset browser", async ({
   page,
+  browser,
 }) => {
+  const { run, dataset, elsewhere, reasoning, annotator, campaignId } = await blindCampaign(browser);
   await signIn(page, annotator);
   await page.goto(`/campaigns/${campaignId}/next`);
   await expect(page).toHaveURL(/\/items\//);
@@ -93,7 +117,8 @@ test("an annotator holding a blind item reads no critic on the record page or in
   await expect(page.getByText(elsewhere)).toHaveCount(0);
 });
 
-test("once labelled, the record page shows the annotator the critic", async ({ page }) => {
+test("once labelled, the record page shows the annotator the critic", async ({ page, browser }) => {
+  const { reasoning, annotator, campaignId } = await blindCampaign(browser);
   await signIn(page, annotator);
   const claim = await page.request.post(`/api/v1/campaigns/${campaignId}/claim`, { headers: SAME_ORIGIN });
   expect(claim.status()).toBe(200);

@@ -1,18 +1,14 @@
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
+import { admin, annotator, createCampaign, ensurePeople, importRecords, signedInPage, signIn, unique } from "./people";
 
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
 // The annotation workspace, keyboard first. Uses the shared admin and
-// python annotator (ensurePeople); it brings its own dataset and campaigns.
-test.describe.configure({ mode: "serial" });
+// python annotator (ensurePeople); each test brings its own dataset and campaign, named uniquely.
 
-const campaigns = { keyboard: "", blind: "" };
-// Unique names keep a re-run against a long-lived dev server from colliding with the last one.
-const run = Date.now().toString(36);
-const dataset = `e2e-workspace-${run}`;
-const names = { keyboard: `Keyboard campaign ${run}`, blind: `Blind campaign ${run}` };
+type Slot = "keyboard" | "blind";
+const campaignNames = (run: string) => ({ keyboard: `Keyboard campaign ${run}`, blind: `Blind campaign ${run}` });
 
 const critic = {
   rule_results: [{ rule: "Other Issues", result: "pass", reason: "Statement, solution and tests agree." }],
@@ -33,6 +29,38 @@ function record(name: string, operator: string, a: number, b: number) {
   };
 }
 
+/** The five python records, imported as the signed-in admin into a fresh dataset. */
+async function importDataset(page: Page) {
+  const run = unique("ws");
+  const dataset = `e2e-workspace-${run}`;
+  await importRecords(page, dataset, [
+    record("ws_add", "+", 1, 2),
+    record("ws_mul", "*", 3, 4),
+    record("ws_sub", "-", 9, 4),
+    record("ws_add2", "+", 5, 6),
+    record("ws_mul2", "*", 2, 7),
+  ]);
+  return { run, dataset, names: campaignNames(run) };
+}
+
+/** Creates the keyboard or the blind campaign over the dataset; returns its id. */
+async function createSlot(page: Page, dataset: string, slot: Slot, name: string) {
+  const blind = slot === "blind";
+  // The keyboard campaign asks for a note on invalid labels (off by default), to exercise N and Ctrl+Enter.
+  const created = await createCampaign(page, { dataset, name, blind, requireInvalidNote: !blind });
+  expect(created.itemCount).toBe(5);
+  return created.id;
+}
+
+/** A fresh dataset and one campaign of the slot, made through the API; returns its id and name. */
+async function campaignFor(browser: Browser, slot: Slot) {
+  const page = await signedInPage(browser, admin);
+  const { dataset, names } = await importDataset(page);
+  const id = await createSlot(page, dataset, slot, names[slot]);
+  await page.context().close();
+  return { id, name: names[slot] };
+}
+
 /** Waits for the next item's page after the current one (identified by its heading) was left. */
 async function expectNextItem(page: Page, previousHeading: string): Promise<string> {
   const heading = page.getByRole("heading", { name: /^Record \d+$/ });
@@ -51,44 +79,18 @@ async function pressUntil(page: Page, key: string, check: () => Promise<void>) {
 
 test("the admin imports a python dataset and creates two campaigns", async ({ page }) => {
   await signIn(page, admin);
-  const body = [
-    record("ws_add", "+", 1, 2),
-    record("ws_mul", "*", 3, 4),
-    record("ws_sub", "-", 9, 4),
-    record("ws_add2", "+", 5, 6),
-    record("ws_mul2", "*", 2, 7),
-  ]
-    .map((r) => JSON.stringify(r))
-    .join("\n");
-  const imported = await page.request.post(`/api/v1/datasets/${dataset}/records`, {
-    data: body,
-    headers: { ...SAME_ORIGIN, "content-type": "application/x-ndjson" },
-  });
-  expect(imported.status()).toBe(201);
-
-  for (const [slot, name, blind] of [
-    ["keyboard", names.keyboard, false],
-    ["blind", names.blind, true],
-  ] as const) {
-    // The keyboard campaign asks for a note on invalid labels (off by default), to exercise N and Ctrl+Enter.
-    const response = await page.request.post("/api/v1/campaigns", {
-      headers: SAME_ORIGIN,
-      data: { dataset, name, languages: ["python"], blind, seed: "e2e", requireInvalidNote: !blind },
-    });
-    expect(response.status()).toBe(201);
-    const created = (await response.json()) as { id: string; itemCount: number };
-    expect(created.itemCount).toBe(5);
-    campaigns[slot] = created.id;
-  }
+  const { dataset, names } = await importDataset(page);
+  for (const slot of ["keyboard", "blind"] as const) await createSlot(page, dataset, slot, names[slot]);
   await page.getByRole("link", { name: "Campaigns" }).click();
   await expect(page.getByRole("link", { name: names.keyboard })).toBeVisible();
   await expect(page.getByRole("link", { name: names.blind })).toBeVisible();
 });
 
-test("an annotator labels three records and skips one by keyboard alone", async ({ page }) => {
+test("an annotator labels three records and skips one by keyboard alone", async ({ page, browser }) => {
+  const keyboard = await campaignFor(browser, "keyboard");
   await signIn(page, annotator);
   await page.getByRole("link", { name: "Campaigns" }).click();
-  await page.getByRole("link", { name: names.keyboard }).click();
+  await page.getByRole("link", { name: keyboard.name }).click();
   await page.getByRole("link", { name: "Start" }).click();
   await expect(page).toHaveURL(/\/items\/itm_/);
   let heading = (await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "";
@@ -144,7 +146,7 @@ test("an annotator labels three records and skips one by keyboard alone", async 
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeHidden();
 
-  await page.getByRole("link", { name: names.keyboard }).click();
+  await page.getByRole("link", { name: keyboard.name }).click();
   await expect(page.getByTestId("mine-submitted")).toHaveText("3");
   await expect(page.getByTestId("mine-skipped")).toHaveText("1");
   await expect(page.getByTestId("mine-in-progress")).toHaveText("1");
@@ -152,9 +154,10 @@ test("an annotator labels three records and skips one by keyboard alone", async 
   await expect(page.getByText("The statement never says what to return for empty input.")).toBeVisible();
 });
 
-test("blind mode hides the critic until the first label, then allows a revision", async ({ page }) => {
+test("blind mode hides the critic until the first label, then allows a revision", async ({ page, browser }) => {
+  const blind = await campaignFor(browser, "blind");
   await signIn(page, annotator);
-  await page.goto(`/campaigns/${campaigns.blind}/next`);
+  await page.goto(`/campaigns/${blind.id}/next`);
   await expect(page).toHaveURL(/\/items\/itm_/);
   const itemUrl = page.url();
   await expect(page.getByText("The critic is hidden until you submit a first label.")).toBeVisible();
