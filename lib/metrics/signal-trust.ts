@@ -66,3 +66,42 @@ export function addSignalCounts(rows: readonly SignalCounts[]): SignalCounts {
     { truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 },
   );
 }
+
+/** The signals, each saying "invalid" of a record, in the order the page lists them; critic rules follow, by name. */
+const SIGNAL_ORDER = ["critic", "execution", "flaky", "weak-tests", "unsolved"] as const;
+
+/** One signal's counts in one language. */
+export type SignalCountRow = { signal: string; language: string } & SignalCounts;
+
+export type SignalTrustRow = SignalTrust & { signal: string; byLanguage: Record<string, SignalTrust> };
+
+/** The signal-vs-people table from per-language counts: one row per signal, overall and per language. */
+export function signalTrustTable(rows: readonly SignalCountRow[]): SignalTrustRow[] {
+  const cells = ({ truePositives, falsePositives, falseNegatives, trueNegatives }: SignalCounts): SignalCounts => ({
+    truePositives,
+    falsePositives,
+    falseNegatives,
+    trueNegatives,
+  });
+  const bySignal = new Map<string, SignalCountRow[]>();
+  for (const row of rows) {
+    const languages = bySignal.get(row.signal);
+    if (languages) languages.push(row);
+    else bySignal.set(row.signal, [row]);
+  }
+  const rank = (signal: string) => {
+    const index = (SIGNAL_ORDER as readonly string[]).indexOf(signal);
+    return index >= 0 ? index : SIGNAL_ORDER.length;
+  };
+  return [...bySignal.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([signal, languages]) => ({
+      signal,
+      ...signalTrust(addSignalCounts(languages.map(cells))),
+      byLanguage: Object.fromEntries(
+        [...languages]
+          .sort((a, b) => (a.language < b.language ? -1 : 1))
+          .map((row) => [row.language, signalTrust(cells(row))]),
+      ),
+    }));
+}

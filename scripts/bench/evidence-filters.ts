@@ -35,7 +35,7 @@ selectBenchQueueDatabase();
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
-const { getSignalTrust } = await import("@/lib/server/review/signal-trust");
+const { exactAgreement } = await import("./review-pages");
 const { browseRecords, listRecords } = await import("@/lib/server/records/records");
 const { countEvidenceQueues, listEvidenceQueue } = await import("@/lib/server/review/evidence-queues");
 const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
@@ -76,8 +76,14 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     const matches: string[] = [];
 
-    const trust = await measureRequests(requests, () => getSignalTrust({ actor: reviewer, campaignId }), warmUp);
-    rows.push(measuredRow("signal-vs-people table (agreement page): every signal, overall and per language", trust));
+    // The signal table is part of the agreement count now (bench:agreement times the page that reads it kept).
+    const trust = await measureRequests(requests, () => exactAgreement(reviewer, campaignId), warmUp);
+    rows.push(
+      measuredRow(
+        "agreement figures with the signal-vs-people table, kept count current (every signal, overall and per language)",
+        trust,
+      ),
+    );
 
     for (const reason of EVIDENCE_REASONS) {
       const filters = { evidence: reason };

@@ -2,7 +2,6 @@
 // bench:review and bench:agreement time.
 import type { Actor } from "@/lib/server/auth/permissions";
 import { getCampaignAgreement, readCampaignAgreement } from "@/lib/server/review/agreement";
-import { getSignalTrust } from "@/lib/server/review/signal-trust";
 import { getCampaign, listCampaignProgress, listCampaigns, listCategories } from "@/lib/server/campaigns/campaigns";
 import { getQueueNeighbours, getReviewItem, listCampaignAnnotators, listReviewQueue } from "@/lib/server/review/review";
 
@@ -55,13 +54,12 @@ export async function adjudicationPage(actor: Actor, campaignId: string, itemId:
   return queue.position;
 }
 
-/** /campaigns/{id}/agreement: the kept counts (recounted in the background when behind) and what else the page reads. */
+/** /campaigns/{id}/agreement: the kept counts with the signal table (recounted in the background when behind) and what else the page reads. */
 export async function agreementPage(actor: Actor, campaignId: string) {
   const [, agreement] = await Promise.all([
     getCampaign({ actor, campaignId }),
     readCampaignAgreement({ actor, campaignId }),
     listCategories({ actor, campaignId }),
-    getSignalTrust({ actor, campaignId }),
   ]);
   return agreement;
 }

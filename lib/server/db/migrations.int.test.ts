@@ -110,9 +110,9 @@ const HAND_WRITTEN = [
   // A partial covering index: campaign progress sums the item counters from it.
   'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId") WHERE (NOT gold)',
   // Each campaign's data version for its kept agreement counts: a row per transaction that changes
-  // what they count (20261202060809_agreement_counts).
+  // what they count (20261202060809_agreement_counts, 20261202070000_agreement_signal_changes).
   "function verity_note_campaign_changes(text[])",
-  ...["annotation", "critic", "execution", "item", "category"].map((what) => `function verity_note_${what}_changes()`),
+  ...["annotation", "record", "execution", "item", "category"].map((what) => `function verity_note_${what}_changes()`),
   ...["insert", "update", "delete"].flatMap((event) => {
     const transition = {
       insert: "NEW TABLE AS new_rows",
@@ -121,7 +121,9 @@ const HAND_WRITTEN = [
     }[event];
     const tables = {
       Annotation: "annotation",
-      CriticVerdict: "critic",
+      CriticVerdict: "record",
+      MutationAnalysis: "record",
+      Solution: "record",
       ErrorCategory: "category",
       CampaignItem: "item",
     };
@@ -133,7 +135,7 @@ const HAND_WRITTEN = [
       );
   }),
   'trigger CREATE TRIGGER "CampaignItem_note_changes_update" AFTER UPDATE ON public."CampaignItem" FOR EACH ROW WHEN ((((((old."finalValid" IS DISTINCT FROM new."finalValid") OR (old."finalCategories" IS DISTINCT FROM new."finalCategories")) OR (old.gold IS DISTINCT FROM new.gold)) OR (old.language IS DISTINCT FROM new.language)) OR (old."campaignId" IS DISTINCT FROM new."campaignId"))) EXECUTE FUNCTION verity_note_item_changes()',
-  'trigger CREATE TRIGGER "Record_note_changes" AFTER UPDATE OF "executableValid" ON public."Record" FOR EACH ROW WHEN ((old."executableValid" IS DISTINCT FROM new."executableValid")) EXECUTE FUNCTION verity_note_execution_changes()',
+  'trigger CREATE TRIGGER "Record_note_changes" AFTER UPDATE OF "executableValid", flaky ON public."Record" FOR EACH ROW WHEN (((old."executableValid" IS DISTINCT FROM new."executableValid") OR (old.flaky IS DISTINCT FROM new.flaky))) EXECUTE FUNCTION verity_note_execution_changes()',
 ];
 
 async function catalogOf(url: string): Promise<string[]> {

@@ -295,6 +295,14 @@ describe("kept agreement counts", () => {
         }),
       ),
     ).toBe(1);
+    expect(await moves(() => prisma().record.update({ where: { id: item.recordId }, data: { flaky: true } }))).toBe(1);
+    expect(
+      await moves(() =>
+        prisma().solution.create({
+          data: { recordId: item.recordId, model: "m", code: "print(1)", passed: false },
+        }),
+      ),
+    ).toBe(1);
     // Records outside the campaign leave it alone.
     expect(await moves(() => prisma().record.updateMany({ where: { id: -1 }, data: { executableValid: false } }))).toBe(
       0,

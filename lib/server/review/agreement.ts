@@ -13,6 +13,7 @@ import {
 } from "@/lib/metrics/campaign-agreement";
 import { EXECUTION_HIDING, storedVisibility } from "@/lib/evidence/visibility";
 import { type BlindLabel, revealAnalysis } from "@/lib/metrics/reveal";
+import { type SignalCountRow, signalTrustTable } from "@/lib/metrics/signal-trust";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
@@ -20,6 +21,7 @@ import { getCampaign } from "@/lib/server/campaigns/campaigns";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
+import { countSignalTrust } from "@/lib/server/review/signal-trust";
 import { campaignGoldAccuracy } from "@/lib/server/gold/gold";
 
 type BlindGroup = Omit<BlindLabel, "signal"> & { criticPass: boolean | null; executableValid: boolean | null };
@@ -191,6 +193,7 @@ type CountedAgreement = {
   mapping: { key: string; criticRule: string }[];
   counts: Counts;
   blindGroups: BlindGroupRow[];
+  signals: SignalCountRow[];
 };
 
 /** The campaign's data version: one per transaction that changed what its agreement counts (migration 20261202060809). */
@@ -218,14 +221,9 @@ async function countAgreement(campaignId: string): Promise<CountedAgreement> {
     const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
     const counts = await queryAgreementCounts(tx, campaignId, mapping);
     const blindGroups = await tx.$queryRawUnsafe<BlindGroupRow[]>(BLIND_GROUPS_SQL, campaignId);
-    return {
-      changes,
-      countedAt: new Date(),
-      countMs: Math.round(performance.now() - started),
-      mapping,
-      counts,
-      blindGroups,
-    };
+    const signals = await countSignalTrust(tx, campaignId);
+    const countMs = Math.round(performance.now() - started);
+    return { changes, countedAt: new Date(), countMs, mapping, counts, blindGroups, signals };
   }, COUNT_TRANSACTION);
   const stored = { ...counted, countedAt: counted.countedAt.toISOString() } as unknown as Prisma.InputJsonValue;
   // Two instances may count at once: the count of the later version stays.
@@ -326,7 +324,7 @@ function twoRaterTable(pairs: PairRow[]): Confusion2x2 | null {
  */
 async function agreementFigures(
   campaign: Awaited<ReturnType<typeof getCampaign>>,
-  { counts, mapping, blindGroups }: CountedAgreement,
+  { counts, mapping, blindGroups, signals }: CountedAgreement,
 ) {
   const goldAccuracy = await campaignGoldAccuracy(campaign.id);
   const blindLabels = campaign.blind ? blindLabelsOf(blindGroups) : null;
@@ -415,5 +413,7 @@ async function agreementFigures(
     executionReveal: executionReveal
       ? { ...executionReveal, byAnnotator: executionReveal.byAnnotator.map(named) }
       : null,
+    /** How far each automatic signal can be trusted against the final labels (signal-trust.ts). */
+    signals: signalTrustTable(signals),
   };
 }

@@ -7,7 +7,7 @@ import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
-import { getSignalTrust } from "@/lib/server/review/signal-trust";
+import { getCampaignAgreement } from "@/lib/server/review/agreement";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 type Facts = {
@@ -242,7 +242,7 @@ describe("signal trust against final labels", () => {
       });
     }
 
-    const table = await getSignalTrust({ actor: admin, campaignId: campaign.id });
+    const table = (await getCampaignAgreement({ actor: admin, campaignId: campaign.id })).signals;
     const signals = [
       "critic",
       "execution",

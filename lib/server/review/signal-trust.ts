@@ -1,38 +1,21 @@
 import "server-only";
 
 import { WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
-import { addSignalCounts, type SignalCounts, signalTrust, type SignalTrust } from "@/lib/metrics/signal-trust";
-import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
-import { prisma } from "@/lib/server/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { SignalCountRow } from "@/lib/metrics/signal-trust";
 
 import { finalLabelsOf } from "./final-labels";
 
-/** The signals, each saying "invalid" of a record, in the order the page lists them. */
-const SIGNAL_ORDER = ["critic", "execution", "flaky", "weak-tests", "unsolved"] as const;
-
-export type SignalTrustRow = SignalTrust & { signal: string; byLanguage: Record<string, SignalTrust> };
-
 /**
- * How far each automatic signal can be trusted against people's final labels in a campaign: the
- * critic overall and per failed rule, execution (the canonical solution fails a test), flaky, weak
- * tests (newest mutation score below the threshold) and unsolved (solutions ran, none passed).
- * Counted in SQL over the final-label relation; an item counts for a signal when it has a final
- * label and the signal has a verdict on its record. Scope: reports:export.
+ * How far each automatic signal can be trusted against people's final labels in a campaign, as
+ * counts per signal and language (`signalTrustTable` makes the table): the critic overall and per
+ * failed rule, execution (the canonical solution fails a test), flaky, weak tests (newest mutation
+ * score below the threshold) and unsolved (solutions ran, none passed). Counted in SQL over the
+ * final-label relation; an item counts for a signal when it has a final label and the signal has a
+ * verdict on its record. Part of the kept agreement count (agreement.ts), which guards its readers.
  */
-export async function getSignalTrust({
-  actor,
-  campaignId,
-  weakBelow = WEAK_TESTS_THRESHOLD,
-}: {
-  actor: Actor;
-  campaignId: string;
-  weakBelow?: number;
-}): Promise<SignalTrustRow[]> {
-  assertCan(actor, "reports:export");
-  await getCampaign({ actor, campaignId });
-  const rows = await prisma().$queryRawUnsafe<({ signal: string; language: string } & SignalCounts)[]>(
+export async function countSignalTrust(tx: Prisma.TransactionClient, campaignId: string): Promise<SignalCountRow[]> {
+  return tx.$queryRawUnsafe<SignalCountRow[]>(
     `WITH f AS MATERIALIZED (
        SELECT record_id, language, final_valid, critic_pass, critic_failed_rules, exec_valid
        FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE final_valid IS NOT NULL
@@ -67,29 +50,6 @@ export async function getSignalTrust({
      FROM signals WHERE flagged IS NOT NULL
      GROUP BY signal, language`,
     campaignId,
-    weakBelow,
+    WEAK_TESTS_THRESHOLD,
   );
-  const cells = ({ truePositives, falsePositives, falseNegatives, trueNegatives }: SignalCounts): SignalCounts => ({
-    truePositives,
-    falsePositives,
-    falseNegatives,
-    trueNegatives,
-  });
-  const bySignal = new Map<string, typeof rows>();
-  for (const row of rows) bySignal.set(row.signal, [...(bySignal.get(row.signal) ?? []), row]);
-  const rank = (signal: string) => {
-    const index = (SIGNAL_ORDER as readonly string[]).indexOf(signal);
-    return index >= 0 ? index : SIGNAL_ORDER.length;
-  };
-  return [...bySignal.entries()]
-    .sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([signal, languages]) => ({
-      signal,
-      ...signalTrust(addSignalCounts(languages.map(cells))),
-      byLanguage: Object.fromEntries(
-        [...languages]
-          .sort((a, b) => (a.language < b.language ? -1 : 1))
-          .map((row) => [row.language, signalTrust(cells(row))]),
-      ),
-    }));
 }

@@ -9,7 +9,6 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { readCampaignAgreement } from "@/lib/server/review/agreement";
-import { getSignalTrust } from "@/lib/server/review/signal-trust";
 import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -19,12 +18,11 @@ export const metadata = { title: "Agreement" };
 export default async function AgreementPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const actor = await requirePageActor("reports:export", `/campaigns/${id}/agreement`);
-  const [campaign, agreement, categories, signals] = await orNotFound(
+  const [campaign, agreement, categories] = await orNotFound(
     Promise.all([
       getCampaign({ actor, campaignId: id }),
       readCampaignAgreement({ actor, campaignId: id }),
       listCategories({ actor, campaignId: id }),
-      getSignalTrust({ actor, campaignId: id }),
     ]),
   );
   const categoryLabels = Object.fromEntries(categories.map((category) => [category.key, category.label]));
@@ -105,10 +103,10 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
               campaign before filtering with a signal.
             </p>
           ) : null}
-          {signals.length === 0 ? (
+          {agreement.signals.length === 0 ? (
             <p className="text-sm text-slate-500">No item has both a final label and a signal yet.</p>
           ) : (
-            <SignalTrustTable rows={signals} />
+            <SignalTrustTable rows={agreement.signals} />
           )}
         </Card>
         <Card title="Critic rules vs the humans' categories">
