@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     const before = uptime();
     const requests = Number(options.requests);
     const warmUp = Number(options["warm-up"]);
-    // A label's change, as a resubmission makes it: the campaign's data version moves on.
+    // A label's change, as a resubmission makes it: the kept count falls behind.
     const changeOneLabel = async (index: number) =>
       client.query(
         `UPDATE "Annotation" SET "activeMs" = "activeMs" + 1

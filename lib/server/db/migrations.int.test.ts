@@ -71,6 +71,8 @@ const HAND_WRITTEN = [
   "function verity_record_execution_changed()",
   "function verity_campaign_rule_changed()",
   "function verity_categories_changed()",
+  // Whether one kept agreement count may replace another (20261202185225_agreement_snapshots).
+  "function verity_snapshot_covers(pg_snapshot,pg_snapshot)",
   ...["insert", "update", "delete"].flatMap((event) =>
     ["Annotation", "Adjudication", "CriticVerdict", "ErrorCategory"].map((table) => {
       const transition = {
@@ -109,7 +111,7 @@ const HAND_WRITTEN = [
   'trigger CREATE TRIGGER "CampaignItem_count_annotators_gold" AFTER UPDATE OF gold ON public."CampaignItem" FOR EACH ROW WHEN ((old.gold IS DISTINCT FROM new.gold)) EXECUTE FUNCTION verity_item_gold_changed()',
   // A partial covering index: campaign progress sums the item counters from it.
   'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId") WHERE (NOT gold)',
-  // Each campaign's data version for its kept agreement counts: a row per transaction that changes
+  // Each campaign's change log for its kept agreement counts: a row per transaction that changes
   // what they count (20261202060809_agreement_counts, 20261202070000_agreement_signal_changes).
   "function verity_note_campaign_changes(text[])",
   ...["annotation", "record", "execution", "item", "category"].map((what) => `function verity_note_${what}_changes()`),

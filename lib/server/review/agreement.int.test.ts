@@ -188,7 +188,7 @@ describe("human vs execution", () => {
 });
 
 describe("kept agreement counts", () => {
-  /** The campaign's data version, as the readers see it. */
+  /** The rows of the campaign's change log: the changes since its kept count. */
   const changesOf = async (campaignId: string) => prisma().campaignChange.count({ where: { campaignId } });
 
   /** Makes the kept count look like a slow one, counted `ageMs` ago: the page then answers from it. */
@@ -204,12 +204,12 @@ describe("kept agreement counts", () => {
     const ann = await makeUser("ANNOTATOR", ["python"]);
     // Never counted: the page waits for the first count, which is then kept.
     expect((await readCampaignAgreement({ actor: admin, campaignId })).humanVsCritic.items).toBe(0);
-    const kept = await prisma().agreementCounts.findUniqueOrThrow({ where: { campaignId } });
-    expect(kept.changes).toBe(await changesOf(campaignId));
+    // Storing the count deleted the log rows it saw.
+    expect(await changesOf(campaignId)).toBe(0);
 
     const claim = await claimNextItem({ actor: ann, campaignId });
     await submitAnnotation({ actor: ann, itemId: claim!.itemId, input: { ...label, valid: true } });
-    expect(await changesOf(campaignId)).toBeGreaterThan(kept.changes);
+    expect(await changesOf(campaignId)).toBe(1);
     const after = await readCampaignAgreement({ actor: admin, campaignId });
     expect(after.changedSince).toBe(false);
     expect(after.humanVsCritic.items).toBe(1);
@@ -258,7 +258,7 @@ describe("kept agreement counts", () => {
     expect((await readCampaignAgreement({ actor: admin, campaignId })).humanVsCritic.confusion.bothInvalid).toBe(1);
   });
 
-  it("move the data version on every write the figures count, and not on a claim", async () => {
+  it("log every write the figures count, so the kept count falls behind, and not a claim", async () => {
     const campaignId = await campaignOver({ count: 2, blind: false });
     const ann = await makeUser("ANNOTATOR", ["python"]);
     const item = await prisma().campaignItem.findFirstOrThrow({ where: { campaignId }, orderBy: { position: "asc" } });
@@ -307,6 +307,61 @@ describe("kept agreement counts", () => {
     expect(await moves(() => prisma().record.updateMany({ where: { id: -1 }, data: { executableValid: false } }))).toBe(
       0,
     );
+  });
+
+  it("keep a change that commits during a count in the log, so the next read counts it", async () => {
+    const campaignId = await campaignOver({ count: 2, blind: false });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    const claim = await claimNextItem({ actor: ann, campaignId });
+    await submitAnnotation({ actor: ann, itemId: claim!.itemId, input: { ...label, valid: true } });
+    // A label's time changed in a transaction that is still open while the count takes its snapshot.
+    let commit!: () => void;
+    const gate = new Promise<void>((resolve) => (commit = resolve));
+    let writing!: () => void;
+    const written = new Promise<void>((resolve) => (writing = resolve));
+    const writer = prisma().$transaction(async (tx) => {
+      await tx.annotation.updateMany({ where: { itemId: claim!.itemId }, data: { activeMs: 9_000 } });
+      writing();
+      await gate;
+    });
+    await written;
+    const counted = await getCampaignAgreement({ actor: admin, campaignId });
+    expect(counted.annotators.map((row) => row.meanActiveMs)).toEqual([label.activeMs]);
+    commit();
+    await writer;
+    expect(await changesOf(campaignId)).toBe(1);
+    const page = await readCampaignAgreement({ actor: admin, campaignId });
+    expect(page.changedSince).toBe(false);
+    expect(page.annotators.map((row) => row.meanActiveMs)).toEqual([9_000]);
+    expect(await changesOf(campaignId)).toBe(0);
+  });
+
+  it("let a count replace the kept one only when its snapshot sees every transaction the kept one saw", async () => {
+    const covers = async (later: string, earlier: string) =>
+      (
+        await prisma().$queryRaw<{ covers: boolean }[]>`
+          SELECT verity_snapshot_covers(${later}::pg_snapshot, ${earlier}::pg_snapshot) AS covers`
+      )[0].covers;
+    const snapshotNow = async () =>
+      (await prisma().$queryRaw<{ snapshot: string }[]>`SELECT pg_current_snapshot()::text AS snapshot`)[0].snapshot;
+    // A transaction with an id, open while the first snapshot is taken and committed before the second.
+    let commit!: () => void;
+    const gate = new Promise<void>((resolve) => (commit = resolve));
+    let begun!: () => void;
+    const started = new Promise<void>((resolve) => (begun = resolve));
+    const open = prisma().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT pg_current_xact_id()::text`;
+      begun();
+      await gate;
+    });
+    await started;
+    const first = await snapshotNow();
+    commit();
+    await open;
+    const second = await snapshotNow();
+    expect(await covers(second, first)).toBe(true);
+    expect(await covers(first, second)).toBe(false);
+    expect(await covers(first, first)).toBe(true);
   });
 
   it("are removed with their campaign", async () => {

@@ -183,10 +183,10 @@ async function queryAgreementCounts(
 
 type Counts = Awaited<ReturnType<typeof queryAgreementCounts>>;
 
-/** What one count of a campaign holds: the counts, its blind labels' groups, and the data version they are of. */
+/** What one count of a campaign holds: the counts, its blind labels' groups, and the snapshot they are of. */
 type CountedAgreement = {
-  /** How many rows of "CampaignChange" the campaign had when counted: its data version. */
-  changes: number;
+  /** The counting transaction's snapshot (pg_snapshot as text): the changes it saw are in the counts. */
+  snapshot: string;
   countedAt: Date;
   /** How long the count took: the page waits for counts this fast, and spaces slower ones by it. */
   countMs: number;
@@ -196,23 +196,31 @@ type CountedAgreement = {
   signals: SignalCountRow[];
 };
 
-/** The campaign's data version: one per transaction that changed what its agreement counts (migration 20261202060809). */
-async function changesOf(client: Prisma.TransactionClient, campaignId: string): Promise<number> {
-  const [row] = await client.$queryRaw<{ changes: number }[]>`
-    SELECT count(*)::int AS changes FROM "CampaignChange" WHERE "campaignId" = ${campaignId}`;
-  return row.changes;
+/**
+ * Whether the campaign changed since a count: a row of its change log (one per transaction that
+ * changed what its agreement counts, migration 20261202060809) that the count's snapshot did not see.
+ * Storing a count deletes the rows it saw, so the first row found answers.
+ */
+async function isBehind(campaignId: string, snapshot: string): Promise<boolean> {
+  const [row] = await prisma().$queryRaw<{ behind: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM "CampaignChange"
+      WHERE "campaignId" = ${campaignId} AND NOT pg_visible_in_snapshot(txid::text::xid8, ${snapshot}::pg_snapshot)
+    ) AS behind`;
+  return row.behind;
 }
 
 /**
  * Counts a campaign's agreement and keeps the count. One repeatable-read transaction, so the counts
- * and the data version they are stored with come from the same snapshot: a write that commits
- * meanwhile adds a change the stored version does not include, and the next read counts again.
+ * and the snapshot they are stored with agree: a write that commits meanwhile leaves a change the
+ * snapshot did not see, and the next read counts again.
  */
 async function countAgreement(campaignId: string): Promise<CountedAgreement> {
   const started = performance.now();
   const counted = await prisma().$transaction(async (tx) => {
     await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${AGREEMENT_WORK_MEM}'`);
-    const changes = await changesOf(tx, campaignId);
+    // The transaction's first query: repeatable read takes its snapshot here and keeps it.
+    const [{ snapshot }] = await tx.$queryRaw<{ snapshot: string }[]>`SELECT pg_current_snapshot()::text AS snapshot`;
     const categories = await tx.errorCategory.findMany({
       where: { campaignId },
       orderBy: { position: "asc" },
@@ -223,15 +231,22 @@ async function countAgreement(campaignId: string): Promise<CountedAgreement> {
     const blindGroups = await tx.$queryRawUnsafe<BlindGroupRow[]>(BLIND_GROUPS_SQL, campaignId);
     const signals = await countSignalTrust(tx, campaignId);
     const countMs = Math.round(performance.now() - started);
-    return { changes, countedAt: new Date(), countMs, mapping, counts, blindGroups, signals };
+    return { snapshot, countedAt: new Date(), countMs, mapping, counts, blindGroups, signals };
   }, COUNT_TRANSACTION);
   const stored = { ...counted, countedAt: counted.countedAt.toISOString() } as unknown as Prisma.InputJsonValue;
-  // Two instances may count at once: the count of the later version stays.
+  // Two instances may count at once: the count whose snapshot sees more stays. The count that is
+  // stored deletes the log rows it saw, so the log holds only the changes since the kept count.
   await prisma().$executeRaw`
-    INSERT INTO "AgreementCounts" ("campaignId", changes, "countedAt", counts)
-    VALUES (${campaignId}, ${counted.changes}, ${counted.countedAt}, ${stored})
-    ON CONFLICT ("campaignId") DO UPDATE SET changes = EXCLUDED.changes, "countedAt" = EXCLUDED."countedAt", counts = EXCLUDED.counts
-    WHERE "AgreementCounts".changes <= EXCLUDED.changes`;
+    WITH kept AS (
+      INSERT INTO "AgreementCounts" ("campaignId", snapshot, "countedAt", counts)
+      VALUES (${campaignId}, ${counted.snapshot}, ${counted.countedAt}, ${stored})
+      ON CONFLICT ("campaignId") DO UPDATE
+      SET snapshot = EXCLUDED.snapshot, "countedAt" = EXCLUDED."countedAt", counts = EXCLUDED.counts
+      WHERE verity_snapshot_covers(EXCLUDED.snapshot::pg_snapshot, "AgreementCounts".snapshot::pg_snapshot)
+      RETURNING snapshot
+    )
+    DELETE FROM "CampaignChange" change USING kept
+    WHERE change."campaignId" = ${campaignId} AND pg_visible_in_snapshot(change.txid::text::xid8, kept.snapshot::pg_snapshot)`;
   return counted;
 }
 
@@ -246,15 +261,22 @@ function countOnce(campaignId: string): Promise<CountedAgreement> {
   return counting;
 }
 
-/** The kept count of a campaign (null when never counted) and the campaign's data version now. */
-async function keptCount(campaignId: string): Promise<{ kept: CountedAgreement | null; changes: number }> {
-  const [row, changes] = await Promise.all([
-    prisma().agreementCounts.findUnique({ where: { campaignId }, select: { counts: true } }),
-    changesOf(prisma(), campaignId),
-  ]);
-  if (!row) return { kept: null, changes };
+/**
+ * A count that starts after this call. One already under way may have taken its snapshot before the
+ * change the caller found, so the caller waits for it to end and then shares the next.
+ */
+async function countStartingNow(campaignId: string): Promise<CountedAgreement> {
+  await countsUnderWay.get(campaignId)?.catch(() => undefined);
+  return countOnce(campaignId);
+}
+
+/** The kept count of a campaign (null when never counted) and whether the campaign changed since. */
+async function keptCount(campaignId: string): Promise<{ kept: CountedAgreement | null; behind: boolean }> {
+  const row = await prisma().agreementCounts.findUnique({ where: { campaignId }, select: { counts: true } });
+  if (!row) return { kept: null, behind: true };
   const stored = row.counts as unknown as Omit<CountedAgreement, "countedAt"> & { countedAt: string };
-  return { kept: { ...stored, countedAt: new Date(stored.countedAt) }, changes };
+  const kept = { ...stored, countedAt: new Date(stored.countedAt) };
+  return { kept, behind: await isBehind(campaignId, kept.snapshot) };
 }
 
 /**
@@ -265,10 +287,8 @@ async function keptCount(campaignId: string): Promise<{ kept: CountedAgreement |
 export async function getCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
   assertCan(actor, "reports:export");
   const campaign = await getCampaign({ actor, campaignId });
-  const { kept, changes } = await keptCount(campaignId);
-  let counted = kept?.changes === changes ? kept : await countOnce(campaignId);
-  // A count already under way may have started before the latest change.
-  if (counted.changes < changes) counted = await countAgreement(campaignId);
+  const { kept, behind } = await keptCount(campaignId);
+  const counted = kept && !behind ? kept : await countStartingNow(campaignId);
   return { ...(await agreementFigures(campaign, counted)), countedAt: counted.countedAt.toISOString() };
 }
 
@@ -293,11 +313,11 @@ export function recountGapMs(countMs: number): number {
 export async function readCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
   assertCan(actor, "reports:export");
   const campaign = await getCampaign({ actor, campaignId });
-  const { kept, changes } = await keptCount(campaignId);
+  const { kept, behind } = await keptCount(campaignId);
   let counted: CountedAgreement;
   let changedSince = false;
-  if (kept?.changes === changes) counted = kept;
-  else if (kept === null || kept.countMs <= WAIT_FOR_COUNTS_MS) counted = await countOnce(campaignId);
+  if (kept && !behind) counted = kept;
+  else if (kept === null || kept.countMs <= WAIT_FOR_COUNTS_MS) counted = await countStartingNow(campaignId);
   else {
     counted = kept;
     changedSince = true;
