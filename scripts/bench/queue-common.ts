@@ -24,31 +24,49 @@ export async function seedRecords(
 
 /**
  * Every item of a campaign labelled by `target` annotators taken in turn from `userIds`, written in
- * SQL (one Valid in five is Invalid, by hash): the 300,000-label shape of the review, agreement and
- * report benchmarks. The counters the submit path keeps are set here too.
+ * SQL (one label in five Invalid, by hash, unless `allValid`): the 300,000-label shape of the review,
+ * agreement and report benchmarks. The counters the submit path keeps are set here too. Written
+ * 5,000 items per statement: the kept-final-label triggers recompute the items a statement wrote,
+ * and one statement over a whole campaign of 100,000 took more than 24 minutes.
  */
-export async function fillOverlapCampaign(client: pg.Client, campaignId: string, userIds: string[]): Promise<void> {
-  await client.query(
-    `INSERT INTO "Assignment" (id, "itemId", "userId", status, "leaseExpiresAt", "finishedAt")
-     SELECT 'asg_' || md5(i.id || k), i.id, ($2::text[])[1 + (i.position + k) % array_length($2::text[], 1)], 'SUBMITTED', now(), now()
-     FROM "CampaignItem" i CROSS JOIN generate_series(0, i.target - 1) k WHERE i."campaignId" = $1`,
-    [campaignId, userIds],
-  );
-  await client.query(
-    `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
-     SELECT 'ann_' || md5(a.id), a."itemId", a."userId", (hashtext(a.id) % 5) <> 0, '{}', '{}', 30000, now() FROM "Assignment" a
-     JOIN "CampaignItem" i ON i.id = a."itemId" WHERE i."campaignId" = $1`,
+export async function fillOverlapCampaign(
+  client: pg.Client,
+  campaignId: string,
+  userIds: string[],
+  { allValid = false }: { allValid?: boolean } = {},
+): Promise<void> {
+  const {
+    rows: [{ last }],
+  } = await client.query<{ last: number | null }>(
+    `SELECT max(position) AS last FROM "CampaignItem" WHERE "campaignId" = $1`,
     [campaignId],
   );
-  await client.query(`UPDATE "CampaignItem" SET "slotsTaken" = target WHERE "campaignId" = $1`, [campaignId]);
-  await client.query(
-    `UPDATE "CampaignItem" i SET "labelCount" = a.n, "validCount" = a.n_valid
-     FROM (SELECT "itemId", count(*)::int AS n, (count(*) FILTER (WHERE valid))::int AS n_valid
-           FROM "Annotation" a JOIN "CampaignItem" ci ON ci.id = a."itemId" WHERE ci."campaignId" = $1 GROUP BY "itemId") a
-     WHERE a."itemId" = i.id`,
-    [campaignId],
-  );
+  for (let from = 0; from <= (last ?? -1); from += FILL_CHUNK_ITEMS) {
+    const range = [campaignId, from, from + FILL_CHUNK_ITEMS];
+    const inRange = `i."campaignId" = $1 AND i.position >= $2 AND i.position < $3`;
+    await client.query(
+      `INSERT INTO "Assignment" (id, "itemId", "userId", status, "leaseExpiresAt", "finishedAt")
+       SELECT 'asg_' || md5(i.id || k), i.id, ($4::text[])[1 + (i.position + k) % array_length($4::text[], 1)], 'SUBMITTED', now(), now()
+       FROM "CampaignItem" i CROSS JOIN generate_series(0, i.target - 1) k WHERE ${inRange}`,
+      [...range, userIds],
+    );
+    await client.query(
+      `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
+       SELECT 'ann_' || md5(a.id), a."itemId", a."userId", $4 OR (hashtext(a.id) % 5) <> 0, '{}', '{}', 30000, now() FROM "Assignment" a
+       JOIN "CampaignItem" i ON i.id = a."itemId" WHERE ${inRange}`,
+      [...range, allValid],
+    );
+    await client.query(
+      `UPDATE "CampaignItem" i SET "slotsTaken" = target, "labelCount" = a.n, "validCount" = a.n_valid
+       FROM (SELECT "itemId", count(*)::int AS n, (count(*) FILTER (WHERE valid))::int AS n_valid
+             FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE ${inRange} GROUP BY "itemId") a
+       WHERE a."itemId" = i.id`,
+      range,
+    );
+  }
 }
+
+const FILL_CHUNK_ITEMS = 5_000;
 
 export async function time<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

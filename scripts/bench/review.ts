@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       measuredRow("adjudication page (item, queue position, previous/next)", adjudication),
       measuredRow(`campaign list (${counts.campaigns} campaigns with progress)`, list),
       "",
-      `Load before and after: \`${load[0]}\`; \`${load[1]}\` (1-min load ${loadavg()[0].toFixed(2)} at the end). The machine is shared with other work.`,
+      `Load before and after: \`${load[0]}\`; \`${load[1]}\` (1-min load ${loadavg()[0].toFixed(2)} at the end).`,
       "",
       machineLine(describeMachine(postgres)),
       "",
