@@ -67,7 +67,13 @@ async function measureLongLog(
     [campaignId, from, upTo],
   );
   const count = async () =>
-    Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "CampaignChange" WHERE "campaignId" = $1`, [campaignId])).rows[0].n);
+    Number(
+      (
+        await client.query<{ n: string }>(`SELECT count(*) AS n FROM "CampaignChange" WHERE "campaignId" = $1`, [
+          campaignId,
+        ])
+      ).rows[0].n,
+    );
   const rows = await count();
   const timed = async (read: () => Promise<unknown>) => {
     const started = performance.now();
@@ -119,8 +125,11 @@ async function main(): Promise<void> {
       warmUp,
     );
     console.error("A long change log: many changes since the last count…");
-    const longLog = await measureLongLog(client, campaignId, () => pages.agreementPage(reviewer, campaignId), () =>
-      pages.exactAgreement(reviewer, campaignId),
+    const longLog = await measureLongLog(
+      client,
+      campaignId,
+      () => pages.agreementPage(reviewer, campaignId),
+      () => pages.exactAgreement(reviewer, campaignId),
     );
     const section = [
       SECTION,

@@ -51,7 +51,12 @@ async function ensureAllValidCampaign(client: pg.Client, like: string): Promise<
     await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "admin@bench.test", role: "ADMIN", languages: [] })
   ).actor;
   const annotator = (
-    await upsertUserFromCli({ actor: SYSTEM_ACTOR.cli, email: "annotator0@bench.test", role: "ANNOTATOR", languages: [] })
+    await upsertUserFromCli({
+      actor: SYSTEM_ACTOR.cli,
+      email: "annotator0@bench.test",
+      role: "ANNOTATOR",
+      languages: [],
+    })
   ).actor;
   const dataset = (
     await client.query<{ name: string }>(
@@ -114,7 +119,9 @@ async function main(): Promise<void> {
     }, 50);
     const started = performance.now();
     await pipeline(
-      Readable.from(exportCampaign({ actor: SYSTEM_ACTOR.cli, campaignId: exportCampaignId, what: "verified", format: "jsonl" })),
+      Readable.from(
+        exportCampaign({ actor: SYSTEM_ACTOR.cli, campaignId: exportCampaignId, what: "verified", format: "jsonl" }),
+      ),
       createWriteStream(file),
     );
     const exportSeconds = (performance.now() - started) / 1000;
