@@ -56,13 +56,8 @@ export async function fillOverlapCampaign(
        JOIN "CampaignItem" i ON i.id = a."itemId" WHERE ${inRange}`,
       [...range, allValid],
     );
-    await client.query(
-      `UPDATE "CampaignItem" i SET "slotsTaken" = target, "labelCount" = a.n, "validCount" = a.n_valid
-       FROM (SELECT "itemId", count(*)::int AS n, (count(*) FILTER (WHERE valid))::int AS n_valid
-             FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" WHERE ${inRange} GROUP BY "itemId") a
-       WHERE a."itemId" = i.id`,
-      range,
-    );
+    // The labels' trigger keeps the counters; the slots are the claim path's, set here.
+    await client.query(`UPDATE "CampaignItem" i SET "slotsTaken" = target WHERE ${inRange}`, range);
   }
 }
 

@@ -94,12 +94,8 @@ async function ensureData(client: pg.Client): Promise<void> {
      FROM "CampaignItem" i WHERE i."campaignId" = $1`,
     [campaign.id, annotator.id],
   );
-  // Written in SQL, so the per-item counters the submit path keeps are set here too.
-  await client.query(
-    `UPDATE "CampaignItem" i SET "labelCount" = 1, "validCount" = CASE WHEN a.valid THEN 1 ELSE 0 END, "slotsTaken" = 1
-     FROM "Annotation" a WHERE a."itemId" = i.id AND i."campaignId" = $1`,
-    [campaign.id],
-  );
+  // Written in SQL: the labels' trigger keeps the counters, the slots are set here.
+  await client.query(`UPDATE "CampaignItem" SET "slotsTaken" = 1 WHERE "campaignId" = $1`, [campaign.id]);
   // Repairs: the import kept as revision 1, an accepted revision 2 with a changed full test.
   await client.query(
     `WITH picked AS (

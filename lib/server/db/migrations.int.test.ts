@@ -89,7 +89,7 @@ const HAND_WRITTEN = [
       return `trigger CREATE TRIGGER "${table}_keep_final_labels_${event}" AFTER ${event.toUpperCase()} ON public."${table}" REFERENCING ${transition} FOR EACH STATEMENT EXECUTE FUNCTION verity_${fn}_changed()`;
     }),
   ),
-  'trigger CREATE TRIGGER "CampaignItem_keep_final_labels" AFTER UPDATE OF "labelCount", "validCount", gold ON public."CampaignItem" FOR EACH ROW WHEN ((((old."labelCount" IS DISTINCT FROM new."labelCount") OR (old."validCount" IS DISTINCT FROM new."validCount")) OR (old.gold IS DISTINCT FROM new.gold))) EXECUTE FUNCTION verity_item_changed()',
+  'trigger CREATE TRIGGER "CampaignItem_keep_final_labels" AFTER UPDATE OF gold ON public."CampaignItem" FOR EACH ROW WHEN ((old.gold IS DISTINCT FROM new.gold)) EXECUTE FUNCTION verity_item_changed()',
   'trigger CREATE TRIGGER "Record_keep_final_labels" AFTER UPDATE OF "executableValid" ON public."Record" FOR EACH ROW WHEN ((old."executableValid" IS DISTINCT FROM new."executableValid")) EXECUTE FUNCTION verity_record_execution_changed()',
   'trigger CREATE TRIGGER "Campaign_keep_final_labels" AFTER UPDATE OF "finalRule" ON public."Campaign" FOR EACH ROW WHEN ((old."finalRule" IS DISTINCT FROM new."finalRule")) EXECUTE FUNCTION verity_campaign_rule_changed()',
   // A partial covering index: a queue page and its counts are one range of it, in queue order.

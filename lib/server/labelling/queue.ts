@@ -283,11 +283,6 @@ export async function submitAnnotation({
         where: { id: existing.id },
         data: { ...label, activeMs, revision, recordRevision },
       });
-      if (existing.valid !== label.valid)
-        await tx.campaignItem.update({
-          where: { id: itemId },
-          data: { validCount: { increment: label.valid ? 1 : -1 } },
-        });
       await tx.annotationRevision.create({ data: { annotationId: existing.id, revision, ...label, activeMs } });
       await writeAudit(tx, {
         actorId: actor.id,
@@ -319,6 +314,7 @@ export async function submitAnnotation({
     }
     const since = assignment.createdAt;
     await tx.assignment.update({ where: { id: assignment.id }, data: { status: "SUBMITTED", finishedAt: new Date() } });
+    // The item's label counters and final label follow in this statement (a trigger; docs/architecture.md).
     const annotation = await tx.annotation.create({
       data: {
         itemId,
@@ -334,11 +330,6 @@ export async function submitAnnotation({
     });
     await tx.annotationRevision.create({
       data: { annotationId: annotation.id, revision: 1, ...label, activeMs: input.activeMs },
-    });
-    // Counts only, for the reports (their verdict is finalVerdict's); final-labels.int.test.ts checks them against the annotations.
-    await tx.campaignItem.update({
-      where: { id: itemId },
-      data: { labelCount: { increment: 1 }, validCount: { increment: label.valid ? 1 : 0 } },
     });
     await tx.runResult.updateMany({
       where: { recordId: item.recordId, userId: actor.id, annotationId: null, createdAt: { gte: since } },

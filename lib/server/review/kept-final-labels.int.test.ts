@@ -5,9 +5,11 @@
 // and taxonomy changing, the campaign extended. The rows are compared after every write, so a write
 // whose trigger is missing cannot hide behind a later one that happens to repair it. A second test
 // writes one item from several connections at once. The (campaign, annotator) counts the review
-// page's annotator filter reads are compared with a count of the labels the same way.
+// page's annotator filter reads, and each item's label counters, are compared with a count of the
+// labels the same way; a third test counts how often a label's write recomputes its item.
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 
 import { type AggregationRule, finalLabel } from "@/lib/metrics";
 import { QUEUES, type QueueName } from "@/lib/review/queues";
@@ -173,12 +175,20 @@ async function keptAndDefined(campaignId: string) {
       annotators: await annotators(
         `SELECT "userId", labels FROM "CampaignAnnotator" WHERE "campaignId" = $1 ORDER BY "userId"`,
       ),
+      counters: await annotators(
+        `SELECT id, "labelCount" AS labels, "validCount" AS valid FROM "CampaignItem" WHERE "campaignId" = $1 ORDER BY id`,
+      ),
     },
     defined: {
       rows: await read(definedFinalLabelsOf("ARRAY[$1]::text[]")),
       annotators: await annotators(
         `SELECT a."userId", count(*)::int AS labels FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
          WHERE i."campaignId" = $1 AND NOT i.gold GROUP BY 1 ORDER BY 1`,
+      ),
+      counters: await annotators(
+        `SELECT i.id, count(a.id)::int AS labels, (count(a.id) FILTER (WHERE a.valid))::int AS valid
+         FROM "CampaignItem" i LEFT JOIN "Annotation" a ON a."itemId" = i.id
+         WHERE i."campaignId" = $1 GROUP BY i.id ORDER BY i.id`,
       ),
     },
   };
@@ -292,4 +302,75 @@ describe("kept final labels", () => {
     }
     await expectKeptEqualsStatement(campaignId);
   }, 120_000);
+
+  it("move an item's label counters with its labels, recomputing the item once per write", async () => {
+    const { campaignId } = await makeCampaign(["python"], "majority");
+    const [item] = await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } });
+    const [first, second] = annotators;
+    // Function call counts need track_functions, a superuser's setting: the superuser, on the app's database.
+    const url = new URL(inject("adminDatabaseUrl"));
+    url.pathname = new URL(inject("databaseUrl")).pathname;
+    const superuser = new pg.Client({ connectionString: url.toString() });
+    await superuser.connect();
+    // The session's call counts are flushed at most once a second, so they may include earlier
+    // transactions: a write's own calls are the difference across it, inside its transaction.
+    const calls = async () =>
+      (
+        await superuser.query<{ calls: number }>(
+          `SELECT coalesce(pg_stat_get_xact_function_calls('verity_keep_final_labels(text[])'::regprocedure), 0)::int AS calls`,
+        )
+      ).rows[0].calls;
+    /** One write in its own transaction: how often it recomputed a final label, and the item's counters after it. */
+    const write = async (sql: string, params: unknown[]) => {
+      await superuser.query("BEGIN");
+      await superuser.query("SET LOCAL track_functions = 'pl'");
+      const before = await calls();
+      await superuser.query(sql, params);
+      const recomputed = (await calls()) - before;
+      const {
+        rows: [counters],
+      } = await superuser.query<{ labels: number; valid: number }>(
+        `SELECT "labelCount" AS labels, "validCount" AS valid FROM "CampaignItem" WHERE id = $1`,
+        [item.id],
+      );
+      await superuser.query("COMMIT");
+      const { kept, defined } = await keptAndDefined(campaignId);
+      expect(kept, sql).toEqual(defined);
+      return { recomputed, ...counters };
+    };
+    const give = (userId: string, valid: boolean) =>
+      write(
+        `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
+         VALUES (gen_random_uuid()::text, $1, $2, $3, '{}', '{}', 1000, now())`,
+        [item.id, userId, valid],
+      );
+    try {
+      expect(await give(first.id, true)).toEqual({ recomputed: 1, labels: 1, valid: 1 });
+      expect(await give(second.id, false)).toEqual({ recomputed: 1, labels: 2, valid: 1 });
+      const revise = (set: string) =>
+        write(`UPDATE "Annotation" SET ${set} WHERE "itemId" = $1 AND "userId" = $2`, [item.id, first.id]);
+      expect(await revise("valid = false")).toEqual({ recomputed: 1, labels: 2, valid: 0 });
+      expect(await revise("note = 'only the note'")).toEqual({ recomputed: 0, labels: 2, valid: 0 });
+      // A label removed without the app (its annotator deleted, say) leaves the counters right.
+      expect(
+        await write(`DELETE FROM "Annotation" WHERE "itemId" = $1 AND "userId" = $2`, [item.id, second.id]),
+      ).toEqual({ recomputed: 1, labels: 1, valid: 0 });
+    } finally {
+      await superuser.end();
+    }
+
+    // The app's submit path writes the label in one statement and leaves the counters to it.
+    await holdItem({ userId: annotators[2].id, itemId: item.id });
+    await submitAnnotation({
+      actor: annotators[2],
+      itemId: item.id,
+      input: { valid: true, categories: [], needsReview: false, note: null, activeMs: 1000 },
+    });
+    expect(
+      await prisma().campaignItem.findUniqueOrThrow({
+        where: { id: item.id },
+        select: { labelCount: true, validCount: true },
+      }),
+    ).toEqual({ labelCount: 2, validCount: 1 });
+  }, 60_000);
 });
