@@ -49,6 +49,8 @@ const HAND_WRITTEN = [
   'function verity_final_valid("FinalRule",integer,integer,boolean)',
   'function verity_decided_by("FinalRule",integer,integer,boolean)',
   "function verity_final_labels(text[])",
+  // The same definition over item ids, which keeping an item's row reads (by key, whatever the statistics say).
+  "function verity_final_labels_of_items(text[])",
   // A covering index (Prisma has no INCLUDE): the final-label relation reads a record's evidence from it.
   'index CREATE INDEX "Record_evidence_idx" ON public."Record" USING btree (id) INCLUDE ("executableValid", "verificationOutcome", difficulty)',
   // A partial index: the flagged review queue finds the rare flagged labels without reading the rest.

@@ -15,9 +15,11 @@ import { type AggregationRule, finalLabel } from "@/lib/metrics";
 import { QUEUES, type QueueName } from "@/lib/review/queues";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { withFreshDatabase } from "@/lib/testing/fresh-database";
 
 import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
+import { applyMigrations } from "@/lib/server/db/migrate";
 import { definedFinalLabelsOf, finalLabelsOf } from "./final-labels";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/queue";
@@ -255,6 +257,33 @@ async function expectKeptEqualsStatement(campaignId: string) {
   }
 }
 
+/** The superuser, on the app's database: for settings and statistics the app's role may not touch. */
+async function connectSuperuser(): Promise<pg.Client> {
+  const url = new URL(inject("adminDatabaseUrl"));
+  url.pathname = new URL(inject("databaseUrl")).pathname;
+  const superuser = new pg.Client({ connectionString: url.toString() });
+  await superuser.connect();
+  return superuser;
+}
+
+type PlanNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Actual Rows": number;
+  "Rows Removed by Filter"?: number;
+  "Actual Loops": number;
+  Plans?: PlanNode[];
+};
+
+/** Rows a plan read from one table: what its scans of it returned plus what their filters threw away. */
+function scannedRows(node: PlanNode, table: string): number {
+  const own =
+    node["Relation Name"] === table
+      ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"]
+      : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + scannedRows(child, table), 0);
+}
+
 describe("kept final labels", () => {
   it("equal the definition recomputed from scratch after every write, in any order", async () => {
     await fc.assert(
@@ -307,11 +336,8 @@ describe("kept final labels", () => {
     const { campaignId } = await makeCampaign(["python"], "majority");
     const [item] = await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } });
     const [first, second] = annotators;
-    // Function call counts need track_functions, a superuser's setting: the superuser, on the app's database.
-    const url = new URL(inject("adminDatabaseUrl"));
-    url.pathname = new URL(inject("databaseUrl")).pathname;
-    const superuser = new pg.Client({ connectionString: url.toString() });
-    await superuser.connect();
+    // Function call counts need track_functions, a superuser's setting.
+    const superuser = await connectSuperuser();
     // The session's call counts are flushed at most once a second, so they may include earlier
     // transactions: a write's own calls are the difference across it, inside its transaction.
     const calls = async () =>
@@ -373,4 +399,70 @@ describe("kept final labels", () => {
       }),
     ).toEqual({ labelCount: 2, validCount: 1 });
   }, 60_000);
+
+  it("keep a label's item by its key, whatever the planner's statistics know of its campaign", async () => {
+    // A campaign created after the table was last analysed is unknown to the statistics, which then
+    // say it holds about one item. Keeping a label's item once looked it up within its campaign, and
+    // the planner walked the campaign's index: every one of its items, on every submit. Shown on a
+    // database of its own, whose statistics know exactly one other campaign.
+    const ITEMS = 2_000;
+    await withFreshDatabase("unanalysed", async (url) => {
+      await applyMigrations(url);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`INSERT INTO "Dataset" (id, name) VALUES ('ds', 'unanalysed')`);
+        await client.query(
+          `INSERT INTO "Record" ("datasetId", key, line, language, question, "canonicalSolution", "demoTestFunc", "fullTestFunc")
+           SELECT 'ds', 'r' || n, n, 'python', 'q', 's', 'd', 'f' FROM generate_series(1, $1::int * 2) n`,
+          [ITEMS],
+        );
+        const addCampaign = async (id: string, records: "first" | "second") => {
+          await client.query(`INSERT INTO "Campaign" (id, name, "datasetId", seed) VALUES ($1, $1, 'ds', '1')`, [id]);
+          await client.query(
+            `INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target)
+             SELECT $1 || r.id, $1, r.id, 'python', r.line, 1 FROM "Record" r
+             WHERE (r.line <= $2) = ($3 = 'first')`,
+            [id, ITEMS, records],
+          );
+        };
+        await addCampaign("analysed", "first");
+        await client.query(`ANALYZE "CampaignItem"`);
+        await client.query(`ALTER TABLE "CampaignItem" SET (autovacuum_enabled = false)`);
+        await addCampaign("new", "second");
+        const itemId = `new${ITEMS + 1}`;
+        // The rows of "CampaignItem" a statement read, from its plan as run.
+        const rowsRead = async (sql: string) => {
+          const [{ "QUERY PLAN": plans }] = (
+            await client.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, [
+              itemId,
+            ])
+          ).rows;
+          return scannedRows(plans[0].Plan, "CampaignItem");
+        };
+        // The old copy filtered the campaign's relation by the item: both predicates on the item.
+        const byCampaign = await rowsRead(
+          `SELECT id FROM "CampaignItem" i WHERE i."campaignId" = ANY(ARRAY['new']) AND NOT i.gold AND i.id = ANY(ARRAY[$1::text])`,
+        );
+        // What it is copied from now (verity_keep_final_labels).
+        const byKey = await rowsRead(`SELECT * FROM verity_final_labels_of_items(ARRAY[$1::text])`);
+        expect({ byCampaign, byKey }).toEqual({ byCampaign: ITEMS, byKey: 1 });
+
+        await client.query(`INSERT INTO "User" (id, email, role) VALUES ('u', 'u@unanalysed.test', 'ANNOTATOR')`);
+        await client.query(
+          `INSERT INTO "Annotation" (id, "itemId", "userId", valid, "updatedAt") VALUES ('a', $1, 'u', false, now())`,
+          [itemId],
+        );
+        const {
+          rows: [item],
+        } = await client.query<{ n: number; final_valid: boolean | null }>(
+          `SELECT n, final_valid FROM verity_kept_final_labels(ARRAY['new']) WHERE item_id = $1`,
+          [itemId],
+        );
+        expect(item).toEqual({ n: 1, final_valid: false });
+      } finally {
+        await client.end();
+      }
+    });
+  }, 120_000);
 });
