@@ -52,65 +52,87 @@ type CountRow = Counts & { language: string; difficulty: string };
 type CategoryRow = { language: string; category: string; count: number };
 type SplitRow = { language: string } & LabelSplit;
 
+/** What CountRow counts, over rows of the final-label relation. */
+const COUNT_COLUMNS = `count(*)::int AS sampled,
+  (count(*) FILTER (WHERE n > 0))::int AS labelled,
+  count(final_valid)::int AS resolved,
+  (count(*) FILTER (WHERE final_valid))::int AS valid,
+  count(critic_pass)::int AS "criticKnown",
+  (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
+  count(exec_valid)::int AS "execKnown",
+  (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
+  (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
+  (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
+  (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
+  (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
+  (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"`;
+
+/** The final categories of the finally Invalid rows of `rows`, per language. */
+const categoriesOf = (rows: string) => `SELECT f.language, category, count(*)::int AS count
+  FROM ${rows} f CROSS JOIN unnest(f.final_categories) AS category
+  WHERE f.final_valid = false
+  GROUP BY 1, 2`;
+
 /**
- * In one pass over the final labels of the counted items of `campaignIds` (finalLabelsOf; over several
- * campaigns a record keeps its strongest evidence, `evidenceStrength`, the latest campaign on a tie):
- * counts per (language, difficulty), which the caller sums per language and per difficulty; the final
+ * One campaign holds a record once, so its items are its finals: one scan counts per (language,
+ * difficulty) and per label split at once (two grouping sets), another the final categories. Not
+ * materialised, the scans run in parallel.
+ */
+const ONE_CAMPAIGN_FIGURES = `WITH grouped AS (
+    SELECT language, difficulty, n_valid AS "nValid", n - n_valid AS "nInvalid", GROUPING(n) = 0 AS split, ${COUNT_COLUMNS}
+    FROM (SELECT language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, final_valid, critic_pass,
+                 exec_valid, exec_unavailable
+          FROM ${finalLabelsOf("$1::text[]")}) f
+    GROUP BY GROUPING SETS ((language, difficulty), (language, n_valid, n))
+    HAVING GROUPING(n) = 1 OR n >= 2
+  ),
+  categories AS (${categoriesOf(finalLabelsOf("$1::text[]"))})
+  SELECT (SELECT json_agg(to_jsonb(g) - 'nValid' - 'nInvalid' - 'split') FROM grouped g WHERE NOT split) AS counts,
+         (SELECT json_agg(categories) FROM categories) AS categories,
+         (SELECT json_agg(json_build_object('language', language, 'nValid', "nValid", 'nInvalid', "nInvalid", 'items', sampled))
+          FROM grouped WHERE split) AS splits`;
+
+/**
+ * Across campaigns a record counts once, with its strongest item (latest campaign on a tie); the
+ * label splits count every item.
+ */
+const CAMPAIGNS_FIGURES = `WITH items AS MATERIALIZED (
+    SELECT item_id, campaign_id, record_id, language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, strength,
+           final_valid, final_categories, critic_pass, exec_valid, exec_unavailable
+    FROM ${finalLabelsOf("$1::text[]")}
+  ),
+  finals AS MATERIALIZED (
+    SELECT DISTINCT ON (record_id) * FROM items ORDER BY record_id, strength DESC, array_position($1::text[], campaign_id) DESC
+  ),
+  counts AS (SELECT language, difficulty, ${COUNT_COLUMNS} FROM finals GROUP BY language, difficulty),
+  categories AS (${categoriesOf("finals")}),
+  splits AS (
+    SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", count(*)::int AS items
+    FROM items WHERE n >= 2 GROUP BY 1, 2, 3
+  )
+  SELECT (SELECT json_agg(counts) FROM counts) AS counts, (SELECT json_agg(categories) FROM categories) AS categories,
+         (SELECT json_agg(splits) FROM splits) AS splits`;
+
+/**
+ * From the final labels of the counted items of `campaignIds` (finalLabelsOf; over several campaigns
+ * a record keeps its strongest evidence, `evidenceStrength`, the latest campaign on a tie): counts per
+ * (language, difficulty), which the caller sums per language and per difficulty; the final
  * categories of the items finally Invalid, per language; and the label splits of every item with two
- * labels or more, for Krippendorff's alpha.
+ * labels or more, for Krippendorff's alpha. One statement, so all three see one snapshot.
  */
 async function queryFigures(
   campaignIds: string[],
 ): Promise<{ counts: CountRow[]; categories: CategoryRow[]; splits: SplitRow[] }> {
-  // One campaign holds a record once; only across campaigns does a record choose its strongest item.
-  const finals =
-    campaignIds.length === 1
-      ? `SELECT * FROM items`
-      : `SELECT DISTINCT ON (record_id) * FROM items ORDER BY record_id, strength DESC, array_position($1::text[], campaign_id) DESC`;
-  // 100,000 kept rows are tens of MiB in the CTEs: within the default work_mem they spill to
-  // temporary files; this one query gets the memory to keep them in RAM.
   const [figures] = await prisma().$transaction(async (tx) => {
+    // 100,000 kept rows are tens of MiB: within the default work_mem they spill to temporary files.
     await tx.$executeRawUnsafe(`SET LOCAL work_mem = '96MB'`);
+    // The statement is a few scans of every item: the planner's default costs keep it on one core
+    // (a Gather of 100,000 rows looks dear), where two halve it (docs/benchmarks.md, issue 21).
+    await tx.$executeRawUnsafe(`SET LOCAL parallel_setup_cost = 0`);
+    await tx.$executeRawUnsafe(`SET LOCAL parallel_tuple_cost = 0`);
     return tx.$queryRawUnsafe<
       { counts: CountRow[] | null; categories: CategoryRow[] | null; splits: SplitRow[] | null }[]
-    >(
-      `WITH items AS MATERIALIZED (
-       SELECT item_id, campaign_id, record_id, language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, strength,
-              final_valid, final_categories, critic_pass, exec_valid, exec_unavailable
-       FROM ${finalLabelsOf("$1::text[]")}
-     ),
-     finals AS MATERIALIZED (${finals}),
-     counts AS (
-       SELECT language, difficulty,
-         count(*)::int AS sampled,
-         (count(*) FILTER (WHERE n > 0))::int AS labelled,
-         count(final_valid)::int AS resolved,
-         (count(*) FILTER (WHERE final_valid))::int AS valid,
-         count(critic_pass)::int AS "criticKnown",
-         (count(*) FILTER (WHERE critic_pass))::int AS "criticPass",
-         count(exec_valid)::int AS "execKnown",
-         (count(*) FILTER (WHERE exec_valid))::int AS "execValid",
-         (count(*) FILTER (WHERE exec_unavailable))::int AS "execUnavailable",
-         (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothValid",
-         (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothInvalid",
-         (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "humanValidCriticInvalid",
-         (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "humanInvalidCriticValid"
-       FROM finals GROUP BY language, difficulty
-     ),
-     categories AS (
-       SELECT f.language, category, count(*)::int AS count
-       FROM finals f CROSS JOIN unnest(f.final_categories) AS category
-       WHERE f.final_valid = false
-       GROUP BY 1, 2
-     ),
-     splits AS (
-       SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", count(*)::int AS items
-       FROM items WHERE n >= 2 GROUP BY 1, 2, 3
-     )
-     SELECT (SELECT json_agg(counts) FROM counts) AS counts, (SELECT json_agg(categories) FROM categories) AS categories,
-            (SELECT json_agg(splits) FROM splits) AS splits`,
-      campaignIds,
-    );
+    >(campaignIds.length === 1 ? ONE_CAMPAIGN_FIGURES : CAMPAIGNS_FIGURES, campaignIds);
   }, READ_TRANSACTION);
   return { counts: figures.counts ?? [], categories: figures.categories ?? [], splits: figures.splits ?? [] };
 }
