@@ -1,10 +1,15 @@
 // Where a claim's time goes on the server, without HTTP: the claim transaction, the work item the
 // claim route then reads, and the submit, called in-process one after the other by one annotator
-// (medians after 10 warm-up rounds). Runs on the database `npm run bench:queue:open` leaves (or any
-// with a dataset, via --database-url). Prints; writes nothing.
+// (medians after 10 warm-up rounds); then what the submit's label statement spends in each trigger
+// function (PostgreSQL's own function timing, which needs the superuser: embedded database only).
+// Runs on the database `npm run bench:queue:open` leaves (or any with a dataset, via
+// --database-url). Prints; writes nothing.
 //
 //   node scripts/run-ts.mjs scripts/bench/claim-profile.ts [--rounds 60] [--database-url URL]
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+
+import pg from "pg";
 
 import { chooseBenchDatabase, percentile } from "./common";
 import { time } from "./queue-common";
@@ -26,6 +31,42 @@ const { claimNextItem, getWorkItem, submitAnnotation } = await import("@/lib/ser
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");
+const { config } = await import("@/lib/server/config");
+const { readPasswords, socketUrl, SUPERUSER } = await import("@/lib/server/db/embedded-roles");
+
+/**
+ * Per trigger function, the milliseconds one label insert spends in it (total, nested calls included),
+ * over `itemIds`: each insert in a transaction of its own, rolled back. Medians after 10 warm-up inserts.
+ */
+async function triggerTimes(superuser: pg.Client, itemIds: string[], userId: string): Promise<Map<string, number[]>> {
+  const times = new Map<string, number[]>();
+  const read = async () =>
+    new Map(
+      (
+        await superuser.query<{ funcname: string; total: number }>(
+          `SELECT funcname, total_time AS total FROM pg_stat_xact_user_functions`,
+        )
+      ).rows.map((row) => [row.funcname, row.total]),
+    );
+  for (const [index, itemId] of itemIds.entries()) {
+    await superuser.query("BEGIN");
+    await superuser.query("SET LOCAL track_functions = 'pl'");
+    // The session's counts can hold earlier transactions until flushed: each insert's own are the difference.
+    const before = await read();
+    await superuser.query(
+      `INSERT INTO "Annotation" (id, "itemId", "userId", valid, "updatedAt") VALUES (gen_random_uuid()::text, $1, $2, true, now())`,
+      [itemId, userId],
+    );
+    const after = await read();
+    await superuser.query("ROLLBACK");
+    if (index < 10) continue;
+    for (const [name, total] of after) {
+      const spent = total - (before.get(name) ?? 0);
+      if (spent > 0) times.set(name, [...(times.get(name) ?? []), spent]);
+    }
+  }
+  return times;
+}
 
 const database = await openDatabase({ log: (message) => console.error(message) });
 try {
@@ -82,6 +123,34 @@ try {
   console.log(`| claim transaction (claimNextItem) | ${median(times.claim)} |`);
   console.log(`| work item read by the claim route (getWorkItem) | ${median(times.workItem)} |`);
   console.log(`| submit (submitAnnotation) | ${median(times.submit)} |`);
+
+  const passwords = options["database-url"] ? null : readPasswords(config().dataDir);
+  if (!passwords) {
+    console.log("Trigger timing skipped: it needs the superuser, which only the embedded database gives this script.");
+  } else {
+    const superuser = new pg.Client({
+      connectionString: socketUrl(join(config().dataDir, "postgres"), config().dbPort, SUPERUSER, passwords.superuser),
+    });
+    await superuser.connect();
+    try {
+      const { rows } = await superuser.query<{ id: string }>(
+        `SELECT id FROM "CampaignItem" WHERE "campaignId" = $1 AND "labelCount" = 0 ORDER BY position LIMIT $2`,
+        [campaign.id, ROUNDS],
+      );
+      const spent = await triggerTimes(
+        superuser,
+        rows.map((row) => row.id),
+        annotator.id,
+      );
+      console.log(
+        `In the label's INSERT (${rows.length - 10} inserts after 10, rolled back), per trigger function, median ms:`,
+      );
+      for (const [name, values] of [...spent].sort(([, a], [, b]) => percentile(b, 50) - percentile(a, 50)))
+        console.log(`| ${name} | ${percentile(values, 50).toFixed(2)} ms | ${values.length} |`);
+    } finally {
+      await superuser.end();
+    }
+  }
 } finally {
   await disconnectPrisma();
   await closePgPool();
