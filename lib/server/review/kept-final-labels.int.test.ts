@@ -381,6 +381,15 @@ describe("kept final labels", () => {
       expect(
         await write(`DELETE FROM "Annotation" WHERE "itemId" = $1 AND "userId" = $2`, [item.id, second.id]),
       ).toEqual({ recomputed: 1, labels: 1, valid: 0 });
+      // A label moved to another annotator (no writer does this) moves its (campaign, annotator) count.
+      const other = await makeUser("ANNOTATOR", LANGUAGES);
+      expect(
+        await write(`UPDATE "Annotation" SET "userId" = $3 WHERE "itemId" = $1 AND "userId" = $2`, [
+          item.id,
+          first.id,
+          other.id,
+        ]),
+      ).toEqual({ recomputed: 0, labels: 1, valid: 0 });
     } finally {
       await superuser.end();
     }
