@@ -16,13 +16,19 @@ type AuditInput = {
   targetId?: string | null;
   before?: Prisma.InputJsonValue;
   after?: Prisma.InputJsonValue;
+  /** The target's campaign, when the caller has just read it under lock: saves looking it up. */
+  campaignId?: string;
 };
 
 /** Writes an audit event inside the caller's transaction, so the change and its record commit together. */
 export async function writeAudit(tx: Prisma.TransactionClient, event: AuditInput): Promise<void> {
   const targetId = event.targetId ?? null;
   await tx.auditEvent.create({
-    data: { ...event, targetId, campaignId: await campaignOfTarget(tx, event.targetType, targetId) },
+    data: {
+      ...event,
+      targetId,
+      campaignId: event.campaignId ?? (await campaignOfTarget(tx, event.targetType, targetId)),
+    },
   });
 }
 

@@ -218,18 +218,30 @@ export async function submitAnnotation({
     // delete or a status change either waits for this label to commit and then sees it, or commits
     // first and this submit finds no campaign. Without it a delete could cascade over a label it
     // had already checked was not there, after the label was acknowledged.
-    const [locked] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT c.id FROM "Campaign" c WHERE c.id = (SELECT "campaignId" FROM "CampaignItem" WHERE id = ${itemId}) FOR SHARE`;
-    if (!locked) throw new AppError("NOT_FOUND", "No such item.");
-    const [item] = await tx.$queryRaw<
-      { id: string; recordId: number; campaignId: string; language: string; slotsTaken: number; target: number }[]
+    // With the lock, what the checks below read of the campaign: one round trip, not three.
+    const [campaign] = await tx.$queryRaw<
+      { status: string; blind: boolean; requireInvalidNote: boolean; categories: string[] }[]
     >`
-      SELECT id, "recordId", "campaignId", language, "slotsTaken", target FROM "CampaignItem" WHERE id = ${itemId} FOR UPDATE`;
+      SELECT c.status::text AS status, c.blind, c."requireInvalidNote",
+             ARRAY(SELECT k.key FROM "ErrorCategory" k WHERE k."campaignId" = c.id) AS categories
+      FROM "Campaign" c WHERE c.id = (SELECT "campaignId" FROM "CampaignItem" WHERE id = ${itemId}) FOR SHARE OF c`;
+    if (!campaign) throw new AppError("NOT_FOUND", "No such item.");
+    // A label is about the record's content as it is now: the revision goes with it (revisions.ts).
+    const [item] = await tx.$queryRaw<
+      {
+        id: string;
+        recordId: number;
+        campaignId: string;
+        language: string;
+        slotsTaken: number;
+        target: number;
+        recordRevision: number;
+      }[]
+    >`
+      SELECT i.id, i."recordId", i."campaignId", i.language, i."slotsTaken", i.target, r.revision AS "recordRevision"
+      FROM "CampaignItem" i JOIN "Record" r ON r.id = i."recordId" WHERE i.id = ${itemId} FOR UPDATE OF i`;
     if (!item || !actor.languages.includes(item.language)) throw new AppError("NOT_FOUND", "No such item.");
-    const campaign = await tx.campaign.findUniqueOrThrow({
-      where: { id: item.campaignId },
-      select: { status: true, blind: true, requireInvalidNote: true, categories: { select: { key: true } } },
-    });
+    const { recordRevision } = item;
     // A paused campaign still takes the labels of leases it ended; a closed one is final.
     if (campaign.status === "CLOSED" || campaign.status === "ARCHIVED")
       throw new AppError("CONFLICT", "This campaign is closed: its labels can no longer change.");
@@ -237,7 +249,7 @@ export async function submitAnnotation({
       throw new AppError("INVALID_INPUT", "This campaign asks for a note on invalid labels.", {
         note: ["Say why it is invalid."],
       });
-    const known = new Set(campaign.categories.map((category) => category.key));
+    const known = new Set(campaign.categories);
     const unknown = input.categories.filter((key) => !known.has(key));
     if (unknown.length)
       throw new AppError("INVALID_INPUT", `Unknown error categories: ${unknown.join(", ")}.`, {
@@ -251,11 +263,6 @@ export async function submitAnnotation({
       needsReview: input.needsReview,
     };
 
-    // A label is about the record's content as it is now: the revision goes with it (revisions.ts).
-    const { revision: recordRevision } = await tx.record.findUniqueOrThrow({
-      where: { id: item.recordId },
-      select: { revision: true },
-    });
     const existing = await tx.annotation.findUnique({
       where: { itemId_userId: { itemId, userId: actor.id } },
       select: {
@@ -288,6 +295,7 @@ export async function submitAnnotation({
         actorId: actor.id,
         action: "label.revise",
         targetType: "Annotation",
+        campaignId: item.campaignId,
         targetId: existing.id,
         before: { valid: existing.valid, categories: existing.categories, note: existing.note },
         after: { ...label, revision },
@@ -339,6 +347,7 @@ export async function submitAnnotation({
       actorId: actor.id,
       action: "label.create",
       targetType: "Annotation",
+      campaignId: item.campaignId,
       targetId: annotation.id,
       after: { itemId, ...label },
     });
