@@ -25,9 +25,10 @@ export async function seedRecords(
 /**
  * Every item of a campaign labelled by `target` annotators taken in turn from `userIds`, written in
  * SQL (one label in five Invalid, by hash, unless `allValid`): the 300,000-label shape of the review,
- * agreement and report benchmarks. The counters the submit path keeps are set here too. Written
- * 5,000 items per statement: the kept-final-label triggers recompute the items a statement wrote,
- * and one statement over a whole campaign of 100,000 took more than 24 minutes.
+ * agreement and report benchmarks. The labels' trigger keeps the item counters; the slots are set
+ * here. Written 5,000 items per statement: the kept-final-label triggers recompute the items a
+ * statement wrote as one set, and one statement over a whole campaign of 100,000 once took more
+ * than 24 minutes.
  */
 export async function fillOverlapCampaign(
   client: pg.Client,

@@ -124,12 +124,14 @@ async function queryFigures(
   campaignIds: string[],
 ): Promise<{ counts: CountRow[]; categories: CategoryRow[]; splits: SplitRow[] }> {
   const [figures] = await prisma().$transaction(async (tx) => {
-    // 100,000 kept rows are tens of MiB: within the default work_mem they spill to temporary files.
-    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '96MB'`);
-    // The statement is a few scans of every item: the planner's default costs keep it on one core
-    // (a Gather of 100,000 rows looks dear), where two halve it (docs/benchmarks.md, issue 21).
-    await tx.$executeRawUnsafe(`SET LOCAL parallel_setup_cost = 0`);
-    await tx.$executeRawUnsafe(`SET LOCAL parallel_tuple_cost = 0`);
+    // For this transaction only, in one round trip. 100,000 kept rows are tens of MiB: within the
+    // default work_mem they spill to temporary files. The statement is a few scans of every item: the
+    // planner's default costs keep it on one core (a Gather of 100,000 rows looks dear), where two
+    // halve it (docs/benchmarks.md, issue 21).
+    await tx.$queryRawUnsafe(
+      `SELECT set_config('work_mem', '96MB', true), set_config('parallel_setup_cost', '0', true),
+              set_config('parallel_tuple_cost', '0', true)`,
+    );
     return tx.$queryRawUnsafe<
       { counts: CountRow[] | null; categories: CategoryRow[] | null; splits: SplitRow[] | null }[]
     >(campaignIds.length === 1 ? ONE_CAMPAIGN_FIGURES : CAMPAIGNS_FIGURES, campaignIds);
