@@ -16,7 +16,13 @@ export type EntryReason = {
   decided_by: string | null;
   categories: string[];
   rule:
-    "final-label-valid" | "accepted-repair" | "final-label-invalid" | "unresolved" | "unlabelled" | "not-executable";
+    | "final-label-valid"
+    | "accepted-repair"
+    | "final-label-invalid"
+    | "unresolved"
+    | "unlabelled"
+    | "not-executable"
+    | "execution-inconclusive";
   evidence: { executable_valid: boolean | null; execution_outcome: string | null; critic_pass: boolean | null };
 };
 
@@ -43,6 +49,11 @@ export type ReleaseDisclosure = {
     toolchains: { language: string; backend: string; toolchain: string | null; runs: number }[];
     /** The reference sandbox's toolchain per language the release holds, for comparison. */
     reference: { language: string; label: string }[];
+    /**
+     * Records whose verification was INCONCLUSIVE (a time-out a busy machine could explain): not
+     * known, never counted failing. Absent from releases cut before it was kept.
+     */
+    inconclusive?: number;
   };
   revisions: { accepted: number; rejected: number; waiting: number };
 };

@@ -237,6 +237,8 @@ export type MutationResult = {
   demoKilled: number;
   fullKilled: number;
   stillborn: number;
+  /** Mutants whose time-out a busy machine could explain (0 when left out). */
+  inconclusive?: number;
   score: number | null;
   notApplicable: string | null;
   mutants: StoredMutant[];

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { INCONCLUSIVE } from "@/lib/records/verification";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { DiffEntry } from "@/lib/releases/diff";
 import type {
@@ -57,9 +58,10 @@ export async function releaseMethodFacts({
   toolchains: ReleaseDisclosure["sandbox"]["toolchains"];
   revisions: ReleaseDisclosure["revisions"];
   languages: string[];
+  inconclusive: number;
 }> {
   assertCan(actor, "releases:write");
-  const [[perItem], toolchains, revisions, languages] = await Promise.all([
+  const [[perItem], toolchains, revisions, languages, inconclusive] = await Promise.all([
     prisma().$queryRawUnsafe<{ mean: number | null; min: number | null; max: number | null; items: number }[]>(
       `SELECT avg(n)::float8 AS mean, min(n) AS min, max(n) AS max, count(*)::int AS items
        FROM ${finalLabelsOf("$1::text[]")} WHERE n > 0`,
@@ -84,6 +86,7 @@ export async function releaseMethodFacts({
       _count: { _all: true },
     }),
     prisma().record.findMany({ where: { datasetId }, select: { language: true }, distinct: ["language"] }),
+    prisma().record.count({ where: { datasetId, verificationOutcome: INCONCLUSIVE } }),
   ]);
   const count = (status: string) => revisions.find((row) => row.status === status)?._count._all ?? 0;
   return {
@@ -91,6 +94,7 @@ export async function releaseMethodFacts({
     toolchains,
     revisions: { accepted: count("ACCEPTED"), rejected: count("REJECTED"), waiting: count("PROPOSED") },
     languages: languages.map((row) => row.language).sort(),
+    inconclusive,
   };
 }
 
@@ -171,7 +175,8 @@ export async function insertRelease({
                            WHEN chosen_by = 'unresolved' THEN 'unresolved' ELSE 'unlabelled' END,
              'decided_by', CASE WHEN chosen_by = 'accepted-repair' THEN 'blind-check' ELSE decided_by END,
              'categories', CASE WHEN chosen_by = 'accepted-repair' THEN '[]'::jsonb ELSE to_jsonb(categories) END,
-             'rule', CASE WHEN is_valid AND $4 AND exec IS NOT TRUE THEN 'not-executable' ELSE chosen_by END,
+             'rule', CASE WHEN is_valid AND $4 AND outcome = 'INCONCLUSIVE' THEN 'execution-inconclusive'
+                          WHEN is_valid AND $4 AND exec IS NOT TRUE THEN 'not-executable' ELSE chosen_by END,
              'evidence', jsonb_build_object('executable_valid', exec, 'execution_outcome', outcome, 'critic_pass', critic))
          FROM judged`,
         datasetId,

@@ -53,6 +53,9 @@ export function runResultColumns(result: SandboxResult) {
     stdoutTruncated: result.stdoutTruncated || stdout.isCut,
     stderrTruncated: result.stderrTruncated || stderr.isCut,
     program: escapeNul(result.program),
+    waitMs: result.waitMs == null ? null : Math.round(result.waitMs),
+    loadAverage: result.loadAverage ?? null,
+    verdictNote: result.verdictNote ?? null,
   };
 }
 
@@ -139,7 +142,8 @@ export async function latestVerificationRuns(recordIds: readonly number[]): Prom
   if (recordIds.length === 0) return byRecord;
   const rows = await prisma().$queryRaw<VerificationRun[]>`
     SELECT r.id, r."recordId", r.kind, r."batchId", r.backend, r.outcome, r."exitCode", r.signal, r."timeMs", r."compileMs", r."runMs",
-           r.toolchain, r."limit", r.stdout, r.stderr, r."compileOutput", r."stdoutTruncated", r."stderrTruncated", r.program, r."createdAt"
+           r.toolchain, r."limit", r.stdout, r.stderr, r."compileOutput", r."stdoutTruncated", r."stderrTruncated", r.program,
+           r."waitMs", r."loadAverage", r."verdictNote", r."createdAt"
     FROM "RunResult" r
     JOIN (
       SELECT DISTINCT ON ("recordId") "recordId", "batchId"
@@ -189,6 +193,9 @@ export function exportedRun(run: VerificationRun) {
     backend: run.backend,
     toolchain: run.toolchain,
     limit: run.limit,
+    wait_ms: run.waitMs,
+    load_average: run.loadAverage,
+    verdict_note: run.verdictNote,
     stdout: exportText(run.stdout),
     stderr: exportText(run.stderr),
     compile_output: exportText(run.compileOutput),
@@ -208,6 +215,9 @@ export type BatchRunRow = Pick<
   | "runMs"
   | "toolchain"
   | "limit"
+  | "waitMs"
+  | "loadAverage"
+  | "verdictNote"
 > & { language: string; line: number };
 
 /**
@@ -240,6 +250,9 @@ export async function listBatchRuns({
       runMs: true,
       toolchain: true,
       limit: true,
+      waitMs: true,
+      loadAverage: true,
+      verdictNote: true,
       record: { select: { language: true, line: true, verificationOutcome: true } },
     },
   });

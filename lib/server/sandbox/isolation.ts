@@ -98,7 +98,7 @@ export function baseSandboxEnv(extra: Readonly<Record<string, string>>): Record<
  * and the hard one (SIGKILL): with both equal the kernel sends SIGKILL straight away, and a time
  * limit would look like any other kill.
  */
-export const CPU_HARD_LIMIT_GRACE_SECONDS = 1;
+const CPU_HARD_LIMIT_GRACE_SECONDS = 1;
 
 /** The rlimit wrapper: `prlimit` applies the limits, then execs the program. */
 export function prlimitArgv(prlimitPath: string, limits: Rlimits, argv: readonly string[]): string[] {

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { constants as osConstants, availableParallelism, tmpdir } from "node:os";
+import { constants as osConstants, availableParallelism, loadavg, tmpdir } from "node:os";
 import { chown, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -440,12 +440,14 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
         // out-of-memory kill that happened to come late is still the memory limit's).
         const cpuAfterMs = (await jobCgroup?.cpuUsageMs()) ?? null;
         const cpuMs = cpuBeforeMs !== null && cpuAfterMs !== null ? cpuAfterMs - cpuBeforeMs : null;
+        run.cpuMs = cpuMs;
         if (
           !run.timedOut &&
           isCpuBudgetSpent(run, cpuMs, limits.cpuSeconds) &&
           !(run.signal !== "SIGXCPU" && (await jobCgroup?.stats())?.isOomKilled)
         ) {
           run.timedOut = true;
+          run.isCpuBudgetSpent = true;
         }
         if (run.timedOut) run.exitCode = null;
         runs.push(run);
@@ -504,9 +506,21 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       .filter((step) => step !== null)
       .map((step) => ({ argv: step.argv, ...stepLimits(timeoutMs, isExclusive === true) }));
     const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
+    const queuedAt = performance.now();
+    let waitMs = 0;
     const job = await semaphore
       .use(
-        () => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal),
+        () => {
+          waitMs = Math.round(performance.now() - queuedAt);
+          return runJob(
+            status,
+            spliced.files,
+            recipe.env,
+            steps,
+            (step) => !step.timedOut && step.exitCode === 0,
+            signal,
+          );
+        },
         signal,
         { isExclusive },
       )
@@ -538,6 +552,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       limit: job.limit,
       stdoutTruncated: runRun?.stdoutTruncated ?? false,
       stderrTruncated: runRun?.stderrTruncated ?? false,
+      cpuMs: last?.cpuMs ?? null,
+      timedOutBy: last?.timedOut ? (last.isCpuBudgetSpent ? "cpu" : "wall") : null,
+      waitMs,
+      loadAverage: Math.round(loadavg()[0] * 100) / 100,
+      verdictNote: null,
     };
   }
 

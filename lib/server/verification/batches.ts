@@ -2,7 +2,13 @@ import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Language } from "@/lib/records/languages";
-import { SANDBOX_ERROR, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import {
+  executableValidity,
+  INCONCLUSIVE,
+  SANDBOX_ERROR,
+  summarizeOutcome,
+  UNAVAILABLE,
+} from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -14,12 +20,16 @@ import { runResultColumns } from "@/lib/server/runs/runs";
 // The stored side of batch verification: batches, their counters and each record's runs. The job
 // queue and the sandbox are driven by lib/server/verification/jobs.ts.
 
-/** Per language: records that pass, fail, cannot run here (unavailable), and were never verified. */
+/**
+ * Per language: records that pass, fail, cannot run here (unavailable), whose time-out a busy machine
+ * could explain (inconclusive), and were never verified.
+ */
 export type LanguageVerification = {
   records: number;
   executableValid: number;
   failed: number;
   unavailable: number;
+  inconclusive: number;
   notRun: number;
 };
 
@@ -33,6 +43,8 @@ export type VerificationProgress = {
   executableValid: number;
   failed: number;
   unavailable: number;
+  /** Records whose time-out could not be told from a busy machine (not known, not failed). */
+  inconclusive: number;
   /** Records that could not be verified because of an error (their result could not be stored, the sandbox failed). */
   errored: number;
   /** Runs of each record's tests, each alone, to find flaky ones; 0 when not asked. */
@@ -234,12 +246,15 @@ export async function writeVerification({
   flakiness?: Flakiness;
 }): Promise<void> {
   assertCan(actor, "datasets:verify");
-  const isValid = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
+  // Null when a time-out could not be told from a busy machine: neither valid nor failed.
+  const validity = verdict.kind === "ran" ? executableValidity(verdict.demo.outcome, verdict.full.outcome) : null;
   const counter =
     verdict.kind === "ran"
-      ? isValid
-        ? "executableValid"
-        : "failed"
+      ? validity === null
+        ? "inconclusive"
+        : validity
+          ? "executableValid"
+          : "failed"
       : verdict.kind === "sandbox-error"
         ? "errored"
         : verdict.kind;
@@ -257,7 +272,7 @@ export async function writeVerification({
       const verificationOutcome = summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
       await tx.record.update({
         where: { id: recordId },
-        data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() },
+        data: { executableValid: validity, verificationOutcome, verifiedAt: new Date() },
       });
     } else {
       // Unavailable or a sandbox error is not failed: executableValid is null (not known), and the
@@ -341,6 +356,7 @@ export async function getVerificationProgress({
       executableValid: true,
       failed: true,
       unavailable: true,
+      inconclusive: true,
       errored: true,
       repeat: true,
       flaky: true,
@@ -393,12 +409,14 @@ export async function verificationByLanguage({
       executableValid: 0,
       failed: 0,
       unavailable: 0,
+      inconclusive: 0,
       notRun: 0,
     });
     entry.records += row._count._all;
     if (row.executableValid === true) entry.executableValid += row._count._all;
     else if (row.executableValid === false) entry.failed += row._count._all;
     else if (row.verificationOutcome === UNAVAILABLE) entry.unavailable += row._count._all;
+    else if (row.verificationOutcome === INCONCLUSIVE) entry.inconclusive += row._count._all;
     else entry.notRun += row._count._all;
   }
   return byLanguage;

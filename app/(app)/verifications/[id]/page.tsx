@@ -1,9 +1,9 @@
 import Link from "next/link";
 
-import { OutcomeBadge } from "@/components/records/run-result";
+import { OutcomeBadge, runConditions } from "@/components/records/run-result";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
-import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
+import { INCONCLUSIVE, outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listBatchRuns } from "@/lib/server/runs/runs";
 import { pathSegment } from "@/lib/server/http";
@@ -31,7 +31,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
       </nav>
       <PageHeader
         title={`Verification ${progress.status.toLowerCase()}`}
-        description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.unavailable} unavailable here${progress.errored ? ` · ${progress.errored} errored` : ""}${progress.repeat ? ` · ${progress.flaky} flaky (tests run ${progress.repeat} times each)` : ""}`}
+        description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.unavailable} unavailable here${progress.inconclusive ? ` · ${progress.inconclusive} inconclusive (busy machine)` : ""}${progress.errored ? ` · ${progress.errored} errored` : ""}${progress.repeat ? ` · ${progress.flaky} flaky (tests run ${progress.repeat} times each)` : ""}`}
       />
       {progress.stopReason ? (
         <p
@@ -57,7 +57,11 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
           <Badge
             key={outcome}
             tone={
-              outcome === "PASSED" ? "green" : outcome === UNAVAILABLE || outcome === SANDBOX_ERROR ? "amber" : "red"
+              outcome === "PASSED"
+                ? "green"
+                : outcome === UNAVAILABLE || outcome === SANDBOX_ERROR || outcome === INCONCLUSIVE
+                  ? "amber"
+                  : "red"
             }
           >
             {outcomeWords(outcome)}: {count} {count === 1 ? "run" : "runs"}
@@ -75,6 +79,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
               <th className="py-1">Exit</th>
               <th className="py-1">Compile</th>
               <th className="py-1">Run</th>
+              <th className="py-1">Waited · load</th>
               <th className="py-1">Backend · toolchain</th>
             </tr>
           </thead>
@@ -94,6 +99,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
                   ) : (
                     <OutcomeBadge outcome={run.outcome} />
                   )}
+                  {run.verdictNote ? <p className="mt-1 max-w-md text-xs text-amber-800">{run.verdictNote}</p> : null}
                 </td>
                 <td className="py-1.5">
                   {run.backend === "none"
@@ -102,6 +108,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
                 </td>
                 <td className="py-1.5">{run.compileMs != null ? `${run.compileMs} ms` : "—"}</td>
                 <td className="py-1.5">{run.runMs != null ? `${run.runMs} ms` : "—"}</td>
+                <td className="py-1.5 text-xs text-slate-600">{runConditions(run) ?? "—"}</td>
                 <td className="py-1.5 text-xs text-slate-600">
                   {run.backend === "none" ? "—" : `${run.backend}${run.toolchain ? ` · ${run.toolchain}` : ""}`}
                 </td>
