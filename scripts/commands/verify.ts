@@ -16,6 +16,7 @@ import {
 import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
+import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
 
 /** Registers `verity verify` (batch verification with in-process workers) and `verity worker`. */
@@ -92,10 +93,7 @@ export function registerVerifyCommands(program: Command): void {
         } finally {
           await stopVerificationWorkers();
         }
-      }).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      });
+      }).catch((error: unknown) => exitWithError(error));
       if (options.json) {
         console.log(
           JSON.stringify({
@@ -115,7 +113,7 @@ export function registerVerifyCommands(program: Command): void {
       }
       // A batch that stopped (the sandbox failed) is not a verification: say why and fail.
       if (stopReason) console.error(`error: ${stopReason}`);
-      process.exit(stopReason ? 1 : 0);
+      endCommand(stopReason ? 1 : 0);
     });
 
   program
@@ -138,6 +136,5 @@ export function registerVerifyCommands(program: Command): void {
         });
         await stopVerificationWorkers();
       }).catch((error: unknown) => exitWithError(error));
-      process.exit(0);
     });
 }
