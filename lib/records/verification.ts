@@ -10,6 +10,13 @@ export const UNAVAILABLE = "UNAVAILABLE";
  */
 export const SANDBOX_ERROR = "SANDBOX_ERROR";
 
+/**
+ * The record's verification outcome when a run failed because the environment lacks a dependency
+ * (a module, header, package, library or crate: lib/runs/environment-failure.ts). Not the record's
+ * failure: executable validity stays unknown, and the next batch verifies the record again.
+ */
+export const ENVIRONMENT_FAILURE = "ENVIRONMENT_FAILURE";
+
 /** The outcome filter's values and the stored outcomes each one matches. */
 export const OUTCOME_FILTERS = {
   passed: ["PASSED"],
@@ -19,6 +26,7 @@ export const OUTCOME_FILTERS = {
   runtime_error: ["RUNTIME_ERROR"],
   unavailable: [UNAVAILABLE],
   sandbox_error: [SANDBOX_ERROR],
+  environment: [ENVIRONMENT_FAILURE],
   not_run: [],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -33,6 +41,7 @@ export const OUTCOME_FILTER_LABELS: Record<OutcomeFilter, string> = {
   runtime_error: "runtime error",
   unavailable: "unavailable here",
   sandbox_error: "not run (sandbox error)",
+  environment: "not run: environment",
   not_run: "not run yet",
 };
 
@@ -40,6 +49,7 @@ export const OUTCOME_FILTER_LABELS: Record<OutcomeFilter, string> = {
 export function outcomeWords(outcome: string): string {
   if (outcome === UNAVAILABLE) return "unavailable here";
   if (outcome === SANDBOX_ERROR) return "not run (sandbox error)";
+  if (outcome === ENVIRONMENT_FAILURE) return "not run: environment";
   return outcome.toLowerCase().replaceAll("_", " ");
 }
 

@@ -22,5 +22,8 @@ export type VerificationRun = {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   program: string;
+  /** What the run failed for want of (lib/runs/environment-failure.ts); null when it did not. */
+  environmentKind: string | null;
+  environmentMissing: string | null;
   createdAt: Date;
 };

@@ -2,7 +2,8 @@ import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Language } from "@/lib/records/languages";
-import { SANDBOX_ERROR, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, SANDBOX_ERROR, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { environmentFailure } from "@/lib/runs/environment-failure";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -14,12 +15,16 @@ import { runResultColumns } from "@/lib/server/runs/runs";
 // The stored side of batch verification: batches, their counters and each record's runs. The job
 // queue and the sandbox are driven by lib/server/verification/jobs.ts.
 
-/** Per language: records that pass, fail, cannot run here (unavailable), and were never verified. */
+/**
+ * Per language: records that pass, fail, cannot run here (unavailable), failed for want of a
+ * dependency (environment: not the record's failure), and were never verified.
+ */
 export type LanguageVerification = {
   records: number;
   executableValid: number;
   failed: number;
   unavailable: number;
+  environment: number;
   notRun: number;
 };
 
@@ -33,6 +38,8 @@ export type VerificationProgress = {
   executableValid: number;
   failed: number;
   unavailable: number;
+  /** Records whose run failed because the environment lacks a dependency: not failed, not known. */
+  environmentFailed: number;
   /** Records that could not be verified because of an error (their result could not be stored, the sandbox failed). */
   errored: number;
   /** Runs of each record's tests, each alone, to find flaky ones; 0 when not asked. */
@@ -235,11 +242,19 @@ export async function writeVerification({
 }): Promise<void> {
   assertCan(actor, "datasets:verify");
   const isValid = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
+  // The first failing test decides, as for the outcome: one that failed for want of a dependency
+  // says nothing about the record.
+  const environment =
+    verdict.kind === "ran" && !isValid
+      ? environmentFailure(verdict.demo.outcome !== "PASSED" ? verdict.demo : verdict.full)
+      : null;
   const counter =
     verdict.kind === "ran"
       ? isValid
         ? "executableValid"
-        : "failed"
+        : environment
+          ? "environmentFailed"
+          : "failed"
       : verdict.kind === "sandbox-error"
         ? "errored"
         : verdict.kind;
@@ -254,10 +269,14 @@ export async function writeVerification({
       ] as const) {
         await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
-      const verificationOutcome = summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
+      // An environment failure is not the record's: executableValid stays null (not known), the
+      // record says why, and the next batch verifies it again.
+      const verificationOutcome = environment
+        ? ENVIRONMENT_FAILURE
+        : summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
       await tx.record.update({
         where: { id: recordId },
-        data: { executableValid: isValid, verificationOutcome, verifiedAt: new Date() },
+        data: { executableValid: environment ? null : isValid, verificationOutcome, verifiedAt: new Date() },
       });
     } else {
       // Unavailable or a sandbox error is not failed: executableValid is null (not known), and the
@@ -341,6 +360,7 @@ export async function getVerificationProgress({
       executableValid: true,
       failed: true,
       unavailable: true,
+      environmentFailed: true,
       errored: true,
       repeat: true,
       flaky: true,
@@ -370,7 +390,7 @@ export async function latestVerification({
   return batch ? getVerificationProgress({ actor, batchId: batch.id }) : null;
 }
 
-/** Per language: records, executable-valid, failed, unavailable here, and not verified. Scope: records:read. */
+/** Per language: records, executable-valid, failed, unavailable here, environment failures, and not verified. Scope: records:read. */
 export async function verificationByLanguage({
   actor,
   datasetName,
@@ -393,12 +413,14 @@ export async function verificationByLanguage({
       executableValid: 0,
       failed: 0,
       unavailable: 0,
+      environment: 0,
       notRun: 0,
     });
     entry.records += row._count._all;
     if (row.executableValid === true) entry.executableValid += row._count._all;
     else if (row.executableValid === false) entry.failed += row._count._all;
     else if (row.verificationOutcome === UNAVAILABLE) entry.unavailable += row._count._all;
+    else if (row.verificationOutcome === ENVIRONMENT_FAILURE) entry.environment += row._count._all;
     else entry.notRun += row._count._all;
   }
   return byLanguage;
