@@ -43,7 +43,7 @@ export function simpleRecipe(spec: SimpleSpec): Recipe {
 }
 
 /** The reference image's Python libraries (scripts/sandbox-install.sh links the installed version here). */
-export const PYTHON_LIBS_DIR = "/opt/verity/python-libs";
+const PYTHON_LIBS_DIR = "/opt/verity/python-libs";
 
 export const pythonRecipe = simpleRecipe({
   language: "python",
