@@ -25,6 +25,9 @@ export type RunView = {
   compileMs?: number | null;
   runMs?: number | null;
   toolchain?: string | null;
+  /** What a stored run failed for want of (lib/runs/environment-failure.ts). */
+  environmentKind?: string | null;
+  environmentMissing?: string | null;
 };
 
 /** The record run action a page hands the run panels (app/(app)/records/actions.ts): canonical runs, or a scratch copy. */
@@ -65,6 +68,12 @@ export function RunResult({
           {result.limit ? ` · ${result.limit} limit` : ""}
         </span>
       </div>
+      {result.environmentKind ? (
+        <p className="text-amber-800" data-testid="run-environment">
+          Missing {result.environmentKind} <code>{result.environmentMissing}</code>: the environment&rsquo;s failure,
+          not the record&rsquo;s.
+        </p>
+      ) : null}
       {result.compileOutput ? <Output label="Compiler" text={result.compileOutput} /> : null}
       <Output
         label={`stdout${result.stdoutTruncated ? " (truncated: start and end kept)" : ""}`}

@@ -6,7 +6,6 @@
 /** What is missing: a Python/JavaScript/Perl/Ruby module, a C/C++ header, a linked library, a Go/Java/R package, a Rust crate. */
 export type EnvironmentFailureKind = "module" | "header" | "library" | "package" | "crate";
 
-
 export type EnvironmentFailure = { kind: EnvironmentFailureKind; missing: string };
 
 /** The parts of a run the classifier reads. */
