@@ -4,7 +4,8 @@
 // reading beside it, so the conformance with the reference sandbox is untouched.
 
 /** What is missing: a Python/JavaScript/Perl/Ruby module, a C/C++ header, a linked library, a Go/Java/R package, a Rust crate. */
-export type EnvironmentFailureKind = "module" | "header" | "library" | "package" | "crate";
+export const ENVIRONMENT_FAILURE_KINDS = ["module", "header", "library", "package", "crate"] as const;
+export type EnvironmentFailureKind = (typeof ENVIRONMENT_FAILURE_KINDS)[number];
 
 export type EnvironmentFailure = { kind: EnvironmentFailureKind; missing: string };
 
