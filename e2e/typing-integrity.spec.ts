@@ -95,3 +95,28 @@ test("every character typed into the scratch editor is run", async ({ browser })
   expect(body).toContain(`== 0\\n${typedLine}`);
   await expect(work.getByTestId("scratch-result")).toContainText("PASSED", { timeout: 60_000 });
 });
+
+test("a note typed straight after N, while the next item loads, keeps every letter and runs nothing", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const page = await signedInPage(browser, admin);
+  const work = await annotatorOnItem(page, await campaignOf(page, 3));
+  const heading = work.getByRole("heading", { name: /^Record \d+$/ });
+  const first = await heading.textContent();
+  await work.keyboard.press("v");
+  await expect(work.getByRole("radio", { name: "Valid", exact: true })).toBeChecked();
+
+  // Enter saves and opens the next item; N and the note follow at once, as a fast typist would.
+  const note = "rerun: every edge case ends in error, never in a reason";
+  await work.keyboard.press("Enter");
+  await work.keyboard.press("n");
+  await work.keyboard.type(note);
+
+  await expect(heading).not.toHaveText(first ?? "");
+  await expect(work.getByLabel(/^Note/)).toHaveValue(note);
+  await expect(work.getByLabel(/^Note/)).toBeFocused();
+  await expect(work.getByRole("button", { name: /Run both/ })).toBeEnabled();
+  await expect(work.getByText("Not run yet.")).toBeVisible();
+  await expect(work.getByRole("button", { name: /Run edited code/ })).toHaveCount(0);
+});
