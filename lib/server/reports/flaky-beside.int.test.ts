@@ -22,7 +22,15 @@ describe("flaky records in the report", () => {
     });
     const campaign = await createCampaign({
       actor: admin,
-      input: { dataset, name: uniqueName("flaky"), overlap: 1, agreementFraction: 0, blind: false, leaseMinutes: 30 },
+      input: {
+        dataset,
+        name: uniqueName("flaky"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
     });
     const records = await prisma().record.findMany({ where: { dataset: { name: dataset } }, orderBy: { id: "asc" } });
     // Passing, failing, and two flaky ones whose first runs said passing and failing.
@@ -42,7 +50,15 @@ describe("flaky records in the report", () => {
     // Across campaigns (a second one over the same records) the same holds.
     await createCampaign({
       actor: admin,
-      input: { dataset, name: uniqueName("flaky"), overlap: 1, agreementFraction: 0, blind: false, leaseMinutes: 30 },
+      input: {
+        dataset,
+        name: uniqueName("flaky"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
     });
     const overall = await getDatasetReport({ actor: admin, datasetName: dataset });
     expect(overall.flaky.records).toBe(2);
