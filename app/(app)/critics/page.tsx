@@ -35,10 +35,18 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
           <table className="w-full text-sm" aria-label="Critics">
             <thead className="text-left text-xs uppercase text-slate-500">
               <tr>
-                <th className="py-1">Critic</th>
-                <th className="py-1">Endpoint</th>
-                <th className="py-1">API key</th>
-                <th className="py-1">Versions (model, temperature, first used)</th>
+                <th scope="col" className="py-1 pr-3">
+                  Critic
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Endpoint
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  API key
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Versions (model, temperature, first used)
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -113,20 +121,36 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
           <table className="w-full text-sm" aria-label="Critic runs">
             <thead className="text-left text-xs uppercase text-slate-500">
               <tr>
-                <th className="py-1">Run</th>
-                <th className="py-1">Dataset</th>
-                <th className="py-1">Status</th>
-                <th className="py-1 text-right">Done</th>
-                <th className="py-1 text-right">Pass</th>
-                <th className="py-1 text-right">Fail</th>
-                <th className="py-1 text-right">Unreadable</th>
-                <th className="py-1">Started</th>
+                <th scope="col" className="py-1 pr-3">
+                  Run
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Dataset
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Status
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Done
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Pass
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Fail
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Unreadable
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Started
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {runs.map((run) => (
                 <tr key={run.runId}>
-                  <td className="py-1.5">
+                  <td className="py-1.5 pr-3 pr-3">
                     <Link
                       href={`/critics/runs/${encodeURIComponent(run.runId)}`}
                       className="text-indigo-700 hover:underline"
@@ -134,21 +158,21 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
                       {run.critic} v{run.version}
                     </Link>
                   </td>
-                  <td className="py-1.5">
+                  <td className="py-1.5 pr-3 pr-3">
                     <Link href={`/datasets/${encodeURIComponent(run.dataset)}/critics`} className="hover:underline">
                       {run.dataset}
                     </Link>
                     {run.language ? ` · ${run.language}` : ""}
                     {run.campaignId ? " · campaign sample" : ""}
                   </td>
-                  <td className="py-1.5">{run.status.toLowerCase()}</td>
-                  <td className="py-1.5 text-right tabular-nums">
+                  <td className="py-1.5 pr-3 pr-3">{run.status.toLowerCase()}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">
                     {run.done}/{run.total}
                   </td>
-                  <td className="py-1.5 text-right tabular-nums">{run.pass}</td>
-                  <td className="py-1.5 text-right tabular-nums">{run.fail}</td>
-                  <td className="py-1.5 text-right tabular-nums">{run.unreadable}</td>
-                  <td className="py-1.5 text-xs text-slate-600">
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{run.pass}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{run.fail}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{run.unreadable}</td>
+                  <td className="py-1.5 pr-3 text-xs text-slate-600">
                     {run.createdAt.toISOString().slice(0, 16).replace("T", " ")}
                   </td>
                 </tr>
