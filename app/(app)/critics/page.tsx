@@ -52,15 +52,15 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
             <tbody className="divide-y divide-slate-100">
               {critics.map((critic) => (
                 <tr key={critic.id}>
-                  <th scope="row" className="py-2 text-left font-medium">
+                  <th scope="row" className="py-2 pr-3 text-left font-medium">
                     {critic.name}
                   </th>
-                  <td className="py-2 text-xs text-slate-600">
+                  <td className="py-2 pr-3 text-xs text-slate-600">
                     {critic.kind === "IMPORTED"
                       ? "the record files' verdicts"
                       : `${critic.baseUrl} · ${critic.concurrency} at once`}
                   </td>
-                  <td className="py-2 text-xs">
+                  <td className="py-2 pr-3 text-xs">
                     {critic.kind === "IMPORTED"
                       ? "—"
                       : critic.apiKeyEnv
@@ -69,7 +69,7 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
                           ? "stored"
                           : "none"}
                   </td>
-                  <td className="py-2">
+                  <td className="py-2 pr-3">
                     <ul className="flex flex-wrap gap-1.5">
                       {critic.versions.map((version) => (
                         <li key={version.id}>
@@ -150,7 +150,7 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
             <tbody className="divide-y divide-slate-100">
               {runs.map((run) => (
                 <tr key={run.runId}>
-                  <td className="py-1.5 pr-3 pr-3">
+                  <td className="py-1.5 pr-3">
                     <Link
                       href={`/critics/runs/${encodeURIComponent(run.runId)}`}
                       className="text-indigo-700 hover:underline"
@@ -158,14 +158,14 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
                       {run.critic} v{run.version}
                     </Link>
                   </td>
-                  <td className="py-1.5 pr-3 pr-3">
+                  <td className="py-1.5 pr-3">
                     <Link href={`/datasets/${encodeURIComponent(run.dataset)}/critics`} className="hover:underline">
                       {run.dataset}
                     </Link>
                     {run.language ? ` · ${run.language}` : ""}
                     {run.campaignId ? " · campaign sample" : ""}
                   </td>
-                  <td className="py-1.5 pr-3 pr-3">{run.status.toLowerCase()}</td>
+                  <td className="py-1.5 pr-3">{run.status.toLowerCase()}</td>
                   <td className="py-1.5 pr-3 text-right tabular-nums">
                     {run.done}/{run.total}
                   </td>

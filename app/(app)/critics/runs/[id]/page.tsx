@@ -122,7 +122,7 @@ export default async function CriticRunPage({
             <tbody className="divide-y divide-slate-100 align-top">
               {results.map((result) => (
                 <tr key={result.id}>
-                  <td className="py-1.5 pr-3 pr-3">
+                  <td className="py-1.5 pr-3">
                     <Link href={`/records/${result.recordId}`} className="text-indigo-700 hover:underline">
                       {result.title}
                     </Link>{" "}
@@ -130,7 +130,7 @@ export default async function CriticRunPage({
                       #{result.recordId} · {languageName(result.language)}
                     </span>
                   </td>
-                  <td className="py-1.5 pr-3 pr-3">{verdictBadge(result)}</td>
+                  <td className="py-1.5 pr-3">{verdictBadge(result)}</td>
                   <td className="py-1.5 pr-3 text-xs">{result.failedRules.join(", ") || "—"}</td>
                   <td className="py-1.5 pr-3 text-right tabular-nums">
                     {result.confidence === null ? "—" : result.confidence.toFixed(2)}
@@ -138,7 +138,7 @@ export default async function CriticRunPage({
                   <td className="py-1.5 pr-3 text-right tabular-nums text-xs">
                     {result.promptTokens === null ? "—" : `${result.promptTokens} + ${result.completionTokens ?? 0}`}
                   </td>
-                  <td className="py-1.5 pr-3 pr-3">
+                  <td className="py-1.5 pr-3">
                     <details>
                       <summary className="cursor-pointer text-xs text-slate-600">
                         {result.error ??
