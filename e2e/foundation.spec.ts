@@ -99,7 +99,7 @@ test("an upload with one bad line names the line and imports nothing", async ({ 
   // The recent imports list keeps the outcome after the page is left.
   await expect(
     page.getByRole("table", { name: "Recent imports" }).getByRole("row").filter({ hasText: "e2e-bad" }),
-  ).toContainText("1 bad line(s); nothing was imported.");
+  ).toContainText("1 bad line; nothing was imported.");
   await page.getByRole("link", { name: "Datasets" }).click();
   await expect(page.getByText("No datasets yet")).toBeVisible();
 });

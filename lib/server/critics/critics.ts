@@ -3,6 +3,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CRITIC_TEMPLATE } from "@/lib/critics/template";
 import type { Language } from "@/lib/records/languages";
+import { recordTitle } from "@/lib/records/title";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { sealSecret } from "@/lib/server/auth/secrets";
@@ -641,6 +642,8 @@ export async function listCriticRuns({
 export type CriticResultRow = {
   id: string;
   recordId: number;
+  /** The record's statement title (its first heading), so a person reads which record, not an id. */
+  title: string;
   language: string;
   status: CriticResultStatus;
   overallPass: boolean | null;
@@ -689,7 +692,7 @@ export async function listCriticRunResults({
       latencyMs: true,
       promptTokens: true,
       completionTokens: true,
-      record: { select: { language: true } },
+      record: { select: { language: true, question: true } },
     },
     orderBy: { id: "asc" },
     take: limit + 1,
@@ -697,6 +700,7 @@ export async function listCriticRunResults({
   const page = rows.slice(0, limit).map(({ record, raw, status: rowStatus, ...row }) => ({
     ...row,
     status: rowStatus as CriticResultStatus,
+    title: recordTitle(record.question),
     language: record.language,
     raw: raw.length > rawChars ? `${raw.slice(0, rawChars)}…` : raw,
   }));

@@ -297,9 +297,10 @@ export default async function DatasetPage({
               ))}
             </Select>
           </label>
-          <label className="text-sm">
+          <label className="max-w-full min-w-0 text-sm">
             <span className="mb-1 block text-slate-600">Look at</span>
-            <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at">
+            {/* Its longest option is wider than a phone: the select may shrink to the page. */}
+            <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at" className="max-w-full">
               <option value="">All</option>
               {EVIDENCE_REASONS.filter(
                 (reason) => mayReadCriticReasons || !CRITIC_READING_REASONS.includes(reason),
