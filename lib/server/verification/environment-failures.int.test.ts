@@ -141,8 +141,8 @@ describe.skipIf(!hasBwrap)("environment failures (needs bubblewrap: npm run sand
       environmentFailed: 2,
     });
     expect(await verificationByLanguage({ actor: admin, datasetName: dataset })).toEqual({
-      python: { records: 3, executableValid: 1, failed: 1, unavailable: 0, environment: 1, notRun: 0 },
-      cpp: { records: 1, executableValid: 0, failed: 0, unavailable: 0, environment: 1, notRun: 0 },
+      python: { records: 3, executableValid: 1, failed: 1, unavailable: 0, environment: 1, inconclusive: 0, notRun: 0 },
+      cpp: { records: 1, executableValid: 0, failed: 0, unavailable: 0, environment: 1, inconclusive: 0, notRun: 0 },
     });
     const filtered = await listRecords({
       actor: admin,
