@@ -65,6 +65,15 @@ function readCompletion(
   return { text: content, isChatCompletion: true, ...usage };
 }
 
+/** Where a redirect points, as an origin only (its path and query may carry anything). */
+function originOf(location: string | null, base: string): string {
+  try {
+    return location ? new URL(location, base).origin : "nowhere";
+  } catch {
+    return "an address that is not a URL";
+  }
+}
+
 /**
  * Asks the endpoint once per attempt until an answer is final. Throws EndpointError when every
  * attempt failed or the endpoint refused the request (4xx other than 429), with the last reason.
@@ -96,10 +105,19 @@ export async function callChatCompletion(
           ...(request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {}),
         },
         body,
+        // A redirect would carry the key to wherever the endpoint points: none is followed.
+        redirect: "manual",
         signal: signal
           ? AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMs)])
           : AbortSignal.timeout(request.timeoutMs),
       });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        throw new EndpointError(
+          `the endpoint redirected (${response.status}) to ${originOf(response.headers.get("location"), url)}; redirects are not followed, so the API key stays with the base URL: set the base URL to the address it points to`,
+          attempt,
+        );
+      }
       const text = await response.text();
       if (response.ok) return { ...readCompletion(text), attempts: attempt, latencyMs: Date.now() - started };
       lastReason = `the endpoint answered ${response.status}: ${text.slice(0, 300)}`;

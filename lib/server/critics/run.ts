@@ -4,6 +4,7 @@ import { renderCriticPrompt } from "@/lib/critics/template";
 import { findCriticConfidence, parseCriticOutput } from "@/lib/records/critic";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { openSealedSecret } from "@/lib/server/auth/secrets";
+import { criticKeyFromEnvironment } from "@/lib/server/config";
 import {
   type CriticResultInput,
   criticRunStatus,
@@ -30,15 +31,33 @@ export const CRITIC_STRETCH_MS = 120_000;
 /** How a stretch of processing ended: the run is done, it was paused or cancelled, or time ran out and more remains. */
 export type CriticRunOutcome = "finished" | "stopped" | "continue";
 
-/** The API key a critic sends: the named environment variable of this process, else its sealed key, else none. */
+/** The API key a critic sends: the named critic key variable of this process, else its sealed key, else none. */
 function apiKeyOf(critic: { apiKeyEnv: string | null; apiKeySealed: string | null }): string | null {
   if (critic.apiKeyEnv) {
-    const value = process.env[critic.apiKeyEnv];
+    const value = criticKeyFromEnvironment(critic.apiKeyEnv);
     if (!value)
       throw new Error(`the environment variable ${critic.apiKeyEnv} that holds the critic's API key is not set`);
     return value;
   }
   return critic.apiKeySealed ? openSealedSecret(critic.apiKeySealed) : null;
+}
+
+const REDACTED = "[redacted]";
+
+/**
+ * The result with every copy of the API key replaced: an endpoint that echoes the bearer token (in
+ * a verdict, a reason or an error page) must not put the key on a page reviewers read.
+ */
+function redactKey(result: CriticResultInput, apiKey: string | null): CriticResultInput {
+  if (!apiKey) return result;
+  const redact = (text: string) => text.replaceAll(apiKey, REDACTED);
+  return {
+    ...result,
+    raw: redact(result.raw),
+    error: result.error === null ? null : redact(result.error),
+    failedRules: result.failedRules.map(redact),
+    rules: result.rules.map((rule) => ({ ...rule, rule: redact(rule.rule), reason: redact(rule.reason) })),
+  };
 }
 
 /** A reply read into a result: PARSED when it states a verdict, else UNREADABLE (kept, never pass or fail). */
@@ -172,7 +191,12 @@ export async function processCriticRun({
         completionTokens: null,
       };
     }
-    await writeCriticResult({ actor: SYSTEM_ACTOR.worker, runId, recordId: record.id, result });
+    await writeCriticResult({
+      actor: SYSTEM_ACTOR.worker,
+      runId,
+      recordId: record.id,
+      result: redactKey(result, apiKey),
+    });
   }
 
   try {
