@@ -4,7 +4,14 @@ import { config } from "@/lib/server/config";
 import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
-import { changeCriticRunStatus, type CriticRunStart, type CriticRunStatus, openCriticRun } from "./critics";
+import { databaseFailure } from "@/lib/server/db/failures";
+import {
+  changeCriticRunStatus,
+  type CriticRunStart,
+  type CriticRunStatus,
+  finishCriticRun,
+  openCriticRun,
+} from "./critics";
 import { getBoss } from "@/lib/server/workers/boss";
 
 import { CRITIC_STRETCH_MS, processCriticRun, STRETCH_GRACE_MS } from "./run";
@@ -90,7 +97,20 @@ export async function startCriticWorkers(count = config().workers.criticRuns): P
       CRITIC_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 0.5 },
       async ([job]) => {
-        const outcome = await processCriticRun({ runId: job.data.runId });
+        let outcome;
+        try {
+          outcome = await processCriticRun({ runId: job.data.runId });
+        } catch (error) {
+          // The database away: the job is retried once it is back. Anything else would fail the
+          // same way on every retry (and pay for the requests again): the run ends with the reason.
+          if (databaseFailure(error)?.code === "UNAVAILABLE") throw error;
+          console.error(`critic run ${job.data.runId} failed`, error);
+          await finishCriticRun({
+            runId: job.data.runId,
+            stopReason: "the run stopped on an unexpected error (see the worker's log); resume it to try again",
+          });
+          return;
+        }
         // The continuation is queued while this job is still active: the policy allows one queued beside it.
         if (outcome === "continue") await queueRun(job.data.runId);
       },
