@@ -5,6 +5,7 @@ import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 import { databaseFailure } from "@/lib/server/db/failures";
+import { retryWhileDatabaseAway } from "@/lib/server/db/outage";
 import {
   changeCriticRunStatus,
   type CriticRunStart,
@@ -25,6 +26,10 @@ const CRITIC_QUEUE = "critic-run";
 // A stretch asks for CRITIC_STRETCH_MS and drops what is still in flight STRETCH_GRACE_MS later;
 // past that, plus a minute for the last writes, a job is taken for dead and handed out again.
 const JOB_EXPIRY_SECONDS = Math.ceil((CRITIC_STRETCH_MS + STRETCH_GRACE_MS) / 1000) + 60;
+
+// How long a stretch waits for a database that went away before it gives the job back: within its
+// expiry, whatever remains after the stretch's own budget and grace.
+const OUTAGE_WAIT_MS = 50_000;
 
 type CriticJob = { runId: string };
 
@@ -99,7 +104,10 @@ export async function startCriticWorkers(count = config().workers.criticRuns): P
       async ([job]) => {
         let outcome;
         try {
-          outcome = await processCriticRun({ runId: job.data.runId });
+          // The database away for a while: the run waits for it and resumes where it was.
+          outcome = await retryWhileDatabaseAway(() => processCriticRun({ runId: job.data.runId }), {
+            maxWaitMs: OUTAGE_WAIT_MS,
+          });
         } catch (error) {
           // The database away: the job is retried once it is back. Anything else would fail the
           // same way on every retry (and pay for the requests again): the run ends with the reason.
