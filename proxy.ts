@@ -47,7 +47,7 @@ export async function proxy(request: NextRequest) {
 const NOT_FOUND_PATH = "/_verity-not-found";
 
 /** Whether every segment of a path decodes (a malformed escape such as `%ff` or `%E0%A4%A` does not). */
-export function isDecodablePath(pathname: string): boolean {
+function isDecodablePath(pathname: string): boolean {
   try {
     for (const segment of pathname.split("/")) decodeURIComponent(segment);
     return true;

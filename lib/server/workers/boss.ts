@@ -27,7 +27,7 @@ function outliveQueueWritesWhileDatabaseAway(): void {
   };
   for (const name of ["complete", "fail"] as const) {
     const write = manager.prototype[name];
-    manager.prototype[name] = function (this: unknown, ...args: unknown[]) {
+    const wrapped = function (this: unknown, ...args: unknown[]) {
       const written = write.apply(this, args);
       written.catch((error: unknown) =>
         console.error(
@@ -36,6 +36,9 @@ function outliveQueueWritesWhileDatabaseAway(): void {
       );
       return written;
     };
+    // pg-boss publishes its manager's functions under their names.
+    Object.defineProperty(wrapped, "name", { value: name });
+    manager.prototype[name] = wrapped;
   }
 }
 
