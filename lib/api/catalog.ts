@@ -145,6 +145,7 @@ export const API_OPERATIONS: Operation[] = [
       401: errors[401],
       403: errors[403],
       503: errors[503],
+      507: "The server's disk is full; nothing imported.",
     },
     response: importSummaryResponseSchema,
   },

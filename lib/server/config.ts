@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 
 import { z } from "zod";
 
+import { CRITIC_KEY_PREFIX, CRITIC_KEY_VARIABLE_MESSAGE, isCriticKeyVariable } from "@/lib/critics/key-variable";
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "@/lib/server/auth/providers";
 import { type SandboxConfig, sandboxConfigFrom, sandboxSettings } from "@/lib/server/sandbox/config";
 
@@ -57,6 +58,9 @@ const settingsSchema = z.object({
 
 /** Every variable the configuration reads. */
 export const CONFIGURATION_VARIABLES = Object.keys(settingsSchema.shape);
+
+/** Families of variables read by prefix rather than by name (the README lists each as PREFIX*). */
+export const CONFIGURATION_PREFIXES = [CRITIC_KEY_PREFIX];
 
 export type AppConfig = {
   databaseUrl: string | undefined;
@@ -127,6 +131,17 @@ export function readConfig(env: Record<string, string | undefined>, cpuCount = a
     },
     sandbox: sandboxConfigFrom(value, cpuCount),
   };
+}
+
+/**
+ * The value of a critic key variable in this process's environment (read at each run, so a key the
+ * operator rotates needs no restart). Refuses any name outside the critic prefix: a critic stored
+ * before the rule, or written by hand, must not send another secret.
+ */
+export function criticKeyFromEnvironment(name: string): string | undefined {
+  if (!isCriticKeyVariable(name))
+    throw new Error(`the critic names ${name} for its API key; only ${CRITIC_KEY_VARIABLE_MESSAGE} may hold one`);
+  return process.env[name] || undefined;
 }
 
 function deepFreeze<T>(value: T): T {
