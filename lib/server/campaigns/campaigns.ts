@@ -453,28 +453,9 @@ export async function getCampaignProgress({
     countAvailableSample({ actor, campaignId }),
   ]);
   const gold = await forecastGold({ actor, campaignId, sampleLeft });
-  const byLanguage: CampaignProgress["byLanguage"] = {};
-  let items = 0;
-  let wanted = 0;
-  let done = 0;
-  let complete = 0;
-  for (const row of byLanguageRows) {
-    byLanguage[row.language] = {
-      items: Number(row.items),
-      annotationsWanted: Number(row.wanted),
-      annotationsDone: Number(row.done),
-    };
-    items += Number(row.items);
-    wanted += Number(row.wanted);
-    done += Number(row.done);
-    complete += Number(row.complete);
-  }
   const mineCount = (status: string) => mineRows.find((row) => row.status === status)?._count._all ?? 0;
   const progress: CampaignProgress = {
-    items,
-    annotationsWanted: wanted,
-    annotationsDone: done,
-    itemsComplete: complete,
+    ...sumProgressCounts(byLanguageRows),
     activeLeases,
     mine: {
       submitted: mineCount("SUBMITTED"),
@@ -484,20 +465,45 @@ export async function getCampaignProgress({
       // will mix in before those run out.
       available: sampleLeft + gold.count,
     },
-    byLanguage,
   };
   return canSeeGoldAnswers(actor)
     ? progress
     : asSeenByAnnotator(progress, await ownGoldItems({ actor, campaignId }), gold);
 }
 
+type ProgressCounts = CampaignListProgress & Pick<CampaignProgress, "byLanguage">;
+
+/** A campaign's totals and per-language figures from its rows of queryProgressCounts. */
+function sumProgressCounts(rows: ProgressCountRow[]): ProgressCounts {
+  const progress: ProgressCounts = {
+    items: 0,
+    annotationsWanted: 0,
+    annotationsDone: 0,
+    itemsComplete: 0,
+    byLanguage: {},
+  };
+  for (const row of rows) {
+    progress.byLanguage[row.language] = {
+      items: row.items,
+      annotationsWanted: row.wanted,
+      annotationsDone: row.done,
+    };
+    progress.items += row.items;
+    progress.annotationsWanted += row.wanted;
+    progress.annotationsDone += row.done;
+    progress.itemsComplete = (progress.itemsComplete ?? 0) + row.complete;
+  }
+  return progress;
+}
+
 /**
  * The campaign's figures as an annotator sees them: their own gold items, held so far or still to
  * come (the forecast), count as items that each want one label, and their gold labels as labels,
  * so every claim and every label moves the same counts by the same amount, gold or not; other
- * people's gold items are not in them. Items complete are not given (see CampaignProgress).
+ * people's gold items are not in them. Items complete are not given (see CampaignProgress). Every
+ * figure an annotator reads of a campaign (its page, the campaign list, REST) goes through here.
  */
-function asSeenByAnnotator(progress: CampaignProgress, own: OwnGold, ahead: GoldForecast): CampaignProgress {
+function asSeenByAnnotator<P extends ProgressCounts>(progress: P, own: OwnGold, ahead: GoldForecast): P {
   const byLanguage = structuredClone(progress.byLanguage);
   const languages = new Set([...Object.keys(own), ...Object.keys(ahead.byLanguage)]);
   let extraItems = 0;
@@ -522,6 +528,16 @@ function asSeenByAnnotator(progress: CampaignProgress, own: OwnGold, ahead: Gold
   };
 }
 
+/** The annotator's own gold items in a campaign and those the queue will still mix in (asSeenByAnnotator's inputs). */
+async function annotatorGold({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  const sampleLeft = await countAvailableSample({ actor, campaignId });
+  const [own, ahead] = await Promise.all([
+    ownGoldItems({ actor, campaignId }),
+    forecastGold({ actor, campaignId, sampleLeft }),
+  ]);
+  return { own, ahead };
+}
+
 /** Sample items the actor could still claim: a free slot, one of their languages, never held by them. */
 async function countAvailableSample({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<number> {
   const [row] = await prisma().$queryRaw<{ n: bigint }[]>`
@@ -531,11 +547,18 @@ async function countAvailableSample({ actor, campaignId }: { actor: Actor; campa
   return Number(row.n);
 }
 
-/** Items, labels wanted and given, and items complete, per campaign and language, from the item counters. */
+type ProgressCountRow = {
+  campaignId: string;
+  language: string;
+  items: number;
+  wanted: number;
+  done: number;
+  complete: number;
+};
+
+/** Items, labels wanted and given, and items complete, per campaign and language, from the item counters (gold left out). */
 async function queryProgressCounts(campaignIds: string[]) {
-  return prisma().$queryRawUnsafe<
-    { campaignId: string; language: string; items: number; wanted: number; done: number; complete: number }[]
-  >(
+  return prisma().$queryRawUnsafe<ProgressCountRow[]>(
     `SELECT campaign_id AS "campaignId", language, count(*)::int AS items, sum(target)::int AS wanted,
             sum(n)::int AS done, (count(*) FILTER (WHERE n >= target))::int AS complete
      FROM ${finalLabelsOf("$1::text[]")} GROUP BY 1, 2`,
@@ -544,8 +567,10 @@ async function queryProgressCounts(campaignIds: string[]) {
 }
 
 /**
- * Progress of many campaigns at once, for the campaign list: one query over the item counters.
- * Scope: records:read; only campaigns the actor may see are counted (others are left out).
+ * Progress of many campaigns at once, for the campaign list: one query over the item counters, and
+ * for an annotator each campaign as asSeenByAnnotator shows it (the same figures as its page, so a
+ * gold label moves the list's bar as a sample label does). Scope: records:read; only campaigns the
+ * actor may see are counted (others are left out).
  */
 export async function listCampaignProgress({
   actor,
@@ -559,15 +584,17 @@ export async function listCampaignProgress({
     where: { id: { in: campaignIds }, ...visibleCampaignWhere(actor) },
     select: { id: true },
   });
-  const progress = new Map<string, CampaignListProgress>(
-    visible.map(({ id }) => [id, { items: 0, annotationsWanted: 0, annotationsDone: 0, itemsComplete: 0 }]),
+  const rows = await queryProgressCounts(visible.map(({ id }) => id));
+  const isAnnotator = !canSeeGoldAnswers(actor);
+  const entries = await Promise.all(
+    visible.map(async ({ id }): Promise<[string, CampaignListProgress]> => {
+      const counts = sumProgressCounts(rows.filter((row) => row.campaignId === id));
+      const seen = isAnnotator
+        ? await annotatorGold({ actor, campaignId: id }).then(({ own, ahead }) => asSeenByAnnotator(counts, own, ahead))
+        : counts;
+      const { byLanguage: _, ...totals } = seen;
+      return [id, totals];
+    }),
   );
-  for (const row of await queryProgressCounts([...progress.keys()])) {
-    const sum = progress.get(row.campaignId)!;
-    sum.items += row.items;
-    sum.annotationsWanted += row.wanted;
-    sum.annotationsDone += row.done;
-    sum.itemsComplete = (sum.itemsComplete ?? 0) + row.complete;
-  }
-  return progress;
+  return new Map(entries);
 }
