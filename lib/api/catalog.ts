@@ -424,7 +424,7 @@ export const API_OPERATIONS: Operation[] = [
     path: "/campaigns",
     scope: "campaigns:admin",
     summary: "Create a campaign over a stratified, seeded sample.",
-    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first, left out of validity rates), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
+    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first by what the campaign shows before the first label, left out of validity rates; refused with visibility nothing or execution), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
     responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
     response: createdCampaignResponseSchema,
   },

@@ -1,7 +1,7 @@
 import "server-only";
 
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { EVIDENCE_HIDING, EXECUTION_HIDING } from "@/lib/evidence/visibility";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { EVIDENCE_HIDING, EXECUTION_HIDING, shownBeforeFirstLabel, visibilityName } from "@/lib/evidence/visibility";
 import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
@@ -271,6 +271,31 @@ async function goldRecordsHiddenBy(
     select: { id: true },
   });
   return rows.map((row) => row.id);
+}
+
+/**
+ * What every annotator of a campaign showing `level` is shown of a record before their first label,
+ * as SQL conditions on the record's id, for what is computed once for all of them and which they can
+ * read off (a suspicion campaign's order): the campaign's own level, and nothing another campaign
+ * holding the record hides. Such a campaign hides the critic, the evidence or the execution from an
+ * annotator of the record's language until they labelled it there (criticHidingItemWhere,
+ * hidingItemWhere), and the campaign's annotators share that language.
+ */
+export function shownToEveryAnnotatorSql(
+  level: PreLabelVisibility,
+  recordId: Prisma.Sql,
+): { critic: Prisma.Sql; evidence: Prisma.Sql; execution: Prisma.Sql } {
+  const shown = shownBeforeFirstLabel(visibilityName(level));
+  const noCampaignHidesIt = (hides: Prisma.Sql) => Prisma.sql`NOT EXISTS (
+    SELECT 1 FROM "CampaignItem" hi JOIN "Campaign" hc ON hc.id = hi."campaignId"
+    WHERE hi."recordId" = ${recordId} AND ${hides})`;
+  const hidingLevel = (levels: readonly PreLabelVisibility[]) =>
+    noCampaignHidesIt(Prisma.sql`hc.visibility::text = ANY(${[...levels]}::text[])`);
+  return {
+    critic: shown.critic ? noCampaignHidesIt(Prisma.sql`hc.blind`) : Prisma.sql`false`,
+    evidence: shown.evidence ? hidingLevel(EVIDENCE_HIDING) : Prisma.sql`false`,
+    execution: shown.execution ? hidingLevel(EXECUTION_HIDING) : Prisma.sql`false`,
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import { queueDrawKey } from "@/lib/server/auth/secrets";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import type { CampaignSampling, CampaignStatus } from "@/lib/generated/prisma/enums";
-import { type SamplingMode, WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
+import { type SamplingMode, suspicionOrderRefusal, WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
 import { AppError } from "@/lib/server/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CampaignGuidelinesInput, CreateCampaignInput, ExtendCampaignInput } from "@/lib/validation/campaigns";
@@ -21,7 +21,7 @@ import { prisma } from "@/lib/server/db/client";
 import { forecastGold, type GoldForecast, type OwnGold, ownGoldItems } from "@/lib/server/labelling/gold-queue";
 import { hmacSql } from "@/lib/server/labelling/keyed-order";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
-import { canSeeGoldAnswers, visibleCampaignWhere } from "@/lib/server/auth/visibility";
+import { canSeeGoldAnswers, shownToEveryAnnotatorSql, visibleCampaignWhere } from "@/lib/server/auth/visibility";
 
 export const campaignSelect = {
   id: true,
@@ -140,6 +140,7 @@ export async function createCampaign({
         overlap: input.overlap,
         agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
         sampling: input.sampling ?? "random",
+        visibility: storedVisibility(visibilityFromInput(input)),
       });
       const created = await tx.campaign.update({
         where: { id: campaign.id },
@@ -191,8 +192,9 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
  * which item comes next); because the rank depends only on the seed and the key, a larger size later
  * adds exactly the records a campaign created with that size would have held. A suspicion campaign
  * ranks and queues by verity_suspicion_score (lib/evidence/suspicion.ts) from the record's evidence
- * now — highest first, ties in the random campaign's order — so its first item is the most
- * suspicious record. Returns how many.
+ * now, as far as its annotators are shown it before their first label (shownToEveryAnnotatorSql: a
+ * hidden critic, say, must not be readable off the order) — highest first, ties in the random
+ * campaign's order — so its first item is the most suspicious record they could see. Returns how many.
  */
 async function insertSample(
   tx: Tx,
@@ -205,13 +207,25 @@ async function insertSample(
     overlap: number;
     agreementFraction: number;
     sampling: SamplingMode;
+    /** What the campaign shows before the first label: a suspicion order reads nothing more. */
+    visibility: PreLabelVisibility;
   },
 ): Promise<number> {
   const { campaignId, datasetId, seed, languages, perLanguage, overlap, agreementFraction } = sample;
   const isSuspicion = sample.sampling === "suspicion";
-  // The record's evidence, only read when it orders the sample (solver counts are one index lookup per record).
+  if (isSuspicion) {
+    const refusal = suspicionOrderRefusal(visibilityName(sample.visibility));
+    if (refusal) throw new AppError("INVALID_INPUT", refusal, { sampling: [refusal] });
+  }
+  // The record's evidence, only read when it orders the sample (solver counts are one index lookup per
+  // record), and only what the campaign's annotators are shown of it: the order is theirs to see.
+  const shown = shownToEveryAnnotatorSql(sample.visibility, Prisma.sql`r0.id`);
   const score = isSuspicion
-    ? Prisma.sql`verity_suspicion_score(r0."mutationScore", r0.flaky, s.total, s.solved, c."overallPass", r0."executableValid", ${WEAK_TESTS_THRESHOLD}::float8)`
+    ? Prisma.sql`verity_suspicion_score(
+        CASE WHEN ${shown.evidence} THEN r0."mutationScore" END, CASE WHEN ${shown.evidence} THEN r0.flaky END,
+        CASE WHEN ${shown.evidence} THEN s.total ELSE 0 END, CASE WHEN ${shown.evidence} THEN s.solved ELSE 0 END,
+        CASE WHEN ${shown.critic} THEN c."overallPass" END, CASE WHEN ${shown.execution} THEN r0."executableValid" END,
+        ${WEAK_TESTS_THRESHOLD}::float8)`
     : Prisma.sql`0::float8`;
   const evidenceJoins = isSuspicion
     ? Prisma.sql`LEFT JOIN "CriticVerdict" c ON c."recordId" = r0.id
@@ -288,9 +302,10 @@ export async function extendCampaign({
           overlap: number;
           agreementFraction: number;
           sampling: CampaignSampling;
+          visibility: PreLabelVisibility;
         }[]
       >`
-        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction", sampling FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction", sampling, visibility FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
       if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
       // An archived campaign is a finished record of its work: it takes no new items.
       if (campaign.status === "ARCHIVED")
@@ -324,6 +339,7 @@ export async function extendCampaign({
         overlap: campaign.overlap,
         agreementFraction: campaign.agreementFraction,
         sampling: campaign.sampling === "SUSPICION" ? "suspicion" : "random",
+        visibility: campaign.visibility,
       });
       const after = await itemsByLanguage(tx, campaignId);
       await tx.campaign.update({
