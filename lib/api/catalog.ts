@@ -337,7 +337,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "A record's revisions, newest first, as unified diffs against the revision each was edited from; revision 1 is the import. A repair waiting for its blind check shows its reason, categories and author to its author only.",
     responses: {
-      200: "{current, revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
+      200: "{current, areJudgementsHidden (before your first label on an item of a blind campaign: others' authors, reasons, categories and checks null, their rejected repairs left out), revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
       ...errors,
     },
     response: revisionListResponseSchema,

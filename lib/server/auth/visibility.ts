@@ -299,6 +299,23 @@ export function shownToEveryAnnotatorSql(
 }
 
 /**
+ * Of the given records, those whose history hides other people's judgements from the actor: a
+ * repair's author, reason and categories, a check's verdict, note and checker (a rejected repair is
+ * such a verdict). They anchor a first label as much as the critic does, so they are hidden exactly
+ * while the critic is (criticHiddenRecordIds): before the actor's first label on an item of a blind
+ * campaign, whatever it shows besides ("nothing" included).
+ */
+export async function othersJudgementsHiddenRecordIds({
+  actor,
+  recordIds,
+}: {
+  actor: Viewer | SystemActor;
+  recordIds: number[];
+}): Promise<Set<number>> {
+  return criticHiddenRecordIds({ actor, recordIds });
+}
+
+/**
  * Whether a record revision's rationale (its author's reason, the categories it fixes, who wrote it)
  * is hidden from the viewer. While a repair waits for its blind second check only its author sees
  * why it was made, whoever else looks (reviewers and admins too): any of them may be its checker,
