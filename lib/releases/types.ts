@@ -45,6 +45,12 @@ export type ReleaseDisclosure = {
     reference: { language: string; label: string }[];
   };
   revisions: { accepted: number; rejected: number; waiting: number };
+  /**
+   * The campaigns' labels by what their authors were shown when they gave them: the critic hidden
+   * (a pre-reveal label: blind campaigns, and open ones over records a blind campaign also holds) or
+   * shown. Absent from releases cut before it was kept (their card says it by campaign).
+   */
+  labels?: { criticHidden: number; criticShown: number };
 };
 
 /** Counts per language: records in, records out, and of those in, how many are repaired. */

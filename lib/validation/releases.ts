@@ -81,6 +81,7 @@ export const releaseResponseSchema = z.strictObject({
       reference: z.array(z.strictObject({ language: z.string(), label: z.string() })),
     }),
     revisions: z.strictObject({ accepted: count, rejected: count, waiting: count }),
+    labels: z.strictObject({ criticHidden: count, criticShown: count }).optional(),
   }),
 });
 

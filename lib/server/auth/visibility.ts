@@ -13,6 +13,7 @@ import { prisma } from "@/lib/server/db/client";
 // no annotator holds, so blind mode never has to hide them.
 
 type Viewer = Pick<Actor, "id" | "role" | "languages">;
+type Db = Prisma.TransactionClient;
 
 /** Annotators see only the work they are given; reviewers and admins see everything. */
 function isAnnotator(actor: Viewer): boolean {
@@ -82,10 +83,17 @@ export function isFirstLabelPreReveal(actor: Viewer): boolean {
  * the rule of any other record. The gold share does not matter, so changing it shows nothing.
  * Null when nothing is hidden this way (reviewers and admins, who see gold answers anyway).
  */
-async function goldPoolHiddenWhere(actor: Viewer): Promise<Prisma.RecordWhereInput | null> {
+async function goldPoolHiddenWhere(
+  actor: Viewer,
+  { db = prisma(), exceptCampaignId }: { db?: Db; exceptCampaignId?: string } = {},
+): Promise<Prisma.RecordWhereInput | null> {
   if (!isAnnotator(actor)) return null;
-  const campaigns = await prisma().campaign.findMany({
-    where: { blind: true, languages: { hasSome: actor.languages } },
+  const campaigns = await db.campaign.findMany({
+    where: {
+      blind: true,
+      languages: { hasSome: actor.languages },
+      ...(exceptCampaignId ? { id: { not: exceptCampaignId } } : {}),
+    },
     select: { id: true, datasetId: true, languages: true },
   });
   if (campaigns.length === 0) return null;
@@ -121,30 +129,59 @@ export async function criticHiddenRecordIds({
   actor,
   recordIds,
   campaignId,
+  db = prisma(),
 }: {
   actor: Viewer | SystemActor;
   recordIds?: number[];
   campaignId?: string;
+  /** A transaction to read in (a submit deciding whether its label is pre-reveal). */
+  db?: Db;
 }): Promise<Set<number>> {
   if (isSystemActor(actor) || recordIds?.length === 0) return new Set();
   const among: Prisma.CampaignItemWhereInput = recordIds
     ? { recordId: { in: recordIds } }
     : { record: { campaignItems: { some: { campaignId } } } };
-  const gold = await goldPoolHiddenWhere(actor);
+  const gold = await goldPoolHiddenWhere(actor, { db });
   const [rows, goldRows] = await Promise.all([
-    prisma().campaignItem.findMany({
+    db.campaignItem.findMany({
       where: { AND: [among, criticHidingItemWhere(actor)] },
       select: { recordId: true },
       distinct: ["recordId"],
     }),
     gold
-      ? prisma().record.findMany({
+      ? db.record.findMany({
           where: { AND: [recordIds ? { id: { in: recordIds } } : { campaignItems: { some: { campaignId } } }, gold] },
           select: { id: true },
         })
       : Promise.resolve([]),
   ]);
   return new Set([...rows.map((row) => row.recordId), ...goldRows.map((row) => row.id)]);
+}
+
+/**
+ * Why the critic of a campaign item's record, hidden from the actor (criticHiddenRecordIds), is
+ * hidden, for the workspace to say so: `this-campaign` when only the item's own (blind) campaign
+ * hides it, so the first label here shows it; `another-campaign` when a blind campaign also holding
+ * the record (its sample or its gold) hides it, so a label here does not.
+ */
+export async function whyCriticHidden({
+  actor,
+  recordId,
+  campaignId,
+}: {
+  actor: Viewer;
+  recordId: number;
+  campaignId: string;
+}): Promise<"this-campaign" | "another-campaign"> {
+  const gold = await goldPoolHiddenWhere(actor, { exceptCampaignId: campaignId });
+  const [elsewhere, goldElsewhere] = await Promise.all([
+    prisma().campaignItem.findFirst({
+      where: { AND: [{ recordId, campaignId: { not: campaignId } }, criticHidingItemWhere(actor)] },
+      select: { id: true },
+    }),
+    gold ? prisma().record.findFirst({ where: { AND: [{ id: recordId }, gold] }, select: { id: true } }) : null,
+  ]);
+  return elsewhere || goldElsewhere ? "another-campaign" : "this-campaign";
 }
 
 /** A critic as the actor may see it: nothing at all when hidden. Pure. */

@@ -120,6 +120,7 @@ export async function cutRelease({
         }),
       },
       revisions: facts.revisions,
+      labels: facts.labels,
     },
   });
   return { name, records: created.records, excluded: created.excluded, revised: created.revised };

@@ -43,7 +43,7 @@ export async function findDatasetForRelease({ actor, datasetName }: { actor: Any
   return dataset;
 }
 
-/** What the method disclosure reports from the data: label counts per item, toolchains run, repairs. Scope: releases:write. */
+/** What the method disclosure reports from the data: label counts per item, toolchains run, repairs, what labels were given seeing. Scope: releases:write. */
 export async function releaseMethodFacts({
   actor,
   datasetId,
@@ -56,10 +56,11 @@ export async function releaseMethodFacts({
   annotatorsPerItem: ReleaseDisclosure["annotatorsPerItem"];
   toolchains: ReleaseDisclosure["sandbox"]["toolchains"];
   revisions: ReleaseDisclosure["revisions"];
+  labels: NonNullable<ReleaseDisclosure["labels"]>;
   languages: string[];
 }> {
   assertCan(actor, "releases:write");
-  const [[perItem], toolchains, revisions, languages] = await Promise.all([
+  const [[perItem], toolchains, revisions, languages, [labels]] = await Promise.all([
     prisma().$queryRawUnsafe<{ mean: number | null; min: number | null; max: number | null; items: number }[]>(
       `SELECT avg(n)::float8 AS mean, min(n) AS min, max(n) AS max, count(*)::int AS items
        FROM ${finalLabelsOf("$1::text[]")} WHERE n > 0`,
@@ -84,12 +85,20 @@ export async function releaseMethodFacts({
       _count: { _all: true },
     }),
     prisma().record.findMany({ where: { datasetId }, select: { language: true }, distinct: ["language"] }),
+    // What each label's author was shown: a pre-reveal copy is kept exactly when the critic was hidden
+    // from them on every read (submitAnnotation), whatever the campaign is called. Gold items count in no figure.
+    prisma().$queryRaw<{ criticHidden: number; criticShown: number }[]>`
+      SELECT (count(*) FILTER (WHERE a."preRevealValid" IS NOT NULL))::int AS "criticHidden",
+             (count(*) FILTER (WHERE a."preRevealValid" IS NULL))::int AS "criticShown"
+      FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
+      WHERE i."campaignId" = ANY(${campaignIds}::text[]) AND NOT i.gold`,
   ]);
   const count = (status: string) => revisions.find((row) => row.status === status)?._count._all ?? 0;
   return {
     annotatorsPerItem: perItem,
     toolchains,
     revisions: { accepted: count("ACCEPTED"), rejected: count("REJECTED"), waiting: count("PROPOSED") },
+    labels,
     languages: languages.map((row) => row.language).sort(),
   };
 }

@@ -195,7 +195,9 @@ describe("releases", () => {
     const card = readFileSync(join(out, "README.md"), "utf8");
     expect(card).toMatch(/^---\n[\s\S]*configs:[\s\S]*size_categories:\n {2}- n<1K\n[\s\S]*---\n/);
     expect(card).toContain("1 record is included at a revision after its import");
-    expect(card).toContain("every campaign was blind");
+    expect(card).toContain(
+      "Saw the critic before labelling**: no — each of the 14 labels was given before its author was shown",
+    );
     expect(card).toContain("1 revision accepted, 1 rejected, 0 waiting");
   });
 
