@@ -16,7 +16,14 @@ export type EntryReason = {
   decided_by: string | null;
   categories: string[];
   rule:
-    "final-label-valid" | "accepted-repair" | "final-label-invalid" | "unresolved" | "unlabelled" | "not-executable";
+    | "final-label-valid"
+    | "accepted-repair"
+    | "gold-answer-valid"
+    | "final-label-invalid"
+    | "gold-answer-invalid"
+    | "unresolved"
+    | "unlabelled"
+    | "not-executable";
   evidence: { executable_valid: boolean | null; execution_outcome: string | null; critic_pass: boolean | null };
 };
 
