@@ -1,10 +1,20 @@
 import { Badge } from "@/components/ui/primitives";
 import type { Action } from "@/lib/actions/result";
+import { INCONCLUSIVE } from "@/lib/records/verification";
 
 export function OutcomeBadge({ outcome }: { outcome: string }) {
-  return (
-    <Badge tone={outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" ? "amber" : "red"}>{outcome}</Badge>
-  );
+  const tone =
+    outcome === "PASSED" ? "green" : outcome === "TIME_LIMIT_EXCEEDED" || outcome === INCONCLUSIVE ? "amber" : "red";
+  return <Badge tone={tone}>{outcome}</Badge>;
+}
+
+/** "waited 2.1 s for a slot · load 6.3" when the run recorded them. */
+export function runConditions(run: { waitMs?: number | null; loadAverage?: number | null }): string | null {
+  const parts = [
+    run.waitMs != null ? `waited ${(run.waitMs / 1000).toFixed(1)} s for a slot` : null,
+    run.loadAverage != null ? `load ${run.loadAverage}` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(" · ") : null;
 }
 
 export type RunView = {
@@ -25,6 +35,12 @@ export type RunView = {
   compileMs?: number | null;
   runMs?: number | null;
   toolchain?: string | null;
+  waitMs?: number | null;
+  loadAverage?: number | null;
+  verdictNote?: string | null;
+  /** What a stored run failed for want of (lib/runs/environment-failure.ts). */
+  environmentKind?: string | null;
+  environmentMissing?: string | null;
 };
 
 /** The record run action a page hands the run panels (app/(app)/records/actions.ts): canonical runs, or a scratch copy. */
@@ -63,8 +79,20 @@ export function RunResult({
           {result.signal ? ` (${result.signal})` : ""} · {timing(result)} · {result.backend}
           {result.toolchain ? ` · ${result.toolchain}` : ""}
           {result.limit ? ` · ${result.limit} limit` : ""}
+          {runConditions(result) ? ` · ${runConditions(result)}` : ""}
         </span>
       </div>
+      {result.verdictNote ? (
+        <p className="rounded bg-amber-50 p-2 text-amber-900" data-testid="verdict-note">
+          {result.verdictNote}
+        </p>
+      ) : null}
+      {result.environmentKind ? (
+        <p className="text-amber-800" data-testid="run-environment">
+          Missing {result.environmentKind} <code>{result.environmentMissing}</code>: the environment&rsquo;s failure,
+          not the record&rsquo;s.
+        </p>
+      ) : null}
       {result.compileOutput ? <Output label="Compiler" text={result.compileOutput} /> : null}
       <Output
         label={`stdout${result.stdoutTruncated ? " (truncated: start and end kept)" : ""}`}

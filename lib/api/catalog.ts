@@ -11,11 +11,13 @@ import {
   campaignResponseSchema,
   campaignStatusResponseSchema,
   claimResponseSchema,
+  claimWithOthersResponseSchema,
   createdCampaignResponseSchema,
   extendCampaignResponseSchema,
   leaseResponseSchema,
 } from "@/lib/validation/campaigns";
 import { commentThreadResponseSchema } from "@/lib/validation/comments";
+import { evidenceProgressResponseSchema, evidenceStartResponseSchema } from "@/lib/validation/evidence";
 import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/validation/gold";
 import {
   datasetListResponseSchema,
@@ -234,6 +236,16 @@ export const API_OPERATIONS: Operation[] = [
     response: verificationStartResponseSchema,
   },
   {
+    method: "POST",
+    path: "/datasets/{name}/evidence",
+    scope: "datasets:verify",
+    summary:
+      "Start (or resume) evidence collection for a dataset: mutation analysis with `mutants` per record (0–50, default 8; 0: none) and the flakiness check with `repeat` runs of each test (0: none, else 2–20). Follow it at GET /evidence/{batchId}.",
+    body: "{language?, mutants?, repeat?}",
+    responses: { 202: "{batchId, total, resumed, tasks}", ...errors },
+    response: evidenceStartResponseSchema,
+  },
+  {
     method: "GET",
     path: "/datasets/{name}/releases",
     scope: "releases:read",
@@ -299,11 +311,22 @@ export const API_OPERATIONS: Operation[] = [
   },
   {
     method: "GET",
+    path: "/evidence/{id}",
+    scope: "records:read",
+    summary: "An evidence batch's progress: record tasks done of total, errored, and why it stopped.",
+    responses: {
+      200: "{batchId, dataset, language, mutants, repeat, status, total, done, errored, stopReason}",
+      ...errors,
+    },
+    response: evidenceProgressResponseSchema,
+  },
+  {
+    method: "GET",
     path: "/verifications/{id}",
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, errored, repeat, flaky, stopReason}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, inconclusive, errored, repeat, flaky, stopReason}",
       ...errors,
     },
     response: verificationProgressResponseSchema,
@@ -471,12 +494,12 @@ export const API_OPERATIONS: Operation[] = [
     scope: "labels:write",
     summary: "Claim the caller's next item with a lease.",
     responses: {
-      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}",
-      204: "Nothing left for the caller.",
+      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}; or, when the only items left for the caller are leased by other annotators, {item: null, withOthers, nextLeaseEndsAt, message}: claim again later, as they come back if a lease runs out",
+      204: "Nothing left for the caller, now or later.",
       409: "The campaign is paused, closed or archived.",
       ...errors,
     },
-    response: claimResponseSchema,
+    response: z.union([claimResponseSchema, claimWithOthersResponseSchema]),
   },
   {
     method: "GET",

@@ -98,6 +98,11 @@ function disclosure(release: ReleaseSummary): string {
     `- **Aggregation rule**: ${method.campaigns.length ? method.campaigns.map((campaign) => `${campaign.name}: ${campaign.finalRule}, overlap ${campaign.overlap}`).join("; ") : "—"}. ${validity.crossCampaignRule}`,
     `- **Repairs**: ${plural(method.revisions.accepted, "revision")} accepted, ${method.revisions.rejected} rejected, ${method.revisions.waiting} waiting. A revision is accepted only when a second person, not its author, labels the revised record valid without seeing the author's reason or label.`,
     `- **Sandbox**: backend ${method.sandbox.backends}.`,
+    ...(method.sandbox.inconclusive
+      ? [
+          `- **Inconclusive execution**: ${plural(method.sandbox.inconclusive, "record")} timed out in a way a busy machine could explain, even run again alone; their execution counts as not known, never as failing.`,
+        ]
+      : []),
   ];
   const toolchains = method.sandbox.toolchains.length
     ? [

@@ -23,7 +23,8 @@ export type EntryReason = {
     | "gold-answer-invalid"
     | "unresolved"
     | "unlabelled"
-    | "not-executable";
+    | "not-executable"
+    | "execution-inconclusive";
   evidence: { executable_valid: boolean | null; execution_outcome: string | null; critic_pass: boolean | null };
 };
 
@@ -50,6 +51,11 @@ export type ReleaseDisclosure = {
     toolchains: { language: string; backend: string; toolchain: string | null; runs: number }[];
     /** The reference sandbox's toolchain per language the release holds, for comparison. */
     reference: { language: string; label: string }[];
+    /**
+     * Records whose verification was INCONCLUSIVE (a time-out a busy machine could explain): not
+     * known, never counted failing. Absent from releases cut before it was kept.
+     */
+    inconclusive?: number;
   };
   revisions: { accepted: number; rejected: number; waiting: number };
   /**

@@ -22,5 +22,13 @@ export type VerificationRun = {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   program: string;
+  /** How long it waited for a sandbox slot and the machine's 1-minute load when it ended (null: not recorded). */
+  waitMs: number | null;
+  loadAverage: number | null;
+  /** Why the outcome is not the program's own verdict (INCONCLUSIVE); null otherwise. */
+  verdictNote: string | null;
+  /** What the run failed for want of (lib/runs/environment-failure.ts); null when it did not. */
+  environmentKind: string | null;
+  environmentMissing: string | null;
   createdAt: Date;
 };

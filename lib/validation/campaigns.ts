@@ -242,6 +242,20 @@ export const campaignStatusResponseSchema = z.strictObject({
 });
 
 /** `POST /api/v1/campaigns/{id}/claim` (200; 204 without a body when nothing is left). */
+/**
+ * `POST /api/v1/campaigns/{id}/claim` when nothing can be handed to the caller now, but items they
+ * could label are leased by other annotators and come back if a lease runs out (a 204 means none will).
+ */
+export const claimWithOthersResponseSchema = z.strictObject({
+  item: z.null(),
+  /** Items the caller could still label that other annotators hold leases on. */
+  withOthers: z.number().int().min(1),
+  /** When the first of those leases runs out, unless its holder renews or submits. */
+  nextLeaseEndsAt: z.iso.datetime(),
+  /** The same, said for a person. */
+  message: z.string(),
+});
+
 export const claimResponseSchema = z.strictObject({
   item: z.strictObject({ id: z.string(), campaignId: z.string() }),
   /** The record; its critic is null while blind mode hides it from the caller. */

@@ -79,6 +79,8 @@ export const releaseResponseSchema = z.strictObject({
         z.strictObject({ language: z.string(), backend: z.string(), toolchain: z.string().nullable(), runs: count }),
       ),
       reference: z.array(z.strictObject({ language: z.string(), label: z.string() })),
+      /** Records whose execution was inconclusive (a time-out a busy machine could explain); absent from older releases. */
+      inconclusive: count.optional(),
     }),
     revisions: z.strictObject({ accepted: count, rejected: count, waiting: count }),
     labels: z.strictObject({ criticHidden: count, criticShown: count }).optional(),

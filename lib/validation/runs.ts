@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { ENVIRONMENT_FAILURE_KINDS } from "@/lib/runs/environment-failure";
 import type { BackendName, LimitName, Outcome } from "@/lib/server/sandbox/types";
 
 const MAX_CODE = 1024 * 1024;
@@ -28,6 +29,7 @@ const RUN_OUTCOMES = [
   "SYNTAX_ERROR",
   "ARGUMENT_ERROR",
   "INTERNAL_ERROR",
+  "INCONCLUSIVE",
 ] as const satisfies readonly Outcome[];
 const RUN_LIMITS = ["time", "memory", "output", "processes"] as const satisfies readonly LimitName[];
 const RUN_BACKENDS = ["local", "acb"] as const satisfies readonly BackendName[];
@@ -63,6 +65,20 @@ const storedRunSchema = z.strictObject({
   compileMs: z.number().min(0).nullable().optional(),
   runMs: z.number().min(0).nullable().optional(),
   toolchain: z.string().nullable().optional(),
+  /** CPU time of the last step; what ended a time-out (the wall clock, or a run alone's CPU budget). */
+  cpuMs: z.number().min(0).nullable().optional(),
+  timedOutBy: z.enum(["wall", "cpu"]).nullable().optional(),
+  /** How long the run waited for a sandbox slot, and the machine's 1-minute load when it ended. */
+  waitMs: z.number().min(0).nullable().optional(),
+  loadAverage: z.number().min(0).nullable().optional(),
+  /** Why the outcome is not the program's own verdict (INCONCLUSIVE: a time-out the load could explain). */
+  verdictNote: z.string().nullable().optional(),
+  /**
+   * A failed run's missing dependency (module, header, library, package or crate) and its name: the
+   * environment's failure, not the record's; the outcome stays the reference sandbox's.
+   */
+  environmentKind: z.enum(ENVIRONMENT_FAILURE_KINDS).nullable().optional(),
+  environmentMissing: z.string().nullable().optional(),
 });
 
 /** `POST /api/v1/records/{id}/runs` (201): one run per test asked for (both: demo, then full). */

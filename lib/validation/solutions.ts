@@ -70,6 +70,8 @@ export const solutionRunResponseSchema = z.strictObject({
   passed: count,
   failed: count,
   unavailable: count,
+  /** Solutions whose time-out could not be told from a busy machine: neither solved nor failed. */
+  inconclusive: count,
   errored: count,
   stopReason: z.string().nullable(),
   createdAt: z.iso.datetime(),

@@ -7,7 +7,8 @@ import type { Command } from "commander";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { importCriticFile, importRecords } from "@/lib/server/imports/imports";
 
-import { usageError, withDatabase } from "./with-database";
+import { endCommand } from "./exit";
+import { exitWithError, usageError, withDatabase } from "./with-database";
 
 function openFile(file: string) {
   if (!existsSync(file) || !statSync(file).isFile()) usageError(`no such file: ${file}`);
@@ -54,8 +55,7 @@ export function registerImportCommands(program: Command): void {
         }),
       ).catch((error: unknown) => {
         bar?.stop();
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(error instanceof Error && error.name === "AppError" ? 1 : 1);
+        return exitWithError(error);
       });
       bar?.stop();
       const errors = summary.errors.map(({ line, message }) => ({ line, message }));
@@ -87,7 +87,7 @@ export function registerImportCommands(program: Command): void {
           );
         }
       }
-      process.exit(summary.ok ? 0 : 1);
+      endCommand(summary.ok ? 0 : 1);
     });
 
   program
@@ -100,10 +100,7 @@ export function registerImportCommands(program: Command): void {
       const { stream } = openFile(file);
       const summary = await withDatabase(() =>
         importCriticFile({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, source: stream }),
-      ).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      });
+      ).catch((error: unknown) => exitWithError(error));
       if (options.json) console.log(JSON.stringify(summary));
       else {
         for (const { line, message } of summary.errors) console.error(`line ${line}: ${message}`);
@@ -113,6 +110,6 @@ export function registerImportCommands(program: Command): void {
             : "Nothing was attached.",
         );
       }
-      process.exit(summary.ok ? 0 : 1);
+      endCommand(summary.ok ? 0 : 1);
     });
 }

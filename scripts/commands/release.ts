@@ -49,7 +49,6 @@ export function registerReleaseCommands(program: Command): void {
           console.log(
             `Release ${cut.name}: ${cut.records} records in (${cut.revised} revised), ${cut.excluded} out.${path ? ` Written to ${path}.` : ""}`,
           );
-        process.exit(0);
       },
     );
 
@@ -68,7 +67,6 @@ export function registerReleaseCommands(program: Command): void {
       ).catch((error: unknown) => exitWithError(error));
       if (options.json) process.stdout.write(`${JSON.stringify({ name, path, files })}\n`);
       else console.log(`Wrote ${files.map((file) => file.path).join(", ")} to ${path}`);
-      process.exit(0);
     });
 
   release
@@ -97,6 +95,5 @@ export function registerReleaseCommands(program: Command): void {
           console.log(`~ ${show(record)}: revision ${record.fromRevision} → ${record.revision}`);
         console.log(`${diff.added.length} added, ${diff.removed.length} removed, ${diff.revised.length} revised`);
       }
-      process.exit(0);
     });
 }

@@ -21,6 +21,7 @@ import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/
 import { stopBoss } from "@/lib/server/workers/boss";
 
 import { nextServerEnvironment } from "./serve-env";
+import { endCommand } from "./exit";
 import { exitWithError } from "./with-database";
 
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
@@ -105,7 +106,7 @@ export function registerServeCommand(program: Command): void {
         });
         if (build.status !== 0) {
           await database.stop();
-          process.exit(build.status ?? 1);
+          endCommand(build.status ?? 1);
         }
       }
       const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(settings.port)], {
@@ -121,11 +122,11 @@ export function registerServeCommand(program: Command): void {
       process.on("SIGINT", shutdown);
       process.on("SIGTERM", shutdown);
       process.on("exit", () => server.kill("SIGTERM"));
-      server.on("exit", async (code) => {
-        if (settings.workers.inApp) await stopVerificationWorkers(10_000).catch(() => {});
-        await database.stop();
-        // Asked to stop: a clean exit, whatever code Next.js gave its own SIGTERM.
-        process.exit(isShuttingDown ? 0 : (code ?? 1));
-      });
+      // The command lasts as long as Next.js runs.
+      const code = await new Promise<number | null>((resolve) => server.on("exit", resolve));
+      if (settings.workers.inApp) await stopVerificationWorkers(10_000).catch(() => {});
+      await database.stop();
+      // Asked to stop: a clean exit, whatever code Next.js gave its own SIGTERM.
+      endCommand(isShuttingDown ? 0 : (code ?? 1));
     });
 }

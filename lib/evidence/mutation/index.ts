@@ -1,2 +1,2 @@
 export { DEFAULT_MUTANTS, generateMutants, MAX_MUTANTS } from "./mutate";
-export { isStillbornOutcome, mutantStatus, type MutantStatus, summarizeMutants } from "./score";
+export { isFullRunMoot, mutantStatus, type MutantStatus, summarizeMutants } from "./score";

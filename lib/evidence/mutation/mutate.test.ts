@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { LANGUAGES, type Language } from "@/lib/records/languages";
 
-import { generateMutants, MAX_MUTANTS, summarizeMutants } from "./index";
+import { generateMutants, isFullRunMoot, MAX_MUTANTS, mutantStatus, summarizeMutants } from "./index";
 import { mutationCandidates } from "./operators";
 import { familyOf, tokenize } from "./tokenize";
 
@@ -208,8 +208,33 @@ describe("the mutation score", () => {
       demoKilled: 1,
       fullKilled: 2,
       stillborn: 2,
+      inconclusive: 0,
       score: 2 / 3,
     });
     expect(summarizeMutants([{ demoOutcome: "SYNTAX_ERROR", fullOutcome: null }]).score).toBeNull();
+  });
+
+  it("keeps a mutant whose time-out a busy machine could explain apart: neither viable nor stillborn", () => {
+    const summary = summarizeMutants([
+      { demoOutcome: "WRONG_ANSWER", fullOutcome: "INCONCLUSIVE" },
+      { demoOutcome: "PASSED", fullOutcome: "INCONCLUSIVE" },
+      { demoOutcome: "INCONCLUSIVE", fullOutcome: null },
+      { demoOutcome: "PASSED", fullOutcome: "PASSED" },
+    ]);
+    expect(summary).toEqual({
+      generated: 4,
+      viable: 2,
+      killed: 1,
+      demoKilled: 1,
+      fullKilled: 0,
+      stillborn: 0,
+      inconclusive: 2,
+      score: 1 / 2,
+    });
+    expect(mutantStatus("INCONCLUSIVE", null)).toBe("INCONCLUSIVE");
+    expect(mutantStatus("PASSED", "INCONCLUSIVE")).toBe("INCONCLUSIVE");
+    expect(mutantStatus("WRONG_ANSWER", "INCONCLUSIVE")).toBe("KILLED");
+    expect(isFullRunMoot("INCONCLUSIVE")).toBe(true);
+    expect(isFullRunMoot("PASSED")).toBe(false);
   });
 });

@@ -1,6 +1,9 @@
 // What a mutant's runs mean, and a record's mutation score from them. Pure.
 
-export type MutantStatus = "KILLED" | "SURVIVED" | "STILLBORN";
+export type MutantStatus = "KILLED" | "SURVIVED" | "STILLBORN" | "INCONCLUSIVE";
+
+/** A run whose time-out could not be told from a busy machine (lib/records/verification.ts's INCONCLUSIVE). */
+const INCONCLUSIVE_OUTCOME = "INCONCLUSIVE";
 
 /** Outcomes that say the mutant never really ran: it did not build, or it timed out. Not counted. */
 const STILLBORN_OUTCOMES = new Set([
@@ -12,19 +15,30 @@ const STILLBORN_OUTCOMES = new Set([
 ]);
 
 /** Whether a run's outcome makes its mutant stillborn (so the other test need not run). */
-export function isStillbornOutcome(outcome: string): boolean {
+function isStillbornOutcome(outcome: string): boolean {
   return STILLBORN_OUTCOMES.has(outcome);
 }
 
-/** Whether a test rejected the mutant: it ran and did not pass. */
+/** Whether a test rejected the mutant: it ran and did not pass (an inconclusive run says nothing). */
 function isKilledBy(outcome: string | null): boolean {
-  return outcome !== null && outcome !== "PASSED" && !isStillbornOutcome(outcome);
+  return outcome !== null && outcome !== "PASSED" && outcome !== INCONCLUSIVE_OUTCOME && !isStillbornOutcome(outcome);
 }
 
-/** A mutant's status from its demo and full outcomes (full is null when the demo run was stillborn). */
+/**
+ * A mutant's status from its demo and full outcomes (full is null when the demo run was stillborn or
+ * inconclusive). A test that really rejected it kills it; a time-out a busy machine could explain
+ * leaves it INCONCLUSIVE, neither viable nor stillborn.
+ */
 export function mutantStatus(demoOutcome: string, fullOutcome: string | null): MutantStatus {
-  if (isStillbornOutcome(demoOutcome) || fullOutcome === null || isStillbornOutcome(fullOutcome)) return "STILLBORN";
-  return isKilledBy(demoOutcome) || isKilledBy(fullOutcome) ? "KILLED" : "SURVIVED";
+  if (isStillbornOutcome(demoOutcome) || (fullOutcome !== null && isStillbornOutcome(fullOutcome))) return "STILLBORN";
+  if (isKilledBy(demoOutcome) || isKilledBy(fullOutcome)) return "KILLED";
+  if (demoOutcome === INCONCLUSIVE_OUTCOME || fullOutcome === INCONCLUSIVE_OUTCOME) return "INCONCLUSIVE";
+  return fullOutcome === null ? "STILLBORN" : "SURVIVED";
+}
+
+/** Whether the full test need not run: the demo run says the mutant never really ran, or cannot say. */
+export function isFullRunMoot(demoOutcome: string): boolean {
+  return isStillbornOutcome(demoOutcome) || demoOutcome === INCONCLUSIVE_OUTCOME;
 }
 
 export type MutationSummary = {
@@ -34,6 +48,8 @@ export type MutationSummary = {
   demoKilled: number;
   fullKilled: number;
   stillborn: number;
+  /** Mutants whose runs could not be told from a busy machine's time-out: neither viable nor stillborn. */
+  inconclusive: number;
   /** killed ÷ viable; null when no mutant was viable. */
   score: number | null;
 };
@@ -44,9 +60,11 @@ export function summarizeMutants(mutants: { demoOutcome: string; fullOutcome: st
   let killed = 0;
   let demoKilled = 0;
   let fullKilled = 0;
+  let inconclusive = 0;
   for (const mutant of mutants) {
     const status = mutantStatus(mutant.demoOutcome, mutant.fullOutcome);
-    if (status === "STILLBORN") continue;
+    if (status === "INCONCLUSIVE") inconclusive++;
+    if (status === "STILLBORN" || status === "INCONCLUSIVE") continue;
     viable++;
     if (status === "KILLED") killed++;
     if (isKilledBy(mutant.demoOutcome)) demoKilled++;
@@ -58,7 +76,8 @@ export function summarizeMutants(mutants: { demoOutcome: string; fullOutcome: st
     killed,
     demoKilled,
     fullKilled,
-    stillborn: mutants.length - viable,
+    stillborn: mutants.length - viable - inconclusive,
+    inconclusive,
     score: viable > 0 ? killed / viable : null,
   };
 }

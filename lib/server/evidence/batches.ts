@@ -237,6 +237,8 @@ export type MutationResult = {
   demoKilled: number;
   fullKilled: number;
   stillborn: number;
+  /** Mutants whose time-out a busy machine could explain (0 when left out). */
+  inconclusive?: number;
   score: number | null;
   notApplicable: string | null;
   mutants: StoredMutant[];
@@ -369,6 +371,23 @@ export async function getEvidenceProgress({
   if (!batch) throw new AppError("NOT_FOUND", "No such evidence batch.");
   const { id, dataset, ...rest } = batch;
   return { batchId: id, dataset: dataset.name, ...rest };
+}
+
+/** The newest evidence batch of a dataset, for the dataset page (its progress survives a reload). Scope: records:read. */
+export async function latestEvidence({
+  actor,
+  datasetName,
+}: {
+  actor: Actor;
+  datasetName: string;
+}): Promise<EvidenceProgress | null> {
+  assertCan(actor, "records:read");
+  const batch = await prisma().evidenceBatch.findFirst({
+    where: { dataset: { name: datasetName } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  return batch ? getEvidenceProgress({ actor, batchId: batch.id }) : null;
 }
 
 export type EvidenceSummary = {

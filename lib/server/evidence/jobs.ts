@@ -3,7 +3,7 @@ import "server-only";
 import {
   DEFAULT_MUTANTS,
   generateMutants,
-  isStillbornOutcome,
+  isFullRunMoot,
   mutantStatus,
   summarizeMutants,
 } from "@/lib/evidence/mutation";
@@ -12,7 +12,7 @@ import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
-import { runSteadily } from "@/lib/server/sandbox/steady";
+import { judgedAlone, runSteadily } from "@/lib/server/sandbox/steady";
 import { getBoss } from "@/lib/server/workers/boss";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
@@ -155,9 +155,10 @@ type RecordCode = Pick<RecordToProbe, "language" | "canonicalSolution" | "demoTe
 
 function runnerFor(record: RecordCode, isAlone: boolean, runFunction: RunFunction): Run {
   const language = parseLanguage(record.language);
-  return (test, solution) =>
+  // Either way a time-out is judged as every run's is: by CPU time alone, else INCONCLUSIVE.
+  return async (test, solution) =>
     isAlone
-      ? runFunction({ language, solution, test }, { isExclusive: true })
+      ? judgedAlone(await runFunction({ language, solution, test }, { isExclusive: true }))
       : runSteadily({ language, solution, test }, runFunction);
 }
 
@@ -171,7 +172,16 @@ export async function analyseMutants(
   runFunction: RunFunction = runInSandbox,
 ): Promise<MutationResult> {
   const run = runnerFor(record, false, runFunction);
-  const empty = { requested, generated: 0, viable: 0, killed: 0, demoKilled: 0, fullKilled: 0, stillborn: 0 };
+  const empty = {
+    requested,
+    generated: 0,
+    viable: 0,
+    killed: 0,
+    demoKilled: 0,
+    fullKilled: 0,
+    stillborn: 0,
+    inconclusive: 0,
+  };
   if (record.executableValid !== true) {
     const demo = await run(record.demoTestFunc, record.canonicalSolution);
     const full = demo.outcome === "PASSED" ? await run(record.fullTestFunc, record.canonicalSolution) : null;
@@ -187,7 +197,7 @@ export async function analyseMutants(
   const stored: StoredMutant[] = [];
   for (const mutant of mutants) {
     const demo = await run(record.demoTestFunc, mutant.source);
-    const full = isStillbornOutcome(demo.outcome) ? null : await run(record.fullTestFunc, mutant.source);
+    const full = isFullRunMoot(demo.outcome) ? null : await run(record.fullTestFunc, mutant.source);
     const { source: _source, ...fields } = mutant;
     stored.push({
       ...fields,

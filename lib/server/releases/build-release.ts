@@ -112,6 +112,7 @@ export async function cutRelease({
       sandbox: {
         backends: describeBackends(getSandboxRouter().config),
         toolchains: facts.toolchains,
+        inconclusive: facts.inconclusive,
         reference: facts.languages.flatMap((language) => {
           try {
             return [{ language, label: REFERENCE_VERSIONS[parseLanguage(language)].label }];

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { INCONCLUSIVE } from "@/lib/records/verification";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { DiffEntry } from "@/lib/releases/diff";
 import type {
@@ -58,9 +59,10 @@ export async function releaseMethodFacts({
   revisions: ReleaseDisclosure["revisions"];
   labels: NonNullable<ReleaseDisclosure["labels"]>;
   languages: string[];
+  inconclusive: number;
 }> {
   assertCan(actor, "releases:write");
-  const [[perItem], toolchains, revisions, languages, [labels]] = await Promise.all([
+  const [[perItem], toolchains, revisions, languages, inconclusive, [labels]] = await Promise.all([
     prisma().$queryRawUnsafe<{ mean: number | null; min: number | null; max: number | null; items: number }[]>(
       `SELECT avg(n)::float8 AS mean, min(n) AS min, max(n) AS max, count(*)::int AS items
        FROM ${finalLabelsOf("$1::text[]")} WHERE n > 0`,
@@ -85,6 +87,7 @@ export async function releaseMethodFacts({
       _count: { _all: true },
     }),
     prisma().record.findMany({ where: { datasetId }, select: { language: true }, distinct: ["language"] }),
+    prisma().record.count({ where: { datasetId, verificationOutcome: INCONCLUSIVE } }),
     // What each label's author was shown: a pre-reveal copy is kept exactly when the critic was hidden
     // from them on every read (submitAnnotation), whatever the campaign is called. Gold items count in no figure.
     prisma().$queryRaw<{ criticHidden: number; criticShown: number }[]>`
@@ -100,6 +103,7 @@ export async function releaseMethodFacts({
     revisions: { accepted: count("ACCEPTED"), rejected: count("REJECTED"), waiting: count("PROPOSED") },
     labels,
     languages: languages.map((row) => row.language).sort(),
+    inconclusive,
   };
 }
 
@@ -189,7 +193,8 @@ export async function insertRelease({
                            WHEN chosen_by = 'unresolved' THEN 'unresolved' ELSE 'unlabelled' END,
              'decided_by', CASE WHEN chosen_by = 'accepted-repair' THEN 'blind-check' ELSE decided_by END,
              'categories', CASE WHEN chosen_by = 'accepted-repair' THEN '[]'::jsonb ELSE to_jsonb(categories) END,
-             'rule', CASE WHEN is_valid AND $4 AND exec IS NOT TRUE THEN 'not-executable' ELSE chosen_by END,
+             'rule', CASE WHEN is_valid AND $4 AND outcome = 'INCONCLUSIVE' THEN 'execution-inconclusive'
+                          WHEN is_valid AND $4 AND exec IS NOT TRUE THEN 'not-executable' ELSE chosen_by END,
              'evidence', jsonb_build_object('executable_valid', exec, 'execution_outcome', outcome, 'critic_pass', critic))
          FROM judged`,
         datasetId,

@@ -1,11 +1,12 @@
 import "server-only";
 
 import { parseLanguage } from "@/lib/records/languages";
-import { UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, UNAVAILABLE } from "@/lib/records/verification";
+import { environmentFailure } from "@/lib/runs/environment-failure";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { queueRevisionMutation } from "@/lib/server/evidence/jobs";
 import { rerunRecordSolutions } from "@/lib/server/solvers/jobs";
-import { runInSandbox, SandboxError } from "@/lib/server/sandbox";
+import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 import type { RevisionCheck, RevisionProposal } from "@/lib/validation/revisions";
 
@@ -46,9 +47,11 @@ async function recomputeRevisionEvidence({
       { language, solution: revision.canonicalSolution, test: revision.fullTestFunc },
       runInSandbox,
     );
+    // A test that failed for want of a dependency says nothing about the revision (as in batch verification).
+    const outcomeOf = (result: SandboxResult) => (environmentFailure(result) ? ENVIRONMENT_FAILURE : result.outcome);
     evidence = {
-      demoOutcome: demo.outcome,
-      fullOutcome: full.outcome,
+      demoOutcome: outcomeOf(demo),
+      fullOutcome: outcomeOf(full),
       backend: full.backend,
       toolchain: full.toolchain ?? demo.toolchain ?? null,
     };

@@ -3,7 +3,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { recordTitle } from "@/lib/records/title";
-import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import {
   applyChanges,
   contentOfColumns,
@@ -226,11 +226,15 @@ export async function storeRevisionEvidence({
   evidence: RevisionEvidence;
 }): Promise<void> {
   assertCan(actor, "revisions:write");
-  const unavailable = evidence.demoOutcome === UNAVAILABLE || evidence.fullOutcome === UNAVAILABLE;
+  // Unavailable, or a first failing test that failed for want of a dependency: not known.
+  const isUnknown =
+    evidence.demoOutcome === UNAVAILABLE ||
+    evidence.fullOutcome === UNAVAILABLE ||
+    summarizeOutcome(evidence.demoOutcome, evidence.fullOutcome) === ENVIRONMENT_FAILURE;
   const data = {
     demoOutcome: evidence.demoOutcome,
     fullOutcome: evidence.fullOutcome,
-    executableValid: unavailable ? null : evidence.demoOutcome === "PASSED" && evidence.fullOutcome === "PASSED",
+    executableValid: isUnknown ? null : evidence.demoOutcome === "PASSED" && evidence.fullOutcome === "PASSED",
     evidenceBackend: evidence.backend,
     evidenceToolchain: evidence.toolchain,
     evidenceAt: new Date(),

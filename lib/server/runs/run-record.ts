@@ -11,6 +11,7 @@ import { forgetUnavailableLanguage } from "@/lib/server/sandbox/probe-store";
 import { AppError } from "@/lib/server/errors";
 import { createRateLimiter } from "@/lib/server/rate-limits/rate-limit";
 import { getSandboxRouter, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import { runSteadily } from "@/lib/server/sandbox/steady";
 
 // Interactive runs as a feature: the sandbox around the stored runs of lib/server/runs/runs.ts.
 
@@ -63,7 +64,8 @@ async function execute(
 ): Promise<SandboxResult> {
   let result: SandboxResult;
   try {
-    result = await runInSandbox(request, { signal });
+    // Judged as every other run is: a time-out is run again alone, and may be INCONCLUSIVE.
+    result = await runSteadily(request, runInSandbox, { signal });
   } catch (error) {
     throw userFacingError(error, request.language);
   }

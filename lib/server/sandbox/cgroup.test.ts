@@ -28,8 +28,11 @@ describe("cgroup parsing", () => {
 
   it("describes the mode for doctor", () => {
     expect(describeCgroupMode({ kind: "none", reason: "read-only" })).toBe("none: read-only");
-    expect(describeCgroupMode({ kind: "v1", memoryParent: "/m", pidsParent: "/p" })).toContain(
+    expect(describeCgroupMode({ kind: "v1", memoryParent: "/m", pidsParent: "/p", cpuacctParent: null })).toContain(
       "cgroup v1 (memory+pids)",
+    );
+    expect(describeCgroupMode({ kind: "v1", memoryParent: "/m", pidsParent: null, cpuacctParent: "/c" })).toBe(
+      "cgroup v1 (memory+cpuacct) under /m and /c",
     );
   });
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 /** Which cgroup API the local sandbox uses for memory and process-count limits. */
 export type CgroupMode =
   | { kind: "v2"; parent: string }
-  | { kind: "v1"; memoryParent: string; pidsParent: string | null }
+  | { kind: "v1"; memoryParent: string; pidsParent: string | null; cpuacctParent: string | null }
   | { kind: "none"; reason: string };
 
 export type CgroupLimits = { memoryBytes: number; pids: number };
@@ -18,6 +18,11 @@ export type JobCgroup = {
   /** Moves a process (before it runs user code) into the job's cgroup(s). */
   attach(pid: number): Promise<void>;
   stats(): Promise<CgroupStats>;
+  /**
+   * CPU time used by every process the job ever ran, in ms; null where the kernel does not account
+   * it (cgroup v1 without a writable cpuacct controller).
+   */
+  cpuUsageMs(): Promise<number | null>;
   /** Kills every process left in the cgroup and removes it. */
   destroy(): Promise<void>;
 };
@@ -64,6 +69,16 @@ export function parseCgroupMounts(text: string): { v2: string | null; v1: Map<st
     }
   }
   return { v2, v1 };
+}
+
+/** cgroup v2's `cpu.stat` holds usage_usec in every cgroup, whether or not the cpu controller is on. */
+function usageMsFromCpuStat(text: string | null): number | null {
+  return text === null ? null : readCounter(text, "usage_usec") / 1000;
+}
+
+/** cgroup v1's `cpuacct.usage` is nanoseconds. */
+function usageMsFromCpuacct(text: string | null): number | null {
+  return text === null || !/^\d+\s*$/.test(text) ? null : Number(text) / 1e6;
 }
 
 /** Reads a "key value" counter from a cgroup events/control file. */
@@ -120,7 +135,12 @@ async function detectV1(mounts: Map<string, string>, own: Map<string, string>): 
   };
   const memoryParent = await parentFor("memory");
   if (!memoryParent) return "no writable cgroup v1 memory controller";
-  return { kind: "v1", memoryParent, pidsParent: await parentFor("pids") };
+  return {
+    kind: "v1",
+    memoryParent,
+    pidsParent: await parentFor("pids"),
+    cpuacctParent: await parentFor("cpuacct"),
+  };
 }
 
 let detected: Promise<CgroupMode> | null = null;
@@ -155,7 +175,9 @@ export function detectCgroupMode(configuredParent: string | null): Promise<Cgrou
 export function describeCgroupMode(mode: CgroupMode): string {
   if (mode.kind === "v2") return `cgroup v2 (memory+pids) under ${mode.parent}`;
   if (mode.kind === "v1") {
-    return `cgroup v1 (memory${mode.pidsParent ? "+pids" : ""}) under ${mode.memoryParent}${mode.pidsParent ? ` and ${mode.pidsParent}` : ""}`;
+    const controllers = ["memory", mode.pidsParent && "pids", mode.cpuacctParent && "cpuacct"].filter(Boolean);
+    const folders = [mode.memoryParent, mode.pidsParent, mode.cpuacctParent].filter(Boolean);
+    return `cgroup v1 (${controllers.join("+")}) under ${folders.join(" and ")}`;
   }
   return `none: ${mode.reason}`;
 }
@@ -212,6 +234,7 @@ export async function createJobCgroup(mode: CgroupMode, limits: CgroupLimits): P
           isPidsLimitHit: readCounter(await readText(join(dir, "pids.events")), "max") > 0,
         };
       },
+      cpuUsageMs: async () => usageMsFromCpuStat(await readText(join(dir, "cpu.stat"))),
       async destroy() {
         await killAllIn(dir);
         await removeDir(dir);
@@ -220,6 +243,7 @@ export async function createJobCgroup(mode: CgroupMode, limits: CgroupLimits): P
   }
   const memoryDir = join(mode.memoryParent, name);
   const pidsDir = mode.pidsParent ? join(mode.pidsParent, name) : null;
+  const cpuacctDir = mode.cpuacctParent ? join(mode.cpuacctParent, name) : null;
   await mkdir(memoryDir);
   await writeFile(join(memoryDir, "memory.limit_in_bytes"), String(limits.memoryBytes));
   // memsw must be at least the memory limit; setting it equal forbids swapping past the limit.
@@ -228,10 +252,12 @@ export async function createJobCgroup(mode: CgroupMode, limits: CgroupLimits): P
     await mkdir(pidsDir);
     await writeFile(join(pidsDir, "pids.max"), String(limits.pids));
   }
+  if (cpuacctDir) await mkdir(cpuacctDir);
   return {
     async attach(pid) {
       await writeFile(join(memoryDir, "cgroup.procs"), String(pid));
       if (pidsDir) await writeFile(join(pidsDir, "cgroup.procs"), String(pid));
+      if (cpuacctDir) await writeFile(join(cpuacctDir, "cgroup.procs"), String(pid));
     },
     async stats() {
       const peak = await readText(join(memoryDir, "memory.max_usage_in_bytes"));
@@ -241,8 +267,9 @@ export async function createJobCgroup(mode: CgroupMode, limits: CgroupLimits): P
         isPidsLimitHit: pidsDir ? readCounter(await readText(join(pidsDir, "pids.events")), "max") > 0 : false,
       };
     },
+    cpuUsageMs: async () => (cpuacctDir ? usageMsFromCpuacct(await readText(join(cpuacctDir, "cpuacct.usage"))) : null),
     async destroy() {
-      for (const dir of [memoryDir, pidsDir]) {
+      for (const dir of [memoryDir, pidsDir, cpuacctDir]) {
         if (!dir) continue;
         await killAllIn(dir);
         await removeDir(dir);

@@ -60,7 +60,7 @@ describe("buildBwrapArgv", () => {
     const separator = argv.indexOf("--");
     expect(argv.slice(separator + 1)).toEqual([
       "/usr/bin/prlimit",
-      "--cpu=11",
+      "--cpu=11:12",
       "--nproc=512",
       "--fsize=1024",
       "--nofile=64",

@@ -93,11 +93,18 @@ export function baseSandboxEnv(extra: Readonly<Record<string, string>>): Record<
   };
 }
 
+/**
+ * Seconds between the soft CPU limit (SIGXCPU, which a program that has not asked for it dies of)
+ * and the hard one (SIGKILL): with both equal the kernel sends SIGKILL straight away, and a time
+ * limit would look like any other kill.
+ */
+const CPU_HARD_LIMIT_GRACE_SECONDS = 1;
+
 /** The rlimit wrapper: `prlimit` applies the limits, then execs the program. */
 export function prlimitArgv(prlimitPath: string, limits: Rlimits, argv: readonly string[]): string[] {
   return [
     prlimitPath,
-    `--cpu=${limits.cpuSeconds}`,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + CPU_HARD_LIMIT_GRACE_SECONDS}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileSizeBytes}`,
     `--nofile=${limits.openFiles}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { isolationFailure, limitFired, stepRlimits } from "./local";
+import { CPU_ACCOUNTING_SLACK, isCpuBudgetSpent, isolationFailure, limitFired, stepRlimits } from "./local";
 import type { StepRun } from "./run-step";
 
 const step: StepRun = {
@@ -46,5 +46,25 @@ describe("stepRlimits", () => {
     expect(stepRlimits(5_500, 1).cpuSeconds).toBe(7);
     expect(stepRlimits(5_000, 64).cpuSeconds).toBe(41);
     expect(stepRlimits(5_000, 2).processes).toBeGreaterThan(64);
+  });
+});
+
+describe("isCpuBudgetSpent", () => {
+  it("takes SIGXCPU at its word", () => {
+    expect(isCpuBudgetSpent({ ...step, signal: "SIGXCPU", exitCode: 152 }, null, 5)).toBe(true);
+  });
+
+  it("names a SIGKILL or a failing exit that spent the CPU budget (Go ignores SIGXCPU; a runner outlives its child)", () => {
+    const nearlyAll = 5_000 * CPU_ACCOUNTING_SLACK;
+    expect(isCpuBudgetSpent({ ...step, signal: "SIGKILL", exitCode: 137 }, 6_050, 5)).toBe(true);
+    expect(isCpuBudgetSpent({ ...step, exitCode: 1 }, nearlyAll, 5)).toBe(true);
+    expect(isCpuBudgetSpent({ ...step, exitCode: 1 }, nearlyAll - 1, 5)).toBe(false);
+  });
+
+  it("leaves a plain kill, a quick failure and a success what they are", () => {
+    expect(isCpuBudgetSpent({ ...step, signal: "SIGKILL", exitCode: 137 }, 300, 5)).toBe(false);
+    expect(isCpuBudgetSpent({ ...step, signal: "SIGKILL", exitCode: 137 }, null, 5)).toBe(false);
+    expect(isCpuBudgetSpent({ ...step, exitCode: 1 }, 40, 5)).toBe(false);
+    expect(isCpuBudgetSpent(step, 9_000, 5)).toBe(false);
   });
 });

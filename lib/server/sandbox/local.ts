@@ -1,6 +1,6 @@
 import "server-only";
 
-import { constants as osConstants, availableParallelism, tmpdir } from "node:os";
+import { constants as osConstants, availableParallelism, loadavg, tmpdir } from "node:os";
 import { chown, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -181,6 +181,25 @@ export function limitFired(
     return "output";
   }
   return null;
+}
+
+/**
+ * The kernel's CPU-limit clock runs ahead of the CPU time it reports when the machine is busy: a
+ * program killed by SIGXCPU at a 2 s limit had 1.62–1.88 s on its cgroup and in its own rusage, at a
+ * load of 14 on 2 cores. A failed step that used this share of its budget is taken to have used it all.
+ */
+export const CPU_ACCOUNTING_SLACK = 0.75;
+
+/**
+ * Whether a step that failed was ended by its CPU budget (pure). SIGXCPU at the soft limit says so
+ * itself; a runtime that ignores SIGXCPU (Go) dies of SIGKILL at the hard limit, and a test runner
+ * whose child hit the limit exits with a code of its own. For those two, the CPU time the job spent
+ * in the step tells: a step that used its whole budget was stopped by it.
+ */
+export function isCpuBudgetSpent(step: StepRun, cpuMs: number | null, cpuSeconds: number): boolean {
+  if (step.signal === "SIGXCPU") return true;
+  if (step.exitCode === 0 && !step.signal) return false;
+  return cpuMs !== null && cpuMs >= cpuSeconds * 1000 * CPU_ACCOUNTING_SLACK;
 }
 
 function toStepOutcome(step: StepRun): StepOutcome {
@@ -399,6 +418,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
             ? prlimitArgv(status.prlimitPath, limits, program)
             : program;
         const jobCgroup = cgroup;
+        const cpuBeforeMs = (await jobCgroup?.cpuUsageMs()) ?? null;
         const run = await runStep({
           argv,
           cwd: jobDir,
@@ -416,8 +436,19 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
         if (!run.started && !signal?.aborted) throw new SandboxError("SANDBOX_ISOLATION_FAILED", isolationFailure(run));
         // bubblewrap reports a program killed by signal N as exit code 128+N.
         if (isWrapped && !run.signal) run.signal = signalFromExitCode(run.exitCode, osConstants.signals);
-        // Killed for its CPU time: a time-out like the wall clock's.
-        if (run.signal === "SIGXCPU") run.timedOut = true;
+        // Stopped at its CPU budget: a time-out like the wall clock's, whatever signal ended it (an
+        // out-of-memory kill that happened to come late is still the memory limit's).
+        const cpuAfterMs = (await jobCgroup?.cpuUsageMs()) ?? null;
+        const cpuMs = cpuBeforeMs !== null && cpuAfterMs !== null ? cpuAfterMs - cpuBeforeMs : null;
+        run.cpuMs = cpuMs;
+        if (
+          !run.timedOut &&
+          isCpuBudgetSpent(run, cpuMs, limits.cpuSeconds) &&
+          !(run.signal !== "SIGXCPU" && (await jobCgroup?.stats())?.isOomKilled)
+        ) {
+          run.timedOut = true;
+          run.isCpuBudgetSpent = true;
+        }
         if (run.timedOut) run.exitCode = null;
         runs.push(run);
         if (signal?.aborted || !shouldContinue(run)) break;
@@ -475,9 +506,21 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       .filter((step) => step !== null)
       .map((step) => ({ argv: step.argv, ...stepLimits(timeoutMs, isExclusive === true) }));
     const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
+    const queuedAt = performance.now();
+    let waitMs = 0;
     const job = await semaphore
       .use(
-        () => runJob(status, spliced.files, recipe.env, steps, (step) => !step.timedOut && step.exitCode === 0, signal),
+        () => {
+          waitMs = Math.round(performance.now() - queuedAt);
+          return runJob(
+            status,
+            spliced.files,
+            recipe.env,
+            steps,
+            (step) => !step.timedOut && step.exitCode === 0,
+            signal,
+          );
+        },
         signal,
         { isExclusive },
       )
@@ -509,6 +552,11 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       limit: job.limit,
       stdoutTruncated: runRun?.stdoutTruncated ?? false,
       stderrTruncated: runRun?.stderrTruncated ?? false,
+      cpuMs: last?.cpuMs ?? null,
+      timedOutBy: last?.timedOut ? (last.isCpuBudgetSpent ? "cpu" : "wall") : null,
+      waitMs,
+      loadAverage: Math.round(loadavg()[0] * 100) / 100,
+      verdictNote: null,
     };
   }
 

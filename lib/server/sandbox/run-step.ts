@@ -37,6 +37,10 @@ export type StepRun = {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   wallMs: number;
+  /** CPU time the job spent in this step (set by the local backend where a cgroup accounts it). */
+  cpuMs?: number | null;
+  /** The step used up its CPU budget (set by the local backend): a time-out by CPU, not the wall clock. */
+  isCpuBudgetSpent?: boolean;
 };
 
 // A gate: the shell waits on fd 3 until the parent has put it into the job's cgroup, then execs the

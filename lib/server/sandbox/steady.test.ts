@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ALONE_WALL_FACTOR, stepLimits } from "./local";
-import { runSteadily } from "./steady";
+import { inconclusiveReason, judgedAlone, runSteadily } from "./steady";
 import type { Outcome, RunOptions, RunRequest, SandboxResult } from "./types";
 
 const request: RunRequest = { language: "go", solution: "", test: "" };
@@ -47,5 +47,36 @@ describe("stepLimits", () => {
 
   it("judges a run alone by CPU seconds per process, with a generous wall clock", () => {
     expect(stepLimits(6_000, true)).toEqual({ timeoutMs: 6_000 * ALONE_WALL_FACTOR, cpuSeconds: 6 });
+  });
+});
+
+describe("inconclusiveReason", () => {
+  const timedOut = {
+    outcome: "TIME_LIMIT_EXCEEDED",
+    backend: "local",
+    timedOutBy: "wall",
+    runMs: 15_000,
+    timeMs: 15_000,
+    cpuMs: 2_400,
+    loadAverage: 18.5,
+  } as SandboxResult;
+
+  it("calls a wall-clock time-out of a computing program on a busy machine inconclusive, and says why", () => {
+    const why = inconclusiveReason(timedOut, 2);
+    expect(why).toContain("after 15.0 s having had 2.4 s of CPU time");
+    expect(why).toContain("load was 18.5 on 2 cores");
+    expect(judgedAlone(timedOut, 2)).toMatchObject({ outcome: "INCONCLUSIVE", verdictNote: why });
+  });
+
+  it("keeps the time limit of a program that spent its CPU budget, waited, or ran on a quiet machine", () => {
+    expect(inconclusiveReason({ ...timedOut, timedOutBy: "cpu" }, 2)).toBeNull();
+    expect(inconclusiveReason({ ...timedOut, cpuMs: 100 }, 2)).toBeNull();
+    expect(inconclusiveReason({ ...timedOut, loadAverage: 1.2 }, 2)).toBeNull();
+    expect(inconclusiveReason({ ...timedOut, outcome: "RUNTIME_ERROR" }, 2)).toBeNull();
+    expect(judgedAlone({ ...timedOut, backend: "acb" }, 2).outcome).toBe("TIME_LIMIT_EXCEEDED");
+  });
+
+  it("cannot tell without the CPU time either, on a busy machine", () => {
+    expect(inconclusiveReason({ ...timedOut, cpuMs: null }, 2)).toContain("an unknown amount of CPU time");
   });
 });

@@ -12,6 +12,9 @@ export const OUTCOMES = [
   "SYNTAX_ERROR",
   "ARGUMENT_ERROR",
   "INTERNAL_ERROR",
+  // Not the reference's: a time-out that, run again alone, still could not be told from a busy
+  // machine (runSteadily). Never a verdict on the record.
+  "INCONCLUSIVE",
 ] as const;
 
 export type Outcome = (typeof OUTCOMES)[number];
@@ -54,6 +57,15 @@ export type SandboxResult = {
   runMs?: number | null;
   /** The toolchain's version line as the sandbox reports it (null: unknown). */
   toolchain?: string | null;
+  /** CPU time of the last step (null: no cgroup accounts it), for judging a time-out. */
+  cpuMs?: number | null;
+  /** What ended a time-out: the wall clock, or the CPU budget of a run alone (null: no time-out). */
+  timedOutBy?: "wall" | "cpu" | null;
+  /** How long the run waited for a sandbox slot, and the machine's 1-minute load when it ended. */
+  waitMs?: number | null;
+  loadAverage?: number | null;
+  /** Why the outcome is not the program's own verdict (INCONCLUSIVE); null otherwise. */
+  verdictNote?: string | null;
 };
 
 /** How a caller follows a run: aborting `signal` kills the program (or drops it from the queue). */

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { SolverEvidence } from "@/lib/evidence/types";
 import { readItems } from "@/lib/records/reader";
-import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { executableValidity, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import { NO_CODE } from "@/lib/solvers/outcomes";
 import {
   readSolutionLine,
@@ -55,6 +55,8 @@ export type SolutionBatchProgress = {
   passed: number;
   failed: number;
   unavailable: number;
+  /** Solutions whose time-out could not be told from a busy machine: not known, not failed. */
+  inconclusive: number;
   errored: number;
   stopReason: string | null;
   createdAt: Date;
@@ -306,12 +308,15 @@ export async function writeSolutionRun({
   verdict: Verdict;
 }): Promise<void> {
   assertCan(actor, "datasets:verify");
-  const isPassed = verdict.kind === "ran" && verdict.demo.outcome === "PASSED" && verdict.full.outcome === "PASSED";
+  // Null when a time-out could not be told from a busy machine: the model neither solved nor failed it.
+  const isPassed = verdict.kind === "ran" ? executableValidity(verdict.demo.outcome, verdict.full.outcome) : null;
   const counter =
     verdict.kind === "ran"
-      ? isPassed
-        ? "passed"
-        : "failed"
+      ? isPassed === null
+        ? "inconclusive"
+        : isPassed
+          ? "passed"
+          : "failed"
       : verdict.kind === "unavailable"
         ? "unavailable"
         : "errored";
@@ -368,6 +373,7 @@ const batchSelect = {
   passed: true,
   failed: true,
   unavailable: true,
+  inconclusive: true,
   errored: true,
   stopReason: true,
   createdAt: true,
