@@ -361,7 +361,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "A record's revisions, newest first, as unified diffs against the revision each was edited from; revision 1 is the import. A repair waiting for its blind check shows its reason, categories and author to its author only.",
     responses: {
-      200: "{current, revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
+      200: "{current, areJudgementsHidden (before your first label on an item of a blind campaign: others' authors, reasons, categories and checks null, their rejected repairs left out), revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
       ...errors,
     },
     response: revisionListResponseSchema,
@@ -448,7 +448,7 @@ export const API_OPERATIONS: Operation[] = [
     path: "/campaigns",
     scope: "campaigns:admin",
     summary: "Create a campaign over a stratified, seeded sample.",
-    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first, left out of validity rates), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
+    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first by what the campaign shows before the first label, left out of validity rates; refused with visibility nothing or execution), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
     responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
     response: createdCampaignResponseSchema,
   },

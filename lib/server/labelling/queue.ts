@@ -20,6 +20,7 @@ import {
   executionAsSeen,
   executionHiddenRecordIds,
   isFirstLabelPreReveal,
+  whyCriticHidden,
 } from "@/lib/server/auth/visibility";
 
 export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
@@ -366,6 +367,12 @@ export async function submitAnnotation({
       }
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${itemId}`;
     }
+    // Pre-reveal is what the annotator was shown, not what the campaign is called: the critic hidden
+    // on every read now (this campaign's rule, or a blind campaign also holding the record), read
+    // before this label shows it.
+    const isPreReveal =
+      isFirstLabelPreReveal(actor) &&
+      (await criticHiddenRecordIds({ actor, recordIds: [item.recordId], db: tx })).has(item.recordId);
     const since = assignment.createdAt;
     await tx.assignment.update({ where: { id: assignment.id }, data: { status: "SUBMITTED", finishedAt: new Date() } });
     // The item's label counters and final label follow in this statement (a trigger; docs/architecture.md).
@@ -376,9 +383,7 @@ export async function submitAnnotation({
         ...label,
         activeMs: input.activeMs,
         recordRevision,
-        ...(campaign.blind && isFirstLabelPreReveal(actor)
-          ? { preRevealValid: label.valid, preRevealCategories: label.categories }
-          : {}),
+        ...(isPreReveal ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
       },
       select: { id: true },
     });
@@ -488,6 +493,10 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     evidenceHiddenRecordIds({ actor, recordIds: [item.record.id] }),
   ]);
   const isCriticVisible = !hidden.has(item.record.id);
+  // The workspace says why: a label here shows it only when this campaign alone hides it.
+  const criticHiddenBy = isCriticVisible
+    ? null
+    : await whyCriticHidden({ actor, recordId: item.record.id, campaignId: item.campaign.id });
   const isExecutionVisible = !executionHidden.has(item.record.id);
   const { critic: stored, ...record } = executionAsSeen(item.record, !isExecutionVisible);
   const critic = criticAsSeen(stored, !isCriticVisible);
@@ -497,6 +506,7 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     assignment: item.assignments[0] ?? null,
     annotation,
     isCriticVisible,
+    criticHiddenBy,
     isExecutionVisible,
     isEvidenceVisible: !evidenceHidden.has(item.record.id),
     record: {

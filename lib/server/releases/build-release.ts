@@ -45,6 +45,7 @@ function describeRule(requireExecutable: boolean): string {
   return [
     "A record is in when its final label is valid: the strongest resolved label across the dataset's campaigns (an adjudication beats annotators' labels, more agreeing annotators beat fewer, the latest campaign on a tie), under each campaign's aggregation rule.",
     "A record repaired after labelling is in at its accepted revision: the blind second check labelled the revised record valid, and labels given on earlier revisions no longer speak for it.",
+    'A gold record (an admin\'s known verdict, which gold items measure annotators against; gold items count in no rate) is in or out by that verdict (decided_by "gold").',
     "Records finally invalid, unresolved (annotators disagree, no decision yet) or never labelled are out.",
     requireExecutable
       ? "Also out: records whose canonical solution did not pass both its demo and full test in the sandbox (or was never run)."
@@ -121,6 +122,7 @@ export async function cutRelease({
         }),
       },
       revisions: facts.revisions,
+      labels: facts.labels,
     },
   });
   return { name, records: created.records, excluded: created.excluded, revised: created.revised };

@@ -17,7 +17,12 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
-import { executionHiddenRecordIds, isRevisionRationaleHidden, visibleRecordWhere } from "@/lib/server/auth/visibility";
+import {
+  executionHiddenRecordIds,
+  isRevisionRationaleHidden,
+  othersJudgementsHiddenRecordIds,
+  visibleRecordWhere,
+} from "@/lib/server/auth/visibility";
 import { AppError } from "@/lib/server/errors";
 import type { RevisionCheck, RevisionProposal } from "@/lib/validation/revisions";
 
@@ -295,7 +300,9 @@ const personLabel = (user: { name: string | null; email: string } | null) =>
 /**
  * A record's revisions, newest first, each as diffs against the revision it was edited from; the
  * import is revision 1 even before any repair. The rationale of a repair waiting for its check is
- * hidden from everyone but its author (visibility.ts). Scoped to records the actor sees. Scope: records:read.
+ * hidden from everyone but its author, and before the actor's first label on an item of a blind
+ * campaign so is every judgement of others: authors, reasons, categories, checks and rejected repairs
+ * (visibility.ts). Scoped to records the actor sees. Scope: records:read.
  */
 export async function listRecordRevisions({
   actor,
@@ -303,7 +310,7 @@ export async function listRecordRevisions({
 }: {
   actor: Actor;
   recordId: number;
-}): Promise<{ current: number; revisions: RevisionSummary[] }> {
+}): Promise<{ current: number; areJudgementsHidden: boolean; revisions: RevisionSummary[] }> {
   assertCan(actor, "records:read");
   const record = await prisma().record.findFirst({
     where: { id: recordId, ...visibleRecordWhere(actor) },
@@ -343,12 +350,19 @@ export async function listRecordRevisions({
   });
   if (!record) throw NO_RECORD();
   // A campaign showing "nothing" hides execution until the annotator's first label: each revision's too.
-  const isExecutionHidden = (await executionHiddenRecordIds({ actor, recordIds: [recordId] })).has(recordId);
+  // A blind campaign hides what other people judged of the record until then (visibility.ts).
+  const [executionHidden, judgementsHidden] = await Promise.all([
+    executionHiddenRecordIds({ actor, recordIds: [recordId] }),
+    othersJudgementsHiddenRecordIds({ actor, recordIds: [recordId] }),
+  ]);
+  const isExecutionHidden = executionHidden.has(recordId);
+  const areJudgementsHidden = judgementsHidden.has(recordId);
   const evidenceAsSeen = (evidence: RevisionSummary["evidence"]): RevisionSummary["evidence"] =>
     isExecutionHidden ? { demoOutcome: null, fullOutcome: null, executableValid: null } : evidence;
   if (record.revisions.length === 0)
     return {
       current: record.revision,
+      areJudgementsHidden,
       revisions: [
         {
           id: null,
@@ -368,10 +382,17 @@ export async function listRecordRevisions({
       ],
     };
   const byNumber = new Map(record.revisions.map((revision) => [revision.number, contentOfColumns(revision)]));
+  // A rejected repair says what its checker judged: left out while judgements are hidden (an
+  // accepted one is the record's content, shown without who or why).
+  const shown = areJudgementsHidden
+    ? record.revisions.filter((revision) => revision.status !== "REJECTED" || revision.authorId === actor.id)
+    : record.revisions;
   return {
     current: record.revision,
-    revisions: record.revisions.map((revision) => {
-      const hidden = isRevisionRationaleHidden(actor, revision);
+    areJudgementsHidden,
+    revisions: shown.map((revision) => {
+      const hidden =
+        isRevisionRationaleHidden(actor, revision) || (areJudgementsHidden && revision.authorId !== actor.id);
       const base = revision.baseNumber === null ? undefined : byNumber.get(revision.baseNumber);
       const content = contentOfColumns(revision);
       const changedFields = revision.changedFields as RevisableField[];
@@ -392,7 +413,7 @@ export async function listRecordRevisions({
           executableValid: revision.executableValid,
         }),
         check:
-          revision.checkValid === null || !revision.checkedAt
+          revision.checkValid === null || !revision.checkedAt || areJudgementsHidden
             ? null
             : {
                 valid: revision.checkValid,

@@ -141,7 +141,11 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
                   onRun={runRecordAction}
                 />
               ) : null}
-              <RevisionHistory current={revisions.current} revisions={revisions.revisions} />
+              <RevisionHistory
+                current={revisions.current}
+                revisions={revisions.revisions}
+                areJudgementsHidden={revisions.areJudgementsHidden}
+              />
             </div>
           </Card>
           <Card title="Canonical solution">
