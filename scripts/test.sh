@@ -16,16 +16,16 @@ SECONDS=0
 # estimates from a loaded 2-core machine (docs/benchmarks.md, "Issue 37"), since CI machines vary
 # and a false failure costs more than a late warning. Tighten them from CI's own figures.
 declare -A budget
-budget[ESLint]=240
-budget[Prettier]=60
-budget[Dependency rules]=60
-budget[Dead code]=90
-budget[TypeScript]=300
-budget[Vitest: unit and sandbox]=1200
-budget[Vitest: integration]=1500
-budget[Next.js build]=480
-budget[Cluster]=360
-budget[Playwright e2e]=1200
+budget[ESLint]=300
+budget[Prettier]=120
+budget[Dependency rules]=120
+budget[Dead code]=150
+budget[TypeScript]=400
+budget[Vitest: unit and sandbox]=1500
+budget[Vitest: integration]=1800
+budget[Next.js build]=600
+budget[Cluster]=600
+budget[Playwright e2e]=1800
 
 # Each stage's name, wall time and budget go to test-reports/stages.tsv when the next one starts.
 current_stage=""
