@@ -3,7 +3,9 @@ import { randomUUID } from "node:crypto";
 
 import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
+import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { hashPassword, upsertUserFromCli } from "@/lib/server/users/users";
 
 export function uniqueName(prefix: string): string {
@@ -61,4 +63,43 @@ export function toJsonl(records: unknown[]): string {
 
 export async function* chunks(text: string): AsyncGenerator<string> {
   yield text;
+}
+
+/**
+ * An open campaign (overlap 1, majority) over every record of a dataset, each item labelled valid by
+ * one new annotator of `languages`: what reports, exports and releases need to have labels to show.
+ * Returns the campaign's id.
+ */
+export async function labelDatasetValid({
+  admin,
+  dataset,
+  languages,
+}: {
+  admin: Actor;
+  dataset: string;
+  languages: string[];
+}): Promise<string> {
+  const annotator = await makeUser("ANNOTATOR", languages);
+  const { id: campaignId } = await createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName(`${dataset}-labels`),
+      overlap: 1,
+      agreementFraction: 0,
+      blind: false,
+      finalRule: "majority",
+      leaseMinutes: 30,
+    },
+  });
+  for (const item of await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } })) {
+    // A label is accepted only from the item's holder.
+    await holdItem({ userId: annotator.id, itemId: item.id });
+    await submitAnnotation({
+      actor: annotator,
+      itemId: item.id,
+      input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 10_000 },
+    });
+  }
+  return campaignId;
 }

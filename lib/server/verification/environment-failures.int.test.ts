@@ -7,17 +7,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { ENVIRONMENT_FAILURE } from "@/lib/records/verification";
 import type { Actor } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { listRecords } from "@/lib/server/records/records";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { getCampaignReport } from "@/lib/server/reports/reports";
 import { getRecordVerification, listBatchEnvironmentFailures } from "@/lib/server/runs/runs";
 import { getVerificationProgress, verificationByLanguage } from "@/lib/server/verification/batches";
 import { startVerification, verifyRecord } from "@/lib/server/verification/jobs";
-import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { chunks, labelDatasetValid, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { findBubblewrap, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 // In CI a missing bubblewrap fails the run instead of leaving these tests out.
@@ -78,29 +76,7 @@ beforeAll(async () => {
   ({ batchId } = await startVerification({ actor: admin, datasetName: dataset, force: false }));
   for (const recordId of ids) await verifyRecord({ batchId, recordId });
 
-  const annotator = await makeUser("ANNOTATOR", ["python", "cpp"]);
-  campaignId = (
-    await createCampaign({
-      actor: admin,
-      input: {
-        dataset,
-        name: uniqueName("environment-failures"),
-        overlap: 1,
-        agreementFraction: 0,
-        blind: false,
-        finalRule: "majority",
-        leaseMinutes: 30,
-      },
-    })
-  ).id;
-  for (const item of await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } })) {
-    await holdItem({ userId: annotator.id, itemId: item.id });
-    await submitAnnotation({
-      actor: annotator,
-      itemId: item.id,
-      input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 10_000 },
-    });
-  }
+  campaignId = await labelDatasetValid({ admin, dataset, languages: ["python", "cpp"] });
 }, 300_000);
 
 describe.skipIf(!hasBwrap)("environment failures (needs bubblewrap: npm run sandbox:install)", () => {
