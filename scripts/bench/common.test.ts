@@ -1,8 +1,19 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { benchJson, chooseAppPorts, choosePort, freePort, startBenchRun } from "./common";
+import {
+  benchJson,
+  chooseAppPorts,
+  choosePort,
+  freePort,
+  startBenchRun,
+  writeBenchmarkSection,
+  writeBenchmarkSubsection,
+} from "./common";
 
 /** Listens on `port` on loopback, then closes: resolves true when nothing else held it. */
 function canListen(port: number): Promise<boolean> {
@@ -106,5 +117,56 @@ describe("--json", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     startBenchRun("bench:test", { json: false }).finish({ figure: 1 });
     expect(stdout).toEqual([]);
+  });
+});
+
+describe("docs/benchmarks.md's issue sections", () => {
+  const doc = [
+    "# Benchmarks",
+    "",
+    "## Current figures",
+    "",
+    "| figure |",
+    "",
+    "## Report",
+    "",
+    "old report",
+    "",
+    "## Issue sections",
+    "",
+    "## Issue 40",
+    "",
+    "the lead's",
+    "",
+  ].join("\n");
+
+  function withDoc(run: (path: string) => void): string {
+    const dir = mkdtempSync(join(tmpdir(), "bench-doc-"));
+    try {
+      const path = join(dir, "benchmarks.md");
+      writeFileSync(path, doc);
+      run(path);
+      return readFileSync(path, "utf8");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("adds a benchmark's new section above the issue sections, which stay last", () => {
+    const text = withDoc((path) => {
+      writeBenchmarkSection("## Workspace", "## Workspace\n\nnew figures\n", path);
+      writeBenchmarkSubsection("## Scale-out", "### Open loop", "### Open loop\n\nopen figures\n", path);
+    });
+    expect(text.indexOf("## Workspace")).toBeLessThan(text.indexOf("## Issue sections"));
+    expect(text.indexOf("### Open loop")).toBeLessThan(text.indexOf("## Issue sections"));
+    expect(text.indexOf("## Scale-out")).toBeLessThan(text.indexOf("### Open loop"));
+    expect(text.trimEnd().endsWith("## Issue 40\n\nthe lead's")).toBe(true);
+  });
+
+  it("replaces an existing section in place", () => {
+    const text = withDoc((path) => writeBenchmarkSection("## Report", "## Report\n\nnew report\n", path));
+    expect(text).toContain("new report");
+    expect(text).not.toContain("old report");
+    expect(text.indexOf("## Report")).toBeLessThan(text.indexOf("## Issue sections"));
   });
 });

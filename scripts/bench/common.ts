@@ -1,7 +1,7 @@
 // Shared by the benchmark scripts: the machine they ran on and its load, their ports and data
 // folder, their last line under --json, and writing their section of docs/benchmarks.md.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
@@ -123,11 +123,14 @@ export async function selectBenchDatabase(
   if (!given && fresh) {
     mkdirSync(".data", { recursive: true });
     dataDir = mkdtempSync(`${defaultDataDir}-`);
+    // mkdtemp makes it 0700; the embedded server runs as its own user and must reach its folder inside.
+    chmodSync(dataDir, 0o755);
   }
   const dbPort = await choosePort(flags["db-port"], "VERITY_BENCH_DB_PORT");
   process.env.VERITY_DATA_DIR = dataDir;
   process.env.VERITY_DB_PORT = String(dbPort);
   delete process.env.DATABASE_URL;
+  console.error(`Embedded PostgreSQL in ${dataDir}, port ${dbPort}.`);
   return { dataDir, dbPort };
 }
 
@@ -194,9 +197,22 @@ export function ms(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
+/** The heading after which docs/benchmarks.md holds one section per issue, added by hand at its end. */
+const ISSUE_SECTIONS = "## Issue sections";
+
+/** `section` added to `current` before its issue sections (or at its end when it has none), without a trailing newline. */
+function insertBeforeIssueSections(current: string, section: string): string {
+  const lines = current.split("\n");
+  const at = lines.findIndex((line) => line.trim() === ISSUE_SECTIONS);
+  if (at === -1) return `${current.trimEnd()}\n\n${section.trimEnd()}`;
+  return [lines.slice(0, at).join("\n").trimEnd(), section.trimEnd(), lines.slice(at).join("\n").trimEnd()].join(
+    "\n\n",
+  );
+}
+
 /**
  * Replaces the section headed `heading` in docs/benchmarks.md (up to the next heading of the same or a
- * higher level, so a "### " subsection keeps its siblings), or appends it.
+ * higher level, so a "### " subsection keeps its siblings), or adds it before the issue sections.
  */
 export function writeBenchmarkSection(heading: string, section: string, path = resolve("docs/benchmarks.md")): void {
   const current = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n";
@@ -206,7 +222,7 @@ export function writeBenchmarkSection(heading: string, section: string, path = r
   const endsSection = new RegExp(`^#{1,${level}} `);
   let next: string;
   if (start === -1) {
-    next = `${current.trimEnd()}\n\n${section}`;
+    next = insertBeforeIssueSections(current, section);
   } else {
     const end = lines.findIndex((line, i) => i > start && endsSection.test(line));
     const before = lines.slice(0, start).join("\n").trimEnd();
@@ -249,7 +265,7 @@ export function writeBenchmarkSubsection(
   if (current.split("\n").some((line) => line.trim() === heading)) return writeBenchmarkSection(heading, section, path);
   const lines = current.split("\n");
   const start = lines.findIndex((line) => line.trim() === parent);
-  if (start === -1) return writeFileSync(path, `${current.trimEnd()}\n\n${parent}\n\n${section.trimEnd()}\n`);
+  if (start === -1) return writeFileSync(path, `${insertBeforeIssueSections(current, `${parent}\n\n${section}`)}\n`);
   const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
   const before = lines
     .slice(0, end === -1 ? lines.length : end)
