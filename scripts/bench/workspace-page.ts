@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { startApp, signInWithPassword } from "./app";
+import { startApp, signInWithPassword, stopApp } from "./app";
 import {
   BENCH_OPTIONS,
   chooseAppPort,
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       itemPage: { p50: ms(percentile(pageMs, 50)), p95: ms(percentile(pageMs, 95)), n: pageMs.length },
     });
   } finally {
-    server.kill("SIGTERM");
+    await stopApp(server);
     await client.end();
     await database.stop();
   }

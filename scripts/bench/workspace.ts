@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import type { Page } from "@playwright/test";
 import pg from "pg";
 
+import { stopApp } from "./app";
 import { allowLoopbackOnly, launchQuietChromium } from "./browser";
 import {
   BENCH_OPTIONS,
@@ -322,7 +323,8 @@ async function main(): Promise<void> {
     });
   } finally {
     await browser.close();
-    server?.kill("SIGTERM");
+    // Waits for the app to exit before the database stops under it.
+    if (server) await stopApp(server);
     await client.end();
     await disconnectPrisma();
     await database.stop();
