@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     const batch = await verifyDemo(cores);
     console.error("Verifying the demo dataset with one worker…");
     const serial = await verifyDemo(1);
-    // Bare again at the end: on a shared machine the load drifts, and the mean of both brackets the batches.
+    // Bare again at the end: the load drifts during a run, and the mean of both brackets the batches.
     console.error("Running the demo records bare again…");
     const bareAgain = await runDemoBare();
     const uptimeAfter = uptime();
