@@ -101,9 +101,10 @@ async function main(): Promise<void> {
           ),
         ),
       );
-      // A page from the middle of the filter: its cursor is the id half way through the matches.
+      // A page from the middle of the filter: its cursor is the id half way through the dataset's records.
       const middle = await client.query<{ id: number }>(
-        `SELECT id FROM "Record" r WHERE r."datasetId" = (SELECT id FROM "Dataset" WHERE name = $1) ORDER BY id OFFSET 50000 LIMIT 1`,
+        `SELECT id FROM "Record" r WHERE r."datasetId" = (SELECT id FROM "Dataset" WHERE name = $1) ORDER BY id
+         OFFSET (SELECT count(*) / 2 FROM "Record" WHERE "datasetId" = (SELECT id FROM "Dataset" WHERE name = $1)) LIMIT 1`,
         [DATASET],
       );
       rows.push(

@@ -109,6 +109,7 @@ if (unreachable) {
     `Skipped: this benchmark needs the reference server at ${URL_BASE} (AutoCodeBench's MultiLanguageSandbox; ` +
       `docs/benchmarks.md, "Side by side with the reference server", says how to run it) — ${unreachable}.`,
   );
+  benchRun.finish({ skipped: unreachable });
   process.exit(0);
 }
 
