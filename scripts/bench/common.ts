@@ -89,8 +89,10 @@ export async function choosePort(flag: string | undefined, envName: string): Pro
 }
 
 /** The app's port: --app-port, else VERITY_BENCH_APP_PORT, else a free one. */
-export function chooseAppPort(flags: BenchFlags): Promise<number> {
-  return choosePort(flags["app-port"], "VERITY_BENCH_APP_PORT");
+export async function chooseAppPort(flags: BenchFlags): Promise<number> {
+  const port = await choosePort(flags["app-port"], "VERITY_BENCH_APP_PORT");
+  console.error(`App on port ${port}.`);
+  return port;
 }
 
 /**

@@ -5,7 +5,7 @@
 // memory: cutting a release (the entries stored in SQL), writing its folder (data.jsonl,
 // excluded.jsonl, README.md, manifest.json) and streaming its .tar.gz. Writes docs/benchmarks.md.
 //
-//   npm run bench:release [-- --no-write --json --db-port N --data-dir DIR]
+//   npm run bench:release [-- --records 100000 --no-write --json --db-port N --data-dir DIR]
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,13 +26,20 @@ import {
 import { seedRecords } from "./queue-common";
 
 const { values: options } = parseArgs({
-  options: { "no-write": { type: "boolean", default: false }, ...BENCH_OPTIONS },
+  options: {
+    records: { type: "string", default: "100000" },
+    "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
+  },
 });
 const benchRun = startBenchRun("bench:release", options);
 const SECTION = "## Releases at 100,000 records (issue 25)";
 const DATASET = "bench-release";
-const RECORDS = 100_000;
-const REPAIRED = 1_000;
+const RECORDS = Number(options.records);
+if (!Number.isInteger(RECORDS) || RECORDS < 10)
+  throw new Error(`--records must be an integer of at least 10, got ${options.records}`);
+// One record in a hundred repaired: 1,000 at the default size.
+const REPAIRED = Math.max(1, Math.floor(RECORDS / 100));
 
 const { dataDir } = await selectBenchDatabase(options, ".data/bench-release");
 
