@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import { countOf } from "@/lib/format/count";
 
 type Summary = {
   ok: boolean;
@@ -132,12 +133,12 @@ function ImportSummaryView({ summary }: { summary: Summary }) {
           className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200"
           role="status"
         >
-          Imported {summary.imported} records into{" "}
+          Imported {countOf(summary.imported, "record")} into{" "}
           <Link className="font-medium underline" href={`/datasets/${encodeURIComponent(summary.dataset)}`}>
             {summary.dataset}
           </Link>
           {summary.duplicates ? `; ${summary.duplicates} were already there` : ""}
-          {summary.skipped ? `; ${summary.skipped} bad lines skipped` : ""}.
+          {summary.skipped ? `; ${countOf(summary.skipped, "bad line")} skipped` : ""}.
         </p>
       ) : (
         <ErrorNote>

@@ -7,6 +7,7 @@ import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
 import type { CriticVerdict } from "@/lib/records/critic";
 
+import { releaseKeys } from "./key-hold";
 import { useWorkspace } from "./workspace-context";
 
 /**
@@ -32,6 +33,8 @@ export function CriticSummary({
     if (!isJustRevealed) return;
     section.current?.scrollIntoView({ block: "start" });
     section.current?.focus({ preventScroll: true });
+    // Keys pressed since the label was saved were kept for this moment (label-form.tsx).
+    releaseKeys();
   }, [isJustRevealed]);
 
   const failed = critic?.rules.filter((rule) => rule.passed === false) ?? [];

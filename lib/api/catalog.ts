@@ -17,6 +17,7 @@ import {
   leaseResponseSchema,
 } from "@/lib/validation/campaigns";
 import { commentThreadResponseSchema } from "@/lib/validation/comments";
+import { evidenceProgressResponseSchema, evidenceStartResponseSchema } from "@/lib/validation/evidence";
 import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/validation/gold";
 import {
   datasetListResponseSchema,
@@ -144,6 +145,7 @@ export const API_OPERATIONS: Operation[] = [
       401: errors[401],
       403: errors[403],
       503: errors[503],
+      507: "The server's disk is full; nothing imported.",
     },
     response: importSummaryResponseSchema,
   },
@@ -235,6 +237,16 @@ export const API_OPERATIONS: Operation[] = [
     response: verificationStartResponseSchema,
   },
   {
+    method: "POST",
+    path: "/datasets/{name}/evidence",
+    scope: "datasets:verify",
+    summary:
+      "Start (or resume) evidence collection for a dataset: mutation analysis with `mutants` per record (0–50, default 8; 0: none) and the flakiness check with `repeat` runs of each test (0: none, else 2–20). Follow it at GET /evidence/{batchId}.",
+    body: "{language?, mutants?, repeat?}",
+    responses: { 202: "{batchId, total, resumed, tasks}", ...errors },
+    response: evidenceStartResponseSchema,
+  },
+  {
     method: "GET",
     path: "/datasets/{name}/releases",
     scope: "releases:read",
@@ -300,11 +312,22 @@ export const API_OPERATIONS: Operation[] = [
   },
   {
     method: "GET",
+    path: "/evidence/{id}",
+    scope: "records:read",
+    summary: "An evidence batch's progress: record tasks done of total, errored, and why it stopped.",
+    responses: {
+      200: "{batchId, dataset, language, mutants, repeat, status, total, done, errored, stopReason}",
+      ...errors,
+    },
+    response: evidenceProgressResponseSchema,
+  },
+  {
+    method: "GET",
     path: "/verifications/{id}",
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, errored, repeat, flaky, stopReason}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, inconclusive, errored, repeat, flaky, stopReason}",
       ...errors,
     },
     response: verificationProgressResponseSchema,

@@ -5,6 +5,7 @@ import { reportToMarkdown } from "@/lib/reports/format";
 import { languageName, sortedLanguages } from "@/lib/reports/languages";
 
 import type { ReleaseSummary } from "./types";
+import { countOf } from "@/lib/format/count";
 
 /** The Hugging Face size category of a dataset of `n` records (`n<1K`, `1K<n<10K`, …). */
 export function sizeCategory(n: number): string {
@@ -26,7 +27,7 @@ export function sizeCategory(n: number): string {
 }
 
 const percent = (value: number | null) => (value === null ? "—" : `${(100 * value).toFixed(1)}%`);
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const plural = countOf;
 
 function frontMatter(release: ReleaseSummary): string {
   // JSON strings are YAML double-quoted strings: any dataset name stays one scalar.

@@ -59,7 +59,10 @@ export function registerCriticCommands(program: Command): void {
     .requiredOption("--name <name>", "the critic's name")
     .requiredOption("--base-url <url>", "the endpoint's base URL, e.g. https://api.openai.com/v1")
     .requiredOption("--model <model>", "the model to ask")
-    .option("--api-key-env <var>", "the environment variable the workers read the API key from")
+    .option(
+      "--api-key-env <var>",
+      "the variable the workers read the API key from (its name starts with VERITY_CRITIC_KEY_)",
+    )
     .option(
       "--prompt <file>",
       "a prompt template file ({{question}}, {{solution}}, {{demo_test}}, {{full_test}}, {{language}}, {{rules}}); default: Verity's",

@@ -9,6 +9,7 @@ import { importCriticFile, importRecords } from "@/lib/server/imports/imports";
 
 import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 function openFile(file: string) {
   if (!existsSync(file) || !statSync(file).isFile()) usageError(`no such file: ${file}`);
@@ -76,14 +77,14 @@ export function registerImportCommands(program: Command): void {
           console.error(`… and ${summary.errorCount - errors.length} more bad lines`);
         if (summary.ok) {
           console.log(
-            `Imported ${summary.imported} records into "${summary.dataset}" (${summary.duplicates} already there${summary.skipped ? `, ${summary.skipped} skipped` : ""}).`,
+            `Imported ${countOf(summary.imported, "record")} into "${summary.dataset}" (${summary.duplicates} already there${summary.skipped ? `, ${summary.skipped} skipped` : ""}).`,
           );
           if (summary.imported) console.log(`By language: ${formatLanguages(summary.byLanguage)}`);
         } else if (summary.errorCount === 0) {
           console.error("The file holds no records; nothing was imported.");
         } else {
           console.error(
-            `${summary.errorCount} bad line(s): nothing was imported. Fix them, or pass --skip-invalid to import the valid records.`,
+            `${countOf(summary.errorCount, "bad line")}: nothing was imported. Fix them, or pass --skip-invalid to import the valid records.`,
           );
         }
       }

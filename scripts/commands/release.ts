@@ -7,6 +7,7 @@ import { cutRelease, diffNamedReleases, writeReleaseFolder } from "@/lib/server/
 import { releaseNameSchema } from "@/lib/validation/releases";
 
 import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 function releaseName(name: string): string {
   const parsed = releaseNameSchema.safeParse(name);
@@ -47,7 +48,7 @@ export function registerReleaseCommands(program: Command): void {
         if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           console.log(
-            `Release ${cut.name}: ${cut.records} records in (${cut.revised} revised), ${cut.excluded} out.${path ? ` Written to ${path}.` : ""}`,
+            `Release ${cut.name}: ${countOf(cut.records, "record")} in (${cut.revised} revised), ${cut.excluded} out.${path ? ` Written to ${path}.` : ""}`,
           );
       },
     );

@@ -129,6 +129,19 @@ export function registerSandboxCommands(program: Command): void {
             ["language", "route", "toolchain", "sandbox", "version", "reference image", "skew", "detail"],
             ...report.languages.map(languageLine),
           ]);
+          console.log("");
+          printTable([
+            ["language", "library", "here", "reference image", "skew"],
+            ...report.languages.flatMap((language) =>
+              language.libraries.map((library) => [
+                language.language,
+                library.name,
+                library.local ?? "MISSING",
+                library.reference,
+                library.skew === "missing" ? "MISSING" : SKEW_LABELS[library.skew],
+              ]),
+            ),
+          ]);
         }
         const isBroken = !report.isolation.works || report.languages.some((item) => item.works === false);
         finish(isBroken ? 1 : 0);

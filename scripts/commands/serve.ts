@@ -14,6 +14,7 @@ import { disconnectPrisma } from "@/lib/server/db/client";
 import { DEMO_DATASET, DEMO_SOLUTIONS_FILE, loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
 import { failInterruptedImports } from "@/lib/server/imports/imports";
 import { closePgPool } from "@/lib/server/db/pool";
+import { sweepReleaseTempFolders } from "@/lib/server/releases/build-release";
 import { countUsers } from "@/lib/server/users/users";
 import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
@@ -54,6 +55,9 @@ export function registerServeCommand(program: Command): void {
       );
       const interrupted = await failInterruptedImports();
       if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
+      const staleReleases = await sweepReleaseTempFolders();
+      if (staleReleases > 0)
+        console.log(`Removed ${staleReleases} release folder(s) a stopped server left in the temp folder.`);
       if (settings.loadDemo) {
         const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.startup });
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);

@@ -61,17 +61,18 @@ export function registerVerifyCommands(program: Command): void {
             !options.json && process.stderr.isTTY
               ? new SingleBar({
                   format:
-                    "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored} | flaky {flaky}",
+                    "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | environment {environment} | unavailable {unavailable} | errored {errored} | flaky {flaky}",
                   stream: process.stderr,
                 })
               : null;
-          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0, flaky: 0 });
+          bar?.start(batch.total, 0, { valid: 0, failed: 0, environment: 0, unavailable: 0, errored: 0, flaky: 0 });
           let progress: VerificationProgress;
           for (;;) {
             progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
             bar?.update(progress.done, {
               valid: progress.executableValid,
               failed: progress.failed,
+              environment: progress.environmentFailed,
               unavailable: progress.unavailable,
               errored: progress.errored,
               flaky: progress.flaky,
@@ -106,7 +107,7 @@ export function registerVerifyCommands(program: Command): void {
       } else {
         for (const [name, counts] of Object.entries(byLanguage).sort()) {
           console.log(
-            `${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`,
+            `${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.environment).padStart(6)} not run: environment  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`,
           );
         }
         if (flaky) console.log(`${flaky.records} flaky records (tests run ${flaky.repeat} more times each, alone).`);

@@ -4,7 +4,7 @@ import { storedVisibility, visibilityFromInput, visibilityName } from "@/lib/evi
 import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 import type { CampaignListProgress, CampaignProgress, CampaignSummary } from "@/lib/campaigns/types";
 
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -77,9 +77,19 @@ function asSeenBy(actor: Actor, { goldShare, seed, ...campaign }: CampaignSummar
 }
 
 /**
+ * The key a campaign's sample is drawn under: an HMAC of its seed under a key derived from the
+ * server secret. The seed alone, however guessable ("42"), then predicts nothing an annotator can
+ * check against the items they are served; the same seed on this install draws the same sample.
+ */
+function sampleKeyOf(seed: string): string {
+  return createHmac("sha256", queueDrawKey("sample-seed")).update(seed).digest("hex");
+}
+
+/**
  * Creates a campaign over a dataset: a stratified random sample of `perLanguage` records per
- * language (or all), ordered and sampled by md5(seed, record key) so the same seed always gives the
- * same items, plus the error taxonomy. Done in SQL so 100,000 records stay cheap. Scope: campaigns:admin.
+ * language (or all), ordered and sampled by md5(sample key, record key), the sample key an HMAC of
+ * the seed under the server secret (stored, so the same seed always gives the same items), plus the
+ * error taxonomy. Done in SQL so 100,000 records stay cheap. Scope: campaigns:admin.
  */
 export async function createCampaign({
   actor,
@@ -90,6 +100,7 @@ export async function createCampaign({
 }): Promise<CampaignSummary & { seed: string }> {
   assertCan(actor, "campaigns:admin");
   const seed = input.seed ?? randomBytes(6).toString("hex");
+  const sampleKey = sampleKeyOf(seed);
   return prisma().$transaction(
     async (tx) => {
       const dataset = await tx.dataset.findUnique({ where: { name: input.dataset }, select: { id: true } });
@@ -109,6 +120,7 @@ export async function createCampaign({
           languages,
           perLanguage: input.perLanguage ?? null,
           seed,
+          sampleKey,
           overlap: input.overlap,
           agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
           // blind keeps meaning "the critic is hidden before the first label" for every reader of it.
@@ -134,7 +146,7 @@ export async function createCampaign({
       const itemCount = await insertSample(tx, {
         campaignId: campaign.id,
         datasetId: dataset.id,
-        seed,
+        drawKey: sampleKey,
         languages,
         perLanguage: input.perLanguage ?? null,
         overlap: input.overlap,
@@ -186,9 +198,9 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
 /**
  * Inserts the campaign's sample: per language, the records ranked within the first `perLanguage`
  * (all when null) that are not items yet, gold records left out (they only measure annotators),
- * queued after the existing items. A random campaign ranks by md5(seed, key) and queues in a secret
+ * queued after the existing items. A random campaign ranks by md5(draw key, key) and queues in a secret
  * order (an HMAC of the key under a server-side key, so annotators, who know record keys, cannot tell
- * which item comes next); because the rank depends only on the seed and the key, a larger size later
+ * which item comes next); because the rank depends only on the draw key and the key, a larger size later
  * adds exactly the records a campaign created with that size would have held. A suspicion campaign
  * ranks and queues by verity_suspicion_score (lib/evidence/suspicion.ts) from the record's evidence
  * now — highest first, ties in the random campaign's order — so its first item is the most
@@ -199,7 +211,8 @@ async function insertSample(
   sample: {
     campaignId: string;
     datasetId: string;
-    seed: string;
+    /** What the sample is ranked under: the campaign's sample key (its seed, for campaigns made before keys). */
+    drawKey: string;
     languages: string[];
     perLanguage: number | null;
     overlap: number;
@@ -207,7 +220,7 @@ async function insertSample(
     sampling: SamplingMode;
   },
 ): Promise<number> {
-  const { campaignId, datasetId, seed, languages, perLanguage, overlap, agreementFraction } = sample;
+  const { campaignId, datasetId, drawKey: seed, languages, perLanguage, overlap, agreementFraction } = sample;
   const isSuspicion = sample.sampling === "suspicion";
   // The record's evidence, only read when it orders the sample (solver counts are one index lookup per record).
   const score = isSuspicion
@@ -283,6 +296,7 @@ export async function extendCampaign({
           status: CampaignStatus;
           datasetId: string;
           seed: string;
+          sampleKey: string | null;
           languages: string[];
           perLanguage: number | null;
           overlap: number;
@@ -290,7 +304,7 @@ export async function extendCampaign({
           sampling: CampaignSampling;
         }[]
       >`
-        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction", sampling FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        SELECT status, "datasetId", seed, "sampleKey", languages, "perLanguage", overlap, "agreementFraction", sampling FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
       if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
       // An archived campaign is a finished record of its work: it takes no new items.
       if (campaign.status === "ARCHIVED")
@@ -318,7 +332,8 @@ export async function extendCampaign({
       const added = await insertSample(tx, {
         campaignId,
         datasetId: campaign.datasetId,
-        seed: campaign.seed,
+        // Campaigns made before the keyed draw keep the sample their seed drew.
+        drawKey: campaign.sampleKey ?? campaign.seed,
         languages,
         perLanguage,
         overlap: campaign.overlap,

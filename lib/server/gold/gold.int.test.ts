@@ -393,7 +393,7 @@ describe("gold items in a campaign", () => {
       const { n, correct } = await goldOf(user.id);
       expect(n).toBe(kinds[user.id].filter((kind) => kind === "gold").length);
       expect(byUser[user.id]).toMatchObject({
-        labelled: SAMPLE + n,
+        labelled: SAMPLE,
         gold: { n, correct, byLanguage: [{ language: "python", n, correct }] },
       });
       const agreement = await getCampaignAgreement({ actor: reviewer, campaignId });

@@ -3,7 +3,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { recordTitle } from "@/lib/records/title";
-import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import {
   applyChanges,
   contentOfColumns,
@@ -64,17 +64,20 @@ export type ProposedRevision = { id: string; recordId: number; number: number; c
  * Proposes a revision of a record the actor may revise: the changed fields over its current content,
  * a reason and the error categories it fixes. Numbered per record; the import is written as revision 1
  * first if it is not yet. Refused while another repair of the record waits for its check (CONFLICT),
- * when `baseRevision` is behind the record's (CONFLICT), or when nothing changes (INVALID_INPUT).
+ * when `baseRevision` is behind the record's (CONFLICT), when the actor already has `maxOpen` repairs
+ * waiting for their check (CONFLICT; none: no cap), or when nothing changes (INVALID_INPUT).
  * Audited in the same transaction. Scope: revisions:write.
  */
 export async function proposeRevision({
   actor,
   recordId,
   input,
+  maxOpen,
 }: {
   actor: Actor;
   recordId: number;
   input: RevisionProposal;
+  maxOpen?: number;
 }): Promise<ProposedRevision> {
   assertCan(actor, "revisions:write");
   return prisma().$transaction(async (tx) => {
@@ -111,6 +114,16 @@ export async function proposeRevision({
         "CONFLICT",
         `Revision ${waiting.number} of this record is waiting for its second check; propose yours once it is accepted or rejected.`,
       );
+    if (maxOpen !== undefined) {
+      // The author's proposals take turns (on other records too), so two at once cannot both pass the cap.
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`revisions:open:${actor.id}`}))::text AS locked`;
+      const open = await tx.recordRevision.count({ where: { authorId: actor.id, status: "PROPOSED" } });
+      if (open >= maxOpen)
+        throw new AppError(
+          "CONFLICT",
+          `You have ${open} repairs waiting for their check, the most one person may have at once; propose another once one of them is accepted or rejected.`,
+        );
+    }
     refuseUnknown(input.categories, await knownCategoryKeys(tx, record.datasetId));
     const { content, changed } = applyChanges(contentOfColumns(record), input);
     if (changed.length === 0)
@@ -221,11 +234,15 @@ export async function storeRevisionEvidence({
   evidence: RevisionEvidence;
 }): Promise<void> {
   assertCan(actor, "revisions:write");
-  const unavailable = evidence.demoOutcome === UNAVAILABLE || evidence.fullOutcome === UNAVAILABLE;
+  // Unavailable, or a first failing test that failed for want of a dependency: not known.
+  const isUnknown =
+    evidence.demoOutcome === UNAVAILABLE ||
+    evidence.fullOutcome === UNAVAILABLE ||
+    summarizeOutcome(evidence.demoOutcome, evidence.fullOutcome) === ENVIRONMENT_FAILURE;
   const data = {
     demoOutcome: evidence.demoOutcome,
     fullOutcome: evidence.fullOutcome,
-    executableValid: unavailable ? null : evidence.demoOutcome === "PASSED" && evidence.fullOutcome === "PASSED",
+    executableValid: isUnknown ? null : evidence.demoOutcome === "PASSED" && evidence.fullOutcome === "PASSED",
     evidenceBackend: evidence.backend,
     evidenceToolchain: evidence.toolchain,
     evidenceAt: new Date(),

@@ -139,7 +139,7 @@ describe("an inconclusive verdict", () => {
       inconclusive: 1,
     });
     expect(await verificationByLanguage({ actor: admin, datasetName: dataset })).toEqual({
-      python: { records: 4, executableValid: 1, failed: 2, unavailable: 0, inconclusive: 1, notRun: 0 },
+      python: { records: 4, executableValid: 1, failed: 2, unavailable: 0, environment: 0, inconclusive: 1, notRun: 0 },
     });
     const filtered = await listRecords({
       actor: admin,

@@ -115,7 +115,7 @@ describe.skipIf(!hasBwrap)("a record that never ends, through batch verification
       { line: 2, kind: "DEMO", outcome: "TIME_LIMIT_EXCEEDED" },
     ]);
     expect(await verificationByLanguage({ actor: admin, datasetName: dataset })).toEqual({
-      python: { records: 2, executableValid: 1, failed: 1, unavailable: 0, inconclusive: 0, notRun: 0 },
+      python: { records: 2, executableValid: 1, failed: 1, unavailable: 0, environment: 0, inconclusive: 0, notRun: 0 },
     });
     const report = await getCampaignReport({ actor: admin, campaignId });
     expect(report.byLanguage.python).toMatchObject({ executableValid: 1 / 2 });

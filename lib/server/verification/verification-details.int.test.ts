@@ -145,8 +145,8 @@ describe.skipIf(!hasBwrap)("verification details (needs bubblewrap: npm run sand
     ]);
     const summary = await verificationByLanguage({ actor: admin, datasetName: dataset });
     expect(summary).toEqual({
-      python: { records: 3, executableValid: 1, failed: 2, unavailable: 0, inconclusive: 0, notRun: 0 },
-      swift: { records: 1, executableValid: 0, failed: 0, unavailable: 1, inconclusive: 0, notRun: 0 },
+      python: { records: 3, executableValid: 1, failed: 2, unavailable: 0, environment: 0, inconclusive: 0, notRun: 0 },
+      swift: { records: 1, executableValid: 0, failed: 0, unavailable: 1, environment: 0, inconclusive: 0, notRun: 0 },
     });
   });
 

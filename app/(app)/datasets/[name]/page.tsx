@@ -4,9 +4,11 @@ import { InlineMarkdown } from "@/components/records/question-markdown";
 import Link from "next/link";
 
 import { ExecutableBadge } from "@/components/records/executable-badge";
+import { EvidenceButton } from "@/components/records/evidence-button";
 import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
+import { latestEvidence } from "@/lib/server/evidence/batches";
 import { latestVerification } from "@/lib/server/verification/batches";
 import { languageName } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
@@ -23,7 +25,13 @@ import { browseRecords, datasetFacets } from "@/lib/server/records/records";
 import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
 
-import { cutReleaseAction, startVerificationAction, verificationProgressAction } from "../actions";
+import {
+  cutReleaseAction,
+  evidenceProgressAction,
+  startEvidenceAction,
+  startVerificationAction,
+  verificationProgressAction,
+} from "../actions";
 import { CutReleaseForm } from "@/components/releases/cut-release-form";
 import { listReleases } from "@/lib/server/releases/queries";
 import { releaseNameSchema } from "@/lib/validation/releases";
@@ -128,6 +136,14 @@ export default async function DatasetPage({
               >
                 Which critic to trust
               </Link>
+            ) : null}
+            {can(actor, "datasets:verify") ? (
+              <EvidenceButton
+                dataset={name}
+                latest={await latestEvidence({ actor, datasetName: name })}
+                startEvidence={startEvidenceAction}
+                readProgress={evidenceProgressAction}
+              />
             ) : null}
             {can(actor, "datasets:verify") ? (
               <VerifyButton
@@ -281,9 +297,10 @@ export default async function DatasetPage({
               ))}
             </Select>
           </label>
-          <label className="text-sm">
+          <label className="max-w-full min-w-0 text-sm">
             <span className="mb-1 block text-slate-600">Look at</span>
-            <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at">
+            {/* Its longest option is wider than a phone: the select may shrink to the page. */}
+            <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at" className="max-w-full">
               <option value="">All</option>
               {EVIDENCE_REASONS.filter(
                 (reason) => mayReadCriticReasons || !CRITIC_READING_REASONS.includes(reason),
