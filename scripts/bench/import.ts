@@ -4,7 +4,7 @@
 // Prints a Markdown table and writes the "Import against COPY with the same indexes" subsection of
 // docs/benchmarks.md ("Scale-out (issue: scale-out)").
 //
-//   npm run bench:import -- [--records N] [--rounds 3] [--database-url URL] [--no-write]
+//   npm run bench:import -- [--records N] [--rounds 3] [--database-url URL | --db-port N --data-dir DIR] [--no-write] [--json]
 import { once } from "node:events";
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,10 +17,12 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 
 import {
+  BENCH_OPTIONS,
   chooseBenchDatabase,
   describeMachine,
   machineLine,
   percentile,
+  startBenchRun,
   uptime,
   writeBenchmarkSubsection,
 } from "./common";
@@ -31,8 +33,10 @@ const { values: options } = parseArgs({
     rounds: { type: "string", default: "3" },
     "database-url": { type: "string" },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
+const benchRun = startBenchRun("bench:import", options);
 const RECORD_COUNT = Number(options.records);
 if (!Number.isInteger(RECORD_COUNT) || RECORD_COUNT < 1)
   throw new Error(`--records must be a positive integer, got ${options.records}`);
@@ -42,7 +46,7 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
 
 // Before config is read (the modules below read it lazily): a data dir and port of its own, so the
 // benchmark never touches the app's database.
-chooseBenchDatabase(options["database-url"], ".data/bench");
+await chooseBenchDatabase(options["database-url"], options, ".data/bench");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
@@ -395,7 +399,7 @@ async function main(): Promise<void> {
     const section = [
       SECTION,
       "",
-      `Run on ${date} with \`npm run bench:import -- --rounds ${ROUNDS}\` (${options["database-url"] ? "external PostgreSQL" : "embedded PostgreSQL in `.data/bench`, port 54675"}).`,
+      `Run on ${date} with \`npm run bench:import -- --rounds ${ROUNDS}\` (${options["database-url"] ? "external PostgreSQL" : `embedded PostgreSQL in \`${process.env.VERITY_DATA_DIR}\``}).`,
       `${n} synthetic AutoCodeBench-shaped records (${LANGUAGES.length} languages, ≈500-char question and solution, two test functions), ${mib(fileBytes)} of JSONL, written in ${secs(generated.seconds)}. Each round imports the file into an empty dataset, then COPYs the same rows (same generator, same keys) into three scratch tables.`,
       "",
       table,
@@ -420,6 +424,11 @@ async function main(): Promise<void> {
       writeBenchmarkSubsection(PARENT, SECTION, section, docs);
       console.error(`Wrote the "${SECTION.slice(4)}" subsection of ${docs}`);
     }
+    benchRun.finish({
+      importOverCopyIndexed: Number(ratioIndexed.toFixed(3)),
+      importOverCopyLogged: Number(ratioLogged.toFixed(3)),
+      importOverCopy: Number(ratio.toFixed(3)),
+    });
   } finally {
     // The bench database is its own, but keep it from growing run after run.
     await client.query(`DELETE FROM "Dataset" WHERE name = ANY($1)`, [datasetNames]).catch(() => {});
