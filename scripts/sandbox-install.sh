@@ -263,6 +263,42 @@ if [[ -x "$go_bin" ]]; then
   rm -rf "$go_cache"
 fi
 
+# `go test` also vets the package it tests, and vet's facts about every standard package imported
+# live only in the build cache, which each job starts empty: they were 2–3 s of a trivial Go test's
+# 2.7 s here (docs/benchmarks.md, "Issue 35: Go's per-run cost"). A seed of that cache, made once
+# from a test importing the standard packages records use, is copied into each job's own cache
+# before `go test` (the Go recipe): the seed is root-owned and read-only, each job's copy its own.
+go_seed="$TOOLCHAINS_DIR/go-cache-seed"
+if [[ -x "$go_bin" ]]; then
+  go_version="$(GOTOOLCHAIN=local GOENV=off "$go_bin" env GOVERSION)"
+  if [[ "$(cat "$go_seed.version" 2>/dev/null || true)" != "$go_version" ]]; then
+    echo "sandbox-install: seeding Go's build cache ($go_seed)"
+    seed_work="$(mktemp -d)"
+    printf 'module sandbox\n\ngo %s\n' "${go_version#go}" >"$seed_work/go.mod"
+    {
+      printf 'package main\n\nimport (\n'
+      for pkg in bufio bytes container/heap container/list errors fmt math math/big math/bits math/rand \
+        os reflect regexp sort strconv strings sync testing time unicode unicode/utf8; do
+        printf '\t_ "%s"\n' "$pkg"
+      done
+      printf ')\n\nfunc TestSeed(t *testing.T) {}\n'
+    } | sed 's/_ "testing"/"testing"/' >"$seed_work/seed_test.go"
+    # The Go recipe's environment (lib/server/sandbox/recipes/go.ts), so the cache's keys match a job's.
+    if (cd "$seed_work" && env -i PATH="$(dirname "$go_bin"):/usr/bin:/bin" HOME="$seed_work" \
+      GODEBUG=installgoroot=all GOCACHE="$seed_work/cache" GOPATH="$seed_work/gopath" \
+      GOMODCACHE="$seed_work/gopath/pkg/mod" GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
+      GOTELEMETRY=off GO111MODULE=on CGO_ENABLED=0 "$go_bin" test -count=1 . >/dev/null); then
+      rm -rf "$go_seed"
+      cp -r "$seed_work/cache" "$go_seed"
+      seal "$go_seed"
+      echo "$go_version" >"$go_seed.version"
+    else
+      echo "sandbox-install: could not seed Go's build cache; Go runs work, a few seconds slower each" >&2
+    fi
+    chmod -R u+w "$seed_work" && rm -rf "$seed_work"
+  fi
+fi
+
 # --- JVM toolchains from Maven Central ------------------------------------------------------------
 # Maven resolves each set with its dependencies into a staging folder; the set is installed only when
 # the sha256 over its jars is the pinned one. A stamp holding that value makes a re-run skip it.
