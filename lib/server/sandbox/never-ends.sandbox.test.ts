@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
@@ -44,7 +45,12 @@ describe("a program that never ends, judged as batch verification judges it", ()
         );
         const elapsedMs = performance.now() - startedAt;
         const said = `exit ${result.exitCode} signal ${result.signal}\n${result.stderr}\n${result.compileOutput ?? ""}`;
-        expect(result.outcome, said).toBe(item.reference_outcome);
+        // Never a crash. On a machine busier than its cores the run alone may be starved before it
+        // spends its CPU budget: then, and only then, it is INCONCLUSIVE and says the load it saw.
+        if (result.outcome === "INCONCLUSIVE") {
+          expect(result.loadAverage ?? 0, said).toBeGreaterThanOrEqual(availableParallelism());
+          expect(result.verdictNote, said).toMatch(/the machine's load was/);
+        } else expect(result.outcome, said).toBe(item.reference_outcome);
         expect(result.limit, said).toBe("time");
         // The shared run's wall clock, then the run alone's (compile and run), plus starting up.
         const stepMs = stepTimeoutMs(item.language, BASE_TIMEOUT_MS);
