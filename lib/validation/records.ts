@@ -74,6 +74,14 @@ export const importQuerySchema = z.object({
     .optional()
     .transform((value) => value === "1" || value === "true"),
   fileName: storableText(255).optional(),
+  /** A shipped mapping's name (humaneval, mbpp, humaneval-x) or a mapping's JSON; none: AutoCodeBench. */
+  mapping: z.string().trim().min(1).max(16_000).optional(),
+});
+
+/** `POST /api/v1/datasets/{name}/records/preview`: how many leading records to read. */
+export const importPreviewQuerySchema = z.object({
+  mapping: importQuerySchema.shape.mapping,
+  limit: z.coerce.number().int().min(1).max(50).default(5),
 });
 
 // What the /api/v1 dataset, record, import and verification routes answer (the API catalog's
@@ -153,6 +161,25 @@ export const importSummaryResponseSchema = z.strictObject({
   errorCount: z.number().int().min(0),
   errors: z.array(lineErrorSchema),
   byLanguage: z.record(z.string(), z.number().int().min(0)),
+});
+
+/** `POST /api/v1/datasets/{name}/records/preview`: the first records as they would be imported; nothing written. */
+export const importPreviewResponseSchema = z.strictObject({
+  records: z.array(
+    z.strictObject({
+      line: z.number().int(),
+      key: z.string(),
+      language: z.string(),
+      difficulty: z.string().nullable(),
+      question: z.string(),
+      canonicalSolution: z.string(),
+      demoTestFunc: z.string(),
+      fullTestFunc: z.string(),
+      extra: z.json(),
+    }),
+  ),
+  errors: z.array(lineErrorSchema),
+  hasMore: z.boolean(),
 });
 
 /** `GET /api/v1/imports/{id}`. */
