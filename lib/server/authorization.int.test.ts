@@ -60,6 +60,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/campaigns/[id]/comments/actions.ts#addCommentAction": "comments:write",
   "app/(app)/campaigns/[id]/comments/actions.ts#markCommentsReadAction": "comments:write",
   "app/(app)/admin/sandbox/actions.ts#recheckSandboxAction": "sandbox:admin",
+  "app/(app)/admin/import/actions.ts#previewImportAction": "imports:write",
   "app/(app)/records/actions.ts#setGoldAnswerAction": "gold:write",
   "app/(app)/records/actions.ts#clearGoldAnswerAction": "gold:write",
   "app/(app)/datasets/actions.ts#importGoldAnswersAction": "gold:write",

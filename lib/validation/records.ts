@@ -163,6 +163,15 @@ export const importSummaryResponseSchema = z.strictObject({
   byLanguage: z.record(z.string(), z.number().int().min(0)),
 });
 
+/** The upload page's preview: the file's opening text (whole lines) and the chosen format. */
+export const importPreviewInputSchema = z.object({
+  text: z
+    .string()
+    .min(1, "Choose a file to preview.")
+    .max(512 * 1024),
+  mapping: importQuerySchema.shape.mapping,
+});
+
 /** `POST /api/v1/datasets/{name}/records/preview`: the first records as they would be imported; nothing written. */
 export const importPreviewResponseSchema = z.strictObject({
   records: z.array(

@@ -113,7 +113,8 @@ export function chooseBenchDatabase(databaseUrl: string | undefined, dataDir: st
     return;
   }
   process.env.VERITY_DATA_DIR = dataDir;
-  process.env.VERITY_DB_PORT = "54675";
+  // VERITY_BENCH_DB_PORT moves it, so two checkouts' benchmarks on one machine do not collide.
+  process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54675";
   delete process.env.DATABASE_URL;
 }
 
