@@ -5,3 +5,4 @@ export * from "./languages";
 export * from "./reader";
 export * from "./validate";
 export * from "./mapping";
+export * from "./harness";
