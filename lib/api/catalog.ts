@@ -21,6 +21,7 @@ import {
   datasetListResponseSchema,
   importJobResponseSchema,
   importPreviewResponseSchema,
+  harnessResponseSchema,
   importSummaryResponseSchema,
   recordPageResponseSchema,
   recordResponseSchema,
@@ -171,6 +172,20 @@ export const API_OPERATIONS: Operation[] = [
       403: errors[403],
     },
     response: importPreviewResponseSchema,
+  },
+  {
+    method: "PATCH",
+    path: "/datasets/{name}/harness",
+    scope: "datasets:verify",
+    summary:
+      "The harness profile each language of the dataset runs with (java-main, javascript-exit-code, typescript-exit-code, go-testify; docs/sandbox.md); a language left out runs AutoCodeBench's rules. Replaces the whole choice.",
+    body: "application/json: {harness: {language: profile}}",
+    responses: {
+      ...errors,
+      200: "{dataset, harness}",
+      422: "An unknown profile, or a profile for another language (fieldErrors name the language).",
+    },
+    response: harnessResponseSchema,
   },
   {
     method: "GET",

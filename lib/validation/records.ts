@@ -3,6 +3,7 @@ import { z } from "zod";
 import { EVIDENCE_REASONS } from "@/lib/evidence/suspicion";
 import { recordEvidenceSchema } from "@/lib/evidence/types";
 import { unstorableCharacter } from "@/lib/records/json-limits";
+import { harnessChoiceSchema } from "@/lib/records/harness";
 import { LANGUAGES } from "@/lib/records/languages";
 import { OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 import { MAX_REPEAT } from "@/lib/evidence/flaky";
@@ -162,6 +163,12 @@ export const importSummaryResponseSchema = z.strictObject({
   errors: z.array(lineErrorSchema),
   byLanguage: z.record(z.string(), z.number().int().min(0)),
 });
+
+/** `PATCH /api/v1/datasets/{name}/harness`: the whole choice, `{language: profile}`. */
+export const harnessRequestSchema = z.strictObject({ harness: harnessChoiceSchema });
+
+/** Its answer. */
+export const harnessResponseSchema = z.strictObject({ dataset: z.string(), harness: z.record(z.string(), z.string()) });
 
 /** The upload page's preview: the file's opening text (whole lines) and the chosen format. */
 export const importPreviewInputSchema = z.object({
