@@ -1,4 +1,4 @@
-import { setDatasetHarness } from "@/lib/server/datasets/harness";
+import { setDatasetHarness } from "@/lib/server/verification/harness";
 import { apiRoute, pathSegment, readJson } from "@/lib/server/http";
 import { harnessRequestSchema } from "@/lib/validation/records";
 
