@@ -78,3 +78,20 @@ describe.skipIf(skipWithoutSandbox(javascriptSkip, status.problem ? undefined : 
     }, 300_000);
   },
 );
+
+const goSkip = status.problem ?? ((await backend.toolchain("go")).isFound ? null : "toolchain not installed");
+
+describe.skipIf(skipWithoutSandbox(goSkip, status.problem ? undefined : "go"))(
+  `go-testify's splice and commands, with the standard library only${goSkip ? ` (skipped: ${goSkip})` : ""}`,
+  () => {
+    it("runs a HumanEval-X-shaped Go record (a prompt without a package clause) and fails a wrong one", async () => {
+      const test =
+        'package main\n\nimport "testing"\n\nfunc TestTwice(t *testing.T) {\n\tif Twice(4) != 8 {\n\t\tt.Fatal("Twice(4) is not 8")\n\t}\n}\n';
+      const solution = (factor: number) => `func Twice(n int) int {\n\treturn n * ${factor}\n}\n`;
+      const passing = await run({ language: "go", solution: solution(2), test, profile: "go-testify" });
+      expect(passing.outcome, passing.stderr + passing.stdout).toBe("PASSED");
+      const failing = await run({ language: "go", solution: solution(3), test, profile: "go-testify" });
+      expect(failing.outcome).toBe("RUNTIME_ERROR");
+    }, 300_000);
+  },
+);
