@@ -36,7 +36,7 @@ const templateSchema = z.union([partSchema, z.array(partSchema).min(1, "give at 
 });
 
 /** The JSON a mapping file holds (and the query parameter or form field carries). */
-export const fieldMappingSchema = z
+const fieldMappingSchema = z
   .object({
     name: z.string().min(1).max(100),
     description: z.string().max(1000).optional(),

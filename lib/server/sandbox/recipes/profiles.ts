@@ -26,7 +26,7 @@ const JAVA_IMPORT_OR_PACKAGE = /^\s*(import|package)\s[^;]*;\s*$/;
  * Java as `javac Main.java && java Main` runs it: solution and test in one Main.java (the test holds
  * `public class Main` with `main`), their import lines on top, package lines dropped.
  */
-export function spliceJavaMain(solution: string, test: string): string {
+function spliceJavaMain(solution: string, test: string): string {
   const lines = `${solution}\n${test}`.split("\n");
   const imports = [...new Set(lines.filter((line) => /^\s*import\s/.test(line)).map((line) => line.trim()))];
   const body = lines.filter((line) => !JAVA_IMPORT_OR_PACKAGE.test(line)).join("\n");
@@ -34,7 +34,7 @@ export function spliceJavaMain(solution: string, test: string): string {
 }
 
 /** A read-only Go module cache (a proxy layout under cache/download) the install may fill; see docs/sandbox.md. */
-export const GO_MODULE_CACHE = `${TOOLCHAINS_DIR}/go-modcache`;
+const GO_MODULE_CACHE = `${TOOLCHAINS_DIR}/go-modcache`;
 
 /** Writes go.mod for the job's Go and lets `-mod=mod` take the test's modules from the read-only cache. */
 const GO_TESTIFY_RUN_SCRIPT =
