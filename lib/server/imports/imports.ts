@@ -216,7 +216,8 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
         after: {
           origin: input.origin,
           fileName: input.fileName ?? null,
-          mapping: input.mapping?.name ?? null,
+          // Named only when there was one, so an AutoCodeBench import's audit row is as it always was.
+          ...(input.mapping ? { mapping: input.mapping.name } : {}),
           imported: summary.imported,
           duplicates: summary.duplicates,
           skipped: summary.skipped,
