@@ -69,6 +69,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/repairs/actions.ts#checkRevisionAction": "revisions:check",
   "app/(app)/records/actions.ts#checkFlakinessAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#startVerificationAction": "datasets:verify",
+  "app/(app)/datasets/actions.ts#setDatasetHarnessAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
   "app/(app)/critics/actions.ts#saveCriticAction": "critics:admin",
   "app/(app)/critics/actions.ts#startCriticRunAction": "critics:admin",

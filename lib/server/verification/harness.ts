@@ -1,6 +1,6 @@
 import "server-only";
 
-import type { HarnessChoice } from "@/lib/records/harness";
+import { type HarnessChoice, harnessChoiceSchema } from "@/lib/records/harness";
 import { writeAudit } from "@/lib/server/audit/audit";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
@@ -36,4 +36,19 @@ export async function setDatasetHarness({
     });
     return { dataset: datasetName, harness };
   });
+}
+
+/** A dataset's harness choice as stored (a value that is not a choice reads as none). Scope: datasets:verify. */
+export async function getDatasetHarness({
+  actor,
+  datasetName,
+}: {
+  actor: Actor | SystemActor;
+  datasetName: string;
+}): Promise<HarnessChoice> {
+  assertCan(actor, "datasets:verify");
+  const dataset = await prisma().dataset.findUnique({ where: { name: datasetName }, select: { harness: true } });
+  if (!dataset) throw new AppError("NOT_FOUND", `No dataset named "${datasetName}".`);
+  const parsed = harnessChoiceSchema.safeParse(dataset.harness);
+  return parsed.success ? parsed.data : {};
 }

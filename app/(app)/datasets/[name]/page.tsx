@@ -4,6 +4,7 @@ import { InlineMarkdown } from "@/components/records/question-markdown";
 import Link from "next/link";
 
 import { ExecutableBadge } from "@/components/records/executable-badge";
+import { HarnessForm } from "@/components/records/harness-form";
 import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
@@ -23,9 +24,15 @@ import { browseRecords, datasetFacets } from "@/lib/server/records/records";
 import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
 
-import { cutReleaseAction, startVerificationAction, verificationProgressAction } from "../actions";
+import {
+  cutReleaseAction,
+  setDatasetHarnessAction,
+  startVerificationAction,
+  verificationProgressAction,
+} from "../actions";
 import { CutReleaseForm } from "@/components/releases/cut-release-form";
 import { listReleases } from "@/lib/server/releases/queries";
+import { getDatasetHarness } from "@/lib/server/verification/harness";
 import { releaseNameSchema } from "@/lib/validation/releases";
 
 export const metadata = { title: "Records" };
@@ -153,6 +160,19 @@ export default async function DatasetPage({
             </p>
           ))}
         </div>
+      ) : null}
+      {can(actor, "datasets:verify") ? (
+        <Card title="Harness" className="mb-4">
+          <p className="mb-3 text-sm text-slate-600">
+            How batch verification runs each language: AutoCodeBench&apos;s rules, or the profile of a benchmark whose
+            own harness runs its tests differently (docs/sandbox.md, Harness profiles).
+          </p>
+          <HarnessForm
+            dataset={name}
+            harness={await getDatasetHarness({ actor, datasetName: name })}
+            onSave={setDatasetHarnessAction}
+          />
+        </Card>
       ) : null}
       {goldCount !== null ? (
         <Card title={`Gold answers (${goldCount.toLocaleString("en")})`} className="mb-4">
