@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 
-import { admin, annotator, setupCode, signIn } from "./people";
+import { admin, annotator, setupCode, signIn, signInThroughPage } from "./people";
 
 // One story, in order: the first admin sets Verity up, invites an annotator, imports data. It stays
 // serial on purpose: the order is the product's first run. Only an empty database shows "Create the
@@ -81,7 +81,7 @@ test("a returning user signs in with email and password; a wrong password is ref
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText("Wrong email or password.")).toBeVisible();
-  await signIn(page, annotator);
+  await signInThroughPage(page, annotator);
   await expect(page.getByText("Ann Otator · annotator")).toBeVisible();
 });
 
@@ -99,7 +99,7 @@ test("an upload with one bad line names the line and imports nothing", async ({ 
   // The recent imports list keeps the outcome after the page is left.
   await expect(
     page.getByRole("table", { name: "Recent imports" }).getByRole("row").filter({ hasText: "e2e-bad" }),
-  ).toContainText("1 bad line(s); nothing was imported.");
+  ).toContainText("1 bad line; nothing was imported.");
   await page.getByRole("link", { name: "Datasets" }).click();
   await expect(page.getByText("No datasets yet")).toBeVisible();
 });

@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page } from "@playwright/test";
+import { type Browser, type Cookie, expect, type Page } from "@playwright/test";
 
 import { setupCodeFor } from "../lib/auth/setup-code";
 
@@ -18,16 +18,52 @@ export const SAME_ORIGIN = { "sec-fetch-site": "same-origin" };
 type Person = { email: string; password: string };
 type Role = "ADMIN" | "ANNOTATOR" | "REVIEWER";
 
+// Each person's session cookies from their first sign-in in this worker (through the sign-in page,
+// the first-admin form or an accepted invitation), by email: Playwright's stored session state, kept
+// per person. Signing in is the subject of a few specs only (foundation, sessions, sign-in-deep-link,
+// sign-in-limits, security-http), which sign in through the page; elsewhere it is setup, and a page
+// given an earlier sign-in's cookies is signed in as a second sign-in would leave it, without the
+// sign-in page's round trips and its bcrypt check each time.
+const sessions = new Map<string, Cookie[]>();
+
+/**
+ * Signs the page in as the person: with their session from an earlier sign-in in this worker while
+ * the server still takes it (a sign-out or a disabled account ends it), else through the sign-in page.
+ */
 export async function signIn(page: Page, user: Person) {
+  if (await resumeSession(page, user)) return;
+  await signInThroughPage(page, user);
+}
+
+/** Signs in through the sign-in page, as a person does (for the specs about signing in), and keeps the session. */
+export async function signInThroughPage(page: Page, user: Person) {
   await page.goto("/signin");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/datasets$/);
+  await keepSession(page, user);
+}
+
+async function keepSession(page: Page, user: Person) {
+  sessions.set(user.email, await page.context().cookies());
+}
+
+/** Gives the page the person's kept session cookies and opens the datasets; false if there are none or the server refused them. */
+async function resumeSession(page: Page, user: Person): Promise<boolean> {
+  const cookies = sessions.get(user.email);
+  if (!cookies) return false;
+  await page.context().addCookies(cookies);
+  await page.goto("/datasets");
+  if (new URL(page.url()).pathname === "/datasets") return true;
+  sessions.delete(user.email);
+  await page.context().clearCookies();
+  return false;
 }
 
 /** Signs in as the admin, creating the admin first on an empty database, so a spec can run alone. */
 export async function signInAsAdmin(page: Page) {
+  if (await resumeSession(page, admin)) return;
   await page.goto("/signin");
   const firstAdmin = page.getByRole("heading", { name: "Create the first admin" });
   await expect(firstAdmin.or(page.getByRole("heading", { name: "Sign in" }))).toBeVisible();
@@ -37,6 +73,7 @@ export async function signInAsAdmin(page: Page) {
   await page.getByLabel("Password").fill(admin.password);
   await page.getByRole("button", { name: "Create admin account" }).click();
   await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
+  await keepSession(page, admin);
 }
 
 /** The admin invites someone (Python) on the Users page; the invitee sets a name and password in a fresh browser. */
@@ -59,6 +96,8 @@ async function acceptInvitation(browser: Browser, link: string, user: Person & {
   await invitee.getByLabel("Password").fill(user.password);
   await invitee.getByRole("button", { name: "Create account" }).click();
   await expect(invitee.getByText(`${user.name} · ${role.toLowerCase()}`)).toBeVisible();
+  // Accepting signed them in: a later signIn as them takes this session.
+  await keepSession(invitee, user);
   await invitee.context().close();
 }
 
@@ -77,15 +116,19 @@ export async function ensurePeople(browser: Browser) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await signInAsAdmin(page);
-  const probe = await (await browser.newContext()).newPage();
-  await probe.goto("/signin");
-  await probe.getByLabel("Email").fill(annotator.email);
-  await probe.getByLabel("Password").fill(annotator.password);
-  await probe.getByRole("button", { name: "Sign in" }).click();
-  const refused = probe.getByText("Wrong email or password.");
-  await expect(refused.or(probe.getByRole("heading", { name: "Datasets" }))).toBeVisible();
-  if (await refused.isVisible()) await addPerson(page, { ...annotator, name: "Ann Otator" }, "ANNOTATOR");
-  await probe.context().close();
+  // A kept session of the annotator's says they exist; else a sign-in tells.
+  if (!sessions.has(annotator.email)) {
+    const probe = await (await browser.newContext()).newPage();
+    await probe.goto("/signin");
+    await probe.getByLabel("Email").fill(annotator.email);
+    await probe.getByLabel("Password").fill(annotator.password);
+    await probe.getByRole("button", { name: "Sign in" }).click();
+    const refused = probe.getByText("Wrong email or password.");
+    await expect(refused.or(probe.getByRole("heading", { name: "Datasets" }))).toBeVisible();
+    if (await refused.isVisible()) await addPerson(page, { ...annotator, name: "Ann Otator" }, "ANNOTATOR");
+    else await keepSession(probe, annotator);
+    await probe.context().close();
+  }
   await context.close();
 }
 

@@ -131,7 +131,7 @@ test("fix 121 → 120 in the workspace, a second annotator accepts it blind, and
   const cut = page.getByRole("form", { name: "Cut a release" });
   await cut.getByLabel("Release name").fill("v1");
   await cut.getByRole("button", { name: "Cut a release" }).click();
-  await expect(cut.getByRole("status")).toHaveText("Release v1 cut: 1 records in (1 at a repaired revision), 0 out.");
+  await expect(cut.getByRole("status")).toHaveText("Release v1 cut: 1 record in (1 at a repaired revision), 0 out.");
   const listed = page.getByRole("table", { name: "Releases" });
   await expect(listed.getByRole("row", { name: /v1/ })).toBeVisible();
   await cut.getByLabel("Release name").fill("v1");

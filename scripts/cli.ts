@@ -1,6 +1,8 @@
 // The `verity` command line: one program, a subcommand per job.
 import { Command } from "commander";
 
+import { CommandExit, endCommand, exitAfterOutput } from "./commands/exit";
+
 import { registerBackupCommands } from "./commands/backup";
 import { registerCriticCommands } from "./commands/critic";
 import { registerDbCommands } from "./commands/db";
@@ -22,7 +24,7 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride((error) => {
     // Usage errors exit 2; help and version exit 0.
-    process.exit(error.exitCode === 0 ? 0 : 2);
+    endCommand(error.exitCode === 0 ? 0 : 2);
   });
 
 registerServeCommand(program);
@@ -40,4 +42,13 @@ registerSandboxCommands(program);
 registerCriticCommands(program);
 registerSolutionCommands(program);
 
-await program.parseAsync(process.argv);
+// Every command ends here, and only here: see exit.ts.
+const code = await program.parseAsync(process.argv).then(
+  () => 0,
+  (error: unknown) => {
+    if (error instanceof CommandExit) return error.code;
+    console.error(error);
+    return 1;
+  },
+);
+await exitAfterOutput(code);

@@ -9,7 +9,11 @@
 # - Go 1.24.5: the Go toolchain module from the Go module proxy, as GOTOOLCHAIN fetches it;
 # - JUnit console 1.11.4, org.json 20241224 and Gson 2.11.0 (Maven Central);
 # - Kotlin 1.9.24's compiler and Scala 3.3.6's compiler (Maven Central);
-# - the Rust crates rand 0.4, regex 1 and md5 0.7.0 (crates.io), built once into rlibs.
+# - the Rust crates rand 0.4, regex 1 and md5 0.7.0 (crates.io), built once into rlibs;
+# - the Python libraries of the reference image's `pip install` (numpy, pandas, scipy, scikit-learn,
+#   opencv, pyarrow, pytest, …; PyPI wheels pinned with their sha256 in sandbox-python-libs/).
+# The reference image's C++ libraries (Boost, Eigen, nlohmann-json, OpenSSL, …) and shell tools
+# (bc, jq) come from Debian.
 # Where a registry cannot be reached, Debian's packages stand in (Go 1.23 from bookworm-backports,
 # Debian's junit5; no crates, no Kotlin, no Scala) and the script says which languages then differ.
 # Rust 1.96 is Debian 12's rustc-web / cargo-web (security-supported; they replace rustc/cargo).
@@ -21,6 +25,7 @@
 #   VERITY_GOPROXY           the Go module proxy (default: $GOPROXY, else proxy.golang.org)
 #   VERITY_MAVEN_REPOSITORY  a Maven repository used instead of Maven Central (a mirror of it)
 #   VERITY_CRATES_REGISTRY   a sparse index used instead of crates.io, e.g. sparse+https://mirror/index/
+#   VERITY_PYPI_INDEX        a package index used instead of PyPI, e.g. https://mirror/simple/
 #   VERITY_TOOLCHAINS_DIR    where the registries' toolchains go (default /opt/verity, the folder the
 #                            sandbox binds; anything else only for trying the script out)
 set -euo pipefail
@@ -45,6 +50,7 @@ TOOLCHAINS_DIR="${VERITY_TOOLCHAINS_DIR:-/opt/verity}"
 GO_PROXY="${VERITY_GOPROXY:-${GOPROXY:-https://proxy.golang.org,direct}}"
 MAVEN_REPOSITORY="${VERITY_MAVEN_REPOSITORY:-}"
 CRATES_REGISTRY="${VERITY_CRATES_REGISTRY:-}"
+PYPI_INDEX="${VERITY_PYPI_INDEX:-}"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # Languages that, after this run, differ from the reference image's toolchain (reported at the end).
 differs=()
@@ -91,7 +97,35 @@ PACKAGES=(
   ca-certificates
   tzdata # the sandbox runs in the reference's time zone (Asia/Shanghai)
   python3
+  python3-pip # installs the Python libraries below into their own folder, never into the system's
   g++
+  # The reference image's C++ libraries (its `apt-get install` for the cpp sandbox), where small:
+  # Boost's headers and the compiled libraries a record may link (-lboost_…), not libboost-all-dev
+  # (MPI, Python bindings, … : 400 MB); no OpenCV (650 MB), protobuf, curl or libxml2 (docs/sandbox.md).
+  libboost-dev
+  libboost-system-dev
+  libboost-filesystem-dev
+  libboost-regex-dev
+  libboost-program-options-dev
+  libboost-thread-dev
+  libboost-date-time-dev
+  libboost-serialization-dev
+  libboost-iostreams-dev
+  libboost-random-dev
+  libboost-graph-dev
+  libeigen3-dev
+  nlohmann-json3-dev
+  libssl-dev # -lssl, -lcrypto
+  libgtest-dev
+  libgmp-dev
+  libsqlite3-dev
+  zlib1g-dev
+  libjsoncpp-dev
+  libsodium-dev
+  libcrypto++-dev
+  libgsl-dev
+  bc # the reference image's shell tools
+  jq
   openjdk-17-jdk-headless
   junit5
   nodejs
@@ -227,6 +261,42 @@ if [[ -x "$go_bin" ]]; then
     "${go_env[@]}" "$go_bin" install std
   fi
   rm -rf "$go_cache"
+fi
+
+# `go test` also vets the package it tests, and vet's facts about every standard package imported
+# live only in the build cache, which each job starts empty: they were 2–3 s of a trivial Go test's
+# 2.7 s here (docs/benchmarks.md, "Issue 35: Go's per-run cost"). A seed of that cache, made once
+# from a test importing the standard packages records use, is copied into each job's own cache
+# before `go test` (the Go recipe): the seed is root-owned and read-only, each job's copy its own.
+go_seed="$TOOLCHAINS_DIR/go-cache-seed"
+if [[ -x "$go_bin" ]]; then
+  go_version="$(GOTOOLCHAIN=local GOENV=off "$go_bin" env GOVERSION)"
+  if [[ "$(cat "$go_seed.version" 2>/dev/null || true)" != "$go_version" ]]; then
+    echo "sandbox-install: seeding Go's build cache ($go_seed)"
+    seed_work="$(mktemp -d)"
+    printf 'module sandbox\n\ngo %s\n' "${go_version#go}" >"$seed_work/go.mod"
+    {
+      printf 'package main\n\nimport (\n'
+      for pkg in bufio bytes container/heap container/list errors fmt math math/big math/bits math/rand \
+        os reflect regexp sort strconv strings sync testing time unicode unicode/utf8; do
+        printf '\t_ "%s"\n' "$pkg"
+      done
+      printf ')\n\nfunc TestSeed(t *testing.T) {}\n'
+    } | sed 's/_ "testing"/"testing"/' >"$seed_work/seed_test.go"
+    # The Go recipe's environment (lib/server/sandbox/recipes/go.ts), so the cache's keys match a job's.
+    if (cd "$seed_work" && env -i PATH="$(dirname "$go_bin"):/usr/bin:/bin" HOME="$seed_work" \
+      GODEBUG=installgoroot=all GOCACHE="$seed_work/cache" GOPATH="$seed_work/gopath" \
+      GOMODCACHE="$seed_work/gopath/pkg/mod" GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
+      GOTELEMETRY=off GO111MODULE=on CGO_ENABLED=0 "$go_bin" test -count=1 . >/dev/null); then
+      rm -rf "$go_seed"
+      cp -r "$seed_work/cache" "$go_seed"
+      seal "$go_seed"
+      echo "$go_version" >"$go_seed.version"
+    else
+      echo "sandbox-install: could not seed Go's build cache; Go runs work, a few seconds slower each" >&2
+    fi
+    chmod -R u+w "$seed_work" && rm -rf "$seed_work"
+  fi
 fi
 
 # --- JVM toolchains from Maven Central ------------------------------------------------------------
@@ -377,6 +447,45 @@ if [[ ! -s "$rust_crates/extern.args" ]]; then
   : >"$rust_crates/extern.args"
   seal "$rust_crates"
   differs+=("rust (no crates: rand, regex and md5 are missing)")
+fi
+
+# --- Python libraries -----------------------------------------------------------------------------
+# The reference image pip-installs numpy, pandas, scipy, scikit-learn, opencv, pyarrow, pytest, … into
+# its Python 3.11. Here the same libraries (requirements.lock: wheels for CPython 3.11 on x86_64, each
+# with its sha256; OpenCV's headless build) go into their own folder, read-only to the sandbox, which
+# the Python recipe puts on PYTHONPATH; the system's Python is left alone. Reinstalled when the lock
+# or /usr/bin/python3 changes.
+PYTHON_LIBS_VERSION="2025.07"
+python_libs="$TOOLCHAINS_DIR/python-libs-$PYTHON_LIBS_VERSION"
+python_lock="$SCRIPT_DIR/sandbox-python-libs/requirements.lock"
+# The python3 the sandbox runs (its PATH has /usr only), not a pyenv one earlier on root's PATH.
+python_bin="/usr/bin/python3"
+python_stamp="$("$python_bin" -VV 2>/dev/null | sha256sum | cut -d' ' -f1)-$(sha256sum "$python_lock" | cut -d' ' -f1)"
+if [[ "$(cat "$python_libs/.verity-stamp" 2>/dev/null || true)" != "$python_stamp" ]]; then
+  echo "sandbox-install: installing the Python libraries (numpy, pandas, scipy, …) into $python_libs"
+  pypi_index=()
+  [[ -n "$PYPI_INDEX" ]] && pypi_index=(--index-url "$PYPI_INDEX")
+  python_work="$(mktemp -d)"
+  rm -rf "$python_libs.new"
+  # --target: the folder, not the system (Debian's pip refuses the system anyway); wheels only, each
+  # checked against the lock's sha256; compiled to bytecode now, since jobs cannot write it.
+  if "$python_bin" -m pip install --quiet --disable-pip-version-check --no-cache-dir --no-input \
+    "${pypi_index[@]+"${pypi_index[@]}"}" --only-binary=:all: --no-deps --require-hashes \
+    --target "$python_libs.new" -r "$python_lock" >"$python_work/log" 2>&1; then
+    printf '%s\n' "$python_stamp" >"$python_libs.new/.verity-stamp"
+    seal "$python_libs.new"
+    rm -rf "$python_libs"
+    mv "$python_libs.new" "$python_libs"
+  else
+    echo "sandbox-install: warning: could not install the Python libraries: $(grep -m1 -E 'ERROR' "$python_work/log" || tail -1 "$python_work/log")" >&2
+    rm -rf "$python_libs.new"
+  fi
+  rm -rf "$python_work"
+fi
+if [[ -f "$python_libs/.verity-stamp" ]]; then
+  link_to "python-libs-$PYTHON_LIBS_VERSION" "$TOOLCHAINS_DIR/python-libs"
+else
+  differs+=("python (no libraries: numpy, pandas, scipy, … are missing)")
 fi
 
 # tsx runs TypeScript inside the sandbox; install it globally (under /usr or /usr/local).

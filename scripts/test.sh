@@ -3,19 +3,61 @@
 # sandbox (real bubblewrap; run `npm run sandbox:install` first), the cluster tier (Debian's
 # PostgreSQL, two app instances and a worker; needs `apt-get install postgresql`), and Playwright
 # e2e in Chromium. Under CI the integration tests also run on Debian's PostgreSQL (15 on Debian 12).
+# It ends with each stage's wall time and the slowest files of each tier (scripts/test-summary.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-reports
-rm -f test-reports/vitest-*.json
+rm -f test-reports/vitest-*.json test-reports/playwright.json test-reports/stages.tsv
 reports=(test-reports/vitest.json)
 SECONDS=0
 
-echo "== ESLint"; npx eslint .
-echo "== Prettier"; npx prettier --check .
-echo "== Dependency rules"; npm run --silent lint:deps
-echo "== Dead code"; npm run --silent lint:dead
-echo "== TypeScript"; npx tsc --noEmit
-stage() { echo "== $1 (at ${SECONDS} s)"; }
+# Each stage's budget in seconds of wall time, one line each. A stage more than 50% over its budget
+# fails `npm test` after the summary. No CI run has printed its stages yet: these are generous
+# estimates from a loaded 2-core machine (docs/benchmarks.md, "Issue 37"), since CI machines vary
+# and a false failure costs more than a late warning. Tighten them from CI's own figures.
+declare -A budget
+budget[ESLint]=300
+budget[Prettier]=120
+budget[Dependency rules]=120
+budget[Dead code]=150
+budget[TypeScript]=400
+budget[Vitest: unit and sandbox]=1500
+budget[Vitest: integration]=1800
+budget[Next.js build]=600
+budget[Cluster]=600
+budget[Playwright e2e]=1800
+
+# Each stage's name, wall time and budget go to test-reports/stages.tsv when the next one starts.
+current_stage=""
+stage_started=0
+end_stage() {
+  if [[ -n "$current_stage" ]]; then
+    printf '%s\t%s\t%s\n' "$current_stage" $((SECONDS - stage_started)) "${budget[$current_stage]}" >>test-reports/stages.tsv
+    current_stage=""
+  fi
+}
+stage() {
+  end_stage
+  current_stage=$1
+  stage_started=$SECONDS
+  echo "== $1 (at ${SECONDS} s)"
+}
+# A failed stage still shows where the time went before it.
+trap 'status=$?; if ((status != 0)); then end_stage; node scripts/test-summary.mjs --stages test-reports/stages.tsv; fi' EXIT
+
+stage "ESLint"
+npx eslint .
+stage "Prettier"
+npx prettier --check .
+stage "Dependency rules"
+npm run --silent lint:deps
+stage "Dead code"
+npm run --silent lint:dead
+stage "TypeScript"
+# The route types Next generates (.next/types) first, so that tsc checks pages and routes against
+# them as `next build` would: the build then skips its own type check (next.config.ts).
+npx next typegen
+npx tsc --noEmit
 
 stage "Vitest: unit and sandbox"
 # The sandbox tier alone on the machine: its limits and load tests measure time.
@@ -41,17 +83,22 @@ npx vitest run --project integration \
 if [[ -n "${system_pid:-}" ]]; then
   system_status=0
   wait "$system_pid" || system_status=$?
-  stage "Vitest: integration on Debian's PostgreSQL (ran beside the embedded run)"
+  echo "== Vitest: integration on Debian's PostgreSQL (ran beside the embedded run, at ${SECONDS} s)"
   cat "$system_log"
   ((system_status == 0)) || exit "$system_status"
 fi
 ((embedded_status == 0)) || exit "$embedded_status"
-stage "Next.js build"; npx next build
-stage "Cluster: Debian's PostgreSQL, two app instances, a worker"
-npx vitest run --project cluster --reporter=default --reporter=json --outputFile.json=test-reports/vitest-cluster.json
+
+stage "Next.js build"
+VERITY_TEST_TYPES_CHECKED=1 npx next build
+stage "Cluster"
+echo "Debian's PostgreSQL, two app instances, a worker"
 reports+=(test-reports/vitest-cluster.json)
+npx vitest run --project cluster --reporter=default --reporter=json --outputFile.json=test-reports/vitest-cluster.json
 stage "Playwright e2e"
 PLAYWRIGHT_JSON_OUTPUT_NAME=test-reports/playwright.json npx playwright test --reporter=list,json
+end_stage
 
-stage "Summary"
-node scripts/test-summary.mjs "${reports[@]}" test-reports/playwright.json
+echo "== Summary (at ${SECONDS} s)"
+trap - EXIT
+node scripts/test-summary.mjs --stages test-reports/stages.tsv "${reports[@]}" test-reports/playwright.json

@@ -1,4 +1,5 @@
-// The audit page's query string: filters from a GET form plus the "Older" cursor.
+// The audit page's query string: filters from a GET form plus the "Older" cursor. Every family of
+// event the app writes has a prefix here (lib/server/audit/audit-families.test.ts checks the source).
 import { z } from "zod";
 import { singleLineText } from "@/lib/validation/text";
 
@@ -9,16 +10,25 @@ export const ACTION_PREFIXES = [
   "invitation.",
   "token.",
   "dataset.",
+  "dataset.solutions.",
   "campaign.",
   "item.",
+  "comment.",
+  "critic.",
+  "revision.",
+  "release.",
+  "gold.",
 ] as const;
 export const TARGET_TYPES = [
   "Annotation",
   "ApiToken",
   "Campaign",
   "CampaignItem",
+  "Critic",
+  "CriticRun",
   "Dataset",
   "Invitation",
+  "Record",
   "User",
 ] as const;
 

@@ -193,7 +193,7 @@ export function CampaignForm({
         <Field
           label="Sampling"
           htmlFor="campaign-sampling"
-          hint="Random estimates the dataset's validity. Suspicion takes the records the evidence points at first (weak tests, flaky, unsolved, critic vs execution), for cleaning; reports leave it out of validity rates."
+          hint="Random estimates the dataset's validity. Suspicion takes the records the evidence points at first (weak tests, flaky, unsolved, critic vs execution), for cleaning; reports leave it out of validity rates. It reads only what annotators are shown before their first label (the critic only under All), so it needs All but the critic or All."
           error={fieldErrors.sampling?.[0]}
         >
           <Select id="campaign-sampling" name="sampling" defaultValue="random" className="w-full">

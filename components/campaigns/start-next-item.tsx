@@ -15,7 +15,7 @@ export function StartNextItem({
   claim,
 }: {
   campaignId: string;
-  claim: Action<{ campaignId: string }, { itemUrl: string } | null>;
+  claim: Action<{ campaignId: string }, { itemUrl: string } | { withOthers: string } | null>;
 }) {
   const router = useRouter();
   const [message, setMessage] = useState<string>();
@@ -27,7 +27,8 @@ export function StartNextItem({
     try {
       const outcome = await claim({ campaignId });
       if (!outcome.ok) return setMessage(outcome.message);
-      if (outcome.data) return router.push(outcome.data.itemUrl);
+      if (outcome.data && "itemUrl" in outcome.data) return router.push(outcome.data.itemUrl);
+      if (outcome.data) return setMessage(outcome.data.withOthers);
       setMessage("There is nothing left for you to label here.");
     } catch {
       setMessage("The server could not be reached. Try again.");

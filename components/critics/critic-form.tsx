@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { CRITIC_KEY_PREFIX } from "@/lib/critics/key-variable";
 import { DEFAULT_CRITIC_TEMPLATE } from "@/lib/critics/template";
 import { saveCriticSchema } from "@/lib/validation/critics";
 
@@ -112,13 +113,13 @@ export function CriticForm({
           label="API key environment variable"
           htmlFor="critic-key-env"
           error={error("apiKeyEnv")}
-          hint="Read by the workers; preferred over a stored key."
+          hint={`Read by the workers; preferred over a stored key. Only names starting with ${CRITIC_KEY_PREFIX}, which the operator sets.`}
         >
           <Input
             id="critic-key-env"
             name="apiKeyEnv"
             defaultValue={draft.apiKeyEnv ?? ""}
-            placeholder="OPENAI_API_KEY"
+            placeholder={`${CRITIC_KEY_PREFIX}OPENAI`}
           />
         </Field>
         <Field
@@ -127,7 +128,7 @@ export function CriticForm({
           error={error("apiKey")}
           hint={
             draft.hasStoredKey
-              ? "A key is stored; leave empty to keep it. It is never shown again."
+              ? "A key is stored; leave empty to keep it (a base URL on another host needs it again). It is never shown again."
               : "Stored sealed and never shown again."
           }
         >

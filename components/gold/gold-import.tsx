@@ -56,13 +56,13 @@ export function GoldImport({ dataset, onImport }: Props) {
           {notice}
         </p>
       ) : null}
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <input
           type="file"
           name="file"
           accept=".jsonl,.ndjson,.csv,.json,text/csv,application/x-ndjson"
           aria-label="Gold file"
-          className="text-sm"
+          className="max-w-full min-w-0 text-sm"
         />
         <Button type="submit" variant="secondary" disabled={isPending}>
           Import gold

@@ -1,5 +1,6 @@
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Badge } from "@/components/ui/primitives";
+import { countOf } from "@/lib/format/count";
 
 export type ImportRow = {
   id: string;
@@ -50,7 +51,11 @@ export function RecentImports({ jobs }: { jobs: ImportRow[] }) {
           <td className="py-2 pr-3 text-right tabular-nums">{job.imported}</td>
           <td className="py-2 text-slate-700">
             {job.message ??
-              (job.skipped ? `${job.skipped} bad lines skipped` : job.status === "SUCCEEDED" ? "Imported" : "")}
+              (job.skipped
+                ? `${countOf(job.skipped, "bad line")} skipped`
+                : job.status === "SUCCEEDED"
+                  ? "Imported"
+                  : "")}
           </td>
         </tr>
       ))}

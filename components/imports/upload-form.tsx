@@ -6,6 +6,7 @@ import { type ComponentProps, useRef, useState } from "react";
 
 import { ImportPreview } from "@/components/imports/import-preview";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
+import { countOf } from "@/lib/format/count";
 import { BUILTIN_MAPPINGS } from "@/lib/records/mapping";
 
 type Summary = {
@@ -154,12 +155,12 @@ function ImportSummaryView({ summary }: { summary: Summary }) {
           className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200"
           role="status"
         >
-          Imported {summary.imported} records into{" "}
+          Imported {countOf(summary.imported, "record")} into{" "}
           <Link className="font-medium underline" href={`/datasets/${encodeURIComponent(summary.dataset)}`}>
             {summary.dataset}
           </Link>
           {summary.duplicates ? `; ${summary.duplicates} were already there` : ""}
-          {summary.skipped ? `; ${summary.skipped} bad lines skipped` : ""}.
+          {summary.skipped ? `; ${countOf(summary.skipped, "bad line")} skipped` : ""}.
         </p>
       ) : (
         <ErrorNote>

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/primitives";
-import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
 
 /**
  * Batch verification's verdict: does the canonical solution pass both of its tests? A language that
@@ -58,6 +58,15 @@ export function ExecutableBadge({
     return (
       <Badge tone="amber" title="The sandbox failed before the program started: nothing is known about this record yet">
         not run (sandbox error)
+      </Badge>
+    );
+  if (outcome === ENVIRONMENT_FAILURE)
+    return (
+      <Badge
+        tone="amber"
+        title="A module, header, package, library or crate its run needs is not installed here: nothing is known about the record itself"
+      >
+        not run: environment
       </Badge>
     );
   return <Badge title="Not verified yet">not run</Badge>;

@@ -16,13 +16,13 @@ export function RecordContent({
         <QuestionMarkdown source={record.question} />
       </Card>
       <Card title="Canonical solution">
-        <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" height={300} />
+        <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" />
       </Card>
       <Card title="Demo test (public)">
-        <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" height={200} />
+        <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" />
       </Card>
       <Card title="Full test (private)">
-        <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" height={320} />
+        <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" />
       </Card>
     </>
   );

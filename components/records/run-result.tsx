@@ -38,6 +38,9 @@ export type RunView = {
   waitMs?: number | null;
   loadAverage?: number | null;
   verdictNote?: string | null;
+  /** What a stored run failed for want of (lib/runs/environment-failure.ts). */
+  environmentKind?: string | null;
+  environmentMissing?: string | null;
 };
 
 /** The record run action a page hands the run panels (app/(app)/records/actions.ts): canonical runs, or a scratch copy. */
@@ -82,6 +85,12 @@ export function RunResult({
       {result.verdictNote ? (
         <p className="rounded bg-amber-50 p-2 text-amber-900" data-testid="verdict-note">
           {result.verdictNote}
+        </p>
+      ) : null}
+      {result.environmentKind ? (
+        <p className="text-amber-800" data-testid="run-environment">
+          Missing {result.environmentKind} <code>{result.environmentMissing}</code>: the environment&rsquo;s failure,
+          not the record&rsquo;s.
         </p>
       ) : null}
       {result.compileOutput ? <Output label="Compiler" text={result.compileOutput} /> : null}

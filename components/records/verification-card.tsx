@@ -1,6 +1,7 @@
 import { RunResult } from "@/components/records/run-result";
 import { Card } from "@/components/ui/primitives";
-import { outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
+import { describeMissing, type EnvironmentFailureKind } from "@/lib/runs/environment-failure";
 import type { VerificationRun } from "@/lib/runs/types";
 
 /**
@@ -10,6 +11,7 @@ import type { VerificationRun } from "@/lib/runs/types";
  */
 export function VerificationCard({ runs, outcome }: { runs: VerificationRun[]; outcome: string | null }) {
   const ran = runs.filter((run) => run.backend !== "none");
+  const missing = ran.find((run) => run.environmentKind !== null);
   return (
     <Card title="Batch verification">
       <div className="space-y-3" data-testid="verification-runs">
@@ -23,6 +25,19 @@ export function VerificationCard({ runs, outcome }: { runs: VerificationRun[]; o
           <p className="text-sm text-slate-700" data-testid="verification-sandbox-error">
             Not run (sandbox error): the sandbox failed before the program started, so nothing is known about this
             record yet. It is verified again by the next batch once the sandbox works.
+          </p>
+        ) : null}
+        {outcome === ENVIRONMENT_FAILURE ? (
+          <p className="text-sm text-slate-700" data-testid="verification-environment">
+            Not run: environment. The run needs{" "}
+            {missing
+              ? describeMissing({
+                  kind: missing.environmentKind as EnvironmentFailureKind,
+                  missing: missing.environmentMissing ?? "",
+                })
+              : "a dependency"}
+            , which is not installed in the sandbox, so nothing is known about the record itself. Install it into the
+            sandbox (docs/sandbox.md) and verify again.
           </p>
         ) : null}
         {ran.length === 0 && outcome !== UNAVAILABLE && outcome !== SANDBOX_ERROR ? (

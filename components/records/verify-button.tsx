@@ -17,6 +17,8 @@ type Progress = {
   failed: number;
   unavailable: number;
   inconclusive?: number;
+  /** Records whose run failed for want of a dependency: not failed. */
+  environmentFailed?: number;
   errored?: number;
   /** Repeated runs per record of the flaky option (0: not asked), and records found flaky. */
   repeat?: number;
@@ -117,6 +119,7 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
             {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail ·{" "}
             {progress.unavailable} unavailable here
             {progress.inconclusive ? ` · ${progress.inconclusive} inconclusive` : ""}
+            {progress.environmentFailed ? ` · ${progress.environmentFailed} not run: environment` : ""}
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {progress.repeat ? ` · ${progress.flaky ?? 0} flaky` : ""}
           </p>

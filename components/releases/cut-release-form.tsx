@@ -7,6 +7,7 @@ import { Button, ErrorNote, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { releaseCreateSchema } from "@/lib/validation/releases";
+import { countOf } from "@/lib/format/count";
 
 export type CutReleaseAction = Action<
   { dataset: string; name: string; requireExecutable?: boolean },
@@ -33,7 +34,7 @@ export function CutReleaseForm({ dataset, onCut }: { dataset: string; onCut: Cut
     if (!result.ok) return;
     const cut = result.data;
     setNotice(
-      `Release ${cut.name} cut: ${cut.records} records in (${cut.revised} at a repaired revision), ${cut.excluded} out.`,
+      `Release ${cut.name} cut: ${countOf(cut.records, "record")} in (${cut.revised} at a repaired revision), ${cut.excluded} out.`,
     );
     setName("");
     router.refresh();

@@ -37,10 +37,18 @@ export function DawidSkeneCard({ estimate }: { estimate: DawidSkeneReport }) {
                     {row.language === "all" ? "All languages" : languageName(row.language)}
                   </th>
                   <td className="text-right">{row.n}</td>
-                  <td className="text-right">{percent(row.validity)}</td>
-                  <td className="text-right">
-                    {percent(row.interval[0])} – {percent(row.interval[1])}
-                  </td>
+                  {row.interval ? (
+                    <>
+                      <td className="text-right">{percent(row.validity)}</td>
+                      <td className="text-right">
+                        {percent(row.interval[0])} – {percent(row.interval[1])}
+                      </td>
+                    </>
+                  ) : (
+                    <td className="text-right text-slate-500" colSpan={2}>
+                      too few records to estimate
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 
 import type { RunRecordAction } from "@/components/records/run-result";
 import { RunResult, type RunView } from "@/components/records/run-result";
@@ -56,14 +56,21 @@ export function RevisionEditor({
   const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const [field, setField] = useState<RevisableField>("full_test_func");
-  const [draft, setDraft] = useState<RevisableContent>(current);
+  // The editor owns the text being typed: a run or the proposal reads the draft from this ref when it
+  // starts. The render's copy (`edited`) only marks the tabs and seeds an editor when its tab opens.
+  const draft = useRef<RevisableContent>(current);
+  const [edited, setEdited] = useState<RevisableContent>(current);
+  const changed = REVISABLE_FIELDS.filter((name) => edited[name] !== current[name]);
   const [reason, setReason] = useState("");
   const [picked, setPicked] = useState<string[]>([]);
   const [runs, setRuns] = useState<RunView[]>([]);
   const [notice, setNotice] = useState<string>();
   const runner = useAction();
   const proposal = useAction();
-  const changed = REVISABLE_FIELDS.filter((name) => draft[name] !== current[name]);
+  const onEdit = (value: string) => {
+    draft.current = { ...draft.current, [field]: value };
+    setEdited(draft.current);
+  };
 
   // Once proposed, the page reloads with the repair waiting: the notice stays, with its outcomes.
   if (waiting !== null)
@@ -89,10 +96,9 @@ export function RevisionEditor({
 
   async function runDraft() {
     const results: RunView[] = [];
-    for (const test of [draft.demo_test_func, draft.full_test_func]) {
-      const outcome = await runner.run(() =>
-        onRun({ recordId, kind: "scratch", solution: draft.canonical_solution, test }),
-      );
+    const { canonical_solution: solution, demo_test_func: demo, full_test_func: full } = draft.current;
+    for (const test of [demo, full]) {
+      const outcome = await runner.run(() => onRun({ recordId, kind: "scratch", solution, test }));
       if (!outcome.ok) return;
       results.push(...outcome.data.runs);
     }
@@ -101,8 +107,11 @@ export function RevisionEditor({
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
+    const typed = draft.current;
     const input = {
-      ...Object.fromEntries(changed.map((name) => [name, draft[name]])),
+      ...Object.fromEntries(
+        REVISABLE_FIELDS.filter((name) => typed[name] !== current[name]).map((name) => [name, typed[name]]),
+      ),
       reason,
       categories: picked,
       baseRevision: revision,
@@ -134,7 +143,7 @@ export function RevisionEditor({
             className={`rounded px-2 py-1 text-xs ring-1 ring-slate-300 ${field === name ? "bg-indigo-600 text-white" : "bg-white"}`}
           >
             {LABELS[name]}
-            {draft[name] !== current[name] ? " •" : ""}
+            {edited[name] !== current[name] ? " •" : ""}
           </button>
         ))}
       </div>
@@ -143,8 +152,8 @@ export function RevisionEditor({
         label={`Revise ${LABELS[field]}`}
         language={field === "question" ? "markdown" : language}
         original={current[field]}
-        modified={draft[field]}
-        onChange={(value) => setDraft((previous) => ({ ...previous, [field]: value }))}
+        initialModified={edited[field]}
+        onChange={onEdit}
       />
       <div className="flex items-center gap-2">
         <Button type="button" variant="secondary" onClick={runDraft} disabled={runner.isPending}>

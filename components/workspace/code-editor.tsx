@@ -5,15 +5,19 @@ import Editor, { loader, type OnMount } from "@monaco-editor/react";
 // Monaco is served by the app from /monaco (copied at install), never from a CDN.
 loader.config({ paths: { vs: "/monaco/vs" } });
 
-/** An editable Monaco editor. Esc (with no widget open) leaves the editor so page shortcuts work again. */
+/**
+ * An editable Monaco editor. Esc (with no widget open) leaves the editor so page shortcuts work again.
+ * Uncontrolled: `initialValue` seeds it once (remount it with a new key to reset it) and each change
+ * is reported through `onChange`; a value handed back on every render could overwrite newer keys.
+ */
 export function CodeEditor({
-  value,
+  initialValue,
   onChange,
   language,
   label,
   height = 280,
 }: {
-  value: string;
+  initialValue: string;
   onChange: (value: string) => void;
   language: string;
   label: string;
@@ -35,7 +39,7 @@ export function CodeEditor({
       <Editor
         height={height}
         language={language}
-        value={value}
+        defaultValue={initialValue}
         onChange={(next) => onChange(next ?? "")}
         onMount={onMount}
         theme="vs"

@@ -7,6 +7,7 @@ import { InlineMarkdown } from "@/components/records/question-markdown";
 import { Badge } from "@/components/ui/primitives";
 import type { CriticVerdict } from "@/lib/records/critic";
 
+import { releaseKeys } from "./key-hold";
 import { useWorkspace } from "./workspace-context";
 
 /**
@@ -19,10 +20,13 @@ export function CriticSummary({
   itemId,
   critic,
   isVisible,
+  hiddenBy,
 }: {
   itemId: string;
   critic: CriticVerdict | null;
   isVisible: boolean;
+  /** Why it is hidden (whyCriticHidden): this blind campaign until the first label, or another blind campaign holding the record. */
+  hiddenBy: "this-campaign" | "another-campaign" | null;
 }) {
   const section = useRef<HTMLElement>(null);
   const { revealedItemId } = useWorkspace();
@@ -32,6 +36,8 @@ export function CriticSummary({
     if (!isJustRevealed) return;
     section.current?.scrollIntoView({ block: "start" });
     section.current?.focus({ preventScroll: true });
+    // Keys pressed since the label was saved were kept for this moment (label-form.tsx).
+    releaseKeys();
   }, [isJustRevealed]);
 
   const failed = critic?.rules.filter((rule) => rule.passed === false) ?? [];
@@ -51,8 +57,10 @@ export function CriticSummary({
       ) : null}
       {!isVisible ? (
         <p className="text-slate-500" data-testid="critic-hidden">
-          <span className="font-semibold text-slate-800">Critic · </span>The critic is hidden until you submit a first
-          label.
+          <span className="font-semibold text-slate-800">Critic · </span>
+          {hiddenBy === "another-campaign"
+            ? "The critic is hidden: this record is also an item of a blind campaign you have not labelled it in, so your label here is given without it too, and it stays hidden after it."
+            : "The critic is hidden until you submit a first label."}
         </p>
       ) : !critic ? (
         <p className="text-slate-500">

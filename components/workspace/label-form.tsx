@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
 import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
@@ -9,6 +9,7 @@ import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/work
 import type { SubmitLabelAction } from "./action-types";
 import type { WorkspaceCategory } from "./category-checklist";
 import { CategoryField } from "./category-field";
+import { holdKeys, releaseKeys } from "./key-hold";
 import { useActiveTime } from "./use-active-time";
 import { type LabelDraft, useLabelDraft } from "./use-label-draft";
 import { useVerdictKeys } from "./use-verdict-keys";
@@ -103,6 +104,9 @@ export function LabelForm({
     }));
   }
 
+  // Keys pressed while a save moved here from the previous item were held for this form: type them now.
+  useEffect(() => releaseKeys(), []);
+
   const finder = useVerdictKeys({
     categories,
     onVerdict: (next) => update({ valid: next }),
@@ -131,6 +135,9 @@ export function LabelForm({
     }
     pending.current = true;
     setPending(true);
+    // Until the next item (or the revealed critic) is on screen, keys are kept for it: a note typed
+    // straight after Enter and N belongs to the next item, and none of its letters is a shortcut.
+    holdKeys();
     try {
       const result = await onSubmitLabel({
         itemId,
@@ -151,6 +158,7 @@ export function LabelForm({
           testLine: fields.testLine?.[0],
         });
         setMessage(result.message);
+        releaseKeys();
         return;
       }
       const { revision, isCriticRevealed, nextUrl } = result.data;
@@ -162,6 +170,8 @@ export function LabelForm({
       if (isCriticRevealed || nextUrl === null) {
         // Leave the note (so Enter goes on, as the critic's banner says); the critic takes focus once it arrives.
         (document.activeElement as HTMLElement | null)?.blur();
+        // The revealed critic releases the keys once it has focus; with nothing to reveal, now.
+        if (!isCriticRevealed) releaseKeys();
         announceReveal(itemId);
         setRevealPending(true);
         router.refresh();
@@ -171,6 +181,7 @@ export function LabelForm({
       router.push(nextUrl);
     } catch {
       setMessage("The server could not be reached. Your form is kept; try again.");
+      releaseKeys();
     } finally {
       pending.current = false;
       setPending(false);

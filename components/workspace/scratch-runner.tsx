@@ -29,7 +29,11 @@ export function ScratchRunner({
   onRun: RunRecordAction;
 }) {
   const [isOpen, setOpen] = useState(false);
-  const [code, setCode] = useState({ solution, test });
+  // The editors own their text: the run reads the latest of each from this ref when it starts.
+  // `seed` is what an editor opens with (on open, after Close, after Reset); `resets` remounts them.
+  const code = useRef({ solution, test });
+  const [seed, setSeed] = useState({ solution, test });
+  const [resets, setResets] = useState(0);
   const [result, setResult] = useState<RunView>();
   const [error, setError] = useState<string>();
   const [isRunning, setRunning] = useState(false);
@@ -46,7 +50,7 @@ export function ScratchRunner({
     setRunning(true);
     setError(undefined);
     try {
-      const outcome = await onRun({ recordId, kind: "scratch", ...code });
+      const outcome = await onRun({ recordId, kind: "scratch", ...code.current });
       if (!outcome.ok) setError(outcome.fieldErrors?.solution?.[0] ?? outcome.message);
       else setResult(outcome.data.runs[0]);
     } catch {
@@ -76,27 +80,43 @@ export function ScratchRunner({
         Scratch copies: edit freely, then run the solution against the edited full test. Esc leaves an editor.
       </p>
       <CodeEditor
+        key={`solution-${resets}`}
         label="Scratch solution"
         language={language}
-        value={code.solution}
-        onChange={(value) => setCode((current) => ({ ...current, solution: value }))}
+        initialValue={seed.solution}
+        onChange={(value) => (code.current = { ...code.current, solution: value })}
         height={220}
       />
       <CodeEditor
+        key={`test-${resets}`}
         label="Scratch full test"
         language={language}
-        value={code.test}
-        onChange={(value) => setCode((current) => ({ ...current, test: value }))}
+        initialValue={seed.test}
+        onChange={(value) => (code.current = { ...code.current, test: value })}
         height={220}
       />
       <div className="flex flex-wrap gap-2">
         <Button ref={runButton} onClick={() => void run()} disabled={isRunning} title="Shortcut: E">
           {isRunning ? "Running…" : "Run edited code (E)"}
         </Button>
-        <Button variant="secondary" onClick={() => setCode({ solution, test })} disabled={isRunning}>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            code.current = { solution, test };
+            setSeed(code.current);
+            setResets((count) => count + 1);
+          }}
+          disabled={isRunning}
+        >
           Reset to the record
         </Button>
-        <Button variant="secondary" onClick={() => setOpen(false)}>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setSeed(code.current);
+            setOpen(false);
+          }}
+        >
           Close
         </Button>
       </div>

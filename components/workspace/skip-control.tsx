@@ -6,6 +6,7 @@ import { useRef, useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 
 import type { SkipItemAction } from "./action-types";
+import { holdKeysUntilTextFocus } from "./key-hold";
 import { useHotkeys } from "./use-hotkeys";
 
 /** Skips the item with a required reason and moves on to the next item the same request claimed. Keyboard: S opens the reason field, Enter confirms, Esc cancels. */
@@ -17,7 +18,13 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
   const [isPending, setPending] = useState(false);
   const pending = useRef(false);
 
-  useHotkeys({ s: () => setOpen(true) });
+  useHotkeys({
+    s: () => {
+      // The reason field takes focus once rendered: what is typed until then is kept for it.
+      if (!isOpen) holdKeysUntilTextFocus();
+      setOpen(true);
+    },
+  });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -3,6 +3,7 @@
 import { type RefObject, useState } from "react";
 
 import type { WorkspaceCategory } from "./category-checklist";
+import { holdKeysUntilTextFocus } from "./key-hold";
 import { useHotkeys } from "./use-hotkeys";
 
 /**
@@ -32,7 +33,11 @@ export function useVerdictKeys({
     v: () => onVerdict(true),
     i: () => onVerdict(false),
     n: () => textField.current?.focus(),
-    c: () => setFinderOpen(true),
+    c: () => {
+      // The finder's field takes focus once rendered: what is typed until then is kept for it.
+      if (!isFinderOpen) holdKeysUntilTextFocus();
+      setFinderOpen(true);
+    },
     Enter: () => form.current?.requestSubmit(),
     ...digitKeys,
   });

@@ -11,11 +11,13 @@ import {
   campaignResponseSchema,
   campaignStatusResponseSchema,
   claimResponseSchema,
+  claimWithOthersResponseSchema,
   createdCampaignResponseSchema,
   extendCampaignResponseSchema,
   leaseResponseSchema,
 } from "@/lib/validation/campaigns";
 import { commentThreadResponseSchema } from "@/lib/validation/comments";
+import { evidenceProgressResponseSchema, evidenceStartResponseSchema } from "@/lib/validation/evidence";
 import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/validation/gold";
 import {
   datasetListResponseSchema,
@@ -150,6 +152,7 @@ export const API_OPERATIONS: Operation[] = [
       401: errors[401],
       403: errors[403],
       503: errors[503],
+      507: "The server's disk is full; nothing imported.",
     },
     response: importSummaryResponseSchema,
   },
@@ -275,6 +278,16 @@ export const API_OPERATIONS: Operation[] = [
     response: verificationStartResponseSchema,
   },
   {
+    method: "POST",
+    path: "/datasets/{name}/evidence",
+    scope: "datasets:verify",
+    summary:
+      "Start (or resume) evidence collection for a dataset: mutation analysis with `mutants` per record (0–50, default 8; 0: none) and the flakiness check with `repeat` runs of each test (0: none, else 2–20). Follow it at GET /evidence/{batchId}.",
+    body: "{language?, mutants?, repeat?}",
+    responses: { 202: "{batchId, total, resumed, tasks}", ...errors },
+    response: evidenceStartResponseSchema,
+  },
+  {
     method: "GET",
     path: "/datasets/{name}/releases",
     scope: "releases:read",
@@ -340,11 +353,22 @@ export const API_OPERATIONS: Operation[] = [
   },
   {
     method: "GET",
+    path: "/evidence/{id}",
+    scope: "records:read",
+    summary: "An evidence batch's progress: record tasks done of total, errored, and why it stopped.",
+    responses: {
+      200: "{batchId, dataset, language, mutants, repeat, status, total, done, errored, stopReason}",
+      ...errors,
+    },
+    response: evidenceProgressResponseSchema,
+  },
+  {
+    method: "GET",
     path: "/verifications/{id}",
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, errored, repeat, flaky, stopReason}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, inconclusive, errored, repeat, flaky, stopReason}",
       ...errors,
     },
     response: verificationProgressResponseSchema,
@@ -378,7 +402,7 @@ export const API_OPERATIONS: Operation[] = [
     summary:
       "A record's revisions, newest first, as unified diffs against the revision each was edited from; revision 1 is the import. A repair waiting for its blind check shows its reason, categories and author to its author only.",
     responses: {
-      200: "{current, revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
+      200: "{current, areJudgementsHidden (before your first label on an item of a blind campaign: others' authors, reasons, categories and checks null, their rejected repairs left out), revisions: [{id, number, status: ORIGINAL|PROPOSED|ACCEPTED|REJECTED, baseNumber, changedFields, diffs: [{field, diff}], author, reason, categories, isRationaleHidden, evidence: {demoOutcome, fullOutcome, executableValid}, check, createdAt}]}",
       ...errors,
     },
     response: revisionListResponseSchema,
@@ -465,7 +489,7 @@ export const API_OPERATIONS: Operation[] = [
     path: "/campaigns",
     scope: "campaigns:admin",
     summary: "Create a campaign over a stratified, seeded sample.",
-    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first, left out of validity rates), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
+    body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first by what the campaign shows before the first label, left out of validity rates; refused with visibility nothing or execution), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
     responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
     response: createdCampaignResponseSchema,
   },
@@ -512,12 +536,12 @@ export const API_OPERATIONS: Operation[] = [
     scope: "labels:write",
     summary: "Claim the caller's next item with a lease.",
     responses: {
-      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}",
-      204: "Nothing left for the caller.",
+      200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}; or, when the only items left for the caller are leased by other annotators, {item: null, withOthers, nextLeaseEndsAt, message}: claim again later, as they come back if a lease runs out",
+      204: "Nothing left for the caller, now or later.",
       409: "The campaign is paused, closed or archived.",
       ...errors,
     },
-    response: claimResponseSchema,
+    response: z.union([claimResponseSchema, claimWithOthersResponseSchema]),
   },
   {
     method: "GET",

@@ -1,7 +1,11 @@
 // How each critic version does against people: client-safe shapes, no server code.
 import type { DetectionCounts, DetectionFigures, reliability } from "@/lib/metrics/critic-calibration";
 
-/** A figure's origin: how many of its items were labelled in blind campaigns (the critic hidden until the first label) and in open ones. */
+/**
+ * A figure's origin: how many of its items were labelled with the critic hidden from every author
+ * (pre-reveal labels: blind campaigns, and open ones over records a blind campaign also holds) and
+ * how many with it shown to at least one.
+ */
 export type Provenance = { blind: number; open: number };
 
 export type CalibrationFigures = DetectionFigures & { counts: DetectionCounts; provenance: Provenance };
@@ -21,7 +25,7 @@ export type CriticVersionCalibration = {
   /** The version's replies on these items that did not parse: left out of every figure. */
   unreadable: number;
   invalid: CalibrationFigures;
-  /** The same figures on the items of blind campaigns only (people decided before seeing the imported critic). */
+  /** The same figures on the blind items only (every label given before its author saw the imported critic). */
   blindOnly: CalibrationFigures;
   byLanguage: Record<string, CalibrationFigures>;
   byRule: RuleCalibration[];

@@ -5,6 +5,8 @@
 // the SQL function verity_suspicion_score (migration 20261201204500_suspicion_sampling) that orders a
 // suspicion campaign's items; integration tests hold both to these functions.
 
+import { type PreLabelVisibilityName, shownBeforeFirstLabel, VISIBILITY_EXPLANATIONS } from "@/lib/evidence/visibility";
+
 /**
  * How a campaign chooses and orders its items: `random`, a seeded stratified sample in a secret random
  * order, whose labels estimate the dataset's validity; or `suspicion`, per language the records with
@@ -13,6 +15,18 @@
  */
 export const SAMPLING_MODES = ["random", "suspicion"] as const;
 export type SamplingMode = (typeof SAMPLING_MODES)[number];
+
+/**
+ * Why a campaign showing `level` before the first label may not be ordered by suspicion, or null when
+ * it may. Its order is computed from what the campaign shows (the critic only at "all", and never a
+ * critic another blind campaign hides: lib/server/auth/visibility.ts), so that annotators cannot read
+ * hidden evidence off the order in which items come; below "all but the critic" nothing that scores is
+ * shown, and an order by what is hidden would give it away.
+ */
+export function suspicionOrderRefusal(level: PreLabelVisibilityName): string | null {
+  if (shownBeforeFirstLabel(level).evidence) return null;
+  return `Most suspicious first orders items by evidence (test strength, flakiness, solvers, critic) that "${VISIBILITY_EXPLANATIONS[level].label}" hides before the first label: the order would tell annotators what is hidden. Choose "All but the critic" or "All", or random sampling.`;
+}
 
 /** Below this mutation score a record's tests count as weak, unless the viewer chooses another. */
 export const WEAK_TESTS_THRESHOLD = 0.5;

@@ -52,6 +52,25 @@ export function visibilityFromInput(input: { visibility?: PreLabelVisibilityName
   return input.visibility ?? (input.blind ? "all-but-critic" : "all");
 }
 
+/**
+ * What a level shows of a record before the first label, kind by kind: execution (run badge, runs,
+ * verification), evidence (mutation score, flakiness, solvers) and the critic. EVIDENCE_HIDING and
+ * EXECUTION_HIDING below say the same as stored levels.
+ */
+export function shownBeforeFirstLabel(level: PreLabelVisibilityName): {
+  execution: boolean;
+  evidence: boolean;
+  critic: boolean;
+} {
+  const rank = PRE_LABEL_VISIBILITIES.indexOf(level);
+  return { execution: rank >= 1, evidence: rank >= 2, critic: rank >= 3 };
+}
+
+/** Whether `level` shows less before the first label than `than` does (each level shows all the ones before it show). */
+export function hidesMore(level: PreLabelVisibilityName, than: PreLabelVisibilityName): boolean {
+  return PRE_LABEL_VISIBILITIES.indexOf(level) < PRE_LABEL_VISIBILITIES.indexOf(than);
+}
+
 /** The stored levels that hide mutation, flakiness and solver evidence before the first label. */
 export const EVIDENCE_HIDING: readonly PreLabelVisibility[] = ["NOTHING", "EXECUTION"];
 

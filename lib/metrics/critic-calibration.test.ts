@@ -92,6 +92,18 @@ describe("mostWrongRule", () => {
     expect(worst).toMatchObject({ rule: "Exception Swallowing", wrong: 3 });
     expect(mostWrongRule([{ rule: "Other Issues", ...counts(0, 0) }])).toBeNull();
   });
+
+  it("blames no rule where only one rule had verdicts to compare: a ranking of one is no ranking", () => {
+    const unused = {
+      rule: "Exception Swallowing",
+      truePositives: 0,
+      trueNegatives: 0,
+      falsePositives: 0,
+      falseNegatives: 0,
+    };
+    expect(mostWrongRule([{ rule: "Other Issues", ...counts(2, 3) }])).toBeNull();
+    expect(mostWrongRule([{ rule: "Other Issues", ...counts(2, 3) }, unused])).toBeNull();
+  });
 });
 
 describe("compareCriticVersions", () => {

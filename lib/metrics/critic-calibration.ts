@@ -101,12 +101,20 @@ export function reliability(
   return { points, ece, n };
 }
 
-/** Per language, the rule whose verdicts disagree with people most often (false positives plus false negatives). */
+/**
+ * Per language, the rule whose verdicts disagree with people most often (false positives plus false
+ * negatives). Null unless two rules or more had verdicts there: with one, it is blamed only for being
+ * the one that could be compared ("Other Issues", when no other rule was mapped or checked).
+ */
 export function mostWrongRule<T extends DetectionCounts & { rule: string }>(
   rules: T[],
 ): (T & { wrong: number }) | null {
+  const compared = rules.filter(
+    (rule) => rule.truePositives + rule.trueNegatives + rule.falsePositives + rule.falseNegatives > 0,
+  );
+  if (compared.length < 2) return null;
   let worst: (T & { wrong: number }) | null = null;
-  for (const rule of rules) {
+  for (const rule of compared) {
     const wrong = rule.falsePositives + rule.falseNegatives;
     if (wrong === 0) continue;
     if (!worst || wrong > worst.wrong || (wrong === worst.wrong && rule.rule < worst.rule)) worst = { ...rule, wrong };

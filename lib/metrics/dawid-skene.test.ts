@@ -148,11 +148,17 @@ describe("validityWithInterval", () => {
     const estimate = validityWithInterval(pValid, items)!;
     expect(estimate.validity).toBeCloseTo(7.5 / 10, 12);
     expect(estimate.n).toBe(10);
-    expect(estimate.interval[0]).toBeLessThan(0.75);
-    expect(estimate.interval[1]).toBeGreaterThan(0.75);
+    expect(estimate.interval![0]).toBeLessThan(0.75);
+    expect(estimate.interval![1]).toBeGreaterThan(0.75);
     expect(validityWithInterval(pValid, items)).toEqual(estimate);
-    expect(validityWithInterval(Float64Array.from([1, 1]), [0, 1])!.interval).toEqual([1, 1]);
+    expect(validityWithInterval(Float64Array.from([1, 1, 1, 1, 1]), [0, 1, 2, 3, 4])!.interval).toEqual([1, 1]);
     expect(validityWithInterval(pValid, [])).toBeNull();
+  });
+
+  it("gives no interval over fewer than five items: too few to estimate, not 99.9% [99.9–99.9]", () => {
+    const pValid = Float64Array.from([0.999, 0.2, 0.9, 1]);
+    expect(validityWithInterval(pValid, [0])).toEqual({ validity: 0.999, interval: null, n: 1 });
+    expect(validityWithInterval(pValid, [0, 1, 2, 3])!.interval).toBeNull();
   });
 
   it("above a thousand items, gives the bootstrap's normal limit: mean ± 1.96·s/√n", () => {
@@ -161,7 +167,7 @@ describe("validityWithInterval", () => {
     const estimate = validityWithInterval(pValid, [...pValid.keys()])!;
     const spread = 1.959964 * Math.sqrt(2 / 9 / 1500);
     expect(estimate.validity).toBeCloseTo(2 / 3, 12);
-    expect(estimate.interval[0]).toBeCloseTo(2 / 3 - spread, 5);
-    expect(estimate.interval[1]).toBeCloseTo(2 / 3 + spread, 5);
+    expect(estimate.interval![0]).toBeCloseTo(2 / 3 - spread, 5);
+    expect(estimate.interval![1]).toBeCloseTo(2 / 3 + spread, 5);
   });
 });

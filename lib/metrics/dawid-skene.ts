@@ -156,7 +156,8 @@ function initialShares({ itemCount, labelItem, labelValid, known }: LabelMatrix)
   return shares;
 }
 
-type Estimate = { n: number; validity: number; interval: [number, number] };
+/** `interval` is null over fewer than MIN_ITEMS_FOR_INTERVAL items: too few to estimate. */
+type Estimate = { n: number; validity: number; interval: [number, number] | null };
 
 /** A dataset's Dawid–Skene section, as the report page and `verity report --dataset --json` show it. */
 export type DawidSkeneReport = {
@@ -170,6 +171,12 @@ export type DawidSkeneReport = {
   method: string;
 };
 
+/**
+ * Below this many items there is no interval: resampling one record gives it back every time, and a
+ * language of one record read "99.9% [99.9–99.9]", a certainty nothing supports.
+ */
+const MIN_ITEMS_FOR_INTERVAL = 5;
+
 /** Above this many items the interval is the bootstrap's normal limit (see validityWithInterval). */
 const EXACT_BOOTSTRAP_MAX_ITEMS = 1000;
 
@@ -180,18 +187,20 @@ const EXACT_BOOTSTRAP_MAX_ITEMS = 1000;
  * bootstrap distribution of a mean has exactly that variance, and with over a thousand items it is
  * normal to well within the interval's rounding; resampling 100,000 items a thousand times took
  * seconds). The reliabilities stay as fitted: the interval covers which items were sampled, not the
- * uncertainty of the reliabilities themselves. Null for no items.
+ * uncertainty of the reliabilities themselves. No interval over fewer than MIN_ITEMS_FOR_INTERVAL
+ * items (too few to estimate); null for no items.
  */
 export function validityWithInterval(
   pValid: Float64Array,
   items: readonly number[],
   { resamples = 1000, confidence = 0.95, seed = 1979 } = {},
-): { validity: number; interval: [number, number]; n: number } | null {
+): Estimate | null {
   const n = items.length;
   if (n === 0) return null;
   let sum = 0;
   for (const i of items) sum += pValid[i];
   const validity = sum / n;
+  if (n < MIN_ITEMS_FOR_INTERVAL) return { validity, interval: null, n };
   const tail = (1 - confidence) / 2;
   if (n > EXACT_BOOTSTRAP_MAX_ITEMS) {
     let squares = 0;

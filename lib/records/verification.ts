@@ -16,6 +16,13 @@ export const SANDBOX_ERROR = "SANDBOX_ERROR";
  */
 export const INCONCLUSIVE = "INCONCLUSIVE";
 
+/**
+ * The record's verification outcome when a run failed because the environment lacks a dependency
+ * (a module, header, package, library or crate: lib/runs/environment-failure.ts). Not the record's
+ * failure: executable validity stays unknown, and the next batch verifies the record again.
+ */
+export const ENVIRONMENT_FAILURE = "ENVIRONMENT_FAILURE";
+
 /** The outcome filter's values and the stored outcomes each one matches. */
 export const OUTCOME_FILTERS = {
   passed: ["PASSED"],
@@ -26,6 +33,7 @@ export const OUTCOME_FILTERS = {
   unavailable: [UNAVAILABLE],
   sandbox_error: [SANDBOX_ERROR],
   inconclusive: [INCONCLUSIVE],
+  environment: [ENVIRONMENT_FAILURE],
   not_run: [],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -41,6 +49,7 @@ export const OUTCOME_FILTER_LABELS: Record<OutcomeFilter, string> = {
   unavailable: "unavailable here",
   sandbox_error: "not run (sandbox error)",
   inconclusive: "inconclusive (busy machine)",
+  environment: "not run: environment",
   not_run: "not run yet",
 };
 
@@ -49,6 +58,7 @@ export function outcomeWords(outcome: string): string {
   if (outcome === UNAVAILABLE) return "unavailable here";
   if (outcome === SANDBOX_ERROR) return "not run (sandbox error)";
   if (outcome === INCONCLUSIVE) return "inconclusive (busy machine)";
+  if (outcome === ENVIRONMENT_FAILURE) return "not run: environment";
   return outcome.toLowerCase().replaceAll("_", " ");
 }
 

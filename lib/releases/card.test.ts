@@ -101,6 +101,17 @@ describe("releaseCard", () => {
     expect(releaseCard(summary({ revised: 0 }))).toContain("No record is included at a revision after its import.");
   });
 
+  it("says whether the critic was seen from what each label's author was shown, when the release counted it", () => {
+    const disclosure = summary().disclosure;
+    const withLabels = (criticHidden: number, criticShown: number) =>
+      releaseCard(summary({ disclosure: { ...disclosure, labels: { criticHidden, criticShown } } }));
+    expect(withLabels(5, 0)).toContain("**Saw the critic before labelling**: no — each of the 5 labels");
+    expect(withLabels(0, 5)).toContain("**Saw the critic before labelling**: yes — ");
+    expect(withLabels(3, 1)).toContain(
+      "**Saw the critic before labelling**: for 1 of 4 labels; the other 3 were given",
+    );
+  });
+
   it("is the same text for the same release", () => {
     expect(releaseCard(summary())).toBe(releaseCard(summary()));
   });

@@ -5,6 +5,7 @@ import { reportToMarkdown } from "@/lib/reports/format";
 import { languageName, sortedLanguages } from "@/lib/reports/languages";
 
 import type { ReleaseSummary } from "./types";
+import { countOf } from "@/lib/format/count";
 
 /** The Hugging Face size category of a dataset of `n` records (`n<1K`, `1K<n<10K`, …). */
 export function sizeCategory(n: number): string {
@@ -26,7 +27,7 @@ export function sizeCategory(n: number): string {
 }
 
 const percent = (value: number | null) => (value === null ? "—" : `${(100 * value).toFixed(1)}%`);
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const plural = countOf;
 
 function frontMatter(release: ReleaseSummary): string {
   // JSON strings are YAML double-quoted strings: any dataset name stays one scalar.
@@ -66,6 +67,17 @@ function countsTable(release: ReleaseSummary): string {
   ].join("\n");
 }
 
+/** Whether the labels' authors saw the critic, from what each was shown (the pre-reveal labels). */
+function criticSeen({ criticHidden, criticShown }: NonNullable<ReleaseSummary["disclosure"]["labels"]>): string {
+  const total = criticHidden + criticShown;
+  if (total === 0) return "no labels";
+  if (criticShown === 0)
+    return `no — each of the ${plural(total, "label")} was given before its author was shown the LLM critic's verdict (blind campaigns, and open campaigns over records a blind campaign also holds)`;
+  if (criticHidden === 0)
+    return `yes — the LLM critic's verdict was shown while each of the ${plural(total, "label")} was given`;
+  return `for ${criticShown} of ${plural(total, "label")}; the other ${criticHidden} were given before their author was shown the LLM critic's verdict`;
+}
+
 function disclosure(release: ReleaseSummary): string {
   const { disclosure: method, validity } = release;
   const { annotatorsPerItem: per } = method;
@@ -73,13 +85,15 @@ function disclosure(release: ReleaseSummary): string {
   const lines = [
     `- **Annotators per item**: ${per.mean === null ? "no labelled items" : `${per.mean.toFixed(2)} on average (min ${per.min}, max ${per.max}) over ${plural(per.items, "labelled item")}`}.`,
     `- **Saw the critic before labelling**: ${
-      method.campaigns.length === 0
-        ? "no campaign"
-        : blind.length === method.campaigns.length
-          ? "no — every campaign was blind: annotators gave their label before the LLM critic's verdict and other records' evidence were shown"
-          : blind.length === 0
-            ? "yes — no campaign was blind: the LLM critic's verdict and the execution evidence were shown while labelling"
-            : `in ${method.campaigns.length - blind.length} of ${method.campaigns.length} campaigns (blind: ${blind.map((campaign) => campaign.name).join(", ")})`
+      method.labels
+        ? criticSeen(method.labels)
+        : method.campaigns.length === 0
+          ? "no campaign"
+          : blind.length === method.campaigns.length
+            ? "no — every campaign was blind: annotators gave their label before the LLM critic's verdict and other records' evidence were shown"
+            : blind.length === 0
+              ? "yes — no campaign was blind: the LLM critic's verdict and the execution evidence were shown while labelling"
+              : `in ${method.campaigns.length - blind.length} of ${method.campaigns.length} campaigns (blind: ${blind.map((campaign) => campaign.name).join(", ")})`
     }.`,
     `- **Gold share**: ${method.campaigns.length ? method.campaigns.map((campaign) => `${campaign.name} ${percent(campaign.goldShare)}`).join("; ") : "—"} (gold items measure annotators and count in no figure).`,
     `- **Aggregation rule**: ${method.campaigns.length ? method.campaigns.map((campaign) => `${campaign.name}: ${campaign.finalRule}, overlap ${campaign.overlap}`).join("; ") : "—"}. ${validity.crossCampaignRule}`,

@@ -18,7 +18,9 @@ export type EntryReason = {
   rule:
     | "final-label-valid"
     | "accepted-repair"
+    | "gold-answer-valid"
     | "final-label-invalid"
+    | "gold-answer-invalid"
     | "unresolved"
     | "unlabelled"
     | "not-executable"
@@ -56,6 +58,12 @@ export type ReleaseDisclosure = {
     inconclusive?: number;
   };
   revisions: { accepted: number; rejected: number; waiting: number };
+  /**
+   * The campaigns' labels by what their authors were shown when they gave them: the critic hidden
+   * (a pre-reveal label: blind campaigns, and open ones over records a blind campaign also holds) or
+   * shown. Absent from releases cut before it was kept (their card says it by campaign).
+   */
+  labels?: { criticHidden: number; criticShown: number };
 };
 
 /** Counts per language: records in, records out, and of those in, how many are repaired. */

@@ -27,5 +27,8 @@ export type VerificationRun = {
   loadAverage: number | null;
   /** Why the outcome is not the program's own verdict (INCONCLUSIVE); null otherwise. */
   verdictNote: string | null;
+  /** What the run failed for want of (lib/runs/environment-failure.ts); null when it did not. */
+  environmentKind: string | null;
+  environmentMissing: string | null;
   createdAt: Date;
 };

@@ -71,6 +71,8 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/datasets/actions.ts#startVerificationAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#setDatasetHarnessAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
+  "app/(app)/datasets/actions.ts#startEvidenceAction": "datasets:verify",
+  "app/(app)/datasets/actions.ts#evidenceProgressAction": "records:read",
   "app/(app)/critics/actions.ts#saveCriticAction": "critics:admin",
   "app/(app)/critics/actions.ts#startCriticRunAction": "critics:admin",
   "app/(app)/critics/actions.ts#controlCriticRunAction": "critics:admin",

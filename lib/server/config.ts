@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 
 import { z } from "zod";
 
+import { CRITIC_KEY_PREFIX, CRITIC_KEY_VARIABLE_MESSAGE, isCriticKeyVariable } from "@/lib/critics/key-variable";
 import { type ExternalProviderConfig, externalProvidersFromEnv } from "@/lib/server/auth/providers";
 import { type SandboxConfig, sandboxConfigFrom, sandboxSettings } from "@/lib/server/sandbox/config";
 
@@ -42,6 +43,7 @@ const settingsSchema = z.object({
     .default(1024),
   VERITY_SCRATCH_KEEP: z.coerce.number().int().min(1).max(1_000_000).default(50),
   VERITY_SCRATCH_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
+  VERITY_OPEN_REPAIRS: z.coerce.number().int().min(1).max(10_000).default(5),
   VERITY_IN_APP_WORKERS: z.enum(["0", "1"]).default("1"),
   VERITY_WORKER_CONCURRENCY: positiveCount(256),
   VERITY_CRITIC_WORKERS: positiveCount(64),
@@ -57,6 +59,9 @@ const settingsSchema = z.object({
 /** Every variable the configuration reads. */
 export const CONFIGURATION_VARIABLES = Object.keys(settingsSchema.shape);
 
+/** Families of variables read by prefix rather than by name (the README lists each as PREFIX*). */
+export const CONFIGURATION_PREFIXES = [CRITIC_KEY_PREFIX];
+
 export type AppConfig = {
   databaseUrl: string | undefined;
   dataDir: string;
@@ -70,6 +75,8 @@ export type AppConfig = {
   importMaxBytes: number;
   /** Scratch runs kept per user (newest first) and their longest age; runs cited by a label stay. */
   scratchRetention: { keep: number; maxAgeDays: number };
+  /** Repairs one person may have waiting for their second check at once (each one ran code and blocks its record). */
+  openRepairsPerUser: number;
   /** How many reverse proxies in front of the app append to X-Forwarded-For (0: none, the header is ignored). */
   trustedProxies: number;
   /** Session cookies are `__Host-` prefixed and Secure: the public URL is https, or VERITY_SECURE_COOKIES is on. */
@@ -106,6 +113,7 @@ export function readConfig(env: Record<string, string | undefined>, cpuCount = a
     authSecret: value.NEXTAUTH_SECRET || undefined,
     importMaxBytes: value.VERITY_IMPORT_MAX_MB * 1024 * 1024,
     scratchRetention: { keep: value.VERITY_SCRATCH_KEEP, maxAgeDays: value.VERITY_SCRATCH_DAYS },
+    openRepairsPerUser: value.VERITY_OPEN_REPAIRS,
     trustedProxies: value.VERITY_TRUST_PROXY,
     secureCookies: value.VERITY_SECURE_COOKIES || publicUrl.startsWith("https://"),
     externalProviders: externalProvidersFromEnv({
@@ -123,6 +131,17 @@ export function readConfig(env: Record<string, string | undefined>, cpuCount = a
     },
     sandbox: sandboxConfigFrom(value, cpuCount),
   };
+}
+
+/**
+ * The value of a critic key variable in this process's environment (read at each run, so a key the
+ * operator rotates needs no restart). Refuses any name outside the critic prefix: a critic stored
+ * before the rule, or written by hand, must not send another secret.
+ */
+export function criticKeyFromEnvironment(name: string): string | undefined {
+  if (!isCriticKeyVariable(name))
+    throw new Error(`the critic names ${name} for its API key; only ${CRITIC_KEY_VARIABLE_MESSAGE} may hold one`);
+  return process.env[name] || undefined;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -10,7 +10,8 @@ export type ErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "SANDBOX_FAILED"
-  | "UNAVAILABLE";
+  | "UNAVAILABLE"
+  | "INSUFFICIENT_STORAGE";
 
 /** The one error domain code throws for expected failures; one seam turns it into a message. */
 export class AppError extends Error {
@@ -35,4 +36,5 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   SANDBOX_FAILED: 502,
   UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { recordKey } from "@/lib/records/hash";
 
-import { readSolutionLine, resolveSolutionLines, type SolutionRecord } from "./solutions-file";
+import { describeFileErrors, readSolutionLine, resolveSolutionLines, type SolutionRecord } from "./solutions-file";
 
 const KEY = "a".repeat(64);
 const RECORD_FIELDS = {
@@ -39,7 +39,7 @@ describe("readSolutionLine", () => {
   it("names every problem of a bad line", () => {
     const line = readSolutionLine(2, { key: "nope", code: 5, output: "x" }, null);
     expect(line.problems).toEqual([
-      'Name the model: a "model" field, or --model for the whole file.',
+      'Name the model: a "model" field, or one model for the whole file (Model on the upload form, --model).',
       "A record key is 64 hex characters.",
       '"code" must be a string.',
       'Give the solution as "code" or as a raw reply in "output", not both.',
@@ -91,5 +91,22 @@ describe("resolveSolutionLines", () => {
     expect(resolveSolutionLines([], { datasetName: "d", recordOf }).errors).toEqual([
       { line: 1, message: "The file holds no solutions." },
     ]);
+  });
+});
+
+describe("describeFileErrors", () => {
+  it("says each problem once with the lines it is about, not the same sentence per line", () => {
+    const unnamed =
+      'Name the model: a "model" field, or one model for the whole file (Model on the upload form, --model).';
+    const errors = [
+      ...Array.from({ length: 14 }, (_, index) => ({ line: index + 1, message: unnamed })),
+      { line: 20, message: "Expected a JSON object." },
+      { line: 22, message: unnamed },
+    ];
+    expect(describeFileErrors(errors, 50)).toEqual({
+      listed: [`lines 1–14, 22: ${unnamed}`, "line 20: Expected a JSON object."],
+      isCut: false,
+    });
+    expect(describeFileErrors(errors, 1)).toEqual({ listed: [`lines 1–14, 22: ${unnamed}`], isCut: true });
   });
 });

@@ -38,6 +38,36 @@ export type ResolvedSolution = {
 
 export type SolutionFileError = { line: number; message: string };
 
+/** "1–3, 7": line numbers in order, runs of consecutive ones as ranges. */
+function lineRanges(lines: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j] + 1) j++;
+    parts.push(j > i ? `${lines[i]}–${lines[j]}` : String(lines[i]));
+    i = j;
+  }
+  return parts.join(", ");
+}
+
+/**
+ * A refused file's errors as a person reads them: each message once, with the lines it is about
+ * ("lines 1–14: Name the model…", not the same sentence fourteen times), in the order of the first
+ * line of each, at most `limit` messages. Pure.
+ */
+export function describeFileErrors(errors: SolutionFileError[], limit: number): { listed: string[]; isCut: boolean } {
+  const linesOf = new Map<string, number[]>();
+  for (const error of [...errors].sort((a, b) => a.line - b.line)) {
+    const lines = linesOf.get(error.message) ?? [];
+    lines.push(error.line);
+    linesOf.set(error.message, lines);
+  }
+  const listed = [...linesOf].map(
+    ([message, lines]) => `${lines.length === 1 ? "line" : "lines"} ${lineRanges(lines)}: ${message}`,
+  );
+  return { listed: listed.slice(0, limit), isCut: listed.length > limit };
+}
+
 /** The record facts extraction needs. */
 export type SolutionRecord = { id: number; language: string; canonicalSolution: string };
 
@@ -76,7 +106,10 @@ export function readSolutionLine(line: number, value: unknown, defaultModel: str
       problems.push(`"model" is a name of 1–${MAX_MODEL_NAME} characters.`);
     else model = raw.model.trim();
   } else if (defaultModel) model = defaultModel;
-  else problems.push('Name the model: a "model" field, or --model for the whole file.');
+  else
+    problems.push(
+      'Name the model: a "model" field, or one model for the whole file (Model on the upload form, --model).',
+    );
 
   let key: string | null = null;
   if (raw.key !== undefined) {

@@ -3,21 +3,33 @@ import { randomUUID } from "node:crypto";
 
 import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
-import { upsertUserFromCli } from "@/lib/server/users/users";
+import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { hashPassword, upsertUserFromCli } from "@/lib/server/users/users";
 
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
+/** Every test user's password. */
+const TEST_PASSWORD = "correct horse battery";
+
+// Its bcrypt hash, made by the product's own hasher (cost 12) once per test process rather than once
+// per user: a test user is then a few rows, not a quarter of a second or more of hashing each.
+// auth.int.test.ts proves that the product hashes every password it stores at cost 12.
+let testPasswordHash: Promise<string> | undefined;
+
+/** A new user with the role and languages, whose password is TEST_PASSWORD. */
 export async function makeUser(role: Role, languages: string[] = []): Promise<Actor> {
+  testPasswordHash ??= hashPassword(TEST_PASSWORD);
   const { actor } = await upsertUserFromCli({
     actor: SYSTEM_ACTOR.cli,
     email: `${uniqueName(role.toLowerCase())}@example.test`,
     role,
     languages,
-    password: "correct horse battery",
   });
+  await prisma().user.update({ where: { id: actor.id }, data: { passwordHash: await testPasswordHash } });
   return actor;
 }
 
@@ -51,4 +63,43 @@ export function toJsonl(records: unknown[]): string {
 
 export async function* chunks(text: string): AsyncGenerator<string> {
   yield text;
+}
+
+/**
+ * An open campaign (overlap 1, majority) over every record of a dataset, each item labelled valid by
+ * one new annotator of `languages`: what reports, exports and releases need to have labels to show.
+ * Returns the campaign's id.
+ */
+export async function labelDatasetValid({
+  admin,
+  dataset,
+  languages,
+}: {
+  admin: Actor;
+  dataset: string;
+  languages: string[];
+}): Promise<string> {
+  const annotator = await makeUser("ANNOTATOR", languages);
+  const { id: campaignId } = await createCampaign({
+    actor: admin,
+    input: {
+      dataset,
+      name: uniqueName(`${dataset}-labels`),
+      overlap: 1,
+      agreementFraction: 0,
+      blind: false,
+      finalRule: "majority",
+      leaseMinutes: 30,
+    },
+  });
+  for (const item of await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } })) {
+    // A label is accepted only from the item's holder.
+    await holdItem({ userId: annotator.id, itemId: item.id });
+    await submitAnnotation({
+      actor: annotator,
+      itemId: item.id,
+      input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 10_000 },
+    });
+  }
+  return campaignId;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-import { SAMPLING_MODES } from "@/lib/evidence/suspicion";
-import { PRE_LABEL_VISIBILITIES } from "@/lib/evidence/visibility";
+import { SAMPLING_MODES, suspicionOrderRefusal } from "@/lib/evidence/suspicion";
+import { PRE_LABEL_VISIBILITIES, visibilityFromInput } from "@/lib/evidence/visibility";
 
 import type { CampaignStatus as PrismaCampaignStatus } from "@/lib/generated/prisma/enums";
 import { LANGUAGES } from "@/lib/records/languages";
@@ -24,65 +24,71 @@ const categorySchema = z.object({
 });
 
 /** Body of POST /api/v1/campaigns and the admin's campaign form. */
-export const createCampaignSchema = z.object({
-  dataset: storableText().trim().min(1, "Choose a dataset."),
-  name: singleLineText().trim().min(1, "Give the campaign a name.").max(100, "Keep the name to 100 characters."),
-  languages: z.array(z.enum(LANGUAGES)).min(1, "Choose at least one language.").optional(),
-  perLanguage: z
-    .number({ error: "A whole number from 1, or empty for all." })
-    .int("A whole number from 1, or empty for all.")
-    .min(1, "A whole number from 1, or empty for all.")
-    .max(1_000_000, "At most 1,000,000 per language.")
-    .nullable()
-    .optional(),
-  // Scripts often pass a seed as a number; both forms name the same sample ("42" and 42).
-  seed: z
-    .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string()], {
-      error: "A whole number or a text of 1–100 characters.",
-    })
-    .transform(String)
-    .pipe(singleLineText().trim().min(1).max(100))
-    .optional(),
-  overlap: z
-    .number({ error: "A whole number from 1 to 10." })
-    .int("A whole number from 1 to 10.")
-    .min(1, "A whole number from 1 to 10.")
-    .max(10, "A whole number from 1 to 10.")
-    .default(1),
-  agreementFraction: z
-    .number({ error: "A fraction from 0 to 1." })
-    .min(0, "A fraction from 0 to 1.")
-    .max(1, "A fraction from 0 to 1.")
-    .default(0),
-  blind: z.boolean().default(false),
-  /** What annotators see before their first label; without it, `blind` decides (all but the critic, or all). */
-  visibility: z.enum(PRE_LABEL_VISIBILITIES).optional(),
-  /** random: a seeded sample whose labels estimate validity; suspicion: the most suspicious records first, for cleaning. */
-  sampling: z.enum(SAMPLING_MODES).optional(),
-  finalRule: z.enum(FINAL_RULES).default("consensus"),
-  leaseMinutes: z
-    .number({ error: "Minutes from 1 to 1440 (a day)." })
-    .int("Minutes from 1 to 1440 (a day).")
-    .min(1, "Minutes from 1 to 1440 (a day).")
-    .max(24 * 60, "Minutes from 1 to 1440 (a day).")
-    .default(30),
-  categories: z
-    .array(categorySchema)
-    .min(1, "Keep at least one error category.")
-    .max(40, "At most 40 error categories.")
-    .superRefine((categories, context) => {
-      const repeated = firstRepeated(categories.map((category) => category.key));
-      if (repeated)
-        context.addIssue({
-          code: "custom",
-          message: `The category key "${repeated}" appears twice; keys must differ.`,
-        });
-    })
-    .optional(),
-  guidelines: storableText().max(20_000).optional(),
-  requireInvalidNote: z.boolean().optional(),
-  goldShare: goldShareSchema.optional(),
-});
+export const createCampaignSchema = z
+  .object({
+    dataset: storableText().trim().min(1, "Choose a dataset."),
+    name: singleLineText().trim().min(1, "Give the campaign a name.").max(100, "Keep the name to 100 characters."),
+    languages: z.array(z.enum(LANGUAGES)).min(1, "Choose at least one language.").optional(),
+    perLanguage: z
+      .number({ error: "A whole number from 1, or empty for all." })
+      .int("A whole number from 1, or empty for all.")
+      .min(1, "A whole number from 1, or empty for all.")
+      .max(1_000_000, "At most 1,000,000 per language.")
+      .nullable()
+      .optional(),
+    // Scripts often pass a seed as a number; both forms name the same sample ("42" and 42).
+    seed: z
+      .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string()], {
+        error: "A whole number or a text of 1–100 characters.",
+      })
+      .transform(String)
+      .pipe(singleLineText().trim().min(1).max(100))
+      .optional(),
+    overlap: z
+      .number({ error: "A whole number from 1 to 10." })
+      .int("A whole number from 1 to 10.")
+      .min(1, "A whole number from 1 to 10.")
+      .max(10, "A whole number from 1 to 10.")
+      .default(1),
+    agreementFraction: z
+      .number({ error: "A fraction from 0 to 1." })
+      .min(0, "A fraction from 0 to 1.")
+      .max(1, "A fraction from 0 to 1.")
+      .default(0),
+    blind: z.boolean().default(false),
+    /** What annotators see before their first label; without it, `blind` decides (all but the critic, or all). */
+    visibility: z.enum(PRE_LABEL_VISIBILITIES).optional(),
+    /** random: a seeded sample whose labels estimate validity; suspicion: the most suspicious records first, for cleaning. */
+    sampling: z.enum(SAMPLING_MODES).optional(),
+    finalRule: z.enum(FINAL_RULES).default("consensus"),
+    leaseMinutes: z
+      .number({ error: "Minutes from 1 to 1440 (a day)." })
+      .int("Minutes from 1 to 1440 (a day).")
+      .min(1, "Minutes from 1 to 1440 (a day).")
+      .max(24 * 60, "Minutes from 1 to 1440 (a day).")
+      .default(30),
+    categories: z
+      .array(categorySchema)
+      .min(1, "Keep at least one error category.")
+      .max(40, "At most 40 error categories.")
+      .superRefine((categories, context) => {
+        const repeated = firstRepeated(categories.map((category) => category.key));
+        if (repeated)
+          context.addIssue({
+            code: "custom",
+            message: `The category key "${repeated}" appears twice; keys must differ.`,
+          });
+      })
+      .optional(),
+    guidelines: storableText().max(20_000).optional(),
+    requireInvalidNote: z.boolean().optional(),
+    goldShare: goldShareSchema.optional(),
+  })
+  // A suspicion order may use only what the campaign shows before the first label (suspicionOrderRefusal).
+  .superRefine((input, context) => {
+    const refusal = input.sampling === "suspicion" ? suspicionOrderRefusal(visibilityFromInput(input)) : null;
+    if (refusal) context.addIssue({ code: "custom", path: ["sampling"], message: refusal });
+  });
 
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 /** What the campaign form sends, before parsing. */
@@ -236,6 +242,20 @@ export const campaignStatusResponseSchema = z.strictObject({
 });
 
 /** `POST /api/v1/campaigns/{id}/claim` (200; 204 without a body when nothing is left). */
+/**
+ * `POST /api/v1/campaigns/{id}/claim` when nothing can be handed to the caller now, but items they
+ * could label are leased by other annotators and come back if a lease runs out (a 204 means none will).
+ */
+export const claimWithOthersResponseSchema = z.strictObject({
+  item: z.null(),
+  /** Items the caller could still label that other annotators hold leases on. */
+  withOthers: z.number().int().min(1),
+  /** When the first of those leases runs out, unless its holder renews or submits. */
+  nextLeaseEndsAt: z.iso.datetime(),
+  /** The same, said for a person. */
+  message: z.string(),
+});
+
 export const claimResponseSchema = z.strictObject({
   item: z.strictObject({ id: z.string(), campaignId: z.string() }),
   /** The record; its critic is null while blind mode hides it from the caller. */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 
 import { normalizeLanguage } from "@/lib/records/languages";
+import { CRITIC_KEY_VARIABLE_MESSAGE, isCriticKeyVariable } from "@/lib/critics/key-variable";
 import { unknownPlaceholders } from "@/lib/critics/template";
 
 const text = (max: number) =>
@@ -36,11 +37,8 @@ export const saveCriticSchema = z.object({
     .url("an http(s) URL, e.g. https://api.openai.com/v1")
     .refine((url) => /^https?:\/\//.test(url), "an http(s) URL"),
   model: text(200).trim().min(1, "name the model"),
-  apiKeyEnv: z
-    .string()
-    .trim()
-    .regex(/^[A-Z_][A-Z0-9_]*$/, "an environment variable name such as OPENAI_API_KEY")
-    .optional(),
+  // Only variables the operator set aside for critics: any other would send the operator's secrets.
+  apiKeyEnv: z.string().trim().refine(isCriticKeyVariable, CRITIC_KEY_VARIABLE_MESSAGE).optional(),
   // Stored sealed and never shown again; empty keeps the stored one.
   apiKey: text(1000).optional(),
   temperature: z.number().min(0).max(2).default(0),

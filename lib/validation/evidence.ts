@@ -1,6 +1,8 @@
 import { z } from "zod";
 
 import { DEFAULT_REPEAT, MAX_REPEAT } from "@/lib/evidence/flaky";
+import { DEFAULT_MUTANTS, MAX_MUTANTS } from "@/lib/evidence/mutation";
+import { LANGUAGES } from "@/lib/records/languages";
 
 /** A flakiness check of one record on request: how many times to run each test (2 to 20, default 3). */
 export const flakyCheckSchema = z.object({
@@ -10,4 +12,54 @@ export const flakyCheckSchema = z.object({
     .min(2, "At least 2 runs are needed to see a difference.")
     .max(MAX_REPEAT, `A whole number from 2 to ${MAX_REPEAT}.`)
     .default(DEFAULT_REPEAT),
+});
+
+const wholeUpTo = (max: number) => `A whole number from 0 to ${max}.`;
+
+/**
+ * Body of `POST /api/v1/datasets/{name}/evidence` and the dataset page's form: mutants per record for
+ * mutation analysis (0: none) and runs of each test for the flakiness check (0: none, else 2 or more).
+ */
+export const startEvidenceSchema = z
+  .object({
+    language: z.enum(LANGUAGES).optional(),
+    mutants: z
+      .number({ error: wholeUpTo(MAX_MUTANTS) })
+      .int(wholeUpTo(MAX_MUTANTS))
+      .min(0, wholeUpTo(MAX_MUTANTS))
+      .max(MAX_MUTANTS, wholeUpTo(MAX_MUTANTS))
+      .default(DEFAULT_MUTANTS),
+    repeat: z
+      .number({ error: wholeUpTo(MAX_REPEAT) })
+      .int(wholeUpTo(MAX_REPEAT))
+      .min(0, wholeUpTo(MAX_REPEAT))
+      .max(MAX_REPEAT, wholeUpTo(MAX_REPEAT))
+      .refine((repeat) => repeat !== 1, "One run cannot tell a flaky test: 0 (none) or 2 or more.")
+      .default(0),
+  })
+  .refine((body) => body.mutants > 0 || body.repeat > 0, {
+    message: "Ask for mutants, repeated runs, or both.",
+    path: ["mutants"],
+  });
+
+/** `POST /api/v1/datasets/{name}/evidence` (202): the batch, started or resumed. */
+export const evidenceStartResponseSchema = z.strictObject({
+  batchId: z.string(),
+  total: z.number().int().min(0),
+  resumed: z.boolean(),
+  tasks: z.array(z.enum(["mutation", "flaky"])),
+});
+
+/** `GET /api/v1/evidence/{id}`: an evidence batch's progress. */
+export const evidenceProgressResponseSchema = z.strictObject({
+  batchId: z.string(),
+  dataset: z.string(),
+  language: z.string().nullable(),
+  mutants: z.number().int().min(0),
+  repeat: z.number().int().min(0),
+  status: z.enum(["RUNNING", "SUCCEEDED", "FAILED"]),
+  total: z.number().int().min(0),
+  done: z.number().int().min(0),
+  errored: z.number().int().min(0),
+  stopReason: z.string().nullable(),
 });

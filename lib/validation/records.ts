@@ -238,6 +238,8 @@ export const verificationProgressResponseSchema = z.strictObject({
   unavailable: z.number().int().min(0),
   /** Records whose time-out could not be told from a busy machine: not known, not failed. */
   inconclusive: z.number().int().min(0),
+  /** Records whose run failed for want of a dependency (a module, header, …): neither valid nor invalid. */
+  environmentFailed: z.number().int().min(0),
   errored: z.number().int().min(0),
   /** Runs of each record's tests to find flaky ones; 0 when the batch was not asked to. */
   repeat: z.number().int().min(0),

@@ -83,6 +83,7 @@ export const releaseResponseSchema = z.strictObject({
       inconclusive: count.optional(),
     }),
     revisions: z.strictObject({ accepted: count, rejected: count, waiting: count }),
+    labels: z.strictObject({ criticHidden: count, criticShown: count }).optional(),
   }),
 });
 

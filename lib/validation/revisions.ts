@@ -59,9 +59,14 @@ const revisionContent = z.strictObject({
   full_test_func: z.string(),
 });
 
-/** `GET /api/v1/records/{id}/revisions`: author, reason and categories are null while hidden. */
+/**
+ * `GET /api/v1/records/{id}/revisions`: author, reason and categories are null while hidden; before
+ * the reader's first label on an item of a blind campaign (areJudgementsHidden) so are other people's
+ * checks, and their rejected repairs are left out.
+ */
 export const revisionListResponseSchema = z.strictObject({
   current: z.number().int().min(1),
+  areJudgementsHidden: z.boolean(),
   revisions: z.array(
     z.strictObject({
       id: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { ENVIRONMENT_FAILURE_KINDS } from "@/lib/runs/environment-failure";
 import type { BackendName, LimitName, Outcome } from "@/lib/server/sandbox/types";
 
 const MAX_CODE = 1024 * 1024;
@@ -72,6 +73,12 @@ const storedRunSchema = z.strictObject({
   loadAverage: z.number().min(0).nullable().optional(),
   /** Why the outcome is not the program's own verdict (INCONCLUSIVE: a time-out the load could explain). */
   verdictNote: z.string().nullable().optional(),
+  /**
+   * A failed run's missing dependency (module, header, library, package or crate) and its name: the
+   * environment's failure, not the record's; the outcome stays the reference sandbox's.
+   */
+  environmentKind: z.enum(ENVIRONMENT_FAILURE_KINDS).nullable().optional(),
+  environmentMissing: z.string().nullable().optional(),
 });
 
 /** `POST /api/v1/records/{id}/runs` (201): one run per test asked for (both: demo, then full). */

@@ -2,13 +2,22 @@
 // database of bench:review (review-data.ts: 100,000 items, 300,000 labels, overlap 3). Times each
 // and how far one request raises the process's RSS. Writes docs/benchmarks.md.
 //
-//   npm run bench:agreement [-- --requests 10 --no-write]
+//   npm run bench:agreement [-- --requests 10 --no-write --json --db-port N --data-dir DIR]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { describeMachine, machineLine, uptime, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  describeMachine,
+  machineLine,
+  ms,
+  percentile,
+  startBenchRun,
+  uptime,
+  writeBenchmarkSection,
+} from "./common";
 import {
   ensureReviewData,
   MEASURED_HEADER,
@@ -22,13 +31,15 @@ const { values: options } = parseArgs({
     requests: { type: "string", default: "10" },
     "warm-up": { type: "string", default: "2" },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
 /** A change log as long as the campaign's labels: what the log would hold if no count ever compacted it. */
 const LONG_LOG_ROWS = 300_000;
 const SECTION = "## Agreement page at 100k items / 300k labels (issue 21)";
 
-selectBenchQueueDatabase();
+const benchRun = startBenchRun("bench:agreement", options);
+await selectBenchQueueDatabase(options);
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -155,6 +166,11 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    benchRun.finish({
+      agreementPage: { p50: ms(percentile(current.ms, 50)), p95: ms(percentile(current.ms, 95)) },
+      exactAgreement: { p50: ms(percentile(counting.ms, 50)), p95: ms(percentile(counting.ms, 95)) },
+      longLog: { rows: longLog.rows, exactMs: ms(longLog.countMs), rowsAfter: longLog.rowsAfter },
+    });
   } finally {
     await client.end();
     await disconnectPrisma();

@@ -5,22 +5,24 @@
 // Runs on the database `npm run bench:queue:open` leaves (or any with a dataset, via
 // --database-url). Prints; writes nothing.
 //
-//   node scripts/run-ts.mjs scripts/bench/claim-profile.ts [--rounds 60] [--database-url URL]
+//   node scripts/run-ts.mjs scripts/bench/claim-profile.ts [--rounds 60] [--database-url URL | --db-port N
+//     --data-dir DIR] [--json]
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { chooseBenchDatabase, percentile } from "./common";
+import { BENCH_OPTIONS, chooseBenchDatabase, ms, percentile, startBenchRun } from "./common";
 import { time } from "./queue-common";
 
 const { values: options } = parseArgs({
-  options: { rounds: { type: "string", default: "60" }, "database-url": { type: "string" } },
+  options: { rounds: { type: "string", default: "60" }, "database-url": { type: "string" }, ...BENCH_OPTIONS },
 });
+const benchRun = startBenchRun("bench:claim-profile", options);
 const ROUNDS = Number(options.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 11)
   throw new Error(`--rounds must be an integer above 10, got ${options.rounds}`);
-chooseBenchDatabase(options["database-url"], ".data/bench-queue-scale");
+await chooseBenchDatabase(options["database-url"], options, ".data/bench-queue-scale");
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
@@ -124,6 +126,11 @@ try {
   console.log(`| work item read by the claim route (getWorkItem) | ${median(times.workItem)} |`);
   console.log(`| submit (submitAnnotation) | ${median(times.submit)} |`);
 
+  const claimFigures = {
+    claim: { p50: ms(percentile(times.claim.slice(10), 50)) },
+    workItem: { p50: ms(percentile(times.workItem.slice(10), 50)) },
+    submit: { p50: ms(percentile(times.submit.slice(10), 50)) },
+  };
   const passwords = options["database-url"] ? null : readPasswords(config().dataDir);
   if (!passwords) {
     console.log("Trigger timing skipped: it needs the superuser, which only the embedded database gives this script.");
@@ -151,6 +158,7 @@ try {
       await superuser.end();
     }
   }
+  benchRun.finish(claimFigures);
 } finally {
   await disconnectPrisma();
   await closePgPool();

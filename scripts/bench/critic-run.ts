@@ -2,13 +2,22 @@
 // 8 requests at once, each answered after 200 ms, so the ceiling is 8 / 0.2 s = 40 records/s. Runs
 // the worker's loop (processCriticRun) over a fresh dataset in its own embedded PostgreSQL, so the
 // figure includes rendering each prompt, parsing each reply and storing each result with its counters.
-//   npm run bench:critic-run [-- --records 400 --concurrency 8 --delay-ms 200 --no-write]
+//   npm run bench:critic-run [-- --records 400 --concurrency 8 --delay-ms 200 --runs 3 --no-write --json
+//     --db-port N --data-dir DIR]
 import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 import { criticAnswer, startFakeOpenAI } from "@/lib/testing/fake-openai";
 
-import { describeMachine, machineLine, uptime, selectOwnBenchDatabase, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  describeMachine,
+  machineLine,
+  selectBenchDatabase,
+  startBenchRun,
+  uptime,
+  writeBenchmarkSection,
+} from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -17,17 +26,20 @@ const { values: options } = parseArgs({
     "delay-ms": { type: "string", default: "200" },
     runs: { type: "string", default: "3" },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
+const benchRun = startBenchRun("bench:critic-run", options);
 const RECORDS = Number(options.records);
 const CONCURRENCY = Number(options.concurrency);
 const DELAY_MS = Number(options["delay-ms"]);
 const RUNS = Number(options.runs);
 const SECTION = "## Critic run throughput (fake endpoint)";
 
-const DATA_DIR = ".data/bench-critic-run";
-rmSync(DATA_DIR, { recursive: true, force: true });
-selectOwnBenchDatabase(DATA_DIR, "54676");
+// A fresh folder each run (removed at the end unless given), so two runs at once never share one.
+const { dataDir } = await selectBenchDatabase(options, ".data/bench-critic-run", { fresh: true });
+const isOwnDataDir = !(options["data-dir"] ?? process.env.VERITY_BENCH_DATA_DIR);
+if (!isOwnDataDir) rmSync(dataDir, { recursive: true, force: true });
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
@@ -73,6 +85,7 @@ async function clientAloneRecordsPerSecond(): Promise<number> {
   return RECORDS / ((performance.now() - started) / 1000);
 }
 let clientAlone = 0;
+const recordsPerSecond: number[] = [];
 try {
   clientAlone = await clientAloneRecordsPerSecond();
   console.error(`client alone: ${clientAlone.toFixed(1)} requests/s`);
@@ -111,6 +124,7 @@ try {
     const progress = await getCriticRunProgress({ actor: SYSTEM_ACTOR.cli, runId: start.runId });
     if (outcome !== "finished" || progress.done !== RECORDS)
       throw new Error(`run ${run} ended ${outcome} at ${progress.done}`);
+    recordsPerSecond.push(RECORDS / seconds);
     rows.push(
       `| ${run + 1} | ${RECORDS} | ${seconds.toFixed(2)} | ${(RECORDS / seconds).toFixed(1)} | ${(RECORDS / seconds / clientAlone).toFixed(2)} | ${fake.maxInFlight()} | ${progress.pass}/${progress.fail} |`,
     );
@@ -120,13 +134,14 @@ try {
   await fake.close();
   await disconnectPrisma();
   await database.stop();
+  if (isOwnDataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
 const ceiling = CONCURRENCY / (DELAY_MS / 1000);
 const section = [
   SECTION,
   "",
-  `\`npm run bench:critic-run\`, ${new Date().toISOString().slice(0, 10)}. ${machineLine(describeMachine("18 (embedded)"))} ${uptime()} — the load average says how busy the machine was (other agents' builds and tests share it).`,
+  `\`npm run bench:critic-run\`, ${new Date().toISOString().slice(0, 10)}. ${machineLine(describeMachine("18 (embedded)"))} 1-minute load ${benchRun.load.before.toFixed(2)} at the start; at the end \`${uptime()}\`.`,
   "",
   `${RECORDS} Python records per run, a critic with ${CONCURRENCY} requests at once against the fake endpoint answering each after ${DELAY_MS} ms (ceiling ${ceiling} records/s). The worker's loop end to end: prompt rendering, HTTP, parsing, and one transaction per result (result row plus run counters).`,
   "",
@@ -139,4 +154,9 @@ const section = [
 ].join("\n");
 if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
 console.log(section);
+benchRun.finish({
+  recordsPerSecond: recordsPerSecond.map((rate) => Number(rate.toFixed(1))),
+  clientAloneRequestsPerSecond: Number(clientAlone.toFixed(1)),
+  ceiling,
+});
 process.exit(0);

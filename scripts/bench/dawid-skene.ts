@@ -2,17 +2,31 @@
 // 60 annotators of mixed reliability, 5% of records with a gold answer; the fit of both models and
 // the per-language bootstrap the report adds. Pure computation: the SQL read of the labels is
 // measured with the report benchmarks, not here.
-//   npm run bench:dawid-skene
+//   npm run bench:dawid-skene [-- --records 100000 --runs 3 --no-write --json]
+import { parseArgs } from "node:util";
+
 import { fitDawidSkene, type LabelMatrix, validityWithInterval } from "@/lib/metrics/dawid-skene";
 import { seededRandom } from "@/lib/metrics/random";
 
-import { describeMachine, machineLine, uptime, writeBenchmarkSection } from "./common";
+import { BENCH_OPTIONS, describeMachine, machineLine, startBenchRun, uptime, writeBenchmarkSection } from "./common";
 
-const RECORDS = 100_000;
+const { values: options } = parseArgs({
+  options: {
+    records: { type: "string", default: "100000" },
+    runs: { type: "string", default: "3" },
+    "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
+  },
+});
+const benchRun = startBenchRun("bench:dawid-skene", options);
+const RECORDS = Number(options.records);
 const PER_RECORD = 3;
 const ANNOTATORS = 60;
 const LANGUAGES = 20;
-const RUNS = 3;
+const RUNS = Number(options.runs);
+if (!Number.isInteger(RECORDS) || RECORDS < LANGUAGES || RECORDS % LANGUAGES !== 0)
+  throw new Error(`--records must be a positive multiple of ${LANGUAGES}, got ${options.records}`);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer, got ${options.runs}`);
 
 function syntheticLabels(): LabelMatrix {
   const random = seededRandom(20_261_201);
@@ -53,6 +67,7 @@ const byLanguage = Array.from({ length: LANGUAGES }, (_, language) =>
   Array.from({ length: RECORDS / LANGUAGES }, (_, index) => index * LANGUAGES + language),
 );
 const rows: string[] = [];
+const figures: Record<string, { fitP50: number; totalP50: number; totalMax: number }> = {};
 for (const model of ["two-coin", "one-coin"] as const) {
   const fits: number[] = [];
   const bootstraps: number[] = [];
@@ -68,6 +83,11 @@ for (const model of ["two-coin", "one-coin"] as const) {
     iterations = fit.iterations;
   }
   const total = fits.map((fit, run) => fit + bootstraps[run]);
+  figures[model] = {
+    fitP50: Math.round(median(fits)),
+    totalP50: Math.round(median(total)),
+    totalMax: Math.round(Math.max(...total)),
+  };
   rows.push(
     `| ${model} | ${iterations} | ${median(fits).toFixed(0)} | ${median(bootstraps).toFixed(0)} | ${median(total).toFixed(0)} | ${Math.max(...total).toFixed(0)} |`,
   );
@@ -85,5 +105,6 @@ const section = [
   ...rows,
   "",
 ].join("\n");
-writeBenchmarkSection("## Dawid–Skene at 100,000 records / 300,000 labels", section);
+if (!options["no-write"]) writeBenchmarkSection("## Dawid–Skene at 100,000 records / 300,000 labels", section);
 console.log(section);
+benchRun.finish({ records: RECORDS, ...figures });

@@ -4,7 +4,7 @@
 // Prints a Markdown table and writes the "Import against COPY with the same indexes" subsection of
 // docs/benchmarks.md ("Scale-out (issue: scale-out)").
 //
-//   npm run bench:import -- [--records N] [--rounds 3] [--database-url URL] [--no-write]
+//   npm run bench:import -- [--records N] [--rounds 3] [--database-url URL | --db-port N --data-dir DIR] [--no-write] [--json]
 //
 // With --mapping NAME (humaneval, mbpp, humaneval-x) it instead imports N records of that benchmark's
 // shape through the shipped mapping, against the same records already in AutoCodeBench form, and
@@ -21,10 +21,12 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 
 import {
+  BENCH_OPTIONS,
   chooseBenchDatabase,
   describeMachine,
   machineLine,
   percentile,
+  startBenchRun,
   uptime,
   writeBenchmarkSection,
   writeBenchmarkSubsection,
@@ -37,8 +39,10 @@ const { values: options } = parseArgs({
     "database-url": { type: "string" },
     "no-write": { type: "boolean", default: false },
     mapping: { type: "string" },
+    ...BENCH_OPTIONS,
   },
 });
+const benchRun = startBenchRun("bench:import", options);
 const RECORD_COUNT = Number(options.records);
 if (!Number.isInteger(RECORD_COUNT) || RECORD_COUNT < 1)
   throw new Error(`--records must be a positive integer, got ${options.records}`);
@@ -48,7 +52,7 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
 
 // Before config is read (the modules below read it lazily): a data dir and port of its own, so the
 // benchmark never touches the app's database.
-chooseBenchDatabase(options["database-url"], ".data/bench");
+await chooseBenchDatabase(options["database-url"], options, ".data/bench");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
@@ -442,6 +446,12 @@ async function mainWithMapping(mappingName: string): Promise<void> {
     ].join("\n");
     console.log(`\n${section}`);
     if (!options["no-write"]) writeBenchmarkSection(MAPPING_SECTION, section);
+    benchRun.finish({
+      mapping: mappingName,
+      records: RECORD_COUNT,
+      withMappingSeconds: median(withMapping),
+      asAutoCodeBenchSeconds: median(plain),
+    });
   } finally {
     await client.query(`DELETE FROM "Dataset" WHERE name = ANY($1)`, [names]).catch(() => {});
     await client.end();
@@ -544,7 +554,7 @@ async function main(): Promise<void> {
     const section = [
       SECTION,
       "",
-      `Run on ${date} with \`npm run bench:import -- --rounds ${ROUNDS}\` (${options["database-url"] ? "external PostgreSQL" : "embedded PostgreSQL in `.data/bench`, port 54675"}).`,
+      `Run on ${date} with \`npm run bench:import -- --rounds ${ROUNDS}\` (${options["database-url"] ? "external PostgreSQL" : `embedded PostgreSQL in \`${process.env.VERITY_DATA_DIR}\``}).`,
       `${n} synthetic AutoCodeBench-shaped records (${LANGUAGES.length} languages, ≈500-char question and solution, two test functions), ${mib(fileBytes)} of JSONL, written in ${secs(generated.seconds)}. Each round imports the file into an empty dataset, then COPYs the same rows (same generator, same keys) into three scratch tables.`,
       "",
       table,
@@ -569,6 +579,11 @@ async function main(): Promise<void> {
       writeBenchmarkSubsection(PARENT, SECTION, section, docs);
       console.error(`Wrote the "${SECTION.slice(4)}" subsection of ${docs}`);
     }
+    benchRun.finish({
+      importOverCopyIndexed: Number(ratioIndexed.toFixed(3)),
+      importOverCopyLogged: Number(ratioLogged.toFixed(3)),
+      importOverCopy: Number(ratio.toFixed(3)),
+    });
   } finally {
     // The bench database is its own, but keep it from growing run after run.
     await client.query(`DELETE FROM "Dataset" WHERE name = ANY($1)`, [datasetNames]).catch(() => {});

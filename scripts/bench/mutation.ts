@@ -9,7 +9,8 @@
 // critic and execution filters), held against the pure rule of lib/evidence/suspicion.ts record by
 // record. Writes docs/benchmarks.md.
 //
-//   npm run bench:mutation [-- --mutants 8 --repeat 3 --flaky all|sample --report-only --no-write]
+//   npm run bench:mutation [-- --mutants 8 --repeat 3 --flaky all|sample --report-only --no-write --json
+//     --db-port N --data-dir DIR]
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -21,7 +22,15 @@ import { type DemoManifestEntry, readDemoManifest } from "@/prisma/demo/manifest
 import type { Actor } from "@/lib/server/auth/permissions";
 import type { RecordFilters, RecordView } from "@/lib/server/records/records";
 
-import { describeMachine, machineLine, uptime, selectOwnBenchDatabase, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  describeMachine,
+  machineLine,
+  selectBenchDatabase,
+  startBenchRun,
+  uptime,
+  writeBenchmarkSection,
+} from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -34,8 +43,10 @@ const { values: options } = parseArgs({
     // Runs nothing: reports what a previous run (stopped, or still running) left in the database.
     "report-only": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
+const benchRun = startBenchRun("bench:mutation", options);
 if (options.flaky !== "all" && options.flaky !== "sample") throw new Error("--flaky takes all or sample");
 const MUTANTS = Number(options.mutants);
 const REPEAT = Number(options.repeat);
@@ -44,9 +55,8 @@ const DATASET = "demo";
 const DEMO_DIR = join("prisma", "demo");
 
 const REPORT_ONLY = options["report-only"];
-const DATA_DIR = ".data/bench-mutation";
+const { dataDir: DATA_DIR } = await selectBenchDatabase(options, ".data/bench-mutation");
 if (!REPORT_ONLY) rmSync(DATA_DIR, { recursive: true, force: true });
-selectOwnBenchDatabase(DATA_DIR, "54393");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { config } = await import("@/lib/server/config");
@@ -473,7 +483,7 @@ async function main(): Promise<void> {
       "",
       `Records analysed but not measured: ${notApplicable.map((row) => `${row.language} ${row.n} (${row.reason})`).join("; ") || "none"}.`,
       "",
-      `Load average before and after the mutation batch: \`${loadBefore}\`; \`${loadAfter}\`; at the end of the flakiness check \`${loadEnd}\`. The machine (2 cores) is shared with other agents' builds and test suites running at the same time: these are rates measured loaded, lower bounds for an idle machine.`,
+      `Load average before and after the mutation batch: \`${loadBefore}\`; \`${loadAfter}\`; at the end of the flakiness check \`${loadEnd}\`. On a machine whose load passes its cores these rates are lower bounds for an idle one.`,
       "",
       "### Which flawed records each signal catches",
       "",
@@ -494,6 +504,7 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    benchRun.finish(result);
   } finally {
     await client.end();
     await disconnectPrisma();

@@ -24,10 +24,13 @@ import pg from "pg";
 
 import { startApp, stopApp } from "./app";
 import {
+  BENCH_OPTIONS,
+  chooseAppPorts,
   chooseBenchDatabase,
   describeMachine,
   machineLine,
   percentile,
+  startBenchRun,
   uptime,
   writeBenchmarkSubsection,
 } from "./common";
@@ -46,6 +49,7 @@ const { values: options } = parseArgs({
     seed: { type: "string", default: "15" },
     "database-url": { type: "string" },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
 const MODE = options.mode;
@@ -56,14 +60,15 @@ const MEAN_GAP_S = Number(options["mean-gap"]);
 const STEP_SECONDS = Number(options["step-seconds"]);
 const STEPS = options.steps.split(",").map(Number);
 const RECORDS = Number(options.records);
-const PORTS = [3475, 3476].slice(0, Number(options.instances));
+const benchRun = startBenchRun(MODE === "both" ? "bench:queue-scale" : `bench:queue:${MODE}`, options);
+const PORTS = await chooseAppPorts(options, Number(options.instances));
 const BASES = PORTS.map((port) => `http://127.0.0.1:${port}`);
 const CLIENTS = Math.max(ANNOTATORS, ...STEPS);
 const SECRET = "bench-scale-only";
 const PARENT = "## Scale-out (issue: scale-out)";
 const SECTION = "### Claim latency: capacity and open loop";
 
-chooseBenchDatabase(options["database-url"], ".data/bench-queue-scale");
+await chooseBenchDatabase(options["database-url"], options, ".data/bench-queue-scale");
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
@@ -194,10 +199,12 @@ async function main(): Promise<void> {
     await runClosed(clients.slice(0, 2 * PORTS.length), capacityCampaign.id, 5);
 
     const machine = describeMachine(postgres);
+    const figures: Record<string, unknown> = {};
+    const rounded = (values: number[], p: number) => Math.round(percentile(values, p) * 10) / 10;
     const parts: string[] = [
       SECTION,
       "",
-      `Run on ${new Date().toISOString().slice(0, 10)} with \`node scripts/run-ts.mjs scripts/bench/queue-scale.ts --mode ${MODE}\` (${options["database-url"] ? "external PostgreSQL" : "embedded PostgreSQL in `.data/bench-queue-scale`"}; ${PORTS.length} app instance(s), \`verity serve\` production build on ports ${PORTS.join(" and ")}, one DATABASE_URL and NEXTAUTH_SECRET, in-app workers off; annotators alternate between the instances and call the REST API with bearer tokens).`,
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`node scripts/run-ts.mjs scripts/bench/queue-scale.ts --mode ${MODE}\` (${options["database-url"] ? "external PostgreSQL" : `embedded PostgreSQL in \`${process.env.VERITY_DATA_DIR}\``}; ${PORTS.length} app instance(s), \`verity serve\` production build on ports ${PORTS.join(" and ")}, one DATABASE_URL and NEXTAUTH_SECRET, in-app workers off; annotators alternate between the instances and call the REST API with bearer tokens).`,
       `${RECORDS.toLocaleString("en-US")} records, campaigns of ${capacityCampaign.itemCount.toLocaleString("en-US")} items. The load generator runs on the same machine as the app instances and PostgreSQL.`,
       "",
     ];
@@ -220,6 +227,7 @@ async function main(): Promise<void> {
         console.error(rows.at(-1));
       }
       const { overAssigned, duplicates } = await countOverAssignment(client, capacityCampaign.id);
+      figures.capacity = { labelsPerSecond: Number(bestRate.toFixed(1)), claimP95CrossesAt: crossing, overAssigned };
       parts.push(
         `**Capacity** (closed loop: each client claims and submits with no pause, ${STEP_SECONDS} s per step, overlap 1).`,
         "",
@@ -249,6 +257,16 @@ async function main(): Promise<void> {
         ).rows[0].n,
       );
       const meetsAim = percentile(result.claimMs, 95) < 50 && percentile(result.submitMs, 95) < 50;
+      Object.assign(figures, {
+        claim: { p50: rounded(result.claimMs, 50), p95: rounded(result.claimMs, 95) },
+        submit: { p50: rounded(result.submitMs, 50), p95: rounded(result.submitMs, 95) },
+        acknowledged: result.acknowledged,
+        stored,
+        lost: Math.max(0, result.acknowledged - stored),
+        overAssigned,
+        duplicates,
+        errors: result.errors,
+      });
       parts.push(
         `**Open loop** (${ANNOTATORS} annotators for ${OPEN_SECONDS} s, overlap 2; each annotator's item starts are fixed before the run, exponential gaps of ${MEAN_GAP_S} s on average (seed ${options.seed}), ${scheduled} items, ${(scheduled / OPEN_SECONDS).toFixed(1)} items/s offered; an item claims then submits at once).`,
         'Claim is timed from the item\'s scheduled start (so a late start counts against it), submit from when it was sent, right after the claim answered; "item" is scheduled start to acknowledged submit.',
@@ -270,6 +288,7 @@ async function main(): Promise<void> {
     if (!options["no-write"]) {
       writeBenchmarkSubsection(PARENT, SECTION, section);
     }
+    benchRun.finish(figures);
   } finally {
     await Promise.all(servers.map(stopApp));
     await client.end();

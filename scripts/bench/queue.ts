@@ -3,14 +3,25 @@
 // for 60 s (claim and submit latency, throughput, over-assignment check); then 300,000 annotations
 // in the database and the record view's server response time. Writes docs/benchmarks.md.
 //
-//   npm run bench:queue [-- --seconds 60 --annotators 50 --no-write]
+//   npm run bench:queue [-- --seconds 60 --annotators 50 --records 100000 --no-write --json
+//                          --app-port N --db-port N --data-dir DIR]
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 
 import pg from "pg";
 
 import { signInWithPassword, startApp, stopApp } from "./app";
-import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  chooseAppPort,
+  describeMachine,
+  machineLine,
+  ms,
+  percentile,
+  selectBenchDatabase,
+  startBenchRun,
+  writeBenchmarkSection,
+} from "./common";
 import { countOverAssignment, fillOverlapCampaign, runClosed, seedRecords, time } from "./queue-common";
 
 const { values: options } = parseArgs({
@@ -19,18 +30,18 @@ const { values: options } = parseArgs({
     annotators: { type: "string", default: "50" },
     records: { type: "string", default: "100000" },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
+const benchRun = startBenchRun("bench:queue", options);
 const SECONDS = Number(options.seconds);
 const ANNOTATORS = Number(options.annotators);
 const RECORDS = Number(options.records);
-const PORT = 3400;
+const PORT = await chooseAppPort(options);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECTION = "## Queue and record view (issue: annotation workspace)";
 
-process.env.VERITY_DATA_DIR = ".data/bench-queue";
-process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
-delete process.env.DATABASE_URL;
+const { dataDir } = await selectBenchDatabase(options, ".data/bench-queue");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
@@ -175,7 +186,7 @@ async function main(): Promise<void> {
     const section = [
       SECTION,
       "",
-      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:queue\` (embedded PostgreSQL in \`.data/bench-queue\`, app on port ${PORT}, production build).`,
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:queue\` (embedded PostgreSQL in \`${dataDir}\`, app on port ${PORT}, production build; 1-minute load ${benchRun.load.before.toFixed(2)} at the start).`,
       `${RECORDS.toLocaleString("en-US")} records; a campaign of ${campaign.itemCount.toLocaleString("en-US")} items (created in ${(created.ms / 1000).toFixed(2)} s); ${ANNOTATORS} concurrent simulated annotators claiming and submitting through the REST API for ${SECONDS} s.`,
       "",
       table,
@@ -188,6 +199,15 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    benchRun.finish({
+      claim: { p50: ms(percentile(claimMs, 50)), p95: ms(percentile(claimMs, 95)) },
+      submit: { p50: ms(percentile(submitMs, 50)), p95: ms(percentile(submitMs, 95)) },
+      recordPage: { p95: ms(percentile(viewMs, 95)) },
+      itemPage: { p95: ms(percentile(workspaceMs, 95)) },
+      errors,
+      overAssigned,
+      duplicates,
+    });
   } finally {
     if (server) await stopApp(server);
     await client.end();

@@ -5,7 +5,7 @@
 // agree with the recorded reference outcome. No database. Writes docs/benchmarks.md.
 //
 //   npm run bench:reference -- --url http://127.0.0.1:8080 [--languages ruby,php] [--cases 34]
-//                              [--concurrency 2] [--dir ../shared/conformance/sandbox-cases] [--no-write]
+//                              [--concurrency 2] [--dir ../shared/conformance/sandbox-cases] [--no-write] [--json]
 //
 // The reference server is not part of Verity: docs/benchmarks.md ("Side by side with the reference
 // server") says how it was run. When nothing answers at --url the script says so and exits 0.
@@ -18,7 +18,7 @@ import { CONFORMANCE_TIMEOUT_MS, readConformanceCases, type ConformanceCase } fr
 import { createLocalBackend } from "@/lib/server/sandbox/local";
 import type { Outcome, SandboxBackend, SandboxLanguage } from "@/lib/server/sandbox/types";
 
-import { describeMachine, machineLine, uptime, writeBenchmarkSubsection } from "./common";
+import { BENCH_OPTIONS, describeMachine, machineLine, startBenchRun, uptime, writeBenchmarkSubsection } from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -31,8 +31,10 @@ const { values: options } = parseArgs({
     dir: { type: "string" },
     timeout: { type: "string", default: String(CONFORMANCE_TIMEOUT_MS) },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
+const benchRun = startBenchRun("bench:reference", options);
 
 const PARENT = "## Sandbox toolchains (issue 22)";
 const HEADING = "### Side by side with the reference server";
@@ -107,6 +109,7 @@ if (unreachable) {
     `Skipped: this benchmark needs the reference server at ${URL_BASE} (AutoCodeBench's MultiLanguageSandbox; ` +
       `docs/benchmarks.md, "Side by side with the reference server", says how to run it) — ${unreachable}.`,
   );
+  benchRun.finish({ skipped: unreachable });
   process.exit(0);
 }
 
@@ -171,3 +174,8 @@ ${rows.join("\n")}
 `;
 if (!options["no-write"] && rows.length) writeBenchmarkSubsection(PARENT, HEADING, section);
 console.log(section);
+benchRun.finish({
+  cases: totals.cases,
+  identical: totals.identical,
+  referenceOverLocal: totals.local ? Number((totals.reference / totals.local).toFixed(2)) : null,
+});

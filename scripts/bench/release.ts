@@ -5,7 +5,7 @@
 // memory: cutting a release (the entries stored in SQL), writing its folder (data.jsonl,
 // excluded.jsonl, README.md, manifest.json) and streaming its .tar.gz. Writes docs/benchmarks.md.
 //
-//   npm run bench:release [-- --no-write]
+//   npm run bench:release [-- --records 100000 --no-write --json --db-port N --data-dir DIR]
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,16 +14,34 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { describeMachine, machineLine, uptime, selectOwnBenchDatabase, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  describeMachine,
+  machineLine,
+  selectBenchDatabase,
+  startBenchRun,
+  uptime,
+  writeBenchmarkSection,
+} from "./common";
 import { seedRecords } from "./queue-common";
 
-const { values: options } = parseArgs({ options: { "no-write": { type: "boolean", default: false } } });
+const { values: options } = parseArgs({
+  options: {
+    records: { type: "string", default: "100000" },
+    "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
+  },
+});
+const benchRun = startBenchRun("bench:release", options);
 const SECTION = "## Releases at 100,000 records (issue 25)";
 const DATASET = "bench-release";
-const RECORDS = 100_000;
-const REPAIRED = 1_000;
+const RECORDS = Number(options.records);
+if (!Number.isInteger(RECORDS) || RECORDS < 10)
+  throw new Error(`--records must be an integer of at least 10, got ${options.records}`);
+// One record in a hundred repaired: 1,000 at the default size.
+const REPAIRED = Math.max(1, Math.floor(RECORDS / 100));
 
-selectOwnBenchDatabase(".data/bench-release", "54391");
+const { dataDir } = await selectBenchDatabase(options, ".data/bench-release");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
@@ -152,15 +170,15 @@ async function main(): Promise<void> {
       excludedBytes: sizes["excluded.jsonl"],
       archiveBytes: statSync(archivePath).size,
     };
-    console.log(JSON.stringify(result));
-    if (options["no-write"]) return;
-    writeBenchmarkSection(
-      SECTION,
-      `${SECTION}
+    console.error(JSON.stringify(result));
+    if (!options["no-write"])
+      writeBenchmarkSection(
+        SECTION,
+        `${SECTION}
 
 \`npm run bench:release\`: a release of a ${RECORDS.toLocaleString("en")}-record dataset (every language; one
 label per record, four in five Valid; ${REPAIRED.toLocaleString("en")} records at an accepted revision 2), made in SQL in
-\`.data/bench-release\`. Each step in this process, its resident memory sampled every 50 ms (peak RSS
+\`${dataDir}\`. Each step in this process, its resident memory sampled every 50 ms (peak RSS
 is the whole Node process, the app's modules loaded).
 
 | Step | Time | Peak RSS |
@@ -169,10 +187,11 @@ is the whole Node process, the app's modules loaded).
 | Export the folder (data.jsonl ${mib(result.dataBytes)}, excluded.jsonl ${mib(result.excludedBytes)}, card, manifest) | ${result.exportSeconds} s | ${result.exportPeakMiB} MiB |
 | Build and stream the .tar.gz (${mib(result.archiveBytes)}; the folder again, then tar + gzip -9) | ${result.archiveSeconds} s | ${result.archivePeakMiB} MiB |
 
-${machineLine(describeMachine(postgres))} The machine is shared with other agents' builds and tests
-while this ran, so times are upper bounds: before \`${loadBefore}\`; after \`${loadAfter}\`.
+${machineLine(describeMachine(postgres))} Load before \`${loadBefore}\`; after \`${loadAfter}\` (on a machine
+whose load passes its cores, times are upper bounds).
 `,
-    );
+      );
+    benchRun.finish(result);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
     await client.end();

@@ -3,7 +3,7 @@
 // streams the verified subset of a campaign whose 100,000 items are all labelled Valid, sampling the
 // process's peak memory. Writes docs/benchmarks.md.
 //
-//   npm run bench:report [-- --no-write]
+//   npm run bench:report [-- --runs 20 --no-write --json --db-port N --data-dir DIR]
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,17 +13,30 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { describeMachine, machineLine, percentile, uptime, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  describeMachine,
+  machineLine,
+  ms,
+  percentile,
+  selectBenchDatabase,
+  startBenchRun,
+  uptime,
+  writeBenchmarkSection,
+} from "./common";
 import { fillOverlapCampaign } from "./queue-common";
 
 const { values: options } = parseArgs({
-  options: { "no-write": { type: "boolean", default: false }, runs: { type: "string", default: "20" } },
+  options: {
+    "no-write": { type: "boolean", default: false },
+    runs: { type: "string", default: "20" },
+    ...BENCH_OPTIONS,
+  },
 });
 const SECTION = "## Report and verified export (issue: reports)";
 
-process.env.VERITY_DATA_DIR = ".data/bench-queue";
-process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
-delete process.env.DATABASE_URL;
+const benchRun = startBenchRun("bench:report", options);
+const { dataDir } = await selectBenchDatabase(options, ".data/bench-queue");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
@@ -93,7 +106,7 @@ async function main(): Promise<void> {
         `SELECT c.id, c.name, count(a.id) AS annotations FROM "Campaign" c JOIN "CampaignItem" i ON i."campaignId" = c.id JOIN "Annotation" a ON a."itemId" = i.id GROUP BY c.id ORDER BY count(a.id) DESC LIMIT 1`,
       )
     ).rows[0];
-    if (!busiest) throw new Error("No labelled campaign in .data/bench-queue: run `npm run bench:queue` first.");
+    if (!busiest) throw new Error(`No labelled campaign in ${dataDir}: run \`npm run bench:queue\` first.`);
     const items = Number(
       (
         await client.query<{ n: string }>(`SELECT count(*) AS n FROM "CampaignItem" WHERE "campaignId" = $1`, [
@@ -150,6 +163,10 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    benchRun.finish({
+      report: { p50: ms(percentile(reportMs, 50)), p95: ms(percentile(reportMs, 95)), runs: reportMs.length, items },
+      export: { seconds: Number(exportSeconds.toFixed(2)), records: exported },
+    });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
     await client.end();

@@ -7,14 +7,14 @@ import type pg from "pg";
 
 import type { Actor } from "@/lib/server/auth/permissions";
 
-import { percentile, selectOwnBenchDatabase } from "./common";
+import { type BenchFlags, percentile, selectBenchDatabase } from "./common";
 import { fillOverlapCampaign, seedRecords } from "./queue-common";
 
 export const BENCH_DATA_DIR = ".data/bench-queue";
 
-/** Points the modules loaded after this call at the benchmark database `npm run bench:queue` uses. */
-export function selectBenchQueueDatabase(): void {
-  selectOwnBenchDatabase(BENCH_DATA_DIR, "54389");
+/** Points the modules loaded after this call at the benchmark database `npm run bench:queue` uses (or --data-dir's). */
+export async function selectBenchQueueDatabase(flags: BenchFlags): Promise<void> {
+  await selectBenchDatabase(flags, BENCH_DATA_DIR);
 }
 
 export type ReviewData = { campaignId: string; admin: Actor; reviewer: Actor };

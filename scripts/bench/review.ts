@@ -10,7 +10,16 @@ import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { describeMachine, machineLine, uptime, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  describeMachine,
+  machineLine,
+  ms,
+  percentile,
+  startBenchRun,
+  uptime,
+  writeBenchmarkSection,
+} from "./common";
 import {
   ensureReviewData,
   MEASURED_HEADER,
@@ -20,12 +29,17 @@ import {
 } from "./review-data";
 
 const { values: options } = parseArgs({
-  options: { requests: { type: "string", default: "20" }, "no-write": { type: "boolean", default: false } },
+  options: {
+    requests: { type: "string", default: "20" },
+    "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
+  },
 });
 const REQUESTS = Number(options.requests);
 const SECTION = "## Review queue, adjudication page and campaign list at 100k items / 300k labels (issue 21)";
 
-selectBenchQueueDatabase();
+const benchRun = startBenchRun("bench:review", options);
+await selectBenchQueueDatabase(options);
 
 const { openDatabase } = await import("@/lib/server/db/database");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -63,7 +77,7 @@ async function main(): Promise<void> {
     const section = [
       SECTION,
       "",
-      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:review\` (embedded PostgreSQL in \`.data/bench-queue\`): the data calls each page makes, in-process and one at a time after 2 warm-up requests (no HTTP, no rendering), as a reviewer (the campaign list as an admin).`,
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:review\` (embedded PostgreSQL in \`${process.env.VERITY_DATA_DIR}\`): the data calls each page makes, in-process and one at a time after 2 warm-up requests (no HTTP, no rendering), as a reviewer (the campaign list as an admin).`,
       `Campaign of ${Number(counts.items).toLocaleString("en-US")} items and ${Number(counts.labels).toLocaleString("en-US")} labels (overlap 3), ${counts.campaigns} campaigns in the list.`,
       "",
       MEASURED_HEADER,
@@ -79,6 +93,12 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    benchRun.finish({
+      reviewQueue: { p95: ms(percentile(queue.ms, 95)) },
+      laterQueuePage: { p95: ms(percentile(later.ms, 95)) },
+      adjudication: { p95: ms(percentile(adjudication.ms, 95)) },
+      campaignList: { p95: ms(percentile(list.ms, 95)) },
+    });
   } finally {
     await client.end();
     await disconnectPrisma();

@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 
 import { createLocalBackend, type LocalBackend } from "@/lib/server/sandbox/local";
 
+import { startBenchRun } from "./common";
+
 export type OverheadReport = {
   runs: number;
   /** Median wall time of `/usr/bin/python3 test.py` spawned directly. */
@@ -77,5 +79,6 @@ export async function measureOverhead(
 // `node --conditions=react-server --import tsx scripts/bench/sandbox-overhead.ts [runs]`
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runs = Number(process.argv[2] ?? 50);
-  console.log(JSON.stringify(await measureOverhead({ runs })));
+  const benchRun = startBenchRun("sandbox-overhead", { json: true });
+  benchRun.finish(await measureOverhead({ runs }));
 }

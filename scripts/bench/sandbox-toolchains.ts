@@ -15,7 +15,15 @@ import { getRecipe } from "@/lib/server/sandbox/recipes";
 import { RUST_CRATES_SOLUTION, RUST_CRATES_TEST } from "@/lib/server/sandbox/reference-cases";
 import type { RunRequest, SandboxLanguage } from "@/lib/server/sandbox/types";
 
-import { describeMachine, machineLine, percentile, uptime, writeBenchmarkSection } from "./common";
+import {
+  BENCH_OPTIONS,
+  describeMachine,
+  machineLine,
+  percentile,
+  startBenchRun,
+  uptime,
+  writeBenchmarkSection,
+} from "./common";
 
 const { values: options } = parseArgs({
   options: {
@@ -23,8 +31,10 @@ const { values: options } = parseArgs({
     /** Comma-separated languages to time (default: rust, go, java, kotlin, scala). */
     languages: { type: "string", default: "rust,go,java,kotlin,scala" },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
+const benchRun = startBenchRun("bench:sandbox-toolchains", options);
 const RUNS = Number(options.runs);
 const SECTION = "## Sandbox toolchains (issue 22)";
 const TIMEOUT_MS = 60_000;
@@ -94,13 +104,16 @@ async function timeCargoRebuild(): Promise<{ medianMs: number; outcomes: string[
 
 const loadBefore = uptime();
 const rows: string[] = [];
+const medians: Record<string, number | null> = {};
 for (const item of CASES) {
   const found = await backend.toolchain(item.request.language);
   if (!found.isFound) {
     rows.push(`| ${item.name} | not installed (${found.missing.join(", ")}) | | |`);
+    medians[item.name] = null;
     continue;
   }
   const { medianMs, outcomes } = await timeSandbox(item.request);
+  medians[item.name] = Math.round(medianMs);
   rows.push(
     `| ${item.name} | ${(medianMs / 1000).toFixed(2)} s | ${[...new Set(outcomes)].join(", ")} | local sandbox |`,
   );
@@ -118,8 +131,8 @@ const loadAfter = uptime();
 const section = `${SECTION}
 
 \`npm run bench:sandbox-toolchains\`: one record at a time, median of ${RUNS} runs, wall time of the whole
-run (splice, job folder, sandbox, compile, run). ${machineLine(describeMachine("—"))} The machine was
-shared with other work: \`${loadBefore}\` before, \`${loadAfter}\` after.
+run (splice, job folder, sandbox, compile, run). ${machineLine(describeMachine("—"))} Load:
+\`${loadBefore}\` before, \`${loadAfter}\` after.
 
 | record | median | outcomes | where |
 |---|---|---|---|
@@ -127,3 +140,4 @@ ${rows.join("\n")}
 `;
 if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
 console.log(section);
+benchRun.finish({ medianMs: medians });

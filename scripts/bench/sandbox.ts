@@ -2,7 +2,7 @@
 // (median of 50 runs of a Python `pass` program), and batch-verification throughput on the demo
 // dataset with every core working. Own database in .data/bench-sandbox. Writes docs/benchmarks.md.
 //
-//   npm run bench:sandbox [-- --runs 50 --no-write]
+//   npm run bench:sandbox [-- --runs 50 --no-write --json --db-port N --data-dir DIR]
 import { createReadStream } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -13,24 +13,30 @@ import type { ParsedRecord } from "@/lib/records/validate";
 
 import { runBare } from "./bare-run";
 import {
+  BENCH_OPTIONS,
   childrenCpuSeconds,
   describeMachine,
   machineLine,
+  selectBenchDatabase,
+  startBenchRun,
   uptime,
   writeBenchmarkSection,
   writeBenchmarkSubsection,
 } from "./common";
 
 const { values: options } = parseArgs({
-  options: { runs: { type: "string", default: "50" }, "no-write": { type: "boolean", default: false } },
+  options: {
+    runs: { type: "string", default: "50" },
+    "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
+  },
 });
+const benchRun = startBenchRun("bench:sandbox", options);
 const SECTION = "## Sandbox overhead and batch verification (issue: live execution)";
 const SCALE_OUT = "## Scale-out (issue: scale-out)";
 const EFFICIENCY = "### Batch verification efficiency";
 
-process.env.VERITY_DATA_DIR = ".data/bench-sandbox";
-process.env.VERITY_DB_PORT = "54675";
-delete process.env.DATABASE_URL;
+await selectBenchDatabase(options, ".data/bench-sandbox");
 
 const { readItems, validateRecord } = await import("@/lib/records");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
@@ -110,7 +116,7 @@ async function main(): Promise<void> {
     const batch = await verifyDemo(cores);
     console.error("Verifying the demo dataset with one worker…");
     const serial = await verifyDemo(1);
-    // Bare again at the end: on a shared machine the load drifts, and the mean of both brackets the batches.
+    // Bare again at the end: the load drifts during a run, and the mean of both brackets the batches.
     console.error("Running the demo records bare again…");
     const bareAgain = await runDemoBare();
     const uptimeAfter = uptime();
@@ -121,7 +127,9 @@ async function main(): Promise<void> {
     const ceiling = Math.min(1, bareSeconds / bareCpuSeconds);
     const progress = batch.progress;
     const minutes = batch.seconds / 60;
-    const efficiency = serial.seconds / (cores * batch.seconds);
+    const oneWorkerEfficiency = serial.seconds / (cores * batch.seconds);
+    // The aim's figure (issue 41): the batch against the bare programs run one at a time, per core.
+    const efficiency = bareSeconds / (cores * batch.seconds);
     const [serialOutcomes, batchOutcomes] = await Promise.all([
       outcomesOf(serial.progress.batchId),
       outcomesOf(batch.progress.batchId),
@@ -141,15 +149,16 @@ async function main(): Promise<void> {
       `| **overhead per run** | **${overhead.overheadMs} ms** (aim: ≤ 30 ms) |`,
       `| batch verification of the demo dataset (${progress.total} records, demo + full test each, ${cores} workers) | ${(progress.total / minutes).toFixed(1)} records/min (${batch.seconds.toFixed(1)} s; ${progress.executableValid} executable-valid, ${progress.failed} failed, ${progress.unavailable} unavailable here) |`,
       `| the same with one worker | ${(serial.progress.total / (serial.seconds / 60)).toFixed(1)} records/min (${serial.seconds.toFixed(1)} s) |`,
-      `| **batch ÷ (serial × ${cores} cores)** | **${efficiency.toFixed(2)}** (aim: ≥ 0.8) |`,
+      `| **efficiency: batch ÷ (bare serial × ${cores} cores)** | **${efficiency.toFixed(2)}** (aim: ≥ 0.9 of the ceiling, ${(0.9 * ceiling).toFixed(2)} here) |`,
+      `| ceiling: bare wall ÷ bare CPU (the toolchains' own) | ${ceiling.toFixed(2)} (efficiency ÷ ceiling ${(efficiency / ceiling).toFixed(2)}) |`,
+      `| batch ÷ (one sandboxed worker × ${cores} cores) | ${oneWorkerEfficiency.toFixed(2)} |`,
       `| runs whose outcome differs between the two | ${differing} of ${serialOutcomes.size} |`,
-      `| load average (1 min) at the end | ${(await import("node:os")).loadavg()[0].toFixed(1)} |`,
+      `| load average (1 min) before and after | ${benchRun.load.before.toFixed(1)}, ${(await import("node:os")).loadavg()[0].toFixed(1)} |`,
       "",
       machineLine(describeMachine(postgres)),
       "",
     ].join("\n");
     const perMinute = (records: number, seconds: number) => (records / (seconds / 60)).toFixed(1);
-    const bareEfficiency = bareSeconds / (cores * batch.seconds);
     const efficiencySection = [
       EFFICIENCY,
       "",
@@ -163,8 +172,8 @@ async function main(): Promise<void> {
       `| batch verification, ${cores} workers (sandbox, pg-boss, database) | ${batch.seconds.toFixed(1)} s | — | ${perMinute(progress.total, batch.seconds)} | ${progress.executableValid} executable-valid, ${progress.failed} failed, ${progress.unavailable} unavailable |`,
       `| batch verification, 1 worker | ${serial.seconds.toFixed(1)} s | — | ${perMinute(serial.progress.total, serial.seconds)} | ${serial.progress.executableValid} executable-valid, ${serial.progress.failed} failed, ${serial.progress.unavailable} unavailable |`,
       "",
-      `**Efficiency = batch records/min ÷ (bare records/min × ${cores} cores) = ${bareEfficiency.toFixed(2)}** (aim ≥ 0.8), with the mean of the two bare runs; batch ÷ (one worker × ${cores}) = ${efficiency.toFixed(2)}; bare ÷ one worker = ${(bareSeconds / serial.seconds).toFixed(2)} (the share of one worker's time the programs themselves take).`,
-      `**Ceiling the toolchains' own CPU use imposes (meaningful only when nothing else runs on the machine: other work stretches the bare wall time, not its CPU) = bare wall ÷ bare CPU = ${bareSeconds.toFixed(1)} s ÷ ${bareCpuSeconds.toFixed(1)} s = ${ceiling.toFixed(2)}**: run one at a time, the programs already keep ${(bareCpuSeconds / bareSeconds).toFixed(2)} cores busy (JVMs, compilers and Node use several threads), so ${cores} workers can be at most ${(cores / (bareCpuSeconds / bareSeconds)).toFixed(2)}× faster than serial bare; efficiency ÷ ceiling = ${(bareEfficiency / ceiling).toFixed(2)}. (CPU of sandboxed runs is not counted: bubblewrap does not hand its children's times up.) Other work on the machine takes cores from all of it.`,
+      `**Efficiency = batch records/min ÷ (bare records/min × ${cores} cores) = ${efficiency.toFixed(2)}** (aim ≥ 0.9 of the ceiling), with the mean of the two bare runs; batch ÷ (one worker × ${cores}) = ${oneWorkerEfficiency.toFixed(2)}; bare ÷ one worker = ${(bareSeconds / serial.seconds).toFixed(2)} (the share of one worker's time the programs themselves take).`,
+      `**Ceiling the toolchains' own CPU use imposes (meaningful only at a 1-minute load below the cores: a busier machine stretches the bare wall time, not its CPU) = bare wall ÷ bare CPU = ${bareSeconds.toFixed(1)} s ÷ ${bareCpuSeconds.toFixed(1)} s = ${ceiling.toFixed(2)}**: run one at a time, the programs already keep ${(bareCpuSeconds / bareSeconds).toFixed(2)} cores busy (JVMs, compilers and Node use several threads), so ${cores} workers can be at most ${(cores / (bareCpuSeconds / bareSeconds)).toFixed(2)}× faster than serial bare; efficiency ÷ ceiling = ${(efficiency / ceiling).toFixed(2)}. (CPU of sandboxed runs is not counted: bubblewrap does not hand its children's times up.)`,
       `Load: \`${uptimeBefore}\` before, \`${uptimeAfter}\` after.`,
       "",
       machineLine(describeMachine(postgres)),
@@ -176,6 +185,12 @@ async function main(): Promise<void> {
       writeBenchmarkSection(SECTION, section);
       writeBenchmarkSubsection(SCALE_OUT, EFFICIENCY, efficiencySection);
     }
+    benchRun.finish({
+      efficiency: Number(efficiency.toFixed(3)),
+      ceiling: Number(ceiling.toFixed(3)),
+      overheadMs: overhead.overheadMs,
+      oneWorkerEfficiency: Number(oneWorkerEfficiency.toFixed(3)),
+    });
   } finally {
     await disconnectPrisma();
     await closePgPool();

@@ -4,26 +4,39 @@
 // annotator who labelled the items. Writes docs/benchmarks.md.
 //
 //   npm run bench:queue -- --seconds 5 --annotators 3 --no-write   # builds the data, ≈300k labels
-//   npm run bench:workspace-page [-- --requests 200 --no-write]
+//   npm run bench:workspace-page [-- --requests 200 --no-write --json --app-port N --db-port N --data-dir DIR]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 
 import pg from "pg";
 
-import { startApp, signInWithPassword } from "./app";
-import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
+import { startApp, signInWithPassword, stopApp } from "./app";
+import {
+  BENCH_OPTIONS,
+  chooseAppPort,
+  describeMachine,
+  machineLine,
+  ms,
+  percentile,
+  selectBenchDatabase,
+  startBenchRun,
+  writeBenchmarkSection,
+} from "./common";
 
 const { values: options } = parseArgs({
-  options: { requests: { type: "string", default: "200" }, "no-write": { type: "boolean", default: false } },
+  options: {
+    requests: { type: "string", default: "200" },
+    "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
+  },
 });
+const benchRun = startBenchRun("bench:workspace-page", options);
 const REQUESTS = Number(options.requests);
-const PORT = 3400;
+const PORT = await chooseAppPort(options);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECTION = "## Workspace page at 100k records / 300k labels (issue: the annotator's loop)";
 
-process.env.VERITY_DATA_DIR = ".data/bench-queue";
-process.env.VERITY_DB_PORT = process.env.VERITY_BENCH_DB_PORT ?? "54389";
-delete process.env.DATABASE_URL;
+const { dataDir } = await selectBenchDatabase(options, ".data/bench-queue");
 
 const { openDatabase } = await import("@/lib/server/db/database");
 
@@ -41,7 +54,7 @@ async function main(): Promise<void> {
         `SELECT id FROM "Campaign" WHERE name LIKE 'view-%' ORDER BY "createdAt" DESC LIMIT 1`,
       )
     ).rows[0];
-    if (!campaign) throw new Error("No overlap-3 campaign in .data/bench-queue: run `npm run bench:queue` first.");
+    if (!campaign) throw new Error(`No overlap-3 campaign in ${dataDir}: run \`npm run bench:queue\` first.`);
     const viewer = (
       await client.query<{ id: string; email: string }>(
         `SELECT id, email FROM "User" WHERE email = 'annotator0@bench.test'`,
@@ -87,8 +100,11 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    benchRun.finish({
+      itemPage: { p50: ms(percentile(pageMs, 50)), p95: ms(percentile(pageMs, 95)), n: pageMs.length },
+    });
   } finally {
-    server.kill("SIGTERM");
+    await stopApp(server);
     await client.end();
     await database.stop();
   }

@@ -4,35 +4,50 @@
 // shown, the form cleared and answering keys; and, separately, its code rendered). Valid labels
 // take V, Enter; invalid ones I, 1, Enter. With --screenshots it also takes the README's images.
 //
-//   npx next build && node scripts/run-ts.mjs scripts/bench/workspace.ts [-- --items 40 --screenshots --no-write]
+// The browser is started for a quiet run and its pages reach this machine only (browser.ts).
+//
+//   npx next build && node scripts/run-ts.mjs scripts/bench/workspace.ts [-- --items 40 --screenshots --no-write
+//     --json --app-port N --db-port N --data-dir DIR]
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 
-import { chromium, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import pg from "pg";
 
-import { describeMachine, machineLine, percentile, writeBenchmarkSection } from "./common";
+import { stopApp } from "./app";
+import { allowLoopbackOnly, launchQuietChromium } from "./browser";
+import {
+  BENCH_OPTIONS,
+  chooseAppPort,
+  describeMachine,
+  machineLine,
+  ms,
+  percentile,
+  selectBenchDatabase,
+  startBenchRun,
+  writeBenchmarkSection,
+} from "./common";
 
 const { values: options } = parseArgs({
   options: {
     items: { type: "string", default: "40" },
     screenshots: { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
+    ...BENCH_OPTIONS,
   },
 });
-const PORT = Number(process.env.VERITY_E2E_PORT ?? 3400);
+const benchRun = startBenchRun("bench:workspace", options);
+const PORT = await chooseAppPort(options);
 const BASE = `http://localhost:${PORT}`;
 const SECTION = "## Annotator's loop in the browser (issue: the annotator's loop)";
 const PASSWORD = "bench-password-1";
 const LAPTOP = { width: 1440, height: 900 };
 
-process.env.VERITY_DATA_DIR = ".data/bench-workspace";
-process.env.VERITY_DB_PORT = process.env.VERITY_E2E_DB_PORT ?? "54399";
-delete process.env.DATABASE_URL;
-rmSync(".data/bench-workspace", { recursive: true, force: true });
+// A fresh folder each run (removed at the end unless given), so two runs at once never share one.
+const { dataDir } = await selectBenchDatabase(options, ".data/bench-workspace", { fresh: true });
+const isOwnDataDir = !(options["data-dir"] ?? process.env.VERITY_BENCH_DATA_DIR);
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
@@ -213,10 +228,7 @@ async function main(): Promise<void> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   let server: ReturnType<typeof spawn> | null = null;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const browser = await launchQuietChromium();
   try {
     const postgres = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
     const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.cli });
@@ -256,7 +268,9 @@ async function main(): Promise<void> {
     });
     server = await startServer(database.url);
 
-    const page = await (await browser.newContext({ viewport: LAPTOP })).newPage();
+    const context = await browser.newContext({ viewport: LAPTOP });
+    const { blocked } = await allowLoopbackOnly(context);
+    const page = await context.newPage();
     await signIn(page, "annotator@bench.test");
     await page.goto(`${BASE}/campaigns/${loop.id}/next`);
     await waitForNextItem(page, null);
@@ -268,8 +282,8 @@ async function main(): Promise<void> {
 
     const valid = samples.filter((sample) => sample.kind === "valid");
     const invalid = samples.filter((sample) => sample.kind === "invalid");
-    // The machine may be shared: the load average says how much the figures include waiting for a core.
-    const machine = `${machineLine(describeMachine(postgres))} Chromium ${browser.version()}, headless, 1440×900. Load average at the end: ${loadavg()[0].toFixed(1)}.`;
+    // The load says how much of the figures is waiting for a core.
+    const machine = `${machineLine(describeMachine(postgres))} Chromium ${browser.version()}, headless, 1440×900, quiet-run switches, requests to other hosts than this machine aborted (${blocked.length} were). 1-minute load ${benchRun.load.before.toFixed(2)} at the start, ${(await import("node:os")).loadavg()[0].toFixed(2)} at the end.`;
     const section = [
       SECTION,
       "",
@@ -300,12 +314,21 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(section);
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
+    const ready = samples.map((sample) => sample.readyMs);
+    const code = samples.map((sample) => sample.codeMs);
+    benchRun.finish({
+      nextItemReady: { p50: ms(percentile(ready, 50)), p95: ms(percentile(ready, 95)), n: ready.length },
+      codeShown: { p50: ms(percentile(code, 50)), p95: ms(percentile(code, 95)) },
+      blockedRequests: blocked.length,
+    });
   } finally {
     await browser.close();
-    server?.kill("SIGTERM");
+    // Waits for the app to exit before the database stops under it.
+    if (server) await stopApp(server);
     await client.end();
     await disconnectPrisma();
     await database.stop();
+    if (isOwnDataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

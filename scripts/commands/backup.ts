@@ -32,7 +32,6 @@ export function registerBackupCommands(program: Command): void {
       console.log(
         `Backed up ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows from ${Object.keys(counts).length} tables to ${options.out}.`,
       );
-      process.exit(0);
     });
 
   program
@@ -47,6 +46,5 @@ export function registerBackupCommands(program: Command): void {
       console.log(
         `Restored ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows into ${Object.keys(counts).length} tables.`,
       );
-      process.exit(0);
     });
 }

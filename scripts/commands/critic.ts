@@ -11,6 +11,7 @@ import { type CriticRunProgress, getCriticRunProgress, saveCritic } from "@/lib/
 import { stopBoss } from "@/lib/server/workers/boss";
 import { saveCriticSchema, startCriticRunSchema } from "@/lib/validation/critics";
 
+import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
 
 function numberOption(value: string | undefined, name: string): number | undefined {
@@ -58,7 +59,10 @@ export function registerCriticCommands(program: Command): void {
     .requiredOption("--name <name>", "the critic's name")
     .requiredOption("--base-url <url>", "the endpoint's base URL, e.g. https://api.openai.com/v1")
     .requiredOption("--model <model>", "the model to ask")
-    .option("--api-key-env <var>", "the environment variable the workers read the API key from")
+    .option(
+      "--api-key-env <var>",
+      "the variable the workers read the API key from (its name starts with VERITY_CRITIC_KEY_)",
+    )
     .option(
       "--prompt <file>",
       "a prompt template file ({{question}}, {{solution}}, {{demo_test}}, {{full_test}}, {{language}}, {{rules}}); default: Verity's",
@@ -113,7 +117,6 @@ export function registerCriticCommands(program: Command): void {
           console.log(
             `${saved.createdCritic ? "Created" : "Updated"} critic "${saved.name}", version ${saved.version}${saved.createdVersion && !saved.createdCritic ? " (new)" : ""}.`,
           );
-        process.exit(0);
       },
     );
 
@@ -179,7 +182,7 @@ export function registerCriticCommands(program: Command): void {
             `${progress.status}: ${progress.total} records, ${progress.parsed} parsed (${progress.pass} pass, ${progress.fail} fail), ${progress.unreadable} unreadable, ${progress.errored} errored; ${progress.promptTokens + progress.completionTokens} tokens.`,
           );
         if (progress.stopReason) console.error(`error: ${progress.stopReason}`);
-        process.exit(progress.status === "FAILED" ? 1 : 0);
+        endCommand(progress.status === "FAILED" ? 1 : 0);
       },
     );
 
@@ -193,7 +196,6 @@ export function registerCriticCommands(program: Command): void {
           .catch((error: unknown) => exitWithError(error))
           .finally(() => stopBoss(5_000));
         console.log(JSON.stringify({ runId, status }));
-        process.exit(0);
       });
   }
 
@@ -220,6 +222,5 @@ export function registerCriticCommands(program: Command): void {
           );
         }
       }
-      process.exit(0);
     });
 }

@@ -5,6 +5,7 @@ import { openDatabase } from "@/lib/server/db/database";
 import { startEmbeddedPostgres } from "@/lib/server/db/embedded-postgres";
 import { createMigration } from "@/lib/server/db/migrate";
 
+import { endCommand } from "./exit";
 import { exitWithError } from "./with-database";
 
 /** Registers `verity db migrate` and `verity db migration NAME`. */
@@ -27,7 +28,7 @@ export function registerDbCommands(program: Command): void {
     .action(async (name: string) => {
       if (!/^[a-z0-9_]+$/i.test(name)) {
         console.error("The migration name may only hold letters, digits and underscores.");
-        process.exit(2);
+        endCommand(2);
       }
       const settings = config();
       const server = settings.databaseUrl

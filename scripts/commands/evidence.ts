@@ -12,7 +12,8 @@ import { type EvidenceProgress, getEvidenceProgress, summarizeEvidenceBatch } fr
 import { startEvidence } from "@/lib/server/evidence/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
-import { usageError, withDatabase } from "./with-database";
+import { endCommand } from "./exit";
+import { exitWithError, usageError, withDatabase } from "./with-database";
 
 /** Below this mutation score a record's tests count as weak in the summary (the issue's default). */
 const WEAK_BELOW = 0.5;
@@ -98,10 +99,7 @@ export function registerEvidenceCommand(program: Command): void {
         } finally {
           await stopVerificationWorkers();
         }
-      }).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      });
+      }).catch((error: unknown) => exitWithError(error));
       const stopReason = progress.status === "FAILED" ? (progress.stopReason ?? "the batch failed") : null;
       const result = {
         dataset: options.dataset,
@@ -127,6 +125,6 @@ export function registerEvidenceCommand(program: Command): void {
         );
       }
       if (stopReason) console.error(`error: ${stopReason}`);
-      process.exit(stopReason ? 1 : 0);
+      endCommand(stopReason ? 1 : 0);
     });
 }

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { importGoldAnswers } from "@/lib/server/gold/gold";
 import { MAX_GOLD_FILE_BYTES } from "@/lib/validation/gold";
 
+import { endCommand } from "./exit";
 import { usageError, withDatabase } from "./with-database";
 
 /** Registers `verity gold import`. Exit codes: 0 ok, 1 invalid input (nothing written), 2 usage. */
@@ -31,7 +32,7 @@ export function registerGoldCommands(program: Command): void {
         const lines = (error as { fieldErrors?: { file?: string[] } }).fieldErrors?.file;
         console.error(`error: ${error instanceof Error ? error.message.split(". line")[0] : String(error)}`);
         for (const line of lines ?? []) console.error(line);
-        process.exit(1);
+        endCommand(1);
       }
     });
 }

@@ -7,7 +7,9 @@ import type { Command } from "commander";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { importCriticFile, importRecords, resolveImportMapping } from "@/lib/server/imports/imports";
 
-import { usageError, withDatabase } from "./with-database";
+import { endCommand } from "./exit";
+import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 function openFile(file: string) {
   if (!existsSync(file) || !statSync(file).isFile()) usageError(`no such file: ${file}`);
@@ -73,8 +75,7 @@ export function registerImportCommands(program: Command): void {
           }),
         ).catch((error: unknown) => {
           bar?.stop();
-          console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-          process.exit(error instanceof Error && error.name === "AppError" ? 1 : 1);
+          return exitWithError(error);
         });
         bar?.stop();
         const errors = summary.errors.map(({ line, message }) => ({ line, message }));
@@ -95,18 +96,18 @@ export function registerImportCommands(program: Command): void {
             console.error(`… and ${summary.errorCount - errors.length} more bad lines`);
           if (summary.ok) {
             console.log(
-              `Imported ${summary.imported} records into "${summary.dataset}" (${summary.duplicates} already there${summary.skipped ? `, ${summary.skipped} skipped` : ""}).`,
+              `Imported ${countOf(summary.imported, "record")} into "${summary.dataset}" (${summary.duplicates} already there${summary.skipped ? `, ${summary.skipped} skipped` : ""}).`,
             );
             if (summary.imported) console.log(`By language: ${formatLanguages(summary.byLanguage)}`);
           } else if (summary.errorCount === 0) {
             console.error("The file holds no records; nothing was imported.");
           } else {
             console.error(
-              `${summary.errorCount} bad line(s): nothing was imported. Fix them, or pass --skip-invalid to import the valid records.`,
+              `${countOf(summary.errorCount, "bad line")}: nothing was imported. Fix them, or pass --skip-invalid to import the valid records.`,
             );
           }
         }
-        process.exit(summary.ok ? 0 : 1);
+        endCommand(summary.ok ? 0 : 1);
       },
     );
 
@@ -120,10 +121,7 @@ export function registerImportCommands(program: Command): void {
       const { stream } = openFile(file);
       const summary = await withDatabase(() =>
         importCriticFile({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, source: stream }),
-      ).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      });
+      ).catch((error: unknown) => exitWithError(error));
       if (options.json) console.log(JSON.stringify(summary));
       else {
         for (const { line, message } of summary.errors) console.error(`line ${line}: ${message}`);
@@ -133,6 +131,6 @@ export function registerImportCommands(program: Command): void {
             : "Nothing was attached.",
         );
       }
-      process.exit(summary.ok ? 0 : 1);
+      endCommand(summary.ok ? 0 : 1);
     });
 }

@@ -7,6 +7,7 @@ import { cutRelease, diffNamedReleases, writeReleaseFolder } from "@/lib/server/
 import { releaseNameSchema } from "@/lib/validation/releases";
 
 import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 function releaseName(name: string): string {
   const parsed = releaseNameSchema.safeParse(name);
@@ -47,9 +48,8 @@ export function registerReleaseCommands(program: Command): void {
         if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           console.log(
-            `Release ${cut.name}: ${cut.records} records in (${cut.revised} revised), ${cut.excluded} out.${path ? ` Written to ${path}.` : ""}`,
+            `Release ${cut.name}: ${countOf(cut.records, "record")} in (${cut.revised} revised), ${cut.excluded} out.${path ? ` Written to ${path}.` : ""}`,
           );
-        process.exit(0);
       },
     );
 
@@ -68,7 +68,6 @@ export function registerReleaseCommands(program: Command): void {
       ).catch((error: unknown) => exitWithError(error));
       if (options.json) process.stdout.write(`${JSON.stringify({ name, path, files })}\n`);
       else console.log(`Wrote ${files.map((file) => file.path).join(", ")} to ${path}`);
-      process.exit(0);
     });
 
   release
@@ -97,6 +96,5 @@ export function registerReleaseCommands(program: Command): void {
           console.log(`~ ${show(record)}: revision ${record.fromRevision} → ${record.revision}`);
         console.log(`${diff.added.length} added, ${diff.removed.length} removed, ${diff.revised.length} revised`);
       }
-      process.exit(0);
     });
 }

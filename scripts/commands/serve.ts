@@ -14,6 +14,7 @@ import { disconnectPrisma } from "@/lib/server/db/client";
 import { DEMO_DATASET, DEMO_SOLUTIONS_FILE, loadDemoDatasetIfEmpty } from "@/lib/server/imports/demo";
 import { failInterruptedImports } from "@/lib/server/imports/imports";
 import { closePgPool } from "@/lib/server/db/pool";
+import { sweepReleaseTempFolders } from "@/lib/server/releases/build-release";
 import { countUsers } from "@/lib/server/users/users";
 import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
@@ -21,6 +22,7 @@ import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/
 import { stopBoss } from "@/lib/server/workers/boss";
 
 import { nextServerEnvironment } from "./serve-env";
+import { endCommand } from "./exit";
 import { exitWithError } from "./with-database";
 
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
@@ -53,6 +55,9 @@ export function registerServeCommand(program: Command): void {
       );
       const interrupted = await failInterruptedImports();
       if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
+      const staleReleases = await sweepReleaseTempFolders();
+      if (staleReleases > 0)
+        console.log(`Removed ${staleReleases} release folder(s) a stopped server left in the temp folder.`);
       if (settings.loadDemo) {
         const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.startup });
         if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
@@ -105,7 +110,7 @@ export function registerServeCommand(program: Command): void {
         });
         if (build.status !== 0) {
           await database.stop();
-          process.exit(build.status ?? 1);
+          endCommand(build.status ?? 1);
         }
       }
       const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(settings.port)], {
@@ -121,11 +126,11 @@ export function registerServeCommand(program: Command): void {
       process.on("SIGINT", shutdown);
       process.on("SIGTERM", shutdown);
       process.on("exit", () => server.kill("SIGTERM"));
-      server.on("exit", async (code) => {
-        if (settings.workers.inApp) await stopVerificationWorkers(10_000).catch(() => {});
-        await database.stop();
-        // Asked to stop: a clean exit, whatever code Next.js gave its own SIGTERM.
-        process.exit(isShuttingDown ? 0 : (code ?? 1));
-      });
+      // The command lasts as long as Next.js runs.
+      const code = await new Promise<number | null>((resolve) => server.on("exit", resolve));
+      if (settings.workers.inApp) await stopVerificationWorkers(10_000).catch(() => {});
+      await database.stop();
+      // Asked to stop: a clean exit, whatever code Next.js gave its own SIGTERM.
+      endCommand(isShuttingDown ? 0 : (code ?? 1));
     });
 }

@@ -11,7 +11,8 @@ import { getSolutionBatchProgress, type SolutionBatchProgress, solverCounts } fr
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
-import { usageError, withDatabase } from "./with-database";
+import { endCommand } from "./exit";
+import { exitWithError, usageError, withDatabase } from "./with-database";
 
 function percent(value: number | null): string {
   return value === null ? "—" : `${(value * 100).toFixed(1)}%`;
@@ -87,10 +88,7 @@ export function registerSolutionCommands(program: Command): void {
         }
         const table = passAtOneByModel(await solverCounts({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset }));
         return { summary, progress, table };
-      }).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      });
+      }).catch((error: unknown) => exitWithError(error));
 
       if ("refused" in outcome) {
         const error = outcome.refused;
@@ -101,7 +99,7 @@ export function registerSolutionCommands(program: Command): void {
           console.error(`error: ${message}`);
           for (const { line, message: text } of lines) console.error(`line ${line}: ${text}`);
         }
-        process.exit(1);
+        endCommand(1);
       }
       const { summary, progress, table } = outcome;
       if (options.json) {
@@ -146,6 +144,6 @@ export function registerSolutionCommands(program: Command): void {
         }
         if (progress.stopReason) console.error(`error: ${progress.stopReason}`);
       }
-      process.exit(progress.status === "SUCCEEDED" ? 0 : 1);
+      endCommand(progress.status === "SUCCEEDED" ? 0 : 1);
     });
 }

@@ -7,6 +7,7 @@ import { findActorByEmail, upsertUserFromCli } from "@/lib/server/users/users";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { passwordSchema } from "@/lib/validation/auth";
 
+import { endCommand } from "./exit";
 import { usageError, withDatabase } from "./with-database";
 
 function parseLanguages(list: string | undefined): string[] {
@@ -69,7 +70,7 @@ export function registerUserCommands(program: Command): void {
         }
         return (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: owner.id, name: options.name })).token;
       });
-      if (!token) process.exit(1);
+      if (!token) endCommand(1);
       console.log(token);
     });
 }

@@ -16,6 +16,7 @@ import {
 import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
+import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
 
 /** Registers `verity verify` (batch verification with in-process workers) and `verity worker`. */
@@ -60,17 +61,18 @@ export function registerVerifyCommands(program: Command): void {
             !options.json && process.stderr.isTTY
               ? new SingleBar({
                   format:
-                    "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | unavailable {unavailable} | errored {errored} | flaky {flaky}",
+                    "Verifying [{bar}] {value}/{total} | valid {valid} | failed {failed} | environment {environment} | unavailable {unavailable} | errored {errored} | flaky {flaky}",
                   stream: process.stderr,
                 })
               : null;
-          bar?.start(batch.total, 0, { valid: 0, failed: 0, unavailable: 0, errored: 0, flaky: 0 });
+          bar?.start(batch.total, 0, { valid: 0, failed: 0, environment: 0, unavailable: 0, errored: 0, flaky: 0 });
           let progress: VerificationProgress;
           for (;;) {
             progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
             bar?.update(progress.done, {
               valid: progress.executableValid,
               failed: progress.failed,
+              environment: progress.environmentFailed,
               unavailable: progress.unavailable,
               errored: progress.errored,
               flaky: progress.flaky,
@@ -92,10 +94,7 @@ export function registerVerifyCommands(program: Command): void {
         } finally {
           await stopVerificationWorkers();
         }
-      }).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      });
+      }).catch((error: unknown) => exitWithError(error));
       if (options.json) {
         console.log(
           JSON.stringify({
@@ -108,14 +107,14 @@ export function registerVerifyCommands(program: Command): void {
       } else {
         for (const [name, counts] of Object.entries(byLanguage).sort()) {
           console.log(
-            `${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`,
+            `${name.padEnd(12)} ${String(counts.records).padStart(6)} records  ${String(counts.executableValid).padStart(6)} executable-valid  ${String(counts.failed).padStart(6)} failed  ${String(counts.environment).padStart(6)} not run: environment  ${String(counts.unavailable).padStart(6)} unavailable here  ${String(counts.notRun).padStart(6)} not run`,
           );
         }
         if (flaky) console.log(`${flaky.records} flaky records (tests run ${flaky.repeat} more times each, alone).`);
       }
       // A batch that stopped (the sandbox failed) is not a verification: say why and fail.
       if (stopReason) console.error(`error: ${stopReason}`);
-      process.exit(stopReason ? 1 : 0);
+      endCommand(stopReason ? 1 : 0);
     });
 
   program
@@ -138,6 +137,5 @@ export function registerVerifyCommands(program: Command): void {
         });
         await stopVerificationWorkers();
       }).catch((error: unknown) => exitWithError(error));
-      process.exit(0);
     });
 }

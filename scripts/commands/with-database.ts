@@ -5,6 +5,8 @@ import { openDatabase } from "@/lib/server/db/database";
 import { disconnectPrisma } from "@/lib/server/db/client";
 import { closePgPool } from "@/lib/server/db/pool";
 
+import { CommandExit, endCommand } from "./exit";
+
 /** Runs a CLI action with the database open (embedded or DATABASE_URL), then closes everything. */
 export async function withDatabase<T>(action: () => Promise<T>): Promise<T> {
   const database = await openDatabase();
@@ -20,7 +22,7 @@ export async function withDatabase<T>(action: () => Promise<T>): Promise<T> {
 /** Prints a usage error and exits 2, the CLI's code for bad arguments. */
 export function usageError(message: string): never {
   console.error(`error: ${message}`);
-  process.exit(2);
+  return endCommand(2);
 }
 
 /** Exits with a usage error, before any work is done, unless the folder `file` goes into exists. */
@@ -29,8 +31,12 @@ export function assertOutputFolder(file: string): void {
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) usageError(`no such folder: ${folder}`);
 }
 
-/** Prints a failed command's error as one line (no stack) and exits 1. */
+/**
+ * Prints a failed command's error as one line (no stack) and ends it with 1; a command already
+ * ending (a usage error, or one said in full further in) keeps its own code and message.
+ */
 export function exitWithError(error: unknown, suffix = ""): never {
+  if (error instanceof CommandExit) throw error;
   console.error(`error: ${error instanceof Error ? error.message : String(error)}${suffix}`);
-  process.exit(1);
+  return endCommand(1);
 }

@@ -35,24 +35,32 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
           <table className="w-full text-sm" aria-label="Critics">
             <thead className="text-left text-xs uppercase text-slate-500">
               <tr>
-                <th className="py-1">Critic</th>
-                <th className="py-1">Endpoint</th>
-                <th className="py-1">API key</th>
-                <th className="py-1">Versions (model, temperature, first used)</th>
+                <th scope="col" className="py-1 pr-3">
+                  Critic
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Endpoint
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  API key
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Versions (model, temperature, first used)
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {critics.map((critic) => (
                 <tr key={critic.id}>
-                  <th scope="row" className="py-2 text-left font-medium">
+                  <th scope="row" className="py-2 pr-3 text-left font-medium">
                     {critic.name}
                   </th>
-                  <td className="py-2 text-xs text-slate-600">
+                  <td className="py-2 pr-3 text-xs text-slate-600">
                     {critic.kind === "IMPORTED"
                       ? "the record files' verdicts"
                       : `${critic.baseUrl} · ${critic.concurrency} at once`}
                   </td>
-                  <td className="py-2 text-xs">
+                  <td className="py-2 pr-3 text-xs">
                     {critic.kind === "IMPORTED"
                       ? "—"
                       : critic.apiKeyEnv
@@ -61,7 +69,7 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
                           ? "stored"
                           : "none"}
                   </td>
-                  <td className="py-2">
+                  <td className="py-2 pr-3">
                     <ul className="flex flex-wrap gap-1.5">
                       {critic.versions.map((version) => (
                         <li key={version.id}>
@@ -113,20 +121,36 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
           <table className="w-full text-sm" aria-label="Critic runs">
             <thead className="text-left text-xs uppercase text-slate-500">
               <tr>
-                <th className="py-1">Run</th>
-                <th className="py-1">Dataset</th>
-                <th className="py-1">Status</th>
-                <th className="py-1 text-right">Done</th>
-                <th className="py-1 text-right">Pass</th>
-                <th className="py-1 text-right">Fail</th>
-                <th className="py-1 text-right">Unreadable</th>
-                <th className="py-1">Started</th>
+                <th scope="col" className="py-1 pr-3">
+                  Run
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Dataset
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Status
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Done
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Pass
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Fail
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Unreadable
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Started
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {runs.map((run) => (
                 <tr key={run.runId}>
-                  <td className="py-1.5">
+                  <td className="py-1.5 pr-3">
                     <Link
                       href={`/critics/runs/${encodeURIComponent(run.runId)}`}
                       className="text-indigo-700 hover:underline"
@@ -134,21 +158,21 @@ export default async function CriticsPage({ searchParams }: { searchParams: Prom
                       {run.critic} v{run.version}
                     </Link>
                   </td>
-                  <td className="py-1.5">
+                  <td className="py-1.5 pr-3">
                     <Link href={`/datasets/${encodeURIComponent(run.dataset)}/critics`} className="hover:underline">
                       {run.dataset}
                     </Link>
                     {run.language ? ` · ${run.language}` : ""}
                     {run.campaignId ? " · campaign sample" : ""}
                   </td>
-                  <td className="py-1.5">{run.status.toLowerCase()}</td>
-                  <td className="py-1.5 text-right tabular-nums">
+                  <td className="py-1.5 pr-3">{run.status.toLowerCase()}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">
                     {run.done}/{run.total}
                   </td>
-                  <td className="py-1.5 text-right tabular-nums">{run.pass}</td>
-                  <td className="py-1.5 text-right tabular-nums">{run.fail}</td>
-                  <td className="py-1.5 text-right tabular-nums">{run.unreadable}</td>
-                  <td className="py-1.5 text-xs text-slate-600">
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{run.pass}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{run.fail}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{run.unreadable}</td>
+                  <td className="py-1.5 pr-3 text-xs text-slate-600">
                     {run.createdAt.toISOString().slice(0, 16).replace("T", " ")}
                   </td>
                 </tr>

@@ -5,11 +5,14 @@ import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
 import { importGoldAnswers } from "@/lib/server/gold/gold";
+import { getEvidenceProgress } from "@/lib/server/evidence/batches";
+import { startEvidence } from "@/lib/server/evidence/jobs";
 import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { startVerification } from "@/lib/server/verification/jobs";
 import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { cutRelease } from "@/lib/server/releases/build-release";
+import { startEvidenceSchema } from "@/lib/validation/evidence";
 import { importGoldSchema } from "@/lib/validation/gold";
 import { releaseCreateSchema } from "@/lib/validation/releases";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
@@ -58,6 +61,23 @@ export const verificationProgressAction = createAction(
   async ({ input, actor }) => {
     return getVerificationProgress({ actor, batchId: input.batchId });
   },
+);
+
+/**
+ * Starts (or resumes) mutation analysis and the flakiness check of a dataset's records, as
+ * POST /api/v1/datasets/{name}/evidence does. Scope: datasets:verify.
+ */
+export const startEvidenceAction = createAction(
+  "datasets:verify",
+  startEvidenceSchema.and(z.object({ dataset: name })),
+  async ({ input: { dataset, ...options }, actor }) => startEvidence({ actor, datasetName: dataset, ...options }),
+);
+
+/** An evidence batch's progress, which the dataset page polls while it runs. Scope: records:read. */
+export const evidenceProgressAction = createAction(
+  "records:read",
+  z.object({ batchId: name }),
+  async ({ input, actor }) => getEvidenceProgress({ actor, batchId: input.batchId }),
 );
 
 /** Imports a file of model outputs (all or nothing) and queues their runs, as POST /api/v1/datasets/{name}/solutions does. Scope: imports:write. */

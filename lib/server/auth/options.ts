@@ -13,6 +13,8 @@ import { safeCallbackPath } from "@/lib/validation/callback-path";
 import { requestAddress } from "./client-address";
 import { sessionCookies } from "./cookies";
 import { signInWithPassword } from "./password-sign-in";
+import { databaseFailure } from "@/lib/server/db/failures";
+
 import { standingSessionActor } from "./standing-session";
 import type { ExternalProviderConfig } from "./providers";
 
@@ -98,7 +100,17 @@ export const authOptions: NextAuthOptions = {
     // sign-out or disabling revoked, so a stolen old cookie does not even name its owner.
     async session({ session, token }) {
       const signedInAt = typeof token.signedInAt === "number" ? token.signedInAt : 0;
-      const isStanding = token.sub ? (await standingSessionActor(token.sub, signedInAt)) !== null : false;
+      let isStanding: boolean;
+      try {
+        isStanding = token.sub ? (await standingSessionActor(token.sub, signedInAt)) !== null : false;
+      } catch (error) {
+        // The database is away: whether the session still stands cannot be read. next-auth would
+        // take a throw for a bad session and clear the cookie, so the person would be told to sign
+        // in (and be signed out). Keep it: every page, action and route checks it again
+        // (getSessionActor), and there the outage is answered as "unavailable".
+        if (databaseFailure(error)?.code !== "UNAVAILABLE" || !token.sub) throw error;
+        return { ...session, userId: token.sub, signedInAt };
+      }
       if (!isStanding) return {} as typeof session;
       return { ...session, userId: token.sub, signedInAt };
     },

@@ -6,7 +6,10 @@ import { type RateTake, takeRateBudgets } from "@/lib/server/rate-limits/buckets
 import { normalizeEmail, verifyPassword } from "@/lib/server/users/users";
 import { createRateLimiter, refundAll, takeAll } from "@/lib/server/rate-limits/rate-limit";
 
+import { AppError } from "@/lib/server/errors";
+
 import { addressBucket } from "./client-address";
+import { HasherBusyError } from "./password-hasher";
 import type { Actor } from "./permissions";
 
 // Budgets kept in PostgreSQL (shared by every app instance), taken before the password is hashed
@@ -26,6 +29,27 @@ const goodStanding = createRateLimiter({ name: "sign-in:good-standing", capacity
 const perAccount = createRateLimiter({ name: "sign-in:account", capacity: 20, perMinute: 10 });
 const LONGEST_SLOW_DOWN_MS = 12_000;
 
+// Who signed in from where: an account and address (its /64 for IPv6) with a right password in the
+// last 30 days has its password checked ahead of everyone else's (password-hasher.ts), so strangers'
+// guesses, each within its own budgets, never queue ahead of the owner. Kept by this process (a
+// restart forgets it; the owner's next sign-in is then checked in the common line once).
+const KNOWN_FOR_MS = 30 * 24 * 60 * 60_000;
+const MAX_KNOWN = 50_000;
+const globalForSignIn = globalThis as unknown as { verityKnownSignIns?: Map<string, number> };
+const knownSignIns = (globalForSignIn.verityKnownSignIns ??= new Map<string, number>());
+
+function isKnownSignIn(key: string, now: number): boolean {
+  const at = knownSignIns.get(key);
+  return at !== undefined && now - at < KNOWN_FOR_MS;
+}
+
+function rememberSignIn(key: string, now: number): void {
+  knownSignIns.delete(key);
+  knownSignIns.set(key, now);
+  // A Map iterates in insertion order: the first key is the oldest sign-in.
+  if (knownSignIns.size > MAX_KNOWN) knownSignIns.delete(knownSignIns.keys().next().value!);
+}
+
 /** Time as the sign-in limits see it: the database's clock and a real wait, unless a test controls both. */
 export type SignInClock = { now(): Date | undefined; sleep(ms: number): Promise<void> };
 const realClock: SignInClock = { now: () => undefined, sleep: (ms) => sleep(ms) };
@@ -38,7 +62,9 @@ export function signInBudgets(account: string, address: string): RateTake[] {
 
 /**
  * Checks an email and password for a sign-in from `address`. Returns the actor, or null for a
- * wrong email or password; throws RATE_LIMITED when a budget is spent (nothing is hashed then).
+ * wrong email or password; throws RATE_LIMITED when a budget is spent or the line of passwords
+ * waiting to be checked is full (nothing is hashed then). A person who signed in from this address
+ * before is checked ahead of the line.
  */
 export async function signInWithPassword({
   email,
@@ -61,8 +87,22 @@ export async function signInWithPassword({
     const waitMs = await takeAll([accountWide], clock.now());
     if (waitMs > 0) await clock.sleep(waitMs);
   }
-  const actor = await verifyPassword({ email: account, password });
+  const pair = `${account} ${addressBucket(address)}`;
+  let actor: Actor | null;
+  try {
+    actor = await verifyPassword({
+      email: account,
+      password,
+      priority: isKnownSignIn(pair, Date.now()) ? "known" : "other",
+    });
+  } catch (error) {
+    if (!(error instanceof HasherBusyError)) throw error;
+    // Refused before any hash: the attempt costs its budgets nothing.
+    await refundAll([...own, isInGoodStanding ? standing : accountWide], clock.now());
+    throw new AppError("RATE_LIMITED", "Too many sign-ins are being checked right now; try again in a moment.");
+  }
   if (actor) {
+    rememberSignIn(pair, Date.now());
     await refundAll([...own, isInGoodStanding ? standing : accountWide], clock.now());
     return actor;
   }

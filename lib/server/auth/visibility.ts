@@ -1,7 +1,7 @@
 import "server-only";
 
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { EVIDENCE_HIDING, EXECUTION_HIDING } from "@/lib/evidence/visibility";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { EVIDENCE_HIDING, EXECUTION_HIDING, shownBeforeFirstLabel, visibilityName } from "@/lib/evidence/visibility";
 import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
@@ -13,6 +13,7 @@ import { prisma } from "@/lib/server/db/client";
 // no annotator holds, so blind mode never has to hide them.
 
 type Viewer = Pick<Actor, "id" | "role" | "languages">;
+type Db = Prisma.TransactionClient;
 
 /** Annotators see only the work they are given; reviewers and admins see everything. */
 function isAnnotator(actor: Viewer): boolean {
@@ -82,10 +83,17 @@ export function isFirstLabelPreReveal(actor: Viewer): boolean {
  * the rule of any other record. The gold share does not matter, so changing it shows nothing.
  * Null when nothing is hidden this way (reviewers and admins, who see gold answers anyway).
  */
-async function goldPoolHiddenWhere(actor: Viewer): Promise<Prisma.RecordWhereInput | null> {
+async function goldPoolHiddenWhere(
+  actor: Viewer,
+  { db = prisma(), exceptCampaignId }: { db?: Db; exceptCampaignId?: string } = {},
+): Promise<Prisma.RecordWhereInput | null> {
   if (!isAnnotator(actor)) return null;
-  const campaigns = await prisma().campaign.findMany({
-    where: { blind: true, languages: { hasSome: actor.languages } },
+  const campaigns = await db.campaign.findMany({
+    where: {
+      blind: true,
+      languages: { hasSome: actor.languages },
+      ...(exceptCampaignId ? { id: { not: exceptCampaignId } } : {}),
+    },
     select: { id: true, datasetId: true, languages: true },
   });
   if (campaigns.length === 0) return null;
@@ -121,30 +129,59 @@ export async function criticHiddenRecordIds({
   actor,
   recordIds,
   campaignId,
+  db = prisma(),
 }: {
   actor: Viewer | SystemActor;
   recordIds?: number[];
   campaignId?: string;
+  /** A transaction to read in (a submit deciding whether its label is pre-reveal). */
+  db?: Db;
 }): Promise<Set<number>> {
   if (isSystemActor(actor) || recordIds?.length === 0) return new Set();
   const among: Prisma.CampaignItemWhereInput = recordIds
     ? { recordId: { in: recordIds } }
     : { record: { campaignItems: { some: { campaignId } } } };
-  const gold = await goldPoolHiddenWhere(actor);
+  const gold = await goldPoolHiddenWhere(actor, { db });
   const [rows, goldRows] = await Promise.all([
-    prisma().campaignItem.findMany({
+    db.campaignItem.findMany({
       where: { AND: [among, criticHidingItemWhere(actor)] },
       select: { recordId: true },
       distinct: ["recordId"],
     }),
     gold
-      ? prisma().record.findMany({
+      ? db.record.findMany({
           where: { AND: [recordIds ? { id: { in: recordIds } } : { campaignItems: { some: { campaignId } } }, gold] },
           select: { id: true },
         })
       : Promise.resolve([]),
   ]);
   return new Set([...rows.map((row) => row.recordId), ...goldRows.map((row) => row.id)]);
+}
+
+/**
+ * Why the critic of a campaign item's record, hidden from the actor (criticHiddenRecordIds), is
+ * hidden, for the workspace to say so: `this-campaign` when only the item's own (blind) campaign
+ * hides it, so the first label here shows it; `another-campaign` when a blind campaign also holding
+ * the record (its sample or its gold) hides it, so a label here does not.
+ */
+export async function whyCriticHidden({
+  actor,
+  recordId,
+  campaignId,
+}: {
+  actor: Viewer;
+  recordId: number;
+  campaignId: string;
+}): Promise<"this-campaign" | "another-campaign"> {
+  const gold = await goldPoolHiddenWhere(actor, { exceptCampaignId: campaignId });
+  const [elsewhere, goldElsewhere] = await Promise.all([
+    prisma().campaignItem.findFirst({
+      where: { AND: [{ recordId, campaignId: { not: campaignId } }, criticHidingItemWhere(actor)] },
+      select: { id: true },
+    }),
+    gold ? prisma().record.findFirst({ where: { AND: [{ id: recordId }, gold] }, select: { id: true } }) : null,
+  ]);
+  return elsewhere || goldElsewhere ? "another-campaign" : "this-campaign";
 }
 
 /** A critic as the actor may see it: nothing at all when hidden. Pure. */
@@ -271,6 +308,48 @@ async function goldRecordsHiddenBy(
     select: { id: true },
   });
   return rows.map((row) => row.id);
+}
+
+/**
+ * What every annotator of a campaign showing `level` is shown of a record before their first label,
+ * as SQL conditions on the record's id, for what is computed once for all of them and which they can
+ * read off (a suspicion campaign's order): the campaign's own level, and nothing another campaign
+ * holding the record hides. Such a campaign hides the critic, the evidence or the execution from an
+ * annotator of the record's language until they labelled it there (criticHidingItemWhere,
+ * hidingItemWhere), and the campaign's annotators share that language.
+ */
+export function shownToEveryAnnotatorSql(
+  level: PreLabelVisibility,
+  recordId: Prisma.Sql,
+): { critic: Prisma.Sql; evidence: Prisma.Sql; execution: Prisma.Sql } {
+  const shown = shownBeforeFirstLabel(visibilityName(level));
+  const noCampaignHidesIt = (hides: Prisma.Sql) => Prisma.sql`NOT EXISTS (
+    SELECT 1 FROM "CampaignItem" hi JOIN "Campaign" hc ON hc.id = hi."campaignId"
+    WHERE hi."recordId" = ${recordId} AND ${hides})`;
+  const hidingLevel = (levels: readonly PreLabelVisibility[]) =>
+    noCampaignHidesIt(Prisma.sql`hc.visibility::text = ANY(${[...levels]}::text[])`);
+  return {
+    critic: shown.critic ? noCampaignHidesIt(Prisma.sql`hc.blind`) : Prisma.sql`false`,
+    evidence: shown.evidence ? hidingLevel(EVIDENCE_HIDING) : Prisma.sql`false`,
+    execution: shown.execution ? hidingLevel(EXECUTION_HIDING) : Prisma.sql`false`,
+  };
+}
+
+/**
+ * Of the given records, those whose history hides other people's judgements from the actor: a
+ * repair's author, reason and categories, a check's verdict, note and checker (a rejected repair is
+ * such a verdict). They anchor a first label as much as the critic does, so they are hidden exactly
+ * while the critic is (criticHiddenRecordIds): before the actor's first label on an item of a blind
+ * campaign, whatever it shows besides ("nothing" included).
+ */
+export async function othersJudgementsHiddenRecordIds({
+  actor,
+  recordIds,
+}: {
+  actor: Viewer | SystemActor;
+  recordIds: number[];
+}): Promise<Set<number>> {
+  return criticHiddenRecordIds({ actor, recordIds });
 }
 
 /**

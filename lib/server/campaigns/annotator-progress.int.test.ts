@@ -83,4 +83,39 @@ describe("annotator progress", () => {
       code: "FORBIDDEN",
     });
   });
+
+  it('counts gold items beside "Labelled", not in it (14 beside a 12-item campaign)', async () => {
+    const dataset = uniqueName("progress-gold");
+    const records = Array.from({ length: 3 }, (_, index) => makeRecord(`g${index}_${dataset.replaceAll("-", "_")}`));
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl(records)),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("c"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    const itemIds: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
+      await submitAnnotation({ actor: ann, itemId: claim!.itemId, input: { ...label, activeMs: 1000 } });
+      itemIds.push(claim!.itemId);
+    }
+    // One of the three is a gold item: it measures Ann, it is not one of the campaign's items to label.
+    await prisma().campaignItem.update({ where: { id: itemIds[0] }, data: { gold: true } });
+    const [row] = await listAnnotatorProgress({ actor: admin, campaignId: campaign.id });
+    expect(row).toMatchObject({ userId: ann.id, labelled: 2 });
+  });
 });

@@ -11,6 +11,7 @@ export type AnnotatorProgress = {
   userId: string;
   email: string;
   name: string | null;
+  /** Items labelled, gold items not included (they are in `gold`). */
   labelled: number;
   skipped: number;
   /** Items they hold under a lease that has not run out. */
@@ -22,8 +23,9 @@ export type AnnotatorProgress = {
 };
 
 /**
- * Each person's progress in a campaign: items labelled and skipped (gold items included: they are
- * work like any other), leases held now, the median active time per labelled item, and their gold
+ * Each person's progress in a campaign: items labelled (gold items left out: they are counted in
+ * the gold column, and beside a campaign's item count they made "Labelled" exceed it) and skipped,
+ * leases held now, the median active time per labelled item (gold included: time is work), and their gold
  * accuracy (a label matching the gold verdict counts as correct); everyone who took an item,
  * ordered by email. Scope: reports:export
  * (admins and reviewers; an annotator sees only their own figures, on the campaign page).
@@ -50,7 +52,7 @@ export async function listAnnotatorProgress({
       }[]
     >`
     WITH labels AS (
-      SELECT a."userId", count(*)::int AS labelled, percentile_cont(0.5) WITHIN GROUP (ORDER BY a."activeMs") AS "medianActiveMs"
+      SELECT a."userId", (count(*) FILTER (WHERE NOT i.gold))::int AS labelled, percentile_cont(0.5) WITHIN GROUP (ORDER BY a."activeMs") AS "medianActiveMs"
       FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
       WHERE i."campaignId" = ${campaignId}
       GROUP BY a."userId"

@@ -4,14 +4,14 @@ import { storedVisibility, visibilityFromInput, visibilityName } from "@/lib/evi
 import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
 import type { CampaignListProgress, CampaignProgress, CampaignSummary } from "@/lib/campaigns/types";
 
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { assertCan } from "@/lib/server/auth/guard";
 import { queueDrawKey } from "@/lib/server/auth/secrets";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import type { CampaignSampling, CampaignStatus } from "@/lib/generated/prisma/enums";
-import { type SamplingMode, WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
+import { type SamplingMode, suspicionOrderRefusal, WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
 import { AppError } from "@/lib/server/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CampaignGuidelinesInput, CreateCampaignInput, ExtendCampaignInput } from "@/lib/validation/campaigns";
@@ -21,7 +21,7 @@ import { prisma } from "@/lib/server/db/client";
 import { forecastGold, type GoldForecast, type OwnGold, ownGoldItems } from "@/lib/server/labelling/gold-queue";
 import { hmacSql } from "@/lib/server/labelling/keyed-order";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
-import { canSeeGoldAnswers, visibleCampaignWhere } from "@/lib/server/auth/visibility";
+import { canSeeGoldAnswers, shownToEveryAnnotatorSql, visibleCampaignWhere } from "@/lib/server/auth/visibility";
 
 export const campaignSelect = {
   id: true,
@@ -77,9 +77,19 @@ function asSeenBy(actor: Actor, { goldShare, seed, ...campaign }: CampaignSummar
 }
 
 /**
+ * The key a campaign's sample is drawn under: an HMAC of its seed under a key derived from the
+ * server secret. The seed alone, however guessable ("42"), then predicts nothing an annotator can
+ * check against the items they are served; the same seed on this install draws the same sample.
+ */
+function sampleKeyOf(seed: string): string {
+  return createHmac("sha256", queueDrawKey("sample-seed")).update(seed).digest("hex");
+}
+
+/**
  * Creates a campaign over a dataset: a stratified random sample of `perLanguage` records per
- * language (or all), ordered and sampled by md5(seed, record key) so the same seed always gives the
- * same items, plus the error taxonomy. Done in SQL so 100,000 records stay cheap. Scope: campaigns:admin.
+ * language (or all), ordered and sampled by md5(sample key, record key), the sample key an HMAC of
+ * the seed under the server secret (stored, so the same seed always gives the same items), plus the
+ * error taxonomy. Done in SQL so 100,000 records stay cheap. Scope: campaigns:admin.
  */
 export async function createCampaign({
   actor,
@@ -90,6 +100,7 @@ export async function createCampaign({
 }): Promise<CampaignSummary & { seed: string }> {
   assertCan(actor, "campaigns:admin");
   const seed = input.seed ?? randomBytes(6).toString("hex");
+  const sampleKey = sampleKeyOf(seed);
   return prisma().$transaction(
     async (tx) => {
       const dataset = await tx.dataset.findUnique({ where: { name: input.dataset }, select: { id: true } });
@@ -109,6 +120,7 @@ export async function createCampaign({
           languages,
           perLanguage: input.perLanguage ?? null,
           seed,
+          sampleKey,
           overlap: input.overlap,
           agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
           // blind keeps meaning "the critic is hidden before the first label" for every reader of it.
@@ -134,12 +146,13 @@ export async function createCampaign({
       const itemCount = await insertSample(tx, {
         campaignId: campaign.id,
         datasetId: dataset.id,
-        seed,
+        drawKey: sampleKey,
         languages,
         perLanguage: input.perLanguage ?? null,
         overlap: input.overlap,
         agreementFraction: input.overlap === 1 ? input.agreementFraction : 0,
         sampling: input.sampling ?? "random",
+        visibility: storedVisibility(visibilityFromInput(input)),
       });
       const created = await tx.campaign.update({
         where: { id: campaign.id },
@@ -186,32 +199,46 @@ async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[] | und
 /**
  * Inserts the campaign's sample: per language, the records ranked within the first `perLanguage`
  * (all when null) that are not items yet, gold records left out (they only measure annotators),
- * queued after the existing items. A random campaign ranks by md5(seed, key) and queues in a secret
+ * queued after the existing items. A random campaign ranks by md5(draw key, key) and queues in a secret
  * order (an HMAC of the key under a server-side key, so annotators, who know record keys, cannot tell
- * which item comes next); because the rank depends only on the seed and the key, a larger size later
+ * which item comes next); because the rank depends only on the draw key and the key, a larger size later
  * adds exactly the records a campaign created with that size would have held. A suspicion campaign
  * ranks and queues by verity_suspicion_score (lib/evidence/suspicion.ts) from the record's evidence
- * now — highest first, ties in the random campaign's order — so its first item is the most
- * suspicious record. Returns how many.
+ * now, as far as its annotators are shown it before their first label (shownToEveryAnnotatorSql: a
+ * hidden critic, say, must not be readable off the order) — highest first, ties in the random
+ * campaign's order — so its first item is the most suspicious record they could see. Returns how many.
  */
 async function insertSample(
   tx: Tx,
   sample: {
     campaignId: string;
     datasetId: string;
-    seed: string;
+    /** What the sample is ranked under: the campaign's sample key (its seed, for campaigns made before keys). */
+    drawKey: string;
     languages: string[];
     perLanguage: number | null;
     overlap: number;
     agreementFraction: number;
     sampling: SamplingMode;
+    /** What the campaign shows before the first label: a suspicion order reads nothing more. */
+    visibility: PreLabelVisibility;
   },
 ): Promise<number> {
-  const { campaignId, datasetId, seed, languages, perLanguage, overlap, agreementFraction } = sample;
+  const { campaignId, datasetId, drawKey: seed, languages, perLanguage, overlap, agreementFraction } = sample;
   const isSuspicion = sample.sampling === "suspicion";
-  // The record's evidence, only read when it orders the sample (solver counts are one index lookup per record).
+  if (isSuspicion) {
+    const refusal = suspicionOrderRefusal(visibilityName(sample.visibility));
+    if (refusal) throw new AppError("INVALID_INPUT", refusal, { sampling: [refusal] });
+  }
+  // The record's evidence, only read when it orders the sample (solver counts are one index lookup per
+  // record), and only what the campaign's annotators are shown of it: the order is theirs to see.
+  const shown = shownToEveryAnnotatorSql(sample.visibility, Prisma.sql`r0.id`);
   const score = isSuspicion
-    ? Prisma.sql`verity_suspicion_score(r0."mutationScore", r0.flaky, s.total, s.solved, c."overallPass", r0."executableValid", ${WEAK_TESTS_THRESHOLD}::float8)`
+    ? Prisma.sql`verity_suspicion_score(
+        CASE WHEN ${shown.evidence} THEN r0."mutationScore" END, CASE WHEN ${shown.evidence} THEN r0.flaky END,
+        CASE WHEN ${shown.evidence} THEN s.total ELSE 0 END, CASE WHEN ${shown.evidence} THEN s.solved ELSE 0 END,
+        CASE WHEN ${shown.critic} THEN c."overallPass" END, CASE WHEN ${shown.execution} THEN r0."executableValid" END,
+        ${WEAK_TESTS_THRESHOLD}::float8)`
     : Prisma.sql`0::float8`;
   const evidenceJoins = isSuspicion
     ? Prisma.sql`LEFT JOIN "CriticVerdict" c ON c."recordId" = r0.id
@@ -283,14 +310,16 @@ export async function extendCampaign({
           status: CampaignStatus;
           datasetId: string;
           seed: string;
+          sampleKey: string | null;
           languages: string[];
           perLanguage: number | null;
           overlap: number;
           agreementFraction: number;
           sampling: CampaignSampling;
+          visibility: PreLabelVisibility;
         }[]
       >`
-        SELECT status, "datasetId", seed, languages, "perLanguage", overlap, "agreementFraction", sampling FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        SELECT status, "datasetId", seed, "sampleKey", languages, "perLanguage", overlap, "agreementFraction", sampling, visibility FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
       if (!campaign) throw new AppError("NOT_FOUND", "No such campaign.");
       // An archived campaign is a finished record of its work: it takes no new items.
       if (campaign.status === "ARCHIVED")
@@ -318,12 +347,14 @@ export async function extendCampaign({
       const added = await insertSample(tx, {
         campaignId,
         datasetId: campaign.datasetId,
-        seed: campaign.seed,
+        // Campaigns made before the keyed draw keep the sample their seed drew.
+        drawKey: campaign.sampleKey ?? campaign.seed,
         languages,
         perLanguage,
         overlap: campaign.overlap,
         agreementFraction: campaign.agreementFraction,
         sampling: campaign.sampling === "SUSPICION" ? "suspicion" : "random",
+        visibility: campaign.visibility,
       });
       const after = await itemsByLanguage(tx, campaignId);
       await tx.campaign.update({
@@ -453,28 +484,9 @@ export async function getCampaignProgress({
     countAvailableSample({ actor, campaignId }),
   ]);
   const gold = await forecastGold({ actor, campaignId, sampleLeft });
-  const byLanguage: CampaignProgress["byLanguage"] = {};
-  let items = 0;
-  let wanted = 0;
-  let done = 0;
-  let complete = 0;
-  for (const row of byLanguageRows) {
-    byLanguage[row.language] = {
-      items: Number(row.items),
-      annotationsWanted: Number(row.wanted),
-      annotationsDone: Number(row.done),
-    };
-    items += Number(row.items);
-    wanted += Number(row.wanted);
-    done += Number(row.done);
-    complete += Number(row.complete);
-  }
   const mineCount = (status: string) => mineRows.find((row) => row.status === status)?._count._all ?? 0;
   const progress: CampaignProgress = {
-    items,
-    annotationsWanted: wanted,
-    annotationsDone: done,
-    itemsComplete: complete,
+    ...sumProgressCounts(byLanguageRows),
     activeLeases,
     mine: {
       submitted: mineCount("SUBMITTED"),
@@ -484,20 +496,45 @@ export async function getCampaignProgress({
       // will mix in before those run out.
       available: sampleLeft + gold.count,
     },
-    byLanguage,
   };
   return canSeeGoldAnswers(actor)
     ? progress
     : asSeenByAnnotator(progress, await ownGoldItems({ actor, campaignId }), gold);
 }
 
+type ProgressCounts = CampaignListProgress & Pick<CampaignProgress, "byLanguage">;
+
+/** A campaign's totals and per-language figures from its rows of queryProgressCounts. */
+function sumProgressCounts(rows: ProgressCountRow[]): ProgressCounts {
+  const progress: ProgressCounts = {
+    items: 0,
+    annotationsWanted: 0,
+    annotationsDone: 0,
+    itemsComplete: 0,
+    byLanguage: {},
+  };
+  for (const row of rows) {
+    progress.byLanguage[row.language] = {
+      items: row.items,
+      annotationsWanted: row.wanted,
+      annotationsDone: row.done,
+    };
+    progress.items += row.items;
+    progress.annotationsWanted += row.wanted;
+    progress.annotationsDone += row.done;
+    progress.itemsComplete = (progress.itemsComplete ?? 0) + row.complete;
+  }
+  return progress;
+}
+
 /**
  * The campaign's figures as an annotator sees them: their own gold items, held so far or still to
  * come (the forecast), count as items that each want one label, and their gold labels as labels,
  * so every claim and every label moves the same counts by the same amount, gold or not; other
- * people's gold items are not in them. Items complete are not given (see CampaignProgress).
+ * people's gold items are not in them. Items complete are not given (see CampaignProgress). Every
+ * figure an annotator reads of a campaign (its page, the campaign list, REST) goes through here.
  */
-function asSeenByAnnotator(progress: CampaignProgress, own: OwnGold, ahead: GoldForecast): CampaignProgress {
+function asSeenByAnnotator<P extends ProgressCounts>(progress: P, own: OwnGold, ahead: GoldForecast): P {
   const byLanguage = structuredClone(progress.byLanguage);
   const languages = new Set([...Object.keys(own), ...Object.keys(ahead.byLanguage)]);
   let extraItems = 0;
@@ -522,6 +559,16 @@ function asSeenByAnnotator(progress: CampaignProgress, own: OwnGold, ahead: Gold
   };
 }
 
+/** The annotator's own gold items in a campaign and those the queue will still mix in (asSeenByAnnotator's inputs). */
+async function annotatorGold({ actor, campaignId }: { actor: Actor; campaignId: string }) {
+  const sampleLeft = await countAvailableSample({ actor, campaignId });
+  const [own, ahead] = await Promise.all([
+    ownGoldItems({ actor, campaignId }),
+    forecastGold({ actor, campaignId, sampleLeft }),
+  ]);
+  return { own, ahead };
+}
+
 /** Sample items the actor could still claim: a free slot, one of their languages, never held by them. */
 async function countAvailableSample({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<number> {
   const [row] = await prisma().$queryRaw<{ n: bigint }[]>`
@@ -531,11 +578,18 @@ async function countAvailableSample({ actor, campaignId }: { actor: Actor; campa
   return Number(row.n);
 }
 
-/** Items, labels wanted and given, and items complete, per campaign and language, from the item counters. */
+type ProgressCountRow = {
+  campaignId: string;
+  language: string;
+  items: number;
+  wanted: number;
+  done: number;
+  complete: number;
+};
+
+/** Items, labels wanted and given, and items complete, per campaign and language, from the item counters (gold left out). */
 async function queryProgressCounts(campaignIds: string[]) {
-  return prisma().$queryRawUnsafe<
-    { campaignId: string; language: string; items: number; wanted: number; done: number; complete: number }[]
-  >(
+  return prisma().$queryRawUnsafe<ProgressCountRow[]>(
     `SELECT campaign_id AS "campaignId", language, count(*)::int AS items, sum(target)::int AS wanted,
             sum(n)::int AS done, (count(*) FILTER (WHERE n >= target))::int AS complete
      FROM ${finalLabelsOf("$1::text[]")} GROUP BY 1, 2`,
@@ -544,8 +598,10 @@ async function queryProgressCounts(campaignIds: string[]) {
 }
 
 /**
- * Progress of many campaigns at once, for the campaign list: one query over the item counters.
- * Scope: records:read; only campaigns the actor may see are counted (others are left out).
+ * Progress of many campaigns at once, for the campaign list: one query over the item counters, and
+ * for an annotator each campaign as asSeenByAnnotator shows it (the same figures as its page, so a
+ * gold label moves the list's bar as a sample label does). Scope: records:read; only campaigns the
+ * actor may see are counted (others are left out).
  */
 export async function listCampaignProgress({
   actor,
@@ -559,15 +615,17 @@ export async function listCampaignProgress({
     where: { id: { in: campaignIds }, ...visibleCampaignWhere(actor) },
     select: { id: true },
   });
-  const progress = new Map<string, CampaignListProgress>(
-    visible.map(({ id }) => [id, { items: 0, annotationsWanted: 0, annotationsDone: 0, itemsComplete: 0 }]),
+  const rows = await queryProgressCounts(visible.map(({ id }) => id));
+  const isAnnotator = !canSeeGoldAnswers(actor);
+  const entries = await Promise.all(
+    visible.map(async ({ id }): Promise<[string, CampaignListProgress]> => {
+      const counts = sumProgressCounts(rows.filter((row) => row.campaignId === id));
+      const seen = isAnnotator
+        ? await annotatorGold({ actor, campaignId: id }).then(({ own, ahead }) => asSeenByAnnotator(counts, own, ahead))
+        : counts;
+      const { byLanguage: _, ...totals } = seen;
+      return [id, totals];
+    }),
   );
-  for (const row of await queryProgressCounts([...progress.keys()])) {
-    const sum = progress.get(row.campaignId)!;
-    sum.items += row.items;
-    sum.annotationsWanted += row.wanted;
-    sum.annotationsDone += row.done;
-    sum.itemsComplete = (sum.itemsComplete ?? 0) + row.complete;
-  }
-  return progress;
+  return new Map(entries);
 }

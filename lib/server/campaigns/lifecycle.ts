@@ -1,8 +1,8 @@
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { CampaignStatus, PreLabelVisibility } from "@/lib/generated/prisma/enums";
-import { storedVisibility, visibilityName } from "@/lib/evidence/visibility";
+import type { CampaignSampling, CampaignStatus, PreLabelVisibility } from "@/lib/generated/prisma/enums";
+import { hidesMore, storedVisibility, visibilityName } from "@/lib/evidence/visibility";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -52,9 +52,10 @@ async function lockCampaign(tx: Tx, campaignId: string) {
       agreementFraction: number;
       goldShare: number;
       visibility: PreLabelVisibility;
+      sampling: CampaignSampling;
     }[]
   >`
-    SELECT name, status, overlap, "agreementFraction", "goldShare", visibility
+    SELECT name, status, overlap, "agreementFraction", "goldShare", visibility, sampling
     FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
   return row;
@@ -115,6 +116,13 @@ export async function updateCampaignSettings({
         throw new AppError("CONFLICT", "What annotators see cannot change once items are claimed.", {
           visibility: ["Items are claimed already."],
         });
+      // A suspicion campaign's order was computed from what it showed then: hiding more now would
+      // leave annotators an order that tells what they are no longer shown.
+      if (before.sampling === "SUSPICION" && hidesMore(input.visibility, visibilityName(before.visibility))) {
+        const reason =
+          "This campaign's order was computed from what it shows now, so it cannot hide more: create a new campaign instead.";
+        throw new AppError("CONFLICT", reason, { visibility: [reason] });
+      }
       data.visibility = storedVisibility(input.visibility);
       // blind keeps meaning "the critic is hidden before the first label".
       data.blind = input.visibility !== "all";

@@ -64,7 +64,8 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 /**
  * The calibration of every critic version with a verdict on a dataset's labelled items: for
  * "invalid" (the critic fails the record / people's final label is Invalid) precision, recall, F1,
- * κ and accuracy with Wilson intervals, overall, blind campaigns only, per language; per mapped rule
+ * κ and accuracy with Wilson intervals, overall, blind items only (every label given with the critic
+ * hidden from its author, whatever the campaign: pre-reveal labels), per language; per mapped rule
  * (the rule failed / people chose its category), overall and per language; the rule most often wrong
  * per language; and a reliability curve with ECE where the version states a confidence. Counted in
  * SQL. Scope: critics:read.
@@ -96,7 +97,10 @@ export async function getDatasetCriticCalibration({
     }[]
   >(
     `WITH finals AS MATERIALIZED (
-       SELECT DISTINCT ON (f.record_id) f.record_id, f.campaign_id, f.language, f.final_valid, f.final_categories, c.blind
+       -- Blind: every label of the item was given with the critic hidden from its author (kept as a
+       -- pre-reveal label: what they were shown, not whether the campaign was called blind).
+       SELECT DISTINCT ON (f.record_id) f.record_id, f.campaign_id, f.language, f.final_valid, f.final_categories,
+              NOT EXISTS (SELECT 1 FROM "Annotation" a WHERE a."itemId" = f.item_id AND a."preRevealValid" IS NULL) AS blind
        FROM ${finalLabelsOf("$1::text[]")} f JOIN "Campaign" c ON c.id = f.campaign_id
        -- Items picked by suspicion would flatter every critic's precision: random samples only.
        WHERE f.final_valid IS NOT NULL AND c.sampling = 'RANDOM'

@@ -268,18 +268,18 @@ describe("critic runs against the fake endpoint", () => {
 
   it("sends the key from the named environment variable, and fails the run with the reason when it is unset", async () => {
     const dataset = await datasetWith(["pass"]);
-    const name = await critic({ apiKeyEnv: "VERITY_TEST_CRITIC_KEY" });
-    process.env.VERITY_TEST_CRITIC_KEY = "sk-from-env";
+    const name = await critic({ apiKeyEnv: "VERITY_CRITIC_KEY_TEST" });
+    process.env.VERITY_CRITIC_KEY_TEST = "sk-from-env";
     const before = fake.requests.length;
     const ok = await run(name, dataset, () => ({ content: criticAnswer({ pass: true }) }));
     expect(ok.progress.status).toBe("SUCCEEDED");
     expect(fake.requests[before].authorization).toBe("Bearer sk-from-env");
 
-    delete process.env.VERITY_TEST_CRITIC_KEY;
+    delete process.env.VERITY_CRITIC_KEY_TEST;
     const otherDataset = await datasetWith(["pass"]);
     const failed = await run(name, otherDataset, () => ({ content: criticAnswer({ pass: true }) }));
     expect(failed.progress).toMatchObject({ status: "FAILED", done: 0 });
-    expect(failed.progress.stopReason).toContain("VERITY_TEST_CRITIC_KEY");
+    expect(failed.progress.stopReason).toContain("VERITY_CRITIC_KEY_TEST");
   });
 
   it("stops at a pause, resumes without asking a finished record again, and a cancel stops for good", async () => {

@@ -3,6 +3,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CRITIC_TEMPLATE } from "@/lib/critics/template";
 import type { Language } from "@/lib/records/languages";
+import { recordTitle } from "@/lib/records/title";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { sealSecret } from "@/lib/server/auth/secrets";
@@ -112,11 +113,16 @@ export type SavedCritic = {
   createdVersion: boolean;
 };
 
+function isSameOrigin(first: string, second: string): boolean {
+  return new URL(first).origin === new URL(second).origin;
+}
+
 /**
  * Creates a critic, or updates the one of that name: its endpoint settings change in place; its
  * prompt version (model, temperature, max tokens, template) changes in place while no run used it,
- * and otherwise becomes a new version, so every stored verdict keeps the version that made it.
- * Scope: critics:admin.
+ * and otherwise becomes a new version, so every stored verdict keeps the version that made it. A
+ * stored key stays with its origin: moving the base URL to another one needs the key again (or
+ * drops it when the critic now names a key variable). Scope: critics:admin.
  */
 export async function saveCritic({
   actor,
@@ -136,18 +142,29 @@ export async function saveCritic({
     // No template given: keep the critic's own, else Verity's default.
     template: input.template ?? latestTemplate ?? DEFAULT_CRITIC_TEMPLATE,
   });
-  const endpoint = {
-    baseUrl: input.baseUrl,
-    apiKeyEnv: input.apiKeyEnv ?? null,
-    concurrency: input.concurrency,
-    timeoutMs: input.timeoutMs,
-    ...(sealed ? { apiKeySealed: sealed } : {}),
-  };
   return prisma().$transaction(async (tx) => {
     const existing = await tx.critic.findUnique({
       where: { name: input.name },
-      select: { id: true, versions: { select: versionSelect, orderBy: { number: "desc" }, take: 1 } },
+      select: {
+        id: true,
+        baseUrl: true,
+        apiKeySealed: true,
+        versions: { select: versionSelect, orderBy: { number: "desc" }, take: 1 },
+      },
     });
+    // A stored key was typed for one origin: it never follows the critic to another one.
+    const isKeyStranded = existing?.apiKeySealed != null && !sealed && !isSameOrigin(existing.baseUrl, input.baseUrl);
+    if (isKeyStranded && !input.apiKeyEnv)
+      throw new AppError("INVALID_INPUT", "The base URL now points at another host: enter its API key again.", {
+        apiKey: ["The stored key was given for another host; type the key again for this one."],
+      });
+    const endpoint = {
+      baseUrl: input.baseUrl,
+      apiKeyEnv: input.apiKeyEnv ?? null,
+      concurrency: input.concurrency,
+      timeoutMs: input.timeoutMs,
+      ...(sealed ? { apiKeySealed: sealed } : isKeyStranded ? { apiKeySealed: null } : {}),
+    };
     let saved: SavedCritic;
     const prompt = promptOf(existing?.versions[0]?.template);
     if (!existing) {
@@ -641,6 +658,8 @@ export async function listCriticRuns({
 export type CriticResultRow = {
   id: string;
   recordId: number;
+  /** The record's statement title (its first heading), so a person reads which record, not an id. */
+  title: string;
   language: string;
   status: CriticResultStatus;
   overallPass: boolean | null;
@@ -689,7 +708,7 @@ export async function listCriticRunResults({
       latencyMs: true,
       promptTokens: true,
       completionTokens: true,
-      record: { select: { language: true } },
+      record: { select: { language: true, question: true } },
     },
     orderBy: { id: "asc" },
     take: limit + 1,
@@ -697,6 +716,7 @@ export async function listCriticRunResults({
   const page = rows.slice(0, limit).map(({ record, raw, status: rowStatus, ...row }) => ({
     ...row,
     status: rowStatus as CriticResultStatus,
+    title: recordTitle(record.question),
     language: record.language,
     raw: raw.length > rawChars ? `${raw.slice(0, rawChars)}…` : raw,
   }));

@@ -21,6 +21,8 @@ export type ChatReply = {
   /** The assistant message, or the raw body when it was not a chat completion (kept, shown unreadable). */
   text: string;
   isChatCompletion: boolean;
+  /** The body was larger than MAX_REPLY_BYTES: `text` is its beginning. */
+  isCut: boolean;
   promptTokens: number | null;
   completionTokens: number | null;
   attempts: number;
@@ -35,6 +37,9 @@ export class EndpointError extends Error {
     super(message);
   }
 }
+
+/** The largest reply body read: a critic's verdict is a few kilobytes; more is cut and kept unreadable. */
+export const MAX_REPLY_BYTES = 1024 * 1024;
 
 export type RetryPolicy = { maxAttempts: number; baseMs: number; maxWaitMs: number };
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseMs: 1_000, maxWaitMs: 60_000 };
@@ -65,6 +70,15 @@ function readCompletion(
   return { text: content, isChatCompletion: true, ...usage };
 }
 
+/** Where a redirect points, as an origin only (its path and query may carry anything). */
+function originOf(location: string | null, base: string): string {
+  try {
+    return location ? new URL(location, base).origin : "nowhere";
+  } catch {
+    return "an address that is not a URL";
+  }
+}
+
 /**
  * Asks the endpoint once per attempt until an answer is final. Throws EndpointError when every
  * attempt failed or the endpoint refused the request (4xx other than 429), with the last reason.
@@ -88,6 +102,7 @@ export async function callChatCompletion(
   let lastReason = "no attempt was made";
   for (let attempt = 1; attempt <= retry.maxAttempts; attempt++) {
     let retryAfter: number | null = null;
+    const attemptSignal = attemptSignalOf(signal, request.timeoutMs);
     try {
       const response = await fetch(url, {
         method: "POST",
@@ -96,23 +111,35 @@ export async function callChatCompletion(
           ...(request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {}),
         },
         body,
-        signal: signal
-          ? AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMs)])
-          : AbortSignal.timeout(request.timeoutMs),
+        // A redirect would carry the key to wherever the endpoint points: none is followed.
+        redirect: "manual",
+        signal: attemptSignal.signal,
       });
-      const text = await response.text();
-      if (response.ok) return { ...readCompletion(text), attempts: attempt, latencyMs: Date.now() - started };
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        throw new EndpointError(
+          `the endpoint redirected (${response.status}) to ${originOf(response.headers.get("location"), url)}; redirects are not followed, so the API key stays with the base URL: set the base URL to the address it points to`,
+          attempt,
+        );
+      }
+      const { text, isCut } = await readCapped(response, MAX_REPLY_BYTES);
+      if (response.ok) {
+        const reply = isCut
+          ? { text, isChatCompletion: false, promptTokens: null, completionTokens: null }
+          : readCompletion(text);
+        return { ...reply, isCut, attempts: attempt, latencyMs: Date.now() - started };
+      }
       lastReason = `the endpoint answered ${response.status}: ${text.slice(0, 300)}`;
       if (!isRetryableStatus(response.status)) throw new EndpointError(lastReason, attempt);
       retryAfter = retryAfterMs(response.headers.get("retry-after"), Date.now());
     } catch (error) {
       if (error instanceof EndpointError) throw error;
       if (signal?.aborted) throw new EndpointError("the run was stopped", attempt);
-      const name = error instanceof Error ? error.name : "";
-      lastReason =
-        name === "TimeoutError"
-          ? `no answer within ${request.timeoutMs} ms`
-          : `the endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+      lastReason = attemptSignal.isTimedOut()
+        ? `no answer within ${request.timeoutMs} ms`
+        : `the endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      attemptSignal.release();
     }
     if (attempt < retry.maxAttempts)
       await sleep(
@@ -120,4 +147,56 @@ export async function callChatCompletion(
       );
   }
   throw new EndpointError(`${lastReason} (after ${retry.maxAttempts} attempts)`, retry.maxAttempts);
+}
+
+/**
+ * One attempt's signal: aborted by the caller's signal or by its own timer. A plain controller held
+ * by a timer that is cleared afterwards, not AbortSignal.any over AbortSignal.timeout: the runtime
+ * holds the signals a composed one listens to only weakly, so a collection could drop the timeout
+ * and let a reply run for minutes past it.
+ */
+function attemptSignalOf(
+  outer: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; isTimedOut: () => boolean; release: () => void } {
+  const controller = new AbortController();
+  let isTimedOut = false;
+  const timer = setTimeout(() => {
+    isTimedOut = true;
+    controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, "TimeoutError"));
+  }, timeoutMs);
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener("abort", onOuterAbort, { once: true });
+  return {
+    signal: controller.signal,
+    isTimedOut: () => isTimedOut,
+    release: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
+    },
+  };
+}
+
+/** The body as text, at most `maxBytes` of it: a larger one is cut there and the rest never read. */
+async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; isCut: boolean }> {
+  if (!response.body) return { text: "", isCut: false };
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let isCut = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > maxBytes) {
+      parts.push(value.subarray(0, maxBytes - size));
+      isCut = true;
+      await reader.cancel();
+      break;
+    }
+    parts.push(value);
+    size += value.byteLength;
+  }
+  // A cut may split a character: the decoder turns its half into U+FFFD rather than failing.
+  return { text: Buffer.concat(parts).toString("utf8"), isCut };
 }

@@ -4,7 +4,15 @@ import { config } from "@/lib/server/config";
 import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
-import { changeCriticRunStatus, type CriticRunStart, type CriticRunStatus, openCriticRun } from "./critics";
+import { databaseFailure } from "@/lib/server/db/failures";
+import { retryWhileDatabaseAway } from "@/lib/server/db/outage";
+import {
+  changeCriticRunStatus,
+  type CriticRunStart,
+  type CriticRunStatus,
+  finishCriticRun,
+  openCriticRun,
+} from "./critics";
 import { getBoss } from "@/lib/server/workers/boss";
 
 import { CRITIC_STRETCH_MS, processCriticRun, STRETCH_GRACE_MS } from "./run";
@@ -18,6 +26,10 @@ const CRITIC_QUEUE = "critic-run";
 // A stretch asks for CRITIC_STRETCH_MS and drops what is still in flight STRETCH_GRACE_MS later;
 // past that, plus a minute for the last writes, a job is taken for dead and handed out again.
 const JOB_EXPIRY_SECONDS = Math.ceil((CRITIC_STRETCH_MS + STRETCH_GRACE_MS) / 1000) + 60;
+
+// How long a stretch waits for a database that went away before it gives the job back: within its
+// expiry, whatever remains after the stretch's own budget and grace.
+const OUTAGE_WAIT_MS = 50_000;
 
 type CriticJob = { runId: string };
 
@@ -90,7 +102,23 @@ export async function startCriticWorkers(count = config().workers.criticRuns): P
       CRITIC_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 0.5 },
       async ([job]) => {
-        const outcome = await processCriticRun({ runId: job.data.runId });
+        let outcome;
+        try {
+          // The database away for a while: the run waits for it and resumes where it was.
+          outcome = await retryWhileDatabaseAway(() => processCriticRun({ runId: job.data.runId }), {
+            maxWaitMs: OUTAGE_WAIT_MS,
+          });
+        } catch (error) {
+          // The database away: the job is retried once it is back. Anything else would fail the
+          // same way on every retry (and pay for the requests again): the run ends with the reason.
+          if (databaseFailure(error)?.code === "UNAVAILABLE") throw error;
+          console.error(`critic run ${job.data.runId} failed`, error);
+          await finishCriticRun({
+            runId: job.data.runId,
+            stopReason: "the run stopped on an unexpected error (see the worker's log); resume it to try again",
+          });
+          return;
+        }
         // The continuation is queued while this job is still active: the policy allows one queued beside it.
         if (outcome === "continue") await queueRun(job.data.runId);
       },

@@ -2,8 +2,12 @@ import "server-only";
 
 import { renderCriticPrompt } from "@/lib/critics/template";
 import { findCriticConfidence, parseCriticOutput } from "@/lib/records/critic";
+import { unstorableCharacter } from "@/lib/records/json-limits";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { openSealedSecret } from "@/lib/server/auth/secrets";
+import { criticKeyFromEnvironment } from "@/lib/server/config";
+import { databaseFailure } from "@/lib/server/db/failures";
+import { escapeNul } from "@/lib/server/runs/runs";
 import {
   type CriticResultInput,
   criticRunStatus,
@@ -14,7 +18,7 @@ import {
   writeCriticResult,
 } from "./critics";
 
-import { callChatCompletion, DEFAULT_RETRY, EndpointError, type RetryPolicy } from "./endpoint";
+import { callChatCompletion, DEFAULT_RETRY, EndpointError, MAX_REPLY_BYTES, type RetryPolicy } from "./endpoint";
 
 // Processing a critic run: ask the endpoint about every pending record of the run, `concurrency`
 // at a time, and store each reply as it comes, so a crash loses only the requests in flight.
@@ -30,10 +34,10 @@ export const CRITIC_STRETCH_MS = 120_000;
 /** How a stretch of processing ended: the run is done, it was paused or cancelled, or time ran out and more remains. */
 export type CriticRunOutcome = "finished" | "stopped" | "continue";
 
-/** The API key a critic sends: the named environment variable of this process, else its sealed key, else none. */
+/** The API key a critic sends: the named critic key variable of this process, else its sealed key, else none. */
 function apiKeyOf(critic: { apiKeyEnv: string | null; apiKeySealed: string | null }): string | null {
   if (critic.apiKeyEnv) {
-    const value = process.env[critic.apiKeyEnv];
+    const value = criticKeyFromEnvironment(critic.apiKeyEnv);
     if (!value)
       throw new Error(`the environment variable ${critic.apiKeyEnv} that holds the critic's API key is not set`);
     return value;
@@ -41,14 +45,65 @@ function apiKeyOf(critic: { apiKeyEnv: string | null; apiKeySealed: string | nul
   return critic.apiKeySealed ? openSealedSecret(critic.apiKeySealed) : null;
 }
 
-/** A reply read into a result: PARSED when it states a verdict, else UNREADABLE (kept, never pass or fail). */
+const REDACTED = "[redacted]";
+// With the u flag a class of surrogates matches only unpaired ones; a pair is one code point.
+const LONE_SURROGATES = /[\ud800-\udfff]/gu;
+
+/** Text PostgreSQL can store: a NUL becomes the visible ␀ (as run output is kept), a lone surrogate U+FFFD. */
+function storableText(text: string): string {
+  return escapeNul(text).replace(LONE_SURROGATES, "\ufffd");
+}
+
+/**
+ * The result as it may be stored and shown: every copy of the API key replaced (an endpoint that
+ * echoes the bearer token, in a verdict, a reason or an error page, must not put the key on a page
+ * reviewers read), and every character the database cannot hold replaced, so the write cannot fail
+ * on the reply and be retried for ever.
+ */
+function storableResult(result: CriticResultInput, apiKey: string | null): CriticResultInput {
+  const clean = (text: string) => storableText(apiKey ? text.replaceAll(apiKey, REDACTED) : text);
+  return {
+    ...result,
+    raw: clean(result.raw),
+    error: result.error === null ? null : clean(result.error),
+    failedRules: result.failedRules.map(clean),
+    rules: result.rules.map((rule) => ({ ...rule, rule: clean(rule.rule), reason: clean(rule.reason) })),
+  };
+}
+
+const UNREADABLE = {
+  status: "UNREADABLE",
+  overallPass: null,
+  failedRules: [],
+  rules: [],
+  confidence: null,
+} satisfies Partial<CriticResultInput>;
+
+/**
+ * A reply read into a result: PARSED when it states a verdict, else UNREADABLE (kept, never pass or
+ * fail). A reply cut at the size limit, or holding text the database cannot store (a NUL, a lone
+ * surrogate: imports refuse such records), is UNREADABLE with the reason; what can be kept is.
+ */
 function readCriticReply(reply: {
   text: string;
   isChatCompletion: boolean;
-}): Pick<CriticResultInput, "status" | "overallPass" | "failedRules" | "rules" | "confidence" | "raw"> {
+  isCut: boolean;
+}): Pick<CriticResultInput, "status" | "overallPass" | "failedRules" | "rules" | "confidence" | "raw" | "error"> {
+  if (reply.isCut)
+    return {
+      ...UNREADABLE,
+      raw: reply.text,
+      error: `the reply was larger than ${MAX_REPLY_BYTES / 1024 / 1024} MiB: its beginning is kept and not read`,
+    };
+  const unstorable = unstorableCharacter(reply.text);
+  if (unstorable)
+    return {
+      ...UNREADABLE,
+      raw: reply.text,
+      error: `the reply held ${unstorable}; it is kept with that character replaced and not read`,
+    };
   const verdict = reply.isChatCompletion ? parseCriticOutput(reply.text) : null;
-  if (!verdict || verdict.overallPass === null)
-    return { status: "UNREADABLE", overallPass: null, failedRules: [], rules: [], confidence: null, raw: reply.text };
+  if (!verdict || verdict.overallPass === null) return { ...UNREADABLE, raw: reply.text, error: null };
   return {
     status: "PARSED",
     overallPass: verdict.overallPass,
@@ -56,6 +111,7 @@ function readCriticReply(reply: {
     rules: verdict.rules,
     confidence: findCriticConfidence(reply.text),
     raw: reply.text,
+    error: null,
   };
 }
 
@@ -144,7 +200,6 @@ export async function processCriticRun({
       );
       result = {
         ...readCriticReply(reply),
-        error: null,
         attempts: reply.attempts,
         latencyMs: reply.latencyMs,
         promptTokens: reply.promptTokens,
@@ -172,7 +227,33 @@ export async function processCriticRun({
         completionTokens: null,
       };
     }
-    await writeCriticResult({ actor: SYSTEM_ACTOR.worker, runId, recordId: record.id, result });
+    await storeResult(record.id, storableResult(result, apiKey));
+  }
+
+  /**
+   * Stores a result; a write the database refuses for its content (not for being away) is stored
+   * as an error without the reply instead, never thrown: a thrown write retries the job, and a
+   * write that cannot succeed would ask the endpoint again and again.
+   */
+  async function storeResult(recordId: number, result: CriticResultInput): Promise<void> {
+    try {
+      await writeCriticResult({ actor: SYSTEM_ACTOR.worker, runId, recordId, result });
+    } catch (error) {
+      if (databaseFailure(error)?.code === "UNAVAILABLE") throw error;
+      console.error(`critic run ${runId}: the result for record ${recordId} could not be stored`, error);
+      await writeCriticResult({
+        actor: SYSTEM_ACTOR.worker,
+        runId,
+        recordId,
+        result: {
+          ...result,
+          ...UNREADABLE,
+          status: "ERROR",
+          raw: "",
+          error: "the reply could not be stored (the database refused it); it was dropped",
+        },
+      });
+    }
   }
 
   try {

@@ -57,7 +57,8 @@ function codesOf(error: unknown): string[] {
 /**
  * The expected failure behind an error from the database, or null for a real bug: an unreachable
  * database is UNAVAILABLE (503, try again); a unique name taken by a simultaneous request is
- * CONFLICT (409); a number too large for its column, or text with a NUL character, is INVALID_INPUT.
+ * CONFLICT (409); a full disk is INSUFFICIENT_STORAGE (507); a number too large for its column, or
+ * text with a NUL character, is INVALID_INPUT.
  */
 export function databaseFailure(error: unknown): AppError | null {
   const codes = codesOf(error);
@@ -70,6 +71,13 @@ export function databaseFailure(error: unknown): AppError | null {
       "The database is not reachable right now. Nothing was changed; try again in a moment.",
     );
   }
+  // A full disk: PostgreSQL could not extend a file (53100), or this process could not write one
+  // (ENOSPC). Nothing was written (the statement failed whole); the operator must free space.
+  if (codes.includes("53100") || codes.includes("ENOSPC"))
+    return new AppError(
+      "INSUFFICIENT_STORAGE",
+      "The server's disk is full, so nothing was saved. Tell whoever runs Verity to free some space, then try again.",
+    );
   // Two requests creating (or renaming to) the same unique name at once: the check before the write
   // passed for both, and the loser's insert hits the unique index.
   if (codes.includes("P2002") || codes.includes("23505") || codes.includes("UniqueConstraintViolation"))

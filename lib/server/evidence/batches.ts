@@ -373,6 +373,23 @@ export async function getEvidenceProgress({
   return { batchId: id, dataset: dataset.name, ...rest };
 }
 
+/** The newest evidence batch of a dataset, for the dataset page (its progress survives a reload). Scope: records:read. */
+export async function latestEvidence({
+  actor,
+  datasetName,
+}: {
+  actor: Actor;
+  datasetName: string;
+}): Promise<EvidenceProgress | null> {
+  assertCan(actor, "records:read");
+  const batch = await prisma().evidenceBatch.findFirst({
+    where: { dataset: { name: datasetName } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  return batch ? getEvidenceProgress({ actor, batchId: batch.id }) : null;
+}
+
 export type EvidenceSummary = {
   records: number;
   /** Records with a measured mutation score, and their mean score. */

@@ -134,7 +134,7 @@ describe("interrupted imports", () => {
     await failInterruptedImports();
     expect(await findImportJob({ actor: admin, jobId: summary.jobId })).toMatchObject({
       status: "FAILED",
-      message: "1 bad line(s); nothing was imported.",
+      message: "1 bad line; nothing was imported.",
     });
   });
 });

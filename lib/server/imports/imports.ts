@@ -23,6 +23,7 @@ import { AppError } from "@/lib/server/errors";
 import { writeDatasetAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
 import { pgPool } from "@/lib/server/db/pool";
+import { countOf } from "@/lib/format/count";
 
 /** Rows per INSERT statement: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
@@ -246,7 +247,7 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
           ? null
           : state.valid === 0 && state.errorCount === 0
             ? "The file holds no records."
-            : `${state.errorCount} bad line(s); nothing was imported.`,
+            : `${countOf(state.errorCount, "bad line")}; nothing was imported.`,
       ],
     );
     await client.query("COMMIT");

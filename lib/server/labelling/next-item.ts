@@ -3,6 +3,7 @@ import "server-only";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
+import { criticHiddenRecordIds } from "@/lib/server/auth/visibility";
 import type { AnnotationInput } from "@/lib/validation/campaigns";
 
 import { prisma } from "@/lib/server/db/client";
@@ -68,11 +69,16 @@ export async function submitAnnotationAndClaimNext({
   assertCan(actor, "labels:write");
   const item = await prisma().campaignItem.findFirst({
     where: { id: itemId, assignments: { some: { userId: actor.id } } },
-    select: { campaignId: true, campaign: { select: { blind: true } } },
+    select: { campaignId: true, recordId: true, campaign: { select: { blind: true } } },
   });
   if (!item) throw new AppError("NOT_FOUND", "No such item.");
   const annotation = await submitAnnotation({ actor, itemId, input });
-  const isCriticRevealed = item.campaign.blind && annotation.created;
+  // Revealed only if shown now: a blind campaign that also holds the record keeps it hidden (the
+  // workspace says so), and waiting on the same item for it would never end.
+  const isCriticRevealed =
+    item.campaign.blind &&
+    annotation.created &&
+    !(await criticHiddenRecordIds({ actor, recordIds: [item.recordId] })).has(item.recordId);
   const next = isCriticRevealed ? null : await claimAfterWrite(actor, item.campaignId);
   return { annotation, campaignId: item.campaignId, isCriticRevealed, next };
 }

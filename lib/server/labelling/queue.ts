@@ -20,6 +20,7 @@ import {
   executionAsSeen,
   executionHiddenRecordIds,
   isFirstLabelPreReveal,
+  whyCriticHidden,
 } from "@/lib/server/auth/visibility";
 
 export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
@@ -46,19 +47,64 @@ async function releaseExpiredLeases(tx: Tx, campaignId: string): Promise<void> {
     WHERE c.id = e."itemId"`;
 }
 
-/** The first item of the campaign's sample, in campaign order, with a free slot, in the actor's languages, never held by them (row locked). */
+/**
+ * The first item of the campaign's sample, in campaign order, with a free slot, in the actor's
+ * languages, never held by them (row locked). Rows another transaction holds are passed over, so
+ * annotators mid-campaign each take the next free item at once; when every candidate is held, the
+ * claim waits for them instead (claims and submits hold an item for milliseconds) and takes the
+ * first whose slot is still free once its holder commits (PostgreSQL checks the row again after
+ * the wait). Passing over them then too answered "nothing left" to an annotator finishing a
+ * campaign together with another, while the last item still had their slot (24 of 60 such claims).
+ */
 async function nextSampleItem(
   tx: Tx,
   { actor, campaignId }: { actor: Actor; campaignId: string },
 ): Promise<{ id: string; recordId: number } | null> {
-  const [candidate] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
+  const [free] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
     SELECT i.id, i."recordId" FROM "CampaignItem" i
     WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
       AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})
     ORDER BY i.position
     LIMIT 1
     FOR UPDATE SKIP LOCKED`;
-  return candidate ?? null;
+  if (free) return free;
+  const [waitedFor] = await tx.$queryRaw<{ id: string; recordId: number }[]>`
+    SELECT i.id, i."recordId" FROM "CampaignItem" i
+    WHERE i."campaignId" = ${campaignId} AND NOT i.gold AND i."slotsTaken" < i.target AND i.language = ANY(${actor.languages}::text[])
+      AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i.id AND a."userId" = ${actor.id})
+    ORDER BY i.position
+    LIMIT 1
+    FOR UPDATE`;
+  return waitedFor ?? null;
+}
+
+export type ItemsWithOthers = { items: number; nextLeaseEndsAt: Date };
+
+/**
+ * When the queue has nothing for the actor: the items they could still be handed that other
+ * annotators hold running leases on (a lease that runs out or is skipped puts its slot back), and
+ * when the first of those leases ends; null when there are none, so the actor is done. Gold items
+ * are left out, as the queue hands them out only beside sample items. Scope: labels:write.
+ */
+export async function findItemsWithOthers({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<ItemsWithOthers | null> {
+  assertCan(actor, "labels:write");
+  await getCampaign({ actor, campaignId });
+  // From the running leases (few, on the status/expiry index), not from the campaign's items.
+  const [row] = await prisma().$queryRaw<{ items: number; nextLeaseEndsAt: Date | null }[]>`
+    SELECT count(DISTINCT a."itemId")::int AS items, min(a."leaseExpiresAt") AS "nextLeaseEndsAt"
+    FROM "Assignment" a JOIN "CampaignItem" i ON i.id = a."itemId"
+    WHERE a.status = 'ACTIVE' AND a."leaseExpiresAt" > now() AND a."userId" <> ${actor.id}
+      AND i."campaignId" = ${campaignId} AND NOT i.gold AND i.language = ANY(${actor.languages}::text[])
+      AND NOT EXISTS (SELECT 1 FROM "Assignment" m WHERE m."itemId" = i.id AND m."userId" = ${actor.id})`;
+  return row && row.items > 0 && row.nextLeaseEndsAt
+    ? { items: row.items, nextLeaseEndsAt: row.nextLeaseEndsAt }
+    : null;
 }
 
 /**
@@ -66,9 +112,10 @@ async function nextSampleItem(
  * have one (two tabs get the same item), otherwise the first item in campaign order that has a free
  * slot, is in one of their languages and that they never held — or, at a secret draw under the
  * campaign's gold share and while such a sample item remains, a gold item (gold-queue.ts), which
- * looks and behaves like any other. The item row is locked (SKIP LOCKED)
- * and its slot counter bumped in the same transaction, so an item never exceeds its overlap.
- * Returns null when nothing is left for the actor. Scope: labels:write.
+ * looks and behaves like any other. The item row is locked (another claim's row is waited for only
+ * when nothing else is free: nextSampleItem) and its slot counter bumped in the same transaction, so
+ * an item never exceeds its overlap. Returns null when no item can be handed to the actor now
+ * (findItemsWithOthers tells whether one may come back). Scope: labels:write.
  */
 export async function claimNextItem({
   actor,
@@ -320,6 +367,12 @@ export async function submitAnnotation({
       }
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${itemId}`;
     }
+    // Pre-reveal is what the annotator was shown, not what the campaign is called: the critic hidden
+    // on every read now (this campaign's rule, or a blind campaign also holding the record), read
+    // before this label shows it.
+    const isPreReveal =
+      isFirstLabelPreReveal(actor) &&
+      (await criticHiddenRecordIds({ actor, recordIds: [item.recordId], db: tx })).has(item.recordId);
     const since = assignment.createdAt;
     await tx.assignment.update({ where: { id: assignment.id }, data: { status: "SUBMITTED", finishedAt: new Date() } });
     // The item's label counters and final label follow in this statement (a trigger; docs/architecture.md).
@@ -330,9 +383,7 @@ export async function submitAnnotation({
         ...label,
         activeMs: input.activeMs,
         recordRevision,
-        ...(campaign.blind && isFirstLabelPreReveal(actor)
-          ? { preRevealValid: label.valid, preRevealCategories: label.categories }
-          : {}),
+        ...(isPreReveal ? { preRevealValid: label.valid, preRevealCategories: label.categories } : {}),
       },
       select: { id: true },
     });
@@ -442,6 +493,10 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     evidenceHiddenRecordIds({ actor, recordIds: [item.record.id] }),
   ]);
   const isCriticVisible = !hidden.has(item.record.id);
+  // The workspace says why: a label here shows it only when this campaign alone hides it.
+  const criticHiddenBy = isCriticVisible
+    ? null
+    : await whyCriticHidden({ actor, recordId: item.record.id, campaignId: item.campaign.id });
   const isExecutionVisible = !executionHidden.has(item.record.id);
   const { critic: stored, ...record } = executionAsSeen(item.record, !isExecutionVisible);
   const critic = criticAsSeen(stored, !isCriticVisible);
@@ -451,6 +506,7 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
     assignment: item.assignments[0] ?? null,
     annotation,
     isCriticVisible,
+    criticHiddenBy,
     isExecutionVisible,
     isEvidenceVisible: !evidenceHidden.has(item.record.id),
     record: {

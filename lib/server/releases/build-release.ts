@@ -1,8 +1,8 @@
 import "server-only";
 
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { type FileHandle, mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -45,6 +45,7 @@ function describeRule(requireExecutable: boolean): string {
   return [
     "A record is in when its final label is valid: the strongest resolved label across the dataset's campaigns (an adjudication beats annotators' labels, more agreeing annotators beat fewer, the latest campaign on a tie), under each campaign's aggregation rule.",
     "A record repaired after labelling is in at its accepted revision: the blind second check labelled the revised record valid, and labels given on earlier revisions no longer speak for it.",
+    'A gold record (an admin\'s known verdict, which gold items measure annotators against; gold items count in no rate) is in or out by that verdict (decided_by "gold").',
     "Records finally invalid, unresolved (annotators disagree, no decision yet) or never labelled are out.",
     requireExecutable
       ? "Also out: records whose canonical solution did not pass both its demo and full test in the sandbox (or was never run)."
@@ -121,6 +122,7 @@ export async function cutRelease({
         }),
       },
       revisions: facts.revisions,
+      labels: facts.labels,
     },
   });
   return { name, records: created.records, excluded: created.excluded, revised: created.revised };
@@ -185,45 +187,91 @@ function releaseArchiveName(datasetName: string, name: string): string {
   return `${datasetName}-${name}`.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "release";
 }
 
+/** The prefix of the temporary folders release archives are built in (the start-up sweep looks for it). */
+const RELEASE_TEMP_PREFIX = "verity-release-";
+
 /**
- * A stored release as a .tar.gz stream: its folder built in a temporary directory (removed once the
- * stream ends), archived under one top folder with the release's creation time on every entry, so
- * two downloads are the same bytes. Scope: releases:read.
+ * A stored release as a .tar.gz stream: its folder built in a temporary directory, archived under
+ * one top folder with the release's creation time on every entry, so two downloads are the same
+ * bytes. The folder is removed as soon as its files are open, before the first byte is sent: a
+ * download abandoned at any point (mid-body, or before it began) leaves nothing behind by name, and
+ * the open files go when the stream ends, fails or `signal` (the request's) aborts. Scope: releases:read.
  */
 export async function releaseArchive({
   actor,
   datasetName,
   name,
+  signal,
 }: {
   actor: AnyActor;
   datasetName: string;
   name: string;
+  signal?: AbortSignal;
 }): Promise<{ fileName: string; stream: Readable }> {
-  const folder = await mkdtemp(join(tmpdir(), "verity-release-"));
+  const folder = await mkdtemp(join(tmpdir(), RELEASE_TEMP_PREFIX));
+  const handles: FileHandle[] = [];
+  const closeAll = () => Promise.all(handles.map((handle) => handle.close().catch(() => {})));
   try {
     const { summary } = await writeReleaseFolder({ actor, datasetName, name, outDir: folder });
+    signal?.throwIfAborted();
+    for (const file of RELEASE_FILES) handles.push(await open(join(folder, file)));
     const top = releaseArchiveName(datasetName, name);
     const mtime = Math.floor(Date.parse(summary.createdAt) / 1000);
     const entries = [
       { name: `${top}/`, size: 0, mtime },
       ...(await Promise.all(
-        RELEASE_FILES.map(async (file) => ({
+        RELEASE_FILES.map(async (file, index) => ({
           name: `${top}/${file}`,
-          size: (await stat(join(folder, file))).size,
+          size: (await handles[index].stat()).size,
           mtime,
-          body: () => createReadStream(join(folder, file)),
+          body: () => handles[index].createReadStream({ autoClose: false }),
         })),
       )),
     ];
-    const stream = Readable.from(tarStream(entries)).pipe(createGzip({ level: 9 }));
-    const cleanUp = () => void rm(folder, { recursive: true, force: true });
-    stream.once("close", cleanUp);
-    stream.once("error", cleanUp);
+    const source = Readable.from(tarStream(entries));
+    const stream = source.pipe(createGzip({ level: 9 }));
+    let isDone = false;
+    const finish = () => {
+      if (isDone) return;
+      isDone = true;
+      signal?.removeEventListener("abort", onAbort);
+      source.destroy();
+      stream.destroy();
+      void closeAll();
+    };
+    const onAbort = () => finish();
+    stream.once("close", finish);
+    stream.once("error", finish);
+    signal?.addEventListener("abort", onAbort, { once: true });
     return { fileName: `${top}.tar.gz`, stream };
   } catch (error) {
-    await rm(folder, { recursive: true, force: true });
+    await closeAll();
     throw error;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** Temporary release folders older than this at start-up were left by a process that died. */
+const STALE_RELEASE_FOLDER_MS = 60 * 60_000;
+
+/**
+ * Removes the temporary release folders a process left when it died mid-build (a live one lasts
+ * only while its archive is built). Run at start-up; returns how many were removed. No scope: the
+ * server's own housekeeping.
+ */
+export async function sweepReleaseTempFolders(): Promise<number> {
+  const temp = tmpdir();
+  let removed = 0;
+  for (const entry of await readdir(temp, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !entry.name.startsWith(RELEASE_TEMP_PREFIX)) continue;
+    const path = join(temp, entry.name);
+    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }));
+    if (Date.now() - mtimeMs < STALE_RELEASE_FOLDER_MS) continue;
+    await rm(path, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** Records added, removed and revised from release `a` to release `b` of a dataset. Scope: releases:read. */

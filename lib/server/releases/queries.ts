@@ -44,7 +44,7 @@ export async function findDatasetForRelease({ actor, datasetName }: { actor: Any
   return dataset;
 }
 
-/** What the method disclosure reports from the data: label counts per item, toolchains run, repairs. Scope: releases:write. */
+/** What the method disclosure reports from the data: label counts per item, toolchains run, repairs, what labels were given seeing. Scope: releases:write. */
 export async function releaseMethodFacts({
   actor,
   datasetId,
@@ -57,11 +57,12 @@ export async function releaseMethodFacts({
   annotatorsPerItem: ReleaseDisclosure["annotatorsPerItem"];
   toolchains: ReleaseDisclosure["sandbox"]["toolchains"];
   revisions: ReleaseDisclosure["revisions"];
+  labels: NonNullable<ReleaseDisclosure["labels"]>;
   languages: string[];
   inconclusive: number;
 }> {
   assertCan(actor, "releases:write");
-  const [[perItem], toolchains, revisions, languages, inconclusive] = await Promise.all([
+  const [[perItem], toolchains, revisions, languages, inconclusive, [labels]] = await Promise.all([
     prisma().$queryRawUnsafe<{ mean: number | null; min: number | null; max: number | null; items: number }[]>(
       `SELECT avg(n)::float8 AS mean, min(n) AS min, max(n) AS max, count(*)::int AS items
        FROM ${finalLabelsOf("$1::text[]")} WHERE n > 0`,
@@ -87,12 +88,20 @@ export async function releaseMethodFacts({
     }),
     prisma().record.findMany({ where: { datasetId }, select: { language: true }, distinct: ["language"] }),
     prisma().record.count({ where: { datasetId, verificationOutcome: INCONCLUSIVE } }),
+    // What each label's author was shown: a pre-reveal copy is kept exactly when the critic was hidden
+    // from them on every read (submitAnnotation), whatever the campaign is called. Gold items count in no figure.
+    prisma().$queryRaw<{ criticHidden: number; criticShown: number }[]>`
+      SELECT (count(*) FILTER (WHERE a."preRevealValid" IS NOT NULL))::int AS "criticHidden",
+             (count(*) FILTER (WHERE a."preRevealValid" IS NULL))::int AS "criticShown"
+      FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
+      WHERE i."campaignId" = ANY(${campaignIds}::text[]) AND NOT i.gold`,
   ]);
   const count = (status: string) => revisions.find((row) => row.status === status)?._count._all ?? 0;
   return {
     annotatorsPerItem: perItem,
     toolchains,
     revisions: { accepted: count("ACCEPTED"), rejected: count("REJECTED"), waiting: count("PROPOSED") },
+    labels,
     languages: languages.map((row) => row.language).sort(),
     inconclusive,
   };
@@ -102,7 +111,8 @@ export async function releaseMethodFacts({
  * Stores a release of a dataset: one entry per record with the revision it is at and, by the rule,
  * whether it is in: a record at an accepted repair is in (its blind check labelled the revised record
  * valid; labels on earlier revisions no longer speak for it); else its final label decides (the
- * strongest across campaigns, as in the dataset report); unresolved and unlabelled records are out;
+ * strongest across campaigns, as in the dataset report), or for a gold record its known verdict;
+ * unresolved and unlabelled records are out;
  * with `requireExecutable` a record whose solution did not pass both tests is out too. Refuses a
  * name the dataset has (CONFLICT). Audited in the same transaction. Scope: releases:write.
  */
@@ -151,10 +161,17 @@ export async function insertRelease({
            ORDER BY record_id, strength DESC, array_position($2::text[], campaign_id) DESC
          ),
          chosen AS (
+           -- A gold record's known verdict (an admin's, the answer gold items measure annotators
+           -- against) decides it as a final label would; an accepted repair still comes first (the
+           -- answer is about the content it replaced).
            SELECT r.id, r.revision, r."executableValid" AS exec, r."verificationOutcome" AS outcome,
-                  cv."overallPass" AS critic, f.final_valid, f.decided_by, coalesce(f.final_categories, '{}') AS categories,
+                  cv."overallPass" AS critic, f.final_valid,
+                  CASE WHEN g."recordId" IS NOT NULL THEN 'gold' ELSE f.decided_by END AS decided_by,
+                  CASE WHEN g."recordId" IS NOT NULL THEN g.categories ELSE coalesce(f.final_categories, '{}') END AS categories,
                   CASE
                     WHEN r.revision > 1 THEN 'accepted-repair'
+                    WHEN g.valid THEN 'gold-answer-valid'
+                    WHEN NOT g.valid THEN 'gold-answer-invalid'
                     WHEN f.final_valid THEN 'final-label-valid'
                     WHEN NOT f.final_valid THEN 'final-label-invalid'
                     WHEN coalesce(f.n, 0) > 0 THEN 'unresolved'
@@ -162,16 +179,17 @@ export async function insertRelease({
                   END AS chosen_by
            FROM "Record" r
            LEFT JOIN finals f ON f.record_id = r.id
+           LEFT JOIN "GoldLabel" g ON g."recordId" = r.id
            LEFT JOIN "CriticVerdict" cv ON cv."recordId" = r.id
            WHERE r."datasetId" = $1
          ),
          judged AS (
-           SELECT *, chosen_by IN ('accepted-repair', 'final-label-valid') AS is_valid FROM chosen
+           SELECT *, chosen_by IN ('accepted-repair', 'gold-answer-valid', 'final-label-valid') AS is_valid FROM chosen
          )
          INSERT INTO "ReleaseEntry" ("releaseId", "recordId", revision, included, reason)
          SELECT $3, id, revision, is_valid AND (NOT $4 OR exec IS TRUE),
            jsonb_build_object(
-             'label', CASE WHEN is_valid THEN 'valid' WHEN chosen_by = 'final-label-invalid' THEN 'invalid'
+             'label', CASE WHEN is_valid THEN 'valid' WHEN chosen_by IN ('final-label-invalid', 'gold-answer-invalid') THEN 'invalid'
                            WHEN chosen_by = 'unresolved' THEN 'unresolved' ELSE 'unlabelled' END,
              'decided_by', CASE WHEN chosen_by = 'accepted-repair' THEN 'blind-check' ELSE decided_by END,
              'categories', CASE WHEN chosen_by = 'accepted-repair' THEN '[]'::jsonb ELSE to_jsonb(categories) END,

@@ -195,7 +195,9 @@ describe("releases", () => {
     const card = readFileSync(join(out, "README.md"), "utf8");
     expect(card).toMatch(/^---\n[\s\S]*configs:[\s\S]*size_categories:\n {2}- n<1K\n[\s\S]*---\n/);
     expect(card).toContain("1 record is included at a revision after its import");
-    expect(card).toContain("every campaign was blind");
+    expect(card).toContain(
+      "Saw the critic before labelling**: no — each of the 14 labels was given before its author was shown",
+    );
     expect(card).toContain("1 revision accepted, 1 rejected, 0 waiting");
   });
 
@@ -399,5 +401,72 @@ describe("releases", () => {
     const card = readFileSync(join(out, "README.md"), "utf8");
     expect(card).toContain(`over the campaigns ${randomCampaigns.join(", ")}.`);
     expect(card).toContain(`Left out of these rates: ${cleaning.name} (1 labelled item)`);
+  });
+});
+
+describe("gold records in a release", () => {
+  it("are in or out by their known verdict, not left out as unlabelled", async () => {
+    const { setGoldAnswer } = await import("@/lib/server/gold/gold");
+    const name = uniqueName("gold-release");
+    const tag = name.replaceAll("-", "_");
+    await importRecords({
+      actor: admin,
+      datasetName: name,
+      source: chunks(
+        toJsonl(
+          ["gv", "gi", "s"].map((kind) => ({
+            question: `Write \`f_${kind}_${tag}(x)\` in Python returning x.`,
+            canonical_solution: `def f_${kind}_${tag}(x):\n    return x\n`,
+            demo_test_func: `assert f_${kind}_${tag}(1) == 1\n`,
+            full_test_func: `assert f_${kind}_${tag}(2) == 2\n`,
+            language: "python",
+          })),
+        ),
+      ),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const [goldValid, goldInvalid, sample] = await prisma().record.findMany({
+      where: { dataset: { name } },
+      orderBy: { line: "asc" },
+      select: { id: true },
+    });
+    await setGoldAnswer({ actor: admin, recordId: goldValid.id, answer: { valid: true, categories: [], note: null } });
+    await setGoldAnswer({
+      actor: admin,
+      recordId: goldInvalid.id,
+      answer: { valid: false, categories: ["name-mismatch"], note: null },
+    });
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset: name,
+        name: uniqueName("gold-release"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const [item] = await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { id: true } });
+    await label(annotators[0], item.id, true);
+
+    const release = uniqueName("v");
+    await cutRelease({ actor: admin, datasetName: name, name: release });
+    const entries = await prisma().releaseEntry.findMany({
+      where: { release: { name: release, dataset: { name } } },
+      select: { recordId: true, included: true, reason: true },
+    });
+    const entryOf = (recordId: number) => entries.find((entry) => entry.recordId === recordId)!;
+    expect(entryOf(sample.id)).toMatchObject({ included: true, reason: { rule: "final-label-valid" } });
+    expect(entryOf(goldValid.id)).toMatchObject({
+      included: true,
+      reason: { label: "valid", decided_by: "gold", rule: "gold-answer-valid" },
+    });
+    expect(entryOf(goldInvalid.id)).toMatchObject({
+      included: false,
+      reason: { label: "invalid", decided_by: "gold", categories: ["name-mismatch"], rule: "gold-answer-invalid" },
+    });
   });
 });

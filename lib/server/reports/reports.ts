@@ -74,15 +74,29 @@ const categoriesOf = (rows: string) => `SELECT f.language, category, count(*)::i
   GROUP BY 1, 2`;
 
 /**
+ * The flaky records of the campaigns' datasets (repeated runs gave different outcomes), by the
+ * (datasetId, flaky) index: a handful. Their first run decides nothing, so "executable-valid"
+ * leaves them out (they are counted beside it, `flaky`).
+ */
+const FLAKY_RECORDS = `flaky AS MATERIALIZED (
+    SELECT coalesce(array_agg(r.id), '{}') AS ids FROM "Record" r
+    WHERE r.flaky AND r."datasetId" IN (SELECT "datasetId" FROM "Campaign" WHERE id = ANY($1::text[]))
+  )`;
+
+/** A row's execution verdict for the figures: none for a flaky record. */
+const EXEC_VALID_UNLESS_FLAKY = `CASE WHEN f.record_id = ANY(flaky.ids) THEN NULL ELSE f.exec_valid END AS exec_valid`;
+
+/**
  * One campaign holds a record once, so its items are its finals: one scan counts per (language,
  * difficulty) and per label split at once (two grouping sets), another the final categories. Not
  * materialised, the scans run in parallel.
  */
-const ONE_CAMPAIGN_FIGURES = `WITH grouped AS (
+const ONE_CAMPAIGN_FIGURES = `WITH ${FLAKY_RECORDS},
+  grouped AS (
     SELECT language, difficulty, n_valid AS "nValid", n - n_valid AS "nInvalid", GROUPING(n) = 0 AS split, ${COUNT_COLUMNS}
-    FROM (SELECT language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, final_valid, critic_pass,
-                 exec_valid, exec_unavailable
-          FROM ${finalLabelsOf("$1::text[]")}) f
+    FROM (SELECT f.language, coalesce(f.difficulty, 'unknown') AS difficulty, f.n, f.n_valid, f.final_valid, f.critic_pass,
+                 ${EXEC_VALID_UNLESS_FLAKY}, f.exec_unavailable
+          FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky) f
     GROUP BY GROUPING SETS ((language, difficulty), (language, n_valid, n))
     HAVING GROUPING(n) = 1 OR n >= 2
   ),
@@ -96,10 +110,12 @@ const ONE_CAMPAIGN_FIGURES = `WITH grouped AS (
  * Across campaigns a record counts once, with its strongest item (latest campaign on a tie); the
  * label splits count every item.
  */
-const CAMPAIGNS_FIGURES = `WITH items AS MATERIALIZED (
-    SELECT item_id, campaign_id, record_id, language, coalesce(difficulty, 'unknown') AS difficulty, n, n_valid, strength,
-           final_valid, final_categories, critic_pass, exec_valid, exec_unavailable
-    FROM ${finalLabelsOf("$1::text[]")}
+const CAMPAIGNS_FIGURES = `WITH ${FLAKY_RECORDS},
+  items AS MATERIALIZED (
+    SELECT f.item_id, f.campaign_id, f.record_id, f.language, coalesce(f.difficulty, 'unknown') AS difficulty, f.n,
+           f.n_valid, f.strength, f.final_valid, f.final_categories, f.critic_pass, ${EXEC_VALID_UNLESS_FLAKY},
+           f.exec_unavailable
+    FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky
   ),
   finals AS MATERIALIZED (
     SELECT DISTINCT ON (record_id) * FROM items ORDER BY record_id, strength DESC, array_position($1::text[], campaign_id) DESC

@@ -161,10 +161,14 @@ describe("a suspicion-ordered campaign", () => {
         .map((item) => item.recordId)
         .sort((a, b) => a - b);
     expect(await recordsOf(random.id)).toEqual(await recordsOf(unnamed.id));
-    // The stored sample is the md5(seed, key) rank, not the suspicion score.
+    // The stored sample is the md5(sample key, key) rank, not the suspicion score.
+    const { sampleKey } = await prisma().campaign.findUniqueOrThrow({
+      where: { id: random.id },
+      select: { sampleKey: true },
+    });
     const rows = await prisma().$queryRaw<{ id: number }[]>`
       SELECT id FROM (
-        SELECT r.id, row_number() OVER (PARTITION BY r.language ORDER BY md5(${seed} || ':sample:' || r.key)) AS rank
+        SELECT r.id, row_number() OVER (PARTITION BY r.language ORDER BY md5(${sampleKey} || ':sample:' || r.key)) AS rank
         FROM "Record" r JOIN "Dataset" d ON d.id = r."datasetId" WHERE d.name = ${dataset}) ranked
       WHERE rank <= 4 ORDER BY id`;
     expect(await recordsOf(random.id)).toEqual(rows.map((row) => row.id));

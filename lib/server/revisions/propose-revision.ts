@@ -1,11 +1,15 @@
 import "server-only";
 
 import { parseLanguage } from "@/lib/records/languages";
-import { UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, UNAVAILABLE } from "@/lib/records/verification";
+import { environmentFailure } from "@/lib/runs/environment-failure";
+import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
+import { config } from "@/lib/server/config";
 import { queueRevisionMutation } from "@/lib/server/evidence/jobs";
+import { admitToRunBudget } from "@/lib/server/runs/run-record";
 import { rerunRecordSolutions } from "@/lib/server/solvers/jobs";
-import { runInSandbox, SandboxError } from "@/lib/server/sandbox";
+import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 import type { RevisionCheck, RevisionProposal } from "@/lib/validation/revisions";
 
@@ -24,8 +28,9 @@ import {
 
 /**
  * Recomputes a revision's execution evidence: its solution against its demo and full tests, as batch
- * verification runs a record (a time limit under load is run again alone). A language that cannot
- * run here is UNAVAILABLE, not a failure. Scope: revisions:write (via the data functions).
+ * verification runs a record (a time limit under load is judged again by CPU time, in one sandbox
+ * slot). A language that cannot run here is UNAVAILABLE, not a failure. Scope: revisions:write (via
+ * the data functions).
  */
 async function recomputeRevisionEvidence({
   actor,
@@ -41,14 +46,20 @@ async function recomputeRevisionEvidence({
     const demo = await runSteadily(
       { language, solution: revision.canonicalSolution, test: revision.demoTestFunc },
       runInSandbox,
+      {},
+      { isInOneSlot: true },
     );
     const full = await runSteadily(
       { language, solution: revision.canonicalSolution, test: revision.fullTestFunc },
       runInSandbox,
+      {},
+      { isInOneSlot: true },
     );
+    // A test that failed for want of a dependency says nothing about the revision (as in batch verification).
+    const outcomeOf = (result: SandboxResult) => (environmentFailure(result) ? ENVIRONMENT_FAILURE : result.outcome);
     evidence = {
-      demoOutcome: demo.outcome,
-      fullOutcome: full.outcome,
+      demoOutcome: outcomeOf(demo),
+      fullOutcome: outcomeOf(full),
       backend: full.backend,
       toolchain: full.toolchain ?? demo.toolchain ?? null,
     };
@@ -62,8 +73,10 @@ async function recomputeRevisionEvidence({
 }
 
 /**
- * Proposes a revision of a record (see proposeRevision for the rules) and recomputes its evidence
- * before answering, so the repairs queue shows how the revised record runs. Scope: revisions:write.
+ * Proposes a revision of a record (see proposeRevision for the rules, among them the cap on a
+ * person's repairs waiting at once) and recomputes its evidence before answering, so the repairs
+ * queue shows how the revised record runs. Its runs draw on the author's run budget like any run
+ * of theirs (refused RATE_LIMITED, with nothing stored, when it is spent). Scope: revisions:write.
  */
 export async function proposeRecordRevision({
   actor,
@@ -74,8 +87,14 @@ export async function proposeRecordRevision({
   recordId: number;
   input: RevisionProposal;
 }): Promise<ProposedRevision & { evidence: RevisionEvidence }> {
-  const proposed = await proposeRevision({ actor, recordId, input });
-  return { ...proposed, evidence: await recomputeRevisionEvidence({ actor, revisionId: proposed.id }) };
+  assertCan(actor, "revisions:write");
+  const release = await admitToRunBudget(actor);
+  try {
+    const proposed = await proposeRevision({ actor, recordId, input, maxOpen: config().openRepairsPerUser });
+    return { ...proposed, evidence: await recomputeRevisionEvidence({ actor, revisionId: proposed.id }) };
+  } finally {
+    await release();
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { recordTitle } from "@/lib/records/title";
-import { summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import {
   applyChanges,
   contentOfColumns,
@@ -17,7 +17,12 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
-import { executionHiddenRecordIds, isRevisionRationaleHidden, visibleRecordWhere } from "@/lib/server/auth/visibility";
+import {
+  executionHiddenRecordIds,
+  isRevisionRationaleHidden,
+  othersJudgementsHiddenRecordIds,
+  visibleRecordWhere,
+} from "@/lib/server/auth/visibility";
 import { AppError } from "@/lib/server/errors";
 import type { RevisionCheck, RevisionProposal } from "@/lib/validation/revisions";
 
@@ -64,17 +69,20 @@ export type ProposedRevision = { id: string; recordId: number; number: number; c
  * Proposes a revision of a record the actor may revise: the changed fields over its current content,
  * a reason and the error categories it fixes. Numbered per record; the import is written as revision 1
  * first if it is not yet. Refused while another repair of the record waits for its check (CONFLICT),
- * when `baseRevision` is behind the record's (CONFLICT), or when nothing changes (INVALID_INPUT).
+ * when `baseRevision` is behind the record's (CONFLICT), when the actor already has `maxOpen` repairs
+ * waiting for their check (CONFLICT; none: no cap), or when nothing changes (INVALID_INPUT).
  * Audited in the same transaction. Scope: revisions:write.
  */
 export async function proposeRevision({
   actor,
   recordId,
   input,
+  maxOpen,
 }: {
   actor: Actor;
   recordId: number;
   input: RevisionProposal;
+  maxOpen?: number;
 }): Promise<ProposedRevision> {
   assertCan(actor, "revisions:write");
   return prisma().$transaction(async (tx) => {
@@ -111,6 +119,16 @@ export async function proposeRevision({
         "CONFLICT",
         `Revision ${waiting.number} of this record is waiting for its second check; propose yours once it is accepted or rejected.`,
       );
+    if (maxOpen !== undefined) {
+      // The author's proposals take turns (on other records too), so two at once cannot both pass the cap.
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`revisions:open:${actor.id}`}))::text AS locked`;
+      const open = await tx.recordRevision.count({ where: { authorId: actor.id, status: "PROPOSED" } });
+      if (open >= maxOpen)
+        throw new AppError(
+          "CONFLICT",
+          `You have ${open} repairs waiting for their check, the most one person may have at once; propose another once one of them is accepted or rejected.`,
+        );
+    }
     refuseUnknown(input.categories, await knownCategoryKeys(tx, record.datasetId));
     const { content, changed } = applyChanges(contentOfColumns(record), input);
     if (changed.length === 0)
@@ -221,11 +239,15 @@ export async function storeRevisionEvidence({
   evidence: RevisionEvidence;
 }): Promise<void> {
   assertCan(actor, "revisions:write");
-  const unavailable = evidence.demoOutcome === UNAVAILABLE || evidence.fullOutcome === UNAVAILABLE;
+  // Unavailable, or a first failing test that failed for want of a dependency: not known.
+  const isUnknown =
+    evidence.demoOutcome === UNAVAILABLE ||
+    evidence.fullOutcome === UNAVAILABLE ||
+    summarizeOutcome(evidence.demoOutcome, evidence.fullOutcome) === ENVIRONMENT_FAILURE;
   const data = {
     demoOutcome: evidence.demoOutcome,
     fullOutcome: evidence.fullOutcome,
-    executableValid: unavailable ? null : evidence.demoOutcome === "PASSED" && evidence.fullOutcome === "PASSED",
+    executableValid: isUnknown ? null : evidence.demoOutcome === "PASSED" && evidence.fullOutcome === "PASSED",
     evidenceBackend: evidence.backend,
     evidenceToolchain: evidence.toolchain,
     evidenceAt: new Date(),
@@ -278,7 +300,9 @@ const personLabel = (user: { name: string | null; email: string } | null) =>
 /**
  * A record's revisions, newest first, each as diffs against the revision it was edited from; the
  * import is revision 1 even before any repair. The rationale of a repair waiting for its check is
- * hidden from everyone but its author (visibility.ts). Scoped to records the actor sees. Scope: records:read.
+ * hidden from everyone but its author, and before the actor's first label on an item of a blind
+ * campaign so is every judgement of others: authors, reasons, categories, checks and rejected repairs
+ * (visibility.ts). Scoped to records the actor sees. Scope: records:read.
  */
 export async function listRecordRevisions({
   actor,
@@ -286,7 +310,7 @@ export async function listRecordRevisions({
 }: {
   actor: Actor;
   recordId: number;
-}): Promise<{ current: number; revisions: RevisionSummary[] }> {
+}): Promise<{ current: number; areJudgementsHidden: boolean; revisions: RevisionSummary[] }> {
   assertCan(actor, "records:read");
   const record = await prisma().record.findFirst({
     where: { id: recordId, ...visibleRecordWhere(actor) },
@@ -326,12 +350,19 @@ export async function listRecordRevisions({
   });
   if (!record) throw NO_RECORD();
   // A campaign showing "nothing" hides execution until the annotator's first label: each revision's too.
-  const isExecutionHidden = (await executionHiddenRecordIds({ actor, recordIds: [recordId] })).has(recordId);
+  // A blind campaign hides what other people judged of the record until then (visibility.ts).
+  const [executionHidden, judgementsHidden] = await Promise.all([
+    executionHiddenRecordIds({ actor, recordIds: [recordId] }),
+    othersJudgementsHiddenRecordIds({ actor, recordIds: [recordId] }),
+  ]);
+  const isExecutionHidden = executionHidden.has(recordId);
+  const areJudgementsHidden = judgementsHidden.has(recordId);
   const evidenceAsSeen = (evidence: RevisionSummary["evidence"]): RevisionSummary["evidence"] =>
     isExecutionHidden ? { demoOutcome: null, fullOutcome: null, executableValid: null } : evidence;
   if (record.revisions.length === 0)
     return {
       current: record.revision,
+      areJudgementsHidden,
       revisions: [
         {
           id: null,
@@ -351,10 +382,17 @@ export async function listRecordRevisions({
       ],
     };
   const byNumber = new Map(record.revisions.map((revision) => [revision.number, contentOfColumns(revision)]));
+  // A rejected repair says what its checker judged: left out while judgements are hidden (an
+  // accepted one is the record's content, shown without who or why).
+  const shown = areJudgementsHidden
+    ? record.revisions.filter((revision) => revision.status !== "REJECTED" || revision.authorId === actor.id)
+    : record.revisions;
   return {
     current: record.revision,
-    revisions: record.revisions.map((revision) => {
-      const hidden = isRevisionRationaleHidden(actor, revision);
+    areJudgementsHidden,
+    revisions: shown.map((revision) => {
+      const hidden =
+        isRevisionRationaleHidden(actor, revision) || (areJudgementsHidden && revision.authorId !== actor.id);
       const base = revision.baseNumber === null ? undefined : byNumber.get(revision.baseNumber);
       const content = contentOfColumns(revision);
       const changedFields = revision.changedFields as RevisableField[];
@@ -375,7 +413,7 @@ export async function listRecordRevisions({
           executableValid: revision.executableValid,
         }),
         check:
-          revision.checkValid === null || !revision.checkedAt
+          revision.checkValid === null || !revision.checkedAt || areJudgementsHidden
             ? null
             : {
                 valid: revision.checkValid,

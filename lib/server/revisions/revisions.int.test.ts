@@ -97,8 +97,13 @@ beforeAll(async () => {
   recordIds = items.map((item) => item.recordId);
 });
 
-async function label(actor: Actor, recordId: number, valid: boolean, note: string | null = null) {
-  const itemId = itemIds.get(recordId)!;
+async function label(
+  actor: Actor,
+  recordId: number,
+  valid: boolean,
+  note: string | null = null,
+  itemId = itemIds.get(recordId)!,
+) {
   const held = await prisma().assignment.findUnique({ where: { itemId_userId: { itemId, userId: actor.id } } });
   if (!held) await holdItem({ userId: actor.id, itemId });
   return submitAnnotation({
@@ -357,6 +362,132 @@ describe("record revisions", () => {
       params: Promise.resolve({ id: "2147483000" }),
     });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("the history before a first label in a blind campaign", () => {
+  it("hides other people's reasons, categories, verdicts, notes and names until the reader's first label (data and REST)", async () => {
+    const name = uniqueName("rev-blind");
+    await importRecords({
+      actor: admin,
+      datasetName: name,
+      source: chunks(toJsonl([0, 1].map((n) => factorialRecord(`${name}-${n}`)))),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const [accepted, rejected] = await prisma().record.findMany({
+      where: { dataset: { name } },
+      orderBy: { line: "asc" },
+      select: { id: true },
+    });
+    // An open campaign first lets the annotators see the dataset; one repair accepted and one
+    // rejected, each checked with a note, before the blind campaigns.
+    await createCampaign({
+      actor: admin,
+      input: {
+        dataset: name,
+        name: uniqueName("rev-open"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const CHECK_NOTE = "checked: 120 is fact(5)";
+    const REJECT_NOTE = "the old statement was fine";
+    const first = await proposeRevision({ actor: author, recordId: accepted.id, input: fix });
+    await checkRevision({
+      actor: checker,
+      revisionId: first.id,
+      input: { valid: true, categories: [], note: CHECK_NOTE },
+    });
+    const second = await proposeRevision({
+      actor: author,
+      recordId: rejected.id,
+      input: { question: "A reworded statement.", reason: "rewording", categories: ["statement-ambiguous"] },
+    });
+    await checkRevision({
+      actor: checker,
+      revisionId: second.id,
+      input: { valid: false, categories: ["statement-incomplete"], note: REJECT_NOTE },
+    });
+    for (const visibility of ["nothing", "all-but-critic"] as const) {
+      const campaign = await createCampaign({
+        actor: admin,
+        input: {
+          dataset: name,
+          name: uniqueName(`rev-${visibility}`),
+          visibility,
+          overlap: 1,
+          agreementFraction: 0,
+          blind: true,
+          finalRule: "consensus",
+          leaseMinutes: 30,
+        },
+      });
+      const reader = await makeUser("ANNOTATOR", ["python"]);
+      const items = await prisma().campaignItem.findMany({
+        where: { campaignId: campaign.id },
+        select: { id: true, recordId: true },
+      });
+      for (const item of items) await holdItem({ userId: reader.id, itemId: item.id });
+      const secrets = [
+        REASON,
+        "rewording",
+        CHECK_NOTE,
+        REJECT_NOTE,
+        author.email,
+        checker.email,
+        "wrong-expected-output",
+        "statement-ambiguous",
+        "statement-incomplete",
+      ];
+      const token = await tokenOf(reader);
+      for (const { id: recordId } of [accepted, rejected]) {
+        const history = await listRecordRevisions({ actor: reader, recordId });
+        const answer = await getRecordRevisions(call(token, "GET", `/records/${recordId}/revisions`), {
+          params: Promise.resolve({ id: String(recordId) }),
+        });
+        expect(answer.status).toBe(200);
+        const body = await readResponse(answer, "GET", "/records/{id}/revisions");
+        for (const text of [JSON.stringify(history), JSON.stringify(body)])
+          for (const secret of secrets) expect(text, `${visibility}: leaks "${secret}"`).not.toContain(secret);
+        for (const revision of history.revisions) {
+          expect(revision.check, `${visibility}: a check's verdict`).toBeNull();
+          // A rejected repair's status is its checker's verdict.
+          expect(revision.status, `${visibility}: a rejected repair`).not.toBe("REJECTED");
+        }
+      }
+      // The accepted repair is the record's content: its diff stays, without who or why.
+      const shown = await listRecordRevisions({ actor: reader, recordId: accepted.id });
+      expect(shown.areJudgementsHidden).toBe(true);
+      expect(shown.revisions.map((revision) => [revision.number, revision.status])).toEqual([
+        [2, "ACCEPTED"],
+        [1, "ORIGINAL"],
+      ]);
+      expect(shown.revisions[0]).toMatchObject({
+        author: null,
+        reason: null,
+        categories: null,
+        isRationaleHidden: true,
+      });
+
+      // After their first label on the record's items (each blind campaign so far holds it), the
+      // reader sees the history as everyone does.
+      for (const item of await prisma().campaignItem.findMany({
+        where: { recordId: accepted.id, campaign: { blind: true } },
+        select: { id: true },
+      })) {
+        await label(reader, accepted.id, true, null, item.id);
+      }
+      const after = await listRecordRevisions({ actor: reader, recordId: accepted.id });
+      expect(after.areJudgementsHidden).toBe(false);
+      expect(after.revisions[0]).toMatchObject({
+        reason: REASON,
+        check: { valid: true, note: CHECK_NOTE, checker: expect.stringContaining(checker.email) },
+      });
+    }
   });
 });
 

@@ -75,6 +75,28 @@ async function execute(
 }
 
 /**
+ * Takes one place in the actor's run budget: a start from the per-minute allowance, then a lease
+ * among their runs at once (all app instances together) and in this instance's queue (RATE_LIMITED
+ * when refused). Returns the release, which never throws (a lease left behind expires by itself).
+ * Interactive runs and a repair's evidence runs both come through here. No permission check: the
+ * caller checks its own scope first.
+ */
+export async function admitToRunBudget(actor: Actor): Promise<() => Promise<void>> {
+  await runLimiter.take(actor.id);
+  return admitRunLease(actor);
+}
+
+async function admitRunLease(actor: Actor): Promise<() => Promise<void>> {
+  const { runsPerUser, concurrency, runQueue } = getSandboxRouter().config;
+  const release = await admitRun({
+    userId: actor.id,
+    limits: { perUser: runsPerUser, perInstance: concurrency + runQueue },
+  });
+  return () =>
+    release().catch((error: unknown) => console.error("sandbox: a run's lease could not be released:", error));
+}
+
+/**
  * Runs a record in the sandbox for the actor: the canonical solution against the demo test, the full
  * test or both, or an edited scratch copy (the record itself never changes). Every result is stored
  * with who ran it. A user may start 20 runs at once and 30 a minute and have a few going at once (on
@@ -106,11 +128,7 @@ export async function runRecord({
     throw new AppError("INVALID_INPUT", "A scratch run needs a solution or a test.", {
       solution: ["Give a solution, a test, or both."],
     });
-  const { runsPerUser, concurrency, runQueue } = getSandboxRouter().config;
-  const release = await admitRun({
-    userId: actor.id,
-    limits: { perUser: runsPerUser, perInstance: concurrency + runQueue },
-  });
+  const release = await admitRunLease(actor);
   try {
     if (kind === "scratch") {
       const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
@@ -134,7 +152,6 @@ export async function runRecord({
     }
     return runs;
   } finally {
-    // A lease that cannot be deleted (database gone) expires by itself.
-    await release().catch((error: unknown) => console.error("sandbox: a run's lease could not be released:", error));
+    await release();
   }
 }

@@ -1,8 +1,9 @@
 import "server-only";
 
 import type { RunKind } from "@/lib/generated/prisma/enums";
+import { environmentFailure, type EnvironmentFailureKind } from "@/lib/runs/environment-failure";
 import type { VerificationRun } from "@/lib/runs/types";
-import { UNAVAILABLE } from "@/lib/records/verification";
+import { ENVIRONMENT_FAILURE, UNAVAILABLE } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -31,12 +32,15 @@ function storedOutput(text: string): { text: string; isCut: boolean } {
 
 /**
  * The columns of a RunResult row for a normalised sandbox result: NULs escaped, each output stream
- * cut to its head and tail (flagged truncated when cut).
+ * cut to its head and tail (flagged truncated when cut), and the dependency it failed for want of.
  */
 export function runResultColumns(result: SandboxResult) {
   const stdout = storedOutput(result.stdout);
   const stderr = storedOutput(result.stderr);
+  const environment = environmentFailure(result);
   return {
+    environmentKind: environment?.kind ?? null,
+    environmentMissing: environment?.missing ?? null,
     backend: result.backend,
     outcome: result.outcome,
     exitCode: result.exitCode,
@@ -143,7 +147,7 @@ export async function latestVerificationRuns(recordIds: readonly number[]): Prom
   const rows = await prisma().$queryRaw<VerificationRun[]>`
     SELECT r.id, r."recordId", r.kind, r."batchId", r.backend, r.outcome, r."exitCode", r.signal, r."timeMs", r."compileMs", r."runMs",
            r.toolchain, r."limit", r.stdout, r.stderr, r."compileOutput", r."stdoutTruncated", r."stderrTruncated", r.program,
-           r."waitMs", r."loadAverage", r."verdictNote", r."createdAt"
+           r."waitMs", r."loadAverage", r."verdictNote", r."environmentKind", r."environmentMissing", r."createdAt"
     FROM "RunResult" r
     JOIN (
       SELECT DISTINCT ON ("recordId") "recordId", "batchId"
@@ -199,6 +203,8 @@ export function exportedRun(run: VerificationRun) {
     stdout: exportText(run.stdout),
     stderr: exportText(run.stderr),
     compile_output: exportText(run.compileOutput),
+    // The outcome stays the reference sandbox's name; this says when it was the environment's doing.
+    environment_failure: run.environmentKind ? { kind: run.environmentKind, missing: run.environmentMissing } : null,
   };
 }
 
@@ -218,6 +224,8 @@ export type BatchRunRow = Pick<
   | "waitMs"
   | "loadAverage"
   | "verdictNote"
+  | "environmentKind"
+  | "environmentMissing"
 > & { language: string; line: number };
 
 /**
@@ -253,6 +261,8 @@ export async function listBatchRuns({
       waitMs: true,
       loadAverage: true,
       verdictNote: true,
+      environmentKind: true,
+      environmentMissing: true,
       record: { select: { language: true, line: true, verificationOutcome: true } },
     },
   });
@@ -266,4 +276,61 @@ export async function listBatchRuns({
       line: record.line,
       outcome: run.backend === "none" && record.verificationOutcome === UNAVAILABLE ? UNAVAILABLE : run.outcome,
     }));
+}
+
+/** One missing dependency of a batch: what, for which language, how many records and a few of their lines. */
+export type EnvironmentFailureGroup = {
+  kind: EnvironmentFailureKind;
+  missing: string;
+  language: string;
+  records: number;
+  /** The first few records' lines, for links. */
+  examples: { recordId: number; line: number }[];
+};
+
+const ENVIRONMENT_EXAMPLES = 5;
+
+/**
+ * A batch's records whose verification failed for want of a dependency, grouped by what is missing
+ * (most records first), leaving out records whose execution is hidden from the actor. Only the
+ * run that decided each record counts (the record's outcome says so). Scope: records:read.
+ */
+export async function listBatchEnvironmentFailures({
+  actor,
+  batchId,
+  limit = 10_000,
+}: {
+  actor: Actor;
+  batchId: string;
+  limit?: number;
+}): Promise<EnvironmentFailureGroup[]> {
+  assertCan(actor, "records:read");
+  const rows = await prisma().runResult.findMany({
+    where: { batchId, environmentKind: { not: null }, record: { verificationOutcome: ENVIRONMENT_FAILURE } },
+    orderBy: [{ recordId: "asc" }, { kind: "asc" }],
+    take: limit,
+    select: {
+      recordId: true,
+      environmentKind: true,
+      environmentMissing: true,
+      record: { select: { language: true, line: true } },
+    },
+  });
+  const hidden = await executionHiddenRecordIds({ actor, recordIds: [...new Set(rows.map((row) => row.recordId))] });
+  const groups = new Map<string, EnvironmentFailureGroup>();
+  const seen = new Set<number>();
+  for (const row of rows) {
+    // A record's demo and full test may both name it: the record counts once, by its first run.
+    if (hidden.has(row.recordId) || seen.has(row.recordId)) continue;
+    seen.add(row.recordId);
+    const kind = row.environmentKind as EnvironmentFailureKind;
+    const missing = row.environmentMissing ?? "";
+    const key = JSON.stringify([kind, missing, row.record.language]);
+    const group = groups.get(key) ?? { kind, missing, language: row.record.language, records: 0, examples: [] };
+    group.records += 1;
+    if (group.examples.length < ENVIRONMENT_EXAMPLES)
+      group.examples.push({ recordId: row.recordId, line: row.record.line });
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => b.records - a.records || a.missing.localeCompare(b.missing));
 }

@@ -8,6 +8,7 @@ import type { SandboxRouter } from "./index";
 import { firstLine } from "./output";
 import { getRecipe } from "./recipes";
 import { readInstalledExtras } from "./installed";
+import { compareLibraries, type LibraryComparison, REFERENCE_LIBRARIES } from "./reference-libraries";
 import { compareWithReference, type ReferenceComparison, withInstalledExtras } from "./reference-versions";
 import type { BackendName, Outcome, SandboxLanguage } from "./types";
 
@@ -37,6 +38,8 @@ export type LanguageReport = {
   version: string | null;
   /** The local version next to the reference image's, and whether they differ. */
   reference: ReferenceComparison;
+  /** The reference image's libraries for this language, each as found inside the sandbox. */
+  libraries: LibraryComparison[];
   detail: string | null;
 };
 
@@ -77,6 +80,7 @@ async function checkLanguage(
     outcome: null,
     version: null,
     reference: compareWithReference(language, null),
+    libraries: [],
     detail: toolchain.isFound ? null : `not found: ${toolchain.missing.join(", ")}`,
   };
   if (!toolchain.isFound || !canRun) return report;
@@ -93,12 +97,21 @@ async function checkLanguage(
     const hello = await router.local.run({ language, ...recipe.hello, timeoutMs: 30_000 });
     report.outcome = hello.outcome;
     report.works = hello.outcome === "PASSED";
+    report.libraries = await checkLibraries(router, language);
     if (!report.works) report.detail = (hello.stderr || hello.compileOutput || hello.stdout).trim().slice(0, 300);
   } catch (error) {
     report.works = false;
     report.detail = (error as Error).message;
   }
   return report;
+}
+
+/** The reference image's libraries of a language as its programs see them (an empty list for most languages). */
+async function checkLibraries(router: SandboxRouter, language: SandboxLanguage): Promise<LibraryComparison[]> {
+  const probe = REFERENCE_LIBRARIES[language];
+  if (!probe) return [];
+  const run = await router.local.runCommand(probe.argv, { timeoutMs: 60_000, env: getRecipe(language).env });
+  return compareLibraries(language, run.stdout);
 }
 
 /** Checks isolation and, per language, the toolchain inside the sandbox (runs a hello program). */

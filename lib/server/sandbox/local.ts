@@ -501,11 +501,14 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
           `route it to the acb backend, e.g. VERITY_SANDBOX_ROUTES=${request.language}:acb`,
       );
     }
-    const { signal, isExclusive } = runOptions;
+    const { signal, isExclusive, isJudgedByCpuTime } = runOptions;
     const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const steps = [recipe.compile, recipe.run]
       .filter((step) => step !== null)
-      .map((step) => ({ argv: step.argv, ...stepLimits(timeoutMs, isExclusive === true) }));
+      .map((step) => ({
+        argv: step.argv,
+        ...stepLimits(timeoutMs, isExclusive === true || isJudgedByCpuTime === true),
+      }));
     const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
     const queuedAt = performance.now();
     let waitMs = 0;

@@ -22,6 +22,12 @@ describe("runSteadily", () => {
     expect(calls).toEqual([{}, { isExclusive: true }]);
   });
 
+  it("runs a person's time limit again by CPU time in one slot, not alone", async () => {
+    const { run, calls } = fakeRun(["TIME_LIMIT_EXCEEDED", "PASSED"]);
+    expect((await runSteadily(request, run, {}, { isInOneSlot: true })).outcome).toBe("PASSED");
+    expect(calls).toEqual([{}, { isJudgedByCpuTime: true }]);
+  });
+
   it("records a time limit that happens alone too", async () => {
     const { run, calls } = fakeRun(["TIME_LIMIT_EXCEEDED", "TIME_LIMIT_EXCEEDED"]);
     expect((await runSteadily(request, run)).outcome).toBe("TIME_LIMIT_EXCEEDED");

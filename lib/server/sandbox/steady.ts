@@ -39,16 +39,21 @@ export function judgedAlone(result: SandboxResult, cores = availableParallelism(
 /**
  * One run whose verdict must not depend on load (every kind of run: live, batch verification,
  * flaky checks, mutants, solver runs). A time limit seen while other runs share the cores may be
- * theirs, not the program's: the run is repeated alone (every sandbox slot held, judged by CPU
- * time) and that run is what counts — INCONCLUSIVE when even alone the machine could explain it.
+ * theirs, not the program's: the run is repeated, judged by CPU time, and that run is what counts —
+ * INCONCLUSIVE when even then the machine could explain it. Batch work repeats it alone (every
+ * sandbox slot held); a person's work (`isInOneSlot`: a repair's evidence) repeats it in one slot,
+ * so that someone's spinning repairs cannot hold the sandbox from everyone else.
  */
 export async function runSteadily(
   request: RunRequest,
   run: RunFunction,
   options: RunOptions = {},
+  { isInOneSlot = false }: { isInOneSlot?: boolean } = {},
 ): Promise<SandboxResult> {
   const first = await run(request, options);
   if (first.outcome !== "TIME_LIMIT_EXCEEDED" || first.backend !== "local") return first;
-  const alone = judgedAlone(await run(request, { ...options, isExclusive: true }));
-  return { ...alone, waitMs: (first.waitMs ?? 0) + (alone.waitMs ?? 0) };
+  const again = judgedAlone(
+    await run(request, isInOneSlot ? { ...options, isJudgedByCpuTime: true } : { ...options, isExclusive: true }),
+  );
+  return { ...again, waitMs: (first.waitMs ?? 0) + (again.waitMs ?? 0) };
 }

@@ -77,6 +77,11 @@ export type RunOptions = {
   signal?: AbortSignal;
   /** Run alone: wait until no other local run is going and keep the others waiting meanwhile. */
   isExclusive?: boolean;
+  /**
+   * Judge the time limit by the program's own CPU time (a longer wall clock), in one slot: a second
+   * try that must not depend on load and must not hold the sandbox from everyone else either.
+   */
+  isJudgedByCpuTime?: boolean;
 };
 
 export type BackendAvailability = { available: boolean; reason?: string };

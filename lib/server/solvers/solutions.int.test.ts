@@ -67,9 +67,29 @@ describe("solver results import", () => {
     expect(lines[2]).toBe(`line 4: ${dataset} holds no record with key ${"f".repeat(64)}.`);
     expect(lines[3]).toBe("line 5: The record has a solution from m1 already (line 1).");
     // An AutoCodeBench line without a model: --model names it.
-    expect(lines[4]).toBe('line 6: Name the model: a "model" field, or --model for the whole file.');
+    expect(lines[4]).toBe(
+      'line 6: Name the model: a "model" field, or one model for the whole file (Model on the upload form, --model).',
+    );
     expect(await prisma().solution.count({ where: { record: { dataset: { name: dataset } } } })).toBe(0);
     expect(await prisma().solutionBatch.count({ where: { dataset: { name: dataset } } })).toBe(0);
+  });
+
+  it("says a problem shared by many lines once, with their lines (no model named on 14 lines)", async () => {
+    const records = Array.from({ length: 14 }, (_, index) => makeRecord(`unnamed-${index}`));
+    const { admin, dataset, rows } = await makeDataset(records);
+    const file = rows.map((row) => JSON.stringify({ key: row.key, code: "x = 1\n" })).join("\n");
+    const error = await importSolutions({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(file),
+      defaultModel: null,
+      origin: "api",
+    }).catch((caught: unknown) => caught);
+    const { message, lines } = refusal(error);
+    expect(message).toBe("Nothing imported: 14 bad lines.");
+    expect(lines).toEqual([
+      'lines 1–14: Name the model: a "model" field, or one model for the whole file (Model on the upload form, --model).',
+    ]);
   });
 
   it("stores the code a raw reply yields, and an AutoCodeBench result line lands on its record", async () => {

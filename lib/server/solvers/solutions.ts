@@ -5,6 +5,7 @@ import { readItems } from "@/lib/records/reader";
 import { executableValidity, summarizeOutcome, UNAVAILABLE } from "@/lib/records/verification";
 import { NO_CODE } from "@/lib/solvers/outcomes";
 import {
+  describeFileErrors,
   readSolutionLine,
   resolveSolutionLines,
   type SolutionFileError,
@@ -62,10 +63,10 @@ export type SolutionBatchProgress = {
   createdAt: Date;
 };
 
-/** The refusal of a bad file: a summary, and each bad line as "line N: …" (at most `limit`). */
+/** The refusal of a bad file: a summary, and each problem once with its lines, "lines 1–14: …" (at most MAX_LISTED_ERRORS). */
 function solutionFileRefusal(errors: SolutionFileError[]): AppError {
-  const lines = errors.slice(0, MAX_LISTED_ERRORS).map((error) => `line ${error.line}: ${error.message}`);
-  const more = errors.length > MAX_LISTED_ERRORS ? `; the first ${MAX_LISTED_ERRORS} are listed` : "";
+  const { listed: lines, isCut } = describeFileErrors(errors, MAX_LISTED_ERRORS);
+  const more = isCut ? `; the first ${MAX_LISTED_ERRORS} problems are listed` : "";
   return new AppError(
     "INVALID_INPUT",
     `Nothing imported: ${errors.length} bad line${errors.length === 1 ? "" : "s"}${more}.`,

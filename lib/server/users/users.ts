@@ -4,7 +4,7 @@ import { config } from "@/lib/server/config";
 import { isSetupCode } from "@/lib/auth/setup-code";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { assertCan } from "@/lib/server/auth/guard";
-import { comparePassword, hashPassword } from "@/lib/server/auth/password-hasher";
+import { comparePassword, type HashPriority, hashPassword } from "@/lib/server/auth/password-hasher";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
@@ -55,7 +55,15 @@ export async function findActorByEmail(email: string): Promise<Actor | null> {
 }
 
 /** Checks an email and password; returns the actor or null. Runs bcrypt even for unknown emails to keep timing flat. */
-export async function verifyPassword({ email, password }: { email: string; password: string }): Promise<Actor | null> {
+export async function verifyPassword({
+  email,
+  password,
+  priority = "other",
+}: {
+  email: string;
+  password: string;
+  priority?: HashPriority;
+}): Promise<Actor | null> {
   const user = await prisma().user.findFirst({
     where: { email: normalizeEmail(email), disabledAt: null },
     select: { ...actorSelect, passwordHash: true },
@@ -63,6 +71,7 @@ export async function verifyPassword({ email, password }: { email: string; passw
   const ok = await comparePassword(
     password,
     user?.passwordHash ?? "$2b$12$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva",
+    priority,
   );
   if (!user || !user.passwordHash || !ok) return null;
   const { passwordHash: _hash, ...actor } = user;

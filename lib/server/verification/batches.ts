@@ -4,12 +4,14 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Language } from "@/lib/records/languages";
 import {
+  ENVIRONMENT_FAILURE,
   executableValidity,
   INCONCLUSIVE,
   SANDBOX_ERROR,
   summarizeOutcome,
   UNAVAILABLE,
 } from "@/lib/records/verification";
+import { environmentFailure } from "@/lib/runs/environment-failure";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -22,14 +24,16 @@ import { runResultColumns } from "@/lib/server/runs/runs";
 // queue and the sandbox are driven by lib/server/verification/jobs.ts.
 
 /**
- * Per language: records that pass, fail, cannot run here (unavailable), whose time-out a busy machine
- * could explain (inconclusive), and were never verified.
+ * Per language: records that pass, fail, cannot run here (unavailable), failed for want of a
+ * dependency (environment: not the record's failure), whose time-out a busy machine could explain
+ * (inconclusive), and were never verified.
  */
 export type LanguageVerification = {
   records: number;
   executableValid: number;
   failed: number;
   unavailable: number;
+  environment: number;
   inconclusive: number;
   notRun: number;
 };
@@ -44,6 +48,8 @@ export type VerificationProgress = {
   executableValid: number;
   failed: number;
   unavailable: number;
+  /** Records whose run failed because the environment lacks a dependency: not failed, not known. */
+  environmentFailed: number;
   /** Records whose time-out could not be told from a busy machine (not known, not failed). */
   inconclusive: number;
   /** Records that could not be verified because of an error (their result could not be stored, the sandbox failed). */
@@ -257,13 +263,22 @@ export async function writeVerification({
   assertCan(actor, "datasets:verify");
   // Null when a time-out could not be told from a busy machine: neither valid nor failed.
   const validity = verdict.kind === "ran" ? executableValidity(verdict.demo.outcome, verdict.full.outcome) : null;
+  // The test that really failed first decides, as for the outcome: one that failed for want of a
+  // dependency says nothing about the record.
+  const deciding =
+    verdict.kind === "ran" && validity === false
+      ? [verdict.demo, verdict.full].find((run) => run.outcome !== "PASSED" && run.outcome !== INCONCLUSIVE)
+      : undefined;
+  const environment = deciding ? environmentFailure(deciding) : null;
   const counter =
     verdict.kind === "ran"
-      ? validity === null
-        ? "inconclusive"
-        : validity
-          ? "executableValid"
-          : "failed"
+      ? environment
+        ? "environmentFailed"
+        : validity === null
+          ? "inconclusive"
+          : validity
+            ? "executableValid"
+            : "failed"
       : verdict.kind === "sandbox-error"
         ? "errored"
         : verdict.kind;
@@ -278,10 +293,14 @@ export async function writeVerification({
       ] as const) {
         await tx.runResult.create({ data: { ...runResultColumns(result), recordId, batchId, kind } });
       }
-      const verificationOutcome = summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
+      // An environment failure is not the record's: executableValid stays null (not known), the
+      // record says why, and the next batch verifies it again.
+      const verificationOutcome = environment
+        ? ENVIRONMENT_FAILURE
+        : summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
       await tx.record.update({
         where: { id: recordId },
-        data: { executableValid: validity, verificationOutcome, verifiedAt: new Date() },
+        data: { executableValid: environment ? null : validity, verificationOutcome, verifiedAt: new Date() },
       });
     } else {
       // Unavailable or a sandbox error is not failed: executableValid is null (not known), and the
@@ -365,6 +384,7 @@ export async function getVerificationProgress({
       executableValid: true,
       failed: true,
       unavailable: true,
+      environmentFailed: true,
       inconclusive: true,
       errored: true,
       repeat: true,
@@ -395,7 +415,7 @@ export async function latestVerification({
   return batch ? getVerificationProgress({ actor, batchId: batch.id }) : null;
 }
 
-/** Per language: records, executable-valid, failed, unavailable here, and not verified. Scope: records:read. */
+/** Per language: records, executable-valid, failed, unavailable here, environment failures, and not verified. Scope: records:read. */
 export async function verificationByLanguage({
   actor,
   datasetName,
@@ -418,6 +438,7 @@ export async function verificationByLanguage({
       executableValid: 0,
       failed: 0,
       unavailable: 0,
+      environment: 0,
       inconclusive: 0,
       notRun: 0,
     });
@@ -425,6 +446,7 @@ export async function verificationByLanguage({
     if (row.executableValid === true) entry.executableValid += row._count._all;
     else if (row.executableValid === false) entry.failed += row._count._all;
     else if (row.verificationOutcome === UNAVAILABLE) entry.unavailable += row._count._all;
+    else if (row.verificationOutcome === ENVIRONMENT_FAILURE) entry.environment += row._count._all;
     else if (row.verificationOutcome === INCONCLUSIVE) entry.inconclusive += row._count._all;
     else entry.notRun += row._count._all;
   }

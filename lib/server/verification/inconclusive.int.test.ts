@@ -7,10 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { listRecords } from "@/lib/server/records/records";
 import { cutRelease, writeReleaseFolder } from "@/lib/server/releases/build-release";
 import { exportCampaign } from "@/lib/server/reports/exports";
@@ -20,7 +18,7 @@ import { listReviewQueue } from "@/lib/server/review/review";
 import type { SandboxResult } from "@/lib/server/sandbox";
 import { getVerificationProgress, verificationByLanguage } from "@/lib/server/verification/batches";
 import { startVerification, storeVerification } from "@/lib/server/verification/jobs";
-import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { chunks, labelDatasetValid, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 const record = (question: string) => ({
   question,
@@ -92,29 +90,7 @@ beforeAll(async () => {
   for (const [index, [demo, full]] of verdicts.entries())
     await storeVerification({ batchId, recordId: ids[index], verdict: { kind: "ran", demo, full } });
 
-  const annotator = await makeUser("ANNOTATOR", ["python"]);
-  campaignId = (
-    await createCampaign({
-      actor: admin,
-      input: {
-        dataset,
-        name: uniqueName("inconclusive"),
-        overlap: 1,
-        agreementFraction: 0,
-        blind: false,
-        finalRule: "majority",
-        leaseMinutes: 30,
-      },
-    })
-  ).id;
-  for (const item of await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } })) {
-    await holdItem({ userId: annotator.id, itemId: item.id });
-    await submitAnnotation({
-      actor: annotator,
-      itemId: item.id,
-      input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 10_000 },
-    });
-  }
+  campaignId = await labelDatasetValid({ admin, dataset, languages: ["python"] });
 }, 120_000);
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -139,7 +115,7 @@ describe("an inconclusive verdict", () => {
       inconclusive: 1,
     });
     expect(await verificationByLanguage({ actor: admin, datasetName: dataset })).toEqual({
-      python: { records: 4, executableValid: 1, failed: 2, unavailable: 0, inconclusive: 1, notRun: 0 },
+      python: { records: 4, executableValid: 1, failed: 2, unavailable: 0, environment: 0, inconclusive: 1, notRun: 0 },
     });
     const filtered = await listRecords({
       actor: admin,

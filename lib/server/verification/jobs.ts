@@ -14,6 +14,7 @@ import {
   type Verdict,
   writeVerification,
 } from "@/lib/server/verification/batches";
+import { retryWhileDatabaseAway } from "@/lib/server/db/outage";
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { getSandboxRouter } from "@/lib/server/sandbox";
@@ -34,6 +35,9 @@ export { VERIFY_QUEUE } from "./queue";
 // lib/server/verification/batches.ts. Workers act as the system (SYSTEM_ACTOR.worker).
 
 const ENQUEUE_CHUNK = 1000;
+// How long a verification job waits for a database that went away before it fails (and is retried
+// once its expiry passes, which leaves two minutes beyond the longest job).
+const OUTAGE_WAIT_MS = 60_000;
 
 type VerifyJob = { batchId: string; recordId: number };
 /** A job of the verification queue: a record's canonical solution, or a model's solution (lib/server/solvers/jobs.ts). */
@@ -170,13 +174,20 @@ export async function startVerificationWorkers(
   for (let index = 0; index < concurrency; index++) {
     let id: string | null = null;
     id = await boss.work<QueueJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await holdJob({ workerId: worker.id, jobId: job.id });
-      try {
-        if ("solutionId" in job.data) await runSolution(job.data);
-        else await verifyRecord(job.data);
-      } finally {
-        await releaseJob(job.id);
-      }
+      // The database away for a while: the job waits for it and runs again (a rerun stores no
+      // duplicate result), rather than failing and waiting out its expiry.
+      await retryWhileDatabaseAway(
+        async () => {
+          await holdJob({ workerId: worker.id, jobId: job.id });
+          try {
+            if ("solutionId" in job.data) await runSolution(job.data);
+            else await verifyRecord(job.data);
+          } finally {
+            await releaseJob(job.id);
+          }
+        },
+        { maxWaitMs: OUTAGE_WAIT_MS },
+      );
       // pg-boss waits out the rest of the polling interval after a job shorter than it; a worker that
       // just finished one asks for the next at once (an empty queue still polls at the interval).
       if (id) boss.notifyWorker(id);

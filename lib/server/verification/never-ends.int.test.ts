@@ -8,17 +8,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { cutRelease, writeReleaseFolder } from "@/lib/server/releases/build-release";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { getCampaignReport } from "@/lib/server/reports/reports";
 import { getRecordVerification } from "@/lib/server/runs/runs";
 import { listBatchOutcomes, verificationByLanguage } from "@/lib/server/verification/batches";
 import { startVerification, verifyRecord } from "@/lib/server/verification/jobs";
-import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { chunks, labelDatasetValid, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { findBubblewrap, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 const hasBwrap = !skipWithoutSandbox(findBubblewrap() ? null : "bubblewrap is not installed");
@@ -71,29 +69,7 @@ beforeAll(async () => {
   ({ batchId } = await startVerification({ actor: admin, datasetName: dataset, force: false }));
   for (const recordId of ids) await verifyRecord({ batchId, recordId });
 
-  const annotator = await makeUser("ANNOTATOR", ["python"]);
-  campaignId = (
-    await createCampaign({
-      actor: admin,
-      input: {
-        dataset,
-        name: uniqueName("never-ends"),
-        overlap: 1,
-        agreementFraction: 0,
-        blind: false,
-        finalRule: "majority",
-        leaseMinutes: 30,
-      },
-    })
-  ).id;
-  for (const item of await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } })) {
-    await holdItem({ userId: annotator.id, itemId: item.id });
-    await submitAnnotation({
-      actor: annotator,
-      itemId: item.id,
-      input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 10_000 },
-    });
-  }
+  campaignId = await labelDatasetValid({ admin, dataset, languages: ["python"] });
 }, 180_000);
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -115,7 +91,7 @@ describe.skipIf(!hasBwrap)("a record that never ends, through batch verification
       { line: 2, kind: "DEMO", outcome: "TIME_LIMIT_EXCEEDED" },
     ]);
     expect(await verificationByLanguage({ actor: admin, datasetName: dataset })).toEqual({
-      python: { records: 2, executableValid: 1, failed: 1, unavailable: 0, inconclusive: 0, notRun: 0 },
+      python: { records: 2, executableValid: 1, failed: 1, unavailable: 0, environment: 0, inconclusive: 0, notRun: 0 },
     });
     const report = await getCampaignReport({ actor: admin, campaignId });
     expect(report.byLanguage.python).toMatchObject({ executableValid: 1 / 2 });

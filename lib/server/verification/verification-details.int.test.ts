@@ -5,11 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
 import { listRecords } from "@/lib/server/records/records";
 import { getCampaignReport } from "@/lib/server/reports/reports";
 import { listReviewQueue } from "@/lib/server/review/review";
@@ -17,7 +15,7 @@ import { getRecordVerification } from "@/lib/server/runs/runs";
 import { verificationByLanguage } from "@/lib/server/verification/batches";
 import { startVerification, storeVerification, verifyRecord } from "@/lib/server/verification/jobs";
 import type { SandboxResult } from "@/lib/server/sandbox";
-import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { chunks, labelDatasetValid, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { findBubblewrap, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 // In CI a missing bubblewrap fails the run instead of leaving these tests out.
@@ -94,30 +92,7 @@ beforeAll(async () => {
   await storeVerification({ batchId, recordId: ids[2], verdict: { kind: "ran", demo: timedOut, full: timedOut } });
   await verifyRecord({ batchId, recordId: ids[3] });
 
-  const annotator = await makeUser("ANNOTATOR", ["python", "swift"]);
-  campaignId = (
-    await createCampaign({
-      actor: admin,
-      input: {
-        dataset,
-        name: uniqueName("verify-details"),
-        overlap: 1,
-        agreementFraction: 0,
-        blind: false,
-        finalRule: "majority",
-        leaseMinutes: 30,
-      },
-    })
-  ).id;
-  for (const item of await prisma().campaignItem.findMany({ where: { campaignId }, select: { id: true } })) {
-    // A label is accepted only from the item's holder.
-    await holdItem({ userId: annotator.id, itemId: item.id });
-    await submitAnnotation({
-      actor: annotator,
-      itemId: item.id,
-      input: { valid: true, categories: [], note: null, needsReview: false, activeMs: 10_000 },
-    });
-  }
+  campaignId = await labelDatasetValid({ admin, dataset, languages: ["python", "swift"] });
 }, 120_000);
 
 describe.skipIf(!hasBwrap)("verification details (needs bubblewrap: npm run sandbox:install)", () => {
@@ -145,8 +120,8 @@ describe.skipIf(!hasBwrap)("verification details (needs bubblewrap: npm run sand
     ]);
     const summary = await verificationByLanguage({ actor: admin, datasetName: dataset });
     expect(summary).toEqual({
-      python: { records: 3, executableValid: 1, failed: 2, unavailable: 0, inconclusive: 0, notRun: 0 },
-      swift: { records: 1, executableValid: 0, failed: 0, unavailable: 1, inconclusive: 0, notRun: 0 },
+      python: { records: 3, executableValid: 1, failed: 2, unavailable: 0, environment: 0, inconclusive: 0, notRun: 0 },
+      swift: { records: 1, executableValid: 0, failed: 0, unavailable: 1, environment: 0, inconclusive: 0, notRun: 0 },
     });
   });
 

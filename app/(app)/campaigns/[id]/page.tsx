@@ -19,7 +19,8 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listAnnotatorProgress } from "@/lib/server/campaigns/annotator-progress";
 import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/campaigns/campaigns";
 import { listAnsweredThreads } from "@/lib/server/comments/comments";
-import { listMyAnnotations } from "@/lib/server/labelling/queue";
+import { withOthersMessage } from "@/lib/campaigns/with-others";
+import { findItemsWithOthers, listMyAnnotations } from "@/lib/server/labelling/queue";
 import { orNotFound } from "@/lib/server/not-found";
 
 import {
@@ -49,6 +50,8 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const { submitted, skipped, active, available } = progress.mine;
   const hasWork = active > 0 || available > 0;
   const isOpen = campaign.status === "ACTIVE";
+  // Nothing free for the annotator now: items leased by others may still come back to them.
+  const withOthers = canLabel && isOpen && !hasWork ? await findItemsWithOthers({ actor, campaignId: id }) : null;
 
   return (
     <>
@@ -77,6 +80,8 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
             >
               {active > 0 || submitted > 0 || skipped > 0 ? "Continue" : "Start"}
             </Link>
+          ) : canLabel && withOthers ? (
+            <Badge tone="amber">{withOthersMessage(withOthers.items)}</Badge>
           ) : canLabel ? (
             <Badge tone="green">Nothing left for you here</Badge>
           ) : null

@@ -4,10 +4,12 @@ import { InlineMarkdown } from "@/components/records/question-markdown";
 import Link from "next/link";
 
 import { ExecutableBadge } from "@/components/records/executable-badge";
+import { EvidenceButton } from "@/components/records/evidence-button";
 import { HarnessForm } from "@/components/records/harness-form";
 import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
+import { latestEvidence } from "@/lib/server/evidence/batches";
 import { latestVerification } from "@/lib/server/verification/batches";
 import { languageName } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
@@ -26,7 +28,9 @@ import { orNotFound } from "@/lib/server/not-found";
 
 import {
   cutReleaseAction,
+  evidenceProgressAction,
   setDatasetHarnessAction,
+  startEvidenceAction,
   startVerificationAction,
   verificationProgressAction,
 } from "../actions";
@@ -135,6 +139,14 @@ export default async function DatasetPage({
               >
                 Which critic to trust
               </Link>
+            ) : null}
+            {can(actor, "datasets:verify") ? (
+              <EvidenceButton
+                dataset={name}
+                latest={await latestEvidence({ actor, datasetName: name })}
+                startEvidence={startEvidenceAction}
+                readProgress={evidenceProgressAction}
+              />
             ) : null}
             {can(actor, "datasets:verify") ? (
               <VerifyButton
@@ -301,9 +313,10 @@ export default async function DatasetPage({
               ))}
             </Select>
           </label>
-          <label className="text-sm">
+          <label className="max-w-full min-w-0 text-sm">
             <span className="mb-1 block text-slate-600">Look at</span>
-            <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at">
+            {/* Its longest option is wider than a phone: the select may shrink to the page. */}
+            <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at" className="max-w-full">
               <option value="">All</option>
               {EVIDENCE_REASONS.filter(
                 (reason) => mayReadCriticReasons || !CRITIC_READING_REASONS.includes(reason),

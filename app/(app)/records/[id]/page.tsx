@@ -141,17 +141,21 @@ export default async function RecordPage({ params }: { params: Promise<{ id: str
                   onRun={runRecordAction}
                 />
               ) : null}
-              <RevisionHistory current={revisions.current} revisions={revisions.revisions} />
+              <RevisionHistory
+                current={revisions.current}
+                revisions={revisions.revisions}
+                areJudgementsHidden={revisions.areJudgementsHidden}
+              />
             </div>
           </Card>
           <Card title="Canonical solution">
             <CodeViewer code={record.canonicalSolution} language={monacoLanguage} label="Canonical solution" />
           </Card>
           <Card title="Demo test (public)">
-            <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" height={220} />
+            <CodeViewer code={record.demoTestFunc} language={monacoLanguage} label="Demo test" />
           </Card>
           <Card title="Full test (private)">
-            <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" height={320} />
+            <CodeViewer code={record.fullTestFunc} language={monacoLanguage} label="Full test" />
           </Card>
         </div>
       </div>

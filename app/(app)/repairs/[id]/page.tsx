@@ -49,10 +49,10 @@ export default async function CheckRepairPage({ params }: { params: Promise<{ id
             <CodeViewer code={revision.content.canonical_solution} language={monaco} label="Canonical solution" />
           </Card>
           <Card title="Demo test (public)">
-            <CodeViewer code={revision.content.demo_test_func} language={monaco} label="Demo test" height={220} />
+            <CodeViewer code={revision.content.demo_test_func} language={monaco} label="Demo test" />
           </Card>
           <Card title="Full test (private)">
-            <CodeViewer code={revision.content.full_test_func} language={monaco} label="Full test" height={320} />
+            <CodeViewer code={revision.content.full_test_func} language={monaco} label="Full test" />
           </Card>
         </div>
       </div>

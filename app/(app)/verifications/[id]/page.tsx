@@ -1,11 +1,13 @@
 import Link from "next/link";
 
+import { FailureCauses } from "@/components/records/failure-causes";
 import { OutcomeBadge, runConditions } from "@/components/records/run-result";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { INCONCLUSIVE, outcomeWords, SANDBOX_ERROR, UNAVAILABLE } from "@/lib/records/verification";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listBatchRuns } from "@/lib/server/runs/runs";
+import { describeMissing, type EnvironmentFailureKind } from "@/lib/runs/environment-failure";
+import { listBatchEnvironmentFailures, listBatchRuns } from "@/lib/server/runs/runs";
 import { pathSegment } from "@/lib/server/http";
 import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { orNotFound } from "@/lib/server/not-found";
@@ -17,7 +19,10 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
   const batchId = pathSegment((await params).id);
   const actor = await requirePageActor("records:read", `/verifications/${encodeURIComponent(batchId)}`);
   const progress = await orNotFound(getVerificationProgress({ actor, batchId }));
-  const runs = await listBatchRuns({ actor, batchId });
+  const [runs, environmentGroups] = await Promise.all([
+    listBatchRuns({ actor, batchId }),
+    listBatchEnvironmentFailures({ actor, batchId }),
+  ]);
   const byOutcome = new Map<string, number>();
   for (const run of runs) byOutcome.set(run.outcome, (byOutcome.get(run.outcome) ?? 0) + 1);
 
@@ -31,7 +36,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
       </nav>
       <PageHeader
         title={`Verification ${progress.status.toLowerCase()}`}
-        description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.unavailable} unavailable here${progress.inconclusive ? ` · ${progress.inconclusive} inconclusive (busy machine)` : ""}${progress.errored ? ` · ${progress.errored} errored` : ""}${progress.repeat ? ` · ${progress.flaky} flaky (tests run ${progress.repeat} times each)` : ""}`}
+        description={`${progress.done}/${progress.total} records · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.environmentFailed} not run: environment · ${progress.unavailable} unavailable here${progress.inconclusive ? ` · ${progress.inconclusive} inconclusive (busy machine)` : ""}${progress.errored ? ` · ${progress.errored} errored` : ""}${progress.repeat ? ` · ${progress.flaky} flaky (tests run ${progress.repeat} times each)` : ""}`}
       />
       {progress.stopReason ? (
         <p
@@ -52,6 +57,13 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
           </Link>
         </p>
       ) : null}
+      <FailureCauses
+        failed={progress.failed}
+        environmentFailed={progress.environmentFailed}
+        unavailable={progress.unavailable}
+        errored={progress.errored}
+        groups={environmentGroups}
+      />
       <div className="mb-4 flex flex-wrap gap-2 text-sm" data-testid="batch-outcomes">
         {[...byOutcome].map(([outcome, count]) => (
           <Badge
@@ -100,6 +112,15 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
                     <OutcomeBadge outcome={run.outcome} />
                   )}
                   {run.verdictNote ? <p className="mt-1 max-w-md text-xs text-amber-800">{run.verdictNote}</p> : null}
+                  {run.environmentKind ? (
+                    <span className="ml-1 text-xs text-amber-800">
+                      missing{" "}
+                      {describeMissing({
+                        kind: run.environmentKind as EnvironmentFailureKind,
+                        missing: run.environmentMissing ?? "",
+                      })}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="py-1.5">
                   {run.backend === "none"

@@ -79,11 +79,19 @@ export function spliceGo(solution: string, test: string): string {
 export const GO_ROOT = `${TOOLCHAINS_DIR}/go`;
 
 /**
+ * A copy of the build cache made by the install script: vet's facts about the standard packages,
+ * which `go test` would otherwise work out again in every job (seconds per run). Copied into the
+ * job's own cache, so no run writes anything another run reads.
+ */
+const GO_CACHE_SEED = `${TOOLCHAINS_DIR}/go-cache-seed`;
+
+/**
  * Each job's go.mod sets the language version to the Go that runs it (`go 1.24.5` with the
  * reference's Go): with an older line, min/max, range-over-int or generic type aliases are refused
  * even by a newer compiler, and a newer line than the installed Go refuses to build at all.
  */
 export const GO_RUN_SCRIPT =
+  `mkdir -p "$GOCACHE" && { [ ! -d ${GO_CACHE_SEED} ] || cp -r ${GO_CACHE_SEED}/. "$GOCACHE"/; } && ` +
   'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && exec go test -count=1 .';
 
 export const goRecipe = defineRecipe({

@@ -42,12 +42,16 @@ export function simpleRecipe(spec: SimpleSpec): Recipe {
   });
 }
 
+/** The reference image's Python libraries (scripts/sandbox-install.sh links the installed version here). */
+const PYTHON_LIBS_DIR = "/opt/verity/python-libs";
+
 export const pythonRecipe = simpleRecipe({
   language: "python",
   file: "test.py",
   interpreter: ["python3"],
-  // Bytecode caches would land in the job folder and are useless for a one-shot run.
-  env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" },
+  // Bytecode caches would land in the job folder and are useless for a one-shot run. PYTHONPATH: the
+  // reference image's libraries (numpy, pandas, …), installed read-only by the sandbox install.
+  env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8", PYTHONPATH: PYTHON_LIBS_DIR },
   version: ["python3", "--version"],
   hello: { solution: "def add(a, b):\n    return a + b\n", test: "assert add(1, 2) == 3\n" },
 });

@@ -6,7 +6,9 @@ import { StartNextItem } from "@/components/campaigns/start-next-item";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItemWithRetry } from "@/lib/server/labelling/next-item";
+import { findItemsWithOthers } from "@/lib/server/labelling/queue";
 import { isDeliberateNavigation } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
 
@@ -17,7 +19,8 @@ export const metadata = { title: "Next item" };
 /**
  * Claims the viewer's next item (or their current lease) and opens it, when the viewer navigated here
  * from the app (or typed the address); any other GET (an <img> or link on another site or port)
- * gets a "Start / next item" button instead, since claiming takes a lease. Says so when nothing is left.
+ * gets a "Start / next item" button instead, since claiming takes a lease. Says so when nothing is left,
+ * and says that items are with other annotators when they may still come back here.
  */
 export default async function NextItemPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -54,6 +57,34 @@ export default async function NextItemPage({ params }: { params: Promise<{ id: s
   }
   const claim = await claimNextItemWithRetry({ actor, campaignId: id });
   if (claim) redirect(`/campaigns/${id}/items/${claim.itemId}`);
+  const withOthers = await findItemsWithOthers({ actor, campaignId: id });
+  if (withOthers) {
+    return (
+      <>
+        <PageHeader title="Nothing to hand you right now" description={campaign.name} />
+        <Card>
+          <p className="text-sm text-slate-700">{withOthersMessage(withOthers.items)}</p>
+          <p className="mt-2 text-sm text-slate-600">
+            The first lease runs out at {withOthers.nextLeaseEndsAt.toISOString().slice(11, 16)} UTC unless its
+            annotator submits first.
+          </p>
+          <div className="mt-4 flex gap-4">
+            <Link
+              href={`/campaigns/${id}/next`}
+              prefetch={false}
+              autoFocus
+              className="inline-block rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2"
+            >
+              Try again
+            </Link>
+            <Link href={`/campaigns/${id}`} className="inline-block py-1.5 text-sm text-indigo-700 hover:underline">
+              Back to the campaign
+            </Link>
+          </div>
+        </Card>
+      </>
+    );
+  }
 
   return (
     <>

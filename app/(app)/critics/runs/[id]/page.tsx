@@ -99,32 +99,46 @@ export default async function CriticRunPage({
           <table className="w-full text-sm" aria-label="Critic replies">
             <thead className="text-left text-xs uppercase text-slate-500">
               <tr>
-                <th className="py-1">Record</th>
-                <th className="py-1">Verdict</th>
-                <th className="py-1">Failed rules</th>
-                <th className="py-1 text-right">Confidence</th>
-                <th className="py-1 text-right">Tokens</th>
-                <th className="py-1">Reply</th>
+                <th scope="col" className="py-1 pr-3">
+                  Record
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Verdict
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Failed rules
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Confidence
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Tokens
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Reply
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 align-top">
               {results.map((result) => (
                 <tr key={result.id}>
-                  <td className="py-1.5">
+                  <td className="py-1.5 pr-3">
                     <Link href={`/records/${result.recordId}`} className="text-indigo-700 hover:underline">
-                      #{result.recordId}
+                      {result.title}
                     </Link>{" "}
-                    <span className="text-xs text-slate-500">{languageName(result.language)}</span>
+                    <span className="text-xs text-slate-500">
+                      #{result.recordId} · {languageName(result.language)}
+                    </span>
                   </td>
-                  <td className="py-1.5">{verdictBadge(result)}</td>
-                  <td className="py-1.5 text-xs">{result.failedRules.join(", ") || "—"}</td>
-                  <td className="py-1.5 text-right tabular-nums">
+                  <td className="py-1.5 pr-3">{verdictBadge(result)}</td>
+                  <td className="py-1.5 pr-3 text-xs">{result.failedRules.join(", ") || "—"}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">
                     {result.confidence === null ? "—" : result.confidence.toFixed(2)}
                   </td>
-                  <td className="py-1.5 text-right tabular-nums text-xs">
+                  <td className="py-1.5 pr-3 text-right tabular-nums text-xs">
                     {result.promptTokens === null ? "—" : `${result.promptTokens} + ${result.completionTokens ?? 0}`}
                   </td>
-                  <td className="py-1.5">
+                  <td className="py-1.5 pr-3">
                     <details>
                       <summary className="cursor-pointer text-xs text-slate-600">
                         {result.error ??

@@ -29,7 +29,7 @@ export default async function DatasetCriticsPage({ params }: { params: Promise<{
       />
       <PageHeader
         title="Which critic to trust"
-        description={`Every critic version against people's final labels on ${calibration.items} items of this dataset's campaigns (${blind} from blind campaigns, ${open} from open ones). Positive class: invalid.`}
+        description={`Every critic version against people's final labels on ${calibration.items} items of this dataset's campaigns (${blind} labelled with the critic hidden from every annotator, ${open} with it shown to at least one). Positive class: invalid.`}
         actions={
           <Link href="/critics" className="text-sm text-indigo-700 hover:underline">
             Critics and runs →
@@ -41,10 +41,11 @@ export default async function DatasetCriticsPage({ params }: { params: Promise<{
           <CalibrationRanking calibration={calibration} />
           <p className="mt-3 text-xs text-slate-500">
             Campaign items are a seeded random sample per language (gold items never count), so these figures estimate
-            the critic on the dataset. In open campaigns annotators saw the imported critic before labelling, which
-            pulls people towards it: its figures there are anchored, and blind campaigns give the unanchored comparison.
-            Run critics are never shown to annotators. With a small n the Wilson intervals are wide; read the interval,
-            not the point.
+            the critic on the dataset. Where an annotator saw the imported critic before labelling, it pulls them
+            towards it: those figures are anchored. &quot;Blind&quot; counts what people were actually shown: labels
+            given while the critic was hidden from their author (blind campaigns, and open campaigns over records a
+            blind campaign also holds), which give the unanchored comparison. Run critics are never shown to annotators.
+            With a small n the Wilson intervals are wide; read the interval, not the point.
           </p>
         </Card>
         {calibration.versions.map((version) => (

@@ -114,7 +114,12 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
           />
         )}
       </section>
-      <CriticSummary itemId={itemId} critic={record.critic} isVisible={work.isCriticVisible} />
+      <CriticSummary
+        itemId={itemId}
+        critic={record.critic}
+        isVisible={work.isCriticVisible}
+        hiddenBy={work.criticHiddenBy}
+      />
       <LatestRun
         key={itemId}
         recordId={record.id}
@@ -173,7 +178,7 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
             revisions={annotation.revisions}
             categoryLabels={categoryLabels}
             preReveal={
-              campaign.blind && annotation.preRevealValid !== null
+              annotation.preRevealValid !== null
                 ? { valid: annotation.preRevealValid, categories: annotation.preRevealCategories }
                 : null
             }

@@ -1,10 +1,24 @@
-import { claimNextItem, getWorkItem } from "@/lib/server/labelling/queue";
+import { withOthersMessage } from "@/lib/campaigns/with-others";
+import { claimNextItem, findItemsWithOthers, getWorkItem } from "@/lib/server/labelling/queue";
 import { apiRoute } from "@/lib/server/http";
 
-/** POST /api/v1/campaigns/{id}/claim → 200 {item: {id}, record, leaseExpiresAt}, or 204 when nothing is left for the caller. */
+/**
+ * POST /api/v1/campaigns/{id}/claim → 200 {item: {id}, record, leaseExpiresAt}; 200 {item: null,
+ * withOthers, nextLeaseEndsAt, message} when the only items left for the caller are leased by
+ * others (they come back if a lease runs out); 204 when nothing is left for the caller.
+ */
 export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, params }) => {
   const claim = await claimNextItem({ actor, campaignId: params.id });
-  if (!claim) return new Response(null, { status: 204 });
+  if (!claim) {
+    const withOthers = await findItemsWithOthers({ actor, campaignId: params.id });
+    if (!withOthers) return new Response(null, { status: 204 });
+    return Response.json({
+      item: null,
+      withOthers: withOthers.items,
+      nextLeaseEndsAt: withOthers.nextLeaseEndsAt,
+      message: withOthersMessage(withOthers.items),
+    });
+  }
   const work = await getWorkItem({ actor, itemId: claim.itemId });
   // The label is the annotator's own: the claim carries no verification figure or evidence flag
   // (the workspace shows them as the campaign's visibility allows).
