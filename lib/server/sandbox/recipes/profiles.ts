@@ -36,10 +36,6 @@ function spliceJavaMain(solution: string, test: string): string {
 /** A read-only Go module cache (a proxy layout under cache/download) the install may fill; see docs/sandbox.md. */
 const GO_MODULE_CACHE = `${TOOLCHAINS_DIR}/go-modcache`;
 
-/** Writes go.mod for the job's Go and lets `-mod=mod` take the test's modules from the read-only cache. */
-const GO_TESTIFY_RUN_SCRIPT =
-  'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && exec go test -count=1 .';
-
 const PROFILES: Readonly<Record<HarnessProfile, ProfileSpec>> = {
   /** HumanEval-X, MultiPL-E and MBXP Java: a `public class Main` whose main throws on a failed check. */
   "java-main": {
@@ -88,7 +84,8 @@ const PROFILES: Readonly<Record<HarnessProfile, ProfileSpec>> = {
       return { files, program: `${files[0].content}\n${files[1].content}`, syntaxError: null };
     },
     compile: null,
-    run: { argv: ["sh", "-c", GO_TESTIFY_RUN_SCRIPT] },
+    // The recipe's own go test (go.mod for the job's Go, the build-cache seed); -mod=mod lets it take modules from GOPROXY.
+    run: goRecipe.run,
     failurePatterns: [],
     env: { ...goRecipe.env, GOPROXY: `file://${GO_MODULE_CACHE}/cache/download`, GOFLAGS: "-mod=mod" },
   },
