@@ -104,6 +104,29 @@ test("an upload with one bad line names the line and imports nothing", async ({ 
   await expect(page.getByText("No datasets yet")).toBeVisible();
 });
 
+test("a HumanEval file previews through its mapping before anything is imported", async ({ page }) => {
+  await signIn(page, admin);
+  await page.getByRole("link", { name: "Import", exact: true }).click();
+  const line = JSON.stringify({
+    task_id: "E2E/0",
+    prompt: "def twice(n):\n",
+    canonical_solution: "    return n * 2\n",
+    test: "def check(candidate):\n    assert candidate(2) == 4\n",
+    entry_point: "twice",
+  });
+  await page
+    .getByLabel("File")
+    .setInputFiles({ name: "humaneval.jsonl", mimeType: "application/json", buffer: Buffer.from(line) });
+  await page.getByLabel("Format").selectOption("humaneval");
+  await page.getByRole("button", { name: "Preview the first records" }).click();
+  const preview = page.getByRole("table", { name: "Preview" });
+  await expect(preview).toContainText("python");
+  await expect(preview).toContainText("check(twice)");
+  await page.getByLabel("Dataset").fill("e2e-humaneval");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Imported 1 records");
+});
+
 test("a good file imports, and a record opens with its code in Monaco", async ({ page }) => {
   await signIn(page, admin);
   await page.getByRole("link", { name: "Import", exact: true }).click();

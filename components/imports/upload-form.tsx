@@ -2,10 +2,12 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { type ComponentProps, useRef, useState } from "react";
 
-import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import { ImportPreview } from "@/components/imports/import-preview";
+import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import { countOf } from "@/lib/format/count";
+import { BUILTIN_MAPPINGS } from "@/lib/records/mapping";
 
 type Summary = {
   ok: boolean;
@@ -20,10 +22,11 @@ type Summary = {
 type ApiError = { error: { message: string; fieldErrors?: Record<string, string[]> } };
 
 /** Streams the chosen file to the import API and shows upload progress, then the summary. */
-export function UploadForm() {
+export function UploadForm({ preview }: { preview: ComponentProps<typeof ImportPreview>["preview"] }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [error, setError] = useState<string>();
+  const [mapping, setMapping] = useState("");
   const fileInput = useRef<HTMLInputElement>(null);
   const router = useRouter();
 
@@ -37,7 +40,11 @@ export function UploadForm() {
     setError(undefined);
     setSummary(null);
     setProgress(0);
-    const query = new URLSearchParams({ fileName: file.name, skipInvalid: form.get("skipInvalid") ? "1" : "0" });
+    const query = new URLSearchParams({
+      fileName: file.name,
+      skipInvalid: form.get("skipInvalid") ? "1" : "0",
+      ...(mapping ? { mapping } : {}),
+    });
     // XMLHttpRequest, not fetch: only it reports upload progress. The server imports as bytes arrive.
     const request = new XMLHttpRequest();
     request.open("POST", `/api/v1/datasets/${encodeURIComponent(dataset)}/records?${query}`);
@@ -92,6 +99,21 @@ export function UploadForm() {
             placeholder="acb-2026-11"
           />
         </Field>
+        <Field
+          label="Format"
+          htmlFor="mapping"
+          hint={mapping ? BUILTIN_MAPPINGS[mapping].description : "Records with AutoCodeBench's fields."}
+        >
+          <Select id="mapping" name="mapping" value={mapping} onChange={(event) => setMapping(event.target.value)}>
+            <option value="">AutoCodeBench</option>
+            {Object.keys(BUILTIN_MAPPINGS).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <ImportPreview getFile={() => fileInput.current?.files?.[0]} mapping={mapping} preview={preview} />
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="skipInvalid" className="size-4 rounded border-slate-300" /> Skip bad lines and
           import the valid records

@@ -22,6 +22,8 @@ import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/va
 import {
   datasetListResponseSchema,
   importJobResponseSchema,
+  importPreviewResponseSchema,
+  harnessResponseSchema,
   importSummaryResponseSchema,
   recordPageResponseSchema,
   recordResponseSchema,
@@ -136,7 +138,12 @@ export const API_OPERATIONS: Operation[] = [
     scope: "imports:write",
     summary:
       "Import records (JSONL or a JSON array, optionally gzipped) into a dataset; all or nothing unless skipInvalid.",
-    query: { skipInvalid: "1 to import the valid records", fileName: "shown in the import log" },
+    query: {
+      skipInvalid: "1 to import the valid records",
+      fileName: "shown in the import log",
+      mapping:
+        "another benchmark's format: a shipped mapping (humaneval, mbpp, humaneval-x) or a mapping's JSON (README: Importing other benchmarks)",
+    },
     body: "application/x-ndjson",
     responses: {
       201: "{ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors: [{line, message}], byLanguage}",
@@ -148,6 +155,40 @@ export const API_OPERATIONS: Operation[] = [
       507: "The server's disk is full; nothing imported.",
     },
     response: importSummaryResponseSchema,
+  },
+  {
+    method: "POST",
+    path: "/datasets/{name}/records/preview",
+    scope: "imports:write",
+    summary:
+      "The first records of a file as an import would read them (through the mapping, if any), with each bad line's reason; nothing is written.",
+    query: {
+      mapping: "as for the import",
+      limit: "1–50 (5): how many leading records to read",
+    },
+    body: "application/x-ndjson",
+    responses: {
+      200: "{records: [{line, key, language, difficulty, question, canonicalSolution, demoTestFunc, fullTestFunc, extra}], errors: [{line, message}], hasMore}",
+      413: "Larger than VERITY_IMPORT_MAX_MB.",
+      422: "A bad mapping: fieldErrors.mapping names each bad path.",
+      401: errors[401],
+      403: errors[403],
+    },
+    response: importPreviewResponseSchema,
+  },
+  {
+    method: "PATCH",
+    path: "/datasets/{name}/harness",
+    scope: "datasets:verify",
+    summary:
+      "The harness profile each language of the dataset runs with (java-main, javascript-exit-code, typescript-exit-code, go-testify; docs/sandbox.md); a language left out runs AutoCodeBench's rules. Replaces the whole choice.",
+    body: "application/json: {harness: {language: profile}}",
+    responses: {
+      ...errors,
+      200: "{dataset, harness}",
+      422: "An unknown profile, or a profile for another language (fieldErrors name the language).",
+    },
+    response: harnessResponseSchema,
   },
   {
     method: "GET",

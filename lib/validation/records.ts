@@ -3,6 +3,7 @@ import { z } from "zod";
 import { EVIDENCE_REASONS } from "@/lib/evidence/suspicion";
 import { recordEvidenceSchema } from "@/lib/evidence/types";
 import { unstorableCharacter } from "@/lib/records/json-limits";
+import { harnessChoiceSchema } from "@/lib/records/harness";
 import { LANGUAGES } from "@/lib/records/languages";
 import { OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
 import { MAX_REPEAT } from "@/lib/evidence/flaky";
@@ -74,6 +75,14 @@ export const importQuerySchema = z.object({
     .optional()
     .transform((value) => value === "1" || value === "true"),
   fileName: storableText(255).optional(),
+  /** A shipped mapping's name (humaneval, mbpp, humaneval-x) or a mapping's JSON; none: AutoCodeBench. */
+  mapping: z.string().trim().min(1).max(16_000).optional(),
+});
+
+/** `POST /api/v1/datasets/{name}/records/preview`: how many leading records to read. */
+export const importPreviewQuerySchema = z.object({
+  mapping: importQuerySchema.shape.mapping,
+  limit: z.coerce.number().int().min(1).max(50).default(5),
 });
 
 // What the /api/v1 dataset, record, import and verification routes answer (the API catalog's
@@ -153,6 +162,40 @@ export const importSummaryResponseSchema = z.strictObject({
   errorCount: z.number().int().min(0),
   errors: z.array(lineErrorSchema),
   byLanguage: z.record(z.string(), z.number().int().min(0)),
+});
+
+/** `PATCH /api/v1/datasets/{name}/harness`: the whole choice, `{language: profile}`. */
+export const harnessRequestSchema = z.strictObject({ harness: harnessChoiceSchema });
+
+/** Its answer. */
+export const harnessResponseSchema = z.strictObject({ dataset: z.string(), harness: z.record(z.string(), z.string()) });
+
+/** The upload page's preview: the file's opening text (whole lines) and the chosen format. */
+export const importPreviewInputSchema = z.object({
+  text: z
+    .string()
+    .min(1, "Choose a file to preview.")
+    .max(512 * 1024),
+  mapping: importQuerySchema.shape.mapping,
+});
+
+/** `POST /api/v1/datasets/{name}/records/preview`: the first records as they would be imported; nothing written. */
+export const importPreviewResponseSchema = z.strictObject({
+  records: z.array(
+    z.strictObject({
+      line: z.number().int(),
+      key: z.string(),
+      language: z.string(),
+      difficulty: z.string().nullable(),
+      question: z.string(),
+      canonicalSolution: z.string(),
+      demoTestFunc: z.string(),
+      fullTestFunc: z.string(),
+      extra: z.json(),
+    }),
+  ),
+  errors: z.array(lineErrorSchema),
+  hasMore: z.boolean(),
 });
 
 /** `GET /api/v1/imports/{id}`. */

@@ -5,6 +5,10 @@
 // docs/benchmarks.md ("Scale-out (issue: scale-out)").
 //
 //   npm run bench:import -- [--records N] [--rounds 3] [--database-url URL | --db-port N --data-dir DIR] [--no-write] [--json]
+//
+// With --mapping NAME (humaneval, mbpp, humaneval-x) it instead imports N records of that benchmark's
+// shape through the shipped mapping, against the same records already in AutoCodeBench form, and
+// writes the "Issue 35: import with a mapping" section at the end of docs/benchmarks.md.
 import { once } from "node:events";
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +28,7 @@ import {
   percentile,
   startBenchRun,
   uptime,
+  writeBenchmarkSection,
   writeBenchmarkSubsection,
 } from "./common";
 
@@ -33,6 +38,7 @@ const { values: options } = parseArgs({
     rounds: { type: "string", default: "3" },
     "database-url": { type: "string" },
     "no-write": { type: "boolean", default: false },
+    mapping: { type: "string" },
     ...BENCH_OPTIONS,
   },
 });
@@ -53,7 +59,8 @@ const { openDatabase } = await import("@/lib/server/db/database");
 const { importRecords } = await import("@/lib/server/imports/imports");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
-const { LANGUAGES, readItems, recordKey, validateRecord } = await import("@/lib/records");
+const { LANGUAGES, applyFieldMapping, readItems, recordKey, resolveFieldMapping, validateRecord } =
+  await import("@/lib/records");
 const { browseRecords } = await import("@/lib/server/records/records");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 type Actor = import("@/lib/server/auth/permissions").Actor;
@@ -307,6 +314,154 @@ async function runRound(client: pg.Client, file: string, fileBytes: number, data
   };
 }
 
+const MAPPING_SECTION = "## Issue 35: import with a mapping";
+const HUMANEVAL_X_LANGUAGES = ["Python", "CPP", "Java", "JavaScript", "Go"];
+
+/** Record `i` in the shape of the benchmark a shipped mapping reads, with about the synthetic record's amount of text. */
+function mappedSourceRecord(mapping: string, i: number): Record<string, unknown> {
+  const name = `solve_${i}`;
+  const prompt = `def ${name}(values):\n    """${prose(i, 1, 380)}\n    >>> ${name}([1, 2, 3])\n    6\n    """\n`;
+  const body = `    # ${prose(i, 2, 120)}\n    total = 0\n    for value in values:\n        total += value\n    return total\n`;
+  const asserts = Array.from({ length: 8 }, (_, k) => `assert ${name}([${k}, ${k + 1}]) == ${2 * k + 1}`);
+  if (mapping === "mbpp")
+    return {
+      task_id: i,
+      text: prose(i, 1, 380),
+      code: `def ${name}(values):\n${body}`,
+      test_list: asserts,
+      test_setup_code: "",
+      challenge_test_list: [],
+    };
+  const test = `def check(candidate):\n${asserts.map((line) => `    ${line.replace(name, "candidate")}`).join("\n")}\n    # ${prose(i, 6, 120)}\n`;
+  if (mapping === "humaneval")
+    return { task_id: `Bench/${i}`, prompt, canonical_solution: body, test, entry_point: name };
+  return {
+    task_id: `${HUMANEVAL_X_LANGUAGES[i % HUMANEVAL_X_LANGUAGES.length]}/${i}`,
+    prompt,
+    canonical_solution: body,
+    test: `${test}\ncheck(${name})\n`,
+  };
+}
+
+/** Writes the source-format file and the same records already mapped (AutoCodeBench JSONL). */
+async function writeMappedFiles(mappingName: string, sourceFile: string, mappedFile: string): Promise<void> {
+  const mapping = resolveFieldMapping(mappingName);
+  const source = createWriteStream(sourceFile);
+  const mapped = createWriteStream(mappedFile);
+  for (let i = 0; i < RECORD_COUNT; i++) {
+    const record = mappedSourceRecord(mappingName, i);
+    const result = applyFieldMapping(mapping, record);
+    if (!result.ok) throw new Error(`record ${i}: ${result.message}`);
+    if (!source.write(`${JSON.stringify(record)}\n`)) await once(source, "drain");
+    if (!mapped.write(`${JSON.stringify(result.value)}\n`)) await once(mapped, "drain");
+  }
+  for (const out of [source, mapped]) {
+    out.end();
+    await once(out, "finish");
+  }
+}
+
+/** `--mapping NAME`: the import of a mapped file against the same records in AutoCodeBench form, round by round. */
+async function mainWithMapping(mappingName: string): Promise<void> {
+  const mapping = resolveFieldMapping(mappingName);
+  const handle = await openDatabase({ log: (message) => console.error(message) });
+  const workDir = mkdtempSync(join(tmpdir(), "verity-bench-"));
+  const sourceFile = join(workDir, "source.jsonl");
+  const mappedFile = join(workDir, "mapped.jsonl");
+  const stamp = Date.now();
+  const names: string[] = [];
+  const client = new pg.Client({ connectionString: handle.url });
+  await client.connect();
+  try {
+    const { rows: versionRows } = await client.query<{ server_version: string }>("SHOW server_version");
+    console.error(`Writing ${RECORD_COUNT.toLocaleString("en-US")} ${mappingName} records and their mapped form…`);
+    await writeMappedFiles(mappingName, sourceFile, mappedFile);
+    const importOnce = async (file: string, withMapping: boolean, round: number) => {
+      const datasetName = `bench-${stamp}-${withMapping ? "mapped" : "plain"}-${round}`;
+      names.push(datasetName);
+      const run = await timed(() =>
+        importRecords({
+          actor: SYSTEM_ACTOR.cli,
+          datasetName,
+          source: createReadStream(file, { highWaterMark: 1024 * 1024 }),
+          skipInvalid: false,
+          origin: "cli",
+          fileName: "records.jsonl",
+          bytesTotal: statSync(file).size,
+          mapping: withMapping ? mapping : null,
+        }),
+      );
+      if (!run.result.ok || run.result.imported !== RECORD_COUNT)
+        throw new Error(`the import did not take every record: ${JSON.stringify(run.result.errors.slice(0, 5))}`);
+      // Each import on a table of the same size.
+      await client.query(`DELETE FROM "Dataset" WHERE name = $1`, [datasetName]);
+      return run;
+    };
+    const uptimeBefore = uptime();
+    const withMapping: Awaited<ReturnType<typeof importOnce>>[] = [];
+    const plain: Awaited<ReturnType<typeof importOnce>>[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      console.error(`Round ${round + 1}: with the ${mappingName} mapping, then the same records as AutoCodeBench…`);
+      withMapping.push(await importOnce(sourceFile, true, round));
+      plain.push(await importOnce(mappedFile, false, round));
+    }
+    const uptimeAfter = uptime();
+    console.error("Profiling read + map + validate (no database)…");
+    const cpu = async (file: string, map: boolean) =>
+      (
+        await timed(async () => {
+          for await (const item of readItems(createReadStream(file)))
+            if ("value" in item)
+              validateRecord(map ? (applyFieldMapping(mapping, item.value) as { value: unknown }).value : item.value);
+          return null;
+        })
+      ).seconds;
+    const mapCpu = await cpu(sourceFile, true);
+    const plainCpu = await cpu(mappedFile, false);
+
+    const n = RECORD_COUNT.toLocaleString("en-US");
+    const median = (runs: { seconds: number }[]) =>
+      percentile(
+        runs.map((run) => run.seconds),
+        50,
+      );
+    const each = (runs: { seconds: number }[]) => runs.map((run) => run.seconds.toFixed(2)).join(", ");
+    const peak = (runs: { peakRss: number }[]) => mib(Math.max(...runs.map((run) => run.peakRss)));
+    const section = [
+      MAPPING_SECTION,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:import -- --mapping ${mappingName} --records ${RECORD_COUNT} --rounds ${ROUNDS}\` (${options["database-url"] ? "external PostgreSQL" : "embedded PostgreSQL in `.data/bench`"}).`,
+      `${n} records in ${mappingName}'s shape (${mib(statSync(sourceFile).size)} of JSONL), imported through the shipped \`${mappingName}\` mapping, against the same records already mapped to AutoCodeBench fields (${mib(statSync(mappedFile).size)}), imported as they are; the two alternate, each into an empty dataset.`,
+      "",
+      `| path | records | wall clock (nearest-rank median of ${ROUNDS}) | each round (s) | records/s | peak RSS |`,
+      "|---|---:|---:|---|---:|---:|",
+      `| \`importRecords\` with \`mapping: ${mappingName}\` | ${n} | ${secs(median(withMapping))} | ${each(withMapping)} | ${rate(RECORD_COUNT, median(withMapping))} | ${peak(withMapping)} |`,
+      `| \`importRecords\`, the same records as AutoCodeBench | ${n} | ${secs(median(plain))} | ${each(plain)} | ${rate(RECORD_COUNT, median(plain))} | ${peak(plain)} |`,
+      "",
+      `CPU side alone (no database): read + parse + map + validate ${secs(mapCpu)}; read + parse + validate of the mapped file ${secs(plainCpu)}.`,
+      `Load: \`${uptimeBefore}\` before the rounds, \`${uptimeAfter}\` after.`,
+      "",
+      machineLine(describeMachine(versionRows[0].server_version)),
+      "",
+    ].join("\n");
+    console.log(`\n${section}`);
+    if (!options["no-write"]) writeBenchmarkSection(MAPPING_SECTION, section);
+    benchRun.finish({
+      mapping: mappingName,
+      records: RECORD_COUNT,
+      withMappingSeconds: median(withMapping),
+      asAutoCodeBenchSeconds: median(plain),
+    });
+  } finally {
+    await client.query(`DELETE FROM "Dataset" WHERE name = ANY($1)`, [names]).catch(() => {});
+    await client.end();
+    await disconnectPrisma();
+    await closePgPool();
+    await handle.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const handle = await openDatabase({ log: (message) => console.error(message) });
   const workDir = mkdtempSync(join(tmpdir(), "verity-bench-"));
@@ -441,4 +596,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await (options.mapping === undefined ? main() : mainWithMapping(options.mapping));

@@ -17,6 +17,8 @@ import { importGoldSchema } from "@/lib/validation/gold";
 import { releaseCreateSchema } from "@/lib/validation/releases";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
 import { startVerificationSchema } from "@/lib/validation/records";
+import { harnessChoiceSchema } from "@/lib/records/harness";
+import { setDatasetHarness } from "@/lib/server/verification/harness";
 
 /** Imports a file of gold answers into a dataset, all or nothing. Scope: gold:write. */
 export const importGoldAnswersAction = createAction("gold:write", importGoldSchema, async ({ input, actor }) => {
@@ -38,6 +40,17 @@ export const startVerificationAction = createAction(
   z.object({ dataset: name, force: z.boolean(), repeat: startVerificationSchema.shape.repeat }),
   async ({ input, actor }) => {
     return startVerification({ actor, datasetName: input.dataset, force: input.force, repeat: input.repeat });
+  },
+);
+
+/** Sets the harness profile each language runs with, as PATCH /api/v1/datasets/{name}/harness does. Scope: datasets:verify. */
+export const setDatasetHarnessAction = createAction(
+  "datasets:verify",
+  z.object({ dataset: name, harness: harnessChoiceSchema }),
+  async ({ input, actor }) => {
+    const saved = await setDatasetHarness({ actor, datasetName: input.dataset, harness: input.harness });
+    revalidatePath(`/datasets/${encodeURIComponent(input.dataset)}`);
+    return saved;
   },
 );
 

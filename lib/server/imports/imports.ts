@@ -2,7 +2,20 @@ import "server-only";
 
 import type { PoolClient } from "pg";
 
-import { type CriticVerdict, type ParsedRecord, parseCriticLine, readItems, validateRecord } from "@/lib/records";
+import { z } from "zod";
+
+import {
+  applyFieldMapping,
+  type CriticVerdict,
+  type FieldMapping,
+  type ParsedRecord,
+  parseCriticLine,
+  type RawItem,
+  readItems,
+  resolveFieldMapping,
+  type ValidateResult,
+  validateRecord,
+} from "@/lib/records";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -60,6 +73,8 @@ export type ImportInput = {
   origin: ImportOrigin;
   fileName?: string | null;
   bytesTotal?: number | null;
+  /** Reads another benchmark's format (HumanEval, MBPP…) into AutoCodeBench fields; none: the file is AutoCodeBench. */
+  mapping?: FieldMapping | null;
   onProgress?: (progress: ImportProgress) => void;
 };
 
@@ -162,7 +177,7 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
     };
     for await (const item of readItems(countBytes(input.source))) {
       state.linesRead = Math.max(state.linesRead, item.line);
-      const result = "error" in item ? { ok: false as const, message: item.error } : validateRecord(item.value);
+      const result = checkItem(item, input.mapping ?? null);
       if (!result.ok) {
         state.errorCount += 1;
         if (errors.length < MAX_LISTED_ERRORS) errors.push({ line: item.line, message: result.message });
@@ -202,6 +217,8 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
         after: {
           origin: input.origin,
           fileName: input.fileName ?? null,
+          // Named only when there was one, so an AutoCodeBench import's audit row is as it always was.
+          ...(input.mapping ? { mapping: input.mapping.name } : {}),
           imported: summary.imported,
           duplicates: summary.duplicates,
           skipped: summary.skipped,
@@ -261,6 +278,68 @@ export async function importRecords(input: ImportInput): Promise<ImportSummary> 
   } finally {
     client.release();
   }
+}
+
+/** One read item, mapped when a mapping is given, then validated as an AutoCodeBench record. */
+function checkItem(item: RawItem, mapping: FieldMapping | null): ValidateResult {
+  if ("error" in item) return { ok: false, message: item.error };
+  if (mapping === null) return validateRecord(item.value);
+  const mapped = applyFieldMapping(mapping, item.value);
+  return mapped.ok ? validateRecord(mapped.value) : mapped;
+}
+
+/**
+ * A shipped mapping's name or a mapping's JSON text, checked; a bad one is INVALID_INPUT whose
+ * `mapping` field error lists each bad path (`fields.full_test_func.1: …`). No scope: pure parsing.
+ */
+export function resolveImportMapping(nameOrJson: string): FieldMapping {
+  try {
+    return resolveFieldMapping(nameOrJson);
+  } catch (error) {
+    if (!(error instanceof z.ZodError)) throw error;
+    const problems = error.issues.map((issue) =>
+      issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message,
+    );
+    throw new AppError("INVALID_INPUT", `The mapping is invalid: ${problems.join("; ")}.`, { mapping: problems });
+  }
+}
+
+export type ImportPreview = {
+  records: (Omit<ParsedRecord, "critic"> & { line: number })[];
+  errors: { line: number; message: string }[];
+  /** True when the file holds more than the records and errors shown. */
+  hasMore: boolean;
+};
+
+/**
+ * Reads the first `limit` records of a file through the mapping (or as AutoCodeBench) and returns
+ * them as they would be imported, or why each could not be; writes nothing. Scope: imports:write.
+ */
+export async function previewImport({
+  actor,
+  source,
+  mapping,
+  limit,
+}: {
+  actor: Actor | SystemActor;
+  source: AsyncIterable<Uint8Array | string>;
+  mapping: FieldMapping | null;
+  limit: number;
+}): Promise<ImportPreview> {
+  assertCan(actor, "imports:write");
+  const preview: ImportPreview = { records: [], errors: [], hasMore: false };
+  for await (const item of readItems(source)) {
+    if (preview.records.length + preview.errors.length >= limit) {
+      preview.hasMore = true;
+      break;
+    }
+    const result = checkItem(item, mapping);
+    if (result.ok) {
+      const { critic: _, ...record } = result.record;
+      preview.records.push({ ...record, line: item.line });
+    } else preview.errors.push({ line: item.line, message: result.message });
+  }
+  return preview;
 }
 
 /**

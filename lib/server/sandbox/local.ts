@@ -37,6 +37,7 @@ import {
   removeStaleJobFolders,
 } from "./job-folder";
 import { getRecipe, stepTimeoutMs, type JobFile, type StepOutcome } from "./recipes";
+import { recipeFor } from "./recipes/profiles";
 import { firstLine } from "./output";
 import { parseRunRequest } from "./request";
 import { runStep, startMarkedArgv, type StepRun } from "./run-step";
@@ -466,7 +467,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
 
   async function run(input: RunRequest, runOptions: RunOptions = {}): Promise<SandboxResult> {
     const request = parseRunRequest(input);
-    const recipe = getRecipe(request.language);
+    const recipe = recipeFor(request.language, request.profile);
     const spliced = recipe.splice(request.solution, request.test);
     const result: SandboxResult = {
       outcome: "INTERNAL_ERROR",

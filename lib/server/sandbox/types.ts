@@ -1,5 +1,7 @@
 import "server-only";
 
+import type { HarnessProfile } from "@/lib/records/harness";
+
 import type { Language } from "@/lib/records/languages";
 
 /** Outcome names as the reference AutoCodeBench sandbox spells them. */
@@ -33,6 +35,8 @@ export type RunRequest = {
   test: string;
   /** Base timeout per step; the language allowance is added on top. Default 5 000 ms. */
   timeoutMs?: number;
+  /** A harness profile of the language (the dataset's choice); none: AutoCodeBench's rules. Local backend only. */
+  profile?: HarnessProfile | null;
 };
 
 /** One run, normalised across backends; what the UI shows next to the outcome. */

@@ -1,3 +1,4 @@
+import { profileFor } from "@/lib/records/harness";
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -210,9 +211,17 @@ export async function findRecordToVerify({
   if (done > 0) return null;
   const record = await prisma().record.findUnique({
     where: { id: recordId },
-    select: { language: true, canonicalSolution: true, demoTestFunc: true, fullTestFunc: true },
+    select: {
+      language: true,
+      canonicalSolution: true,
+      demoTestFunc: true,
+      fullTestFunc: true,
+      dataset: { select: { harness: true } },
+    },
   });
-  return record ? { ...record, repeat: batch.repeat } : null;
+  if (!record) return null;
+  const { dataset, ...code } = record;
+  return { ...code, repeat: batch.repeat, profile: profileFor(dataset.harness, record.language) };
 }
 
 function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {

@@ -102,6 +102,7 @@ export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<vo
     solution: record.canonicalSolution,
     demoTestFunc: record.demoTestFunc,
     fullTestFunc: record.fullTestFunc,
+    profile: record.profile,
   });
   const flakiness = verdict.kind === "ran" && record.repeat >= 2 ? await checkFlakiness(record) : undefined;
   await storeVerification({ batchId, recordId, verdict, flakiness });

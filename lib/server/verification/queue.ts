@@ -1,3 +1,4 @@
+import type { HarnessProfile } from "@/lib/records/harness";
 import "server-only";
 
 import { parseLanguage } from "@/lib/records/languages";
@@ -31,11 +32,14 @@ export async function runBothTests(record: {
   solution: string;
   demoTestFunc: string;
   fullTestFunc: string;
+  /** The dataset's harness profile for the language; none: AutoCodeBench's rules. */
+  profile?: HarnessProfile | null;
 }): Promise<Verdict> {
   try {
     const language = parseLanguage(record.language);
-    const demo = await runSteadily({ language, solution: record.solution, test: record.demoTestFunc }, runInSandbox);
-    const full = await runSteadily({ language, solution: record.solution, test: record.fullTestFunc }, runInSandbox);
+    const { solution, profile } = record;
+    const demo = await runSteadily({ language, solution, test: record.demoTestFunc, profile }, runInSandbox);
+    const full = await runSteadily({ language, solution, test: record.fullTestFunc, profile }, runInSandbox);
     return { kind: "ran", demo, full };
   } catch (error) {
     // The isolation failed before the program started: nothing is known about the record, and no

@@ -5,6 +5,7 @@ import Link from "next/link";
 
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { EvidenceButton } from "@/components/records/evidence-button";
+import { HarnessForm } from "@/components/records/harness-form";
 import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
@@ -28,12 +29,14 @@ import { orNotFound } from "@/lib/server/not-found";
 import {
   cutReleaseAction,
   evidenceProgressAction,
+  setDatasetHarnessAction,
   startEvidenceAction,
   startVerificationAction,
   verificationProgressAction,
 } from "../actions";
 import { CutReleaseForm } from "@/components/releases/cut-release-form";
 import { listReleases } from "@/lib/server/releases/queries";
+import { getDatasetHarness } from "@/lib/server/verification/harness";
 import { releaseNameSchema } from "@/lib/validation/releases";
 
 export const metadata = { title: "Records" };
@@ -169,6 +172,19 @@ export default async function DatasetPage({
             </p>
           ))}
         </div>
+      ) : null}
+      {can(actor, "datasets:verify") ? (
+        <Card title="Harness" className="mb-4">
+          <p className="mb-3 text-sm text-slate-600">
+            How batch verification runs each language: AutoCodeBench&apos;s rules, or the profile of a benchmark whose
+            own harness runs its tests differently (docs/sandbox.md, Harness profiles).
+          </p>
+          <HarnessForm
+            dataset={name}
+            harness={await getDatasetHarness({ actor, datasetName: name })}
+            onSave={setDatasetHarnessAction}
+          />
+        </Card>
       ) : null}
       {goldCount !== null ? (
         <Card title={`Gold answers (${goldCount.toLocaleString("en")})`} className="mb-4">

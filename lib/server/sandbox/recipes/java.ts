@@ -15,7 +15,7 @@ export const JUNIT_CONSOLE_JAR = `${JAVA_LIBS_DIR}/junit-platform-console-standa
 const EXTRA_JARS = [`${JAVA_LIBS_DIR}/json.jar`, `${JAVA_LIBS_DIR}/gson.jar`];
 
 /** The reference sets CLASSPATH for javac; the console launcher gets its own `--class-path`. */
-const CLASSPATH = [EXTRA_JARS[0], JUNIT_CONSOLE_JAR, EXTRA_JARS[1], "."].join(":");
+export const CLASSPATH = [EXTRA_JARS[0], JUNIT_CONSOLE_JAR, EXTRA_JARS[1], "."].join(":");
 
 const IMPORT_LINE = /^import /;
 const DROPPED_LINE = /^(import|package) /;

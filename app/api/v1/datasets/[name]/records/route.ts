@@ -1,4 +1,4 @@
-import { importRecords } from "@/lib/server/imports/imports";
+import { importRecords, resolveImportMapping } from "@/lib/server/imports/imports";
 import { listRecords } from "@/lib/server/records/records";
 import { config } from "@/lib/server/config";
 import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
@@ -15,11 +15,13 @@ export const GET = apiRoute<Params>("records:read", async ({ request, actor, par
 
 /**
  * POST /api/v1/datasets/{name}/records — body: JSONL or a JSON array, optionally gzipped, streamed.
- * ?skipInvalid=1 imports the valid records. 201 with the summary; 422 when nothing was imported;
+ * ?skipInvalid=1 imports the valid records; ?mapping=NAME|JSON reads another benchmark's format. 201 with the summary; 422 when nothing was imported;
  * 413 past VERITY_IMPORT_MAX_MB as sent (the gzip reader separately refuses bomb-like inflation).
  */
 export const POST = apiRoute<Params>("imports:write", async ({ request, actor, params }) => {
-  const { skipInvalid, fileName } = parseSearchParams(request, importQuerySchema);
+  const { skipInvalid, fileName, mapping } = parseSearchParams(request, importQuerySchema);
+  // Checked before a byte of the body is read: a bad mapping imports nothing.
+  const fieldMapping = mapping === undefined ? null : resolveImportMapping(mapping);
   const { importMaxBytes } = config();
   assertContentLength(request, importMaxBytes);
   const length = Number(request.headers.get("content-length"));
@@ -30,6 +32,7 @@ export const POST = apiRoute<Params>("imports:write", async ({ request, actor, p
     skipInvalid,
     origin: request.headers.get("x-verity-client") === "web" ? "web" : "api",
     fileName: fileName ?? null,
+    mapping: fieldMapping,
     bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
   });
   const { ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage } = summary;

@@ -1,0 +1,97 @@
+// Harness profiles in the real sandbox: a HumanEval-X-style Java record (`public class Main` with
+// `main`) fails under AutoCodeBench's rules, as the issue observed, and passes under java-main; a
+// wrong solution fails under it. JavaScript judged by exit code alone: a test that exits 0 passes
+// even when it prints "failed" (which AutoCodeBench's rules read as a wrong answer), and one that
+// throws fails.
+import { describe, expect, it } from "vitest";
+
+import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
+
+import { createLocalBackend } from "./local";
+import { runSteadily } from "./steady";
+
+const backend = createLocalBackend({ isUnsafe: false, concurrency: 2, memoryLimitMb: 1024, workDir: null });
+const status = await backend.isolation();
+
+async function whyNot(language: "java" | "javascript"): Promise<string | null> {
+  if (status.problem) return status.problem;
+  const toolchain = await backend.toolchain(language);
+  return toolchain.isFound ? null : `toolchain not installed (${toolchain.missing.join(", ")})`;
+}
+const javaSkip = await whyNot("java");
+const javascriptSkip = await whyNot("javascript");
+
+const javaSolution = (factor: number) =>
+  `import java.util.*;\nimport java.lang.*;\n\nclass Solution {\n    public int twice(int n) {\n        return n * ${factor};\n    }\n}\n`;
+const javaTest =
+  "public class Main {\n    public static void main(String[] args) {\n        Solution s = new Solution();\n" +
+  "        List<Boolean> correct = Arrays.asList(s.twice(4) == 8, s.twice(0) == 0);\n" +
+  "        if (correct.contains(false)) {\n            throw new AssertionError();\n        }\n    }\n}\n";
+
+const run = (request: Parameters<typeof backend.run>[0]) => runSteadily({ timeoutMs: 30_000, ...request }, backend.run);
+
+describe.skipIf(skipWithoutSandbox(javaSkip, status.problem ? undefined : "java"))(
+  `java-main${javaSkip ? ` (skipped: ${javaSkip})` : ""}`,
+  () => {
+    it("a public class Main record fails under AutoCodeBench's rules", async () => {
+      const result = await run({ language: "java", solution: javaSolution(2), test: javaTest });
+      expect(result.outcome).toBe("COMPILATION_ERROR");
+      expect(result.compileOutput).toContain("class Main is public");
+    }, 300_000);
+
+    it("passes under java-main, and a wrong solution fails", async () => {
+      const passing = await run({ language: "java", solution: javaSolution(2), test: javaTest, profile: "java-main" });
+      expect(passing.outcome, `${passing.stderr}\n${passing.compileOutput ?? ""}`).toBe("PASSED");
+      const failing = await run({ language: "java", solution: javaSolution(3), test: javaTest, profile: "java-main" });
+      expect(failing.outcome).toBe("RUNTIME_ERROR");
+      expect(failing.stderr).toContain("AssertionError");
+    }, 300_000);
+  },
+);
+
+describe.skipIf(skipWithoutSandbox(javascriptSkip, status.problem ? undefined : "javascript"))(
+  `javascript-exit-code${javascriptSkip ? ` (skipped: ${javascriptSkip})` : ""}`,
+  () => {
+    const solution = "const twice = (n) => n * 2;\n";
+    const printsFailed = 'console.log("0 checks failed");\nif (twice(4) !== 8) process.exit(1);\n';
+
+    it("judges by exit code alone", async () => {
+      const byDefault = await run({ language: "javascript", solution, test: printsFailed });
+      expect(byDefault.outcome).toBe("WRONG_ANSWER");
+      const byExitCode = await run({
+        language: "javascript",
+        solution,
+        test: printsFailed,
+        profile: "javascript-exit-code",
+      });
+      expect(byExitCode.outcome).toBe("PASSED");
+    }, 300_000);
+
+    it("a test that throws fails", async () => {
+      const result = await run({
+        language: "javascript",
+        solution,
+        test: 'if (twice(4) !== 9) throw new Error("twice(4) is not 9");\n',
+        profile: "javascript-exit-code",
+      });
+      expect(result.outcome).toBe("RUNTIME_ERROR");
+    }, 300_000);
+  },
+);
+
+const goSkip = status.problem ?? ((await backend.toolchain("go")).isFound ? null : "toolchain not installed");
+
+describe.skipIf(skipWithoutSandbox(goSkip, status.problem ? undefined : "go"))(
+  `go-testify's splice and commands, with the standard library only${goSkip ? ` (skipped: ${goSkip})` : ""}`,
+  () => {
+    it("runs a HumanEval-X-shaped Go record (a prompt without a package clause) and fails a wrong one", async () => {
+      const test =
+        'package main\n\nimport "testing"\n\nfunc TestTwice(t *testing.T) {\n\tif Twice(4) != 8 {\n\t\tt.Fatal("Twice(4) is not 8")\n\t}\n}\n';
+      const solution = (factor: number) => `func Twice(n int) int {\n\treturn n * ${factor}\n}\n`;
+      const passing = await run({ language: "go", solution: solution(2), test, profile: "go-testify" });
+      expect(passing.outcome, passing.stderr + passing.stdout).toBe("PASSED");
+      const failing = await run({ language: "go", solution: solution(3), test, profile: "go-testify" });
+      expect(failing.outcome).toBe("RUNTIME_ERROR");
+    }, 300_000);
+  },
+);

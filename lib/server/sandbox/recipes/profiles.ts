@@ -1,0 +1,108 @@
+import "server-only";
+
+import type { HarnessProfile } from "@/lib/records/harness";
+import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
+import type { SandboxLanguage } from "@/lib/server/sandbox/types";
+
+import { defineRecipe, type RecipeSpec } from "./classify";
+import { goRecipe } from "./go";
+import { CLASSPATH } from "./java";
+import { javascriptRecipe, typescriptRecipe } from "./javascript";
+import { RECIPES } from "./index";
+import { concatSplice } from "./splice-helpers";
+import type { Recipe } from "./types";
+
+/**
+ * A harness profile: the parts of a language's recipe a benchmark's own harness does differently
+ * (splice, commands, classifier). Everything it leaves out (toolchain, allowance, environment,
+ * doctor's hello) is the recipe's; the classifier is always `classifyRun` with the profile's rules.
+ */
+type ProfileSpec = Pick<RecipeSpec, "splice" | "compile" | "run" | "failurePatterns"> &
+  Partial<Pick<RecipeSpec, "env" | "checkPassedRun">>;
+
+const JAVA_IMPORT_OR_PACKAGE = /^\s*(import|package)\s[^;]*;\s*$/;
+
+/**
+ * Java as `javac Main.java && java Main` runs it: solution and test in one Main.java (the test holds
+ * `public class Main` with `main`), their import lines on top, package lines dropped.
+ */
+function spliceJavaMain(solution: string, test: string): string {
+  const lines = `${solution}\n${test}`.split("\n");
+  const imports = [...new Set(lines.filter((line) => /^\s*import\s/.test(line)).map((line) => line.trim()))];
+  const body = lines.filter((line) => !JAVA_IMPORT_OR_PACKAGE.test(line)).join("\n");
+  return `${imports.join("\n")}\n${body}\n`;
+}
+
+/** A read-only Go module cache (a proxy layout under cache/download) the install may fill; see docs/sandbox.md. */
+const GO_MODULE_CACHE = `${TOOLCHAINS_DIR}/go-modcache`;
+
+const PROFILES: Readonly<Record<HarnessProfile, ProfileSpec>> = {
+  /** HumanEval-X, MultiPL-E and MBXP Java: a `public class Main` whose main throws on a failed check. */
+  "java-main": {
+    splice(solution, test) {
+      const program = spliceJavaMain(solution, test);
+      return { files: [{ path: "Main.java", content: program }], program, syntaxError: null };
+    },
+    compile: { argv: ["javac", "-encoding", "UTF-8", "Main.java"] },
+    // -ea: a test's `assert` statements check, as `throw new AssertionError()` does.
+    run: { argv: ["java", "-ea", "-cp", CLASSPATH, "Main"] },
+    // A main that catches its own failed check and prints it still fails.
+    failurePatterns: ["AssertionError", "Assertion failed"],
+  },
+  /** A JavaScript test that fails by exiting non-zero (a thrown error, process.exit(1)); nothing is read from its output. */
+  "javascript-exit-code": {
+    splice(solution, test) {
+      const program = concatSplice(solution, test);
+      return { files: [{ path: "test.js", content: program }], program, syntaxError: null };
+    },
+    compile: null,
+    run: javascriptRecipe.run,
+    failurePatterns: [],
+  },
+  /** The same for TypeScript, through tsx as the recipe runs it. */
+  "typescript-exit-code": {
+    splice(solution, test) {
+      const program = concatSplice(solution, test);
+      return { files: [{ path: "test.ts", content: program }], program, syntaxError: null };
+    },
+    compile: null,
+    run: typescriptRecipe.run,
+    failurePatterns: [],
+  },
+  /**
+   * A Go test file in package main beside the solution (HumanEval-X Go), importing a third-party
+   * assertion module (testify) that must be in GO_MODULE_CACHE: runs never reach the network.
+   */
+  "go-testify": {
+    splice(solution, test) {
+      const withPackage = (source: string) =>
+        /^\s*package\s+\w+/m.test(source) ? source : `package main\n\n${source}`;
+      const files = [
+        { path: "main.go", content: withPackage(solution) },
+        { path: "main_test.go", content: withPackage(test) },
+      ];
+      return { files, program: `${files[0].content}\n${files[1].content}`, syntaxError: null };
+    },
+    compile: null,
+    // The recipe's own go test (go.mod for the job's Go, the build-cache seed); -mod=mod lets it take modules from GOPROXY.
+    run: goRecipe.run,
+    failurePatterns: [],
+    env: { ...goRecipe.env, GOPROXY: `file://${GO_MODULE_CACHE}/cache/download`, GOFLAGS: "-mod=mod" },
+  },
+};
+
+const PROFILE_RECIPES = Object.fromEntries(
+  Object.entries(PROFILES).map(([name, profile]) => {
+    const language = name.split("-")[0] as SandboxLanguage;
+    const base = RECIPES[language];
+    return [name, defineRecipe({ ...base, checkPassedRun: undefined, ...profile, env: profile.env ?? base.env })];
+  }),
+) as Record<HarnessProfile, Recipe>;
+
+/**
+ * The recipe a run uses: the language's (AutoCodeBench's rules) unless the run names a profile of
+ * that language. A profile of another language is refused by the run request's validation.
+ */
+export function recipeFor(language: SandboxLanguage, profile?: HarnessProfile | null): Recipe {
+  return profile ? PROFILE_RECIPES[profile] : RECIPES[language];
+}

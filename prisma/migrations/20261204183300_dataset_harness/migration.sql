@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Dataset" ADD COLUMN     "harness" JSONB NOT NULL DEFAULT '{}';
