@@ -4,7 +4,7 @@ import { harnessChoiceSchema, HARNESS_PROFILE_LANGUAGES } from "@/lib/records/ha
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { setDatasetHarness } from "@/lib/server/verification/harness";
 
-import { usageError, withDatabase } from "./with-database";
+import { exitWithError, usageError, withDatabase } from "./with-database";
 
 /** Registers `verity harness`. Exit codes: 0 ok, 1 no such dataset, 2 usage (a bad choice too). */
 export function registerHarnessCommand(program: Command): void {
@@ -26,10 +26,7 @@ export function registerHarnessCommand(program: Command): void {
         usageError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
       const saved = await withDatabase(() =>
         setDatasetHarness({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, harness: parsed.data }),
-      ).catch((error: unknown) => {
-        console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      });
+      ).catch((error: unknown) => exitWithError(error));
       const chosen = Object.entries(saved.harness).map(([language, profile]) => `${language} runs ${profile}`);
       console.log(
         chosen.length
