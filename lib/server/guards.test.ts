@@ -49,6 +49,8 @@ const ALLOWED_UNGUARDED: Record<string, string> = {
   "lib/server/workers/boss#stopBoss": "stops the job queue",
   "lib/server/imports/imports#failInterruptedImports": "start-up marks imports a crash interrupted",
   "lib/server/reports/exports#findCampaignIdByName": "the CLI's name lookup; the report it feeds is guarded",
+  "lib/server/imports/imports#resolveImportMapping": "parses a field mapping's name or JSON; no data of anyone",
+  "lib/server/releases/build-release#sweepReleaseTempFolders": "start-up removes old temporary release folders",
 };
 
 type ServerFunction = { id: string; takesActor: boolean; body: ts.Node; firstParameter: string };

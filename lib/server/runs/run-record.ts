@@ -78,10 +78,11 @@ async function execute(
  * Takes one place in the actor's run budget: a start from the per-minute allowance, then a lease
  * among their runs at once (all app instances together) and in this instance's queue (RATE_LIMITED
  * when refused). Returns the release, which never throws (a lease left behind expires by itself).
- * Interactive runs and a repair's evidence runs both come through here. No permission check: the
- * caller checks its own scope first.
+ * Interactive runs and a repair's evidence runs both come through here: both run code, so both
+ * need sandbox:run (every role that may propose a repair has it). Scope: sandbox:run.
  */
 export async function admitToRunBudget(actor: Actor): Promise<() => Promise<void>> {
+  assertCan(actor, "sandbox:run");
   await runLimiter.take(actor.id);
   return admitRunLease(actor);
 }
