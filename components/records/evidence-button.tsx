@@ -72,8 +72,8 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress }:
 
   const percent = progress?.total ? Math.round((100 * progress.done) / progress.total) : 100;
   return (
-    <div className="flex flex-col items-end gap-1 text-sm" data-testid="evidence-button">
-      <div className="flex items-end gap-2">
+    <div className="flex max-w-full flex-col items-end gap-1 text-sm" data-testid="evidence-button">
+      <div className="flex flex-wrap items-end justify-end gap-2">
         <label className="flex flex-col text-xs text-slate-600">
           Mutants per record
           <input
@@ -116,7 +116,7 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress }:
         </p>
       ) : null}
       {progress ? (
-        <div className="w-64" aria-live="polite">
+        <div className="w-64 max-w-full" aria-live="polite">
           <div
             className="h-1.5 overflow-hidden rounded bg-slate-200"
             role="progressbar"

@@ -117,7 +117,7 @@ export default async function DatasetPage({
         title={name}
         description={`${page.total.toLocaleString("en")} ${page.total === 1 ? "record matches" : "records match"}${Object.values(filters).some(Boolean) ? " these filters" : ""}.`}
         actions={
-          <div className="flex items-start gap-3">
+          <div className="flex flex-wrap items-start justify-end gap-3">
             <Link
               href={`/datasets/${encodeURIComponent(name)}/solvers`}
               className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
