@@ -124,7 +124,7 @@ test("a HumanEval file previews through its mapping before anything is imported"
   await expect(preview).toContainText("check(twice)");
   await page.getByLabel("Dataset").fill("e2e-humaneval");
   await page.getByRole("button", { name: "Import", exact: true }).click();
-  await expect(page.getByRole("status")).toContainText("Imported 1 records");
+  await expect(page.getByRole("status")).toContainText("Imported 1 record into e2e-humaneval.");
 });
 
 test("a good file imports, and a record opens with its code in Monaco", async ({ page }) => {
