@@ -31,6 +31,9 @@ function keep(event: KeyboardEvent) {
   if (!held || isDelivering) return;
   event.preventDefault();
   event.stopImmediatePropagation();
+  // A submit pressed while the last one is still moving on (or waiting for the critic) is not
+  // replayed: it would send the label again, or land on the next item before anything is chosen.
+  if (event.key === "Enter") return;
   const { key, code, ctrlKey, metaKey, altKey, shiftKey } = event;
   held.push({ key, code, ctrlKey, metaKey, altKey, shiftKey });
 }
