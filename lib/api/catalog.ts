@@ -181,7 +181,7 @@ export const API_OPERATIONS: Operation[] = [
     path: "/datasets/{name}/harness",
     scope: "datasets:verify",
     summary:
-      "The harness profile each language of the dataset runs with (java-main, javascript-exit-code, typescript-exit-code, go-testify; docs/sandbox.md); a language left out runs AutoCodeBench's rules. Replaces the whole choice.",
+      "The harness profile each language of the dataset runs with (java-main, javascript-exit-code, javascript-silent, typescript-exit-code, go-testify, cpp-openssl; docs/sandbox.md); a language left out runs AutoCodeBench's rules. Replaces the whole choice.",
     body: "application/json: {harness: {language: profile}}",
     responses: {
       ...errors,

@@ -10,8 +10,10 @@ import { LANGUAGES, type Language } from "./languages";
 export const HARNESS_PROFILE_LANGUAGES = {
   "java-main": "java",
   "javascript-exit-code": "javascript",
+  "javascript-silent": "javascript",
   "typescript-exit-code": "typescript",
   "go-testify": "go",
+  "cpp-openssl": "cpp",
 } as const satisfies Record<string, Language>;
 
 /** A harness profile's name. */

@@ -122,6 +122,21 @@ describe("the humaneval-x mapping", () => {
     );
   });
 
+  it("builds a Rust solution from the declaration (use lines and signature), the docstring and the body", () => {
+    const value = mapped("humaneval-x-rust", {
+      task_id: "Rust/3",
+      declaration: "\nuse regex::Regex;\nfn twice(n: i32) -> i32 {\n",
+      prompt: "\n/*\n Twice n.\n*/\n",
+      canonical_solution: "    n * 2\n}\n",
+      test: "\n#[cfg(test)]\nmod tests {\n}\n",
+    });
+    expect(value.canonical_solution).toBe(
+      "\nuse regex::Regex;\nfn twice(n: i32) -> i32 {\n\n/*\n Twice n.\n*/\n    n * 2\n}\n",
+    );
+    const checked = validateRecord(value);
+    expect(checked.ok && checked.record.language).toBe("rust");
+  });
+
   it("refuses a task id without a language prefix", () => {
     expect(mappingMessage("humaneval-x", { task_id: "12", prompt: "p", canonical_solution: "c", test: "t" })).toBe(
       'field "task_id" does not match "^([A-Za-z+#]+)/" (the "humaneval-x" mapping reads it for language)',
@@ -179,7 +194,7 @@ describe("a mapping given as JSON", () => {
     ).toEqual(expect.arrayContaining([expect.stringMatching(/^fields: /), expect.stringMatching(/^fields\./)]));
     expect(zodPaths(() => resolveFieldMapping("{not json"))[0]).toMatch(/^: the mapping is not valid JSON/);
     expect(zodPaths(() => resolveFieldMapping("humaneval-y"))[0]).toBe(
-      ': unknown mapping "humaneval-y" (shipped: humaneval, mbpp, humaneval-x; or give the mapping\'s JSON)',
+      ': unknown mapping "humaneval-y" (shipped: humaneval, mbpp, humaneval-x, humaneval-x-rust; or give the mapping\'s JSON)',
     );
     expect(
       zodPaths(() =>

@@ -218,13 +218,14 @@ const MBPP: FieldMappingInput = {
 /**
  * HumanEval-X (Python, C++, Java, JavaScript, Go): the language is the task id's prefix ("CPP/12");
  * the solution is the prompt + canonical_solution; the test is complete for each language (it calls
- * its checks itself). Java's test is a `public class Main` and Go's a testify test: run them with the
- * java-main and go-testify harness profiles (docs/sandbox.md).
+ * its checks itself). Java's test is a `public class Main`, Go's a testify test, JavaScript's fails by
+ * printing and one C++ task links OpenSSL: run them with the java-main, go-testify, javascript-silent
+ * and cpp-openssl harness profiles (docs/sandbox.md). Its Rust file has another shape: humaneval-x-rust.
  */
 const HUMANEVAL_X: FieldMappingInput = {
   name: "humaneval-x",
   description:
-    'HumanEval-X and translation sets of its shape (task_id "Language/N", prompt, canonical_solution, test, optional test_setup): the language is the task id\'s prefix; the solution is prompt + canonical_solution; the test is test_setup + test. Java needs the java-main harness profile, Go the go-testify one.',
+    'HumanEval-X and translation sets of its shape (task_id "Language/N", prompt, canonical_solution, test, optional test_setup): the language is the task id\'s prefix; the solution is prompt + canonical_solution; the test is test_setup + test. Harness profiles: Java java-main, Go go-testify, JavaScript javascript-silent, C++ cpp-openssl.',
   fields: {
     question: [{ field: "text", optional: true }, "prompt"],
     canonical_solution: ["prompt", "canonical_solution"],
@@ -234,11 +235,30 @@ const HUMANEVAL_X: FieldMappingInput = {
   },
 };
 
+/**
+ * HumanEval-X's Rust file: its prompt is the docstring only, the `use` lines and signature are in
+ * `declaration`, so the solution is declaration + prompt + canonical_solution (the order its own
+ * harness splices); the test is a `#[cfg(test)]` module, which the Rust recipe runs as `cargo test` does.
+ */
+const HUMANEVAL_X_RUST: FieldMappingInput = {
+  name: "humaneval-x-rust",
+  description:
+    "HumanEval-X's Rust file (task_id, declaration, prompt, canonical_solution, test): the solution is declaration + prompt + canonical_solution; the test is the test module. Rust.",
+  fields: {
+    question: "prompt",
+    canonical_solution: ["declaration", "prompt", "canonical_solution"],
+    demo_test_func: "test",
+    full_test_func: "test",
+    language: { text: "rust" },
+  },
+};
+
 /** The mappings Verity ships, by name; `--mapping NAME` and `?mapping=NAME` pick one. */
 export const BUILTIN_MAPPINGS: Readonly<Record<string, FieldMappingInput>> = {
   humaneval: HUMANEVAL,
   mbpp: MBPP,
   "humaneval-x": HUMANEVAL_X,
+  "humaneval-x-rust": HUMANEVAL_X_RUST,
 };
 
 /**

@@ -63,6 +63,26 @@ describe("environmentFailure", () => {
     expect(environmentFailure(run("cpp", "COMPILATION_ERROR", "", typeError))).toBeNull();
   });
 
+  it("names the library a C++ link step failed for when the program includes its header", () => {
+    // HumanEval-X's CPP/162 as g++ 12 links it without -lcrypto (its own harness adds -lcrypto -lssl).
+    const md5 =
+      "/usr/bin/ld: /tmp/cc7T8icx.o: in function `string_to_md5(std::string)':\ntest.cpp:(.text+0x78): undefined reference to `MD5_Init'\ncollect2: error: ld returned 1 exit status\n";
+    const program = "#include<openssl/md5.h>\n#include <string>\nstd::string string_to_md5(std::string text) {}\n";
+    const failure = environmentFailure({ ...run("cpp", "COMPILATION_ERROR", "", md5), program });
+    expect(failure).toEqual({ kind: "library", missing: "crypto" });
+    expect(describeMissing(failure!)).toBe("library -lcrypto");
+    const filesystem = { ...run("cpp", "COMPILATION_ERROR", "", md5), program: "#include <boost/filesystem.hpp>\n" };
+    expect(environmentFailure(filesystem)?.missing).toBe("boost_filesystem");
+    // The same undefined reference in a program that includes no library header is the record's.
+    expect(
+      environmentFailure({ ...run("cpp", "COMPILATION_ERROR", "", md5), program: "#include <string>\n" }),
+    ).toBeNull();
+    // A header-only library (nlohmann-json) names nothing to link.
+    expect(
+      environmentFailure({ ...run("cpp", "COMPILATION_ERROR", "", md5), program: "#include <nlohmann/json.hpp>\n" }),
+    ).toBeNull();
+  });
+
   it("names a Go package no module provides", () => {
     const goproxyOff =
       "go: finding module for package github.com/stretchr/testify/assert\ngo: finding module for package github.com/google/uuid\n# sandbox\nmain_test.go:4:2: cannot find module providing package github.com/google/uuid: module lookup disabled by GOPROXY=off\n";

@@ -9,8 +9,8 @@ export type EnvironmentFailureKind = (typeof ENVIRONMENT_FAILURE_KINDS)[number];
 
 export type EnvironmentFailure = { kind: EnvironmentFailureKind; missing: string };
 
-/** The parts of a run the classifier reads. */
-type FailedRun = { language: string; outcome: string; stderr: string; compileOutput: string | null };
+/** The parts of a run the classifier reads; the program only for a C++ link step (see linkedLibrary). */
+type FailedRun = { language: string; outcome: string; stderr: string; compileOutput: string | null; program?: string };
 
 type Rule = { kind: EnvironmentFailureKind; pattern: RegExp; accept?: (name: string) => boolean };
 
@@ -75,10 +75,49 @@ export function environmentFailure(run: FailedRun): EnvironmentFailure | null {
   const rules = RULES[run.language];
   if (!rules) return null;
   const text = `${run.compileOutput ?? ""}\n${run.stderr}`;
+  if (run.language === "cpp" && run.program !== undefined) {
+    const library = unlinkedLibrary(text, run.program);
+    if (library) return { kind: "library", missing: library };
+  }
   for (const rule of rules) {
     for (const match of text.matchAll(new RegExp(rule.pattern.source, `${rule.pattern.flags.replace("g", "")}g`))) {
       const name = match[1];
       if (rule.accept === undefined || rule.accept(name)) return { kind: rule.kind, missing: name };
+    }
+  }
+  return null;
+}
+
+// The libraries of the reference image a C++ program names by its #include, as the `-l` name its
+// symbols are in. A header-only library (Boost's most, Eigen, nlohmann-json) needs no link.
+const LIBRARY_OF_HEADER: ReadonlyArray<[RegExp, string]> = [
+  [/^openssl\//, "crypto"],
+  [/^sqlite3\.h$/, "sqlite3"],
+  [/^gmpxx\.h$/, "gmpxx"],
+  [/^gmp\.h$/, "gmp"],
+  [/^zlib\.h$/, "z"],
+  [/^sodium\.h$/, "sodium"],
+  [/^(?:cryptopp|crypto\+\+)\//, "cryptopp"],
+  [/^gsl\//, "gsl"],
+  [/^json\/json\.h$/, "jsoncpp"],
+  [/^gtest\//, "gtest"],
+  [
+    /^boost\/(filesystem|regex|system|thread|program_options|serialization|date_time|iostreams|chrono|timer|locale)\b/,
+    "boost_$1",
+  ],
+];
+
+/**
+ * The library a C++ link step failed for: the linker found undefined references and the program
+ * includes a header of a library that must be linked (`#include <openssl/md5.h>` without
+ * `-lcrypto`). Without such an include an undefined reference is the record's own mistake.
+ */
+function unlinkedLibrary(toolchainOutput: string, program: string): string | null {
+  if (!/undefined reference to `/.test(toolchainOutput)) return null;
+  for (const [, header] of program.matchAll(/^\s*#\s*include\s*<([^>]+)>/gm)) {
+    for (const [pattern, library] of LIBRARY_OF_HEADER) {
+      const match = pattern.exec(header);
+      if (match) return library.replace("$1", match[1] ?? "");
     }
   }
   return null;

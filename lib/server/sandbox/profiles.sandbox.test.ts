@@ -2,9 +2,11 @@
 // `main`) fails under AutoCodeBench's rules, as the issue observed, and passes under java-main; a
 // wrong solution fails under it. JavaScript judged by exit code alone: a test that exits 0 passes
 // even when it prints "failed" (which AutoCodeBench's rules read as a wrong answer), and one that
-// throws fails.
+// throws fails; javascript-silent (HumanEval-X's rule) fails a run that printed anything. C++ that calls OpenSSL (HumanEval-X's CPP/162) does not link under AutoCodeBench's
+// rules, which reads as an environment failure naming libcrypto, and passes under cpp-openssl.
 import { describe, expect, it } from "vitest";
 
+import { environmentFailure } from "@/lib/runs/environment-failure";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import { createLocalBackend } from "./local";
@@ -13,13 +15,14 @@ import { runSteadily } from "./steady";
 const backend = createLocalBackend({ isUnsafe: false, concurrency: 2, memoryLimitMb: 1024, workDir: null });
 const status = await backend.isolation();
 
-async function whyNot(language: "java" | "javascript"): Promise<string | null> {
+async function whyNot(language: "java" | "javascript" | "cpp"): Promise<string | null> {
   if (status.problem) return status.problem;
   const toolchain = await backend.toolchain(language);
   return toolchain.isFound ? null : `toolchain not installed (${toolchain.missing.join(", ")})`;
 }
 const javaSkip = await whyNot("java");
 const javascriptSkip = await whyNot("javascript");
+const cppSkip = await whyNot("cpp");
 
 const javaSolution = (factor: number) =>
   `import java.util.*;\nimport java.lang.*;\n\nclass Solution {\n    public int twice(int n) {\n        return n * ${factor};\n    }\n}\n`;
@@ -76,6 +79,23 @@ describe.skipIf(skipWithoutSandbox(javascriptSkip, status.problem ? undefined : 
       });
       expect(result.outcome).toBe("RUNTIME_ERROR");
     }, 300_000);
+
+    it("javascript-silent passes a silent run and fails one whose console.assert printed (HumanEval-X's rule)", async () => {
+      const asserts = (expected: number) => `console.assert(twice(4) === ${expected});\n`;
+      const silent = await run({ language: "javascript", solution, test: asserts(8), profile: "javascript-silent" });
+      expect(silent.outcome, silent.stderr).toBe("PASSED");
+      const printed = await run({ language: "javascript", solution, test: asserts(9), profile: "javascript-silent" });
+      expect(printed.stderr).toContain("Assertion failed");
+      expect(printed.outcome).toBe("WRONG_ANSWER");
+      // Judged by exit code alone, the same failed check would pass.
+      const byExitCode = await run({
+        language: "javascript",
+        solution,
+        test: asserts(9),
+        profile: "javascript-exit-code",
+      });
+      expect(byExitCode.outcome).toBe("PASSED");
+    }, 300_000);
   },
 );
 
@@ -92,6 +112,31 @@ describe.skipIf(skipWithoutSandbox(goSkip, status.problem ? undefined : "go"))(
       expect(passing.outcome, passing.stderr + passing.stdout).toBe("PASSED");
       const failing = await run({ language: "go", solution: solution(3), test, profile: "go-testify" });
       expect(failing.outcome).toBe("RUNTIME_ERROR");
+    }, 300_000);
+  },
+);
+
+describe.skipIf(skipWithoutSandbox(cppSkip, status.problem ? undefined : "cpp"))(
+  `cpp-openssl${cppSkip ? ` (skipped: ${cppSkip})` : ""}`,
+  () => {
+    const solution =
+      "#include <openssl/md5.h>\n#include <string>\nstd::string md5_hex(std::string text) {\n" +
+      "    unsigned char digest[MD5_DIGEST_LENGTH];\n" +
+      "    MD5((const unsigned char*)text.c_str(), text.size(), digest);\n" +
+      '    char out[33];\n    for (int i = 0; i < 16; i++) sprintf(out + 2 * i, "%02x", digest[i]);\n' +
+      "    return std::string(out, 32);\n}\n";
+    const test =
+      '#include <cassert>\nint main() {\n    assert(md5_hex("Hello world") == "3e25960a79dbc69b674cd4ec67a72c62");\n}\n';
+
+    it("an OpenSSL record does not link under AutoCodeBench's rules: an environment failure naming libcrypto", async () => {
+      const result = await run({ language: "cpp", solution, test });
+      expect(result.outcome).toBe("COMPILATION_ERROR");
+      expect(environmentFailure(result)).toEqual({ kind: "library", missing: "crypto" });
+    }, 300_000);
+
+    it("passes under cpp-openssl", async () => {
+      const result = await run({ language: "cpp", solution, test, profile: "cpp-openssl" });
+      expect(result.outcome, `${result.stderr}\n${result.compileOutput ?? ""}`).toBe("PASSED");
     }, 300_000);
   },
 );

@@ -6,6 +6,7 @@ import type { SandboxLanguage } from "@/lib/server/sandbox/types";
 
 import { defineRecipe, type RecipeSpec } from "./classify";
 import { goRecipe } from "./go";
+import { cppRecipe } from "./cpp";
 import { CLASSPATH } from "./java";
 import { javascriptRecipe, typescriptRecipe } from "./javascript";
 import { RECIPES } from "./index";
@@ -33,6 +34,14 @@ function spliceJavaMain(solution: string, test: string): string {
   return `${imports.join("\n")}\n${body}\n`;
 }
 
+/** Solution then test in one file, nothing added (no `demoTesting()` call as the default recipes add). */
+function concatInto(path: string): RecipeSpec["splice"] {
+  return (solution, test) => {
+    const program = concatSplice(solution, test);
+    return { files: [{ path, content: program }], program, syntaxError: null };
+  };
+}
+
 /** A read-only Go module cache (a proxy layout under cache/download) the install may fill; see docs/sandbox.md. */
 const GO_MODULE_CACHE = `${TOOLCHAINS_DIR}/go-modcache`;
 
@@ -51,20 +60,25 @@ const PROFILES: Readonly<Record<HarnessProfile, ProfileSpec>> = {
   },
   /** A JavaScript test that fails by exiting non-zero (a thrown error, process.exit(1)); nothing is read from its output. */
   "javascript-exit-code": {
-    splice(solution, test) {
-      const program = concatSplice(solution, test);
-      return { files: [{ path: "test.js", content: program }], program, syntaxError: null };
-    },
+    splice: concatInto("test.js"),
     compile: null,
     run: javascriptRecipe.run,
     failurePatterns: [],
   },
+  /**
+   * HumanEval-X JavaScript: its `console.assert` checks only print, so its harness fails a run that
+   * printed anything at all (stdout or stderr) and passes one that exited 0 silently.
+   */
+  "javascript-silent": {
+    splice: concatInto("test.js"),
+    compile: null,
+    run: javascriptRecipe.run,
+    failurePatterns: [],
+    checkPassedRun: (run) => (run.stdout !== "" || run.stderr !== "" ? "WRONG_ANSWER" : "PASSED"),
+  },
   /** The same for TypeScript, through tsx as the recipe runs it. */
   "typescript-exit-code": {
-    splice(solution, test) {
-      const program = concatSplice(solution, test);
-      return { files: [{ path: "test.ts", content: program }], program, syntaxError: null };
-    },
+    splice: concatInto("test.ts"),
     compile: null,
     run: typescriptRecipe.run,
     failurePatterns: [],
@@ -88,6 +102,13 @@ const PROFILES: Readonly<Record<HarnessProfile, ProfileSpec>> = {
     run: goRecipe.run,
     failurePatterns: [],
     env: { ...goRecipe.env, GOPROXY: `file://${GO_MODULE_CACHE}/cache/download`, GOFLAGS: "-mod=mod" },
+  },
+  /** HumanEval-X C++: AutoCodeBench's splice, linked with OpenSSL as that harness links every program. */
+  "cpp-openssl": {
+    splice: cppRecipe.splice,
+    compile: { argv: ["g++", "-o", "test", "test.cpp", "-lssl", "-lcrypto"] },
+    run: cppRecipe.run,
+    failurePatterns: [],
   },
 };
 
