@@ -10,7 +10,7 @@ import nextTs from "eslint-config-next/typescript";
 const DATA_ACCESS =
   "Only a feature module's data files (lib/server/<feature>/) talk to PostgreSQL (queries are scoped by the actor there): call one of their functions instead.";
 const FEATURE_MODULES =
-  "audit,campaigns,comments,critics,db,evidence,gold,imports,invitations,labelling,rate-limits,records,releases,reports,review,revisions,runs,solvers,users,verification,workers";
+  "audit,campaigns,comments,critics,db,environments,evidence,gold,imports,invitations,labelling,rate-limits,records,releases,reports,review,revisions,runs,solvers,users,verification,workers";
 const DATA_FILES = [
   `lib/server/{${FEATURE_MODULES}}/**`,
   "lib/server/auth/visibility.ts",
@@ -32,6 +32,7 @@ const OPERATIONS = [
   "lib/server/critics/endpoint.ts",
   "lib/server/critics/run.ts",
   "lib/server/critics/jobs.ts",
+  "lib/server/environments/build-version.ts",
 ];
 const LAYER_RULES = {
   pg: { name: "pg", message: DATA_ACCESS },

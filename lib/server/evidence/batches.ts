@@ -1,5 +1,7 @@
 import "server-only";
 
+import type { RunSettings } from "@/lib/server/environments/run-settings";
+
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { MutantStatus } from "@/lib/evidence/mutation";
 import type { Language } from "@/lib/records/languages";
@@ -38,6 +40,8 @@ export type RecordToProbe = {
   demoTestFunc: string;
   fullTestFunc: string;
   executableValid: boolean | null;
+  /** The dataset's harness profile and environment; none: AutoCodeBench's rules, no environment. */
+  settings?: RunSettings;
 };
 
 const probeSelect = {

@@ -11,6 +11,7 @@ import { flakyVerdict } from "@/lib/evidence/flaky";
 import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
+import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { judgedAlone, runSteadily } from "@/lib/server/sandbox/steady";
 import { getBoss } from "@/lib/server/workers/boss";
@@ -126,7 +127,7 @@ export async function measureRevisionMutants(
   const requested = found.lastMutants ?? DEFAULT_MUTANTS;
   let result: MutationResult;
   try {
-    result = await analyseMutants(found.record, requested, runFunction);
+    result = await analyseMutants(await withRunSettings(found.record), requested, runFunction);
   } catch (error) {
     if (isIsolationFailure(error)) throw error; // retried by the queue once the sandbox works again
     result = {
@@ -145,21 +146,29 @@ export async function measureRevisionMutants(
   await writeMutationAnalysis({ actor, batchId: null, recordId, result });
 }
 
+/** A record with its dataset's run settings (harness profile, environment), as every run of it takes them. */
+async function withRunSettings(record: RecordToProbe): Promise<RecordToProbe> {
+  return { ...record, settings: await runSettingsOfRecord(record.id) };
+}
+
 /** How a record's code is run: the process's sandbox by default; tests pass a backend of their own. */
 export type RunFunction = (request: RunRequest, options?: RunOptions) => Promise<SandboxResult>;
 
 type Run = (test: string, solution: string) => Promise<SandboxResult>;
 
 /** What running a record's canonical solution against its tests needs. */
-type RecordCode = Pick<RecordToProbe, "language" | "canonicalSolution" | "demoTestFunc" | "fullTestFunc">;
+type RecordCode = Pick<
+  RecordToProbe,
+  "language" | "canonicalSolution" | "demoTestFunc" | "fullTestFunc" | "settings"
+>;
 
 function runnerFor(record: RecordCode, isAlone: boolean, runFunction: RunFunction): Run {
   const language = parseLanguage(record.language);
   // Either way a time-out is judged as every run's is: by CPU time alone, else INCONCLUSIVE.
   return async (test, solution) =>
     isAlone
-      ? judgedAlone(await runFunction({ language, solution, test }, { isExclusive: true }))
-      : runSteadily({ language, solution, test }, runFunction);
+      ? judgedAlone(await runFunction({ language, solution, test, ...record.settings }, { isExclusive: true }))
+      : runSteadily({ language, solution, test, ...record.settings }, runFunction);
 }
 
 /**
@@ -256,11 +265,12 @@ async function collectEvidence({ batchId, recordId, task }: EvidenceJob): Promis
   const found = await findRecordForEvidence({ actor, batchId, recordId, task });
   if (!found) return;
   try {
+    const record = await withRunSettings(found.record);
     if (task === "mutation") {
-      const result = await analyseMutants(found.record, found.mutants);
+      const result = await analyseMutants(record, found.mutants);
       await writeMutationAnalysis({ actor, batchId, recordId, result });
     } else {
-      const outcomes = await repeatTests(found.record, found.repeat);
+      const outcomes = await repeatTests(record, found.repeat);
       await writeFlakyCheck({
         actor,
         batchId,
@@ -321,7 +331,7 @@ export async function checkRecordFlakiness({
   repeat: number;
 }): Promise<{ flaky: boolean | null; outcomes: string[] }> {
   assertCan(actor, "datasets:verify");
-  const record = await findRecordToProbe({ actor, recordId });
+  const record = await withRunSettings(await findRecordToProbe({ actor, recordId }));
   const outcomes = await repeatTests(record, repeat);
   const flaky = flakyVerdict(outcomes);
   await writeFlakyCheck({ actor, batchId: null, recordId, repeats: repeat, outcomes, flaky });

@@ -7,6 +7,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { config } from "@/lib/server/config";
 import { queueRevisionMutation } from "@/lib/server/evidence/jobs";
+import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import { admitToRunBudget } from "@/lib/server/runs/run-record";
 import { rerunRecordSolutions } from "@/lib/server/solvers/jobs";
 import { runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
@@ -43,14 +44,16 @@ async function recomputeRevisionEvidence({
   let evidence: RevisionEvidence;
   try {
     const language = parseLanguage(revision.language);
+    // The record's dataset decides how it runs (harness profile, environment), for a repair as for the record.
+    const settings = await runSettingsOfRecord(revision.recordId);
     const demo = await runSteadily(
-      { language, solution: revision.canonicalSolution, test: revision.demoTestFunc },
+      { language, solution: revision.canonicalSolution, test: revision.demoTestFunc, ...settings },
       runInSandbox,
       {},
       { isInOneSlot: true },
     );
     const full = await runSteadily(
-      { language, solution: revision.canonicalSolution, test: revision.fullTestFunc },
+      { language, solution: revision.canonicalSolution, test: revision.fullTestFunc, ...settings },
       runInSandbox,
       {},
       { isInOneSlot: true },

@@ -210,11 +210,11 @@ export async function findRevisionToRun({ actor, revisionId }: { actor: Actor; r
       canonicalSolution: true,
       demoTestFunc: true,
       fullTestFunc: true,
-      record: { select: { language: true } },
+      record: { select: { id: true, language: true } },
     },
   });
   if (!revision) throw NO_REVISION();
-  return { ...revision, language: revision.record.language };
+  return { ...revision, language: revision.record.language, recordId: revision.record.id };
 }
 
 export type RevisionEvidence = {

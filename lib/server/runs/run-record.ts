@@ -12,6 +12,7 @@ import { AppError } from "@/lib/server/errors";
 import { createRateLimiter } from "@/lib/server/rate-limits/rate-limit";
 import { getSandboxRouter, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { runSteadily } from "@/lib/server/sandbox/steady";
+import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 
 // Interactive runs as a feature: the sandbox around the stored runs of lib/server/runs/runs.ts.
 
@@ -59,13 +60,15 @@ function userFacingError(error: unknown, language: Language): unknown {
 
 /** Runs a program in the sandbox; a run that could not happen at all becomes an AppError for the user. */
 async function execute(
-  request: { language: Language; solution: string; test: string },
+  request: { language: Language; solution: string; test: string; recordId: number },
   signal?: AbortSignal,
 ): Promise<SandboxResult> {
   let result: SandboxResult;
   try {
-    // Judged as every other run is: a time-out is run again alone, and may be INCONCLUSIVE.
-    result = await runSteadily(request, runInSandbox, { signal });
+    const { recordId, ...code } = request;
+    // As every other run of the record: its dataset's harness profile and environment; a time-out is
+    // run again alone, and may be INCONCLUSIVE.
+    result = await runSteadily({ ...code, ...(await runSettingsOfRecord(recordId)) }, runInSandbox, { signal });
   } catch (error) {
     throw userFacingError(error, request.language);
   }
@@ -133,7 +136,7 @@ export async function runRecord({
   try {
     if (kind === "scratch") {
       const code = { solution: solution ?? record.canonicalSolution, test: test ?? record.fullTestFunc };
-      const result = await execute({ language, ...code }, signal);
+      const result = await execute({ language, recordId, ...code }, signal);
       const stored = await storeRun({ recordId, userId: actor.id, kind: "SCRATCH", result, ...code });
       await pruneScratchRuns({ userId: actor.id, ...config().scratchRetention });
       return [stored];
@@ -144,6 +147,7 @@ export async function runRecord({
       const result = await execute(
         {
           language,
+          recordId,
           solution: record.canonicalSolution,
           test: runKind === "DEMO" ? record.demoTestFunc : record.fullTestFunc,
         },

@@ -60,6 +60,7 @@ export function runResultColumns(result: SandboxResult) {
     waitMs: result.waitMs == null ? null : Math.round(result.waitMs),
     loadAverage: result.loadAverage ?? null,
     verdictNote: result.verdictNote ?? null,
+    environmentVersion: result.environmentVersion ?? null,
   };
 }
 

@@ -73,6 +73,8 @@ export type SandboxCommandInput = {
    * plain folder, a private tmpfs of this many bytes.
    */
   tmp: { hostDir: string } | { sizeBytes: number };
+  /** Host folders bound read-only inside (a dataset environment at /env). */
+  readOnlyBinds?: ReadonlyArray<{ hostPath: string; sandboxPath: string }>;
   env: Readonly<Record<string, string>>;
   limits: Rlimits;
   argv: readonly string[];
@@ -141,6 +143,7 @@ export function buildBwrapArgv(input: SandboxCommandInput): string[] {
   for (const path of input.hiddenPaths) args.push("--tmpfs", path, "--remount-ro", path);
   for (const path of input.etcPaths) args.push("--ro-bind", path, path);
   args.push("--ro-bind-try", TOOLCHAINS_DIR, TOOLCHAINS_DIR);
+  for (const bind of input.readOnlyBinds ?? []) args.push("--ro-bind", bind.hostPath, bind.sandboxPath);
   args.push("--proc", "/proc", "--dev", "/dev");
   if ("hostDir" in input.tmp) args.push("--bind", input.tmp.hostDir, "/tmp");
   else args.push("--size", String(input.tmp.sizeBytes), "--tmpfs", "/tmp");

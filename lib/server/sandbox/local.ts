@@ -1,11 +1,12 @@
 import "server-only";
 
 import { constants as osConstants, availableParallelism, loadavg, tmpdir } from "node:os";
-import { chown, mkdir, writeFile } from "node:fs/promises";
+import { chown, mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import { DEFAULT_JOB_FOLDER_MB } from "./config";
 import { type CgroupMode, createJobCgroup, detectCgroupMode, type JobCgroup } from "./cgroup";
+import { ENVIRONMENT_MOUNT, withEnvironment } from "./environment";
 import { SandboxError } from "./errors";
 import {
   etcPaths,
@@ -232,6 +233,13 @@ async function writeJobFiles(jobDir: string, files: readonly JobFile[], owner: S
 }
 
 /** Creates the local (bubblewrap) backend. */
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+}
+
 export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   const semaphore = new Semaphore(options.concurrency);
   const cpuCount = availableParallelism();
@@ -379,6 +387,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     steps: ReadonlyArray<{ argv: readonly string[]; timeoutMs: number; cpuSeconds?: number }>,
     shouldContinue: (step: StepRun) => boolean,
     signal?: AbortSignal,
+    environmentDir?: string,
   ): Promise<{ runs: StepRun[]; memoryKb: number | null; limit: LimitName | null }> {
     // The job root holds the program's files (/job) and its /tmp, so one size cap bounds both.
     const jobRoot = await jobRoots.acquire(status.jobFolder, await jobBase(), status.user);
@@ -411,6 +420,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
               etcPaths: etc,
               hiddenPaths,
               tmp: status.jobFolder.kind === "tmpfs" ? { hostDir: tmpDir } : { sizeBytes: jobFolderBytes },
+              readOnlyBinds: environmentDir ? [{ hostPath: environmentDir, sandboxPath: ENVIRONMENT_MOUNT }] : [],
               env: sandboxEnv,
               limits,
               argv: program,
@@ -467,8 +477,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
 
   async function run(input: RunRequest, runOptions: RunOptions = {}): Promise<SandboxResult> {
     const request = parseRunRequest(input);
-    const recipe = recipeFor(request.language, request.profile);
-    const spliced = recipe.splice(request.solution, request.test);
+    const baseRecipe = recipeFor(request.language, request.profile);
+    const spliced = baseRecipe.splice(request.solution, request.test);
     const result: SandboxResult = {
       outcome: "INTERNAL_ERROR",
       exitCode: null,
@@ -484,11 +494,12 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
       program: spliced.program,
       backend: "local",
       language: request.language,
+      environmentVersion: request.environment?.version ?? null,
     };
     if (spliced.syntaxError) {
       return {
         ...result,
-        outcome: recipe.classify({ syntaxError: true, compile: null, run: null }),
+        outcome: baseRecipe.classify({ syntaxError: true, compile: null, run: null }),
         stderr: `Syntax check failed: ${spliced.syntaxError}`,
       };
     }
@@ -501,6 +512,19 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
           `route it to the acb backend, e.g. VERITY_SANDBOX_ROUTES=${request.language}:acb`,
       );
     }
+    const environment = request.environment ?? null;
+    if (environment && !(await isFolder(environment.hostDir))) {
+      throw new SandboxError(
+        "SANDBOX_UNAVAILABLE",
+        `the dataset environment version ${environment.version} is missing at ${environment.hostDir}; build it again`,
+      );
+    }
+    // Inside bubblewrap the environment is at /env; unwrapped (unsafe mode) programs read the host folder.
+    const recipe = withEnvironment(
+      baseRecipe,
+      environment,
+      status.mode === "bubblewrap" ? ENVIRONMENT_MOUNT : (environment?.hostDir ?? ENVIRONMENT_MOUNT),
+    );
     const { signal, isExclusive, isJudgedByCpuTime } = runOptions;
     const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const steps = [recipe.compile, recipe.run]
@@ -523,6 +547,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
             steps,
             (step) => !step.timedOut && step.exitCode === 0,
             signal,
+            environment?.hostDir,
           );
         },
         signal,

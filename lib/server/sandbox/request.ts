@@ -3,6 +3,7 @@ import "server-only";
 import { z } from "zod";
 
 import { HARNESS_PROFILE_LANGUAGES, harnessProfileSchema } from "@/lib/records/harness";
+import { ENVIRONMENT_KINDS } from "@/lib/records/environment-spec";
 import { LANGUAGES } from "@/lib/records/languages";
 
 import { SandboxError } from "./errors";
@@ -18,6 +19,15 @@ const runRequestSchema = z
     test: z.string().max(MAX_SOURCE_CHARS),
     timeoutMs: z.number().int().min(100).max(600_000).optional(),
     profile: harnessProfileSchema.nullable().optional(),
+    environment: z
+      .object({
+        version: z.number().int().positive(),
+        hostDir: z.string().startsWith("/"),
+        kinds: z.array(z.enum(ENVIRONMENT_KINDS)),
+        javaJars: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*\.jar$/)),
+      })
+      .nullable()
+      .optional(),
   })
   .refine((request) => !request.profile || HARNESS_PROFILE_LANGUAGES[request.profile] === request.language, {
     path: ["profile"],

@@ -4,6 +4,8 @@ import type { HarnessProfile } from "@/lib/records/harness";
 
 import type { Language } from "@/lib/records/languages";
 
+import type { RunEnvironment } from "./environment";
+
 /** Outcome names as the reference AutoCodeBench sandbox spells them. */
 export const OUTCOMES = [
   "PASSED",
@@ -37,6 +39,8 @@ export type RunRequest = {
   timeoutMs?: number;
   /** A harness profile of the language (the dataset's choice); none: AutoCodeBench's rules. Local backend only. */
   profile?: HarnessProfile | null;
+  /** The dataset's environment, mounted read-only at /env (lib/server/sandbox/environment.ts). Local backend only. */
+  environment?: RunEnvironment | null;
 };
 
 /** One run, normalised across backends; what the UI shows next to the outcome. */
@@ -68,6 +72,8 @@ export type SandboxResult = {
   /** How long the run waited for a sandbox slot, and the machine's 1-minute load when it ended. */
   waitMs?: number | null;
   loadAverage?: number | null;
+  /** The dataset environment's version the run had mounted (null: none). */
+  environmentVersion?: number | null;
   /** Why the outcome is not the program's own verdict (INCONCLUSIVE); null otherwise. */
   verdictNote?: string | null;
 };

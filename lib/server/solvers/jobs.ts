@@ -9,6 +9,7 @@ import {
   solutionIdsToQueue,
   writeSolutionRun,
 } from "@/lib/server/solvers/solutions";
+import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import { ensureQueue, runBothTests, VERIFY_QUEUE } from "@/lib/server/verification/queue";
 import { getBoss } from "@/lib/server/workers/boss";
 
@@ -73,6 +74,8 @@ export async function runSolution({ batchId, solutionId }: SolutionJob): Promise
     solution: solution.code,
     demoTestFunc: solution.demoTestFunc,
     fullTestFunc: solution.fullTestFunc,
+    // A model's solution runs as the record's canonical one does: the dataset's harness and environment.
+    settings: await runSettingsOfRecord(solution.recordId),
   });
   try {
     await writeSolutionRun({ actor, batchId, solutionId, verdict });

@@ -270,11 +270,12 @@ export async function findSolutionToRun({
   if (batch?.status !== "RUNNING") return null;
   const solution = await prisma().solution.findFirst({
     where: { id: solutionId, batchId, ranAt: null },
-    select: { code: true, record: { select: { language: true, demoTestFunc: true, fullTestFunc: true } } },
+    select: { code: true, record: { select: { id: true, language: true, demoTestFunc: true, fullTestFunc: true } } },
   });
   return solution
     ? {
         code: solution.code,
+        recordId: solution.record.id,
         language: solution.record.language,
         demoTestFunc: solution.record.demoTestFunc,
         fullTestFunc: solution.record.fullTestFunc,

@@ -1,4 +1,3 @@
-import { profileFor } from "@/lib/records/harness";
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -216,12 +215,10 @@ export async function findRecordToVerify({
       canonicalSolution: true,
       demoTestFunc: true,
       fullTestFunc: true,
-      dataset: { select: { harness: true } },
     },
   });
   if (!record) return null;
-  const { dataset, ...code } = record;
-  return { ...code, repeat: batch.repeat, profile: profileFor(dataset.harness, record.language) };
+  return { ...record, repeat: batch.repeat };
 }
 
 function markerStderr(verdict: Exclude<Verdict, { kind: "ran" }>): string {

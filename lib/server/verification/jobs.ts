@@ -19,6 +19,7 @@ import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { getSandboxRouter } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
+import { runSettingsOfRecord, type RunSettings } from "@/lib/server/environments/run-settings";
 import { EVIDENCE_QUEUE, repeatTests, startEvidenceWorkers } from "@/lib/server/evidence/jobs";
 import { flakyVerdict } from "@/lib/evidence/flaky";
 import { SandboxError } from "@/lib/server/sandbox";
@@ -97,14 +98,16 @@ export async function startVerification({
 export async function verifyRecord({ batchId, recordId }: VerifyJob): Promise<void> {
   const record = await findRecordToVerify({ actor: SYSTEM_ACTOR.worker, batchId, recordId });
   if (!record) return;
+  const settings = await runSettingsOfRecord(recordId);
   const verdict = await runBothTests({
     language: record.language,
     solution: record.canonicalSolution,
     demoTestFunc: record.demoTestFunc,
     fullTestFunc: record.fullTestFunc,
-    profile: record.profile,
+    settings,
   });
-  const flakiness = verdict.kind === "ran" && record.repeat >= 2 ? await checkFlakiness(record) : undefined;
+  const flakiness =
+    verdict.kind === "ran" && record.repeat >= 2 ? await checkFlakiness({ ...record, settings }) : undefined;
   await storeVerification({ batchId, recordId, verdict, flakiness });
 }
 
@@ -115,6 +118,7 @@ async function checkFlakiness(record: {
   demoTestFunc: string;
   fullTestFunc: string;
   repeat: number;
+  settings: RunSettings;
 }): Promise<Flakiness> {
   try {
     const outcomes = await repeatTests(record, record.repeat);

@@ -1,7 +1,7 @@
-import type { HarnessProfile } from "@/lib/records/harness";
 import "server-only";
 
 import { parseLanguage } from "@/lib/records/languages";
+import type { RunSettings } from "@/lib/server/environments/run-settings";
 import { runInSandbox, SandboxError } from "@/lib/server/sandbox";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 import type { Verdict } from "@/lib/server/verification/batches";
@@ -32,14 +32,14 @@ export async function runBothTests(record: {
   solution: string;
   demoTestFunc: string;
   fullTestFunc: string;
-  /** The dataset's harness profile for the language; none: AutoCodeBench's rules. */
-  profile?: HarnessProfile | null;
+  /** The dataset's harness profile and environment (runSettingsOf); none: AutoCodeBench's rules, no environment. */
+  settings?: RunSettings;
 }): Promise<Verdict> {
   try {
     const language = parseLanguage(record.language);
-    const { solution, profile } = record;
-    const demo = await runSteadily({ language, solution, test: record.demoTestFunc, profile }, runInSandbox);
-    const full = await runSteadily({ language, solution, test: record.fullTestFunc, profile }, runInSandbox);
+    const { solution, settings } = record;
+    const demo = await runSteadily({ language, solution, test: record.demoTestFunc, ...settings }, runInSandbox);
+    const full = await runSteadily({ language, solution, test: record.fullTestFunc, ...settings }, runInSandbox);
     return { kind: "ran", demo, full };
   } catch (error) {
     // The isolation failed before the program started: nothing is known about the record, and no

@@ -39,7 +39,7 @@ describe("spliceGo", () => {
     expect(job.files.map((file) => file.path)).toEqual(["main_test.go"]);
     expect(goRecipe.run.argv).toEqual(["sh", "-c", GO_RUN_SCRIPT]);
     expect(GO_RUN_SCRIPT).toContain("go env GOVERSION");
-    expect(GO_RUN_SCRIPT).toMatch(/> go\.mod && exec go test -count=1 \.$/);
+    expect(GO_RUN_SCRIPT).toMatch(/> go\.mod && .* && exec go test -count=1 \.$/);
     // Vet's facts about the standard library come from the install's read-only seed, copied into the
     // job's own cache (seconds per run otherwise).
     expect(GO_RUN_SCRIPT).toMatch(/^mkdir -p "\$GOCACHE" && \{ \[ ! -d \/opt\/verity\/go-cache-seed \] \|\| cp -r /);

@@ -92,7 +92,10 @@ const GO_CACHE_SEED = `${TOOLCHAINS_DIR}/go-cache-seed`;
  */
 export const GO_RUN_SCRIPT =
   `mkdir -p "$GOCACHE" && { [ ! -d ${GO_CACHE_SEED} ] || cp -r ${GO_CACHE_SEED}/. "$GOCACHE"/; } && ` +
-  'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && exec go test -count=1 .';
+  'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && ' +
+  // A dataset environment with Go modules (lib/server/sandbox/environment.ts): its pinned requirements and sums.
+  '{ [ -z "$VERITY_GO_ENV" ] || { cat "$VERITY_GO_ENV/go.mod.require" >> go.mod && cp "$VERITY_GO_ENV/go.sum" go.sum; }; } && ' +
+  "exec go test -count=1 .";
 
 export const goRecipe = defineRecipe({
   language: "go",

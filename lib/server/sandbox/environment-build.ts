@@ -1,0 +1,299 @@
+import "server-only";
+
+import { spawn } from "node:child_process";
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+import {
+  type EnvironmentKind,
+  type EnvironmentLock,
+  type EnvironmentSpec,
+  kindsOf,
+} from "@/lib/records/environment-spec";
+import { GO_ROOT } from "./recipes/go";
+
+/**
+ * Builds a dataset environment into a folder, from the registries the server reaches, without
+ * running any package's own code: wheels only (no setup.py), npm with --ignore-scripts, Go modules
+ * downloaded (not built), Maven jars copied, Debian packages unpacked (no maintainer scripts). The
+ * folder is then made read-only; the sandbox mounts it at /env (environment.ts).
+ *
+ * Layout: python/ (a --target folder), node/node_modules, go/proxy (a module proxy in the file
+ * layout) with go/go.mod.require and go/go.sum, java/*.jar, debian/ (unpacked packages' roots).
+ */
+
+export type BuildResult = { lock: EnvironmentLock; sizeBytes: number; javaJars: string[] };
+
+/** A step that failed, with the tool's own last words (what the admin reads to fix the spec). */
+export class EnvironmentBuildError extends Error {}
+
+type Log = (line: string) => void;
+
+/** Each package manager gets this long before the build is called failed. */
+const STEP_TIMEOUT_MS = 15 * 60_000;
+
+/** Runs one tool, streaming its output into the log; rejects with its last lines when it fails. */
+function runTool(
+  argv: string[],
+  options: { cwd: string; env?: Record<string, string>; log: Log; what: string; signal?: AbortSignal },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    options.log(`$ ${argv.join(" ")}`);
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: STEP_TIMEOUT_MS,
+      signal: options.signal,
+    });
+    let stdout = "";
+    const tail: string[] = [];
+    const take = (chunk: Buffer, isStdout: boolean) => {
+      const text = chunk.toString("utf8");
+      if (isStdout) stdout += text;
+      for (const line of text.split(/\r?\n/)) {
+        if (line.trim() === "") continue;
+        options.log(line);
+        tail.push(line);
+        if (tail.length > 12) tail.shift();
+      }
+    };
+    child.stdout.on("data", (chunk: Buffer) => take(chunk, true));
+    child.stderr.on("data", (chunk: Buffer) => take(chunk, false));
+    child.on("error", (error) =>
+      reject(new EnvironmentBuildError(`${options.what}: ${argv[0]} could not start (${error.message})`)),
+    );
+    child.on("close", (code, signal) => {
+      if (code === 0) resolve(stdout);
+      else
+        reject(
+          new EnvironmentBuildError(
+            `${options.what} failed (${signal ? `killed by ${signal}` : `exit ${code}`}): ${tail.slice(-4).join(" | ") || "no output"}`,
+          ),
+        );
+    });
+  });
+}
+
+async function buildPython(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+  const target = join(dir, "python");
+  await runTool(
+    [
+      // The sandbox's Python (Debian's): wheels for its version and ABI.
+      "/usr/bin/python3",
+      "-m",
+      "pip",
+      "install",
+      "--target",
+      target,
+      "--only-binary=:all:",
+      "--no-cache-dir",
+      "--disable-pip-version-check",
+      "--no-input",
+      "--no-warn-script-location",
+      "--",
+      ...entries,
+    ],
+    { cwd: dir, log, what: "pip install", signal },
+  );
+  const names = await readdir(target);
+  return names
+    .map((name) => /^(.+)-([^-]+)\.dist-info$/.exec(name))
+    .filter((match) => match !== null)
+    .map((match) => `${match[1]}==${match[2]}`)
+    .sort();
+}
+
+async function buildNpm(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+  const root = join(dir, "node");
+  await mkdir(root, { recursive: true });
+  const dependencies = Object.fromEntries(
+    entries.map((entry) => {
+      const at = entry.lastIndexOf("@");
+      return [entry.slice(0, at), entry.slice(at + 1)];
+    }),
+  );
+  await writeFile(join(root, "package.json"), JSON.stringify({ private: true, dependencies }, null, 2));
+  await runTool(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev", "--save-exact"], {
+    cwd: root,
+    log,
+    what: "npm install",
+    signal,
+  });
+  const lock = JSON.parse(await readFile(join(root, "package-lock.json"), "utf8")) as {
+    packages?: Record<string, { version?: string }>;
+  };
+  return Object.entries(lock.packages ?? {})
+    .filter(([path]) => path.startsWith("node_modules/"))
+    .map(([path, info]) => `${path.slice("node_modules/".length)}@${info.version ?? "?"}`)
+    .sort();
+}
+
+async function buildGo(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+  const work = join(dir, ".go-work");
+  const modcache = join(dir, ".go-modcache");
+  await mkdir(work, { recursive: true });
+  const env = {
+    PATH: `${GO_ROOT}/bin:/usr/lib/go-1.23/bin:${process.env.PATH ?? ""}`,
+    GOMODCACHE: modcache,
+    GOPATH: join(dir, ".go-path"),
+    GOCACHE: join(dir, ".go-build"),
+    GOFLAGS: "-modcacherw",
+    GOTOOLCHAIN: "local",
+    GOTELEMETRY: "off",
+    // The module proxy only: "direct" would clone repositories with git.
+    GOPROXY:
+      process.env.GOPROXY && !process.env.GOPROXY.includes("direct") ? process.env.GOPROXY : "https://proxy.golang.org",
+  };
+  const go = (args: string[], what: string) => runTool(["go", ...args], { cwd: work, env, log, what, signal });
+  await go(["mod", "init", "verity.env"], "go mod init");
+  await go(["get", "--", ...entries], "go get");
+  // Every module of the graph, so a run's `go test` finds the zip of any package it builds.
+  await go(["mod", "download", "all"], "go mod download");
+  const goMod = await readFile(join(work, "go.mod"), "utf8");
+  const requires = goMod.match(/^require\s*\([\s\S]*?^\)|^require\s+.+$/gm) ?? [];
+  const out = join(dir, "go");
+  await mkdir(out, { recursive: true });
+  await writeFile(join(out, "go.mod.require"), `\n${requires.join("\n")}\n`);
+  await writeFile(join(out, "go.sum"), await readFile(join(work, "go.sum"), "utf8").catch(() => ""));
+  const listed = await go(["list", "-m", "all"], "go list");
+  // The download cache is a module proxy in the file layout; the extracted copies are not needed.
+  await rename(join(modcache, "cache", "download"), join(out, "proxy"));
+  return listed
+    .split("\n")
+    .slice(1)
+    .filter((line) => line.trim() !== "")
+    .map((line) => line.trim())
+    .sort();
+}
+
+/**
+ * Maven's own downloads (its plugins, and the jars before they are copied) kept between builds, under
+ * the environments folder: checksummed by Maven, never mounted into a run.
+ */
+const mavenRepository = (dir: string) => join(dirname(dir), "..", ".maven-repository");
+
+async function buildMaven(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+  const work = join(dir, ".maven");
+  await mkdir(work, { recursive: true });
+  const dependencies = entries
+    .map((entry) => {
+      const [group, artifact, version] = entry.split(":");
+      return `<dependency><groupId>${group}</groupId><artifactId>${artifact}</artifactId><version>${version}</version></dependency>`;
+    })
+    .join("");
+  await writeFile(
+    join(work, "pom.xml"),
+    `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>` +
+      `<groupId>verity.env</groupId><artifactId>env</artifactId><version>1</version><packaging>pom</packaging>` +
+      `<dependencies>${dependencies}</dependencies></project>\n`,
+  );
+  const mirror = process.env.VERITY_MAVEN_REPOSITORY;
+  const settings: string[] = [];
+  if (mirror) {
+    await writeFile(
+      join(work, "settings.xml"),
+      `<settings><mirrors><mirror><id>verity-mirror</id><mirrorOf>*</mirrorOf><url>${mirror}</url></mirror></mirrors></settings>\n`,
+    );
+    settings.push("-s", join(work, "settings.xml"));
+  }
+  await runTool(
+    [
+      "mvn",
+      "-B",
+      "-q",
+      ...settings,
+      "-f",
+      join(work, "pom.xml"),
+      `-Dmaven.repo.local=${mavenRepository(dir)}`,
+      "dependency:copy-dependencies",
+      `-DoutputDirectory=${join(dir, "java")}`,
+    ],
+    { cwd: work, log, what: "mvn dependency:copy-dependencies", signal },
+  );
+  return (await readdir(join(dir, "java"))).filter((name) => name.endsWith(".jar")).sort();
+}
+
+async function buildDebian(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+  const debs = join(dir, ".debs");
+  await mkdir(debs, { recursive: true });
+  await runTool(["apt-get", "download", "--", ...entries], { cwd: debs, log, what: "apt-get download", signal });
+  const files = (await readdir(debs)).filter((name) => name.endsWith(".deb")).sort();
+  // Unpacked, never installed: no maintainer script runs and the host's packages stay as they are.
+  for (const file of files)
+    await runTool(["dpkg-deb", "-x", join(debs, file), join(dir, "debian")], {
+      cwd: dir,
+      log,
+      what: `unpacking ${file}`,
+    });
+  // name_version_arch.deb, the version's epoch colon written %3a.
+  return files.map((file) => {
+    const [name, version] = file.replace(/\.deb$/, "").split("_");
+    return `${name}=${decodeURIComponent(version ?? "")}`;
+  });
+}
+
+const BUILDERS: Readonly<
+  Record<EnvironmentKind, (entries: string[], dir: string, log: Log, signal?: AbortSignal) => Promise<string[]>>
+> = { python: buildPython, npm: buildNpm, go: buildGo, maven: buildMaven, debian: buildDebian };
+
+/** Bytes under a folder (files only). */
+async function folderSize(path: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(path, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+/** Every file readable by the sandbox user, nothing writable by anyone. */
+async function makeReadOnly(path: string): Promise<void> {
+  for (const entry of await readdir(path, { withFileTypes: true, recursive: true })) {
+    if (entry.isSymbolicLink()) continue;
+    const full = join(entry.parentPath, entry.name);
+    await chmod(full, entry.isDirectory() ? 0o555 : (await stat(full)).mode & 0o111 ? 0o555 : 0o444);
+  }
+  await chmod(path, 0o555);
+}
+
+/**
+ * Builds `spec` into `dir` (created empty; an existing folder of a build that was cut off is
+ * removed first). Throws EnvironmentBuildError naming the step and the tool's message.
+ */
+export async function buildEnvironment({
+  spec,
+  dir,
+  log,
+  signal,
+}: {
+  spec: EnvironmentSpec;
+  dir: string;
+  log: Log;
+  signal?: AbortSignal;
+}): Promise<BuildResult> {
+  await removeEnvironmentFolder(dir);
+  await mkdir(dir, { recursive: true });
+  const lock: EnvironmentLock = {};
+  for (const kind of kindsOf(spec)) {
+    log(`— ${kind}: ${spec[kind].join(", ")}`);
+    lock[kind] = await BUILDERS[kind](spec[kind], dir, log, signal);
+    log(`— ${kind}: ${lock[kind].length} resolved`);
+  }
+  for (const scratch of [".go-work", ".go-modcache", ".go-path", ".go-build", ".maven", ".debs"])
+    await rm(join(dir, scratch), { recursive: true, force: true });
+  await makeReadOnly(dir);
+  return { lock, sizeBytes: await folderSize(dir), javaJars: lock.maven ?? [] };
+}
+
+/** Removes an environment folder even though its files are read-only. */
+export async function removeEnvironmentFolder(dir: string): Promise<void> {
+  const exists = await stat(dir).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isDirectory()) await chmod(join(entry.parentPath, entry.name), 0o755);
+  await chmod(dir, 0o755);
+  await rm(dir, { recursive: true, force: true });
+}
