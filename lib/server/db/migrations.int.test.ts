@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { applyMigrations, schemaCreationSql } from "@/lib/server/db/migrate";
 import { compareRuleFiles, readRuleFiles, type RuleDrift } from "@/lib/server/db/sql-rules";
-import { withFreshDatabase } from "@/lib/testing/fresh-database";
+import { runSql, withFreshDatabase } from "@/lib/testing/fresh-database";
 
 // Everything in the public schema a migration can change, one sorted line per item; Prisma's own
 // bookkeeping table is left out.
@@ -66,16 +66,6 @@ async function catalogOf(url: string): Promise<string[]> {
   await client.connect();
   try {
     return (await client.query<{ line: string }>(CATALOG)).rows.map((row) => row.line);
-  } finally {
-    await client.end();
-  }
-}
-
-async function runSql(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
   } finally {
     await client.end();
   }

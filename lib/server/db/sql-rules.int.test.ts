@@ -4,12 +4,11 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import pg from "pg";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { compareRuleFiles, readRuleFiles, SqlRulesError, writeSqlMigration } from "@/lib/server/db/sql-rules";
-import { withFreshDatabase } from "@/lib/testing/fresh-database";
+import { runSql, withFreshDatabase } from "@/lib/testing/fresh-database";
 
 let sqlDir: string;
 let migrationsDir: string;
@@ -31,16 +30,6 @@ function edit(path: string, from: string, to: string) {
 }
 
 const written = () => (existsSync(migrationsDir) ? readdirSync(migrationsDir) : []);
-
-async function runSql(url: string, sql: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe("db:sql-migration", () => {
   it("writes a migration of the edited files only, which puts them in force; nothing when only comments changed", async () => {
