@@ -76,6 +76,29 @@ describe("db:sql-migration", () => {
         { path: "triggers/Record.Record_note_changes.sql", problem: "differs" },
       ]);
       expect(await writeSqlMigration({ databaseUrl: url, sqlDir, migrationsDir, date })).toBeNull();
+
+      // A new file creates its rule; a removed file drops its rule.
+      writeFileSync(
+        join(sqlDir, "functions/verity_test_added.sql"),
+        "-- A rule for this test only.\nCREATE OR REPLACE FUNCTION verity_test_added() RETURNS integer LANGUAGE sql AS $$ SELECT 1 $$;\n",
+      );
+      rmSync(join(sqlDir, "triggers/Solution.Solution_note_changes_delete.sql"));
+      const later = await writeSqlMigration({
+        databaseUrl: url,
+        sqlDir,
+        migrationsDir,
+        date: new Date("2030-01-02T03:04:06Z"),
+      });
+      expect(later?.paths).toEqual([
+        "functions/verity_test_added.sql",
+        "triggers/Solution.Solution_note_changes_delete.sql",
+      ]);
+      const second = readFileSync(join(migrationsDir, later!.folder, "migration.sql"), "utf8");
+      expect(second).toContain("CREATE OR REPLACE FUNCTION verity_test_added()");
+      expect(second).toContain('DROP TRIGGER IF EXISTS "Solution_note_changes_delete" ON "Solution";');
+      expect(second).not.toContain("CREATE TRIGGER");
+      await runSql(url, second);
+      expect(await compareRuleFiles(url, readRuleFiles(sqlDir))).toEqual([]);
     });
   });
 
