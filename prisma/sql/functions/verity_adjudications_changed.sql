@@ -1,5 +1,5 @@
 -- Adjudications decided, revised or removed: keeps the final-label row of their items.
--- Fired by: triggers/Adjudication.Adjudication_keep_final_labels_delete.sql, triggers/Adjudication.Adjudication_keep_final_labels_insert.sql, triggers/Adjudication.Adjudication_keep_final_labels_update.sql.
+-- Fired by triggers/Adjudication.Adjudication_keep_final_labels_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_adjudications_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN

@@ -1,7 +1,7 @@
 -- Labels added, changed or removed: keeps the label counters ("labelCount", "validCount") of each
 -- touched item and its final-label row, in the statement that writes the labels, so each item is
 -- recomputed once per write whoever makes it (the app, a user's labels removed with the user, SQL).
--- Fired by: triggers/Annotation.Annotation_keep_final_labels_delete.sql, triggers/Annotation.Annotation_keep_final_labels_insert.sql, triggers/Annotation.Annotation_keep_final_labels_update.sql.
+-- Fired by triggers/Annotation.Annotation_keep_final_labels_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_annotations_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   touched text[];

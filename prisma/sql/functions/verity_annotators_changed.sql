@@ -2,7 +2,7 @@
 -- labels) in the transaction of every label. Whether an update moved a label to another item or
 -- annotator is a set difference of old and new rows (one hashed pass; an EXISTS over a join compared
 -- every new row with every old one).
--- Fired by: triggers/Annotation.Annotation_count_annotators_delete.sql, triggers/Annotation.Annotation_count_annotators_insert.sql, triggers/Annotation.Annotation_count_annotators_update.sql.
+-- Fired by triggers/Annotation.Annotation_count_annotators_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_annotators_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN

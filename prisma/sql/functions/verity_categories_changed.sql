@@ -1,6 +1,6 @@
 -- Which categories invalidate decides the final categories of Invalid verdicts: keeps the
 -- final-label rows of the campaigns' labelled items.
--- Fired by: triggers/ErrorCategory.ErrorCategory_keep_final_labels_delete.sql, triggers/ErrorCategory.ErrorCategory_keep_final_labels_insert.sql, triggers/ErrorCategory.ErrorCategory_keep_final_labels_update.sql.
+-- Fired by triggers/ErrorCategory.ErrorCategory_keep_final_labels_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_categories_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN

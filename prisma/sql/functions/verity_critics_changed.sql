@@ -1,6 +1,6 @@
 -- The critic's verdict on a record moves the critic and execution queues of its labelled items:
 -- keeps their final-label rows.
--- Fired by: triggers/CriticVerdict.CriticVerdict_keep_final_labels_delete.sql, triggers/CriticVerdict.CriticVerdict_keep_final_labels_insert.sql, triggers/CriticVerdict.CriticVerdict_keep_final_labels_update.sql.
+-- Fired by triggers/CriticVerdict.CriticVerdict_keep_final_labels_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_critics_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN

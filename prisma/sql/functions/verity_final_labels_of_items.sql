@@ -1,8 +1,9 @@
--- The final-label relation, one row per counted (non-gold) item of the given ids: the item's labels,
--- adjudication, critic verdict, execution result and flag, its final verdict and categories, and the
--- review queues it is in. The one definition of a final label; functions/verity_keep_final_labels.sql
--- copies its rows onto "CampaignItem", and lib/server/review/kept-final-labels.int.test.ts compares
--- the kept rows with it. Looked up by key only, so the plan does not depend on what the statistics know.
+-- The final-label relation, one row per counted (non-gold) item of the given ids: the item's
+-- labels, adjudication, critic verdict, execution result and flag, its final verdict and
+-- categories, and the review queues it is in. The one definition of a final label;
+-- functions/verity_keep_final_labels.sql copies its rows onto "CampaignItem", and
+-- lib/server/review/kept-final-labels.int.test.ts compares the kept rows with it. Looked up by key
+-- only, so the plan does not depend on what the statistics know.
 CREATE OR REPLACE FUNCTION verity_final_labels_of_items(item_ids text[]) RETURNS TABLE (
   item_id text,
   campaign_id text,

@@ -1,6 +1,6 @@
 -- Labels: any change, their timing and pre-reveal verdicts included (annotator statistics count
 -- them), notes their campaigns (functions/verity_note_campaign_changes.sql).
--- Fired by: triggers/Annotation.Annotation_note_changes_delete.sql, triggers/Annotation.Annotation_note_changes_insert.sql, triggers/Annotation.Annotation_note_changes_update.sql.
+-- Fired by triggers/Annotation.Annotation_note_changes_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_note_annotation_changes() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN

@@ -1,6 +1,6 @@
 -- The taxonomy (which category a critic rule maps to) changed: notes its campaigns
 -- (functions/verity_note_campaign_changes.sql).
--- Fired by: triggers/ErrorCategory.ErrorCategory_note_changes_delete.sql, triggers/ErrorCategory.ErrorCategory_note_changes_insert.sql, triggers/ErrorCategory.ErrorCategory_note_changes_update.sql.
+-- Fired by triggers/ErrorCategory.ErrorCategory_note_changes_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_note_category_changes() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN

@@ -2,7 +2,7 @@
 -- adjudication or a rule change reaches the figures through these): notes their campaigns
 -- (functions/verity_note_campaign_changes.sql). Row by row with a WHEN on update: claims update items
 -- all the time without touching any of it.
--- Fired by: triggers/CampaignItem.CampaignItem_note_changes_delete.sql, triggers/CampaignItem.CampaignItem_note_changes_insert.sql, triggers/CampaignItem.CampaignItem_note_changes_update.sql.
+-- Fired by triggers/CampaignItem.CampaignItem_note_changes_{insert,update,delete}.sql.
 CREATE OR REPLACE FUNCTION verity_note_item_changes() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN

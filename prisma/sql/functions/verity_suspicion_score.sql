@@ -1,8 +1,8 @@
 -- How suspicious a record looks, for ordering a suspicion campaign: lib/evidence/suspicion.ts
 -- (suspicionScore) states the rule and this is the same sum in the same order — the points of each
--- evidence reason the record is in (weak tests 2, flaky 4, solved by no model 3, critic and execution
--- disagree 3), then half of (1 − mutation score) when measured and half of (1 − solved ÷ total) when
--- solutions ran. lib/server/reports/suspicion-sampling.int.test.ts holds the two equal.
+-- evidence reason the record is in (weak tests 2, flaky 4, solved by no model 3, critic and
+-- execution disagree 3), then half of (1 − mutation score) when measured and half of (1 − solved ÷
+-- total) when solutions ran. lib/server/reports/suspicion-sampling.int.test.ts holds the two equal.
 CREATE OR REPLACE FUNCTION verity_suspicion_score(
   mutation_score double precision,
   flaky boolean,
