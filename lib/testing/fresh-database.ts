@@ -20,3 +20,14 @@ export async function withFreshDatabase<T>(label: string, run: (url: string) => 
     await superuser.end();
   }
 }
+
+/** Runs a whole SQL script on the database at `url`, on a connection of its own. */
+export async function runSql(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

@@ -113,6 +113,8 @@ export async function createCampaign({
       }
       const languages = await sampleLanguages(tx, dataset.id, input.languages);
 
+      // SQL rules run by the categories' insert (prisma/sql): triggers/ErrorCategory.*_insert.sql, running
+      // functions/verity_categories_changed.sql and verity_note_category_changes.sql (nothing labelled yet).
       const campaign = await tx.campaign.create({
         data: {
           name: input.name,
@@ -248,6 +250,8 @@ async function insertSample(
   const secretOrder = hmacSql(queueDrawKey("sample-order", campaignId), Prisma.sql`r.key`);
   // The agreement subset: items whose hash falls under the fraction get one extra annotator.
   // Item ids are random: nobody should be able to name an item they were not handed.
+  // SQL rules run by this insert (prisma/sql): triggers/CampaignItem.CampaignItem_note_changes_insert.sql,
+  // running functions/verity_note_item_changes.sql (CampaignChange).
   return tx.$executeRaw`
     INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target)
     SELECT 'itm_' || replace(gen_random_uuid()::text, '-', ''), ${campaignId}, r.id, r.language,

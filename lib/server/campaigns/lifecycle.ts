@@ -95,6 +95,7 @@ export async function updateCampaignSettings({
           overlap: ["Items are labelled already."],
         });
       const overlap = input.overlap;
+      // Targets only: the SQL rules on "CampaignItem" (prisma/sql/triggers/CampaignItem.*) run nothing.
       await tx.$executeRaw`
         UPDATE "CampaignItem" SET target = ${overlap}::int + CASE WHEN ${overlap}::int = 1 AND target > ${before.overlap}::int THEN 1 ELSE 0 END
         WHERE "campaignId" = ${campaignId} AND NOT gold`;
@@ -197,6 +198,7 @@ async function endActiveLeases(tx: Tx, campaignId: string): Promise<number> {
     RETURNING a."itemId"`;
   const ids = ended.map((row) => row.itemId);
   if (ids.length > 0) {
+    // Slot counters only: the SQL rules on "CampaignItem" (prisma/sql/triggers/CampaignItem.*) run nothing.
     await tx.$executeRaw`
       UPDATE "CampaignItem" c SET "slotsTaken" = c."slotsTaken" - e.n
       FROM (SELECT id, count(*)::int AS n FROM unnest(${ids}::text[]) AS id GROUP BY id) e
@@ -219,6 +221,9 @@ export async function deleteCampaign({ actor, campaignId }: { actor: Actor; camp
       targetId: campaignId,
       before: { name: before.name, status: before.status },
     });
+    // SQL rules run by the cascade to items and categories (prisma/sql): triggers/CampaignItem.*_delete.sql
+    // and ErrorCategory.*_delete.sql, running functions/verity_items_removed.sql, verity_note_item_changes.sql,
+    // verity_categories_changed.sql and verity_note_category_changes.sql (which find no campaign to note).
     await tx.campaign.delete({ where: { id: campaignId } });
   });
 }

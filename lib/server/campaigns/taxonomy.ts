@@ -48,6 +48,8 @@ export async function reorderCampaignCategories({
         "The order is fixed once items are labelled: annotators' 1–9 keys must not change under them.",
         { keys: ["Items are labelled already."] },
       );
+    // SQL rules run by this update (prisma/sql): triggers/ErrorCategory.*_update.sql, running
+    // functions/verity_categories_changed.sql and verity_note_category_changes.sql (nothing is labelled yet).
     await tx.$executeRaw`
       UPDATE "ErrorCategory" c SET position = o.position - 1
       FROM unnest(${keys}::text[]) WITH ORDINALITY AS o(key, position)

@@ -160,7 +160,7 @@ export async function createMigration(databaseUrl: string, name: string): Promis
     });
     const script = diff.stdout ?? "";
     if (isEmptyMigration(script)) return null;
-    const folder = `${timestamp()}_${name}`;
+    const folder = `${migrationTimestamp()}_${name}`;
     mkdirSync(join(MIGRATIONS_DIR, folder), { recursive: true });
     writeFileSync(join(MIGRATIONS_DIR, folder, "migration.sql"), script);
     writeFileSync(SNAPSHOT_PATH, schema);
@@ -175,6 +175,6 @@ function isEmptyMigration(script: string): boolean {
 }
 
 /** Prisma's migration folder prefix: UTC yyyyMMddHHmmss. */
-function timestamp(date = new Date()): string {
+export function migrationTimestamp(date = new Date()): string {
   return date.toISOString().replace(/[-:T]/g, "").slice(0, 14);
 }

@@ -288,9 +288,12 @@ export async function writeMutationAnalysis({
       await tx.$queryRaw`SELECT id FROM "EvidenceBatch" WHERE id = ${batchId} FOR UPDATE`;
       if ((await tx.mutationAnalysis.count({ where: { batchId, recordId } })) > 0) return;
     }
+    // SQL rules run by this insert (prisma/sql): triggers/MutationAnalysis.MutationAnalysis_note_changes_insert.sql,
+    // running functions/verity_note_record_changes.sql (CampaignChange).
     await tx.mutationAnalysis.create({
       data: { ...counts, recordId, batchId, createdById: personIdOf(actor), mutants: { create: mutants } },
     });
+    // The mutation score alone: the SQL rules on "Record" (prisma/sql/triggers/Record.*) watch other columns.
     await tx.record.update({ where: { id: recordId }, data: { mutationScore: counts.score } });
     if (batchId) await countTask(tx, batchId, isErrored);
   });
@@ -326,6 +329,8 @@ export async function writeFlakyCheck({
     await tx.flakyCheck.create({
       data: { recordId, batchId, repeats, outcomes, flaky, createdById: personIdOf(actor) },
     });
+    // SQL rules run by a change of the flag (prisma/sql): triggers/Record.Record_note_changes.sql, running
+    // functions/verity_note_execution_changes.sql (CampaignChange).
     if (flaky !== null) await tx.record.update({ where: { id: recordId }, data: { flaky } });
     if (batchId) await countTask(tx, batchId, isErrored);
   });

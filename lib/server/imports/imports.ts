@@ -404,6 +404,9 @@ async function upsertCritics(
   client: PoolClient,
   critics: { recordId: number; verdict: CriticVerdict }[],
 ): Promise<void> {
+  // SQL rules run by this insert, and by its ON CONFLICT update (prisma/sql):
+  // triggers/CriticVerdict.*_{insert,update}.sql, running functions/verity_critics_changed.sql (the kept
+  // final labels of the records' items) and verity_note_record_changes.sql (CampaignChange).
   await client.query(
     `INSERT INTO "CriticVerdict" ("recordId", "overallPass", "failedRules", rules, "keyPoints", reasoning, raw)
      SELECT "recordId", "overallPass", ARRAY(SELECT jsonb_array_elements_text("failedRules")), rules, ARRAY(SELECT jsonb_array_elements_text("keyPoints")), reasoning, raw

@@ -120,6 +120,8 @@ async function takeGoldItem(
 ): Promise<{ id: string; recordId: number } | null> {
   const [record] = await tx.$queryRaw<{ id: number; language: string }[]>(goldInOrderSql(campaign, actor, 1));
   if (!record) return null;
+  // SQL rules run by this insert (prisma/sql): triggers/CampaignItem.CampaignItem_note_changes_insert.sql,
+  // running functions/verity_note_item_changes.sql (CampaignChange).
   await tx.$executeRaw`
     INSERT INTO "CampaignItem" (id, "campaignId", "recordId", language, position, target, gold)
     VALUES ('itm_' || replace(gen_random_uuid()::text, '-', ''), ${campaign.id}, ${record.id}, ${record.language}, 0, ${GOLD_ITEM_TARGET}, true)

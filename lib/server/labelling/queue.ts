@@ -35,6 +35,7 @@ type Tx = Prisma.TransactionClient;
  * campaign's items, 0.4 s per claim at 100,000 items.
  */
 async function releaseExpiredLeases(tx: Tx, campaignId: string): Promise<void> {
+  // Slot counters only: the SQL rules on "CampaignItem" (prisma/sql/triggers/CampaignItem.*) run nothing.
   await tx.$executeRaw`
     WITH expired AS (
       UPDATE "Assignment" a SET status = 'EXPIRED', "finishedAt" = now()
@@ -149,6 +150,7 @@ export async function claimNextItem({
     if (!sample) return null;
     const gold = await goldTurn(tx, { actor, campaignId });
     const candidate = (gold.isTurn ? await gold.takeGoldItem() : null) ?? sample;
+    // Slot counters only: the SQL rules on "CampaignItem" (prisma/sql/triggers/CampaignItem.*) run nothing.
     const taken =
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${candidate.id} AND "slotsTaken" < target`;
     if (taken !== 1) throw new AppError("CONFLICT", "That item was just taken; try again.");
@@ -206,6 +208,7 @@ export async function skipItem({
       where: { id: held.id },
       data: { status: "SKIPPED", skipReason: reason, finishedAt: new Date() },
     });
+    // Slot counters only: the SQL rules on "CampaignItem" (prisma/sql/triggers/CampaignItem.*) run nothing.
     if (held.status === "ACTIVE")
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" - 1 WHERE id = ${itemId}`;
     await writeAudit(tx, {
@@ -333,6 +336,9 @@ export async function submitAnnotation({
       }
       const revision = existing.revision + 1;
       const activeMs = existing.activeMs + input.activeMs;
+      // SQL rules run by this update (prisma/sql): triggers/Annotation.*_update.sql, running
+      // functions/verity_annotations_changed.sql (the item's label counters and kept final label),
+      // verity_annotators_changed.sql (CampaignAnnotator) and verity_note_annotation_changes.sql (CampaignChange).
       await tx.annotation.update({
         where: { id: existing.id },
         data: { ...label, activeMs, revision, recordRevision },
@@ -365,6 +371,7 @@ export async function submitAnnotation({
           "Your lease on this item expired and its last slot went to someone else. Your label was not saved; copy your note before moving on.",
         );
       }
+      // Slot counters only: the SQL rules on "CampaignItem" (prisma/sql/triggers/CampaignItem.*) run nothing.
       await tx.$executeRaw`UPDATE "CampaignItem" SET "slotsTaken" = "slotsTaken" + 1 WHERE id = ${itemId}`;
     }
     // Pre-reveal is what the annotator was shown, not what the campaign is called: the critic hidden
@@ -375,7 +382,9 @@ export async function submitAnnotation({
       (await criticHiddenRecordIds({ actor, recordIds: [item.recordId], db: tx })).has(item.recordId);
     const since = assignment.createdAt;
     await tx.assignment.update({ where: { id: assignment.id }, data: { status: "SUBMITTED", finishedAt: new Date() } });
-    // The item's label counters and final label follow in this statement (a trigger; docs/architecture.md).
+    // SQL rules run by this insert (prisma/sql): triggers/Annotation.*_insert.sql, running
+    // functions/verity_annotations_changed.sql (the item's label counters and kept final label),
+    // verity_annotators_changed.sql (CampaignAnnotator) and verity_note_annotation_changes.sql (CampaignChange).
     const annotation = await tx.annotation.create({
       data: {
         itemId,

@@ -372,6 +372,9 @@ export async function adjudicateItem({
       );
 
     if (!current) {
+      // SQL rules run by this insert (prisma/sql): triggers/Adjudication.Adjudication_keep_final_labels_insert.sql,
+      // running functions/verity_adjudications_changed.sql (the item's kept final label); a final label that
+      // moves runs triggers/CampaignItem.CampaignItem_note_changes_update.sql (verity_note_item_changes.sql).
       const inserted = await tx.$executeRaw`
         INSERT INTO "Adjudication" (id, "itemId", "reviewerId", valid, categories, reason, revision, "recordRevision", "updatedAt")
         VALUES (${"adj_" + crypto.randomUUID()}, ${itemId}, ${actor.id}, ${decision.valid}, ${decision.categories}::text[], ${decision.reason}, 1,
@@ -406,6 +409,9 @@ export async function adjudicateItem({
     }
     if (input.baseRevision === undefined || input.baseRevision !== current.revision) throw conflict(current);
     const revision = current.revision + 1;
+    // SQL rules run by this update (prisma/sql): triggers/Adjudication.Adjudication_keep_final_labels_update.sql,
+    // running functions/verity_adjudications_changed.sql (the item's kept final label); a final label that
+    // moves runs triggers/CampaignItem.CampaignItem_note_changes_update.sql (verity_note_item_changes.sql).
     const updated = await tx.adjudication.updateMany({
       where: { id: current.id, revision: current.revision },
       data: { ...decision, reviewerId: actor.id, revision, recordRevision: await currentRecordRevision(tx, itemId) },

@@ -259,6 +259,9 @@ export async function storeRevisionEvidence({
     });
     if (!revision) throw NO_REVISION();
     await tx.recordRevision.update({ where: { id: revisionId }, data });
+    // SQL rules run by a change of the execution result (prisma/sql): triggers/Record.Record_keep_final_labels.sql
+    // and Record.Record_note_changes.sql, running functions/verity_record_execution_changed.sql and
+    // verity_note_execution_changes.sql.
     if (revision.status === "ACCEPTED" && revision.record.revision === revision.number)
       await tx.record.update({ where: { id: revision.recordId }, data: recordEvidenceOf(data) });
   });
@@ -626,6 +629,9 @@ export async function checkRevision({
           "CONFLICT",
           `The record moved on to revision ${revision.record.revision} since this revision was proposed.`,
         );
+      // SQL rules run by a change of the execution result or the flaky flag (prisma/sql):
+      // triggers/Record.Record_keep_final_labels.sql and Record.Record_note_changes.sql, running
+      // functions/verity_record_execution_changed.sql and verity_note_execution_changes.sql.
       await tx.record.update({
         where: { id: revision.recordId },
         data: {

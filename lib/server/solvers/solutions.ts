@@ -157,6 +157,9 @@ export async function importSolutions({
           reply: solution.reply,
           noCode: solution.code.trim() === "",
         }));
+        // SQL rules run by this insert, and by its ON CONFLICT update (prisma/sql):
+        // triggers/Solution.Solution_note_changes_{insert,update}.sql, running
+        // functions/verity_note_record_changes.sql (CampaignChange).
         await tx.$executeRaw`
           INSERT INTO "Solution" (id, "recordId", model, code, reply, "batchId", outcome, passed, "ranAt")
           SELECT 'sol_' || replace(gen_random_uuid()::text, '-', ''), x."recordId", x.model, x.code, x.reply, ${batch.id},
@@ -212,6 +215,8 @@ export async function openRevisionSolutionBatch({
       },
       select: { id: true },
     });
+    // SQL rules run by this update (prisma/sql): triggers/Solution.Solution_note_changes_update.sql,
+    // running functions/verity_note_record_changes.sql (CampaignChange).
     await tx.solution.updateMany({
       where: { id: { in: solutions.map((solution) => solution.id) } },
       data: {
@@ -339,6 +344,8 @@ export async function writeSolutionRun({
             passed: null,
             detail: verdict.kind === "unavailable" ? null : verdict.reason,
           };
+    // SQL rules run by this update (prisma/sql): triggers/Solution.Solution_note_changes_update.sql,
+    // running functions/verity_note_record_changes.sql (CampaignChange).
     const updated = await tx.solution.updateMany({
       where: { id: solutionId, batchId, ranAt: null },
       data: { ...data, ranAt: new Date() },

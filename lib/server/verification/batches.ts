@@ -295,6 +295,9 @@ export async function writeVerification({
       const verificationOutcome = environment
         ? ENVIRONMENT_FAILURE
         : summarizeOutcome(verdict.demo.outcome, verdict.full.outcome);
+      // SQL rules run by a change of the execution result (prisma/sql): triggers/Record.Record_keep_final_labels.sql
+      // and Record.Record_note_changes.sql, running functions/verity_record_execution_changed.sql (the kept final
+      // labels of the record's items) and verity_note_execution_changes.sql (CampaignChange).
       await tx.record.update({
         where: { id: recordId },
         data: { executableValid: environment ? null : validity, verificationOutcome, verifiedAt: new Date() },
@@ -304,6 +307,9 @@ export async function writeVerification({
       // record says why (the next batch verifies it again).
       const verificationOutcome = markerOutcome(verdict);
       if (verificationOutcome) {
+        // SQL rules run by a change of the execution result (prisma/sql): triggers/Record.Record_keep_final_labels.sql
+        // and Record.Record_note_changes.sql, running functions/verity_record_execution_changed.sql (the kept final
+        // labels of the record's items) and verity_note_execution_changes.sql (CampaignChange).
         await tx.record.update({
           where: { id: recordId },
           data: { executableValid: null, verificationOutcome, verifiedAt: new Date() },
@@ -335,6 +341,8 @@ export async function writeVerification({
           createdById: personIdOf(actor),
         },
       });
+      // SQL rules run by a change of the flag (prisma/sql): triggers/Record.Record_note_changes.sql, running
+      // functions/verity_note_execution_changes.sql (CampaignChange).
       if (flakiness.flaky !== null)
         await tx.record.update({ where: { id: recordId }, data: { flaky: flakiness.flaky } });
     }

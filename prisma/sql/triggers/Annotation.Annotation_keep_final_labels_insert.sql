@@ -1,0 +1,4 @@
+-- After INSERT on "Annotation" (each statement): keeps the label counters and the final-label row
+-- of the items the labels belong to on "CampaignItem". Runs functions/verity_annotations_changed.sql.
+CREATE TRIGGER "Annotation_keep_final_labels_insert" AFTER INSERT ON "Annotation"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_annotations_changed();

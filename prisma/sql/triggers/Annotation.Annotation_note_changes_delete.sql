@@ -1,0 +1,4 @@
+-- After DELETE on "Annotation" (each statement): notes in "CampaignChange" the campaigns whose
+-- agreement figures change. Runs functions/verity_note_annotation_changes.sql.
+CREATE TRIGGER "Annotation_note_changes_delete" AFTER DELETE ON "Annotation"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_note_annotation_changes();

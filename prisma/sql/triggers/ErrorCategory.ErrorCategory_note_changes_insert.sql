@@ -1,0 +1,4 @@
+-- After INSERT on "ErrorCategory" (each statement): notes in "CampaignChange" the campaigns whose
+-- agreement figures change. Runs functions/verity_note_category_changes.sql.
+CREATE TRIGGER "ErrorCategory_note_changes_insert" AFTER INSERT ON "ErrorCategory"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_note_category_changes();

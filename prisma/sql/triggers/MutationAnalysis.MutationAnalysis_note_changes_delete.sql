@@ -1,0 +1,4 @@
+-- After DELETE on "MutationAnalysis" (each statement): notes in "CampaignChange" the campaigns
+-- whose agreement figures change. Runs functions/verity_note_record_changes.sql.
+CREATE TRIGGER "MutationAnalysis_note_changes_delete" AFTER DELETE ON "MutationAnalysis"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_note_record_changes();
