@@ -41,6 +41,8 @@ export type RunView = {
   /** What a stored run failed for want of (lib/runs/environment-failure.ts). */
   environmentKind?: string | null;
   environmentMissing?: string | null;
+  /** The dataset environment version the run had mounted (null: none). */
+  environmentVersion?: number | null;
 };
 
 /** The record run action a page hands the run panels (app/(app)/records/actions.ts): canonical runs, or a scratch copy. */
@@ -78,6 +80,7 @@ export function RunResult({
           exit {result.exitCode ?? "—"}
           {result.signal ? ` (${result.signal})` : ""} · {timing(result)} · {result.backend}
           {result.toolchain ? ` · ${result.toolchain}` : ""}
+          {result.environmentVersion ? ` · dataset environment v${result.environmentVersion}` : ""}
           {result.limit ? ` · ${result.limit} limit` : ""}
           {runConditions(result) ? ` · ${runConditions(result)}` : ""}
         </span>

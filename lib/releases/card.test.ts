@@ -69,6 +69,29 @@ describe("sizeCategory", () => {
 });
 
 describe("releaseCard", () => {
+  it("says which harness profiles and dataset environment versions the verification runs used", () => {
+    const base = summary();
+    const card = releaseCard({
+      ...base,
+      disclosure: {
+        ...base.disclosure,
+        sandbox: {
+          ...base.disclosure.sandbox,
+          harness: { go: "go-testify" },
+          environments: [
+            { version: null, runs: 4, declared: null },
+            { version: 2, runs: 6, declared: "go: github.com/stretchr/testify@v1.8.0" },
+          ],
+        },
+      },
+    });
+    expect(card).toContain("- **Harness**: Go ran with go-testify; the other languages with AutoCodeBench's rules.");
+    expect(card).toContain(
+      "- **Dataset environment**: version 2 (go: github.com/stretchr/testify@v1.8.0) in 6 runs; 4 runs with none.",
+    );
+    expect(releaseCard(summary())).not.toContain("Dataset environment");
+  });
+
   it("opens with YAML front matter naming both data files as configs and the size category", () => {
     const card = releaseCard(summary());
     const [, yaml, body] = card.split(/^---$/m);

@@ -4,7 +4,7 @@
 import { reportToMarkdown } from "@/lib/reports/format";
 import { languageName, sortedLanguages } from "@/lib/reports/languages";
 
-import type { ReleaseSummary } from "./types";
+import type { ReleaseDisclosure, ReleaseSummary } from "./types";
 import { countOf } from "@/lib/format/count";
 
 /** The Hugging Face size category of a dataset of `n` records (`n<1K`, `1K<n<10K`, …). */
@@ -104,6 +104,7 @@ function disclosure(release: ReleaseSummary): string {
           `- **Inconclusive execution**: ${plural(method.sandbox.inconclusive, "record")} timed out in a way a busy machine could explain, even run again alone; their execution counts as not known, never as failing.`,
         ]
       : []),
+    ...environmentLines(method.sandbox),
   ];
   const toolchains = method.sandbox.toolchains.length
     ? [
@@ -170,4 +171,24 @@ function leftOutOfRates(release: ReleaseSummary): string[] {
 
 function validity(release: ReleaseSummary): string {
   return release.validity.campaigns.length ? release.validity.campaigns.join(", ") : "(none)";
+}
+
+/** Which harness profiles and dataset environment versions the verification runs used (releases cut before they were kept say nothing). */
+function environmentLines(sandbox: ReleaseDisclosure["sandbox"]): string[] {
+  const lines: string[] = [];
+  const profiles = Object.entries(sandbox.harness ?? {});
+  if (profiles.length)
+    lines.push(
+      `- **Harness**: ${profiles.map(([language, profile]) => `${languageName(language)} ran with ${profile}`).join(", ")}; the other languages with AutoCodeBench's rules.`,
+    );
+  const used = (sandbox.environments ?? []).filter((row) => row.version !== null);
+  if (used.length)
+    lines.push(
+      `- **Dataset environment**: ${used.map((row) => `version ${row.version} (${row.declared ?? "its declaration is gone"}) in ${plural(row.runs, "run")}`).join("; ")}${
+        (sandbox.environments ?? []).some((row) => row.version === null)
+          ? `; ${plural(sandbox.environments!.find((row) => row.version === null)!.runs, "run")} with none`
+          : ""
+      }.`,
+    );
+  return lines;
 }

@@ -56,6 +56,12 @@ export type ReleaseDisclosure = {
      * known, never counted failing. Absent from releases cut before it was kept.
      */
     inconclusive?: number;
+    /**
+     * The dataset environments batch verification ran with (version null: none), with what each
+     * declared, and the harness profile each language ran with. Absent from releases cut before them.
+     */
+    environments?: { version: number | null; runs: number; declared: string | null }[];
+    harness?: Record<string, string>;
   };
   revisions: { accepted: number; rejected: number; waiting: number };
   /**

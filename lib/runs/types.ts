@@ -30,5 +30,7 @@ export type VerificationRun = {
   /** What the run failed for want of (lib/runs/environment-failure.ts); null when it did not. */
   environmentKind: string | null;
   environmentMissing: string | null;
+  /** The dataset environment version it had mounted (null: none). */
+  environmentVersion: number | null;
   createdAt: Date;
 };

@@ -113,6 +113,8 @@ export async function cutRelease({
         backends: describeBackends(getSandboxRouter().config),
         toolchains: facts.toolchains,
         inconclusive: facts.inconclusive,
+        environments: facts.environments,
+        harness: facts.harness,
         reference: facts.languages.flatMap((language) => {
           try {
             return [{ language, label: REFERENCE_VERSIONS[parseLanguage(language)].label }];

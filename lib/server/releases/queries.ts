@@ -1,5 +1,8 @@
 import "server-only";
 
+import { describeSpec, environmentSpecSchema } from "@/lib/records/environment-spec";
+import { harnessChoiceSchema } from "@/lib/records/harness";
+
 import { INCONCLUSIVE } from "@/lib/records/verification";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { DiffEntry } from "@/lib/releases/diff";
@@ -60,16 +63,19 @@ export async function releaseMethodFacts({
   labels: NonNullable<ReleaseDisclosure["labels"]>;
   languages: string[];
   inconclusive: number;
+  environments: NonNullable<ReleaseDisclosure["sandbox"]["environments"]>;
+  harness: Record<string, string>;
 }> {
   assertCan(actor, "releases:write");
-  const [[perItem], toolchains, revisions, languages, inconclusive, [labels]] = await Promise.all([
-    prisma().$queryRawUnsafe<{ mean: number | null; min: number | null; max: number | null; items: number }[]>(
-      `SELECT avg(n)::float8 AS mean, min(n) AS min, max(n) AS max, count(*)::int AS items
+  const [[perItem], toolchains, revisions, languages, inconclusive, [labels], environmentRuns, dataset] =
+    await Promise.all([
+      prisma().$queryRawUnsafe<{ mean: number | null; min: number | null; max: number | null; items: number }[]>(
+        `SELECT avg(n)::float8 AS mean, min(n) AS min, max(n) AS max, count(*)::int AS items
        FROM ${finalLabelsOf("$1::text[]")} WHERE n > 0`,
-      campaignIds,
-    ),
-    // Batch verification's runs and the evidence recomputed on accepted repairs: what the labels saw.
-    prisma().$queryRaw<{ language: string; backend: string; toolchain: string | null; runs: number }[]>`
+        campaignIds,
+      ),
+      // Batch verification's runs and the evidence recomputed on accepted repairs: what the labels saw.
+      prisma().$queryRaw<{ language: string; backend: string; toolchain: string | null; runs: number }[]>`
       SELECT language, backend, toolchain, sum(runs)::int AS runs FROM (
         SELECT r.language, rr.backend, rr.toolchain, count(*) AS runs
         FROM "RunResult" rr JOIN "Record" r ON r.id = rr."recordId"
@@ -81,21 +87,29 @@ export async function releaseMethodFacts({
         WHERE r."datasetId" = ${datasetId} AND rv.status = 'ACCEPTED' AND rv."evidenceBackend" IS NOT NULL
         GROUP BY 1, 2, 3
       ) runs GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 NULLS FIRST`,
-    prisma().recordRevision.groupBy({
-      by: ["status"],
-      where: { record: { datasetId }, status: { not: "ORIGINAL" } },
-      _count: { _all: true },
-    }),
-    prisma().record.findMany({ where: { datasetId }, select: { language: true }, distinct: ["language"] }),
-    prisma().record.count({ where: { datasetId, verificationOutcome: INCONCLUSIVE } }),
-    // What each label's author was shown: a pre-reveal copy is kept exactly when the critic was hidden
-    // from them on every read (submitAnnotation), whatever the campaign is called. Gold items count in no figure.
-    prisma().$queryRaw<{ criticHidden: number; criticShown: number }[]>`
+      prisma().recordRevision.groupBy({
+        by: ["status"],
+        where: { record: { datasetId }, status: { not: "ORIGINAL" } },
+        _count: { _all: true },
+      }),
+      prisma().record.findMany({ where: { datasetId }, select: { language: true }, distinct: ["language"] }),
+      prisma().record.count({ where: { datasetId, verificationOutcome: INCONCLUSIVE } }),
+      // What each label's author was shown: a pre-reveal copy is kept exactly when the critic was hidden
+      // from them on every read (submitAnnotation), whatever the campaign is called. Gold items count in no figure.
+      prisma().$queryRaw<{ criticHidden: number; criticShown: number }[]>`
       SELECT (count(*) FILTER (WHERE a."preRevealValid" IS NOT NULL))::int AS "criticHidden",
              (count(*) FILTER (WHERE a."preRevealValid" IS NULL))::int AS "criticShown"
       FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"
       WHERE i."campaignId" = ANY(${campaignIds}::text[]) AND NOT i.gold`,
-  ]);
+      // Which environment version the verification runs had mounted, with what that version declared.
+      prisma().$queryRaw<{ version: number | null; runs: number; spec: unknown }[]>`
+      SELECT rr."environmentVersion" AS version, count(*)::int AS runs, e.spec
+      FROM "RunResult" rr JOIN "Record" r ON r.id = rr."recordId"
+      LEFT JOIN "DatasetEnvironment" e ON e."datasetId" = r."datasetId" AND e.version = rr."environmentVersion"
+      WHERE r."datasetId" = ${datasetId} AND rr."batchId" IS NOT NULL
+      GROUP BY 1, 3 ORDER BY 1 NULLS FIRST`,
+      prisma().dataset.findUnique({ where: { id: datasetId }, select: { harness: true } }),
+    ]);
   const count = (status: string) => revisions.find((row) => row.status === status)?._count._all ?? 0;
   return {
     annotatorsPerItem: perItem,
@@ -104,6 +118,15 @@ export async function releaseMethodFacts({
     labels,
     languages: languages.map((row) => row.language).sort(),
     inconclusive,
+    environments: environmentRuns.map((row) => {
+      const spec = environmentSpecSchema.safeParse(row.spec);
+      return { version: row.version, runs: row.runs, declared: spec.success ? describeSpec(spec.data) : null };
+    }),
+    harness: Object.fromEntries(
+      Object.entries(harnessChoiceSchema.safeParse(dataset?.harness ?? {}).data ?? {}).flatMap(([language, profile]) =>
+        profile ? [[language, profile]] : [],
+      ),
+    ),
   };
 }
 

@@ -148,7 +148,7 @@ export async function latestVerificationRuns(recordIds: readonly number[]): Prom
   const rows = await prisma().$queryRaw<VerificationRun[]>`
     SELECT r.id, r."recordId", r.kind, r."batchId", r.backend, r.outcome, r."exitCode", r.signal, r."timeMs", r."compileMs", r."runMs",
            r.toolchain, r."limit", r.stdout, r.stderr, r."compileOutput", r."stdoutTruncated", r."stderrTruncated", r.program,
-           r."waitMs", r."loadAverage", r."verdictNote", r."environmentKind", r."environmentMissing", r."createdAt"
+           r."waitMs", r."loadAverage", r."verdictNote", r."environmentKind", r."environmentMissing", r."environmentVersion", r."createdAt"
     FROM "RunResult" r
     JOIN (
       SELECT DISTINCT ON ("recordId") "recordId", "batchId"
