@@ -42,7 +42,12 @@ test("a missing module is the environment's failure, grouped on the batch page w
     "href",
     `/records/${ids["Needs a module that is not installed."]}`,
   );
-  await expect(page.getByTestId("environment-fix")).toContainText("install what is missing into the sandbox");
+  const fix = page.getByTestId("environment-fix");
+  await expect(fix).toContainText("add what is missing, pinned, to the dataset’s environment");
+  await expect(fix.getByRole("link", { name: "the dataset’s environment" })).toHaveAttribute(
+    "href",
+    /\/datasets\/[^/]+\/environment$/,
+  );
   // The runs keep the reference sandbox's outcome, with what was missing beside it.
   await expect(page.getByTestId("batch-runs")).toContainText("missing module networkx_verity_absent");
 

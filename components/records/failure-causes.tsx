@@ -22,7 +22,9 @@ export function FailureCauses({
   unavailable,
   errored,
   groups,
+  dataset,
 }: {
+  dataset: string;
   failed: number;
   environmentFailed: number;
   unavailable: number;
@@ -84,9 +86,16 @@ export function FailureCauses({
             </tbody>
           </table>
           <p className="mt-3 text-sm text-slate-700" data-testid="environment-fix">
-            To fix: install what is missing into the sandbox (see &ldquo;The reference image&rsquo;s libraries&rdquo; in
-            docs/sandbox.md), then verify again: the next batch verifies these records again. A dataset cannot declare
-            its own dependencies yet.
+            To fix: add what is missing, pinned, to{" "}
+            <Link
+              href={`/datasets/${encodeURIComponent(dataset)}/environment`}
+              className="text-indigo-700 hover:underline"
+            >
+              the dataset&rsquo;s environment
+            </Link>{" "}
+            (a Python or npm package, a Go module, a Maven artifact, or the Debian package that holds a header or
+            library), or have the operator install what every dataset needs into the sandbox (docs/sandbox.md); then
+            verify again: the next batch verifies these records again.
           </p>
         </>
       ) : null}

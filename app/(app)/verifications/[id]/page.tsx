@@ -58,6 +58,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
         </p>
       ) : null}
       <FailureCauses
+        dataset={progress.dataset}
         failed={progress.failed}
         environmentFailed={progress.environmentFailed}
         unavailable={progress.unavailable}
