@@ -34,7 +34,7 @@ describe("a dataset environment on a recipe", () => {
     const go = withEnvironment(goRecipe, environment(["go"]), ENVIRONMENT_MOUNT);
     expect(go.env.GOPROXY).toBe("file:///env/go/proxy");
     expect(go.env.VERITY_GO_ENV).toBe("/env/go");
-    expect(go.env.GOFLAGS).toBe("-mod=mod");
+    expect(go.env.GOFLAGS).toBe("-mod=mod -trimpath");
   });
 
   it("adds Maven jars to javac's CLASSPATH and to every command that names a class path", () => {

@@ -83,7 +83,7 @@ export const GO_ROOT = `${TOOLCHAINS_DIR}/go`;
  * which `go test` would otherwise work out again in every job (seconds per run). Copied into the
  * job's own cache, so no run writes anything another run reads.
  */
-const GO_CACHE_SEED = `${TOOLCHAINS_DIR}/go-cache-seed`;
+export const GO_CACHE_SEED = `${TOOLCHAINS_DIR}/go-cache-seed`;
 
 /**
  * Each job's go.mod sets the language version to the Go that runs it (`go 1.24.5` with the
@@ -94,8 +94,23 @@ export const GO_RUN_SCRIPT =
   `mkdir -p "$GOCACHE" && { [ ! -d ${GO_CACHE_SEED} ] || cp -r ${GO_CACHE_SEED}/. "$GOCACHE"/; } && ` +
   'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && ' +
   // A dataset environment with Go modules (lib/server/sandbox/environment.ts): its pinned requirements and sums.
-  '{ [ -z "$VERITY_GO_ENV" ] || { cat "$VERITY_GO_ENV/go.mod.require" >> go.mod && cp "$VERITY_GO_ENV/go.sum" go.sum; }; } && ' +
+  // With its build-cache seed: the modules' packages compiled and vetted once (environment-build.ts).
+  '{ [ -z "$VERITY_GO_ENV" ] || { cat "$VERITY_GO_ENV/go.mod.require" >> go.mod && cp "$VERITY_GO_ENV/go.sum" go.sum && ' +
+  '{ [ ! -d "$VERITY_GO_ENV/build-cache" ] || cp -r "$VERITY_GO_ENV/build-cache/." "$GOCACHE"/; }; }; } && ' +
   "exec go test -count=1 .";
+
+/**
+ * The Go settings of a run with a dataset environment that the environment's build-cache seed is
+ * made with too: `-trimpath` keeps the cache keys free of where each job's module cache is.
+ */
+export const GO_ENVIRONMENT_RUN_SETTINGS = {
+  GODEBUG: "installgoroot=all",
+  GOFLAGS: "-mod=mod -trimpath",
+  GOTOOLCHAIN: "local",
+  GO111MODULE: "on",
+  CGO_ENABLED: "0",
+  GOSUMDB: "off",
+} as const;
 
 export const goRecipe = defineRecipe({
   language: "go",
