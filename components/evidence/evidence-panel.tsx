@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { Badge } from "@/components/ui/primitives";
 import { type MutationEvidence, type RecordEvidence, strongestSurvivor } from "@/lib/evidence/types";
+import { countOf } from "@/lib/format/count";
 
 /** The score as a percentage, or a dash when nothing could be measured. */
 function percent(score: number | null): string {
@@ -25,7 +26,7 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
   if (mutation.viable === 0)
     return (
       <span className="text-slate-500">
-        not measured: none of the {mutation.generated} mutants built and finished in time
+        not measured: none of the {countOf(mutation.generated, "mutant")} built and finished in time
       </span>
     );
   const survivor = strongestSurvivor(mutation.survivors);
@@ -36,8 +37,8 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
         <Badge tone={mutation.score !== null && mutation.score < 0.5 ? "amber" : "green"}>
           {percent(mutation.score)}
         </Badge>{" "}
-        {mutation.killed} of {mutation.viable} mutants rejected · demo {percent(mutation.byTest.demo.score)}, full{" "}
-        {percent(mutation.byTest.full.score)}
+        {mutation.killed} of {countOf(mutation.viable, "mutant")} rejected · demo {percent(mutation.byTest.demo.score)},
+        full {percent(mutation.byTest.full.score)}
         {mutation.stillborn > 0 ? ` · ${mutation.stillborn} stillborn (not counted)` : ""}
       </p>
       {survivor ? (
