@@ -13,8 +13,9 @@ import {
 } from "./people";
 
 // Small things a team met in a campaign: the dataset page and "Which critic to trust" scrolled
-// sideways on a 390 px phone, and the record page showed its code in fixed boxes (a two-line test in
-// a 220 px box, a long test cut to 320 px). Each test brings its own dataset.
+// sideways on a 390 px phone, and the record page showed its code, and its repair editor, in fixed
+// boxes (a two-line test in a 220 px box, a long test cut to 320 px, every field's diff in 260 px).
+// Each test brings its own dataset.
 
 test.beforeAll(async ({ browser }) => ensurePeople(browser));
 
@@ -103,4 +104,24 @@ test("Which critic to trust does not scroll sideways at 390 px", async ({ browse
   await expect(page.getByRole("heading", { name: dataset })).toBeVisible();
   const datasetWidths = await scrollsSideways(page);
   expect(datasetWidths.scroll).toBeLessThanOrEqual(datasetWidths.client);
+});
+
+test("the repair editor on the record page is as tall as the field it edits, up to the window", async ({ browser }) => {
+  const page = await signedInPage(browser, admin);
+  const dataset = await datasetWithRecord(page);
+  const [record] = await listRecords(page, dataset);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/records/${record.id}`);
+  const repair = page.getByRole("form", { name: "Propose a revision" });
+  await page.getByRole("button", { name: "Propose a revision" }).click();
+  await expect(repair.getByRole("tab", { name: "Full test" })).toHaveAttribute("aria-selected", "true");
+  const full = repair.getByTestId("diff-revise-full-test");
+  await expect(full.locator(".editor.modified .view-lines")).toContainText("f(0) == 0");
+  // Sixty lines: most of the 900 px window, not a 260 px box.
+  await expect.poll(async () => (await full.boundingBox())?.height ?? 0).toBeGreaterThan(500);
+  await repair.getByRole("tab", { name: "Demo test" }).click();
+  const demo = repair.getByTestId("diff-revise-demo-test");
+  await expect(demo.locator(".editor.modified .view-lines")).toContainText("f(2) == 2");
+  // Two lines, and room for a few more while editing.
+  await expect.poll(async () => (await demo.boundingBox())?.height ?? 0).toBeLessThan(160);
 });
