@@ -10,6 +10,7 @@ import {
   type EnvironmentSpec,
   kindsOf,
 } from "@/lib/records/environment-spec";
+import { DEFAULT_REGISTRIES, type EnvironmentRegistries } from "./config";
 import { GO_CACHE_SEED, GO_ENVIRONMENT_RUN_SETTINGS, GO_ROOT } from "./recipes/go";
 
 /**
@@ -28,6 +29,9 @@ export type BuildResult = { lock: EnvironmentLock; sizeBytes: number; javaJars: 
 export class EnvironmentBuildError extends Error {}
 
 type Log = (line: string) => void;
+
+/** What every kind's builder is given besides its entries and folder. */
+type BuildContext = { log: Log; signal?: AbortSignal; registries: EnvironmentRegistries };
 
 /** Each package manager gets this long before the build is called failed. */
 const STEP_TIMEOUT_MS = 15 * 60_000;
@@ -75,7 +79,7 @@ function runTool(
   });
 }
 
-async function buildPython(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+async function buildPython(entries: string[], dir: string, { log, signal }: BuildContext): Promise<string[]> {
   const target = join(dir, "python");
   await runTool(
     [
@@ -104,7 +108,7 @@ async function buildPython(entries: string[], dir: string, log: Log, signal?: Ab
     .sort();
 }
 
-async function buildNpm(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+async function buildNpm(entries: string[], dir: string, { log, signal }: BuildContext): Promise<string[]> {
   const root = join(dir, "node");
   await mkdir(root, { recursive: true });
   const dependencies = Object.fromEntries(
@@ -129,7 +133,7 @@ async function buildNpm(entries: string[], dir: string, log: Log, signal?: Abort
     .sort();
 }
 
-async function buildGo(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+async function buildGo(entries: string[], dir: string, { log, signal, registries }: BuildContext): Promise<string[]> {
   const work = join(dir, ".go-work");
   const modcache = join(dir, ".go-modcache");
   await mkdir(work, { recursive: true });
@@ -141,9 +145,7 @@ async function buildGo(entries: string[], dir: string, log: Log, signal?: AbortS
     GOFLAGS: "-modcacherw",
     GOTOOLCHAIN: "local",
     GOTELEMETRY: "off",
-    // The module proxy only: "direct" would clone repositories with git.
-    GOPROXY:
-      process.env.GOPROXY && !process.env.GOPROXY.includes("direct") ? process.env.GOPROXY : "https://proxy.golang.org",
+    GOPROXY: registries.goProxy,
   };
   const go = (args: string[], what: string) => runTool(["go", ...args], { cwd: work, env, log, what, signal });
   await go(["mod", "init", "verity.env"], "go mod init");
@@ -239,7 +241,11 @@ async function seedGoBuildCache(
  */
 const mavenRepository = (dir: string) => join(dirname(dir), "..", ".maven-repository");
 
-async function buildMaven(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+async function buildMaven(
+  entries: string[],
+  dir: string,
+  { log, signal, registries }: BuildContext,
+): Promise<string[]> {
   const work = join(dir, ".maven");
   await mkdir(work, { recursive: true });
   const dependencies = entries
@@ -254,7 +260,7 @@ async function buildMaven(entries: string[], dir: string, log: Log, signal?: Abo
       `<groupId>verity.env</groupId><artifactId>env</artifactId><version>1</version><packaging>pom</packaging>` +
       `<dependencies>${dependencies}</dependencies></project>\n`,
   );
-  const mirror = process.env.VERITY_MAVEN_REPOSITORY;
+  const mirror = registries.mavenRepository;
   const settings: string[] = [];
   if (mirror) {
     await writeFile(
@@ -280,7 +286,7 @@ async function buildMaven(entries: string[], dir: string, log: Log, signal?: Abo
   return (await readdir(join(dir, "java"))).filter((name) => name.endsWith(".jar")).sort();
 }
 
-async function buildDebian(entries: string[], dir: string, log: Log, signal?: AbortSignal): Promise<string[]> {
+async function buildDebian(entries: string[], dir: string, { log, signal }: BuildContext): Promise<string[]> {
   const debs = join(dir, ".debs");
   await mkdir(debs, { recursive: true });
   await runTool(["apt-get", "download", "--", ...entries], { cwd: debs, log, what: "apt-get download", signal });
@@ -300,7 +306,7 @@ async function buildDebian(entries: string[], dir: string, log: Log, signal?: Ab
 }
 
 const BUILDERS: Readonly<
-  Record<EnvironmentKind, (entries: string[], dir: string, log: Log, signal?: AbortSignal) => Promise<string[]>>
+  Record<EnvironmentKind, (entries: string[], dir: string, context: BuildContext) => Promise<string[]>>
 > = { python: buildPython, npm: buildNpm, go: buildGo, maven: buildMaven, debian: buildDebian };
 
 /** Bytes under a folder (files only). */
@@ -331,18 +337,20 @@ export async function buildEnvironment({
   dir,
   log,
   signal,
+  registries = DEFAULT_REGISTRIES,
 }: {
   spec: EnvironmentSpec;
   dir: string;
   log: Log;
   signal?: AbortSignal;
+  registries?: EnvironmentRegistries;
 }): Promise<BuildResult> {
   await removeEnvironmentFolder(dir);
   await mkdir(dir, { recursive: true });
   const lock: EnvironmentLock = {};
   for (const kind of kindsOf(spec)) {
     log(`— ${kind}: ${spec[kind].join(", ")}`);
-    lock[kind] = await BUILDERS[kind](spec[kind], dir, log, signal);
+    lock[kind] = await BUILDERS[kind](spec[kind], dir, { log, signal, registries });
     log(`— ${kind}: ${lock[kind].length} resolved`);
   }
   for (const scratch of [".go-work", ".go-modcache", ".go-modcache-seed", ".go-path", ".go-build", ".maven", ".debs"])

@@ -33,7 +33,7 @@ export function withEnvironment(recipe: Recipe, environment: RunEnvironment | nu
   if (kinds.has("npm")) env.NODE_PATH = prepend(`${root}/node/node_modules`, env.NODE_PATH);
   if (kinds.has("go")) {
     // The Go run script appends the environment's requirements to each job's go.mod (GO_RUN_SCRIPT).
-    env.VERITY_GO_ENV = `${root}/go`;
+    env.SANDBOX_GO_ENVIRONMENT = `${root}/go`;
     env.GOPROXY = `file://${root}/go/proxy`;
     env.GOFLAGS = GO_ENVIRONMENT_RUN_SETTINGS.GOFLAGS;
   }

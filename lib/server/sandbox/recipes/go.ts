@@ -95,8 +95,8 @@ export const GO_RUN_SCRIPT =
   'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && ' +
   // A dataset environment with Go modules (lib/server/sandbox/environment.ts): its pinned requirements and sums.
   // With its build-cache seed: the modules' packages compiled and vetted once (environment-build.ts).
-  '{ [ -z "$VERITY_GO_ENV" ] || { cat "$VERITY_GO_ENV/go.mod.require" >> go.mod && cp "$VERITY_GO_ENV/go.sum" go.sum && ' +
-  '{ [ ! -d "$VERITY_GO_ENV/build-cache" ] || cp -r "$VERITY_GO_ENV/build-cache/." "$GOCACHE"/; }; }; } && ' +
+  '{ [ -z "$SANDBOX_GO_ENVIRONMENT" ] || { cat "$SANDBOX_GO_ENVIRONMENT/go.mod.require" >> go.mod && cp "$SANDBOX_GO_ENVIRONMENT/go.sum" go.sum && ' +
+  '{ [ ! -d "$SANDBOX_GO_ENVIRONMENT/build-cache" ] || cp -r "$SANDBOX_GO_ENVIRONMENT/build-cache/." "$GOCACHE"/; }; }; } && ' +
   "exec go test -count=1 .";
 
 /**
