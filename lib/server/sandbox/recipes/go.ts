@@ -42,6 +42,16 @@ function importName(spec: GoImport): string {
 }
 
 /**
+ * Go source with its comments and string literals blanked, for telling whether a package is used:
+ * "a list of strings." in a comment is no call to package strings.
+ */
+function codeOnly(source: string): string {
+  return source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'/g, (text) =>
+    text.replace(/[^\n]/g, " "),
+  );
+}
+
+/**
  * Splices Go into one `package main` test file: imports of both parts merged, deduped, and the
  * unused ones dropped (Go refuses unused imports, and the two parts often import the same packages
  * for different uses). When the test has no `func TestXxx`, a test calling its entry point is added.
@@ -56,6 +66,7 @@ export function spliceGo(solution: string, test: string): string {
     if (entry) bodyTest += `\n\nfunc TestSandboxEntry(t *testing.T) {\n\t${entry}()\n}`;
   }
   const code = `${bodySolution}\n\n${bodyTest}`;
+  const uses = codeOnly(code);
   const seen = new Set<string>();
   const imports: GoImport[] = [];
   for (const spec of [...parseImports(solution), ...parseImports(test), { alias: null, path: "testing" }]) {
@@ -63,7 +74,7 @@ export function spliceGo(solution: string, test: string): string {
     if (seen.has(key)) continue;
     seen.add(key);
     const name = importName(spec);
-    const isUsed = name === "_" || name === "." || new RegExp(`(?<![\\w.])${name}\\s*\\.`).test(code);
+    const isUsed = name === "_" || name === "." || new RegExp(`(?<![\\w.])${name}\\s*\\.\\s*[A-Za-z_]`).test(uses);
     if (isUsed) imports.push(spec);
   }
   const importBlock = imports.length
