@@ -4,8 +4,9 @@ import { admin, ensureAdmin, importRecords, signedInPage, unique } from "./peopl
 
 // An admin gives a dataset an environment through the pages: from the dataset, the Environment link;
 // a pinned PyPI package builds (its log shows, then the version is in use, with what it resolved);
-// an unpinned one is refused under its own text area, and nothing typed is lost. The build reaches
-// PyPI, as a team's server reaches its registries.
+// an unpinned one is refused under its own text area, and nothing typed is lost; a package npm does
+// not have fails the build, which says the version in use stays. The builds reach PyPI and npm, as a
+// team's server reaches its registries.
 test("an admin builds a dataset's environment and is told which entry is not pinned", async ({ browser }) => {
   test.setTimeout(180_000);
   await ensureAdmin(browser);
@@ -49,6 +50,17 @@ test("an admin builds a dataset's environment and is told which entry is not pin
   await expect(python).toHaveValue("tabulate==0.9.0\nnumpy");
   await expect(npm).toHaveValue("js-md5@0.8.3");
   await expect(page.getByTestId("environment-version-2")).toHaveCount(0);
+
+  // A package the registry does not have: the build fails with npm's words, version 1 stays in use.
+  await python.fill("tabulate==0.9.0");
+  await npm.fill("verity-no-such-package-for-tests@1.0.0");
+  await page.getByRole("button", { name: "Build new version" }).click();
+  const versionTwo = page.getByTestId("environment-version-2");
+  await expect(versionTwo).toContainText("failed", { timeout: 120_000 });
+  await expect(versionTwo).toContainText("404");
+  await expect(versionTwo).toContainText("Version 1 stays in use.");
+  await expect(page.getByText(/^Version 2 failed: npm install failed .* Version 1 stays in use\.$/)).toBeVisible();
+  await expect(versionOne).toContainText("in use");
 
   // Reloaded, the form starts from the version in use.
   await page.reload();

@@ -7,6 +7,9 @@ import type { Action } from "@/lib/actions/result";
 
 type Log = { status: "BUILDING" | "READY" | "FAILED"; log: string; error: string | null };
 
+/** Terminal colour codes some tools print (pip's warnings): shown as text they are noise. */
+const COLOUR_CODES = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
 /** How often the log is read while the version builds (the build writes it every 2 s). */
 const POLL_MS = 2_000;
 
@@ -67,7 +70,7 @@ export function BuildLog({
         aria-label={`Build log of version ${version}`}
         className="max-h-80 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100"
       >
-        {log.log || "Waiting for the first lines…"}
+        {log.log.replace(COLOUR_CODES, "") || "Waiting for the first lines…"}
       </pre>
     </div>
   );

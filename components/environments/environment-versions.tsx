@@ -52,7 +52,7 @@ export function EnvironmentVersions({ versions, inUse }: { versions: Version[]; 
                 <span className="font-mono text-xs">{version.spec ? describeSpec(version.spec) : "—"}</span>
                 {version.status === "FAILED" ? (
                   <p className="mt-1 text-xs text-red-800">
-                    {version.error ?? "The build failed."}{" "}
+                    {`${(version.error ?? "The build failed").replace(/\.$/, "")}.`}{" "}
                     {inUse === null
                       ? "No version is in use: runs see the sandbox's own libraries only."
                       : inUse < version.version
