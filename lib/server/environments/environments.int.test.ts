@@ -186,6 +186,34 @@ describe("environments per dataset (data functions and the build)", () => {
     );
   });
 
+  it("reads a build that stopped writing its log (a restart) as cut off, and lets the next one start", async () => {
+    const dataset = await makeDataset("env-cut-off");
+    const first = await declareEnvironment({
+      actor: admin,
+      datasetName: dataset.name,
+      spec: { npm: ["js-md5@0.8.3"] },
+    });
+    // The server that built it stopped three minutes ago: nothing has written its row since.
+    await prisma()
+      .$executeRaw`UPDATE "DatasetEnvironment" SET "updatedAt" = now() - interval '3 minutes' WHERE id = ${first.id}`;
+    const listed = await listEnvironments({ actor: admin, datasetName: dataset.name });
+    expect(listed.versions[0]).toMatchObject({ version: 1, status: "FAILED", error: expect.stringMatching(/cut off/) });
+    expect(await environmentLog({ actor: admin, datasetName: dataset.name, version: 1 })).toMatchObject({
+      status: "FAILED",
+      error: expect.stringMatching(/cut off/),
+    });
+    const second = await declareEnvironment({
+      actor: admin,
+      datasetName: dataset.name,
+      spec: { npm: ["js-md5@0.8.3"] },
+    });
+    expect(second.version).toBe(2);
+    expect(
+      await prisma().datasetEnvironment.findFirstOrThrow({ where: { id: first.id }, select: { status: true } }),
+    ).toEqual({ status: "FAILED" });
+    await finishEnvironmentBuild(second.id, { error: "stopped by the test", log: "" });
+  });
+
   it("pages versions newest first, 20 at a time", async () => {
     const dataset = await makeDataset("env-pages");
     await prisma().datasetEnvironment.createMany({

@@ -81,7 +81,7 @@ export const sandboxSettings = {
 };
 
 /** The module proxies of a GOPROXY list, without "direct" and "off"; the default when none is left. */
-export function goProxyFrom(list: string | undefined): string {
+function goProxyFrom(list: string | undefined): string {
   const proxies = (list ?? "")
     .split(/[,|]/)
     .map((entry) => entry.trim())
