@@ -2,7 +2,7 @@ import "server-only";
 
 import { spawn } from "node:child_process";
 import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 import {
   type EnvironmentKind,
@@ -378,15 +378,17 @@ async function buildRust(entries: string[], dir: string, { log, signal, registri
       await cp(join(built, file), join(deps, file));
   const args = ["-L", `dependency=${ENVIRONMENT_MOUNT}/rust/deps`];
   for (const { name, version } of declared) {
-    const artifact = artifacts.find((message) => message.package_id && isPackage(message.package_id, name, version));
-    // An rlib, or a procedural macro's shared library.
-    const file = artifact?.filenames?.find((path) => /\.(rlib|so)$/.test(path));
-    if (!artifact?.target || !file)
+    // The crate's library: an rlib, or a procedural macro's shared library (not its build script).
+    const library = artifacts
+      .filter((message) => message.package_id && isPackage(message.package_id, name, version))
+      .map((message) => ({
+        crate: message.target?.name,
+        file: message.filenames?.find((path) => /\.(rlib|so)$/.test(path)),
+      }))
+      .find(({ crate, file }) => crate && file);
+    if (!library?.crate || !library.file)
       throw new EnvironmentBuildError(`cargo build: no library of ${name} ${version} was built`);
-    args.push(
-      "--extern",
-      `${artifact.target.name}=${ENVIRONMENT_MOUNT}/rust/deps/${file.slice(file.lastIndexOf("/") + 1)}`,
-    );
+    args.push("--extern", `${library.crate}=${ENVIRONMENT_MOUNT}/rust/deps/${basename(library.file)}`);
   }
   await writeFile(join(dir, "rust", "extern.args"), `${args.join("\n")}\n`);
   const lock = await readFile(join(work, "Cargo.lock"), "utf8");

@@ -1,9 +1,10 @@
 // A dataset environment's Rust crates, for real: built with cargo from crates.io into a read-only
 // folder and named to the Rust recipe's rustc at /env, beside the reference's prebuilt rand, regex
-// and md5. Its own file (the other kinds are in environment.sandbox.test.ts) so its two small crates
+// and md5. Its own file (the other kinds are in environment.sandbox.test.ts) so its three small crates
 // build in seconds. unicode-normalization: a package name with a '-' (its crate is
 // unicode_normalization) and one dependency (tinyvec), which rustc finds through `-L dependency`; and
-// md5, which the reference names too: the environment's replaces it (two `--extern md5` are E0464).
+// md5, which the reference names too: the environment's replaces it (two `--extern md5` are E0464);
+// and semver, which has a build script (cargo reports it as an artifact of the package too).
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,7 +45,8 @@ const test =
   "#[test]\nfn test_composed() {\n" +
   '    assert_eq!(composed("e\\u{301}"), "\\u{e9}");\n' +
   '    assert_eq!(format!("{:x}", md5::compute(composed("a"))), "0cc175b9c0f1b6a831c399e269772661");\n' +
-  '    assert!(regex::Regex::new("^a+$").unwrap().is_match(&composed("aa")));\n}\n';
+  '    assert!(regex::Regex::new("^a+$").unwrap().is_match(&composed("aa")));\n' +
+  '    assert_eq!(semver::Version::parse("1.2.3").unwrap().minor, 2);\n}\n';
 
 describe.skipIf(skip)(`a dataset environment's Rust crates${skip ? ` (skipped: ${status.problem})` : ""}`, () => {
   beforeAll(async () => {
@@ -53,7 +55,7 @@ describe.skipIf(skip)(`a dataset environment's Rust crates${skip ? ` (skipped: $
     await chmod(root, 0o755);
     const started = Date.now();
     built = await buildEnvironment({
-      spec: environmentSpecSchema.parse({ rust: ["unicode-normalization@0.1.24", "md5@0.7.0"] }),
+      spec: environmentSpecSchema.parse({ rust: ["unicode-normalization@0.1.24", "md5@0.7.0", "semver@1.0.23"] }),
       dir: join(root, "v1"),
       log: () => undefined,
     });
