@@ -23,7 +23,8 @@ const { startEmbeddedPostgres } = await import("@/lib/server/db/embedded-postgre
 const { importRecords } = await import("@/lib/server/imports/imports");
 const { applyMigrations } = await import("@/lib/server/db/migrate");
 const { closePgPool } = await import("@/lib/server/db/pool");
-const { claimNextItem, submitAnnotation } = await import("@/lib/server/labelling/queue");
+const { claimNextItem } = await import("@/lib/server/labelling/claim-next-item");
+const { submitAnnotation } = await import("@/lib/server/labelling/submit-annotation");
 const { runRecord } = await import("@/lib/server/runs/run-record");
 const { verifyRecord } = await import("@/lib/server/verification/jobs");
 

@@ -5,7 +5,7 @@ import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { hashPassword, upsertUserFromCli } from "@/lib/server/users/users";
 
 export function uniqueName(prefix: string): string {

@@ -9,7 +9,8 @@ import { listAuditEvents } from "@/lib/server/audit/audit";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { importRecords } from "@/lib/server/imports/imports";
 import { createInvitation } from "@/lib/server/invitations/invitations";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { adjudicateItem } from "@/lib/server/review/review";
 
 let admin: Actor;

@@ -11,7 +11,10 @@ import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, getWorkItem, skipItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
+import { skipItem } from "@/lib/server/labelling/skip-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { browseRecords, getRecord, listDatasets, listRecords } from "@/lib/server/records/records";
 import { getReviewItem } from "@/lib/server/review/review";
 

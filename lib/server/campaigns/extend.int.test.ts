@@ -9,7 +9,7 @@ import { changeCampaignStatus } from "@/lib/server/campaigns/lifecycle";
 import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 let admin: Actor;
 let dataset: string;

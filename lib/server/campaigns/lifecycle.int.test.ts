@@ -9,7 +9,8 @@ import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/
 import { createCampaign, getCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 let admin: Actor;
 let reviewer: Actor;

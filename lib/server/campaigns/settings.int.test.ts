@@ -9,7 +9,9 @@ import { createCampaign, getCampaign, updateCampaignGuidelines } from "@/lib/ser
 import { updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, getWorkItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 let admin: Actor;
 let annotator: Actor;

@@ -16,7 +16,8 @@ import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns
 import { updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 const RECORDS = 12;
 

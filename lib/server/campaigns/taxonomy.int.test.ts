@@ -10,7 +10,9 @@ import { reorderCampaignCategories } from "@/lib/server/campaigns/taxonomy";
 import { createCampaign, getCampaignProgress, listCategories } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, skipItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { skipItem } from "@/lib/server/labelling/skip-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 let admin: Actor;
 let reviewer: Actor;

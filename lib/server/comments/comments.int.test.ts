@@ -8,7 +8,8 @@ import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { addComment, listAnsweredThreads, listComments, markCommentsRead } from "@/lib/server/comments/comments";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 let admin: Actor;
 let reviewer: Actor;

@@ -21,7 +21,7 @@ import {
   saveCritic,
 } from "./critics";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getDatasetReport } from "@/lib/server/reports/reports";
 
 const SWALLOW = "Exception Swallowing";

@@ -12,7 +12,9 @@ import { criticAnswer } from "@/lib/testing/fake-openai";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, getWorkItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 import { releaseCard } from "@/lib/releases/card";
 import { cutRelease } from "@/lib/server/releases/build-release";

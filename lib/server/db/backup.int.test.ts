@@ -17,7 +17,7 @@ import { disconnectPrisma, prisma } from "./client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { applyMigrations } from "./migrate";
 import { closePgPool } from "./pool";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getCampaignReport } from "@/lib/server/reports/reports";
 import { setEnv } from "@/lib/testing/env";
 

@@ -84,7 +84,7 @@ describe("writes to tables with triggers", () => {
     expect(tables.map(({ table }) => table)).toContain("Annotation");
     const writes = tables.flatMap(({ table, events }) => writesTo(table, events));
     // Some of the writes the rule is about, so a broken search cannot pass by finding nothing.
-    expect(writes.some((write) => write.where.startsWith("lib/server/labelling/queue.ts"))).toBe(true);
+    expect(writes.some((write) => write.where.startsWith("lib/server/labelling/submit-annotation.ts"))).toBe(true);
     expect(writes.length).toBeGreaterThan(10);
     const silent = writes.filter((write) => !hasRuleComment(write.where.split(":")[0], write.line));
     expect(

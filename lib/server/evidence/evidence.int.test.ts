@@ -12,7 +12,9 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, getWorkItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { browseRecords, listRecords } from "@/lib/server/records/records";
 import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
 import { getRecordVerification } from "@/lib/server/runs/runs";

@@ -30,7 +30,11 @@ import {
   setGoldAnswer,
 } from "@/lib/server/gold/gold";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, getWorkItem, renewLease, skipItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
+import { renewLease } from "@/lib/server/labelling/renew-lease";
+import { skipItem } from "@/lib/server/labelling/skip-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getRecord } from "@/lib/server/records/records";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";
 import { adjudicateItem, listReviewQueue } from "@/lib/server/review/review";
@@ -656,7 +660,7 @@ describe("what an annotator can read", () => {
     const { GET: recordsRoute } = await import("@/app/api/v1/datasets/[name]/records/route");
     const { POST: labelRoute } = await import("@/app/api/v1/items/[id]/annotations/route");
     const { GET: campaignsRoute } = await import("@/app/api/v1/campaigns/route");
-    const { listMyAnnotations } = await import("@/lib/server/labelling/queue");
+    const { listMyAnnotations } = await import("@/lib/server/labelling/list-my-annotations");
     const { createApiToken } = await import("@/lib/server/users/tokens");
     const name = uniqueName("looksame");
     const tag = name.replaceAll("-", "_");

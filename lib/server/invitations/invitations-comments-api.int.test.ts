@@ -10,7 +10,7 @@ import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { importRecords } from "@/lib/server/imports/imports";
 import { findOpenInvitation } from "@/lib/server/invitations/invitations";
-import { claimNextItem } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";

@@ -10,7 +10,8 @@ import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { skipItemAndClaimNext, submitAnnotationAndClaimNext } from "@/lib/server/labelling/next-item";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 let admin: Actor;
 

@@ -4,16 +4,15 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 import { criticHiddenRecordIds } from "@/lib/server/auth/visibility";
-import type { AnnotationInput } from "@/lib/validation/campaigns";
 
 import { prisma } from "@/lib/server/db/client";
+import { type Claim, claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { skipItem, type SkipItemParams } from "@/lib/server/labelling/skip-item";
 import {
-  type Claim,
-  claimNextItem,
-  skipItem,
   submitAnnotation,
   type SubmittedAnnotation,
-} from "@/lib/server/labelling/queue";
+  type SubmitAnnotationParams,
+} from "@/lib/server/labelling/submit-annotation";
 
 // The annotator's loop in one request: a label (or a skip) and the claim of the next item go
 // together, so the workspace moves on without a separate trip through /campaigns/{id}/next.
@@ -61,11 +60,7 @@ export async function submitAnnotationAndClaimNext({
   actor,
   itemId,
   input,
-}: {
-  actor: Actor;
-  itemId: string;
-  input: AnnotationInput;
-}): Promise<LabelAndNext> {
+}: SubmitAnnotationParams): Promise<LabelAndNext> {
   assertCan(actor, "labels:write");
   const item = await prisma().campaignItem.findFirst({
     where: { id: itemId, assignments: { some: { userId: actor.id } } },
@@ -88,11 +83,7 @@ export async function skipItemAndClaimNext({
   actor,
   itemId,
   reason,
-}: {
-  actor: Actor;
-  itemId: string;
-  reason: string;
-}): Promise<{ campaignId: string; next: Claim | null }> {
+}: SkipItemParams): Promise<{ campaignId: string; next: Claim | null }> {
   assertCan(actor, "labels:write");
   const item = await prisma().campaignItem.findFirst({
     where: { id: itemId, assignments: { some: { userId: actor.id } } },

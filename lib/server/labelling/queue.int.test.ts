@@ -9,7 +9,11 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 import { createCampaign, getCampaignProgress } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, getWorkItem, renewLease, skipItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
+import { renewLease } from "@/lib/server/labelling/renew-lease";
+import { skipItem } from "@/lib/server/labelling/skip-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 let admin: Actor;
 

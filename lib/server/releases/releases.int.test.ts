@@ -20,7 +20,7 @@ import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { checkRevision, proposeRevision } from "@/lib/server/revisions/queries";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { readResponse } from "@/lib/testing/api-response";

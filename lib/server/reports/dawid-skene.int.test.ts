@@ -11,7 +11,7 @@ import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { getDatasetDawidSkene } from "@/lib/server/reports/dawid-skene";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getDatasetReport } from "@/lib/server/reports/reports";
 
 // Who said what: records 0–5 are Python, 6–7 C++. Annotator 2 disagrees often; record 1 has a gold answer (invalid).

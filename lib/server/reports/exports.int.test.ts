@@ -14,7 +14,7 @@ import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { adjudicateItem } from "@/lib/server/review/review";
 
 type Label = { valid: boolean; categories: string[]; note: string | null; activeMs: number };

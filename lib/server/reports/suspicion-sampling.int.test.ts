@@ -15,7 +15,8 @@ import { campaignReportResponseSchema, datasetReportResponseSchema } from "@/lib
 import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getDatasetDawidSkene } from "@/lib/server/reports/dawid-skene";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";
 import { adjudicateItem } from "@/lib/server/review/review";

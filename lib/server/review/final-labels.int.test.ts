@@ -33,7 +33,7 @@ import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";
 import { adjudicateItem, getQueueNeighbours, listReviewQueue } from "@/lib/server/review/review";
 

@@ -22,7 +22,7 @@ import { prisma } from "@/lib/server/db/client";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { definedFinalLabelsOf, finalLabelsOf } from "./final-labels";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { adjudicateItem } from "./review";
 
 const LANGUAGES = ["python", "cpp"];

@@ -8,7 +8,8 @@ import { getCampaignAgreement } from "@/lib/server/review/agreement";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { adjudicateItem, listReviewQueue } from "@/lib/server/review/review";
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { claimNextItem, submitAnnotation } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getCampaignAgreement } from "@/lib/server/review/agreement";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 

@@ -14,7 +14,7 @@ import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { stopBoss } from "@/lib/server/workers/boss";
 import { expectResponse, readResponse } from "@/lib/testing/api-response";

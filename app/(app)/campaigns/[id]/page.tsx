@@ -20,7 +20,8 @@ import { listAnnotatorProgress } from "@/lib/server/campaigns/annotator-progress
 import { getCampaign, getCampaignProgress, listCategories } from "@/lib/server/campaigns/campaigns";
 import { listAnsweredThreads } from "@/lib/server/comments/comments";
 import { withOthersMessage } from "@/lib/campaigns/with-others";
-import { findItemsWithOthers, listMyAnnotations } from "@/lib/server/labelling/queue";
+import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";
+import { listMyAnnotations } from "@/lib/server/labelling/list-my-annotations";
 import { orNotFound } from "@/lib/server/not-found";
 
 import {

@@ -3,7 +3,7 @@
 import { createAction } from "@/lib/server/action";
 import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItemWithRetry } from "@/lib/server/labelling/next-item";
-import { findItemsWithOthers } from "@/lib/server/labelling/queue";
+import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";
 import { campaignIdSchema } from "@/lib/validation/campaigns";
 
 /**

@@ -8,7 +8,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getCampaign } from "@/lib/server/campaigns/campaigns";
 import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItemWithRetry } from "@/lib/server/labelling/next-item";
-import { findItemsWithOthers } from "@/lib/server/labelling/queue";
+import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";
 import { isDeliberateNavigation } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
 

@@ -8,7 +8,7 @@ import {
   skipItemAndClaimNext,
   submitAnnotationAndClaimNext,
 } from "@/lib/server/labelling/next-item";
-import { renewLease } from "@/lib/server/labelling/queue";
+import { renewLease } from "@/lib/server/labelling/renew-lease";
 import { annotationSchema, skipSchema } from "@/lib/validation/campaigns";
 
 // The workspace's writes. Each calls the function its REST twin calls (items/{id}/annotations,

@@ -28,7 +28,7 @@ import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getRecordEvidence } from "@/lib/server/evidence/evidence";
 import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
-import { getWorkItem } from "@/lib/server/labelling/queue";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
 import { orNotFound } from "@/lib/server/not-found";
 import { CommentThread } from "@/components/comments/comment-thread";
 import { addCommentAction, markCommentsReadAction } from "@/app/(app)/campaigns/[id]/comments/actions";

@@ -1,5 +1,7 @@
 import { withOthersMessage } from "@/lib/campaigns/with-others";
-import { claimNextItem, findItemsWithOthers, getWorkItem } from "@/lib/server/labelling/queue";
+import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";
+import { getWorkItem } from "@/lib/server/labelling/get-work-item";
 import { apiRoute } from "@/lib/server/http";
 
 /**

@@ -1,4 +1,4 @@
-import { submitAnnotation } from "@/lib/server/labelling/queue";
+import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { annotationSchema } from "@/lib/validation/campaigns";
 

@@ -1,4 +1,4 @@
-import { renewLease } from "@/lib/server/labelling/queue";
+import { renewLease } from "@/lib/server/labelling/renew-lease";
 import { apiRoute } from "@/lib/server/http";
 
 /** POST /api/v1/items/{id}/lease → {leaseExpiresAt}: extends the caller's lease while they work. */

@@ -1,4 +1,4 @@
-import { skipItem } from "@/lib/server/labelling/queue";
+import { skipItem } from "@/lib/server/labelling/skip-item";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { skipSchema } from "@/lib/validation/campaigns";
 

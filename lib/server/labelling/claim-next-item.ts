@@ -1,0 +1,62 @@
+import "server-only";
+
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+
+import { assertOpenForClaims } from "@/lib/server/campaigns/lifecycle";
+import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { prisma } from "@/lib/server/db/client";
+import { goldTurn } from "@/lib/server/labelling/gold-queue";
+import { nextSampleItem, releaseExpiredLeases, takeSlot } from "@/lib/server/labelling/queries";
+
+export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
+
+/**
+ * Claims the actor's next item in a campaign with a lease: their current unexpired lease if they
+ * have one (two tabs get the same item), otherwise the first item in campaign order that has a free
+ * slot, is in one of their languages and that they never held — or, at a secret draw under the
+ * campaign's gold share and while such a sample item remains, a gold item (gold-queue.ts), which
+ * looks and behaves like any other. The item row is locked (another claim's row is waited for only
+ * when nothing else is free: nextSampleItem) and its slot counter bumped in the same transaction, so
+ * an item never exceeds its overlap. Returns null when no item can be handed to the actor now
+ * (findItemsWithOthers tells whether one may come back). Scope: labels:write.
+ */
+export async function claimNextItem({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<Claim | null> {
+  assertCan(actor, "labels:write");
+  const campaign = await getCampaign({ actor, campaignId });
+  return prisma().$transaction(async (tx) => {
+    // One claim at a time per annotator and campaign, so two tabs cannot take two items.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.id}), hashtext(${campaignId}))`;
+    await assertOpenForClaims(tx, campaignId);
+    const current = await tx.assignment.findFirst({
+      where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
+      select: { itemId: true, leaseExpiresAt: true, item: { select: { recordId: true } } },
+    });
+    if (current)
+      return {
+        itemId: current.itemId,
+        recordId: current.item.recordId,
+        leaseExpiresAt: current.leaseExpiresAt,
+        isNew: false,
+      };
+    await releaseExpiredLeases(tx, campaignId);
+    // Gold items come at the campaign's gold share, and only while sample items remain for the
+    // actor: someone who joins a finished campaign gets nothing rather than a run of gold items, and
+    // "still available" (forecastGold) counts exactly what the queue will hand out.
+    const sample = await nextSampleItem(tx, { actor, campaignId });
+    if (!sample) return null;
+    const gold = await goldTurn(tx, { actor, campaignId });
+    const candidate = (gold.isTurn ? await gold.takeGoldItem() : null) ?? sample;
+    if (!(await takeSlot(tx, candidate.id))) throw new AppError("CONFLICT", "That item was just taken; try again.");
+    const leaseExpiresAt = new Date(Date.now() + campaign.leaseMinutes * 60_000);
+    await tx.assignment.create({ data: { itemId: candidate.id, userId: actor.id, leaseExpiresAt } });
+    return { itemId: candidate.id, recordId: candidate.recordId, leaseExpiresAt, isNew: true };
+  });
+}

@@ -1,0 +1,99 @@
+import "server-only";
+
+import { storedCriticRules } from "@/lib/records/critic";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor } from "@/lib/server/auth/permissions";
+import { AppError } from "@/lib/server/errors";
+
+import { prisma } from "@/lib/server/db/client";
+import { recordViewSelect } from "@/lib/server/records/records";
+import {
+  criticAsSeen,
+  criticHiddenRecordIds,
+  evidenceHiddenRecordIds,
+  executionAsSeen,
+  executionHiddenRecordIds,
+  whyCriticHidden,
+} from "@/lib/server/auth/visibility";
+
+/**
+ * What the annotator's record view needs for one item: the record, the campaign's taxonomy, the
+ * actor's lease and label with its revisions. The critic is left out while blind mode hides it from
+ * the actor, and the execution columns while a campaign showing "nothing" does (visibility.ts), so
+ * they never reach the browser early. Scoped to items the actor
+ * holds or held: anything else is NOT_FOUND. Scope: labels:write.
+ */
+export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: string }) {
+  assertCan(actor, "labels:write");
+  const item = await prisma().campaignItem.findFirst({
+    where: { id: itemId, assignments: { some: { userId: actor.id } } },
+    select: {
+      id: true,
+      language: true,
+      campaign: {
+        select: {
+          id: true,
+          name: true,
+          blind: true,
+          leaseMinutes: true,
+          guidelines: true,
+          requireInvalidNote: true,
+          categories: {
+            orderBy: { position: "asc" },
+            select: { key: true, label: true, description: true, invalidating: true },
+          },
+        },
+      },
+      assignments: { where: { userId: actor.id }, select: { status: true, leaseExpiresAt: true } },
+      annotations: {
+        where: { userId: actor.id },
+        select: {
+          id: true,
+          valid: true,
+          categories: true,
+          note: true,
+          testLine: true,
+          needsReview: true,
+          revision: true,
+          preRevealValid: true,
+          preRevealCategories: true,
+          activeMs: true,
+          revisions: {
+            orderBy: { revision: "desc" },
+            select: { revision: true, valid: true, categories: true, note: true, createdAt: true },
+          },
+        },
+      },
+      record: { select: recordViewSelect },
+    },
+  });
+  if (!item) throw new AppError("NOT_FOUND", "No such item.");
+  const annotation = item.annotations[0] ?? null;
+  const [hidden, executionHidden, evidenceHidden] = await Promise.all([
+    criticHiddenRecordIds({ actor, recordIds: [item.record.id] }),
+    executionHiddenRecordIds({ actor, recordIds: [item.record.id] }),
+    evidenceHiddenRecordIds({ actor, recordIds: [item.record.id] }),
+  ]);
+  const isCriticVisible = !hidden.has(item.record.id);
+  // The workspace says why: a label here shows it only when this campaign alone hides it.
+  const criticHiddenBy = isCriticVisible
+    ? null
+    : await whyCriticHidden({ actor, recordId: item.record.id, campaignId: item.campaign.id });
+  const isExecutionVisible = !executionHidden.has(item.record.id);
+  const { critic: stored, ...record } = executionAsSeen(item.record, !isExecutionVisible);
+  const critic = criticAsSeen(stored, !isCriticVisible);
+  return {
+    itemId: item.id,
+    campaign: item.campaign,
+    assignment: item.assignments[0] ?? null,
+    annotation,
+    isCriticVisible,
+    criticHiddenBy,
+    isExecutionVisible,
+    isEvidenceVisible: !evidenceHidden.has(item.record.id),
+    record: {
+      ...record,
+      critic: critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null,
+    },
+  };
+}
