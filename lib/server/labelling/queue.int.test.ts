@@ -8,6 +8,7 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 
 import { createCampaign, getCampaignProgress } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
+import { pgPool } from "@/lib/server/db/pool";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
 import { getWorkItem } from "@/lib/server/labelling/get-work-item";
@@ -422,11 +423,70 @@ describe("label ownership", () => {
       code: "NOT_FOUND",
     });
     await expect(renewLease({ actor: bob, itemId: claim!.itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(renewLease({ actor: ann, itemId: claim!.itemId })).resolves.toBeInstanceOf(Date);
+    const renewed = await renewLease({ actor: ann, itemId: claim!.itemId });
+    // The campaign's lease length from now, and what is stored.
+    expect(Math.abs(renewed.getTime() - (Date.now() + 30 * 60_000))).toBeLessThan(60_000);
+    const stored = await prisma().assignment.findFirstOrThrow({
+      where: { itemId: claim!.itemId, userId: ann.id },
+      select: { leaseExpiresAt: true },
+    });
+    expect(stored.leaseExpiresAt.getTime()).toBe(renewed.getTime());
     await expect(submitAnnotation({ actor: ann, itemId: claim!.itemId, input: label })).resolves.toMatchObject({
       created: true,
     });
     await expect(renewLease({ actor: ann, itemId: claim!.itemId })).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  // A renewal that read the lease as running and then wrote a new expiry would revive a lease a claim
+  // collected in between (its slot already handed back): the check and the write are one statement.
+  it("does not renew a lease that ends while the renewal waits for it", async () => {
+    const dataset = await makeDataset({ python: 1 });
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("c"),
+        overlap: 1,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
+    const held = await pgPool().connect();
+    let renewal: Promise<Date> | undefined;
+    try {
+      // Another transaction ends the lease (as a claim collecting lapsed leases does) and holds the row.
+      await held.query("BEGIN");
+      await held.query(`UPDATE "Assignment" SET status = 'EXPIRED', "finishedAt" = now() WHERE "itemId" = $1`, [
+        claim!.itemId,
+      ]);
+      renewal = renewLease({ actor: ann, itemId: claim!.itemId });
+      renewal.catch(() => undefined);
+      // Polled from outside the transaction: inside it, pg_stat_activity is read once.
+      await expect
+        .poll(
+          async () =>
+            (
+              await prisma().$queryRaw<{ n: number }[]>`
+                SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%Assignment%'`
+            )[0].n,
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      await held.query("COMMIT");
+    } finally {
+      held.release();
+    }
+    await expect(renewal).rejects.toMatchObject({ code: "CONFLICT" });
+    const after = await prisma().assignment.findFirstOrThrow({
+      where: { itemId: claim!.itemId },
+      select: { status: true, leaseExpiresAt: true },
+    });
+    expect(after.status).toBe("EXPIRED");
+    expect(after.leaseExpiresAt.getTime()).toBe(claim!.leaseExpiresAt.getTime());
   });
 });
 
