@@ -7,7 +7,9 @@ import type { Command } from "commander";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { controlCriticRun, startCriticRun, startCriticWorkers } from "@/lib/server/critics/jobs";
 import { getDatasetCriticCalibration } from "@/lib/server/critics/calibration";
-import { type CriticRunProgress, getCriticRunProgress, saveCritic } from "@/lib/server/critics/critics";
+import type { CriticRunProgress } from "@/lib/server/critics/queries";
+import { getCriticRunProgress } from "@/lib/server/critics/get-critic-run-progress";
+import { saveCritic } from "@/lib/server/critics/save-critic";
 import { stopBoss } from "@/lib/server/workers/boss";
 import { saveCriticSchema, startCriticRunSchema } from "@/lib/validation/critics";
 

@@ -4,7 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 
 import { createAction } from "@/lib/server/action";
-import { getCriticRunProgress, saveCritic } from "@/lib/server/critics/critics";
+import { getCriticRunProgress } from "@/lib/server/critics/get-critic-run-progress";
+import { saveCritic } from "@/lib/server/critics/save-critic";
 import { controlCriticRun, startCriticRun } from "@/lib/server/critics/jobs";
 import { criticRunActionSchema, saveCriticSchema, startCriticRunSchema } from "@/lib/validation/critics";
 

@@ -5,7 +5,8 @@ import { StartRunForm } from "@/components/critics/start-run-form";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listCriticRuns, listCritics } from "@/lib/server/critics/critics";
+import { listCriticRuns } from "@/lib/server/critics/list-critic-runs";
+import { listCritics } from "@/lib/server/critics/list-critics";
 import { listDatasets } from "@/lib/server/records/records";
 
 import { saveCriticAction, startCriticRunAction } from "./actions";

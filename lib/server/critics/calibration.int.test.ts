@@ -12,14 +12,12 @@ import { criticAnswer, type FakeOpenAI, startFakeOpenAI } from "@/lib/testing/fa
 import { createCampaign } from "@/lib/server/campaigns/campaigns";
 import { prisma } from "@/lib/server/db/client";
 import { getDatasetCriticCalibration } from "./calibration";
-import {
-  getCriticRunProgress,
-  listCriticRunResults,
-  listCriticRuns,
-  listCritics,
-  openCriticRun,
-  saveCritic,
-} from "./critics";
+import { getCriticRunProgress } from "./get-critic-run-progress";
+import { listCriticRunResults } from "./list-critic-run-results";
+import { listCriticRuns } from "./list-critic-runs";
+import { listCritics } from "./list-critics";
+import { openCriticRun } from "./open-critic-run";
+import { saveCritic } from "./save-critic";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { getDatasetReport } from "@/lib/server/reports/reports";

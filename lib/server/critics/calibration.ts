@@ -22,7 +22,7 @@ import type {
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 
-import { IMPORTED_CRITIC } from "./critics";
+import { IMPORTED_CRITIC } from "./queries";
 
 // Which critic to trust: every critic version (the record files' verdicts as "imported" among
 // them) against people's final labels on a dataset's campaign items. Campaign items are a seeded

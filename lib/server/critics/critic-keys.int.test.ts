@@ -12,7 +12,10 @@ import { setEnv } from "@/lib/testing/env";
 import { criticAnswer, type FakeOpenAI, startFakeOpenAI } from "@/lib/testing/fake-openai";
 import { saveCriticSchema } from "@/lib/validation/critics";
 
-import { getCriticRunProgress, listCriticRunResults, openCriticRun, saveCritic } from "./critics";
+import { getCriticRunProgress } from "./get-critic-run-progress";
+import { listCriticRunResults } from "./list-critic-run-results";
+import { openCriticRun } from "./open-critic-run";
+import { saveCritic } from "./save-critic";
 import { processCriticRun } from "./run";
 
 const FAST_RETRY = { maxAttempts: 2, baseMs: 20, maxWaitMs: 1_000 };

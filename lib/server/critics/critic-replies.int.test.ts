@@ -15,7 +15,10 @@ import { setEnv } from "@/lib/testing/env";
 import { criticAnswer, type FakeOpenAI, startFakeOpenAI } from "@/lib/testing/fake-openai";
 import { saveCriticSchema } from "@/lib/validation/critics";
 
-import { getCriticRunProgress, listCriticRunResults, openCriticRun, saveCritic } from "./critics";
+import { getCriticRunProgress } from "./get-critic-run-progress";
+import { listCriticRunResults } from "./list-critic-run-results";
+import { openCriticRun } from "./open-critic-run";
+import { saveCritic } from "./save-critic";
 import { callChatCompletion, MAX_REPLY_BYTES } from "./endpoint";
 import { processCriticRun } from "./run";
 

@@ -5,14 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
-import {
-  changeCriticRunStatus,
-  getCriticRunProgress,
-  listCriticRunResults,
-  listCritics,
-  openCriticRun,
-  saveCritic,
-} from "./critics";
+import { changeCriticRunStatus } from "./change-critic-run-status";
+import { getCriticRunProgress } from "./get-critic-run-progress";
+import { listCriticRunResults } from "./list-critic-run-results";
+import { listCritics } from "./list-critics";
+import { openCriticRun } from "./open-critic-run";
+import { saveCritic } from "./save-critic";
 import { importRecords } from "@/lib/server/imports/imports";
 import { stopBoss } from "@/lib/server/workers/boss";
 import { saveCriticSchema } from "@/lib/validation/critics";

@@ -1,18 +1,12 @@
 import "server-only";
 
 import { config } from "@/lib/server/config";
-import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 import { databaseFailure } from "@/lib/server/db/failures";
 import { retryWhileDatabaseAway } from "@/lib/server/db/outage";
-import {
-  changeCriticRunStatus,
-  type CriticRunStart,
-  type CriticRunStatus,
-  finishCriticRun,
-  openCriticRun,
-} from "./critics";
+import { changeCriticRunStatus, type ChangeCriticRunStatusParams } from "./change-critic-run-status";
+import { type CriticRunStart, openCriticRun, type OpenCriticRunParams } from "./open-critic-run";
+import { type CriticRunStatus, finishCriticRun } from "./queries";
 import { getBoss } from "@/lib/server/workers/boss";
 
 import { CRITIC_STRETCH_MS, processCriticRun, STRETCH_GRACE_MS } from "./run";
@@ -57,13 +51,7 @@ async function queueRun(runId: string): Promise<void> {
  * Starts (or resumes) a run of a critic's newest version over a dataset, one language of it, or a
  * campaign's sample, and queues it for the critic workers. Scope: critics:admin.
  */
-export async function startCriticRun(args: {
-  actor: Actor | SystemActor;
-  criticName: string;
-  datasetName: string;
-  language?: Language;
-  campaignId?: string;
-}): Promise<CriticRunStart> {
+export async function startCriticRun(args: OpenCriticRunParams): Promise<CriticRunStart> {
   assertCan(args.actor, "critics:admin");
   const run = await openCriticRun(args);
   if (run.total > 0) await queueRun(run.runId);
@@ -75,11 +63,7 @@ export async function controlCriticRun({
   actor,
   runId,
   action,
-}: {
-  actor: Actor | SystemActor;
-  runId: string;
-  action: "pause" | "resume" | "cancel";
-}): Promise<CriticRunStatus> {
+}: ChangeCriticRunStatusParams): Promise<CriticRunStatus> {
   assertCan(actor, "critics:admin");
   const status = await changeCriticRunStatus({ actor, runId, action });
   if (status === "RUNNING") await queueRun(runId);

@@ -16,7 +16,7 @@ import {
   nextPendingCriticRecords,
   type PendingCriticRecord,
   writeCriticResult,
-} from "./critics";
+} from "./queries";
 
 import { callChatCompletion, DEFAULT_RETRY, EndpointError, MAX_REPLY_BYTES, type RetryPolicy } from "./endpoint";
 

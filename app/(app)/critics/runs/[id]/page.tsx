@@ -5,7 +5,9 @@ import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { type CriticResultStatus, getCriticRunProgress, listCriticRunResults } from "@/lib/server/critics/critics";
+import type { CriticResultStatus } from "@/lib/server/critics/queries";
+import { getCriticRunProgress } from "@/lib/server/critics/get-critic-run-progress";
+import { listCriticRunResults } from "@/lib/server/critics/list-critic-run-results";
 import { pathSegment } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
 
