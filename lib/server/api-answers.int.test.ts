@@ -15,7 +15,7 @@ import { POST as postVerification } from "@/app/api/v1/datasets/[name]/verificat
 import { POST as postRuns } from "@/app/api/v1/records/[id]/runs/route";
 import { GET as getVerification } from "@/app/api/v1/verifications/[id]/route";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { createApiToken } from "@/lib/server/users/tokens";

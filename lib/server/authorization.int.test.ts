@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { API_OPERATIONS } from "@/lib/api/catalog";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, can, ROLES, type Scope, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { createApiToken } from "@/lib/server/users/tokens";

@@ -17,7 +17,7 @@ import { setEnv } from "@/lib/testing/env";
 setEnv({ VERITY_SANDBOX: "acb" });
 setEnv({ VERITY_SANDBOX_URL: "http://127.0.0.1:9" });
 
-const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
 const { disconnectPrisma, prisma } = await import("@/lib/server/db/client");
 const { startEmbeddedPostgres } = await import("@/lib/server/db/embedded-postgres");
 const { importRecords } = await import("@/lib/server/imports/imports");

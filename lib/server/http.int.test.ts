@@ -31,7 +31,7 @@ const runs = await import("@/app/api/v1/records/[id]/runs/route");
 const adjudication = await import("@/app/api/v1/items/[id]/adjudication/route");
 const annotations = await import("@/app/api/v1/items/[id]/annotations/route");
 const auth = await import("@/app/api/auth/[...nextauth]/route");
-const { listCampaigns } = await import("@/lib/server/campaigns/campaigns");
+const { listCampaigns } = await import("@/lib/server/campaigns/list-campaigns");
 const { listDatasets } = await import("@/lib/server/records/records");
 
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;

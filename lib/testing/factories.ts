@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Role } from "@/lib/generated/prisma/enums";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 import { hashPassword, upsertUserFromCli } from "@/lib/server/users/users";

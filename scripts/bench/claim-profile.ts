@@ -27,7 +27,7 @@ await chooseBenchDatabase(options["database-url"], options, ".data/bench-queue-s
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
-const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
 const { listDatasets } = await import("@/lib/server/records/records");
 const { claimNextItem } = await import("@/lib/server/labelling/claim-next-item");
 const { getWorkItem } = await import("@/lib/server/labelling/get-work-item");

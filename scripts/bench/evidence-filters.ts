@@ -40,7 +40,7 @@ const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { exactAgreement } = await import("./review-pages");
 const { browseRecords, listRecords } = await import("@/lib/server/records/records");
 const { countEvidenceQueues, listEvidenceQueue } = await import("@/lib/server/review/evidence-queues");
-const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
 const { EVIDENCE_REASONS } = await import("@/lib/evidence/suspicion");
 
 /** Mutation scores, flaky flags and solver results on the benchmark dataset, once. */

@@ -47,7 +47,7 @@ const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { createApiToken } = await import("@/lib/server/users/tokens");
-const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");
 

@@ -45,7 +45,7 @@ const { dataDir } = await selectBenchDatabase(options, ".data/bench-release");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");

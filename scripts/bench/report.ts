@@ -42,7 +42,7 @@ const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { getCampaignReport } = await import("@/lib/server/reports/reports");
 const { exportCampaign } = await import("@/lib/server/reports/exports");
-const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 

@@ -25,7 +25,7 @@ const CAMPAIGNS_LISTED = 50;
 export async function ensureReviewData(client: pg.Client): Promise<ReviewData> {
   const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
   const { upsertUserFromCli } = await import("@/lib/server/users/users");
-  const { createCampaign } = await import("@/lib/server/campaigns/campaigns");
+  const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
   const { LANGUAGES } = await import("@/lib/records/languages");
   const dataset = "bench-queue";
   const admin = (

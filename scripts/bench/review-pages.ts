@@ -2,7 +2,10 @@
 // bench:review and bench:agreement time.
 import type { Actor } from "@/lib/server/auth/permissions";
 import { getCampaignAgreement, readCampaignAgreement } from "@/lib/server/review/agreement";
-import { getCampaign, listCampaignProgress, listCampaigns, listCategories } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
+import { listCampaignProgress } from "@/lib/server/campaigns/list-campaign-progress";
+import { listCampaigns } from "@/lib/server/campaigns/list-campaigns";
+import { listCategories } from "@/lib/server/campaigns/list-categories";
 import { getQueueNeighbours, getReviewItem, listCampaignAnnotators, listReviewQueue } from "@/lib/server/review/review";
 
 /** /campaigns/{id}/review: the first page of the queue, its counts, the categories and the annotator drop-down. */

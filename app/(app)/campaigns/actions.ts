@@ -6,7 +6,9 @@ import { z } from "zod";
 import { createAction } from "@/lib/server/action";
 import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { reorderCampaignCategories } from "@/lib/server/campaigns/taxonomy";
-import { createCampaign, extendCampaign, updateCampaignGuidelines } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
+import { updateCampaignGuidelines } from "@/lib/server/campaigns/update-campaign-guidelines";
 import {
   campaignGuidelinesSchema,
   campaignIdSchema,

@@ -4,7 +4,8 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { listCampaignProgress, listCampaigns } from "@/lib/server/campaigns/campaigns";
+import { listCampaignProgress } from "@/lib/server/campaigns/list-campaign-progress";
+import { listCampaigns } from "@/lib/server/campaigns/list-campaigns";
 import { listDatasets } from "@/lib/server/records/records";
 
 import { createCampaignAction } from "./actions";

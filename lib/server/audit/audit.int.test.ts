@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { listAuditEvents } from "@/lib/server/audit/audit";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { importRecords } from "@/lib/server/imports/imports";
 import { createInvitation } from "@/lib/server/invitations/invitations";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 
 import { can, SCOPES, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importCriticFile, importRecords } from "@/lib/server/imports/imports";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";

@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { runRecord } from "@/lib/server/runs/run-record";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";

@@ -5,7 +5,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { listAnnotatorProgress } from "@/lib/server/campaigns/annotator-progress";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";

@@ -3,7 +3,7 @@ import "server-only";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { campaignGoldAccuracy } from "@/lib/server/gold/gold";
 

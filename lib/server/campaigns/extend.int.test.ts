@@ -6,7 +6,8 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { changeCampaignStatus } from "@/lib/server/campaigns/lifecycle";
-import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";

@@ -11,7 +11,7 @@ import type { CampaignSettingsInput, CampaignStatusAction } from "@/lib/validati
 
 import { writeAudit } from "@/lib/server/audit/audit";
 import type { CampaignSummary } from "@/lib/campaigns/types";
-import { campaignSelect, toSummary } from "@/lib/server/campaigns/campaigns";
+import { campaignSelect, toSummary } from "@/lib/server/campaigns/queries";
 import { prisma } from "@/lib/server/db/client";
 
 type Tx = Prisma.TransactionClient;

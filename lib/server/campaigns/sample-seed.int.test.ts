@@ -11,7 +11,8 @@ import { importRecords } from "@/lib/server/imports/imports";
 import { setEnv } from "@/lib/testing/env";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign, extendCampaign } from "./campaigns";
+import { createCampaign } from "./create-campaign";
+import { extendCampaign } from "./extend-campaign";
 
 const RECORDS = 30;
 const previousSecret = process.env.NEXTAUTH_SECRET;

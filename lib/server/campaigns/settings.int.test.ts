@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign, getCampaign, updateCampaignGuidelines } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
+import { updateCampaignGuidelines } from "@/lib/server/campaigns/update-campaign-guidelines";
 import { updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";

@@ -12,7 +12,8 @@ import { plantEvidence } from "@/lib/testing/evidence";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { createCampaignSchema } from "@/lib/validation/campaigns";
 
-import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
 import { updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";

@@ -7,7 +7,9 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 
 import { changeCampaignStatus } from "@/lib/server/campaigns/lifecycle";
 import { reorderCampaignCategories } from "@/lib/server/campaigns/taxonomy";
-import { createCampaign, getCampaignProgress, listCategories } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { getCampaignProgress } from "@/lib/server/campaigns/get-campaign-progress";
+import { listCategories } from "@/lib/server/campaigns/list-categories";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { addComment, listAnsweredThreads, listComments, markCommentsRead } from "@/lib/server/comments/comments";
 import { importRecords } from "@/lib/server/imports/imports";

@@ -9,7 +9,7 @@ import { saveCriticSchema } from "@/lib/validation/critics";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { criticAnswer, type FakeOpenAI, startFakeOpenAI } from "@/lib/testing/fake-openai";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { getDatasetCriticCalibration } from "./calibration";
 import { getCriticRunProgress } from "./get-critic-run-progress";

@@ -12,7 +12,7 @@ import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/l
 import { withFreshDatabase } from "@/lib/testing/fresh-database";
 
 import { restoreBackup, writeBackup } from "./backup";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { disconnectPrisma, prisma } from "./client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { applyMigrations } from "./migrate";

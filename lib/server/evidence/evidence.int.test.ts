@@ -9,7 +9,7 @@ import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";

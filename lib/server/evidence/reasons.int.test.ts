@@ -17,7 +17,7 @@ import { readResponse } from "@/lib/testing/api-response";
 import { combinations, plantEvidence as plant } from "@/lib/testing/evidence";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { createApiToken } from "@/lib/server/users/tokens";

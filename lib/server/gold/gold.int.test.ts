@@ -14,12 +14,10 @@ import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing
 import { getCampaignAgreement } from "@/lib/server/review/agreement";
 import { listAnnotatorProgress } from "@/lib/server/campaigns/annotator-progress";
 import { updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
-import {
-  createCampaign,
-  getCampaign,
-  getCampaignProgress,
-  listCampaignProgress,
-} from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
+import { getCampaignProgress } from "@/lib/server/campaigns/get-campaign-progress";
+import { listCampaignProgress } from "@/lib/server/campaigns/list-campaign-progress";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import {

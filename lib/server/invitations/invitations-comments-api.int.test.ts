@@ -7,7 +7,7 @@ import { POST as postInvitationLink } from "@/app/api/v1/invitations/[id]/link/r
 import { POST as postInvitation } from "@/app/api/v1/invitations/route";
 import { GET as getComments, POST as postComment } from "@/app/api/v1/items/[id]/comments/route";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { importRecords } from "@/lib/server/imports/imports";
 import { findOpenInvitation } from "@/lib/server/invitations/invitations";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";

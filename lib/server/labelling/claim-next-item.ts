@@ -5,7 +5,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
 import { assertOpenForClaims } from "@/lib/server/campaigns/lifecycle";
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { goldTurn } from "@/lib/server/labelling/gold-queue";
 import { nextSampleItem, releaseExpiredLeases, takeSlot } from "@/lib/server/labelling/queries";

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postClaim } from "@/app/api/v1/campaigns/[id]/claim/route";
 import { POST as postAnnotation } from "@/app/api/v1/items/[id]/annotations/route";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { createApiToken } from "@/lib/server/users/tokens";

@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { changeCampaignStatus } from "@/lib/server/campaigns/lifecycle";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { skipItemAndClaimNext, submitAnnotationAndClaimNext } from "@/lib/server/labelling/next-item";

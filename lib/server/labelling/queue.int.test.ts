@@ -6,7 +6,8 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign, getCampaignProgress } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { getCampaignProgress } from "@/lib/server/campaigns/get-campaign-progress";
 import { prisma } from "@/lib/server/db/client";
 import { pgPool } from "@/lib/server/db/pool";
 import { importRecords } from "@/lib/server/imports/imports";

@@ -17,7 +17,7 @@ import { GET as getReleaseDiff } from "@/app/api/v1/datasets/[name]/releases/[re
 import { GET as getRelease } from "@/app/api/v1/datasets/[name]/releases/[release]/route";
 import { GET as getReleases, POST as postRelease } from "@/app/api/v1/datasets/[name]/releases/route";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";

@@ -7,7 +7,7 @@ import { fitDawidSkene, validityWithInterval } from "@/lib/metrics/dawid-skene";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { getDatasetDawidSkene } from "@/lib/server/reports/dawid-skene";
 import { importRecords } from "@/lib/server/imports/imports";

@@ -10,7 +10,7 @@ import { createApiToken } from "@/lib/server/users/tokens";
 import { readResponse } from "@/lib/testing/api-response";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";

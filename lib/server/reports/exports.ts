@@ -7,7 +7,7 @@ import { spreadsheetSafe } from "@/lib/reports/spreadsheet-safe";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/permissions";
 
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { type FinalLabelColumns, finalLabelsOf, toFinalLabel } from "@/lib/server/review/final-labels";
 import type { VerificationRun } from "@/lib/runs/types";

@@ -2,7 +2,7 @@
 // the page says: not as valid or failing by its first run in "executable-valid".
 import { describe, expect, it } from "vitest";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";

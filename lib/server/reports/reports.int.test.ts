@@ -6,7 +6,7 @@ import { cohensKappa, finalLabel, krippendorffAlphaNominal, wilsonInterval } fro
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";

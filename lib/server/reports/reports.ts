@@ -9,7 +9,8 @@ import { type Actor, isSystemActor, type SystemActor } from "@/lib/server/auth/p
 
 import { AppError } from "@/lib/server/errors";
 
-import { getCampaign, getCampaignForSystem } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
+import { getCampaignForSystem } from "@/lib/server/campaigns/get-campaign-for-system";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
 

@@ -12,7 +12,8 @@ import { plantEvidence } from "@/lib/testing/evidence";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { campaignReportResponseSchema, datasetReportResponseSchema } from "@/lib/validation/reports";
 
-import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";

@@ -17,7 +17,7 @@ import { type SignalCountRow, signalTrustTable } from "@/lib/metrics/signal-trus
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";

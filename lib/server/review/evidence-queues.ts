@@ -7,7 +7,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { evidenceReasonWhere } from "@/lib/server/evidence/reasons";
 

@@ -17,7 +17,8 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { withFreshDatabase } from "@/lib/testing/fresh-database";
 
-import { createCampaign, extendCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { definedFinalLabelsOf, finalLabelsOf } from "./final-labels";

@@ -11,7 +11,7 @@ import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
 import { writeAudit } from "@/lib/server/audit/audit";
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { countUnreadComments } from "@/lib/server/comments/comments";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf, toFinalLabel } from "@/lib/server/review/final-labels";

@@ -11,7 +11,7 @@ import { GET as getRepairs } from "@/app/api/v1/repairs/route";
 import { POST as postCheck } from "@/app/api/v1/revisions/[id]/check/route";
 import { GET as getRevision } from "@/app/api/v1/revisions/[id]/route";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";

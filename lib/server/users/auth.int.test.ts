@@ -13,7 +13,7 @@ import { AppError } from "@/lib/server/errors";
 import { expectResponse, readResponse } from "@/lib/testing/api-response";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { acceptInvitation, createInvitation, findOpenInvitation } from "@/lib/server/invitations/invitations";

@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { can } from "@/lib/server/auth/permissions";
 import { listAuditEvents } from "@/lib/server/audit/audit";
-import { listCampaigns } from "@/lib/server/campaigns/campaigns";
+import { listCampaigns } from "@/lib/server/campaigns/list-campaigns";
 
 export const metadata = { title: "Audit log" };
 

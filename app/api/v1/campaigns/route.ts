@@ -1,4 +1,5 @@
-import { createCampaign, listCampaigns } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
+import { listCampaigns } from "@/lib/server/campaigns/list-campaigns";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { createCampaignSchema } from "@/lib/validation/campaigns";
 

@@ -9,7 +9,8 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { readCampaignAgreement } from "@/lib/server/review/agreement";
-import { getCampaign, listCategories } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
+import { listCategories } from "@/lib/server/campaigns/list-categories";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 

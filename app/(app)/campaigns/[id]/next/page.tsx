@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { StartNextItem } from "@/components/campaigns/start-next-item";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItemWithRetry } from "@/lib/server/labelling/next-item";
 import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";

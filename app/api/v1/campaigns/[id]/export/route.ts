@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 
 import { downloadFileName } from "@/lib/reports/format";
-import { getCampaign } from "@/lib/server/campaigns/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { apiRoute, parseSearchParams } from "@/lib/server/http";
 

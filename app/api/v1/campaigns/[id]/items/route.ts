@@ -1,4 +1,4 @@
-import { extendCampaign } from "@/lib/server/campaigns/campaigns";
+import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
 import { apiRoute, readJson } from "@/lib/server/http";
 import { extendCampaignSchema } from "@/lib/validation/campaigns";
 

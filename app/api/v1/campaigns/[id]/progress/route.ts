@@ -1,4 +1,4 @@
-import { getCampaignProgress } from "@/lib/server/campaigns/campaigns";
+import { getCampaignProgress } from "@/lib/server/campaigns/get-campaign-progress";
 import { apiRoute } from "@/lib/server/http";
 
 /** GET /api/v1/campaigns/{id}/progress → overall, per-language and the caller's own progress. */
