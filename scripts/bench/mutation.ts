@@ -71,7 +71,7 @@ const { startVerification, startVerificationWorkers, stopVerificationWorkers } =
   await import("@/lib/server/verification/jobs");
 const { getVerificationProgress } = await import("@/lib/server/verification/batches");
 const { importAndRunSolutions } = await import("@/lib/server/solvers/jobs");
-const { getSolutionBatchProgress } = await import("@/lib/server/solvers/solutions");
+const { getSolutionBatchProgress } = await import("@/lib/server/solvers/get-solution-batch-progress");
 const { checkRecordFlakiness, startEvidence } = await import("@/lib/server/evidence/jobs");
 const { getEvidenceProgress, summarizeEvidenceBatch } = await import("@/lib/server/evidence/batches");
 const { EVIDENCE_REASON_LABELS, EVIDENCE_REASONS, evidenceReasonsOf, WEAK_TESTS_THRESHOLD } =

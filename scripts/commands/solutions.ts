@@ -7,7 +7,8 @@ import type { Command } from "commander";
 
 import { passAtOneByModel } from "@/lib/metrics/solvers";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { getSolutionBatchProgress, type SolutionBatchProgress, solverCounts } from "@/lib/server/solvers/solutions";
+import { getSolutionBatchProgress, type SolutionBatchProgress } from "@/lib/server/solvers/get-solution-batch-progress";
+import { solverCounts } from "@/lib/server/solvers/solver-counts";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 

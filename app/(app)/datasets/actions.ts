@@ -9,7 +9,7 @@ import { getEvidenceProgress } from "@/lib/server/evidence/batches";
 import { startEvidence } from "@/lib/server/evidence/jobs";
 import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { startVerification } from "@/lib/server/verification/jobs";
-import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
+import { getSolutionBatchProgress } from "@/lib/server/solvers/get-solution-batch-progress";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { cutRelease } from "@/lib/server/releases/build-release";
 import { startEvidenceSchema } from "@/lib/validation/evidence";

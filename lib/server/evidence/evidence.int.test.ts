@@ -19,7 +19,7 @@ import { browseRecords, listRecords } from "@/lib/server/records/records";
 import { listLatestCanonicalRuns } from "@/lib/server/runs/latest-runs";
 import { getRecordVerification } from "@/lib/server/runs/runs";
 import { listRecordRevisions } from "@/lib/server/revisions/queries";
-import { recordSolversPage } from "@/lib/server/solvers/solutions";
+import { recordSolversPage } from "@/lib/server/solvers/record-solvers-page";
 import { createApiToken } from "@/lib/server/users/tokens";
 
 let admin: Actor;

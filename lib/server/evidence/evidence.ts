@@ -6,11 +6,11 @@ import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 
 import { prisma } from "@/lib/server/db/client";
 import { evidenceHiddenRecordIds } from "@/lib/server/auth/visibility";
-import { solverEvidenceOf } from "@/lib/server/solvers/solutions";
+import { solverEvidenceOf } from "@/lib/server/solvers/solver-evidence-of";
 
 // The stored side of a record's evidence, read for the REST API and the pages. Mutation analyses and
 // flakiness checks are written by lib/server/evidence/batches.ts; solver results (k of n models) come
-// from lib/server/solvers/solutions.ts.
+// from lib/server/solvers/solver-evidence-of.ts.
 
 type AnalysisRow = {
   recordId: number;

@@ -11,7 +11,7 @@ import { prisma } from "@/lib/server/db/client";
 import { EVIDENCE_QUEUE, measureRevisionMutants } from "@/lib/server/evidence/jobs";
 import { importRecords } from "@/lib/server/imports/imports";
 import { runSolution } from "@/lib/server/solvers/jobs";
-import { importSolutions } from "@/lib/server/solvers/solutions";
+import { importSolutions } from "@/lib/server/solvers/import-solutions";
 import { chunks, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 import { VERIFY_QUEUE } from "@/lib/server/verification/queue";

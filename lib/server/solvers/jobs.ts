@@ -1,19 +1,16 @@
 import "server-only";
 
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
-import {
-  findSolutionToRun,
-  importSolutions,
-  openRevisionSolutionBatch,
-  type SolutionImportSummary,
-  solutionIdsToQueue,
-  writeSolutionRun,
-} from "@/lib/server/solvers/solutions";
+import { findSolutionToRun } from "@/lib/server/solvers/find-solution-to-run";
+import { importSolutions, type SolutionImportSummary } from "@/lib/server/solvers/import-solutions";
+import { openRevisionSolutionBatch } from "@/lib/server/solvers/open-revision-solution-batch";
+import { solutionIdsToQueue } from "@/lib/server/solvers/queries";
+import { writeSolutionRun } from "@/lib/server/solvers/write-solution-run";
 import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import { ensureQueue, runBothTests, VERIFY_QUEUE } from "@/lib/server/verification/queue";
 import { getBoss } from "@/lib/server/workers/boss";
 
-// Solver results as a feature: model outputs are imported (solutions.ts beside this file) and each
+// Solver results as a feature: model outputs are imported (import-solutions.ts beside this file) and each
 // solution runs against its record's demo and full tests on the verification queue, drained by the
 // same workers as batch verification (a job names a solution instead of a record).
 

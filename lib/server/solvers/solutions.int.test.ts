@@ -11,7 +11,10 @@ import { describe, expect, it } from "vitest";
 
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
-import { importSolutions, recordSolversPage, solverCounts, solverEvidenceOf } from "@/lib/server/solvers/solutions";
+import { importSolutions } from "@/lib/server/solvers/import-solutions";
+import { recordSolversPage } from "@/lib/server/solvers/record-solvers-page";
+import { solverCounts } from "@/lib/server/solvers/solver-counts";
+import { solverEvidenceOf } from "@/lib/server/solvers/solver-evidence-of";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 

@@ -1,4 +1,4 @@
-import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
+import { getSolutionBatchProgress } from "@/lib/server/solvers/get-solution-batch-progress";
 import { apiRoute, pathSegment } from "@/lib/server/http";
 
 /** GET /api/v1/solution-runs/{id} → 200 the run's progress: status, done of total, passed, failed, unavailable, errored. */

@@ -1,6 +1,7 @@
 import { passAtOneByModel } from "@/lib/metrics/solvers";
 import { config } from "@/lib/server/config";
-import { latestSolutionBatch, solverCounts } from "@/lib/server/solvers/solutions";
+import { latestSolutionBatch } from "@/lib/server/solvers/latest-solution-batch";
+import { solverCounts } from "@/lib/server/solvers/solver-counts";
 import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { solutionImportQuerySchema } from "@/lib/validation/solutions";

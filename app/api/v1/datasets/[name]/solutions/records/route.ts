@@ -1,4 +1,4 @@
-import { recordSolversPage } from "@/lib/server/solvers/solutions";
+import { recordSolversPage } from "@/lib/server/solvers/record-solvers-page";
 import { apiRoute, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { recordSolversQuerySchema } from "@/lib/validation/solutions";
 
