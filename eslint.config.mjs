@@ -1,3 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
@@ -17,23 +21,51 @@ const DATA_FILES = [
   "lib/server/auth/permissions.ts",
   "lib/server/sandbox/probe-store.ts",
 ];
-const OPERATIONS = [
-  "lib/server/runs/run-record.ts",
-  "lib/server/verification/jobs.ts",
-  "lib/server/evidence/jobs.ts",
-  "lib/server/verification/queue.ts",
-  "lib/server/solvers/jobs.ts",
-  "lib/server/workers/workers.ts",
-  "lib/server/invitations/links.ts",
-  "lib/server/workers/expiry.ts",
-  "lib/server/workers/status.ts",
-  "lib/server/revisions/propose-revision.ts",
-  "lib/server/releases/build-release.ts",
-  "lib/server/critics/endpoint.ts",
-  "lib/server/critics/run.ts",
-  "lib/server/critics/jobs.ts",
-  "lib/server/environments/build-version.ts",
-];
+// A feature file is an operation when it drives the sandbox, the job queue or an outside endpoint:
+// it imports a value from lib/server/sandbox (not its types, the output cutter or the probe store)
+// or the queue engine's owner (lib/server/workers/boss.ts), calls `fetch`, or imports another
+// operation. Found from the files themselves (not a list): a new operation is one at once, and a
+// data file that starts driving the sandbox becomes one and is told it may no longer query. Data
+// files are the rest, among them the one-file-per-operation files over a feature's queries.ts
+// (create-campaign.ts, claim-next-item.ts …), which query.
+const DRIVES = /^lib\/server\/(sandbox(?!\/(output|probe-store)$)(\/.*)?|workers\/boss)$/;
+const FEATURE_FILE = new RegExp(`^lib/server/(${FEATURE_MODULES.replaceAll(",", "|")})/.+\\.ts$`);
+
+/** A file's value imports (type-only ones left out), "lib/server/x/y" for "@/lib/server/x/y" or "./y". */
+function valueImports(file, text) {
+  const specifiers = [
+    ...text.matchAll(/^import\s+(?!type\s)(?:[^;]*?\s+from\s+)?"([^"]+)"/gms),
+    ...text.matchAll(/\bimport\("([^"]+)"\)/g),
+  ].map((match) => match[1]);
+  return specifiers.map((specifier) =>
+    specifier.startsWith("@/")
+      ? specifier.slice(2)
+      : specifier.startsWith(".")
+        ? path.posix.join(path.posix.dirname(file), specifier)
+        : specifier,
+  );
+}
+
+function findOperations() {
+  const root = path.dirname(fileURLToPath(import.meta.url));
+  const files = fs
+    .readdirSync(path.join(root, "lib/server"), { recursive: true })
+    .map((entry) => path.posix.join("lib/server", entry.split(path.sep).join("/")))
+    .filter((file) => FEATURE_FILE.test(file) && !/\.test\.ts$/.test(file))
+    .map((file) => ({ file, text: fs.readFileSync(path.join(root, file), "utf8") }))
+    .map(({ file, text }) => ({ module: file.slice(0, -3), text, imports: valueImports(file, text) }));
+  const operations = new Set(files.filter(({ text }) => /(^|[^.\w])fetch\(/m.test(text)).map(({ module }) => module));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const { module, imports } of files)
+      if (!operations.has(module) && imports.some((target) => DRIVES.test(target) || operations.has(target))) {
+        operations.add(module);
+        changed = true;
+      }
+  }
+  return [...operations].sort().map((module) => `${module}.ts`);
+}
+const OPERATIONS = findOperations();
 const LAYER_RULES = {
   pg: { name: "pg", message: DATA_ACCESS },
   // pg-boss is the job queue engine (its own schema in the same PostgreSQL); one file owns it.
@@ -89,6 +121,15 @@ function layerRules(...allowed) {
   ];
 }
 
+const OPERATION_QUERIES =
+  "This file drives the sandbox, the job queue or an endpoint (an operation, eslint.config.mjs: OPERATIONS): it calls data functions and never queries.";
+/** The layer rules of an operation: where they refuse a query, they say why. */
+function operationRules() {
+  const [level, { paths, patterns }] = layerRules();
+  const say = (rule) => (rule.message === DATA_ACCESS ? { ...rule, message: OPERATION_QUERIES } : rule);
+  return [level, { paths: paths.map(say), patterns: patterns.map(say) }];
+}
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -129,6 +170,7 @@ export default defineConfig([
       "no-restricted-syntax": ["error", AUDIT_WRITER],
     },
   },
+  { files: OPERATIONS, rules: { "@typescript-eslint/no-restricted-imports": operationRules() } },
   { files: ["lib/server/audit/audit.ts"], rules: { "no-restricted-syntax": "off" } },
   {
     files: ["lib/server/workers/boss.ts"],

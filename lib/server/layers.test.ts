@@ -55,6 +55,20 @@ const CASES: { code: string; file: string; allowed: boolean }[] = [
   },
   { code: 'import { Role } from "@/lib/generated/prisma/enums";', file: "components/example.tsx", allowed: false },
   { code: 'import pg from "pg";', file: "lib/server/runs/run-record.ts", allowed: false },
+  // Operations are found from what they import (no list): these drive an endpoint or the queue.
+  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/server/critics/run.ts", allowed: false },
+  { code: 'import { prisma } from "@/lib/server/db/client";', file: "lib/server/solvers/jobs.ts", allowed: false },
+  // One file per operation over queries.ts: data files, which query and never drive the sandbox.
+  {
+    code: 'import { prisma } from "@/lib/server/db/client";',
+    file: "lib/server/campaigns/create-campaign.ts",
+    allowed: true,
+  },
+  {
+    code: 'import { runInSandbox } from "@/lib/server/sandbox";',
+    file: "lib/server/labelling/claim-next-item.ts",
+    allowed: false,
+  },
   { code: 'import pg from "pg";', file: "lib/server/campaigns/example.ts", allowed: true },
   { code: 'import pg from "pg";', file: "scripts/bench/example.ts", allowed: true },
   { code: 'import { prisma } from "@/lib/server/db/client";', file: "scripts/bench/example.ts", allowed: false },
