@@ -40,17 +40,7 @@ export async function listAnnotatorProgress({
   assertCan(actor, "reports:export");
   await getCampaign({ actor, campaignId });
   const [rows, accuracy] = await Promise.all([
-    prisma().$queryRaw<
-      {
-        userId: string;
-        email: string;
-        name: string | null;
-        labelled: number;
-        skipped: number;
-        inLease: number;
-        medianActiveMs: number | null;
-      }[]
-    >`
+    prisma().$queryRaw<Omit<AnnotatorProgress, "gold">[]>`
     WITH labels AS (
       SELECT a."userId", (count(*) FILTER (WHERE NOT i.gold))::int AS labelled, percentile_cont(0.5) WITHIN GROUP (ORDER BY a."activeMs") AS "medianActiveMs"
       FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId"

@@ -3,9 +3,7 @@ import "server-only";
 import type { CampaignSummary } from "@/lib/campaigns/types";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type SystemActor } from "@/lib/server/auth/permissions";
-import { AppError } from "@/lib/server/errors";
-import { prisma } from "@/lib/server/db/client";
-import { campaignSelect, toSummary } from "@/lib/server/campaigns/queries";
+import { findCampaignSummary } from "@/lib/server/campaigns/queries";
 
 /** Any campaign, for the system actor (the operator CLI), which sees them all. Scope: records:read. */
 export async function getCampaignForSystem({
@@ -16,7 +14,5 @@ export async function getCampaignForSystem({
   campaignId: string;
 }): Promise<CampaignSummary> {
   assertCan(actor, "records:read");
-  const row = await prisma().campaign.findUnique({ where: { id: campaignId }, select: campaignSelect });
-  if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
-  return toSummary(row);
+  return findCampaignSummary({ id: campaignId });
 }

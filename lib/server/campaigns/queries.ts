@@ -63,6 +63,13 @@ export function toSummary({
   };
 }
 
+/** The campaign `where` picks, as admins and reviewers see it (seed included); NOT_FOUND when none. */
+export async function findCampaignSummary(where: Prisma.CampaignWhereInput) {
+  const row = await prisma().campaign.findFirst({ where, select: campaignSelect });
+  if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
+  return toSummary(row);
+}
+
 /**
  * A campaign as the actor may see it: annotators are not told whether gold items are mixed in, nor
  * the seed (which, with the record keys they can read, would give the sample, and so which items
