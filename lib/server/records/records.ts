@@ -12,7 +12,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 import { prisma } from "@/lib/server/db/client";
 import { evidenceOfRecords } from "@/lib/server/evidence/evidence";
-import { evidenceReasonWhere } from "@/lib/server/evidence/reasons";
+import { countEvidenceReasons, evidenceReasonWhere } from "@/lib/server/evidence/reasons";
 import {
   criticAsSeen,
   criticHiddenRecordIds,
@@ -208,6 +208,24 @@ async function columnFilterWhere(
   };
 }
 
+/**
+ * How many of a dataset's records match the filters: under an evidence reason alone (in one language
+ * or all) from the kept counts (countEvidenceReasons), else by counting the matches of `where`.
+ */
+async function countRecords(
+  actor: Actor,
+  datasetId: string,
+  filters: RecordFilters,
+  where: Prisma.RecordWhereInput,
+): Promise<number> {
+  const { evidence, weakBelow, language, ...others } = filters;
+  if (!evidence || Object.values(others).some((value) => value !== undefined && value !== "")) {
+    return prisma().record.count({ where });
+  }
+  const counts = await countEvidenceReasons({ actor, datasetId, reasons: [evidence], language, weakBelow });
+  return counts[evidence];
+}
+
 async function findDatasetId(actor: Actor, name: string): Promise<string> {
   const dataset = await prisma().dataset.findFirst({
     where: { name, ...visibleDatasetWhere(actor) },
@@ -310,7 +328,7 @@ export async function browseRecords({
         critic: { select: { overallPass: true } },
       },
     }),
-    prisma().record.count({ where }),
+    countRecords(actor, datasetId, filters, where),
   ]);
   const recordIds = rows.map((row) => row.id);
   const [hidden, evidenceHidden, executionHidden] = await Promise.all([
