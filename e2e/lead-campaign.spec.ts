@@ -203,7 +203,7 @@ test("a labelled campaign cannot be deleted; an unlabelled one can", async ({ pa
   await page.getByLabel("Campaign name").fill(spare);
   await page.getByLabel("Seed").fill("spare");
   await page.getByRole("button", { name: "Create campaign" }).click();
-  await expect(page.getByRole("status")).toContainText(`Created ${spare} with 1 items. Seed: spare`);
+  await expect(page.getByRole("status")).toContainText(`Created ${spare} with 1 item. Seed: spare`);
   await page.getByRole("status").getByRole("link", { name: spare }).click();
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Delete campaign" }).click();

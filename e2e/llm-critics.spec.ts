@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, test } from "@playwright/test";
 
 import { criticAnswer, type FakeOpenAI, startFakeOpenAI } from "../lib/testing/fake-openai";
 
@@ -18,6 +18,22 @@ const criticName = `judge-${run}`;
 const MARKER = "Look hard at the tests.";
 let fake: FakeOpenAI;
 let campaignId = "";
+
+/** Adjacent column headers of a table whose words are less than 8 px apart, as "LEFT|RIGHT". */
+function headerGaps(table: Locator): Promise<string[]> {
+  return table.locator("thead th").evaluateAll((cells) => {
+    const boxes = cells.map((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const box = range.getBoundingClientRect();
+      return { text: (cell.textContent ?? "").trim(), left: box.left, right: box.right };
+    });
+    return boxes.slice(1).flatMap((box, index) => {
+      const before = boxes[index];
+      return box.left - before.right < 8 ? [`${before.text}|${box.text}`] : [];
+    });
+  });
+}
 
 function record(name: string, isBroken: boolean) {
   return {
@@ -121,6 +137,19 @@ test("the admin defines a critic, runs version 1 and version 2, and the ranking 
   await expect(form.getByRole("status")).toHaveText(`Saved ${criticName}, version 2.`);
   await startRun(2);
   await expect(page.getByTestId("run-counts")).toContainText("4 parsed (2 pass, 2 fail)");
+
+  // The run page names each reply's record by its statement's title, and on a phone, where the
+  // columns shrink to their words, no two column headers run together ("UNREADABLESTARTED").
+  const replies = page.getByRole("table", { name: "Critic replies" });
+  await expect(replies.getByRole("link", { name: new RegExp(`^Critics ${run} `) }).first()).toBeVisible();
+  const runPage = page.url();
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await headerGaps(replies)).toEqual([]);
+  await page.goto("/critics");
+  for (const name of ["Critics", "Critic runs"])
+    expect(await headerGaps(page.getByRole("table", { name })), name).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(runPage);
 
   await page.getByRole("link", { name: "Which critic to trust →" }).click();
   await expect(page.getByRole("heading", { name: "Which critic to trust" })).toBeVisible();

@@ -172,7 +172,7 @@ test("the admin creates a campaign showing execution only and invites a reviewer
   await page.getByLabel("Campaign name").fill(campaignName);
   await page.getByLabel("Before their first label, annotators see").selectOption({ label: "Execution only" });
   await page.getByRole("button", { name: "Create campaign" }).click();
-  await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with 1 items.`);
+  await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with 1 item.`);
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
   await expect(page).toHaveURL(/\/campaigns\/[^/]+$/);
   campaignId = new URL(page.url()).pathname.split("/")[2];

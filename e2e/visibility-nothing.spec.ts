@@ -71,7 +71,7 @@ test("the admin verifies a record and creates a campaign showing nothing with th
   await level.selectOption({ label: "Nothing" });
   await expect(page.getByTestId("visibility-explanation")).toContainText("no run results");
   await page.getByRole("button", { name: "Create campaign" }).click();
-  await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with 1 items.`);
+  await expect(page.getByRole("status")).toContainText(`Created ${campaignName} with 1 item.`);
   await page.getByRole("status").getByRole("link", { name: campaignName }).click();
   await expect(page).toHaveURL(/\/campaigns\/[^/]+$/);
   // The settings show the level, and may still change it: nobody has claimed an item.

@@ -146,6 +146,27 @@ test("at 1440×900 the statement, code, verdict, critic and latest run are all o
   expect((await pageOverflow(page)).y).toBeLessThanOrEqual(0);
 });
 
+test("at 1440×900 the evidence panel is on screen beside the label, without scrolling", async ({ page }) => {
+  await page.setViewportSize(LAPTOP);
+  await signIn(page, annotator);
+  await openNext(page, "layout");
+  const evidence = page.getByRole("region", { name: "Evidence" });
+  await expectOnScreen(evidence.getByRole("heading", { name: "Evidence" }), LAPTOP);
+  for (const row of [
+    "evidence-execution",
+    "evidence-stability",
+    "evidence-mutation",
+    "evidence-solvers",
+    "evidence-critic",
+  ])
+    await expectOnScreen(evidence.getByTestId(row), LAPTOP);
+  // What decides a label stays on screen beside it.
+  await expectOnScreen(page.getByRole("radio", { name: "Invalid", exact: true }), LAPTOP);
+  await expectOnScreen(page.getByRole("button", { name: /Submit/ }), LAPTOP);
+  await expectOnScreen(page.getByRole("region", { name: "Latest run" }), LAPTOP);
+  expect((await pageOverflow(page)).y).toBeLessThanOrEqual(0);
+});
+
 test("a 2,000-line solution scrolls inside its editor and opens full screen", async ({ page }) => {
   await page.setViewportSize(LAPTOP);
   await signIn(page, annotator);

@@ -14,6 +14,7 @@ import type { Action } from "@/lib/actions/result";
 
 import { CategoryTable } from "./category-table";
 import { VisibilitySelect } from "./visibility-select";
+import { countOf } from "@/lib/format/count";
 
 type Created = { id: string; name: string; itemCount: number; seed: string };
 
@@ -83,8 +84,8 @@ export function CampaignForm({
           <Link href={`/campaigns/${created.id}`} className="font-medium text-emerald-900 underline">
             {created.name}
           </Link>{" "}
-          with {created.itemCount} items. Seed: <code className="font-mono">{created.seed}</code> (use it to draw the
-          same sample again).
+          with {countOf(created.itemCount, "item")}. Seed: <code className="font-mono">{created.seed}</code> (use it to
+          draw the same sample again).
         </div>
       ) : null}
       <div className="grid gap-4 md:grid-cols-2">

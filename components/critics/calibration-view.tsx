@@ -98,26 +98,33 @@ export function CalibrationRanking({ calibration }: { calibration: DatasetCalibr
     return (
       <p className="text-sm text-slate-500">No critic version has a verdict on a record with a final label yet.</p>
     );
+  // Its own scroller: eight figure columns do not fit a phone, and the page must not scroll sideways.
+  // Each scroller here is `relative`, so the screen-reader text of a missing figure (absolutely
+  // placed) is placed and clipped inside it rather than widening the page.
   return (
-    <table className="min-w-full text-sm" aria-label="Critic ranking">
-      <FigureHead first="Critic version" />
-      <tbody className="divide-y divide-slate-100">
-        {calibration.versions.map((version, index) => (
-          <tr key={version.versionId} data-testid="ranking-row">
-            <th scope="row" className="py-1.5 pr-3 text-left font-medium">
-              {index + 1}. {version.critic} v{version.version}
-              {version.model ? <span className="ml-1 text-xs font-normal text-slate-500">{version.model}</span> : null}
-              {version.unreadable > 0 ? (
-                <span className="ml-1 text-xs font-normal text-amber-700">
-                  {version.unreadable} unreadable left out
-                </span>
-              ) : null}
-            </th>
-            <FigureCells figures={version.invalid} />
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div className="relative overflow-x-auto">
+      <table className="min-w-full text-sm" aria-label="Critic ranking">
+        <FigureHead first="Critic version" />
+        <tbody className="divide-y divide-slate-100">
+          {calibration.versions.map((version, index) => (
+            <tr key={version.versionId} data-testid="ranking-row">
+              <th scope="row" className="py-1.5 pr-3 text-left font-medium">
+                {index + 1}. {version.critic} v{version.version}
+                {version.model ? (
+                  <span className="ml-1 text-xs font-normal text-slate-500">{version.model}</span>
+                ) : null}
+                {version.unreadable > 0 ? (
+                  <span className="ml-1 text-xs font-normal text-amber-700">
+                    {version.unreadable} unreadable left out
+                  </span>
+                ) : null}
+              </th>
+              <FigureCells figures={version.invalid} />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -181,7 +188,7 @@ export function VersionBreakdown({
           Blind campaigns only: n {version.blindOnly.n}, κ {formatNumber(version.blindOnly.kappa) ?? "—"}, F1{" "}
           {formatNumber(version.blindOnly.f1) ?? "—"}.
         </p>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <h3 className="mb-1 text-sm font-semibold text-slate-800">Per language, for “invalid”</h3>
           <table className="min-w-full text-sm" aria-label={`By language, ${version.critic} v${version.version}`}>
             <FigureHead first="Language" />
@@ -206,7 +213,7 @@ export function VersionBreakdown({
             </tbody>
           </table>
         </div>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <h3 className="mb-1 text-sm font-semibold text-slate-800">
             Per rule: the rule failed against the category people chose
           </h3>

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { countOf } from "@/lib/format/count";
 
 export type RunCounters = {
   runId: string;
@@ -65,9 +66,9 @@ export function RunProgress({
           <span data-testid="run-status">{progress.status.toLowerCase()}</span>
         </Badge>
         <span className="text-sm text-slate-700" data-testid="run-counts">
-          {progress.done}/{progress.total} records · {progress.parsed} parsed ({progress.pass} pass, {progress.fail}{" "}
-          fail) · {progress.unreadable} unreadable · {progress.errored} errored ·{" "}
-          {progress.promptTokens + progress.completionTokens} tokens
+          {progress.done}/{countOf(progress.total, "record")} · {progress.parsed} parsed ({progress.pass} pass,{" "}
+          {progress.fail} fail) · {progress.unreadable} unreadable · {progress.errored} errored ·{" "}
+          {countOf(progress.promptTokens + progress.completionTokens, "token")}
         </span>
       </div>
       <div

@@ -3,15 +3,26 @@ import type { ReactNode } from "react";
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { Badge } from "@/components/ui/primitives";
 import { type MutationEvidence, type RecordEvidence, strongestSurvivor } from "@/lib/evidence/types";
+import { countOf } from "@/lib/format/count";
 
 /** The score as a percentage, or a dash when nothing could be measured. */
 function percent(score: number | null): string {
   return score === null ? "—" : `${Math.round(score * 100)}%`;
 }
 
-function Row({ name, testId, children }: { name: string; testId: string; children: ReactNode }) {
+function Row({
+  name,
+  testId,
+  isCompact,
+  children,
+}: {
+  name: string;
+  testId: string;
+  isCompact: boolean;
+  children: ReactNode;
+}) {
   return (
-    <div className="grid grid-cols-[7.5rem_1fr] gap-2 py-1.5" data-testid={testId}>
+    <div className={`grid grid-cols-[7.5rem_1fr] gap-2 ${isCompact ? "py-0.5" : "py-1.5"}`} data-testid={testId}>
       <dt className="font-medium text-slate-700">{name}</dt>
       <dd className="min-w-0 text-slate-700">{children}</dd>
     </div>
@@ -25,7 +36,7 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
   if (mutation.viable === 0)
     return (
       <span className="text-slate-500">
-        not measured: none of the {mutation.generated} mutants built and finished in time
+        not measured: none of the {countOf(mutation.generated, "mutant")} built and finished in time
       </span>
     );
   const survivor = strongestSurvivor(mutation.survivors);
@@ -36,8 +47,8 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
         <Badge tone={mutation.score !== null && mutation.score < 0.5 ? "amber" : "green"}>
           {percent(mutation.score)}
         </Badge>{" "}
-        {mutation.killed} of {mutation.viable} mutants rejected · demo {percent(mutation.byTest.demo.score)}, full{" "}
-        {percent(mutation.byTest.full.score)}
+        {mutation.killed} of {countOf(mutation.viable, "mutant")} rejected · demo {percent(mutation.byTest.demo.score)},
+        full {percent(mutation.byTest.full.score)}
         {mutation.stillborn > 0 ? ` · ${mutation.stillborn} stillborn (not counted)` : ""}
       </p>
       {survivor ? (
@@ -77,6 +88,7 @@ export function EvidencePanel({
   isExecutionHidden = false,
   isEvidenceHidden = false,
   isCriticHidden = false,
+  isCompact = false,
 }: {
   executableValid: boolean | null;
   verificationOutcome: string | null;
@@ -86,17 +98,19 @@ export function EvidencePanel({
   isExecutionHidden?: boolean;
   isEvidenceHidden?: boolean;
   isCriticHidden?: boolean;
+  /** Tight rows that scroll inside the panel past 40% of its column: the workspace's, under the code. */
+  isCompact?: boolean;
 }) {
   const hidden = <span className="text-slate-500">hidden until your first label</span>;
   return (
     <section
       aria-label="Evidence"
-      className="rounded-lg bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200"
+      className={`rounded-lg bg-white text-sm shadow-sm ring-1 ring-slate-200 ${isCompact ? "shrink-0 overflow-auto px-3 py-2 lg:max-h-[40%]" : "p-3"}`}
       data-testid="evidence-panel"
     >
       <h2 className="mb-1 text-sm font-semibold text-slate-800">Evidence</h2>
       <dl className="divide-y divide-slate-100">
-        <Row name="Execution" testId="evidence-execution">
+        <Row isCompact={isCompact} name="Execution" testId="evidence-execution">
           {isExecutionHidden ? (
             hidden
           ) : (
@@ -107,7 +121,7 @@ export function EvidencePanel({
             />
           )}
         </Row>
-        <Row name="Stability" testId="evidence-stability">
+        <Row isCompact={isCompact} name="Stability" testId="evidence-stability">
           {isEvidenceHidden ? (
             hidden
           ) : evidence.flaky === null ? (
@@ -122,10 +136,10 @@ export function EvidencePanel({
             </>
           )}
         </Row>
-        <Row name="Test strength" testId="evidence-mutation">
+        <Row isCompact={isCompact} name="Test strength" testId="evidence-mutation">
           {isEvidenceHidden ? hidden : evidence.mutation ? <TestStrength mutation={evidence.mutation} /> : notCollected}
         </Row>
-        <Row name="Solvers" testId="evidence-solvers">
+        <Row isCompact={isCompact} name="Solvers" testId="evidence-solvers">
           {isEvidenceHidden ? (
             hidden
           ) : evidence.solvers ? (
@@ -148,7 +162,7 @@ export function EvidencePanel({
             notCollected
           )}
         </Row>
-        <Row name="Critic" testId="evidence-critic">
+        <Row isCompact={isCompact} name="Critic" testId="evidence-critic">
           {isCriticHidden ? (
             hidden
           ) : !critic || critic.overallPass === null ? (

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { DEFAULT_REPEAT } from "@/lib/evidence/flaky";
 import type { Action } from "@/lib/actions/result";
+import { countOf } from "@/lib/format/count";
 
 type CheckFlakiness = Action<{ recordId: number; repeat: number }, { flaky: boolean | null; outcomes: string[] }>;
 
@@ -26,7 +27,9 @@ export function FlakyCheckButton({ recordId, onCheck }: { recordId: number; onCh
   return (
     <div className="space-y-1 text-sm">
       <Button type="button" onClick={check} disabled={isPending}>
-        {isPending ? `Running the tests ${DEFAULT_REPEAT} times…` : `Check for flaky tests (${DEFAULT_REPEAT} runs)`}
+        {isPending
+          ? `Running the tests ${DEFAULT_REPEAT} times…`
+          : `Check for flaky tests (${countOf(DEFAULT_REPEAT, "run")})`}
       </Button>
       {message ? (
         <p role="alert" className="text-red-700">

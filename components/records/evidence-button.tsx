@@ -9,6 +9,7 @@ import type { Action } from "@/lib/actions/result";
 import { DEFAULT_MUTANTS, MAX_MUTANTS } from "@/lib/evidence/mutation";
 import { MAX_REPEAT } from "@/lib/evidence/flaky";
 import { startEvidenceSchema } from "@/lib/validation/evidence";
+import { countOf } from "@/lib/format/count";
 
 type Progress = {
   batchId: string;
@@ -127,10 +128,10 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress }:
             <div className="h-full bg-indigo-600" style={{ width: `${percent}%` }} />
           </div>
           <p className="mt-1 text-xs text-slate-600" data-testid="evidence-progress">
-            {progress.done}/{progress.total} record tasks ·{" "}
+            {progress.done}/{countOf(progress.total, "record task")} ·{" "}
             {progress.status === "RUNNING" ? "running" : progress.status.toLowerCase()}
             {progress.errored ? ` · ${progress.errored} errored` : ""}
-            {` · ${progress.mutants} mutants${progress.repeat ? `, ${progress.repeat} runs per test` : ""}`}
+            {` · ${countOf(progress.mutants, "mutant")}${progress.repeat ? `, ${countOf(progress.repeat, "run")} per test` : ""}`}
           </p>
           {progress.stopReason ? <p className="mt-1 text-xs text-red-700">{progress.stopReason}</p> : null}
         </div>

@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/primitives";
 import type { Action } from "@/lib/actions/result";
 import { DEFAULT_REPEAT } from "@/lib/evidence/flaky";
+import { countOf } from "@/lib/format/count";
 
 type Progress = {
   batchId: string;
@@ -99,7 +100,7 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
           onChange={(event) => setCheckingFlaky(event.target.checked)}
           className="size-3.5"
         />
-        Also check for flaky tests ({DEFAULT_REPEAT} runs each)
+        Also check for flaky tests ({countOf(DEFAULT_REPEAT, "run")} each)
       </label>
       {progress ? (
         <div className="w-64" aria-live="polite">

@@ -1,10 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useRef, useState, useSyncExternalStore } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
+import type { WorkspaceCategory } from "@/components/workspace/category-checklist";
+import { CategoryField } from "@/components/workspace/category-field";
+import { useVerdictKeys } from "@/components/workspace/use-verdict-keys";
+import { submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 import type { Action } from "@/lib/actions/result";
 
 export type CheckRevisionAction = Action<
@@ -12,37 +16,56 @@ export type CheckRevisionAction = Action<
   { status: "ACCEPTED" | "REJECTED"; number: number; recordId: number }
 >;
 
-/** The checker's label on a revised record: valid accepts the revision, invalid rejects it. */
+/**
+ * The checker's label on a revised record: valid accepts the revision, invalid rejects it. The
+ * workspace's keys (useVerdictKeys): V, I, 1–9, C finds any category, N writes the note, Enter
+ * submits (Ctrl/Cmd+Enter from the note). `data-ready` says the keys are listened to.
+ */
 export function CheckForm({
   revisionId,
   categories,
   onCheck,
 }: {
   revisionId: string;
-  categories: { key: string; label: string }[];
+  categories: WorkspaceCategory[];
   onCheck: CheckRevisionAction;
 }) {
   const { run, isPending, message } = useAction();
   const [done, setDone] = useState<{ status: string; recordId: number }>();
+  const [valid, setValid] = useState<boolean | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [note, setNote] = useState("");
+  const [error, setError] = useState<string>();
+  // False in the server's HTML, true once hydrated: the keys are listened to.
+  const isReady = useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
+  const form = useRef<HTMLFormElement>(null);
+  const noteField = useRef<HTMLTextAreaElement>(null);
+  const allowed = (key: string) => valid !== true || !categories.find((category) => category.key === key)?.invalidating;
+
+  function toggle(key: string) {
+    if (!allowed(key)) return;
+    setSelected((list) => (list.includes(key) ? list.filter((entry) => entry !== key) : [...list, key]));
+  }
+  const finder = useVerdictKeys({ categories, onVerdict: setValid, onToggle: toggle, textField: noteField, form });
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const valid = form.get("verdict") === "valid";
+    if (isPending || done) return;
+    if (valid === null) return setError("Choose Valid (V) or Invalid (I).");
+    setError(undefined);
     const result = await run(() =>
-      onCheck({
-        revisionId,
-        valid,
-        categories: valid ? [] : form.getAll("categories").map(String),
-        note: String(form.get("note") ?? "") || undefined,
-      }),
+      onCheck({ revisionId, valid, categories: valid ? [] : selected.filter(allowed), note: note.trim() || undefined }),
     );
     if (result.ok) setDone({ status: result.data.status, recordId: result.data.recordId });
   }
 
   if (done)
     return (
-      <p role="status" className="text-sm">
+      <p role="status" className="text-sm" data-testid="check-page" data-ready="true">
         Revision{" "}
         {done.status === "ACCEPTED" ? "accepted: the record now holds it" : "rejected: it stays in the history"}.{" "}
         <Link href={`/records/${done.recordId}`} className="text-indigo-700 hover:underline">
@@ -51,34 +74,45 @@ export function CheckForm({
       </p>
     );
   return (
-    <form onSubmit={submit} className="space-y-3 text-sm" aria-label="Check the revision">
+    <form
+      ref={form}
+      onSubmit={submit}
+      className="space-y-3 text-sm"
+      aria-label="Check the revision"
+      data-testid="check-page"
+      data-ready={isReady ? "true" : "false"}
+      noValidate
+    >
       {message ? <ErrorNote>{message}</ErrorNote> : null}
-      <fieldset className="flex gap-4">
-        <legend className="mb-1 font-medium text-slate-700">Verdict</legend>
-        {(["valid", "invalid"] as const).map((verdict) => (
-          <label key={verdict} className="flex items-center gap-1.5">
-            <input type="radio" name="verdict" value={verdict} required className="size-4" />
-            {verdict === "valid" ? "Valid" : "Invalid"}
-          </label>
-        ))}
-      </fieldset>
-      <fieldset>
-        <legend className="mb-1 font-medium text-slate-700">Categories (when invalid)</legend>
-        <div className="grid grid-cols-2 gap-1">
-          {categories.map((category) => (
-            <label key={category.key} className="flex items-center gap-1.5 text-xs">
-              <input type="checkbox" name="categories" value={category.key} />
-              {category.label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <VerdictPicker name="verdict" value={valid} onChange={setValid} error={error} />
+      <CategoryField
+        categories={categories}
+        selected={selected}
+        isAllowed={allowed}
+        onToggle={toggle}
+        isFinderOpen={finder.isFinderOpen}
+        onCloseFinder={finder.closeFinder}
+      />
       <label className="block">
-        <span className="font-medium text-slate-700">Note</span>
-        <textarea name="note" rows={2} className="mt-1 w-full rounded-md p-2 ring-1 ring-slate-300" />
+        <span className="font-medium text-slate-700">
+          Note{" "}
+          <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">
+            N
+          </kbd>
+        </span>
+        <textarea
+          ref={noteField}
+          name="note"
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+          onKeyDown={submitOnCtrlEnter}
+          rows={2}
+          className="mt-1 w-full rounded-md p-2 ring-1 ring-slate-300"
+          placeholder="Optional. Ctrl+Enter submits, Esc leaves the field."
+        />
       </label>
-      <Button type="submit" disabled={isPending}>
-        {isPending ? "Saving…" : "Submit check"}
+      <Button type="submit" disabled={isPending} title="Shortcut: Enter">
+        {isPending ? "Saving…" : "Submit check (Enter)"}
       </Button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { Badge, Card } from "@/components/ui/primitives";
+import { countOf } from "@/lib/format/count";
 
 type Worker = {
   id: string;
@@ -28,7 +29,7 @@ export function WorkersCard({ workers, queue }: { workers: Worker[]; queue: Queu
     <Card title="Verification workers" className="mt-4">
       <p className="text-sm" data-testid="worker-queue">
         {queue.ok
-          ? `${queue.depth} jobs waiting${queue.oldestWaitingSeconds === null ? "" : ` (oldest ${queue.oldestWaitingSeconds} s)`} · ${queue.active} running · ${queue.heldByDeadWorkers} held by dead workers`
+          ? `${countOf(queue.depth ?? 0, "job")} waiting${queue.oldestWaitingSeconds === null ? "" : ` (oldest ${queue.oldestWaitingSeconds} s)`} · ${queue.active} running · ${queue.heldByDeadWorkers} held by dead workers`
           : queue.error}
       </p>
       {workers.length === 0 ? (

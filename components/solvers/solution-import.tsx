@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Button, ErrorNote, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { ActionResult } from "@/lib/actions/result";
+import { countOf } from "@/lib/format/count";
 
 type Props = {
   dataset: string;
@@ -34,7 +35,7 @@ export function SolutionImport({ dataset, onImport }: Props) {
     if (!result.ok) return;
     const { imported, toRun, withoutCode, models } = result.data;
     setNotice(
-      `Imported ${imported} solutions from ${models.length} model${models.length === 1 ? "" : "s"}; ${toRun} queued to run${withoutCode ? `, ${withoutCode} with no code (not solved)` : ""}.`,
+      `Imported ${countOf(imported, "solution")} from ${countOf(models.length, "model")}; ${toRun} queued to run${withoutCode ? `, ${withoutCode} with no code (not solved)` : ""}.`,
     );
     router.refresh();
   }

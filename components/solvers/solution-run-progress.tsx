@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
 import type { Action } from "@/lib/actions/result";
+import { countOf } from "@/lib/format/count";
 
 type Progress = {
   batchId: string;
@@ -41,7 +42,7 @@ export function SolutionRunProgress({ initial, readProgress }: Props) {
     <div className="space-y-1 text-sm" data-testid="solution-run">
       <p role="status">
         {isRunning ? "Running" : progress.status === "FAILED" ? "Stopped" : "Finished"}: {progress.done} of{" "}
-        {progress.total} solutions · {progress.passed} pass both tests · {progress.failed} fail
+        {countOf(progress.total, "solution")} · {progress.passed} pass both tests · {progress.failed} fail
         {progress.unavailable ? ` · ${progress.unavailable} unavailable here` : ""}
         {progress.errored ? ` · ${progress.errored} errored` : ""}
       </p>

@@ -40,9 +40,23 @@ const ADJUDICATION: Shortcuts = [
   ["?", "Show these shortcuts"],
 ];
 
-const SHEETS = { workspace: WORKSPACE, adjudication: ADJUDICATION } as const;
+// The blind check of a repair labels the revised record with the same keys, and runs its own tests.
+const CHECK: Shortcuts = [
+  ["V", "Valid: accept the revision"],
+  ["I", "Invalid: reject the revision"],
+  ["1 – 9", "Toggle the numbered error category"],
+  ["C", "Find any error category by typing part of its name (↑/↓ choose, Enter toggles)"],
+  ["N", "Write the note"],
+  ["Enter", "Submit the check"],
+  ["Ctrl/⌘ + Enter", "Submit from inside the note"],
+  ["R", "Run the revised demo and full test"],
+  ["Esc", "Leave a text field; close this sheet or a dialog"],
+  ["?", "Show these shortcuts"],
+];
 
-/** The keyboard shortcut sheet of the workspace or the adjudication page: a modal dialog opened with ? (or its button), closed with Esc. */
+const SHEETS = { workspace: WORKSPACE, adjudication: ADJUDICATION, check: CHECK } as const;
+
+/** The keyboard shortcut sheet of the workspace, the adjudication page or a repair's blind check: a modal dialog opened with ? (or its button), closed with Esc. */
 export function ShortcutSheet({ page = "workspace" }: { page?: keyof typeof SHEETS }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const open = () => dialog.current?.showModal();

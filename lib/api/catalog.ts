@@ -17,6 +17,11 @@ import {
   leaseResponseSchema,
 } from "@/lib/validation/campaigns";
 import { commentThreadResponseSchema } from "@/lib/validation/comments";
+import {
+  environmentBuildResponseSchema,
+  environmentListResponseSchema,
+  environmentLogResponseSchema,
+} from "@/lib/validation/environments";
 import { evidenceProgressResponseSchema, evidenceStartResponseSchema } from "@/lib/validation/evidence";
 import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/validation/gold";
 import {
@@ -189,6 +194,43 @@ export const API_OPERATIONS: Operation[] = [
       422: "An unknown profile, or a profile for another language (fieldErrors name the language).",
     },
     response: harnessResponseSchema,
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/environments",
+    scope: "datasets:verify",
+    summary:
+      "The dataset's environment versions (extra dependencies its runs mount at /env), newest first, 20 a page: each version's status (BUILDING, READY, FAILED), what was declared (spec) and resolved (lock), its error, size, who built it and when, and which one is in use.",
+    query: { before: "nextBefore of the previous page: versions older than it" },
+    responses: {
+      200: "{dataset, inUse, versions: [{version, status, spec, lock, error, sizeBytes, createdBy, createdAt, finishedAt, isInUse}], nextBefore}",
+      ...errors,
+    },
+    response: environmentListResponseSchema,
+  },
+  {
+    method: "POST",
+    path: "/datasets/{name}/environments",
+    scope: "datasets:verify",
+    summary:
+      "Declares a new environment version, every dependency pinned (python name==version, npm name@version, go module@vX.Y.Z, maven group:artifact:version, debian package=version), and builds it in the background from the registries the server reaches (no package code runs). It is used from the moment it is READY; a FAILED build leaves the previous version in use.",
+    body: "application/json: {spec: {python?, npm?, go?, maven?, debian?}} (lists of entries)",
+    responses: {
+      202: '{dataset, version, status: "BUILDING"}: follow it at …/environments/{version}/log',
+      ...errors,
+      409: "Another version of the dataset's environment is still building.",
+      422: "An entry that is not pinned, an unknown kind, or no entry at all (fieldErrors name each entry under its kind).",
+    },
+    response: environmentBuildResponseSchema,
+  },
+  {
+    method: "GET",
+    path: "/datasets/{name}/environments/{version}/log",
+    scope: "datasets:verify",
+    summary:
+      "A version's build log so far (the package managers' output, written every 2 s while it builds; the last 200 KB kept), its status and, once it failed, why.",
+    responses: { 200: "{status, log, error}", ...errors },
+    response: environmentLogResponseSchema,
   },
   {
     method: "GET",

@@ -93,7 +93,7 @@ function disclosure(release: ReleaseSummary): string {
             ? "no — every campaign was blind: annotators gave their label before the LLM critic's verdict and other records' evidence were shown"
             : blind.length === 0
               ? "yes — no campaign was blind: the LLM critic's verdict and the execution evidence were shown while labelling"
-              : `in ${method.campaigns.length - blind.length} of ${method.campaigns.length} campaigns (blind: ${blind.map((campaign) => campaign.name).join(", ")})`
+              : `in ${method.campaigns.length - blind.length} of ${plural(method.campaigns.length, "campaign")} (blind: ${blind.map((campaign) => campaign.name).join(", ")})`
     }.`,
     `- **Gold share**: ${method.campaigns.length ? method.campaigns.map((campaign) => `${campaign.name} ${percent(campaign.goldShare)}`).join("; ") : "—"} (gold items measure annotators and count in no figure).`,
     `- **Aggregation rule**: ${method.campaigns.length ? method.campaigns.map((campaign) => `${campaign.name}: ${campaign.finalRule}, overlap ${campaign.overlap}`).join("; ") : "—"}. ${validity.crossCampaignRule}`,

@@ -70,6 +70,8 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/records/actions.ts#checkFlakinessAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#startVerificationAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#setDatasetHarnessAction": "datasets:verify",
+  "app/(app)/datasets/[name]/environment/actions.ts#buildEnvironmentAction": "datasets:verify",
+  "app/(app)/datasets/[name]/environment/actions.ts#environmentLogAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#verificationProgressAction": "records:read",
   "app/(app)/datasets/actions.ts#startEvidenceAction": "datasets:verify",
   "app/(app)/datasets/actions.ts#evidenceProgressAction": "records:read",

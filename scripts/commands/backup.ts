@@ -6,6 +6,7 @@ import { config } from "@/lib/server/config";
 import { restoreBackup, writeBackup } from "@/lib/server/db/backup";
 
 import { assertOutputFolder, exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 /** Registers `verity backup` and `verity restore`. */
 export function registerBackupCommands(program: Command): void {
@@ -30,7 +31,10 @@ export function registerBackupCommands(program: Command): void {
         }
       }).catch((error: unknown) => exitWithError(error));
       console.log(
-        `Backed up ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows from ${Object.keys(counts).length} tables to ${options.out}.`,
+        `Backed up ${countOf(
+          Object.values(counts).reduce((sum, n) => sum + n, 0),
+          "row",
+        )} from ${countOf(Object.keys(counts).length, "table")} to ${options.out}.`,
       );
     });
 
@@ -44,7 +48,10 @@ export function registerBackupCommands(program: Command): void {
         (error: unknown) => exitWithError(error, " Nothing was restored."),
       );
       console.log(
-        `Restored ${Object.values(counts).reduce((sum, n) => sum + n, 0)} rows into ${Object.keys(counts).length} tables.`,
+        `Restored ${countOf(
+          Object.values(counts).reduce((sum, n) => sum + n, 0),
+          "row",
+        )} into ${countOf(Object.keys(counts).length, "table")}.`,
       );
     });
 }

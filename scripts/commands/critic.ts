@@ -13,6 +13,7 @@ import { saveCriticSchema, startCriticRunSchema } from "@/lib/validation/critics
 
 import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 function numberOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -151,7 +152,7 @@ export function registerCriticCommands(program: Command): void {
             });
             if (!options.json)
               console.error(
-                `${run.resumed ? "Resuming" : "Starting"} version ${run.version} over ${run.total} records.`,
+                `${run.resumed ? "Resuming" : "Starting"} version ${run.version} over ${countOf(run.total, "record")}.`,
               );
             await startCriticWorkers(1);
             const bar =
@@ -179,7 +180,7 @@ export function registerCriticCommands(program: Command): void {
         if (options.json) console.log(JSON.stringify(runSummary(progress)));
         else
           console.log(
-            `${progress.status}: ${progress.total} records, ${progress.parsed} parsed (${progress.pass} pass, ${progress.fail} fail), ${progress.unreadable} unreadable, ${progress.errored} errored; ${progress.promptTokens + progress.completionTokens} tokens.`,
+            `${progress.status}: ${countOf(progress.total, "record")}, ${progress.parsed} parsed (${progress.pass} pass, ${progress.fail} fail), ${progress.unreadable} unreadable, ${progress.errored} errored; ${countOf(progress.promptTokens + progress.completionTokens, "token")}.`,
           );
         if (progress.stopReason) console.error(`error: ${progress.stopReason}`);
         endCommand(progress.status === "FAILED" ? 1 : 0);

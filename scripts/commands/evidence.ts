@@ -14,6 +14,7 @@ import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/
 
 import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 /** Below this mutation score a record's tests count as weak in the summary (the issue's default). */
 const WEAK_BELOW = 0.5;
@@ -66,7 +67,7 @@ export function registerEvidenceCommand(program: Command): void {
           });
           if (!options.json)
             console.error(
-              `${batch.resumed ? "Resuming" : "Starting"} evidence collection: ${batch.total} record tasks (${batch.tasks.join(", ")})${language ? ` for ${language}` : ""}.`,
+              `${batch.resumed ? "Resuming" : "Starting"} evidence collection: ${countOf(batch.total, "record task")} (${batch.tasks.join(", ")})${language ? ` for ${language}` : ""}.`,
             );
           await startVerificationWorkers();
           const bar =
@@ -83,7 +84,7 @@ export function registerEvidenceCommand(program: Command): void {
             progress = await getEvidenceProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
             bar?.update(progress.done, { errored: progress.errored });
             if (!bar && !options.json && progress.done !== lastReported) {
-              console.error(`${progress.done}/${progress.total} record tasks done`);
+              console.error(`${progress.done}/${countOf(progress.total, "record task")} done`);
               lastReported = progress.done;
             }
             if (progress.status !== "RUNNING") break;
@@ -121,7 +122,7 @@ export function registerEvidenceCommand(program: Command): void {
           );
         }
         console.log(
-          `mean score ${summary.meanScore === null ? "—" : summary.meanScore.toFixed(2)} over ${summary.measured} records; ${summary.weak} with weak tests (score < ${WEAK_BELOW}); ${summary.flaky} flaky of ${summary.flaky + summary.stable} checked.`,
+          `mean score ${summary.meanScore === null ? "—" : summary.meanScore.toFixed(2)} over ${countOf(summary.measured, "record")}; ${summary.weak} with weak tests (score < ${WEAK_BELOW}); ${summary.flaky} flaky of ${summary.flaky + summary.stable} checked.`,
         );
       }
       if (stopReason) console.error(`error: ${stopReason}`);

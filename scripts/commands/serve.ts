@@ -24,6 +24,7 @@ import { stopBoss } from "@/lib/server/workers/boss";
 import { nextServerEnvironment } from "./serve-env";
 import { endCommand } from "./exit";
 import { exitWithError } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
 
@@ -54,13 +55,13 @@ export function registerServeCommand(program: Command): void {
           : "Using the database that is already running.",
       );
       const interrupted = await failInterruptedImports();
-      if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
+      if (interrupted > 0) console.log(`Marked ${countOf(interrupted, "interrupted import")} as failed.`);
       const staleReleases = await sweepReleaseTempFolders();
       if (staleReleases > 0)
-        console.log(`Removed ${staleReleases} release folder(s) a stopped server left in the temp folder.`);
+        console.log(`Removed ${countOf(staleReleases, "release folder")} a stopped server left in the temp folder.`);
       if (settings.loadDemo) {
         const demo = await loadDemoDatasetIfEmpty({ actor: SYSTEM_ACTOR.startup });
-        if (demo) console.log(`Loaded the demo dataset: ${demo.imported} records.`);
+        if (demo) console.log(`Loaded the demo dataset: ${countOf(demo.imported, "record")}.`);
         if (demo && existsSync(DEMO_SOLUTIONS_FILE)) {
           // A few "models" per record, right and wrong, so solver results work out of the box.
           const solutions = await importAndRunSolutions({
@@ -72,7 +73,7 @@ export function registerServeCommand(program: Command): void {
             fileName: "solutions.jsonl",
           });
           console.log(
-            `Loaded the demo solutions: ${solutions.imported} from ${solutions.models.length} models, queued to run.`,
+            `Loaded the demo solutions: ${solutions.imported} from ${countOf(solutions.models.length, "model")}, queued to run.`,
           );
         }
       }

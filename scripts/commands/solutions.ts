@@ -13,6 +13,7 @@ import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/
 
 import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 function percent(value: number | null): string {
   return value === null ? "—" : `${(value * 100).toFixed(1)}%`;
@@ -62,7 +63,7 @@ export function registerSolutionCommands(program: Command): void {
         }
         if (!options.json)
           console.error(
-            `Imported ${summary.imported} solutions from ${summary.models.length} model(s); running ${summary.toRun}.`,
+            `Imported ${countOf(summary.imported, "solution")} from ${countOf(summary.models.length, "model")}; running ${summary.toRun}.`,
           );
         let progress: SolutionBatchProgress;
         try {

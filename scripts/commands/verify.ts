@@ -18,6 +18,7 @@ import { startVerification, startVerificationWorkers, stopVerificationWorkers } 
 
 import { endCommand } from "./exit";
 import { exitWithError, usageError, withDatabase } from "./with-database";
+import { countOf } from "@/lib/format/count";
 
 /** Registers `verity verify` (batch verification with in-process workers) and `verity worker`. */
 export function registerVerifyCommands(program: Command): void {
@@ -54,7 +55,7 @@ export function registerVerifyCommands(program: Command): void {
           });
           if (!options.json)
             console.error(
-              `${batch.resumed ? "Resuming" : "Starting"} verification of ${batch.total} records${language ? ` (${language})` : ""}.`,
+              `${batch.resumed ? "Resuming" : "Starting"} verification of ${countOf(batch.total, "record")}${language ? ` (${language})` : ""}.`,
             );
           await startVerificationWorkers();
           const bar =
@@ -124,7 +125,7 @@ export function registerVerifyCommands(program: Command): void {
       await withDatabase(async () => {
         // Worker machines start after a crash too; only imports whose process is gone are touched.
         const interrupted = await failInterruptedImports();
-        if (interrupted > 0) console.log(`Marked ${interrupted} interrupted import(s) as failed.`);
+        if (interrupted > 0) console.log(`Marked ${countOf(interrupted, "interrupted import")} as failed.`);
         const ids = await startVerificationWorkers();
         // The same machine works on critic runs too (each with its critic's own requests at once).
         await startCriticWorkers();

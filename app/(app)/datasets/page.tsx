@@ -5,6 +5,7 @@ import { languageName } from "@/lib/records/languages";
 import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listDatasets } from "@/lib/server/records/records";
+import { countOf } from "@/lib/format/count";
 
 export const metadata = { title: "Datasets" };
 
@@ -47,7 +48,7 @@ export default async function DatasetsPage() {
                 {dataset.name}
               </Link>
               <p className="mt-1 text-sm text-slate-600">
-                {dataset.records.toLocaleString("en")} records in {Object.keys(dataset.byLanguage).length} languages ·
+                {countOf(dataset.records, "record")} in {countOf(Object.keys(dataset.byLanguage).length, "language")} ·
                 imported {dataset.createdAt.toISOString().slice(0, 10)}
               </p>
               <ul className="mt-3 flex flex-wrap gap-1.5">

@@ -1,4 +1,5 @@
 import "server-only";
+import { countOf } from "@/lib/format/count";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CampaignSampling, CampaignStatus, PreLabelVisibility } from "@/lib/generated/prisma/enums";
@@ -106,7 +107,7 @@ export async function updateCampaignSettings({
       if (overfull > 0)
         throw new AppError(
           "CONFLICT",
-          `${overfull} items have more annotators working on them than the new overlap; pause the campaign first.`,
+          `${countOf(overfull, "item")} ${overfull === 1 ? "has" : "have"} more annotators working on ${overfull === 1 ? "it" : "them"} than the new overlap; pause the campaign first.`,
           { overlap: ["Pause the campaign first."] },
         );
       data.overlap = overlap;

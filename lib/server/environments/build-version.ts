@@ -1,5 +1,7 @@
 import "server-only";
 
+import { config } from "@/lib/server/config";
+
 import { buildEnvironment } from "@/lib/server/sandbox/environment-build";
 
 import {
@@ -33,6 +35,7 @@ export async function buildEnvironmentVersion(
     const built = await buildEnvironment({
       spec,
       dir,
+      registries: config().sandbox.registries,
       log: (line) => {
         log += `${line}\n`;
         onLine(line);

@@ -33,6 +33,11 @@ export function environmentFolder(datasetId: string, version: number): string {
  * a running build writes its log every few seconds (build-version.ts).
  */
 const QUIET_BUILD_MS = 2 * 60_000;
+const CUT_OFF_MESSAGE = "The build was cut off (the server stopped); build again.";
+
+function isQuiet(updatedAt: Date): boolean {
+  return updatedAt.getTime() < Date.now() - QUIET_BUILD_MS;
+}
 /** The log keeps its last this many characters. */
 const LOG_KEEP_CHARS = 200_000;
 
@@ -119,7 +124,7 @@ export async function declareEnvironment({
       where: { datasetId: dataset.id, status: "BUILDING" },
       data: {
         status: "FAILED",
-        error: "The build was cut off (the server stopped); build again.",
+        error: CUT_OFF_MESSAGE,
         finishedAt: new Date(),
       },
     });
@@ -208,16 +213,19 @@ function toSummary(
     sizeBytes: bigint | null;
     createdBy: { email: string } | null;
     createdAt: Date;
+    updatedAt: Date;
     finishedAt: Date | null;
   },
   inUse: number | null,
 ): EnvironmentSummary {
+  // A build that went quiet was cut off: the page says so now, as the next declaration will record.
+  const isCutOff = row.status === "BUILDING" && isQuiet(row.updatedAt);
   return {
     version: row.version,
-    status: row.status,
+    status: isCutOff ? "FAILED" : row.status,
+    error: isCutOff ? CUT_OFF_MESSAGE : row.error,
     spec: parseSpec(row.spec),
     lock: parseLock(row.lock),
-    error: row.error,
     sizeBytes: row.sizeBytes === null ? null : Number(row.sizeBytes),
     createdBy: row.createdBy?.email ?? null,
     createdAt: row.createdAt,
@@ -272,10 +280,12 @@ export async function environmentLog({
   const dataset = await datasetByName(datasetName);
   const row = await prisma().datasetEnvironment.findUnique({
     where: { datasetId_version: { datasetId: dataset.id, version } },
-    select: { status: true, log: true, error: true },
+    select: { status: true, log: true, error: true, updatedAt: true },
   });
   if (!row) throw new AppError("NOT_FOUND", `"${datasetName}" has no environment version ${version}.`);
-  return row;
+  if (row.status === "BUILDING" && isQuiet(row.updatedAt))
+    return { status: "FAILED", log: row.log, error: CUT_OFF_MESSAGE };
+  return { status: row.status, log: row.log, error: row.error };
 }
 
 /**

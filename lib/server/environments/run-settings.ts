@@ -14,7 +14,7 @@ import { runEnvironmentOf } from "./environments";
 export type RunSettings = { profile: HarnessProfile | null; environment: RunEnvironment | null };
 
 /** A dataset's run settings for one language. No permission check: callers run records they may run. */
-export async function runSettingsOf(datasetId: string, language: string): Promise<RunSettings> {
+async function runSettingsOf(datasetId: string, language: string): Promise<RunSettings> {
   const dataset = await prisma().dataset.findUnique({ where: { id: datasetId }, select: { harness: true } });
   return { profile: profileFor(dataset?.harness, language), environment: await runEnvironmentOf(datasetId) };
 }

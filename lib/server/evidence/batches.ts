@@ -5,6 +5,7 @@ import type { RunSettings } from "@/lib/server/environments/run-settings";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { MutantStatus } from "@/lib/evidence/mutation";
 import type { Language } from "@/lib/records/languages";
+import { writeAudit } from "@/lib/server/audit/audit";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
@@ -93,15 +94,26 @@ export async function openEvidenceBatch({
   if (running) return { batchId: running.id, total: running.total, resumed: true, tasks };
   const records = await prisma().record.count({ where: batchRecordsWhere(scope) });
   const total = records * tasks.length;
-  const batch = await prisma().evidenceBatch.create({
-    data: {
-      ...scope,
-      total,
-      createdById: personIdOf(actor),
-      status: total === 0 ? "SUCCEEDED" : "RUNNING",
-      finishedAt: total === 0 ? new Date() : null,
-    },
-    select: { id: true },
+  // Batch work is audited as any change is: who started it, on what, in the same transaction.
+  const batch = await prisma().$transaction(async (tx) => {
+    const created = await tx.evidenceBatch.create({
+      data: {
+        ...scope,
+        total,
+        createdById: personIdOf(actor),
+        status: total === 0 ? "SUCCEEDED" : "RUNNING",
+        finishedAt: total === 0 ? new Date() : null,
+      },
+      select: { id: true },
+    });
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: "dataset.evidence",
+      targetType: "Dataset",
+      targetId: dataset.id,
+      after: { batchId: created.id, language: scope.language, mutants, repeat, records },
+    });
+    return created;
   });
   return { batchId: batch.id, total, resumed: false, tasks };
 }
@@ -347,9 +359,23 @@ export async function stopEvidenceBatch({
   reason: string;
 }): Promise<void> {
   assertCan(actor, "datasets:verify");
-  await prisma().evidenceBatch.updateMany({
-    where: { id: batchId, status: "RUNNING" },
-    data: { status: "FAILED", finishedAt: new Date(), stopReason: reason },
+  await prisma().$transaction(async (tx) => {
+    const stopped = await tx.evidenceBatch.updateMany({
+      where: { id: batchId, status: "RUNNING" },
+      data: { status: "FAILED", finishedAt: new Date(), stopReason: reason },
+    });
+    if (stopped.count === 0) return;
+    const { datasetId } = await tx.evidenceBatch.findUniqueOrThrow({
+      where: { id: batchId },
+      select: { datasetId: true },
+    });
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: "dataset.evidence.stop",
+      targetType: "Dataset",
+      targetId: datasetId,
+      after: { batchId, reason },
+    });
   });
 }
 

@@ -157,10 +157,7 @@ export type RunFunction = (request: RunRequest, options?: RunOptions) => Promise
 type Run = (test: string, solution: string) => Promise<SandboxResult>;
 
 /** What running a record's canonical solution against its tests needs. */
-type RecordCode = Pick<
-  RecordToProbe,
-  "language" | "canonicalSolution" | "demoTestFunc" | "fullTestFunc" | "settings"
->;
+type RecordCode = Pick<RecordToProbe, "language" | "canonicalSolution" | "demoTestFunc" | "fullTestFunc" | "settings">;
 
 function runnerFor(record: RecordCode, isAlone: boolean, runFunction: RunFunction): Run {
   const language = parseLanguage(record.language);

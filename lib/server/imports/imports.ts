@@ -551,7 +551,7 @@ export async function importCriticFile({
         else if (candidates.length > 1)
           fail(
             entry.line,
-            `line ${entry.recordLine} matches ${candidates.length} records in "${datasetName}" (it was imported from several files); address them by "key"`,
+            `line ${entry.recordLine} matches ${countOf(candidates.length, "record")} in "${datasetName}" (it was imported from several files); address them by "key"`,
           );
         else
           fail(

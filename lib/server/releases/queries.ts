@@ -187,8 +187,10 @@ export async function insertRelease({
            -- A gold record's known verdict (an admin's, the answer gold items measure annotators
            -- against) decides it as a final label would; an accepted repair still comes first (the
            -- answer is about the content it replaced).
+           -- One revision per entry: the execution is the revision's own (kept on the record with
+           -- its content); the imported critic judged the import, so a repaired record has none.
            SELECT r.id, r.revision, r."executableValid" AS exec, r."verificationOutcome" AS outcome,
-                  cv."overallPass" AS critic, f.final_valid,
+                  CASE WHEN r.revision > 1 THEN NULL ELSE cv."overallPass" END AS critic, f.final_valid,
                   CASE WHEN g."recordId" IS NOT NULL THEN 'gold' ELSE f.decided_by END AS decided_by,
                   CASE WHEN g."recordId" IS NOT NULL THEN g.categories ELSE coalesce(f.final_categories, '{}') END AS categories,
                   CASE

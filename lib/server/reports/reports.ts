@@ -83,20 +83,51 @@ const FLAKY_RECORDS = `flaky AS MATERIALIZED (
     WHERE r.flaky AND r."datasetId" IN (SELECT "datasetId" FROM "Campaign" WHERE id = ANY($1::text[]))
   )`;
 
-/** A row's execution verdict for the figures: none for a flaky record. */
-const EXEC_VALID_UNLESS_FLAKY = `CASE WHEN f.record_id = ANY(flaky.ids) THEN NULL ELSE f.exec_valid END AS exec_valid`;
+/**
+ * The items of repaired records (an accepted revision: a handful, by the revisions' status index)
+ * with the revision their figures speak of: the one their labels were given on (the adjudication's,
+ * else the latest label's), or the record's current one while unlabelled; and that revision's stored
+ * execution. The relation reads execution and critic from the record as it is now, so without this a
+ * row would count a label given on the import beside the repair's run.
+ */
+const REVISED_ITEMS = `revised AS MATERIALIZED (
+    SELECT d.item_id, d.described = d.current AS is_current, d.described = 1 AS is_import,
+           rv."executableValid" AS exec_valid
+    FROM (
+      SELECT i.id AS item_id, r.id AS record_id, r.revision AS current,
+             coalesce(adj."recordRevision",
+                      (SELECT max(a."recordRevision") FROM "Annotation" a WHERE a."itemId" = i.id),
+                      r.revision) AS described
+      FROM "Record" r
+      JOIN "CampaignItem" i ON i."recordId" = r.id AND i."campaignId" = ANY($1::text[]) AND NOT i.gold
+      LEFT JOIN "Adjudication" adj ON adj."itemId" = i.id
+      WHERE r.id IN (SELECT "recordId" FROM "RecordRevision" WHERE status = 'ACCEPTED')
+    ) d
+    LEFT JOIN "RecordRevision" rv ON rv."recordId" = d.record_id AND rv.number = d.described
+  )`;
+
+/**
+ * A row's critic verdict and execution for the figures, all of one revision (with `revised v` joined
+ * on the item): the imported critic judged the import, so it counts only beside labels given on it;
+ * an earlier revision's execution is its stored one (unknown when it was never kept), and a flaky
+ * record's current execution decides nothing.
+ */
+const EVIDENCE_AT_LABELLED_REVISION = `CASE WHEN v.item_id IS NOT NULL AND NOT v.is_import THEN NULL ELSE f.critic_pass END AS critic_pass,
+  CASE WHEN v.item_id IS NOT NULL AND NOT v.is_current THEN v.exec_valid
+       WHEN f.record_id = ANY(flaky.ids) THEN NULL ELSE f.exec_valid END AS exec_valid,
+  CASE WHEN v.item_id IS NOT NULL AND NOT v.is_current THEN false ELSE f.exec_unavailable END AS exec_unavailable`;
 
 /**
  * One campaign holds a record once, so its items are its finals: one scan counts per (language,
  * difficulty) and per label split at once (two grouping sets), another the final categories. Not
  * materialised, the scans run in parallel.
  */
-const ONE_CAMPAIGN_FIGURES = `WITH ${FLAKY_RECORDS},
+const ONE_CAMPAIGN_FIGURES = `WITH ${FLAKY_RECORDS}, ${REVISED_ITEMS},
   grouped AS (
     SELECT language, difficulty, n_valid AS "nValid", n - n_valid AS "nInvalid", GROUPING(n) = 0 AS split, ${COUNT_COLUMNS}
-    FROM (SELECT f.language, coalesce(f.difficulty, 'unknown') AS difficulty, f.n, f.n_valid, f.final_valid, f.critic_pass,
-                 ${EXEC_VALID_UNLESS_FLAKY}, f.exec_unavailable
-          FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky) f
+    FROM (SELECT f.language, coalesce(f.difficulty, 'unknown') AS difficulty, f.n, f.n_valid, f.final_valid,
+                 ${EVIDENCE_AT_LABELLED_REVISION}
+          FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky LEFT JOIN revised v ON v.item_id = f.item_id) f
     GROUP BY GROUPING SETS ((language, difficulty), (language, n_valid, n))
     HAVING GROUPING(n) = 1 OR n >= 2
   ),
@@ -110,12 +141,11 @@ const ONE_CAMPAIGN_FIGURES = `WITH ${FLAKY_RECORDS},
  * Across campaigns a record counts once, with its strongest item (latest campaign on a tie); the
  * label splits count every item.
  */
-const CAMPAIGNS_FIGURES = `WITH ${FLAKY_RECORDS},
+const CAMPAIGNS_FIGURES = `WITH ${FLAKY_RECORDS}, ${REVISED_ITEMS},
   items AS MATERIALIZED (
     SELECT f.item_id, f.campaign_id, f.record_id, f.language, coalesce(f.difficulty, 'unknown') AS difficulty, f.n,
-           f.n_valid, f.strength, f.final_valid, f.final_categories, f.critic_pass, ${EXEC_VALID_UNLESS_FLAKY},
-           f.exec_unavailable
-    FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky
+           f.n_valid, f.strength, f.final_valid, f.final_categories, ${EVIDENCE_AT_LABELLED_REVISION}
+    FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky LEFT JOIN revised v ON v.item_id = f.item_id
   ),
   finals AS MATERIALIZED (
     SELECT DISTINCT ON (record_id) * FROM items ORDER BY record_id, strength DESC, array_position($1::text[], campaign_id) DESC

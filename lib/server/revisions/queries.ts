@@ -101,8 +101,11 @@ export async function proposeRevision({
         demoTestFunc: string;
         fullTestFunc: string;
         createdAt: Date;
+        executableValid: boolean | null;
+        verifiedAt: Date | null;
       }[]
-    >`SELECT "datasetId", revision, question, "canonicalSolution", "demoTestFunc", "fullTestFunc", "createdAt"
+    >`SELECT "datasetId", revision, question, "canonicalSolution", "demoTestFunc", "fullTestFunc", "createdAt",
+             "executableValid", "verifiedAt"
       FROM "Record" WHERE id = ${recordId} FOR UPDATE`;
     if (!record) throw NO_RECORD();
     if (input.baseRevision !== undefined && input.baseRevision !== record.revision)
@@ -146,6 +149,11 @@ export async function proposeRevision({
           canonicalSolution: record.canonicalSolution,
           demoTestFunc: record.demoTestFunc,
           fullTestFunc: record.fullTestFunc,
+          // Batch verification's verdict on the import, kept with it: once a repair is accepted the
+          // record's columns hold the repair's, and figures counting labels given on the import
+          // read the import's execution here (reports.ts).
+          executableValid: record.executableValid,
+          evidenceAt: record.verifiedAt,
           createdAt: record.createdAt,
         },
       });

@@ -91,7 +91,7 @@ describe.runIf(hasBwrap)("repairs and the run budget", () => {
     for (let n = 0; n < runsPerUser; n++) held.push(await admitRun({ userId: author.id, limits }));
     const [recordId] = recordIds;
     expect(await refusal(proposeRecordRevision({ actor: author, recordId, input: repair(1) }))).toMatch(
-      /^RATE_LIMITED: You already have \d+ runs going/,
+      /^RATE_LIMITED: You already have \d+ runs? going/,
     );
     expect(await openProposals(recordId)).toBe(0);
     for (const release of held) await release();

@@ -54,7 +54,7 @@ describe("run leases", () => {
     // rather than slept for, so a slow machine only makes the wait longer.
     await expect.poll(expiry, { timeout: 10_000, interval: 100 }).toBeGreaterThan(first);
     expect(await refusal(admitRun({ userId, limits: { perUser: 1, perInstance: 10 } }))).toMatch(
-      /already have 1 runs going/,
+      /already have 1 run going/,
     );
     await release();
     expect(await refusal(admitRun({ userId, limits: { perUser: 1, perInstance: 10 } }))).toBeNull();

@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import { AppError } from "@/lib/server/errors";
 
 import { prisma } from "@/lib/server/db/client";
+import { countOf } from "@/lib/format/count";
 
 // A lease lives this long unless the instance running it renews it (every third of it): a crashed
 // instance's runs stop counting against their users within this time.
@@ -46,7 +47,7 @@ export async function admitRun({
   if (row.refusal === "user")
     throw new AppError(
       "RATE_LIMITED",
-      `You already have ${row.held} runs going. Wait for one to finish, then try again.`,
+      `You already have ${countOf(row.held, "run")} going. Wait for one to finish, then try again.`,
     );
   if (row.refusal === "instance" || !row.lease_id)
     throw new AppError("RATE_LIMITED", "The sandbox is busy with other people's runs. Try again in a minute.");

@@ -24,7 +24,20 @@ describe("the sandbox configuration", () => {
       runsPerUser: 2,
       runQueue: 16,
       cgroupParent: null,
+      registries: { goProxy: "https://proxy.golang.org", mavenRepository: null },
     });
+  });
+
+  it("builds environments from the install script's registries, never with Go's direct mode", () => {
+    const registries = (env: Record<string, string>) => parseSandboxConfig(env, 2).registries;
+    expect(registries({ GOPROXY: "https://goproxy.example,direct" }).goProxy).toBe("https://goproxy.example");
+    expect(registries({ GOPROXY: "direct", VERITY_GOPROXY: "https://mirror.example|off" }).goProxy).toBe(
+      "https://mirror.example",
+    );
+    expect(registries({ GOPROXY: "off" }).goProxy).toBe("https://proxy.golang.org");
+    expect(registries({ VERITY_MAVEN_REPOSITORY: "https://maven.example/repo" }).mavenRepository).toBe(
+      "https://maven.example/repo",
+    );
   });
 
   it("reads every variable", () => {

@@ -31,7 +31,18 @@ export type SandboxConfig = {
   runQueue: number;
   /** The cgroup v2 folder job cgroups are made under; null means this process's own cgroup. */
   cgroupParent: string | null;
+  /** Where dataset environments are built from (the install script's registries: the same variables). */
+  registries: EnvironmentRegistries;
 };
+
+export type EnvironmentRegistries = {
+  /** A Go module proxy; never "direct" (that would clone repositories with git). */
+  goProxy: string;
+  /** A Maven repository used instead of Maven Central (a mirror of it); null for Central. */
+  mavenRepository: string | null;
+};
+
+export const DEFAULT_REGISTRIES: EnvironmentRegistries = { goProxy: "https://proxy.golang.org", mavenRepository: null };
 
 const backendSchema = z.enum(["local", "acb"]);
 const languageSchema = z.enum(LANGUAGES);
@@ -64,7 +75,19 @@ export const sandboxSettings = {
   VERITY_RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).optional(),
   VERITY_RUN_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
   VERITY_SANDBOX_CGROUP: z.string().optional(),
+  VERITY_GOPROXY: z.string().optional(),
+  GOPROXY: z.string().optional(),
+  VERITY_MAVEN_REPOSITORY: z.string().trim().optional(),
 };
+
+/** The module proxies of a GOPROXY list, without "direct" and "off"; the default when none is left. */
+function goProxyFrom(list: string | undefined): string {
+  const proxies = (list ?? "")
+    .split(/[,|]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "" && entry !== "direct" && entry !== "off");
+  return proxies.length > 0 ? proxies.join(",") : DEFAULT_REGISTRIES.goProxy;
+}
 
 /** Parses `VERITY_SANDBOX_ROUTES` (`kotlin:acb,scala:acb`); throws on an unknown language or backend. */
 export function parseRoutes(text: string | undefined): Partial<Record<SandboxLanguage, BackendName>> {
@@ -100,6 +123,10 @@ export function sandboxConfigFrom(value: SandboxSettings, cpuCount: number): San
     runsPerUser: value.VERITY_RUNS_PER_USER ?? 2,
     runQueue: value.VERITY_RUN_QUEUE ?? 16,
     cgroupParent: value.VERITY_SANDBOX_CGROUP?.trim() || null,
+    registries: {
+      goProxy: goProxyFrom(value.VERITY_GOPROXY || value.GOPROXY),
+      mavenRepository: value.VERITY_MAVEN_REPOSITORY || null,
+    },
   };
 }
 

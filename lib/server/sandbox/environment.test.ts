@@ -33,8 +33,8 @@ describe("a dataset environment on a recipe", () => {
   it("gives Go the environment's modules as its only proxy (never the network)", () => {
     const go = withEnvironment(goRecipe, environment(["go"]), ENVIRONMENT_MOUNT);
     expect(go.env.GOPROXY).toBe("file:///env/go/proxy");
-    expect(go.env.VERITY_GO_ENV).toBe("/env/go");
-    expect(go.env.GOFLAGS).toBe("-mod=mod");
+    expect(go.env.SANDBOX_GO_ENVIRONMENT).toBe("/env/go");
+    expect(go.env.GOFLAGS).toBe("-mod=mod -trimpath");
   });
 
   it("adds Maven jars to javac's CLASSPATH and to every command that names a class path", () => {

@@ -2,6 +2,7 @@ import "server-only";
 
 import type { EnvironmentKind } from "@/lib/records/environment-spec";
 
+import { GO_ENVIRONMENT_RUN_SETTINGS } from "./recipes/go";
 import type { Recipe } from "./recipes/types";
 
 /** Where a dataset's environment appears inside the sandbox (read-only). */
@@ -32,9 +33,9 @@ export function withEnvironment(recipe: Recipe, environment: RunEnvironment | nu
   if (kinds.has("npm")) env.NODE_PATH = prepend(`${root}/node/node_modules`, env.NODE_PATH);
   if (kinds.has("go")) {
     // The Go run script appends the environment's requirements to each job's go.mod (GO_RUN_SCRIPT).
-    env.VERITY_GO_ENV = `${root}/go`;
+    env.SANDBOX_GO_ENVIRONMENT = `${root}/go`;
     env.GOPROXY = `file://${root}/go/proxy`;
-    env.GOFLAGS = "-mod=mod";
+    env.GOFLAGS = GO_ENVIRONMENT_RUN_SETTINGS.GOFLAGS;
   }
   if (kinds.has("debian")) {
     const libs = `${root}/debian/usr/lib/x86_64-linux-gnu:${root}/debian/usr/lib`;

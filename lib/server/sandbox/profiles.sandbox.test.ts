@@ -113,6 +113,33 @@ describe.skipIf(skipWithoutSandbox(goSkip, status.problem ? undefined : "go"))(
       const failing = await run({ language: "go", solution: solution(3), test, profile: "go-testify" });
       expect(failing.outcome).toBe("RUNTIME_ERROR");
     }, 300_000);
+
+    // HumanEval-X's Go harness writes one file (test_setup, the prompt without its import, the code, the
+    // test) and imports the standard packages the code uses that nobody imported: Go/59's solution calls
+    // math without importing it, and Go/151's test uses the math its prompt imported.
+    it("runs solution and test as one file, importing the standard packages HumanEval-X's harness adds", async () => {
+      const setup = 'package main\n\nimport (\n    "testing"\n)\n';
+      const usesMathUnimported = "func Root(n float64) float64 {\n\treturn math.Sqrt(n)\n}\n";
+      const rootTest = 'func TestRoot(t *testing.T) {\n\tif Root(16) != 4 {\n\t\tt.Fatal("no")\n\t}\n}\n';
+      const first = await run({
+        language: "go",
+        solution: usesMathUnimported,
+        test: setup + rootTest,
+        profile: "go-testify",
+      });
+      expect(first.outcome, first.stdout + first.stderr).toBe("PASSED");
+      const promptImportsMath =
+        'import (\n    "math"\n)\n\nfunc Half(n float64) float64 {\n\treturn math.Floor(n / 2)\n}\n';
+      const testUsesMath =
+        'func TestHalf(t *testing.T) {\n\tif Half(9) != math.Floor(4.5) {\n\t\tt.Fatal("no")\n\t}\n}\n';
+      const second = await run({
+        language: "go",
+        solution: promptImportsMath,
+        test: setup + testUsesMath,
+        profile: "go-testify",
+      });
+      expect(second.outcome, second.stdout + second.stderr).toBe("PASSED");
+    }, 300_000);
   },
 );
 

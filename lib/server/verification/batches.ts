@@ -11,6 +11,7 @@ import {
   UNAVAILABLE,
 } from "@/lib/records/verification";
 import { environmentFailure } from "@/lib/runs/environment-failure";
+import { writeAudit } from "@/lib/server/audit/audit";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -119,18 +120,29 @@ export async function openVerificationBatch({
   const total = await prisma().record.count({
     where: batchRecordsWhere({ datasetId, language: language ?? null, force }),
   });
-  const batch = await prisma().verificationBatch.create({
-    data: {
-      datasetId,
-      language: language ?? null,
-      force,
-      repeat,
-      total,
-      createdById: personIdOf(actor),
-      status: total === 0 ? "SUCCEEDED" : "RUNNING",
-      finishedAt: total === 0 ? new Date() : null,
-    },
-    select: { id: true },
+  // Batch work is audited as any change is: who started it, on what, in the same transaction.
+  const batch = await prisma().$transaction(async (tx) => {
+    const created = await tx.verificationBatch.create({
+      data: {
+        datasetId,
+        language: language ?? null,
+        force,
+        repeat,
+        total,
+        createdById: personIdOf(actor),
+        status: total === 0 ? "SUCCEEDED" : "RUNNING",
+        finishedAt: total === 0 ? new Date() : null,
+      },
+      select: { id: true },
+    });
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: "dataset.verify",
+      targetType: "Dataset",
+      targetId: datasetId,
+      after: { batchId: created.id, language: language ?? null, force, repeat, records: total },
+    });
+    return created;
   });
   return { batchId: batch.id, total, resumed: false };
 }
@@ -357,10 +369,24 @@ export async function writeVerification({
     });
     // The sandbox cannot run anything: stop here rather than mark every record, and say why.
     if (verdict.kind === "sandbox-error") {
-      await tx.verificationBatch.updateMany({
+      const reason = sandboxStopReason(verdict.reason);
+      const stopped = await tx.verificationBatch.updateMany({
         where: { id: batchId, status: "RUNNING" },
-        data: { status: "FAILED", finishedAt: new Date(), stopReason: sandboxStopReason(verdict.reason) },
+        data: { status: "FAILED", finishedAt: new Date(), stopReason: reason },
       });
+      if (stopped.count === 1) {
+        const { datasetId } = await tx.verificationBatch.findUniqueOrThrow({
+          where: { id: batchId },
+          select: { datasetId: true },
+        });
+        await writeAudit(tx, {
+          actorId: personIdOf(actor),
+          action: "dataset.verify.stop",
+          targetType: "Dataset",
+          targetId: datasetId,
+          after: { batchId, reason },
+        });
+      }
     } else if (batch.done >= batch.total)
       await tx.verificationBatch.updateMany({
         where: { id: batchId, status: "RUNNING" },

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 import { beatWorker, reapDeadWorkers, removeWorker, type WorkerIdentity } from "@/lib/server/workers/heartbeats";
+import { countOf } from "@/lib/format/count";
 
 // Every worker process writes a beat this often; one silent for three beats is dead (killed, its
 // machine gone) and the jobs it held are handed back to the queue by the next live worker.
@@ -24,7 +25,7 @@ export async function beat(
   const dead = await reapDeadWorkers(deadAfterMs);
   if (dead.workers.length === 0) return;
   console.error(
-    `worker: ${dead.workers.length} worker(s) stopped beating; retrying the ${dead.jobIds.length} job(s) they held`,
+    `worker: ${countOf(dead.workers.length, "worker")} stopped beating; retrying the ${countOf(dead.jobIds.length, "job")} they held`,
   );
   if (dead.jobIds.length > 0) await retry(dead.jobIds);
 }

@@ -6,6 +6,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getSandboxStatus } from "@/lib/server/workers/status";
 
 import { recheckSandboxAction } from "./actions";
+import { countOf } from "@/lib/format/count";
 
 export const metadata = { title: "Sandbox" };
 export const dynamic = "force-dynamic";
@@ -55,7 +56,7 @@ export default async function SandboxStatusPage() {
         </Card>
         <Card title="Queue">
           <p className="text-sm" data-testid="sandbox-load">
-            {load.running} of {load.slots} local slots in use · {load.queued} runs waiting
+            {load.running} of {countOf(load.slots, "local slot")} in use · {countOf(load.queued, "run")} waiting
           </p>
         </Card>
       </div>

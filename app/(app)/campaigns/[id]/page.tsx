@@ -31,6 +31,7 @@ import {
   updateCampaignGuidelinesAction,
   updateCampaignSettingsAction,
 } from "../actions";
+import { countOf } from "@/lib/format/count";
 
 export const metadata = { title: "Campaign" };
 
@@ -68,7 +69,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           </>
         }
         // progress.items, not itemCount: an annotator's own gold items count among the items they see.
-        description={`${progress.items.toLocaleString("en")} items from ${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule${campaign.seed === undefined ? "" : ` · seed ${campaign.seed}`}`}
+        description={`${countOf(progress.items, "item")} from ${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule${campaign.seed === undefined ? "" : ` · seed ${campaign.seed}`}`}
         actions={
           canLabel && !isOpen ? (
             <Badge tone="amber">This campaign is {campaign.status.toLowerCase()}: no new items</Badge>
@@ -102,8 +103,8 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
             />
             <p className="text-sm text-slate-600">
               {progress.itemsComplete === null
-                ? `${progress.items} items`
-                : `${progress.itemsComplete} of ${progress.items} items complete`}{" "}
+                ? countOf(progress.items, "item")
+                : `${progress.itemsComplete} of ${countOf(progress.items, "item")} complete`}{" "}
               · {progress.activeLeases} being worked on now {campaign.blind ? "· " : ""}
               {campaign.blind ? <Badge tone="amber">blind</Badge> : null}
             </p>

@@ -174,7 +174,19 @@ export default async function DatasetPage({
         </div>
       ) : null}
       {can(actor, "datasets:verify") ? (
-        <Card title="Harness" className="mb-4">
+        <Card
+          title="Harness"
+          className="mb-4"
+          actions={
+            <Link
+              href={`${datasetPath}/environment`}
+              className="text-sm text-indigo-700 hover:underline"
+              title="Extra dependencies this dataset's runs mount: Python, npm, Go, Maven and Debian packages"
+            >
+              Environment →
+            </Link>
+          }
+        >
           <p className="mb-3 text-sm text-slate-600">
             How batch verification runs each language: AutoCodeBench&apos;s rules, or the profile of a benchmark whose
             own harness runs its tests differently (docs/sandbox.md, Harness profiles).

@@ -16,6 +16,18 @@ describe("spliceGo", () => {
     expect(program).not.toContain('"fmt"');
   });
 
+  it("does not count a package named in a comment or a string as used", () => {
+    // HumanEval-X Go/158: "accepts a list of strings." in its comment kept "strings" in, and Go
+    // refused the unused import.
+    const program = spliceGo(
+      'import (\n\t"sort"\n\t"strings"\n\t"fmt"\n)\n// accepts a list of strings.\nfunc F(w []string) string { sort.Strings(w); return "fmt.Sprint" + `strings.x` }',
+      "func TestF(t *testing.T) {}",
+    );
+    expect(program).toContain('"sort"');
+    expect(program).not.toContain('"strings"');
+    expect(program).not.toContain('"fmt"');
+  });
+
   it("keeps aliased and blank imports", () => {
     const program = spliceGo(
       'package main\nimport str "strings"\nimport _ "embed"\nfunc f() string { return str.ToLower("A") }',

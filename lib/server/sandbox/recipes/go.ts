@@ -42,6 +42,16 @@ function importName(spec: GoImport): string {
 }
 
 /**
+ * Go source with its comments and string literals blanked, for telling whether a package is used:
+ * "a list of strings." in a comment is no call to package strings.
+ */
+function codeOnly(source: string): string {
+  return source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'/g, (text) =>
+    text.replace(/[^\n]/g, " "),
+  );
+}
+
+/**
  * Splices Go into one `package main` test file: imports of both parts merged, deduped, and the
  * unused ones dropped (Go refuses unused imports, and the two parts often import the same packages
  * for different uses). When the test has no `func TestXxx`, a test calling its entry point is added.
@@ -56,6 +66,7 @@ export function spliceGo(solution: string, test: string): string {
     if (entry) bodyTest += `\n\nfunc TestSandboxEntry(t *testing.T) {\n\t${entry}()\n}`;
   }
   const code = `${bodySolution}\n\n${bodyTest}`;
+  const uses = codeOnly(code);
   const seen = new Set<string>();
   const imports: GoImport[] = [];
   for (const spec of [...parseImports(solution), ...parseImports(test), { alias: null, path: "testing" }]) {
@@ -63,7 +74,7 @@ export function spliceGo(solution: string, test: string): string {
     if (seen.has(key)) continue;
     seen.add(key);
     const name = importName(spec);
-    const isUsed = name === "_" || name === "." || new RegExp(`(?<![\\w.])${name}\\s*\\.`).test(code);
+    const isUsed = name === "_" || name === "." || new RegExp(`(?<![\\w.])${name}\\s*\\.\\s*[A-Za-z_]`).test(uses);
     if (isUsed) imports.push(spec);
   }
   const importBlock = imports.length
@@ -83,7 +94,7 @@ export const GO_ROOT = `${TOOLCHAINS_DIR}/go`;
  * which `go test` would otherwise work out again in every job (seconds per run). Copied into the
  * job's own cache, so no run writes anything another run reads.
  */
-const GO_CACHE_SEED = `${TOOLCHAINS_DIR}/go-cache-seed`;
+export const GO_CACHE_SEED = `${TOOLCHAINS_DIR}/go-cache-seed`;
 
 /**
  * Each job's go.mod sets the language version to the Go that runs it (`go 1.24.5` with the
@@ -94,8 +105,23 @@ export const GO_RUN_SCRIPT =
   `mkdir -p "$GOCACHE" && { [ ! -d ${GO_CACHE_SEED} ] || cp -r ${GO_CACHE_SEED}/. "$GOCACHE"/; } && ` +
   'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && ' +
   // A dataset environment with Go modules (lib/server/sandbox/environment.ts): its pinned requirements and sums.
-  '{ [ -z "$VERITY_GO_ENV" ] || { cat "$VERITY_GO_ENV/go.mod.require" >> go.mod && cp "$VERITY_GO_ENV/go.sum" go.sum; }; } && ' +
+  // With its build-cache seed: the modules' packages compiled and vetted once (environment-build.ts).
+  '{ [ -z "$SANDBOX_GO_ENVIRONMENT" ] || { cat "$SANDBOX_GO_ENVIRONMENT/go.mod.require" >> go.mod && cp "$SANDBOX_GO_ENVIRONMENT/go.sum" go.sum && ' +
+  '{ [ ! -d "$SANDBOX_GO_ENVIRONMENT/build-cache" ] || cp -r "$SANDBOX_GO_ENVIRONMENT/build-cache/." "$GOCACHE"/; }; }; } && ' +
   "exec go test -count=1 .";
+
+/**
+ * The Go settings of a run with a dataset environment that the environment's build-cache seed is
+ * made with too: `-trimpath` keeps the cache keys free of where each job's module cache is.
+ */
+export const GO_ENVIRONMENT_RUN_SETTINGS = {
+  GODEBUG: "installgoroot=all",
+  GOFLAGS: "-mod=mod -trimpath",
+  GOTOOLCHAIN: "local",
+  GO111MODULE: "on",
+  CGO_ENABLED: "0",
+  GOSUMDB: "off",
+} as const;
 
 export const goRecipe = defineRecipe({
   language: "go",

@@ -5,7 +5,7 @@ import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 import type { SandboxLanguage } from "@/lib/server/sandbox/types";
 
 import { defineRecipe, type RecipeSpec } from "./classify";
-import { goRecipe } from "./go";
+import { goRecipe, spliceGo } from "./go";
 import { cppRecipe } from "./cpp";
 import { CLASSPATH } from "./java";
 import { javascriptRecipe, typescriptRecipe } from "./javascript";
@@ -44,6 +44,22 @@ function concatInto(path: string): RecipeSpec["splice"] {
 
 /** A read-only Go module cache (a proxy layout under cache/download) the install may fill; see docs/sandbox.md. */
 const GO_MODULE_CACHE = `${TOOLCHAINS_DIR}/go-modcache`;
+
+/** The standard packages HumanEval-X's Go harness imports when the code uses them unimported (its IMPORT_HELPER). */
+const HUMANEVAL_X_GO_IMPORTS = `import (\n${[
+  "math",
+  "strings",
+  "fmt",
+  "strconv",
+  "time",
+  "bytes",
+  "regexp",
+  "sort",
+  "math/rand",
+  "crypto/md5",
+]
+  .map((path) => `\t"${path}"`)
+  .join("\n")}\n)\n`;
 
 const PROFILES: Readonly<Record<HarnessProfile, ProfileSpec>> = {
   /** HumanEval-X, MultiPL-E and MBXP Java: a `public class Main` whose main throws on a failed check. */
@@ -84,18 +100,17 @@ const PROFILES: Readonly<Record<HarnessProfile, ProfileSpec>> = {
     failurePatterns: [],
   },
   /**
-   * A Go test file in package main beside the solution (HumanEval-X Go), importing a third-party
-   * assertion module (testify) that must be in GO_MODULE_CACHE: runs never reach the network.
+   * HumanEval-X Go: solution and test in one test file of package main, as its harness writes them,
+   * with the standard packages that harness imports for code that uses them without importing them;
+   * the test imports a third-party assertion module (testify) from the dataset's environment (or
+   * GO_MODULE_CACHE): runs never reach the network.
    */
   "go-testify": {
     splice(solution, test) {
-      const withPackage = (source: string) =>
-        /^\s*package\s+\w+/m.test(source) ? source : `package main\n\n${source}`;
-      const files = [
-        { path: "main.go", content: withPackage(solution) },
-        { path: "main_test.go", content: withPackage(test) },
-      ];
-      return { files, program: `${files[0].content}\n${files[1].content}`, syntaxError: null };
+      // spliceGo merges both parts' imports and drops the unused ones, so offering every helper
+      // package keeps exactly those the code calls.
+      const program = spliceGo(`${HUMANEVAL_X_GO_IMPORTS}\n${solution}`, test);
+      return { files: [{ path: "main_test.go", content: program }], program, syntaxError: null };
     },
     compile: null,
     // The recipe's own go test (go.mod for the job's Go, the build-cache seed); -mod=mod lets it take modules from GOPROXY.

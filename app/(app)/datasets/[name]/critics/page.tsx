@@ -8,6 +8,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { getDatasetCriticCalibration } from "@/lib/server/critics/calibration";
 import { pathSegment } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
+import { countOf } from "@/lib/format/count";
 
 export const metadata = { title: "Which critic to trust" };
 export const dynamic = "force-dynamic";
@@ -29,7 +30,7 @@ export default async function DatasetCriticsPage({ params }: { params: Promise<{
       />
       <PageHeader
         title="Which critic to trust"
-        description={`Every critic version against people's final labels on ${calibration.items} items of this dataset's campaigns (${blind} labelled with the critic hidden from every annotator, ${open} with it shown to at least one). Positive class: invalid.`}
+        description={`Every critic version against people's final labels on ${countOf(calibration.items, "item")} of this dataset's campaigns (${blind} labelled with the critic hidden from every annotator, ${open} with it shown to at least one). Positive class: invalid.`}
         actions={
           <Link href="/critics" className="text-sm text-indigo-700 hover:underline">
             Critics and runs →

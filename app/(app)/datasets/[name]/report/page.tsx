@@ -11,6 +11,7 @@ import { getDatasetReport } from "@/lib/server/reports/reports";
 import { pathSegment } from "@/lib/server/http";
 import { orNotFound } from "@/lib/server/not-found";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { countOf } from "@/lib/format/count";
 
 export const metadata = { title: "Dataset report" };
 
@@ -44,7 +45,7 @@ export default async function DatasetReportPage({
       <p role="note" className="mb-4 rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
         {report.sampling.note}
         {report.leftOut.campaigns.length > 0
-          ? ` (${report.leftOut.campaigns.map((campaign) => campaign.name).join(", ")}: ${report.leftOut.items} items.)`
+          ? ` (${report.leftOut.campaigns.map((campaign) => campaign.name).join(", ")}: ${countOf(report.leftOut.items, "item")}.)`
           : null}
       </p>
       {report.campaigns.length === 0 ? (

@@ -45,8 +45,8 @@ const section = "rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200";
 
 /**
  * The annotator's workspace. On a laptop screen everything that decides a label is on screen at
- * once: statement and code on the left (each scrolling inside its own box), the label, the critic
- * and the latest run on the right. On a phone the panes stack.
+ * once: statement, code and evidence on the left (each scrolling inside its own box), the label,
+ * the critic and the latest run on the right. On a phone the panes stack.
  */
 export default async function WorkItemPage({ params }: { params: Promise<{ id: string; itemId: string }> }) {
   const { id, itemId } = await params;
@@ -76,6 +76,19 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
       <div className={`${section} flex min-h-0 flex-1 flex-col p-2`}>
         <CodePanel code={code} language={monacoLanguage} />
       </div>
+      {/* Under the code it is about, so a 1440×900 screen shows it beside the label, the critic and
+          the latest run; long evidence scrolls inside it rather than taking the code's room. */}
+      <EvidencePanel
+        executableValid={record.executableValid}
+        verificationOutcome={record.verificationOutcome}
+        flaky={evidence.flaky}
+        evidence={evidence}
+        critic={record.critic}
+        isExecutionHidden={!work.isExecutionVisible}
+        isEvidenceHidden={!work.isEvidenceVisible}
+        isCriticHidden={!work.isCriticVisible}
+        isCompact
+      />
     </>
   );
 
@@ -128,17 +141,6 @@ export default async function WorkItemPage({ params }: { params: Promise<{ id: s
         canRun={canRun}
         unavailableNote={unavailableNote}
         onRun={runRecordAction}
-      />
-      {/* Below the critic and the latest run, which a 1440×900 screen must show without scrolling. */}
-      <EvidencePanel
-        executableValid={record.executableValid}
-        verificationOutcome={record.verificationOutcome}
-        flaky={evidence.flaky}
-        evidence={evidence}
-        critic={record.critic}
-        isExecutionHidden={!work.isExecutionVisible}
-        isEvidenceHidden={!work.isEvidenceVisible}
-        isCriticHidden={!work.isCriticVisible}
       />
       <CommentThread thread={thread} itemId={itemId} addComment={addCommentAction} markRead={markCommentsReadAction} />
       <section aria-label="Edit and run" className={section}>
