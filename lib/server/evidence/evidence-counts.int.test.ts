@@ -601,3 +601,20 @@ describe("kept evidence counts under concurrent writers", () => {
     ).toBe(1);
   }, 120_000);
 });
+
+describe("kept evidence counts of deleted campaigns and datasets", () => {
+  it("go with them, and deleting them runs the count triggers without error", async () => {
+    expect(await prisma().campaignEvidenceCount.count({ where: { campaignId: hidingCampaignId } })).toBeGreaterThan(0);
+    await prisma().campaign.delete({ where: { id: hidingCampaignId } });
+    expect(await prisma().campaignEvidenceCount.count({ where: { campaignId: hidingCampaignId } })).toBe(0);
+    await expectKeptEqualsRecount();
+    const [main, other] = datasets;
+    expect(await prisma().evidenceCount.count({ where: { datasetId: other.id, records: { gt: 0 } } })).toBeGreaterThan(
+      0,
+    );
+    await prisma().dataset.delete({ where: { id: other.id } });
+    expect(await prisma().evidenceCount.count({ where: { datasetId: other.id } })).toBe(0);
+    datasets.splice(0, datasets.length, main);
+    await expectKeptEqualsRecount();
+  }, 120_000);
+});
