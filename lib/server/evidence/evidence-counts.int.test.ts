@@ -602,6 +602,48 @@ describe("kept evidence counts under concurrent writers", () => {
   }, 120_000);
 });
 
+describe("a known limit of the kept counts", () => {
+  // A count row (dataset, language, mask) stays locked by the transaction that moved a record into or
+  // out of it until that transaction ends. Two transactions that each move several records, of
+  // different records but between the same masks in opposite orders, wait for each other: PostgreSQL
+  // aborts one (deadlock, 40P01) where, before the kept counts, both committed. Every write path of
+  // the product today moves one record's evidence per transaction (verification, mutation and flaky
+  // results, revisions, a solver's result); a bulk one (a solutions re-import) could meet it. The
+  // counts stay right: the aborted transaction leaves nothing behind.
+  it("two transactions moving records between masks in opposite orders: one is aborted as a deadlock, the counts stay right", async () => {
+    const [a, b, c, d] = (
+      await prisma().record.findMany({
+        where: { datasetId: datasets[0].id, language: "javascript", evidenceReasons: 0 },
+        orderBy: { id: "asc" },
+        take: 4,
+        select: { id: true },
+      })
+    ).map((record) => record.id);
+    let firstMoved!: () => void;
+    const first = new Promise<void>((resolve) => (firstMoved = resolve));
+    let secondMoved!: () => void;
+    const second = new Promise<void>((resolve) => (secondMoved = resolve));
+    const results = await Promise.allSettled([
+      prisma().$transaction(async (tx) => {
+        await tx.record.update({ where: { id: a }, data: { mutationScore: 0.1 } });
+        firstMoved();
+        await second;
+        await tx.record.update({ where: { id: c }, data: { flaky: true } });
+      }),
+      prisma().$transaction(async (tx) => {
+        await tx.record.update({ where: { id: b }, data: { flaky: true } });
+        secondMoved();
+        await first;
+        await tx.record.update({ where: { id: d }, data: { mutationScore: 0.1 } });
+      }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const rejected = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
+    expect(String(rejected.reason)).toMatch(/deadlock|40P01/i);
+    await expectKeptEqualsRecount();
+  }, 120_000);
+});
+
 describe("kept evidence counts of deleted campaigns and datasets", () => {
   it("go with them, and deleting them runs the count triggers without error", async () => {
     expect(await prisma().campaignEvidenceCount.count({ where: { campaignId: hidingCampaignId } })).toBeGreaterThan(0);
