@@ -214,7 +214,7 @@ export const API_OPERATIONS: Operation[] = [
     scope: "datasets:verify",
     summary:
       "Declares a new environment version, every dependency pinned (python name==version, npm name@version, go module@vX.Y.Z, maven group:artifact:version, debian package=version), and builds it in the background from the registries the server reaches (no package code runs). It is used from the moment it is READY; a FAILED build leaves the previous version in use.",
-    body: "application/json: {spec: {python?, npm?, go?, maven?, debian?}} (lists of entries)",
+    body: "application/json: {spec: {python?, npm?, go?, maven?, debian?, rust?}} (lists of entries)",
     responses: {
       202: '{dataset, version, status: "BUILDING"}: follow it at …/environments/{version}/log',
       ...errors,

@@ -5,7 +5,7 @@ import { z } from "zod";
  * into a read-only environment mounted into that dataset's runs (lib/server/environments). Names are
  * checked strictly: they reach package managers' command lines, so none may look like an option.
  */
-export const ENVIRONMENT_KINDS = ["python", "npm", "go", "maven", "debian"] as const;
+export const ENVIRONMENT_KINDS = ["python", "npm", "go", "maven", "debian", "rust"] as const;
 export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
 /** What a build resolved, like a lock file: per kind, the entries it installed ("name version", jar file names). */
@@ -24,6 +24,7 @@ export const ENVIRONMENT_KIND_FORMATS: Readonly<Record<EnvironmentKind, { label:
     label: "Debian packages (each listed, unpacked, no maintainer scripts)",
     example: "libssl-dev=3.0.17-1~deb12u2",
   },
+  rust: { label: "Rust crates (crates.io, built with their dependencies)", example: "serde_json@1.0.128" },
 };
 
 const VERSION = String.raw`[A-Za-z0-9][A-Za-z0-9.+_~-]*`;
@@ -34,6 +35,8 @@ const PATTERNS: Readonly<Record<EnvironmentKind, RegExp>> = {
   go: new RegExp(String.raw`^[a-z0-9][A-Za-z0-9._~/-]*[A-Za-z0-9]@v${VERSION}$`),
   maven: new RegExp(String.raw`^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._-]*:${VERSION}$`),
   debian: new RegExp(String.raw`^[a-z0-9][a-z0-9.+-]+=${VERSION}(:${VERSION})?$`),
+  // One exact semver version: cargo reads "1.0" or "^1" as a range.
+  rust: /^[A-Za-z][A-Za-z0-9_-]{0,63}@\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/,
 };
 
 const WHAT_IS_EXPECTED: Readonly<Record<EnvironmentKind, string>> = {
@@ -42,6 +45,7 @@ const WHAT_IS_EXPECTED: Readonly<Record<EnvironmentKind, string>> = {
   go: "module@vX.Y.Z",
   maven: "group:artifact:version",
   debian: "package=version",
+  rust: "name@version",
 };
 
 function kindList(kind: EnvironmentKind) {

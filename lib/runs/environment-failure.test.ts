@@ -145,6 +145,19 @@ describe("environmentFailure", () => {
     ).toBeNull();
   });
 
+  it("names a crate built by another rustc (an environment built before rustc changed), not the record", () => {
+    // rustc 1.95 given an rlib of a dataset environment built with rustc 1.96.
+    const stale =
+      "error[E0514]: found crate `unicode_width` compiled by an incompatible version of rustc\n --> t.rs:1:5\n  |\n" +
+      "1 | use unicode_width::UnicodeWidthStr;\n  |     ^^^^^^^^^^^^^\n  |\n  = note: the following crate versions were found:\n" +
+      "          crate `unicode_width` compiled by rustc 1.96.0 (ac68faa20 2026-05-25) (built from a source tarball): /env/rust/deps/libunicode_width-d93f90eb8b01a177.rlib\n" +
+      "  = help: please recompile that crate using this compiler (rustc 1.95.0 (59807616e 2026-04-14)) (consider running `cargo clean` first)\n";
+    expect(environmentFailure(run("rust", "RUNTIME_ERROR", stale))).toEqual({
+      kind: "crate",
+      missing: "unicode_width",
+    });
+  });
+
   it("names a Perl module, a Ruby library and an R package that are not installed", () => {
     const perl =
       "Can't locate JSON/XS.pm in @INC (you may need to install the JSON::XS module) (@INC contains: /etc/perl …) at test.pl line 1.\n";

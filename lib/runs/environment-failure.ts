@@ -50,6 +50,8 @@ const RULES: Partial<Record<string, Rule[]>> = {
   typescript: NODE_RULES,
   rust: [
     { kind: "crate", pattern: /error\[E0463\]: can't find crate for `(\w+)`/ },
+    // An rlib another rustc built: the environment (or the reference's crates) predates the compiler.
+    { kind: "crate", pattern: /error\[E0514\]: found crate `(\w+)` compiled by an incompatible version of rustc/ },
     // A bare name (no path): `use serde_json::Value;` without the crate. A path is the record's own mistake.
     {
       kind: "crate",

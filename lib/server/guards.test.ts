@@ -25,6 +25,9 @@ const ALLOWED_UNGUARDED: Record<string, string> = {
   // Public flows whose secret is the permission: the invitation token.
   "lib/server/invitations/invitations#findOpenInvitation": "looked up by the token's hash",
   "lib/server/invitations/invitations#acceptInvitation": "looked up by the token's hash, once",
+  // Work on what a guarded call just returned.
+  "lib/server/environments/build-version#buildEnvironmentVersion":
+    "builds the version the caller has just declared through declareEnvironment (datasets:verify)",
   // Request plumbing: no data of anyone.
   "lib/server/http#pathSegment": "parses a path segment",
   "lib/server/http#parseSearchParams": "parses query parameters with a zod schema",

@@ -32,7 +32,7 @@ export const environmentLogInputSchema = z.strictObject({ dataset: datasetName, 
 export const environmentListQuerySchema = z.strictObject({ before: version.optional() });
 
 /**
- * `POST /api/v1/datasets/{name}/environments`: `{spec: {python?, npm?, go?, maven?, debian?}}`. The
+ * `POST /api/v1/datasets/{name}/environments`: `{spec: {python?, npm?, go?, maven?, debian?, rust?}}`. The
  * spec itself is checked by the domain (declareEnvironment), which names each bad entry under its kind.
  */
 export const environmentBuildRequestSchema = z.strictObject({ spec: z.record(z.string(), z.unknown()) });

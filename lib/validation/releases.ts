@@ -81,6 +81,11 @@ export const releaseResponseSchema = z.strictObject({
       reference: z.array(z.strictObject({ language: z.string(), label: z.string() })),
       /** Records whose execution was inconclusive (a time-out a busy machine could explain); absent from older releases. */
       inconclusive: count.optional(),
+      /** The dataset environments batch verification ran with (version null: none) and each language's harness profile; absent from older releases. */
+      environments: z
+        .array(z.strictObject({ version: z.number().int().nullable(), runs: count, declared: z.string().nullable() }))
+        .optional(),
+      harness: z.record(z.string(), z.string()).optional(),
     }),
     revisions: z.strictObject({ accepted: count, rejected: count, waiting: count }),
     labels: z.strictObject({ criticHidden: count, criticShown: count }).optional(),

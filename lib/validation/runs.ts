@@ -79,6 +79,8 @@ const storedRunSchema = z.strictObject({
    */
   environmentKind: z.enum(ENVIRONMENT_FAILURE_KINDS).nullable().optional(),
   environmentMissing: z.string().nullable().optional(),
+  /** The dataset environment version the run had mounted at /env (null: none). */
+  environmentVersion: z.number().int().nullable().optional(),
 });
 
 /** `POST /api/v1/records/{id}/runs` (201): one run per test asked for (both: demo, then full). */

@@ -171,7 +171,7 @@ describe("environments per dataset (data functions and the build)", () => {
         actorId: admin.id,
         targetType: "Dataset",
         before: { version: null },
-        after: { version: 1, spec: { python: [], npm: ["js-md5@0.8.3"], go: [], maven: [], debian: [] } },
+        after: { version: 1, spec: { python: [], npm: ["js-md5@0.8.3"], go: [], maven: [], debian: [], rust: [] } },
       },
     ]);
 

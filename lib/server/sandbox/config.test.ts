@@ -24,7 +24,7 @@ describe("the sandbox configuration", () => {
       runsPerUser: 2,
       runQueue: 16,
       cgroupParent: null,
-      registries: { goProxy: "https://proxy.golang.org", mavenRepository: null },
+      registries: { goProxy: "https://proxy.golang.org", mavenRepository: null, cratesRegistry: null },
     });
   });
 
@@ -38,6 +38,10 @@ describe("the sandbox configuration", () => {
     expect(registries({ VERITY_MAVEN_REPOSITORY: "https://maven.example/repo" }).mavenRepository).toBe(
       "https://maven.example/repo",
     );
+    expect(registries({ VERITY_CRATES_REGISTRY: "sparse+https://crates.example/index/" }).cratesRegistry).toBe(
+      "sparse+https://crates.example/index/",
+    );
+    expect(() => registries({ VERITY_CRATES_REGISTRY: 'sparse+https://x/" --config x' })).toThrow();
   });
 
   it("reads every variable", () => {

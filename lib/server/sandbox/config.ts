@@ -40,9 +40,15 @@ export type EnvironmentRegistries = {
   goProxy: string;
   /** A Maven repository used instead of Maven Central (a mirror of it); null for Central. */
   mavenRepository: string | null;
+  /** A cargo registry used instead of crates.io (a sparse index, `sparse+https://…/`); null for crates.io. */
+  cratesRegistry: string | null;
 };
 
-export const DEFAULT_REGISTRIES: EnvironmentRegistries = { goProxy: "https://proxy.golang.org", mavenRepository: null };
+export const DEFAULT_REGISTRIES: EnvironmentRegistries = {
+  goProxy: "https://proxy.golang.org",
+  mavenRepository: null,
+  cratesRegistry: null,
+};
 
 const backendSchema = z.enum(["local", "acb"]);
 const languageSchema = z.enum(LANGUAGES);
@@ -78,6 +84,12 @@ export const sandboxSettings = {
   VERITY_GOPROXY: z.string().optional(),
   GOPROXY: z.string().optional(),
   VERITY_MAVEN_REPOSITORY: z.string().trim().optional(),
+  // Written into a cargo --config string: no quote or backslash can close it.
+  VERITY_CRATES_REGISTRY: z
+    .string()
+    .trim()
+    .regex(/^[^"\\\s]*$/, "a registry URL, e.g. sparse+https://mirror/index/")
+    .optional(),
 };
 
 /** The module proxies of a GOPROXY list, without "direct" and "off"; the default when none is left. */
@@ -126,6 +138,7 @@ export function sandboxConfigFrom(value: SandboxSettings, cpuCount: number): San
     registries: {
       goProxy: goProxyFrom(value.VERITY_GOPROXY || value.GOPROXY),
       mavenRepository: value.VERITY_MAVEN_REPOSITORY || null,
+      cratesRegistry: value.VERITY_CRATES_REGISTRY || null,
     },
   };
 }

@@ -2,7 +2,7 @@ import "server-only";
 
 import { spawn } from "node:child_process";
 import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 import {
   type EnvironmentKind,
@@ -11,16 +11,19 @@ import {
   kindsOf,
 } from "@/lib/records/environment-spec";
 import { DEFAULT_REGISTRIES, type EnvironmentRegistries } from "./config";
+import { ENVIRONMENT_MOUNT } from "./environment";
 import { GO_CACHE_SEED, GO_ENVIRONMENT_RUN_SETTINGS, GO_ROOT } from "./recipes/go";
 
 /**
  * Builds a dataset environment into a folder, from the registries the server reaches, without
  * running any package's own code: wheels only (no setup.py), npm with --ignore-scripts, Go modules
- * downloaded (not built), Maven jars copied, Debian packages unpacked (no maintainer scripts). The
- * folder is then made read-only; the sandbox mounts it at /env (environment.ts).
+ * downloaded (not built), Maven jars copied, Debian packages unpacked (no maintainer scripts). Rust
+ * crates alone are built here, and cargo runs their build scripts (buildRust). The folder is then
+ * made read-only; the sandbox mounts it at /env (environment.ts).
  *
  * Layout: python/ (a --target folder), node/node_modules, go/proxy (a module proxy in the file
- * layout) with go/go.mod.require and go/go.sum, java/*.jar, debian/ (unpacked packages' roots).
+ * layout) with go/go.mod.require and go/go.sum, java/*.jar, debian/ (unpacked packages' roots),
+ * rust/deps (rlibs) with rust/extern.args.
  */
 
 export type BuildResult = { lock: EnvironmentLock; sizeBytes: number; javaJars: string[] };
@@ -305,9 +308,99 @@ async function buildDebian(entries: string[], dir: string, { log, signal }: Buil
   });
 }
 
+/** What `cargo build --message-format=json` says of each crate it built (the fields read here). */
+type CargoArtifact = {
+  reason: string;
+  package_id?: string;
+  target?: { name: string; kind: string[] };
+  filenames?: string[];
+};
+
+/** Cargo's name of a registry package: "registry+…#name@version" (cargo ≥ 1.77) or "name version (registry+…)". */
+const isPackage = (packageId: string, name: string, version: string) =>
+  packageId.endsWith(`#${name}@${version}`) || packageId.startsWith(`${name} ${version} (`);
+
+/**
+ * Crates are the one kind whose code runs on the server as it builds: cargo runs their build scripts
+ * and procedural macros (docs/security.md). A scratch project depends on exactly the declared
+ * versions and is built as sandbox-install.sh builds the reference's crates (the sandbox's rustc,
+ * cargo's dev profile, which the Rust recipe's flags match); the libraries go to rust/deps and
+ * rust/extern.args names each declared crate for rustc under /env, where a run finds it.
+ */
+async function buildRust(entries: string[], dir: string, { log, signal, registries }: BuildContext): Promise<string[]> {
+  const work = join(dir, ".cargo-work");
+  await mkdir(join(work, "src"), { recursive: true });
+  const declared = entries.map((entry) => {
+    const at = entry.lastIndexOf("@");
+    return { name: entry.slice(0, at), version: entry.slice(at + 1) };
+  });
+  await writeFile(
+    join(work, "Cargo.toml"),
+    `[package]\nname = "verity-environment"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n` +
+      `[lib]\npath = "src/lib.rs"\n\n[dependencies]\n${declared.map(({ name, version }) => `${name} = "=${version}"`).join("\n")}\n`,
+  );
+  await writeFile(join(work, "src", "lib.rs"), "");
+  const mirror = registries.cratesRegistry
+    ? [
+        "--config",
+        'source.crates-io.replace-with="verity-mirror"',
+        "--config",
+        `source.verity-mirror.registry="${registries.cratesRegistry}"`,
+      ]
+    : [];
+  const env = {
+    RUSTC: "/usr/bin/rustc",
+    CARGO_HOME: join(dir, ".cargo-home"),
+    CARGO_TARGET_DIR: join(dir, ".cargo-target"),
+    CARGO_TERM_COLOR: "never",
+  };
+  const cargo = (args: string[], what: string, quiet = false) =>
+    runTool(["/usr/bin/cargo", ...mirror, ...args], {
+      cwd: work,
+      env,
+      log: quiet ? () => undefined : log,
+      what,
+      signal,
+    });
+  await cargo(["build"], "cargo build");
+  // Built already: this only lists each crate's files, quietly (a JSON line per crate).
+  const messages = await cargo(["build", "--frozen", "--message-format=json"], "cargo build (the crates' files)", true);
+  const artifacts = messages
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as CargoArtifact)
+    .filter((message) => message.reason === "compiler-artifact");
+  const deps = join(dir, "rust", "deps");
+  await mkdir(deps, { recursive: true });
+  const built = join(env.CARGO_TARGET_DIR, "debug", "deps");
+  for (const file of await readdir(built))
+    if (/\.(rlib|rmeta|so)$/.test(file) && !file.startsWith("libverity_environment-"))
+      await cp(join(built, file), join(deps, file));
+  const args = ["-L", `dependency=${ENVIRONMENT_MOUNT}/rust/deps`];
+  for (const { name, version } of declared) {
+    // The crate's library: an rlib, or a procedural macro's shared library (not its build script).
+    const library = artifacts
+      .filter((message) => message.package_id && isPackage(message.package_id, name, version))
+      .map((message) => ({
+        crate: message.target?.name,
+        file: message.filenames?.find((path) => /\.(rlib|so)$/.test(path)),
+      }))
+      .find(({ crate, file }) => crate && file);
+    if (!library?.crate || !library.file)
+      throw new EnvironmentBuildError(`cargo build: no library of ${name} ${version} was built`);
+    args.push("--extern", `${library.crate}=${ENVIRONMENT_MOUNT}/rust/deps/${basename(library.file)}`);
+  }
+  await writeFile(join(dir, "rust", "extern.args"), `${args.join("\n")}\n`);
+  const lock = await readFile(join(work, "Cargo.lock"), "utf8");
+  return [...lock.matchAll(/^\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"/gm)]
+    .filter(([, name]) => name !== "verity-environment")
+    .map(([, name, version]) => `${name} ${version}`)
+    .sort();
+}
+
 const BUILDERS: Readonly<
   Record<EnvironmentKind, (entries: string[], dir: string, context: BuildContext) => Promise<string[]>>
-> = { python: buildPython, npm: buildNpm, go: buildGo, maven: buildMaven, debian: buildDebian };
+> = { python: buildPython, npm: buildNpm, go: buildGo, maven: buildMaven, debian: buildDebian, rust: buildRust };
 
 /** Bytes under a folder (files only). */
 async function folderSize(path: string): Promise<number> {
@@ -353,7 +446,18 @@ export async function buildEnvironment({
     lock[kind] = await BUILDERS[kind](spec[kind], dir, { log, signal, registries });
     log(`— ${kind}: ${lock[kind].length} resolved`);
   }
-  for (const scratch of [".go-work", ".go-modcache", ".go-modcache-seed", ".go-path", ".go-build", ".maven", ".debs"])
+  for (const scratch of [
+    ".go-work",
+    ".go-modcache",
+    ".go-modcache-seed",
+    ".go-path",
+    ".go-build",
+    ".maven",
+    ".debs",
+    ".cargo-work",
+    ".cargo-home",
+    ".cargo-target",
+  ])
     await rm(join(dir, scratch), { recursive: true, force: true });
   await makeReadOnly(dir);
   return { lock, sizeBytes: await folderSize(dir), javaJars: lock.maven ?? [] };

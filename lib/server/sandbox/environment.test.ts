@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 
+import type { EnvironmentKind } from "@/lib/records/environment-spec";
+
 import { ENVIRONMENT_MOUNT, withEnvironment } from "./environment";
 import { goRecipe } from "./recipes/go";
 import { javaRecipe } from "./recipes/java";
+import { rustRecipe } from "./recipes/rust";
 import { RECIPES } from "./recipes";
 
-const environment = (kinds: ("python" | "npm" | "go" | "maven" | "debian")[], javaJars: string[] = []) => ({
+const environment = (kinds: EnvironmentKind[], javaJars: string[] = []) => ({
   version: 3,
   hostDir: "/data/environments/d1/v3",
   kinds,
@@ -44,8 +47,20 @@ describe("a dataset environment on a recipe", () => {
     expect(classPath.startsWith("/env/java/a-1.jar:/env/java/b-2.jar:")).toBe(true);
   });
 
+  it("has rustc read the environment's crates beside the reference's (the run script reads SANDBOX_RUST_ENVIRONMENT)", () => {
+    const rust = withEnvironment(rustRecipe, environment(["rust"]), ENVIRONMENT_MOUNT);
+    expect(rust.env.SANDBOX_RUST_ENVIRONMENT).toBe("/env/rust");
+    expect(rust.run.argv[2]).toContain('"$SANDBOX_RUST_ENVIRONMENT/extern.args"');
+    // Without an environment the script names the reference's crates only, as before.
+    expect(withEnvironment(rustRecipe, environment(["python"]), ENVIRONMENT_MOUNT).env.SANDBOX_RUST_ENVIRONMENT).toBe(
+      undefined,
+    );
+  });
+
   it("points at the host folder when the run is not wrapped (unsafe mode)", () => {
     const python = withEnvironment(RECIPES.python, environment(["python"]), "/data/environments/d1/v3");
     expect(python.env.PYTHONPATH?.startsWith("/data/environments/d1/v3/python:")).toBe(true);
+    const rust = withEnvironment(rustRecipe, environment(["rust"]), "/data/environments/d1/v3");
+    expect(rust.env.SANDBOX_RUST_ENVIRONMENT).toBe("/data/environments/d1/v3/rust");
   });
 });

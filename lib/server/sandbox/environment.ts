@@ -44,6 +44,8 @@ export function withEnvironment(recipe: Recipe, environment: RunEnvironment | nu
     env.LD_LIBRARY_PATH = prepend(libs, env.LD_LIBRARY_PATH);
     env.PKG_CONFIG_PATH = prepend(`${root}/debian/usr/lib/x86_64-linux-gnu/pkgconfig`, env.PKG_CONFIG_PATH);
   }
+  // The Rust run script has rustc read the environment's extern.args too (RUST_RUN_SCRIPT).
+  if (kinds.has("rust")) env.SANDBOX_RUST_ENVIRONMENT = `${root}/rust`;
   let withJars = (step: Recipe["run"]) => step;
   if (kinds.has("maven") && environment.javaJars.length > 0) {
     const jars = environment.javaJars.map((jar) => `${root}/java/${jar}`).join(":");

@@ -181,7 +181,7 @@ export default async function DatasetPage({
             <Link
               href={`${datasetPath}/environment`}
               className="text-sm text-indigo-700 hover:underline"
-              title="Extra dependencies this dataset's runs mount: Python, npm, Go, Maven and Debian packages"
+              title="Extra dependencies this dataset's runs mount: Python, npm, Go, Maven and Debian packages, Rust crates"
             >
               Environment →
             </Link>

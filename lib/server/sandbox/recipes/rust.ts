@@ -28,12 +28,25 @@ ${Object.entries(RUST_CRATES)
 `;
 
 /**
+ * With a dataset environment's crates (SANDBOX_RUST_ENVIRONMENT, its rust/ folder: environment.ts),
+ * rustc reads one argument file made in the job: the reference's arguments without the crates the
+ * environment declares (two `--extern` of one name are an error, E0464; the pinned one wins), then
+ * the environment's, whose paths are written under /env/rust (the host folder in unsafe mode).
+ */
+const RUST_ENVIRONMENT_ARGS =
+  `{ [ ! -s ${RUST_EXTERN_ARGS} ] || while read -r flag && read -r value; do ` +
+  '[ "$flag" = --extern ] && grep -q "^${value%%=*}=" "$SANDBOX_RUST_ENVIRONMENT/extern.args" && continue; ' +
+  `printf '%s\\n%s\\n' "$flag" "$value"; done < ${RUST_EXTERN_ARGS}; ` +
+  'sed "s|=/env/rust/|=$SANDBOX_RUST_ENVIRONMENT/|" "$SANDBOX_RUST_ENVIRONMENT/extern.args"; } > environment.args';
+
+/**
  * What `cargo test` does for the job's one binary crate, without cargo: compile src/main.rs as a test
  * harness (debug assertions and overflow checks on, as in cargo's dev profile) linking the prebuilt
  * crates, then run it. One step like the reference, so a build failure is a RUNTIME_ERROR there too.
  */
 export const RUST_RUN_SCRIPT =
   `set --; [ -s ${RUST_EXTERN_ARGS} ] && set -- @${RUST_EXTERN_ARGS}; ` +
+  `[ -z "$SANDBOX_RUST_ENVIRONMENT" ] || { ${RUST_ENVIRONMENT_ARGS} && set -- @environment.args; }; ` +
   'rustc "$@" --edition 2021 --crate-name sandbox --crate-type bin --test -C debug-assertions=on ' +
   "-C overflow-checks=on --color never -o sandbox-test src/main.rs && exec ./sandbox-test";
 

@@ -48,7 +48,7 @@ export default async function EnvironmentPage({
       <Breadcrumbs items={[{ label: name, href: datasetPath }, { label: "environment" }]} />
       <PageHeader
         title="Environment"
-        description="Extra dependencies this dataset's runs mount, read-only, at /env: Python wheels, npm packages, Go modules, Maven jars and Debian packages, each pinned. Built from the registries the server reaches without running any package's code; runs never reach the network. A new version is used from the moment it builds; a failed build leaves the version in use as it was."
+        description="Extra dependencies this dataset's runs mount, read-only, at /env: Python wheels, npm packages, Go modules, Maven jars, Debian packages and Rust crates, each pinned. Built from the registries the server reaches without running any package's code, except Rust crates' build scripts and macros, which cargo runs on the server; runs never reach the network. A new version is used from the moment it builds; a failed build leaves the version in use as it was."
       />
       <Card title="In use" className="mb-4">
         {current ? (

@@ -13,7 +13,7 @@ export const GET = apiRoute<{ name: string }>("datasets:verify", async ({ reques
 });
 
 /**
- * POST /api/v1/datasets/{name}/environments with {spec: {python?, npm?, go?, maven?, debian?}} → 202
+ * POST /api/v1/datasets/{name}/environments with {spec: {python?, npm?, go?, maven?, debian?, rust?}} → 202
  * {dataset, version, status: "BUILDING"}: a new version, built in the background; follow it at
  * …/environments/{version}/log. 422 names each bad entry under its kind; 409 while another builds.
  */
