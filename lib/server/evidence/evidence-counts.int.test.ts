@@ -69,9 +69,13 @@ async function expectKeptEqualsRecount() {
      FROM (${RECOUNT_MASKS}) m WHERE m.mask <> 0 GROUP BY m."datasetId", m.language, m.mask`,
     ids,
   );
+  // The kept rows plus the deltas not folded yet, as the reads add them up.
   const keptRecords = await prisma().$queryRawUnsafe<Row[]>(
-    `SELECT "datasetId" || '/' || language || '/' || reasons AS key, records AS n
-     FROM "EvidenceCount" WHERE "datasetId" = ANY($1::text[]) AND records <> 0`,
+    `SELECT "datasetId" || '/' || language || '/' || reasons AS key, sum(n)::int AS n FROM (
+       SELECT "datasetId", language, reasons, records AS n FROM "EvidenceCount" WHERE "datasetId" = ANY($1::text[])
+       UNION ALL
+       SELECT "datasetId", language, reasons, delta FROM "EvidenceCountDelta" WHERE "datasetId" = ANY($1::text[])
+     ) kept GROUP BY "datasetId", language, reasons HAVING sum(n) <> 0`,
     ids,
   );
   expect(sorted(keptRecords)).toEqual(sorted(recountedRecords));
@@ -83,14 +87,46 @@ async function expectKeptEqualsRecount() {
     ids,
   );
   const keptItems = await prisma().$queryRawUnsafe<Row[]>(
-    `SELECT c."campaignId" || '/' || c.language || '/' || c.reasons AS key, c.items AS n
-     FROM "CampaignEvidenceCount" c JOIN "Campaign" k ON k.id = c."campaignId"
-     WHERE k."datasetId" = ANY($1::text[]) AND c.items <> 0`,
+    `SELECT c."campaignId" || '/' || c.language || '/' || c.reasons AS key, sum(c.n)::int AS n FROM (
+       SELECT "campaignId", language, reasons, items AS n FROM "CampaignEvidenceCount"
+       UNION ALL
+       SELECT "campaignId", language, reasons, delta FROM "CampaignEvidenceCountDelta"
+     ) c JOIN "Campaign" k ON k.id = c."campaignId"
+     WHERE k."datasetId" = ANY($1::text[]) GROUP BY c."campaignId", c.language, c.reasons HAVING sum(c.n) <> 0`,
     ids,
   );
   expect(sorted(keptItems)).toEqual(sorted(recountedItems));
   // Each reason shows somewhere, so equal counts are not equal emptiness.
   expect(recountedRecords.length).toBeGreaterThan(3);
+}
+
+/** How many delta rows the test's datasets and their campaigns hold, not folded yet. */
+async function deltaRows(): Promise<number> {
+  const ids = datasets.map((dataset) => dataset.id);
+  const [row] = await prisma().$queryRawUnsafe<{ n: number }[]>(
+    `SELECT ((SELECT count(*) FROM "EvidenceCountDelta" WHERE "datasetId" = ANY($1::text[]))
+           + (SELECT count(*) FROM "CampaignEvidenceCountDelta" d JOIN "Campaign" k ON k.id = d."campaignId"
+               WHERE k."datasetId" = ANY($1::text[])))::int AS n`,
+    ids,
+  );
+  return row.n;
+}
+
+/**
+ * Folds the deltas of the test's datasets and campaigns into the kept rows, as a read does past its
+ * threshold: afterwards no delta row is left, and the kept rows alone equal the recount.
+ */
+async function expectFoldedEqualsRecount() {
+  const ids = datasets.map((dataset) => dataset.id);
+  const folded = await prisma().$queryRawUnsafe<{ folded: boolean }[]>(
+    `SELECT verity_fold_evidence_counts(id) AS folded FROM "Dataset" WHERE id = ANY($1::text[])
+     UNION ALL
+     SELECT verity_fold_campaign_evidence_counts(id) FROM "Campaign" WHERE "datasetId" = ANY($1::text[])`,
+    ids,
+  );
+  expect(folded.every((row) => row.folded)).toBe(true);
+  expect(await deltaRows()).toBe(0);
+  await expectKeptEqualsRecount();
 }
 
 /** The condition of each reason as the code before the kept counts wrote it (main's reasons.ts). */
@@ -154,9 +190,12 @@ async function expectPagesEqualDirect(actor: Actor, weakBelow = 0.5) {
   }
 }
 
+/** Kept counts (with their deltas, then folded) and both pages' counts equal the recount. */
 async function expectAllCorrect() {
   await expectKeptEqualsRecount();
   await expectPagesEqualDirect(admin);
+  await expectPagesEqualDirect(reviewer);
+  await expectFoldedEqualsRecount();
   await expectPagesEqualDirect(reviewer);
 }
 
@@ -711,6 +750,63 @@ describe("kept evidence counts under writers moving records between the same mas
       Array.from({ length: WRITERS }, () => "committed"),
     );
     await expectKeptEqualsRecount();
+    expect(await deltaRows()).toBeGreaterThan(0);
+    await expectFoldedEqualsRecount();
+  }, 120_000);
+});
+
+describe("folding the kept counts' deltas", () => {
+  it("a fold while a writer's transaction is open neither waits for it nor takes its deltas", async () => {
+    await expectFoldedEqualsRecount();
+    const records = (
+      await prisma().record.findMany({
+        where: { datasetId: datasets[0].id, language: "javascript", evidenceReasons: 0 },
+        orderBy: { id: "desc" },
+        take: 3,
+        select: { id: true },
+      })
+    ).map((record) => record.id);
+    expect(records.length).toBe(3);
+    let moved!: () => void;
+    const movedIn = new Promise<void>((resolve) => (moved = resolve));
+    let foldedIt!: () => void;
+    const foldedIn = new Promise<void>((resolve) => (foldedIt = resolve));
+    const writer = prisma().$transaction(async (tx) => {
+      await tx.record.updateMany({ where: { id: { in: records } }, data: { flaky: true } });
+      moved();
+      await foldedIn;
+    });
+    await movedIn;
+    // The writer holds its delta rows uncommitted: the fold neither waits for them nor deletes them.
+    const started = Date.now();
+    await expectFoldedEqualsRecount();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    foldedIt();
+    await writer;
+    expect(await deltaRows()).toBeGreaterThan(0);
+    await expectKeptEqualsRecount();
+    await expectFoldedEqualsRecount();
+  }, 120_000);
+
+  it("a count read that summed 1,000 delta rows or more folds them, and answers the same before and after", async () => {
+    await expectFoldedEqualsRecount();
+    const records = (await recordsOf(0)).map((record) => record.id);
+    // Each record moved into weak tests, out and in again: two delta rows per move, per dataset and campaign.
+    for (const mutationScore of [0.1, null, 0.1]) {
+      await prisma().record.updateMany({ where: { id: { in: records } }, data: { mutationScore } });
+    }
+    expect(await deltaRows()).toBeGreaterThanOrEqual(1_000);
+    const read = () =>
+      browseRecords({ actor: admin, datasetName: datasets[0].name, filters: { evidence: "weak_tests" }, limit: 1 });
+    const before = await read();
+    const left = await prisma().evidenceCountDelta.count({ where: { datasetId: datasets[0].id } });
+    expect(left).toBe(0);
+    expect((await read()).total).toBe(before.total);
+    // The review page's counts fold their campaign's deltas the same way.
+    const queues = await countEvidenceQueues({ actor: admin, campaignId, filters: {} });
+    expect(await prisma().campaignEvidenceCountDelta.count({ where: { campaignId } })).toBe(0);
+    expect(await countEvidenceQueues({ actor: admin, campaignId, filters: {} })).toEqual(queues);
+    await expectAllCorrect();
   }, 120_000);
 });
 

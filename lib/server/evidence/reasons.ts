@@ -172,35 +172,22 @@ async function keptCounts({
   const recordIds = [...hidden.keys()];
   const inLanguage = language ? { language } : {};
   const masked = { evidenceReasons: { not: 0 }, ...inLanguage };
-  const [perMask, hiddenRows] = campaignId
-    ? await Promise.all([
-        prisma()
-          .campaignEvidenceCount.groupBy({
-            by: ["reasons"],
-            where: { campaignId, ...inLanguage },
-            _sum: { items: true },
+  const [perMask, hiddenRows] = await Promise.all([
+    keptPerMask({ datasetId, campaignId, language }),
+    recordIds.length === 0
+      ? []
+      : campaignId
+        ? prisma().campaignItem.findMany({
+            where: { campaignId, gold: false, recordId: { in: recordIds }, ...masked },
+            select: { recordId: true, evidenceReasons: true },
           })
-          .then((rows) => rows.map((row) => ({ reasons: row.reasons, n: row._sum.items ?? 0 }))),
-        recordIds.length === 0
-          ? []
-          : prisma().campaignItem.findMany({
-              where: { campaignId, gold: false, recordId: { in: recordIds }, ...masked },
-              select: { recordId: true, evidenceReasons: true },
-            }),
-      ])
-    : await Promise.all([
-        prisma()
-          .evidenceCount.groupBy({ by: ["reasons"], where: { datasetId, ...inLanguage }, _sum: { records: true } })
-          .then((rows) => rows.map((row) => ({ reasons: row.reasons, n: row._sum.records ?? 0 }))),
-        recordIds.length === 0
-          ? []
-          : prisma()
-              .record.findMany({
-                where: { datasetId, id: { in: recordIds }, ...masked },
-                select: { id: true, evidenceReasons: true },
-              })
-              .then((rows) => rows.map((row) => ({ recordId: row.id, evidenceReasons: row.evidenceReasons }))),
-      ]);
+        : prisma()
+            .record.findMany({
+              where: { datasetId, id: { in: recordIds }, ...masked },
+              select: { id: true, evidenceReasons: true },
+            })
+            .then((rows) => rows.map((row) => ({ recordId: row.id, evidenceReasons: row.evidenceReasons }))),
+  ]);
   return {
     perMask,
     hiddenMasks: hiddenRows.map((row) => ({
@@ -208,4 +195,55 @@ async function keptCounts({
       ...(hidden.get(row.recordId) ?? { evidence: false, critic: false }),
     })),
   };
+}
+
+/**
+ * Past this many delta rows in what a count read, the read folds its dataset's or campaign's deltas
+ * into the kept rows: a read sums at most about that many rows however many writes came before.
+ */
+const FOLD_AFTER_DELTAS = 1000;
+
+/**
+ * The kept counts per mask of a dataset's records or a campaign's non-gold items, in one language or
+ * all: the kept rows plus the delta rows the triggers inserted since their last fold, summed in one
+ * statement (one snapshot, so a fold committing meanwhile is seen whole or not at all). When the read
+ * summed many delta rows it folds them (functions/verity_fold_evidence_counts.sql,
+ * functions/verity_fold_campaign_evidence_counts.sql), which a concurrent fold skips and a failure of
+ * leaves the counts right, so the read answers either way.
+ */
+async function keptPerMask({
+  datasetId,
+  campaignId,
+  language,
+}: {
+  datasetId: string;
+  campaignId?: string;
+  language?: string;
+}): Promise<{ reasons: number; n: number }[]> {
+  const only = language ?? null;
+  const rows = campaignId
+    ? await prisma().$queryRaw<{ reasons: number; n: number; deltas: number }[]>`
+        SELECT reasons, sum(n)::int AS n, sum(deltas)::int AS deltas FROM (
+          SELECT reasons, items AS n, 0 AS deltas FROM "CampaignEvidenceCount"
+           WHERE "campaignId" = ${campaignId} AND (${only}::text IS NULL OR language = ${only}::text)
+          UNION ALL
+          SELECT reasons, delta, 1 FROM "CampaignEvidenceCountDelta"
+           WHERE "campaignId" = ${campaignId} AND (${only}::text IS NULL OR language = ${only}::text)
+        ) kept GROUP BY reasons`
+    : await prisma().$queryRaw<{ reasons: number; n: number; deltas: number }[]>`
+        SELECT reasons, sum(n)::int AS n, sum(deltas)::int AS deltas FROM (
+          SELECT reasons, records AS n, 0 AS deltas FROM "EvidenceCount"
+           WHERE "datasetId" = ${datasetId} AND (${only}::text IS NULL OR language = ${only}::text)
+          UNION ALL
+          SELECT reasons, delta, 1 FROM "EvidenceCountDelta"
+           WHERE "datasetId" = ${datasetId} AND (${only}::text IS NULL OR language = ${only}::text)
+        ) kept GROUP BY reasons`;
+  if (rows.reduce((sum, row) => sum + row.deltas, 0) >= FOLD_AFTER_DELTAS) {
+    // Writes "EvidenceCount" or "CampaignEvidenceCount" and deletes their deltas; no trigger runs.
+    const fold = campaignId
+      ? prisma().$queryRaw`SELECT verity_fold_campaign_evidence_counts(${campaignId})`
+      : prisma().$queryRaw`SELECT verity_fold_evidence_counts(${datasetId})`;
+    await fold.catch((error: unknown) => console.warn("Folding the kept evidence counts failed:", error));
+  }
+  return rows.map(({ reasons, n }) => ({ reasons, n }));
 }
