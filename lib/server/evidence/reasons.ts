@@ -199,7 +199,8 @@ async function keptCounts({
 
 /**
  * Past this many delta rows in what a count read, the read folds its dataset's or campaign's deltas
- * into the kept rows: a read sums at most about that many rows however many writes came before.
+ * into the kept rows: a read sums fewer than this many delta rows, except the first one after a
+ * burst of writes nobody read meanwhile, which sums them once and folds them.
  */
 const FOLD_AFTER_DELTAS = 1000;
 
