@@ -21,12 +21,12 @@ import { prisma } from "@/lib/server/db/client";
 // the kept counts per mask (EvidenceCount, CampaignEvidenceCount) instead of counting records.
 
 /** The bit of each reason in the kept masks (functions/verity_evidence_reasons.sql): 2^k for EVIDENCE_REASONS[k]. */
-export const EVIDENCE_REASON_BITS: Record<EvidenceReason, number> = Object.fromEntries(
+const EVIDENCE_REASON_BITS: Record<EvidenceReason, number> = Object.fromEntries(
   EVIDENCE_REASONS.map((reason, index) => [reason, 1 << index]),
 ) as Record<EvidenceReason, number>;
 
 /** Every mask value that holds the reason. Pure. */
-export function masksHolding(reason: EvidenceReason): number[] {
+function masksHolding(reason: EvidenceReason): number[] {
   const bit = EVIDENCE_REASON_BITS[reason];
   return Array.from({ length: 1 << EVIDENCE_REASONS.length }, (_, mask) => mask).filter((mask) => (mask & bit) !== 0);
 }
