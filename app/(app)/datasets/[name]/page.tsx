@@ -8,21 +8,13 @@ import { EvidenceButton } from "@/components/records/evidence-button";
 import { HarnessForm } from "@/components/records/harness-form";
 import { VerifyButton } from "@/components/records/verify-button";
 import { Badge, Button, Card, Input, PageHeader, Select } from "@/components/ui/primitives";
-import { can } from "@/lib/server/auth/permissions";
-import { latestEvidence } from "@/lib/server/evidence/batches";
-import { latestVerification } from "@/lib/server/verification/batches";
+import { can, evidenceReasonScope } from "@/lib/server/auth/permissions";
 import { languageName } from "@/lib/records/languages";
 import { OUTCOME_FILTER_LABELS, OUTCOME_FILTER_NAMES } from "@/lib/records/verification";
-import {
-  CRITIC_READING_REASONS,
-  EVIDENCE_REASONS,
-  type EvidenceReason,
-  WEAK_TESTS_THRESHOLD,
-} from "@/lib/evidence/suspicion";
+import { EVIDENCE_REASONS, type EvidenceReason, WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { pathSegment } from "@/lib/server/http";
-import { countGoldAnswers } from "@/lib/server/gold/gold";
-import { browseRecords, datasetFacets } from "@/lib/server/records/records";
+import { readDatasetPage } from "@/lib/server/records/dataset-page";
 import { parseRecordQueryForPage } from "@/lib/validation/records";
 import { orNotFound } from "@/lib/server/not-found";
 
@@ -35,8 +27,6 @@ import {
   verificationProgressAction,
 } from "../actions";
 import { CutReleaseForm } from "@/components/releases/cut-release-form";
-import { listReleases } from "@/lib/server/releases/queries";
-import { getDatasetHarness } from "@/lib/server/verification/harness";
 import { releaseNameSchema } from "@/lib/validation/releases";
 
 export const metadata = { title: "Records" };
@@ -75,34 +65,26 @@ export default async function DatasetPage({
   const rawQuery = await searchParams;
   const actor = await requirePageActor("records:read", `/datasets/${encodeURIComponent(name)}`);
   const { query, errors } = parseRecordQueryForPage({ ...rawQuery, limit: String(PAGE_SIZE) });
-  // A reason that reads the critic is for reviewers: for anyone else it is a filter they cannot apply.
-  const mayReadCriticReasons = can(actor, "reviews:write");
-  const forbiddenFilter =
-    query.evidence && CRITIC_READING_REASONS.includes(query.evidence) && !mayReadCriticReasons ? "evidence" : null;
+  // An evidence reason the actor may not find records by (evidenceReasonScope) is not applied.
+  const forbiddenFilter = query.evidence && !can(actor, evidenceReasonScope(query.evidence)) ? "evidence" : null;
   if (forbiddenFilter) {
     errors.evidence = ["Only reviewers filter by the critic beside execution."];
     query.evidence = undefined;
   }
   const { limit, cursor, ...filters } = query;
 
-  const result = await orNotFound(
-    Promise.all([
-      browseRecords({ actor, datasetName: name, filters, limit, cursor }),
-      datasetFacets({ actor, datasetName: name }),
-    ]),
-  );
-  const [page, facets] = result;
-  const goldCount = can(actor, "gold:read") ? await countGoldAnswers({ actor, datasetName: name }) : null;
   // Releases page by their own cursor (the last name shown), beside the records' one.
   const releaseCursor = releaseNameSchema.safeParse(rawQuery.releases);
-  const releases = can(actor, "releases:read")
-    ? await listReleases({
-        actor,
-        datasetName: name,
-        cursor: releaseCursor.success ? releaseCursor.data : undefined,
-        limit: RELEASES_PAGE_SIZE,
-      })
-    : null;
+  const { page, facets, goldCount, releases, verifying } = await orNotFound(
+    readDatasetPage({
+      actor,
+      datasetName: name,
+      filters,
+      limit,
+      cursor,
+      releases: { cursor: releaseCursor.success ? releaseCursor.data : undefined, limit: RELEASES_PAGE_SIZE },
+    }),
+  );
   const datasetPath = `/datasets/${encodeURIComponent(name)}`;
   const filterParams = new URLSearchParams(
     Object.entries(filters).flatMap(([key, value]) => (value ? [[key, String(value)]] : [])),
@@ -140,18 +122,18 @@ export default async function DatasetPage({
                 Which critic to trust
               </Link>
             ) : null}
-            {can(actor, "datasets:verify") ? (
+            {verifying ? (
               <EvidenceButton
                 dataset={name}
-                latest={await latestEvidence({ actor, datasetName: name })}
+                latest={verifying.latestEvidence}
                 startEvidence={startEvidenceAction}
                 readProgress={evidenceProgressAction}
               />
             ) : null}
-            {can(actor, "datasets:verify") ? (
+            {verifying ? (
               <VerifyButton
                 dataset={name}
-                latest={await latestVerification({ actor, datasetName: name })}
+                latest={verifying.latestVerification}
                 startVerification={startVerificationAction}
                 readProgress={verificationProgressAction}
               />
@@ -173,7 +155,7 @@ export default async function DatasetPage({
           ))}
         </div>
       ) : null}
-      {can(actor, "datasets:verify") ? (
+      {verifying ? (
         <Card
           title="Harness"
           className="mb-4"
@@ -191,11 +173,7 @@ export default async function DatasetPage({
             How batch verification runs each language: AutoCodeBench&apos;s rules, or the profile of a benchmark whose
             own harness runs its tests differently (docs/sandbox.md, Harness profiles).
           </p>
-          <HarnessForm
-            dataset={name}
-            harness={await getDatasetHarness({ actor, datasetName: name })}
-            onSave={setDatasetHarnessAction}
-          />
+          <HarnessForm dataset={name} harness={verifying.harness} onSave={setDatasetHarnessAction} />
         </Card>
       ) : null}
       {goldCount !== null ? (
@@ -330,9 +308,7 @@ export default async function DatasetPage({
             {/* Its longest option is wider than a phone: the select may shrink to the page. */}
             <Select name="evidence" defaultValue={filters.evidence ?? ""} aria-label="Look at" className="max-w-full">
               <option value="">All</option>
-              {EVIDENCE_REASONS.filter(
-                (reason) => mayReadCriticReasons || !CRITIC_READING_REASONS.includes(reason),
-              ).map((reason) => (
+              {EVIDENCE_REASONS.filter((reason) => can(actor, evidenceReasonScope(reason))).map((reason) => (
                 <option key={reason} value={reason}>
                   {EVIDENCE_REASON_OPTIONS[reason]}
                 </option>
