@@ -3,7 +3,7 @@ import "server-only";
 import { CRITIC_READING_REASONS, type EvidenceReason, WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, evidenceReasonScope } from "@/lib/server/auth/permissions";
 import { criticHiddenRecordWhere, evidenceHiddenRecordWhere } from "@/lib/server/auth/visibility";
 
 // The evidence reasons of lib/evidence/suspicion.ts as conditions on a record, shared by the dataset's
@@ -53,8 +53,8 @@ export async function evidenceReasonWhere({
   weakBelow?: number;
 }): Promise<Prisma.RecordWhereInput> {
   assertCan(actor, "records:read");
+  assertCan(actor, evidenceReasonScope(reason));
   const readsCritic = CRITIC_READING_REASONS.includes(reason);
-  if (readsCritic) assertCan(actor, "reviews:write");
   return {
     AND: [
       reasonCondition(reason, weakBelow),
