@@ -8,7 +8,7 @@ import {
 } from "@/lib/evidence/suspicion";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor } from "@/lib/server/auth/permissions";
+import { type Actor, evidenceReasonScope } from "@/lib/server/auth/permissions";
 import { criticHiddenRecordWhere, evidenceHiddenRecordWhere, heldHiddenRecords } from "@/lib/server/auth/visibility";
 
 import { prisma } from "@/lib/server/db/client";
@@ -55,7 +55,7 @@ async function hiddenConditions(actor: Actor, reason: EvidenceReason): Promise<P
 /** The scope an evidence reason needs: records:read, and reviews:write for one that reads the critic. */
 function assertMayFilter(actor: Actor, reason: EvidenceReason): void {
   assertCan(actor, "records:read");
-  if (CRITIC_READING_REASONS.includes(reason)) assertCan(actor, "reviews:write");
+  assertCan(actor, evidenceReasonScope(reason));
 }
 
 /**

@@ -3,6 +3,7 @@ import "server-only";
 import { type CriticVerdict, storedCriticRules } from "@/lib/records/critic";
 import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
+import type { DatasetFacets, RecordListItem } from "@/lib/records/types";
 import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -84,23 +85,6 @@ export type RecordView = {
   isExecutionHidden: boolean;
   /** A campaign showing less than "all but the critic" keeps this record's evidence from the actor for now. */
   isEvidenceHidden: boolean;
-};
-
-type RecordListItem = {
-  id: number;
-  key: string;
-  line: number;
-  language: string;
-  difficulty: string | null;
-  title: string;
-  criticPass: boolean | null;
-  hasCritic: boolean;
-  isCriticHidden: boolean;
-  isExecutionHidden: boolean;
-  executableValid: boolean | null;
-  verificationOutcome: string | null;
-  /** Repeated runs gave different outcomes (true), the same (false); null until checked. */
-  flaky: boolean | null;
 };
 
 export type RecordFilters = {
@@ -375,7 +359,13 @@ export async function getRecord({ actor, id }: { actor: Actor; id: number }): Pr
 }
 
 /** The languages and difficulties present in a dataset, for filter menus. Scope: records:read. */
-export async function datasetFacets({ actor, datasetName }: { actor: Actor; datasetName: string }) {
+export async function datasetFacets({
+  actor,
+  datasetName,
+}: {
+  actor: Actor;
+  datasetName: string;
+}): Promise<DatasetFacets> {
   assertCan(actor, "records:read");
   const datasetId = await findDatasetId(actor, datasetName);
   const [languages, difficulties] = await Promise.all([
