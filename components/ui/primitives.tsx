@@ -58,13 +58,18 @@ export function Field({
       </label>
       {children}
       {hint && !error ? <p className="text-xs text-slate-500">{hint}</p> : null}
-      {error ? (
-        <p className="text-xs text-red-700" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError error={error} />
     </div>
   );
+}
+
+/** A field's error under it, announced when it appears. */
+export function FieldError({ error }: { error?: string }) {
+  return error ? (
+    <p className="text-xs text-red-700" role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 export function Card({

@@ -5,6 +5,9 @@ import type { z } from "zod";
 
 import { type Action, type ActionResult, type FieldErrors, invalidInput, UNREACHABLE } from "@/lib/actions/result";
 
+/** A form's input before the check: any field may still be unset (null), such as a verdict not chosen yet. */
+type Draft<T> = { [K in keyof T]: T[K] | null };
+
 const NO_FIELD_ERRORS: FieldErrors = {};
 const BUSY: ActionResult<never> = { ok: false, code: "BUSY", message: "Still working on the last request." };
 
@@ -48,10 +51,11 @@ export function useAction(initial: { message?: string } = {}) {
   );
 
   const submit = useCallback(
-    <S extends z.ZodType, T>(schema: S, input: z.input<S>, action: Action<z.input<S>, T>) => {
+    <S extends z.ZodType, T>(schema: S, input: Draft<z.input<S>>, action: Action<z.input<S>, T>) => {
       const parsed = schema.safeParse(input);
       if (!parsed.success) return Promise.resolve(settle<T>(invalidInput(parsed.error)));
-      return run(() => action(input));
+      // It parsed, so it is an input the action takes (sent as typed: the action parses it again).
+      return run(() => action(input as z.input<S>));
     },
     [run, settle],
   );

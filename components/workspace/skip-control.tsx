@@ -1,9 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
+import { skipItemSchema } from "@/lib/validation/campaigns";
 
 import type { SkipItemAction } from "./action-types";
 import { holdKeysUntilTextFocus } from "./key-hold";
@@ -14,9 +16,8 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
   const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const [reason, setReason] = useState("");
-  const [error, setError] = useState<string>();
-  const [isPending, setPending] = useState(false);
-  const pending = useRef(false);
+  const { submit, isPending, message, fieldErrors } = useAction();
+  const error = fieldErrors.reason?.[0] ?? message;
 
   useHotkeys({
     s: () => {
@@ -28,26 +29,9 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (pending.current) return;
-    if (!reason.trim()) {
-      setError("Say why you skip it.");
-      return;
-    }
-    pending.current = true;
-    setPending(true);
-    try {
-      const result = await onSkip({ itemId, reason });
-      if (!result.ok) {
-        setError(result.fieldErrors?.reason?.[0] ?? result.message);
-        return;
-      }
-      router.push(result.data.nextUrl);
-    } catch {
-      setError("The server could not be reached. Try again.");
-    } finally {
-      pending.current = false;
-      setPending(false);
-    }
+    if (isPending) return;
+    const result = await submit(skipItemSchema, { itemId, reason }, onSkip);
+    if (result.ok) router.push(result.data.nextUrl);
   }
 
   if (!isOpen) {
