@@ -3,11 +3,14 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { DEFAULT_REPEAT } from "@/lib/evidence/flaky";
 import { countOf } from "@/lib/format/count";
+import { verifyDatasetSchema } from "@/lib/validation/records";
 
 type Progress = {
   batchId: string;
@@ -31,7 +34,7 @@ type Progress = {
 type Props = {
   dataset: string;
   latest: Progress | null;
-  startVerification: Action<{ dataset: string; force: boolean; repeat?: number }, { batchId: string; total: number }>;
+  startVerification: Action<z.input<typeof verifyDatasetSchema>, { batchId: string; total: number }>;
   readProgress: Action<{ batchId: string }, Progress>;
 };
 
@@ -39,7 +42,7 @@ type Props = {
 export function VerifyButton({ dataset, latest, startVerification, readProgress }: Props) {
   const router = useRouter();
   const [progress, setProgress] = useState<Progress | null>(latest);
-  const [error, setError] = useState<string>();
+  const { submit, isPending, message: error } = useAction();
   const [isCheckingFlaky, setCheckingFlaky] = useState(false);
   const isRunning = progress?.status === "RUNNING";
 
@@ -55,10 +58,9 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
   }, [isRunning, progress, router, readProgress]);
 
   async function start(force: boolean) {
-    setError(undefined);
     const repeat = isCheckingFlaky ? DEFAULT_REPEAT : undefined;
-    const result = await startVerification({ dataset, force, repeat }).catch(() => null);
-    if (!result?.ok) return setError(result?.message ?? "Could not start the verification.");
+    const result = await submit(verifyDatasetSchema, { dataset, force, repeat }, startVerification);
+    if (!result.ok) return;
     setProgress({
       batchId: result.data.batchId,
       status: result.data.total === 0 ? "SUCCEEDED" : "RUNNING",
@@ -78,13 +80,13 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
       <div className="flex gap-2">
         <Button
           onClick={() => start(false)}
-          disabled={isRunning}
+          disabled={isRunning || isPending}
           title="Run every record's canonical solution against its demo and full tests"
         >
           {isRunning ? "Verifying…" : "Verify records"}
         </Button>
         {!isRunning && progress ? (
-          <Button variant="secondary" onClick={() => start(true)}>
+          <Button variant="secondary" onClick={() => start(true)} disabled={isPending}>
             Re-verify all
           </Button>
         ) : null}
