@@ -1,6 +1,6 @@
 import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItem, findItemsWithOthers, getWorkItem } from "@/lib/server/labelling/queue";
-import { apiRoute } from "@/lib/server/http";
+import { answer, apiRoute } from "@/lib/server/http";
 
 /**
  * POST /api/v1/campaigns/{id}/claim → 200 {item: {id}, record, leaseExpiresAt}; 200 {item: null,
@@ -12,7 +12,7 @@ export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, par
   if (!claim) {
     const withOthers = await findItemsWithOthers({ actor, campaignId: params.id });
     if (!withOthers) return new Response(null, { status: 204 });
-    return Response.json({
+    return answer("POST /campaigns/{id}/claim", {
       item: null,
       withOthers: withOthers.items,
       nextLeaseEndsAt: withOthers.nextLeaseEndsAt,
@@ -23,7 +23,7 @@ export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, par
   // The label is the annotator's own: the claim carries no verification figure or evidence flag
   // (the workspace shows them as the campaign's visibility allows).
   const { executableValid: _executableValid, flaky: _flaky, ...record } = work.record;
-  return Response.json({
+  return answer("POST /campaigns/{id}/claim", {
     item: { id: claim.itemId, campaignId: params.id },
     record,
     leaseExpiresAt: claim.leaseExpiresAt,
