@@ -14,7 +14,7 @@ import { type CreateCampaignFields, createCampaignSchema, FINAL_RULES } from "@/
 import type { Action } from "@/lib/actions/result";
 
 import { CategoryTable } from "./category-table";
-import { GoldShareField } from "./gold-share-field";
+import { GoldShareField, ShareField } from "./share-field";
 import { VisibilitySelect } from "./visibility-select";
 import { countOf } from "@/lib/format/count";
 
@@ -142,22 +142,15 @@ export function CampaignForm({
           />
         </Field>
         {overlap === 1 ? (
-          <Field
+          <ShareField
             label="Agreement subset fraction"
-            htmlFor="campaign-agreement"
+            id="campaign-agreement"
+            name="agreementFraction"
+            max={1}
+            defaultValue={0}
             hint="0–1: share of records that get a second annotator."
             error={fieldErrors.agreementFraction?.[0]}
-          >
-            <Input
-              id="campaign-agreement"
-              name="agreementFraction"
-              type="number"
-              min={0}
-              max={1}
-              step={0.05}
-              defaultValue={0}
-            />
-          </Field>
+          />
         ) : null}
         <GoldShareField
           defaultValue={0}

@@ -10,7 +10,7 @@ import type { CampaignStatusAction } from "@/lib/validation/campaigns";
 import type { Action, ActionResult } from "@/lib/actions/result";
 import { type PreLabelVisibilityName, VISIBILITY_EXPLANATIONS } from "@/lib/evidence/visibility";
 
-import { GoldShareField } from "./gold-share-field";
+import { GoldShareField } from "./share-field";
 import { VisibilitySelect } from "./visibility-select";
 
 /** The status actions offered in each status, with what they do. */

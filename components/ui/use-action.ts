@@ -23,12 +23,15 @@ export function useAction(initial: { message?: string } = {}) {
   const [isPending, setPending] = useState(false);
   const [message, setMessage] = useState(initial.message);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(NO_FIELD_ERRORS);
+  // What the last call did, in the form's words (announce); a new call clears it.
+  const [notice, setNotice] = useState<string>();
   // A second submit while the first is in flight is dropped, not sent twice.
   const inFlight = useRef(false);
 
   const settle = useCallback(<T>(result: ActionResult<T>): ActionResult<T> => {
     setMessage(result.ok ? undefined : result.message);
     setFieldErrors((!result.ok && result.fieldErrors) || NO_FIELD_ERRORS);
+    if (!result.ok) setNotice(undefined);
     return result;
   }, []);
 
@@ -37,6 +40,7 @@ export function useAction(initial: { message?: string } = {}) {
       if (inFlight.current) return BUSY;
       inFlight.current = true;
       setPending(true);
+      setNotice(undefined);
       try {
         return settle(await call());
       } catch (error) {
@@ -63,5 +67,8 @@ export function useAction(initial: { message?: string } = {}) {
   /** Shows a message of the form's own (a check no schema makes), or clears it. */
   const say = useCallback((text: string | undefined) => setMessage(text), []);
 
-  return { run, submit, isPending, message, fieldErrors, say };
+  /** Says what a call that succeeded did (a status line under the form) until the next call. */
+  const announce = useCallback((text: string) => setNotice(text), []);
+
+  return { run, submit, isPending, message, fieldErrors, say, notice, announce };
 }

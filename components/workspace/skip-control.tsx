@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { Button, ErrorNote } from "@/components/ui/primitives";
+import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { skipItemSchema } from "@/lib/validation/campaigns";
 
@@ -43,11 +43,8 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
   }
   return (
     <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2 text-sm" aria-label="Skip this item" noValidate>
-      <div className="min-w-64 flex-1 space-y-1">
-        <label htmlFor="skip-reason" className="block font-medium text-slate-700">
-          Reason for skipping
-        </label>
-        <input
+      <Field label="Reason for skipping" htmlFor="skip-reason" className="min-w-64 flex-1">
+        <Input
           id="skip-reason"
           autoFocus
           value={reason}
@@ -58,9 +55,8 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
           maxLength={500}
           required
           placeholder="e.g. I do not know this library well enough"
-          className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
         />
-      </div>
+      </Field>
       <Button type="submit" variant="danger" disabled={isPending}>
         {isPending ? "Skipping…" : "Confirm skip"}
       </Button>

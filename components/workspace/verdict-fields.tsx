@@ -99,11 +99,7 @@ export function VerdictPicker({
           </label>
         ))}
       </div>
-      {error ? (
-        <p className="mt-1 text-xs text-red-700" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError error={error} className="mt-1" />
     </fieldset>
   );
 }

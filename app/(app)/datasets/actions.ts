@@ -12,7 +12,7 @@ import { startVerification } from "@/lib/server/verification/jobs";
 import { getSolutionBatchProgress } from "@/lib/server/solvers/solutions";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { cutRelease } from "@/lib/server/releases/build-release";
-import { startEvidenceSchema } from "@/lib/validation/evidence";
+import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
 import { importGoldSchema } from "@/lib/validation/gold";
 import { releaseCreateSchema } from "@/lib/validation/releases";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
@@ -65,7 +65,7 @@ export const verificationProgressAction = createAction(
  */
 export const startEvidenceAction = createAction(
   "datasets:verify",
-  startEvidenceSchema.and(z.object({ dataset: name })),
+  startDatasetEvidenceSchema,
   async ({ input: { dataset, ...options }, actor }) => startEvidence({ actor, datasetName: dataset, ...options }),
 );
 

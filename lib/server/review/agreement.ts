@@ -15,7 +15,7 @@ import {
 } from "@/lib/metrics/campaign-agreement";
 import { EXECUTION_HIDING, storedVisibility } from "@/lib/evidence/visibility";
 import { type BlindLabel, revealAnalysis } from "@/lib/metrics/reveal";
-import { type SignalCountRow, signalTrustTable } from "@/lib/metrics/signal-trust";
+import { signalTrustTable } from "@/lib/metrics/signal-trust";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
@@ -247,7 +247,6 @@ const storedCountSchema = z.object({
 });
 
 type CountedAgreement = z.output<typeof storedCountSchema>;
-
 
 /**
  * Whether the campaign changed since a count: a row of its change log (one per transaction that
