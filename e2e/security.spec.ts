@@ -39,7 +39,7 @@ test("injected script in generated text and labels stays inert", async ({ page }
   await expect(page.getByText('<script>window.__pwned = "script"</script>').first()).toBeVisible();
   // Monaco still loads under the policy.
   await expect(page.getByTestId("code-canonical-solution").locator(".view-lines")).toContainText("def f():");
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  expect(await page.evaluate(() => Reflect.get(window, "__pwned"))).toBeUndefined();
   expect(dialogs).toEqual([]);
 });
 
@@ -104,10 +104,10 @@ test("injected script in an error category's label and an annotator's note stays
   ).toBe(201);
   await annotatorPage.goto(`/campaigns/${campaign.id}/items/${item.id}`);
   await expect(annotatorPage.getByText(hostileLabel).first()).toBeVisible();
-  expect(await annotatorPage.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  expect(await annotatorPage.evaluate(() => Reflect.get(window, "__pwned"))).toBeUndefined();
 
   await page.goto(`/campaigns/${campaign.id}/review/${item.id}`);
   await expect(page.getByText('<script>window.__pwned = "script"</script>').first()).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  expect(await page.evaluate(() => Reflect.get(window, "__pwned"))).toBeUndefined();
   expect(dialogs).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 
-import { invite, signInAsAdmin } from "./people";
+import { importRecords, invite, signInAsAdmin, unique } from "./people";
 
 // A form whose call never reaches the server (the connection drops, the server restarts) says so and
 // can be sent again; it never stays on "Saving…". The browser's own network layer drops the calls:
@@ -46,4 +46,26 @@ test("the invitation form checks its input in the browser with the server's sche
   await expect(page.getByText("Enter an email address.")).toBeVisible();
   await page.unrouteAll();
   await invite(page, browser, { email: "seam@example.test", password: "seam-password-1", name: "Seam" }, "ANNOTATOR");
+});
+
+test("a campaign form sent while the server is unreachable says so and can be sent again", async ({ page }) => {
+  const dataset = `e2e-seam-${unique("c")}`;
+  await signInAsAdmin(page);
+  await importRecords(page, dataset, [
+    {
+      question: "Write `one()` in Python returning 1.",
+      canonical_solution: "def one():\n    return 1\n",
+      demo_test_func: "assert one() == 1\n",
+      full_test_func: "assert one() == 1\n",
+      language: "python",
+    },
+  ]);
+  await page.goto("/campaigns");
+  await dropServerActions(page);
+  await page.getByLabel("Dataset").selectOption(dataset);
+  await page.getByLabel("Campaign name").fill("Unreachable campaign");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await expect(page.getByText(UNREACHABLE)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create campaign" })).toBeEnabled();
+  await expect(page.getByLabel("Campaign name")).toHaveValue("Unreachable campaign");
 });

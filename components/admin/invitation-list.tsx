@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { invitationIdSchema } from "@/lib/validation/auth";
 
 import { InvitationLink } from "./invitation-link";
 
@@ -30,13 +31,11 @@ export function InvitationList({
 }) {
   const router = useRouter();
   const [fresh, setFresh] = useState<{ id: string; link: string }>();
-  const [pendingId, setPendingId] = useState<string>();
-  const { run, message: error } = useAction();
+  // One call at a time (useAction drops a second one), so every row's buttons wait for it.
+  const { submit, isPending, message: error } = useAction();
 
   async function onResend(id: string) {
-    setPendingId(id);
-    const result = await run(() => resend({ invitationId: id }));
-    setPendingId(undefined);
+    const result = await submit(invitationIdSchema, { invitationId: id }, resend);
     if (!result.ok) return;
     setFresh({ id, link: result.data.link });
     router.refresh();
@@ -44,9 +43,7 @@ export function InvitationList({
 
   async function onRevoke(id: string, email: string) {
     if (!window.confirm(`Revoke the invitation for ${email}? Its link stops working.`)) return;
-    setPendingId(id);
-    const result = await run(() => revoke({ invitationId: id }));
-    setPendingId(undefined);
+    const result = await submit(invitationIdSchema, { invitationId: id }, revoke);
     if (result.ok) router.refresh();
   }
 
@@ -78,7 +75,7 @@ export function InvitationList({
               <Button
                 type="button"
                 variant="secondary"
-                disabled={pendingId === invitation.id}
+                disabled={isPending}
                 onClick={() => void onResend(invitation.id)}
               >
                 New link
@@ -86,7 +83,7 @@ export function InvitationList({
               <Button
                 type="button"
                 variant="danger"
-                disabled={pendingId === invitation.id}
+                disabled={isPending}
                 onClick={() => void onRevoke(invitation.id, invitation.email)}
               >
                 Revoke

@@ -1,14 +1,12 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import type { z } from "zod";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
-import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { acceptInvitationSchema } from "@/lib/validation/auth";
 
-import { signInWithPassword } from "./sign-in";
+import { NewPasswordField, useNewAccount } from "./new-account";
 
 export function AcceptInvitationForm({
   token,
@@ -19,18 +17,14 @@ export function AcceptInvitationForm({
   email: string;
   acceptInvitation: Action<z.input<typeof acceptInvitationSchema>, unknown>;
 }) {
-  const router = useRouter();
-  const { run, submit, isPending, message: error, fieldErrors } = useAction();
+  const { create, isPending, message: error, fieldErrors } = useNewAccount();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const password = String(form.get("password"));
     const input = { token, name: String(form.get("name") ?? ""), password };
-    if (!(await submit(acceptInvitationSchema, input, acceptInvitation)).ok) return;
-    await run(() => signInWithPassword(email, password));
-    router.push("/datasets");
-    router.refresh();
+    await create(acceptInvitationSchema, input, acceptInvitation, { email, password });
   }
 
   return (
@@ -39,14 +33,7 @@ export function AcceptInvitationForm({
       <Field label="Your name" htmlFor="name" error={fieldErrors.name?.[0]}>
         <Input id="name" name="name" autoComplete="name" autoFocus />
       </Field>
-      <Field
-        label="Password"
-        htmlFor="password"
-        error={fieldErrors.password?.[0]}
-        hint="At least 10 characters, at most 72 bytes."
-      >
-        <Input id="password" name="password" type="password" autoComplete="new-password" required minLength={10} />
-      </Field>
+      <NewPasswordField error={fieldErrors.password?.[0]} />
       <Button type="submit" className="w-full" disabled={isPending}>
         {isPending ? "Creating your account…" : "Create account"}
       </Button>

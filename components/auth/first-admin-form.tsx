@@ -1,22 +1,22 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import type { z } from "zod";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
-import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { firstAdminSchema } from "@/lib/validation/auth";
 
-import { signInWithPassword } from "./sign-in";
+import { NewPasswordField, useNewAccount } from "./new-account";
+
+const SETUP_CODE_HINT =
+  "Printed in the console where Verity was started, so only its operator can create this account.";
 
 export function FirstAdminForm({
   createFirstAdmin,
 }: {
   createFirstAdmin: Action<z.input<typeof firstAdminSchema>, unknown>;
 }) {
-  const router = useRouter();
-  const { run, submit, isPending, message: error, fieldErrors } = useAction();
+  const { create, isPending, message: error, fieldErrors } = useNewAccount();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -27,10 +27,7 @@ export function FirstAdminForm({
       password: String(form.get("password")),
       setupCode: String(form.get("setupCode")),
     };
-    if (!(await submit(firstAdminSchema, input, createFirstAdmin)).ok) return;
-    await run(() => signInWithPassword(input.email, input.password));
-    router.push("/datasets");
-    router.refresh();
+    await create(firstAdminSchema, input, createFirstAdmin, input);
   }
 
   return (
@@ -41,12 +38,7 @@ export function FirstAdminForm({
           Verity has no users yet. The first account administers it: it imports datasets and invites the team.
         </p>
       </div>
-      <Field
-        label="Setup code"
-        htmlFor="setupCode"
-        error={fieldErrors.setupCode?.[0]}
-        hint="Printed in the console where Verity was started, so only its operator can create this account."
-      >
+      <Field label="Setup code" htmlFor="setupCode" error={fieldErrors.setupCode?.[0]} hint={SETUP_CODE_HINT}>
         <Input
           id="setupCode"
           name="setupCode"
@@ -64,14 +56,7 @@ export function FirstAdminForm({
       <Field label="Name" htmlFor="name" error={fieldErrors.name?.[0]}>
         <Input id="name" name="name" autoComplete="name" />
       </Field>
-      <Field
-        label="Password"
-        htmlFor="password"
-        error={fieldErrors.password?.[0]}
-        hint="At least 10 characters, at most 72 bytes."
-      >
-        <Input id="password" name="password" type="password" autoComplete="new-password" required minLength={10} />
-      </Field>
+      <NewPasswordField error={fieldErrors.password?.[0]} />
       <Button type="submit" className="w-full" disabled={isPending}>
         {isPending ? "Creating…" : "Create admin account"}
       </Button>

@@ -6,13 +6,15 @@ import { useState } from "react";
 
 import { LanguagePicker } from "@/components/admin/language-picker";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import type { CategoryDefinition } from "@/lib/annotation/categories";
 import type { PreLabelVisibilityName } from "@/lib/evidence/visibility";
 import { isLanguage } from "@/lib/records/languages";
-import { type CreateCampaignFields, FINAL_RULES } from "@/lib/validation/campaigns";
+import { type CreateCampaignFields, createCampaignSchema, FINAL_RULES } from "@/lib/validation/campaigns";
 import type { Action } from "@/lib/actions/result";
 
 import { CategoryTable } from "./category-table";
+import { GoldShareField, ShareField } from "./share-field";
 import { VisibilitySelect } from "./visibility-select";
 import { countOf } from "@/lib/format/count";
 
@@ -37,17 +39,14 @@ export function CampaignForm({
   const [dataset, setDataset] = useState(datasets[0]?.name ?? "");
   const [overlap, setOverlap] = useState(1);
   const [categories, setCategories] = useState(defaultCategories);
-  const [error, setError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [created, setCreated] = useState<Created>();
-  const [isPending, setPending] = useState(false);
+  const { submit, isPending, message: error, fieldErrors } = useAction();
   const datasetLanguages = datasets.find((entry) => entry.name === dataset)?.languages ?? [];
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setPending(true);
-    const result = await createCampaign({
+    const input: CreateCampaignFields = {
       dataset,
       name: String(form.get("name")),
       languages: form.getAll("languages").map(String).filter(isLanguage),
@@ -62,15 +61,9 @@ export function CampaignForm({
       leaseMinutes: optionalNumber(form.get("leaseMinutes")) ?? 30,
       goldShare: optionalNumber(form.get("goldShare")) ?? 0,
       categories,
-    });
-    setPending(false);
-    if (!result.ok) {
-      setError(result.message);
-      setFieldErrors(result.fieldErrors ?? {});
-      return;
-    }
-    setError(undefined);
-    setFieldErrors({});
+    };
+    const result = await submit(createCampaignSchema, input, createCampaign);
+    if (!result.ok) return;
     setCreated(result.data);
     router.refresh();
   }
@@ -149,39 +142,21 @@ export function CampaignForm({
           />
         </Field>
         {overlap === 1 ? (
-          <Field
+          <ShareField
             label="Agreement subset fraction"
-            htmlFor="campaign-agreement"
+            id="campaign-agreement"
+            name="agreementFraction"
+            max={1}
+            defaultValue={0}
             hint="0–1: share of records that get a second annotator."
             error={fieldErrors.agreementFraction?.[0]}
-          >
-            <Input
-              id="campaign-agreement"
-              name="agreementFraction"
-              type="number"
-              min={0}
-              max={1}
-              step={0.05}
-              defaultValue={0}
-            />
-          </Field>
+          />
         ) : null}
-        <Field
-          label="Gold share"
-          htmlFor="campaign-gold-share"
+        <GoldShareField
+          defaultValue={0}
           hint="0–0.5: share of each annotator's items drawn from the dataset's gold records."
           error={fieldErrors.goldShare?.[0]}
-        >
-          <Input
-            id="campaign-gold-share"
-            name="goldShare"
-            type="number"
-            min={0}
-            max={0.5}
-            step={0.05}
-            defaultValue={0}
-          />
-        </Field>
+        />
         <Field label="Final-label rule" htmlFor="campaign-final-rule" error={fieldErrors.finalRule?.[0]}>
           <Select id="campaign-final-rule" name="finalRule" defaultValue="consensus" className="w-full">
             {FINAL_RULES.map((rule) => (

@@ -10,6 +10,7 @@ import type { CampaignStatusAction } from "@/lib/validation/campaigns";
 import type { Action, ActionResult } from "@/lib/actions/result";
 import { type PreLabelVisibilityName, VISIBILITY_EXPLANATIONS } from "@/lib/evidence/visibility";
 
+import { GoldShareField } from "./share-field";
 import { VisibilitySelect } from "./visibility-select";
 
 /** The status actions offered in each status, with what they do. */
@@ -131,23 +132,12 @@ export function CampaignManage({
             className="w-24"
           />
         </Field>
-        <Field
-          label="Gold share"
-          htmlFor="campaign-gold-share"
-          error={fieldErrors.goldShare?.[0]}
+        <GoldShareField
+          defaultValue={goldShare}
           hint="0–0.5 of each annotator's items."
-        >
-          <Input
-            id="campaign-gold-share"
-            name="goldShare"
-            type="number"
-            min={0}
-            max={0.5}
-            step={0.05}
-            defaultValue={goldShare}
-            className="w-24"
-          />
-        </Field>
+          error={fieldErrors.goldShare?.[0]}
+          className="w-24"
+        />
         <VisibilitySelect
           id="campaign-settings-visibility"
           defaultValue={visibility}

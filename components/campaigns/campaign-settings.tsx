@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 
-import { Button, ErrorNote } from "@/components/ui/primitives";
+import { Button, Checkbox, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 
@@ -51,15 +51,11 @@ export function CampaignSettings({
         />
         <p className="text-xs text-slate-500">Annotators open them in the workspace with G.</p>
       </div>
-      <label className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          checked={isNoteRequired}
-          onChange={(event) => setNoteRequired(event.target.checked)}
-          className="size-4"
-        />
-        Require a note on invalid labels
-      </label>
+      <Checkbox
+        label="Require a note on invalid labels"
+        checked={isNoteRequired}
+        onChange={(event) => setNoteRequired(event.target.checked)}
+      />
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={isPending}>
           {isPending ? "Saving…" : "Save guidelines"}

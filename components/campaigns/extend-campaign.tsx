@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 
-import { Button, ErrorNote } from "@/components/ui/primitives";
+import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { languageName } from "@/lib/records/languages";
 import type { Action } from "@/lib/actions/result";
@@ -43,20 +43,17 @@ export function ExtendCampaign({
     <form onSubmit={onSubmit} className="space-y-3 text-sm" aria-label="Add records">
       {error ? <ErrorNote>{error}</ErrorNote> : null}
       <div className="flex flex-wrap items-end gap-3">
-        <div className="space-y-1">
-          <label htmlFor="extend-per-language" className="block font-medium text-slate-700">
-            Records per language
-          </label>
-          <input
+        <Field label="Records per language" htmlFor="extend-per-language">
+          <Input
             id="extend-per-language"
             type="number"
             min={1}
             value={size}
             onChange={(event) => setSize(event.target.value)}
             placeholder="all"
-            className="block w-32 rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
+            className="w-32"
           />
-        </div>
+        </Field>
         <Button type="submit" disabled={isPending}>
           {isPending ? "Adding…" : "Add records"}
         </Button>

@@ -1,10 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { campaignIdSchema } from "@/lib/validation/campaigns";
 
 /**
  * The "Start / next item" button: claims the next item with a POST (a server action) and opens it.
@@ -18,23 +19,14 @@ export function StartNextItem({
   claim: Action<{ campaignId: string }, { itemUrl: string } | { withOthers: string } | null>;
 }) {
   const router = useRouter();
-  const [message, setMessage] = useState<string>();
-  const [isPending, setPending] = useState(false);
+  const { submit, isPending, message, say } = useAction();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
-    try {
-      const outcome = await claim({ campaignId });
-      if (!outcome.ok) return setMessage(outcome.message);
-      if (outcome.data && "itemUrl" in outcome.data) return router.push(outcome.data.itemUrl);
-      if (outcome.data) return setMessage(outcome.data.withOthers);
-      setMessage("There is nothing left for you to label here.");
-    } catch {
-      setMessage("The server could not be reached. Try again.");
-    } finally {
-      setPending(false);
-    }
+    const outcome = await submit(campaignIdSchema, { campaignId }, claim);
+    if (!outcome.ok) return;
+    if (outcome.data && "itemUrl" in outcome.data) return router.push(outcome.data.itemUrl);
+    say(outcome.data ? outcome.data.withOthers : "There is nothing left for you to label here.");
   }
 
   return (

@@ -4,7 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { reorderCategoriesSchema } from "@/lib/validation/campaigns";
 
 import { MoveButtons, moveRow } from "./move-buttons";
 
@@ -28,26 +30,17 @@ export function TaxonomyOrder({
 }) {
   const router = useRouter();
   const [rows, setRows] = useState(categories);
-  const [error, setError] = useState<string>();
   const [isSaved, setSaved] = useState(false);
-  const [isPending, setPending] = useState(false);
+  const { submit, isPending, message: error } = useAction();
   const isChanged = rows.some((row, index) => row.key !== categories[index]?.key);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
     setSaved(false);
-    try {
-      const result = await saveOrder({ campaignId, keys: rows.map((row) => row.key) });
-      if (!result.ok) return setError(result.message);
-      setError(undefined);
-      setSaved(true);
-      router.refresh();
-    } catch {
-      setError("The server could not be reached — nothing was saved.");
-    } finally {
-      setPending(false);
-    }
+    const result = await submit(reorderCategoriesSchema, { campaignId, keys: rows.map((row) => row.key) }, saveOrder);
+    if (!result.ok) return;
+    setSaved(true);
+    router.refresh();
   }
 
   return (

@@ -1,32 +1,31 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import type { z } from "zod";
 
-import { Button, ErrorNote } from "@/components/ui/primitives";
+import { FileInput, fileText } from "@/components/ui/file-field";
+import { FormOutcome } from "@/components/ui/form-outcome";
+import { Button } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
-import type { ActionResult } from "@/lib/actions/result";
+import type { Action } from "@/lib/actions/result";
+import { importGoldSchema } from "@/lib/validation/gold";
 
 type Props = {
   dataset: string;
-  onImport: (input: { dataset: string; text: string }) => Promise<ActionResult<{ imported: number }>>;
+  onImport: Action<z.input<typeof importGoldSchema>, { imported: number }>;
 };
 
 /** Imports a file of gold answers (JSONL or CSV) into a dataset; a bad line refuses the whole file. */
 export function GoldImport({ dataset, onImport }: Props) {
   const router = useRouter();
-  const [notice, setNotice] = useState<string>();
-  const { run, isPending, message, fieldErrors, say } = useAction();
-  const errors = fieldErrors.file ?? [];
+  const { submit, isPending, message, fieldErrors, notice, announce } = useAction();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setNotice(undefined);
-    const file = new FormData(event.currentTarget).get("file");
-    if (!(file instanceof File) || file.size === 0) return say("Choose a file.");
-    const result = await run(async () => onImport({ dataset, text: await file.text() }));
+    const text = await fileText(new FormData(event.currentTarget).get("file"));
+    const result = await submit(importGoldSchema, { dataset, text }, onImport);
     if (!result.ok) return;
-    setNotice(`Imported ${result.data.imported} gold answers.`);
+    announce(`Imported ${result.data.imported} gold answers.`);
     router.refresh();
   }
 
@@ -38,31 +37,13 @@ export function GoldImport({ dataset, onImport }: Props) {
         “;”, <code>note</code>). Any bad line refuses the whole file. Up to 1 MB here; larger files through the API or{" "}
         <code>verity gold import</code>.
       </p>
-      {message ? (
-        <ErrorNote>
-          {message}
-          {/* The summary lists no line itself: each bad line appears here, once. */}
-          {errors.length > 0 ? (
-            <ul className="mt-1 list-disc pl-5">
-              {errors.map((error) => (
-                <li key={error}>{error}</li>
-              ))}
-            </ul>
-          ) : null}
-        </ErrorNote>
-      ) : null}
-      {notice ? (
-        <p role="status" className="text-emerald-800">
-          {notice}
-        </p>
-      ) : null}
+      {/* The summary lists no line itself: each bad line appears here, once. */}
+      <FormOutcome message={message} details={fieldErrors.file ?? fieldErrors.text} notice={notice} />
       <div className="flex flex-wrap items-center gap-2">
-        <input
-          type="file"
-          name="file"
+        <FileInput
+          label="Gold file"
           accept=".jsonl,.ndjson,.csv,.json,text/csv,application/x-ndjson"
-          aria-label="Gold file"
-          className="max-w-full min-w-0 text-sm"
+          className="max-w-full min-w-0"
         />
         <Button type="submit" variant="secondary" disabled={isPending}>
           Import gold

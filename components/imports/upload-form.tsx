@@ -3,23 +3,29 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ComponentProps, useRef, useState } from "react";
+import { z } from "zod";
 
 import { ImportPreview } from "@/components/imports/import-preview";
 import { Button, ErrorNote, Field, Input, Select } from "@/components/ui/primitives";
 import { countOf } from "@/lib/format/count";
 import { BUILTIN_MAPPINGS } from "@/lib/records/mapping";
+import { apiErrorResponseSchema } from "@/lib/validation/api-error";
+import { importSummaryResponseSchema } from "@/lib/validation/records";
 
-type Summary = {
-  ok: boolean;
-  dataset: string;
-  imported: number;
-  duplicates: number;
-  skipped: number;
-  errorCount: number;
-  errors: { line: number; message: string }[];
-  byLanguage: Record<string, number>;
-};
-type ApiError = { error: { message: string; fieldErrors?: Record<string, string[]> } };
+type Summary = z.infer<typeof importSummaryResponseSchema>;
+
+/** The import route's answer: its summary (201, or 422 with ok false), or the API's error. */
+const answerSchema = z.union([importSummaryResponseSchema, apiErrorResponseSchema]);
+
+/** The answer's body parsed with the route's schemas; null when it is not JSON or not what they say. */
+function readAnswer(text: string): z.infer<typeof answerSchema> | null {
+  try {
+    const parsed = answerSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Streams the chosen file to the import API and shows upload progress, then the summary. */
 export function UploadForm({ preview }: { preview: ComponentProps<typeof ImportPreview>["preview"] }) {
@@ -56,12 +62,8 @@ export function UploadForm({ preview }: { preview: ComponentProps<typeof ImportP
       setProgress(null);
       // The recent imports list below now holds this one.
       router.refresh();
-      let body: Summary | ApiError;
-      try {
-        body = JSON.parse(request.responseText) as Summary | ApiError;
-      } catch {
-        return setError(`The server answered ${request.status} without a readable body.`);
-      }
+      const body = readAnswer(request.responseText);
+      if (!body) return setError(`The server answered ${request.status} without a readable body.`);
       if ("error" in body)
         setError(
           body.error.message +

@@ -1,32 +1,25 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import type { z } from "zod";
 
+import { BatchBar } from "@/components/ui/batch-bar";
 import { Button } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
+import { type BatchProgress, startedBatch, useBatchProgress } from "@/components/ui/use-batch-progress";
 import type { Action } from "@/lib/actions/result";
 import { DEFAULT_MUTANTS, MAX_MUTANTS } from "@/lib/evidence/mutation";
 import { MAX_REPEAT } from "@/lib/evidence/flaky";
-import { startEvidenceSchema } from "@/lib/validation/evidence";
+import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
 import { countOf } from "@/lib/format/count";
 
-type Progress = {
-  batchId: string;
-  status: string;
-  total: number;
-  done: number;
-  errored: number;
-  mutants: number;
-  repeat: number;
-  stopReason: string | null;
-};
+type Progress = BatchProgress & { mutants: number; repeat: number };
 
 type Props = {
   dataset: string;
   latest: Progress | null;
   startEvidence: Action<
-    { dataset: string; mutants: number; repeat: number },
+    z.input<typeof startDatasetEvidenceSchema>,
     { batchId: string; total: number; resumed: boolean }
   >;
   readProgress: Action<{ batchId: string }, Progress>;
@@ -37,41 +30,17 @@ type Props = {
  * progress, read every two seconds until it ends; after a reload the newest batch is shown again.
  */
 export function EvidenceButton({ dataset, latest, startEvidence, readProgress }: Props) {
-  const router = useRouter();
   const { submit, isPending, message, fieldErrors } = useAction();
-  const [progress, setProgress] = useState<Progress | null>(latest);
+  const { progress, isRunning, start: showBatch } = useBatchProgress(latest, readProgress, 2000);
   const [mutants, setMutants] = useState(DEFAULT_MUTANTS);
   const [repeat, setRepeat] = useState(0);
-  const isRunning = progress?.status === "RUNNING";
-
-  useEffect(() => {
-    if (!isRunning || !progress) return;
-    const timer = setInterval(async () => {
-      const result = await readProgress({ batchId: progress.batchId }).catch(() => null);
-      if (!result?.ok) return;
-      setProgress(result.data);
-      if (result.data.status !== "RUNNING") router.refresh();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [isRunning, progress, router, readProgress]);
 
   async function start() {
-    const input = { dataset, mutants, repeat };
-    const result = await submit(startEvidenceSchema, { mutants, repeat }, () => startEvidence(input));
+    const result = await submit(startDatasetEvidenceSchema, { dataset, mutants, repeat }, startEvidence);
     if (!result.ok) return;
-    setProgress({
-      batchId: result.data.batchId,
-      status: result.data.total === 0 ? "SUCCEEDED" : "RUNNING",
-      total: result.data.total,
-      done: 0,
-      errored: 0,
-      mutants,
-      repeat,
-      stopReason: null,
-    });
+    showBatch({ ...startedBatch(result.data), mutants, repeat });
   }
 
-  const percent = progress?.total ? Math.round((100 * progress.done) / progress.total) : 100;
   return (
     <div className="flex max-w-full flex-col items-end gap-1 text-sm" data-testid="evidence-button">
       <div className="flex flex-wrap items-end justify-end gap-2">
@@ -118,15 +87,7 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress }:
       ) : null}
       {progress ? (
         <div className="w-64 max-w-full" aria-live="polite">
-          <div
-            className="h-1.5 overflow-hidden rounded bg-slate-200"
-            role="progressbar"
-            aria-label="Evidence progress"
-            aria-valuenow={progress.done}
-            aria-valuemax={progress.total}
-          >
-            <div className="h-full bg-indigo-600" style={{ width: `${percent}%` }} />
-          </div>
+          <BatchBar label="Evidence progress" done={progress.done} total={progress.total} />
           <p className="mt-1 text-xs text-slate-600" data-testid="evidence-progress">
             {progress.done}/{countOf(progress.total, "record task")} ·{" "}
             {progress.status === "RUNNING" ? "running" : progress.status.toLowerCase()}

@@ -2,6 +2,7 @@ import Link from "next/link";
 
 import { ExecutableBadge } from "@/components/records/executable-badge";
 import { InlineMarkdown } from "@/components/records/question-markdown";
+import { EmptyRow } from "@/components/ui/data-table";
 import { Badge } from "@/components/ui/primitives";
 import { languageName } from "@/lib/records/languages";
 import type { RecordListItem } from "@/lib/records/types";
@@ -67,11 +68,9 @@ export function RecordTable({
               </tr>
             ))}
             {items.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="px-3 py-6 text-center text-slate-500">
-                  No records match.
-                </td>
-              </tr>
+              <EmptyRow columns={6} className="px-3 py-6 text-center">
+                No records match.
+              </EmptyRow>
             ) : null}
           </tbody>
         </table>

@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
+import { runRecordSchema } from "@/lib/validation/runs";
 
 import { RunResult, type RunRecordAction, type RunView } from "./run-result";
 
@@ -24,27 +26,16 @@ export function RunPanel({
 }) {
   const [runs, setRuns] = useState<RunView[]>([]);
   const [note, setNote] = useState(unavailableNote);
-  const [error, setError] = useState<string>();
-  const [running, setRunning] = useState<string | null>(null);
+  const { submit, isPending, message: error } = useAction();
 
   const run = useCallback(
     async (kind: "demo" | "full" | "both") => {
-      setRunning(kind);
-      setError(undefined);
-      try {
-        const result = await onRun({ recordId, kind });
-        if (!result.ok) setError(result.message);
-        else {
-          setRuns(result.data.runs);
-          setNote(undefined);
-        }
-      } catch {
-        setError("The server could not be reached. Try again.");
-      } finally {
-        setRunning(null);
-      }
+      const result = await submit(runRecordSchema, { recordId, kind }, onRun);
+      if (!result.ok) return;
+      setRuns(result.data.runs);
+      setNote(undefined);
     },
-    [recordId, onRun],
+    [recordId, onRun, submit],
   );
 
   useEffect(() => {
@@ -71,14 +62,14 @@ export function RunPanel({
     <div className="space-y-3 text-sm">
       {note ? <p className="rounded-md bg-amber-50 px-3 py-2 text-amber-900 ring-1 ring-amber-200">{note}</p> : null}
       <div className="flex flex-wrap gap-2">
-        <Button onClick={() => run("demo")} disabled={running !== null} variant="secondary">
+        <Button onClick={() => run("demo")} disabled={isPending} variant="secondary">
           Run demo
         </Button>
-        <Button onClick={() => run("full")} disabled={running !== null} variant="secondary">
+        <Button onClick={() => run("full")} disabled={isPending} variant="secondary">
           Run full
         </Button>
-        <Button onClick={() => run("both")} disabled={running !== null} title="Shortcut: R">
-          {running ? "Running…" : "Run both (R)"}
+        <Button onClick={() => run("both")} disabled={isPending} title="Shortcut: R">
+          {isPending ? "Running…" : "Run both (R)"}
         </Button>
       </div>
       {/* A run refused because the language cannot run repeats the note above: say it once. */}

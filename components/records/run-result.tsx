@@ -1,6 +1,9 @@
 import { Badge } from "@/components/ui/primitives";
+import type { z } from "zod";
+
 import type { Action } from "@/lib/actions/result";
 import { INCONCLUSIVE } from "@/lib/records/verification";
+import type { runRecordSchema } from "@/lib/validation/runs";
 
 export function OutcomeBadge({ outcome }: { outcome: string }) {
   const tone =
@@ -46,10 +49,7 @@ export type RunView = {
 };
 
 /** The record run action a page hands the run panels (app/(app)/records/actions.ts): canonical runs, or a scratch copy. */
-export type RunRecordAction = Action<
-  { recordId: number; kind: "demo" | "full" | "both" | "scratch"; solution?: string; test?: string },
-  { runs: RunView[] }
->;
+export type RunRecordAction = Action<z.input<typeof runRecordSchema>, { runs: RunView[] }>;
 
 /** "compile 812 ms · run 40 ms" when the steps were timed apart, else the total. */
 function timing(result: RunView): string {

@@ -1,73 +1,52 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import type { z } from "zod";
 
+import { BatchBar } from "@/components/ui/batch-bar";
 import { Button } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
+import { type BatchProgress, startedBatch, useBatchProgress } from "@/components/ui/use-batch-progress";
 import type { Action } from "@/lib/actions/result";
 import { DEFAULT_REPEAT } from "@/lib/evidence/flaky";
 import { countOf } from "@/lib/format/count";
+import { verifyDatasetSchema } from "@/lib/validation/records";
 
-type Progress = {
-  batchId: string;
-  status: string;
-  total: number;
-  done: number;
+type Progress = BatchProgress & {
   executableValid: number;
   failed: number;
   unavailable: number;
   inconclusive?: number;
   /** Records whose run failed for want of a dependency: not failed. */
   environmentFailed?: number;
-  errored?: number;
   /** Repeated runs per record of the flaky option (0: not asked), and records found flaky. */
   repeat?: number;
   flaky?: number;
-  /** Why the batch stopped before its end (the sandbox failed). */
-  stopReason?: string | null;
 };
 
 type Props = {
   dataset: string;
   latest: Progress | null;
-  startVerification: Action<{ dataset: string; force: boolean; repeat?: number }, { batchId: string; total: number }>;
+  startVerification: Action<z.input<typeof verifyDatasetSchema>, { batchId: string; total: number }>;
   readProgress: Action<{ batchId: string }, Progress>;
 };
 
 /** Starts batch verification of a dataset and shows its progress, read once a second, until it finishes. */
 export function VerifyButton({ dataset, latest, startVerification, readProgress }: Props) {
-  const router = useRouter();
-  const [progress, setProgress] = useState<Progress | null>(latest);
-  const [error, setError] = useState<string>();
+  const { progress, isRunning, start: showBatch } = useBatchProgress(latest, readProgress, 1000);
+  const { submit, isPending, message: error } = useAction();
   const [isCheckingFlaky, setCheckingFlaky] = useState(false);
-  const isRunning = progress?.status === "RUNNING";
-
-  useEffect(() => {
-    if (!isRunning || !progress) return;
-    const timer = setInterval(async () => {
-      const result = await readProgress({ batchId: progress.batchId }).catch(() => null);
-      if (!result?.ok) return;
-      setProgress(result.data);
-      if (result.data.status !== "RUNNING") router.refresh();
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [isRunning, progress, router, readProgress]);
 
   async function start(force: boolean) {
-    setError(undefined);
     const repeat = isCheckingFlaky ? DEFAULT_REPEAT : undefined;
-    const result = await startVerification({ dataset, force, repeat }).catch(() => null);
-    if (!result?.ok) return setError(result?.message ?? "Could not start the verification.");
-    setProgress({
-      batchId: result.data.batchId,
-      status: result.data.total === 0 ? "SUCCEEDED" : "RUNNING",
-      total: result.data.total,
-      done: 0,
+    const result = await submit(verifyDatasetSchema, { dataset, force, repeat }, startVerification);
+    if (!result.ok) return;
+    showBatch({
+      ...startedBatch(result.data),
       executableValid: 0,
       failed: 0,
       unavailable: 0,
-      errored: 0,
       repeat: repeat ?? 0,
       flaky: 0,
     });
@@ -78,13 +57,13 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
       <div className="flex gap-2">
         <Button
           onClick={() => start(false)}
-          disabled={isRunning}
+          disabled={isRunning || isPending}
           title="Run every record's canonical solution against its demo and full tests"
         >
           {isRunning ? "Verifying…" : "Verify records"}
         </Button>
         {!isRunning && progress ? (
-          <Button variant="secondary" onClick={() => start(true)}>
+          <Button variant="secondary" onClick={() => start(true)} disabled={isPending}>
             Re-verify all
           </Button>
         ) : null}
@@ -104,18 +83,7 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
       </label>
       {progress ? (
         <div className="w-64" aria-live="polite">
-          <div
-            className="h-1.5 overflow-hidden rounded bg-slate-200"
-            role="progressbar"
-            aria-label="Verification progress"
-            aria-valuenow={progress.done}
-            aria-valuemax={progress.total}
-          >
-            <div
-              className="h-full bg-indigo-600"
-              style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 100}%` }}
-            />
-          </div>
+          <BatchBar label="Verification progress" done={progress.done} total={progress.total} />
           <p className="mt-1 text-xs text-slate-600">
             {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail ·{" "}
             {progress.unavailable} unavailable here

@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { Button, ErrorNote, Input } from "@/components/ui/primitives";
+import { FormOutcome } from "@/components/ui/form-outcome";
+import { Button, Checkbox, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { releaseCreateSchema } from "@/lib/validation/releases";
@@ -22,18 +23,16 @@ export function CutReleaseForm({ dataset, onCut }: { dataset: string; onCut: Cut
   const router = useRouter();
   const [name, setName] = useState("");
   const [requireExecutable, setRequireExecutable] = useState(false);
-  const [notice, setNotice] = useState<string>();
-  const { submit, isPending, message, fieldErrors } = useAction();
+  const { submit, isPending, message, fieldErrors, notice, announce } = useAction();
 
   async function onSubmit(event: React.FormEvent) {
     event.preventDefault();
-    setNotice(undefined);
     const result = await submit(releaseCreateSchema, { name, requireExecutable }, (input) =>
       onCut({ ...input, dataset }),
     );
     if (!result.ok) return;
     const cut = result.data;
-    setNotice(
+    announce(
       `Release ${cut.name} cut: ${countOf(cut.records, "record")} in (${cut.revised} at a repaired revision), ${cut.excluded} out.`,
     );
     setName("");
@@ -43,17 +42,7 @@ export function CutReleaseForm({ dataset, onCut }: { dataset: string; onCut: Cut
   const error = fieldErrors.name?.[0];
   return (
     <form onSubmit={onSubmit} className="space-y-2 text-sm" aria-label="Cut a release">
-      {message ? (
-        <ErrorNote>
-          {message}
-          {error && error !== message ? <span className="block">{error}</span> : null}
-        </ErrorNote>
-      ) : null}
-      {notice ? (
-        <p role="status" className="text-emerald-800">
-          {notice}
-        </p>
-      ) : null}
+      <FormOutcome message={message} details={error && error !== message ? [error] : []} notice={notice} />
       <div className="flex flex-wrap items-end gap-3">
         <label>
           <span className="mb-1 block text-slate-600">Release name</span>
@@ -65,14 +54,12 @@ export function CutReleaseForm({ dataset, onCut }: { dataset: string; onCut: Cut
             aria-invalid={error ? true : undefined}
           />
         </label>
-        <label className="flex items-center gap-1.5 pb-1.5">
-          <input
-            type="checkbox"
-            checked={requireExecutable}
-            onChange={(event) => setRequireExecutable(event.target.checked)}
-          />
-          Leave out records whose solution fails its tests
-        </label>
+        <Checkbox
+          label="Leave out records whose solution fails its tests"
+          checked={requireExecutable}
+          onChange={(event) => setRequireExecutable(event.target.checked)}
+          className="pb-1.5"
+        />
         <Button type="submit" disabled={isPending}>
           {isPending ? "Cutting…" : "Cut a release"}
         </Button>

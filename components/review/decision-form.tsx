@@ -2,24 +2,16 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import type { WorkspaceCategory } from "@/components/workspace/category-checklist";
-import { CategoryField } from "@/components/workspace/category-field";
-import { useVerdictKeys } from "@/components/workspace/use-verdict-keys";
-import type { ActionResult } from "@/lib/actions/result";
-import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
+import { FormNotices, NoteField, useVerdictFields, VerdictFields } from "@/components/workspace/verdict-fields";
+import type { Action } from "@/lib/actions/result";
+import { decideItemSchema } from "@/lib/validation/review";
 
-type DecisionInput = {
-  itemId: string;
-  valid: boolean;
-  categories: string[];
-  reason: string;
-  baseRevision?: number;
-};
-export type DecideAction = (input: DecisionInput) => Promise<ActionResult<{ revision: number }>>;
-
-type Errors = { valid?: string; categories?: string; reason?: string };
+export type DecideAction = Action<z.input<typeof decideItemSchema>, { revision: number }>;
 
 /**
  * The reviewer's decision: Valid/Invalid, categories from the campaign taxonomy, a required reason.
@@ -42,103 +34,54 @@ export function DecisionForm({
   const [valid, setValid] = useState<boolean | null>(current?.valid ?? null);
   const [selected, setSelected] = useState<string[]>(current?.categories ?? []);
   const [reason, setReason] = useState(current?.reason ?? "");
-  const [errors, setErrors] = useState<Errors>({});
-  const [message, setMessage] = useState<string>();
   const [saved, setSaved] = useState<string>();
-  const [isPending, setPending] = useState(false);
-  const pending = useRef(false);
+  const { submit, isPending, message, say, fieldErrors } = useAction();
   const form = useRef<HTMLFormElement>(null);
   const reasonField = useRef<HTMLTextAreaElement>(null);
-  const allowed = (key: string) => valid !== true || !categories.find((category) => category.key === key)?.invalidating;
-
-  function toggle(key: string) {
-    if (!allowed(key)) return;
-    setSelected((list) => (list.includes(key) ? list.filter((entry) => entry !== key) : [...list, key]));
-  }
-
-  const finder = useVerdictKeys({ categories, onVerdict: setValid, onToggle: toggle, textField: reasonField, form });
+  const verdict = useVerdictFields({
+    categories,
+    valid,
+    selected,
+    onVerdict: setValid,
+    onSelect: setSelected,
+    textField: reasonField,
+    form,
+  });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (pending.current) return;
-    const chosen = selected.filter(allowed);
-    const problems: Errors = {};
-    if (valid === null) problems.valid = "Choose Valid (V) or Invalid (I).";
-    if (valid === false && chosen.length === 0)
-      problems.categories = "Pick at least one error category (1–9, or C to find one).";
-    if (!reason.trim()) problems.reason = "Give the reason for the decision.";
-    setErrors(problems);
+    if (isPending) return;
     setSaved(undefined);
-    if (valid === null || Object.keys(problems).length > 0) return setMessage(undefined);
-    pending.current = true;
-    setPending(true);
-    try {
-      const result = await onDecide({
-        itemId,
-        valid,
-        categories: chosen,
-        reason: reason.trim(),
-        ...(current ? { baseRevision: current.revision } : {}),
-      });
-      if (result.ok) {
-        setMessage(undefined);
-        setSaved(`Decision saved (revision ${result.data.revision}).`);
-      } else {
-        const fields = result.fieldErrors ?? {};
-        setErrors({ valid: fields.valid?.[0], categories: fields.categories?.[0], reason: fields.reason?.[0] });
-        setMessage(
-          result.code === "CONFLICT"
-            ? `${result.message} The decision that now stands is shown; your form is kept.`
-            : result.message,
-        );
-      }
-      // Either way the decision on screen may be stale: reload it (the form keeps its state).
-      router.refresh();
-    } catch {
-      setMessage("The server could not be reached. Your form is kept; try again.");
-    } finally {
-      pending.current = false;
-      setPending(false);
-    }
+    const input = {
+      itemId,
+      valid,
+      categories: verdict.chosen,
+      reason,
+      ...(current ? { baseRevision: current.revision } : {}),
+    };
+    const result = await submit(decideItemSchema, input, onDecide);
+    if (result.ok) setSaved(`Decision saved (revision ${result.data.revision}).`);
+    else if (result.code === "CONFLICT")
+      say(`${result.message} The decision that now stands is shown; your form is kept.`);
+    // The decision on screen is stale: reload it (the form keeps its state).
+    if (result.ok || result.code === "CONFLICT") router.refresh();
   }
 
   return (
     <form ref={form} onSubmit={onSubmit} className="space-y-4 text-sm" aria-label="Decision" noValidate>
       <FormNotices message={message} saved={saved} />
-      <VerdictPicker name="decision-verdict" value={valid} onChange={setValid} error={errors.valid} />
-      <CategoryField
-        categories={categories}
-        selected={selected}
-        isAllowed={allowed}
-        onToggle={toggle}
-        error={errors.categories}
-        isFinderOpen={finder.isFinderOpen}
-        onCloseFinder={finder.closeFinder}
+      <VerdictFields name="decision-verdict" errors={fieldErrors} fields={verdict.fields} />
+      <NoteField
+        id="decision-reason"
+        label="Reason"
+        isRequired
+        ref={reasonField}
+        value={reason}
+        onChange={setReason}
+        rows={4}
+        error={fieldErrors.reason?.[0]}
+        placeholder="Why this verdict? Ctrl+Enter submits, Esc leaves the field."
       />
-      <div className="space-y-1">
-        <label htmlFor="decision-reason" className="block font-medium text-slate-700">
-          Reason <span className="font-normal text-slate-500">(required)</span>{" "}
-          <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">
-            N
-          </kbd>
-        </label>
-        <textarea
-          id="decision-reason"
-          ref={reasonField}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          onKeyDown={submitOnCtrlEnter}
-          rows={4}
-          aria-invalid={Boolean(errors.reason)}
-          className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
-          placeholder="Why this verdict? Ctrl+Enter submits, Esc leaves the field."
-        />
-        {errors.reason ? (
-          <p className="text-xs text-red-700" role="alert">
-            {errors.reason}
-          </p>
-        ) : null}
-      </div>
       <Button type="submit" disabled={isPending} title="Shortcut: Enter">
         {isPending ? "Saving…" : current ? `Revise decision (Enter)` : "Decide (Enter)"}
       </Button>

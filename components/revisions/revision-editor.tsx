@@ -10,6 +10,7 @@ import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { REVISABLE_FIELDS, type RevisableContent, type RevisableField } from "@/lib/revisions/fields";
 import { revisionProposalSchema } from "@/lib/validation/revisions";
+import { runRecordSchema } from "@/lib/validation/runs";
 
 import { FieldDiffEditor } from "./diff-editor";
 
@@ -98,7 +99,7 @@ export function RevisionEditor({
     const results: RunView[] = [];
     const { canonical_solution: solution, demo_test_func: demo, full_test_func: full } = draft.current;
     for (const test of [demo, full]) {
-      const outcome = await runner.run(() => onRun({ recordId, kind: "scratch", solution, test }));
+      const outcome = await runner.submit(runRecordSchema, { recordId, kind: "scratch", solution, test }, onRun);
       if (!outcome.ok) return;
       results.push(...outcome.data.runs);
     }

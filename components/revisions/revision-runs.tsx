@@ -6,6 +6,7 @@ import { type RunRecordAction, RunResult, type RunView } from "@/components/reco
 import { Button } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { useHotkeys } from "@/components/workspace/use-hotkeys";
+import { runRecordSchema } from "@/lib/validation/runs";
 
 /**
  * Runs a proposed revision's solution against its own demo and full tests (two scratch runs: the
@@ -30,9 +31,8 @@ export function RevisionRuns({
     if (runner.isPending) return;
     const results: { test: "demo" | "full"; run: RunView }[] = [];
     for (const test of ["demo", "full"] as const) {
-      const outcome = await runner.run(() =>
-        onRun({ recordId, kind: "scratch", solution: code.solution, test: code[test] }),
-      );
+      const input = { recordId, kind: "scratch" as const, solution: code.solution, test: code[test] };
+      const outcome = await runner.submit(runRecordSchema, input, onRun);
       if (!outcome.ok) return;
       results.push(...outcome.data.runs.map((run) => ({ test, run })));
       setRuns([...results]);

@@ -1,40 +1,38 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import type { z } from "zod";
 
-import { Button, ErrorNote, Input } from "@/components/ui/primitives";
+import { FileInput, fileText } from "@/components/ui/file-field";
+import { FormOutcome } from "@/components/ui/form-outcome";
+import { Button, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
-import type { ActionResult } from "@/lib/actions/result";
+import type { Action } from "@/lib/actions/result";
+import { importSolutionsSchema } from "@/lib/validation/solutions";
 import { countOf } from "@/lib/format/count";
 
 type Props = {
   dataset: string;
-  onImport: (input: {
-    dataset: string;
-    text: string;
-    model?: string;
-  }) => Promise<ActionResult<{ imported: number; toRun: number; withoutCode: number; models: string[] }>>;
+  onImport: Action<
+    z.input<typeof importSolutionsSchema>,
+    { imported: number; toRun: number; withoutCode: number; models: string[] }
+  >;
 };
 
 /** Imports a file of model outputs into a dataset and queues their runs; a bad line refuses the whole file. */
 export function SolutionImport({ dataset, onImport }: Props) {
   const router = useRouter();
-  const [notice, setNotice] = useState<string>();
-  const { run, isPending, message, fieldErrors, say } = useAction();
-  const errors = fieldErrors.file ?? [];
+  const { submit, isPending, message, fieldErrors, notice, announce } = useAction();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setNotice(undefined);
     const form = new FormData(event.currentTarget);
-    const file = form.get("file");
     const model = String(form.get("model") ?? "").trim();
-    if (!(file instanceof File) || file.size === 0) return say("Choose a file.");
-    const result = await run(async () => onImport({ dataset, text: await file.text(), model: model || undefined }));
+    const input = { dataset, text: await fileText(form.get("file")), model: model || undefined };
+    const result = await submit(importSolutionsSchema, input, onImport);
     if (!result.ok) return;
     const { imported, toRun, withoutCode, models } = result.data;
-    setNotice(
+    announce(
       `Imported ${countOf(imported, "solution")} from ${countOf(models.length, "model")}; ${toRun} queued to run${withoutCode ? `, ${withoutCode} with no code (not solved)` : ""}.`,
     );
     router.refresh();
@@ -49,31 +47,9 @@ export function SolutionImport({ dataset, onImport }: Props) {
         below. Any bad line refuses the whole file. Up to 1 MB here; larger files through the API or{" "}
         <code>verity solutions import</code>.
       </p>
-      {message ? (
-        <ErrorNote>
-          {message}
-          {errors.length > 0 ? (
-            <ul className="mt-1 list-disc pl-5">
-              {errors.map((error) => (
-                <li key={error}>{error}</li>
-              ))}
-            </ul>
-          ) : null}
-        </ErrorNote>
-      ) : null}
-      {notice ? (
-        <p role="status" className="text-emerald-800">
-          {notice}
-        </p>
-      ) : null}
+      <FormOutcome message={message} details={fieldErrors.file ?? fieldErrors.text} notice={notice} />
       <div className="flex flex-wrap items-center gap-2">
-        <input
-          type="file"
-          name="file"
-          accept=".jsonl,.ndjson,.json,.gz,application/x-ndjson"
-          aria-label="Model outputs file"
-          className="text-sm"
-        />
+        <FileInput label="Model outputs file" accept=".jsonl,.ndjson,.json,.gz,application/x-ndjson" />
         <Input name="model" placeholder="model (for lines naming none)" aria-label="Model" className="w-64" />
         <Button type="submit" variant="secondary" disabled={isPending}>
           {isPending ? "Importing…" : "Import and run"}

@@ -1,41 +1,18 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
-
+import { type BatchProgress, useBatchProgress } from "@/components/ui/use-batch-progress";
 import type { Action } from "@/lib/actions/result";
 import { countOf } from "@/lib/format/count";
 
-type Progress = {
-  batchId: string;
-  status: string;
-  total: number;
-  done: number;
-  passed: number;
-  failed: number;
-  unavailable: number;
-  errored: number;
-  stopReason: string | null;
-};
+type Progress = BatchProgress & { passed: number; failed: number; unavailable: number };
 
 type Props = { initial: Progress; readProgress: Action<{ batchId: string }, Progress> };
 
 /** A solution run's progress, read once a second while it runs; the page is refreshed when it ends (key it by the run). */
 export function SolutionRunProgress({ initial, readProgress }: Props) {
-  const router = useRouter();
-  const [progress, setProgress] = useState(initial);
-  const isRunning = progress.status === "RUNNING";
-
-  useEffect(() => {
-    if (!isRunning) return;
-    const timer = setInterval(async () => {
-      const result = await readProgress({ batchId: progress.batchId }).catch(() => null);
-      if (!result?.ok) return;
-      setProgress(result.data);
-      if (result.data.status !== "RUNNING") router.refresh();
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [isRunning, progress.batchId, router, readProgress]);
+  const batch = useBatchProgress(initial, readProgress, 1000);
+  const { isRunning } = batch;
+  const progress = batch.progress ?? initial;
 
   const share = progress.total === 0 ? 1 : progress.done / progress.total;
   return (

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { z } from "zod";
 
+import { EmptyRow } from "@/components/ui/data-table";
 import { Badge, Button, ErrorNote, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
@@ -99,11 +100,9 @@ export function TokenManager({
             </tr>
           ))}
           {tokens.length === 0 ? (
-            <tr>
-              <td colSpan={5} className="py-3 text-slate-500">
-                No tokens yet.
-              </td>
-            </tr>
+            <EmptyRow columns={5} className="py-3">
+              No tokens yet.
+            </EmptyRow>
           ) : null}
         </tbody>
       </table>

@@ -44,3 +44,22 @@ export function DataTable({
     </div>
   );
 }
+
+/** The one row of a table with nothing to list, across its `columns`. */
+export function EmptyRow({
+  columns,
+  className = "",
+  children,
+}: {
+  columns: number;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <tr>
+      <td colSpan={columns} className={`text-slate-500 ${className}`}>
+        {children}
+      </td>
+    </tr>
+  );
+}

@@ -29,6 +29,20 @@ export function Input({ className = "", ...props }: ComponentProps<"input">) {
   );
 }
 
+/** A checkbox with its label beside it. */
+export function Checkbox({
+  label,
+  className = "",
+  ...props
+}: Omit<ComponentProps<"input">, "type"> & { label: ReactNode }) {
+  return (
+    <label className={`flex items-center gap-2 ${className}`}>
+      <input type="checkbox" className="size-4" {...props} />
+      {label}
+    </label>
+  );
+}
+
 export function Select({ className = "", ...props }: ComponentProps<"select">) {
   return (
     <select
@@ -43,28 +57,36 @@ export function Field({
   htmlFor,
   error,
   hint,
+  className = "",
   children,
 }: {
   label: string;
   htmlFor: string;
   error?: string;
   hint?: string;
+  /** The field's place in its form's layout (width, flex). */
+  className?: string;
   children: ReactNode;
 }) {
   return (
-    <div className="space-y-1">
+    <div className={`space-y-1 ${className}`}>
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
       {children}
       {hint && !error ? <p className="text-xs text-slate-500">{hint}</p> : null}
-      {error ? (
-        <p className="text-xs text-red-700" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError error={error} />
     </div>
   );
+}
+
+/** A field's error under it, announced when it appears. */
+export function FieldError({ error, className = "" }: { error?: string; className?: string }) {
+  return error ? (
+    <p className={`text-xs text-red-700 ${className}`} role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 export function Card({

@@ -5,6 +5,9 @@ import type { z } from "zod";
 
 import { type Action, type ActionResult, type FieldErrors, invalidInput, UNREACHABLE } from "@/lib/actions/result";
 
+/** A form's input before the check: any field may still be unset (null), such as a verdict not chosen yet. */
+type Draft<T> = { [K in keyof T]: T[K] | null };
+
 const NO_FIELD_ERRORS: FieldErrors = {};
 const BUSY: ActionResult<never> = { ok: false, code: "BUSY", message: "Still working on the last request." };
 
@@ -20,12 +23,15 @@ export function useAction(initial: { message?: string } = {}) {
   const [isPending, setPending] = useState(false);
   const [message, setMessage] = useState(initial.message);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(NO_FIELD_ERRORS);
+  // What the last call did, in the form's words (announce); a new call clears it.
+  const [notice, setNotice] = useState<string>();
   // A second submit while the first is in flight is dropped, not sent twice.
   const inFlight = useRef(false);
 
   const settle = useCallback(<T>(result: ActionResult<T>): ActionResult<T> => {
     setMessage(result.ok ? undefined : result.message);
     setFieldErrors((!result.ok && result.fieldErrors) || NO_FIELD_ERRORS);
+    if (!result.ok) setNotice(undefined);
     return result;
   }, []);
 
@@ -34,6 +40,7 @@ export function useAction(initial: { message?: string } = {}) {
       if (inFlight.current) return BUSY;
       inFlight.current = true;
       setPending(true);
+      setNotice(undefined);
       try {
         return settle(await call());
       } catch (error) {
@@ -48,10 +55,11 @@ export function useAction(initial: { message?: string } = {}) {
   );
 
   const submit = useCallback(
-    <S extends z.ZodType, T>(schema: S, input: z.input<S>, action: Action<z.input<S>, T>) => {
+    <S extends z.ZodType, T>(schema: S, input: Draft<z.input<S>>, action: Action<z.input<S>, T>) => {
       const parsed = schema.safeParse(input);
       if (!parsed.success) return Promise.resolve(settle<T>(invalidInput(parsed.error)));
-      return run(() => action(input));
+      // It parsed, so it is an input the action takes (sent as typed: the action parses it again).
+      return run(() => action(input as z.input<S>));
     },
     [run, settle],
   );
@@ -59,5 +67,8 @@ export function useAction(initial: { message?: string } = {}) {
   /** Shows a message of the form's own (a check no schema makes), or clears it. */
   const say = useCallback((text: string | undefined) => setMessage(text), []);
 
-  return { run, submit, isPending, message, fieldErrors, say };
+  /** Says what a call that succeeded did (a status line under the form) until the next call. */
+  const announce = useCallback((text: string) => setNotice(text), []);
+
+  return { run, submit, isPending, message, fieldErrors, say, notice, announce };
 }

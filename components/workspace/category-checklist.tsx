@@ -1,5 +1,7 @@
 "use client";
 
+import { FieldError } from "@/components/ui/primitives";
+
 export type WorkspaceCategory = { key: string; label: string; description: string; invalidating: boolean };
 
 /** The campaign's error categories as checkboxes; the first nine are numbered for the 1–9 keys, C finds any. */
@@ -54,11 +56,7 @@ export function CategoryChecklist({
           );
         })}
       </ul>
-      {error ? (
-        <p className="mt-1 text-xs text-red-700" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError error={error} className="mt-1" />
     </fieldset>
   );
 }

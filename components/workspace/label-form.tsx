@@ -4,15 +4,15 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 
 import { Button } from "@/components/ui/primitives";
-import { FormNotices, submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
+import { useAction } from "@/components/ui/use-action";
+import { FormNotices, NoteField, useVerdictFields, VerdictFields } from "@/components/workspace/verdict-fields";
+import { labelItemSchema } from "@/lib/validation/campaigns";
 
 import type { SubmitLabelAction } from "./action-types";
 import type { WorkspaceCategory } from "./category-checklist";
-import { CategoryField } from "./category-field";
 import { holdKeys, releaseKeys } from "./key-hold";
 import { useActiveTime } from "./use-active-time";
 import { type LabelDraft, useLabelDraft } from "./use-label-draft";
-import { useVerdictKeys } from "./use-verdict-keys";
 import { useWorkspace } from "./workspace-context";
 
 export type LoadedLabel = {
@@ -23,8 +23,6 @@ export type LoadedLabel = {
   needsReview: boolean;
   revision: number;
 };
-
-type Errors = { valid?: string; categories?: string; note?: string; testLine?: string };
 
 function fromLoaded(loaded: LoadedLabel | null): LabelDraft {
   return {
@@ -63,14 +61,11 @@ export function LabelForm({
   const router = useRouter();
   const [label, setLabel] = useState<LabelDraft>(() => fromLoaded(loaded));
   const [loadedRevision, setLoadedRevision] = useState(loaded?.revision ?? 0);
-  const [errors, setErrors] = useState<Errors>({});
-  const [message, setMessage] = useState<string>();
-  const [isPending, setPending] = useState(false);
+  const { submit, isPending, message, fieldErrors } = useAction();
   // A first blind label was saved and the critic is on its way (the refresh has not brought it yet).
   const [isRevealPending, setRevealPending] = useState(false);
   const isAwaitingCritic = isRevealPending && !isCriticVisible;
   const { announceReveal } = useWorkspace();
-  const pending = useRef(false);
   const form = useRef<HTMLFormElement>(null);
   const noteField = useRef<HTMLTextAreaElement>(null);
   const activeTime = useActiveTime();
@@ -91,101 +86,59 @@ export function LabelForm({
     onRestore: setLabel,
     onStale: () => router.refresh(),
   });
-  const allowed = (key: string) => valid !== true || !categories.find((category) => category.key === key)?.invalidating;
   const isNoteRequired = requireInvalidNote && valid === false;
-
-  function toggle(key: string) {
-    if (!allowed(key)) return;
-    setLabel((current) => ({
-      ...current,
-      categories: current.categories.includes(key)
-        ? current.categories.filter((entry) => entry !== key)
-        : [...current.categories, key],
-    }));
-  }
 
   // Keys pressed while a save moved here from the previous item were held for this form: type them now.
   useEffect(() => releaseKeys(), []);
 
-  const finder = useVerdictKeys({
+  const verdict = useVerdictFields({
     categories,
+    valid,
+    selected,
     onVerdict: (next) => update({ valid: next }),
-    onToggle: toggle,
+    onSelect: (change) => setLabel((current) => ({ ...current, categories: change(current.categories) })),
     textField: noteField,
     form,
   });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (pending.current) return;
+    if (isPending) return;
     // Going on before the revealed critic is on screen would skip the look it was revealed for.
     if (isAwaitingCritic) return router.refresh();
-    const chosen = selected.filter(allowed);
-    const problems: Errors = {};
-    if (valid === null) problems.valid = "Choose Valid (V) or Invalid (I).";
-    if (valid === false && chosen.length === 0)
-      problems.categories = "Pick at least one error category (1–9, or C to find one).";
-    if (isNoteRequired && !note.trim()) problems.note = "Say why it is invalid.";
-    if (testLine && !(Number.isInteger(Number(testLine)) && Number(testLine) >= 1))
-      problems.testLine = "A line number from 1.";
-    setErrors(problems);
-    if (valid === null || Object.keys(problems).length > 0) {
-      setMessage(undefined);
-      return;
-    }
-    pending.current = true;
-    setPending(true);
+    const input = {
+      itemId,
+      valid,
+      categories: verdict.chosen,
+      note: note.trim() || undefined,
+      testLine: testLine ? Number(testLine) : null,
+      needsReview,
+      activeMs: activeTime.peek(),
+      baseRevision,
+    };
     // Until the next item (or the revealed critic) is on screen, keys are kept for it: a note typed
     // straight after Enter and N belongs to the next item, and none of its letters is a shortcut.
     holdKeys();
-    try {
-      const result = await onSubmitLabel({
-        itemId,
-        valid,
-        categories: chosen,
-        note: note.trim() || undefined,
-        testLine: testLine ? Number(testLine) : null,
-        needsReview,
-        activeMs: activeTime.peek(),
-        baseRevision,
-      });
-      if (!result.ok) {
-        const fields = result.fieldErrors ?? {};
-        setErrors({
-          valid: fields.valid?.[0],
-          categories: fields.categories?.[0],
-          note: fields.note?.[0],
-          testLine: fields.testLine?.[0],
-        });
-        setMessage(result.message);
-        releaseKeys();
-        return;
-      }
-      const { revision, isCriticRevealed, nextUrl } = result.data;
-      activeTime.reset();
-      draft.clear();
-      draft.markSaved(revision);
-      setMessage(undefined);
-      setLabel((current) => ({ ...current, baseRevision: revision }));
-      if (isCriticRevealed || nextUrl === null) {
-        // Leave the note (so Enter goes on, as the critic's banner says); the critic takes focus once it arrives.
-        (document.activeElement as HTMLElement | null)?.blur();
-        // The revealed critic releases the keys once it has focus; with nothing to reveal, now.
-        if (!isCriticRevealed) releaseKeys();
-        announceReveal(itemId);
-        setRevealPending(true);
-        router.refresh();
-        return;
-      }
-      // The action already claimed this item for us: opening it is the only request left.
-      router.push(nextUrl);
-    } catch {
-      setMessage("The server could not be reached. Your form is kept; try again.");
-      releaseKeys();
-    } finally {
-      pending.current = false;
-      setPending(false);
+    // The campaign's note rule (requireInvalidNote) is the server's to check: it answers on the note.
+    const result = await submit(labelItemSchema, input, onSubmitLabel);
+    if (!result.ok) return releaseKeys();
+    const { revision, isCriticRevealed, nextUrl } = result.data;
+    activeTime.reset();
+    draft.clear();
+    draft.markSaved(revision);
+    setLabel((current) => ({ ...current, baseRevision: revision }));
+    if (isCriticRevealed || nextUrl === null) {
+      // Leave the note (so Enter goes on, as the critic's banner says); the critic takes focus once it arrives.
+      (document.activeElement as HTMLElement | null)?.blur();
+      // The revealed critic releases the keys once it has focus; with nothing to reveal, now.
+      if (!isCriticRevealed) releaseKeys();
+      announceReveal(itemId);
+      setRevealPending(true);
+      router.refresh();
+      return;
     }
+    // The action already claimed this item for us: opening it is the only request left.
+    router.push(nextUrl);
   }
 
   return (
@@ -194,45 +147,18 @@ export function LabelForm({
         message={message}
         saved={isAwaitingCritic ? "Saved. The critic is on its way; Enter goes on once it is shown." : undefined}
       />
-      <VerdictPicker name="verdict" value={valid} onChange={(next) => update({ valid: next })} error={errors.valid} />
-      <CategoryField
-        categories={categories}
-        selected={selected}
-        isAllowed={allowed}
-        onToggle={toggle}
-        error={errors.categories}
-        isFinderOpen={finder.isFinderOpen}
-        onCloseFinder={finder.closeFinder}
+      <VerdictFields name="verdict" errors={fieldErrors} fields={verdict.fields} />
+      <NoteField
+        id="label-note"
+        label="Note"
+        isRequired={isNoteRequired}
+        ref={noteField}
+        value={note}
+        onChange={(next) => update({ note: next })}
+        rows={2}
+        error={fieldErrors.note?.[0]}
+        placeholder="What is wrong, and where? Ctrl+Enter submits, Esc leaves the field."
       />
-      <div className="space-y-1">
-        <label htmlFor="label-note" className="block font-medium text-slate-700">
-          Note{" "}
-          {isNoteRequired ? (
-            <span className="font-normal text-slate-500">(required)</span>
-          ) : (
-            <span className="font-normal text-slate-500">(optional)</span>
-          )}{" "}
-          <kbd aria-hidden="true" className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-600">
-            N
-          </kbd>
-        </label>
-        <textarea
-          id="label-note"
-          ref={noteField}
-          value={note}
-          onChange={(event) => update({ note: event.target.value })}
-          onKeyDown={submitOnCtrlEnter}
-          rows={2}
-          aria-invalid={Boolean(errors.note)}
-          className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
-          placeholder="What is wrong, and where? Ctrl+Enter submits, Esc leaves the field."
-        />
-        {errors.note ? (
-          <p className="text-xs text-red-700" role="alert">
-            {errors.note}
-          </p>
-        ) : null}
-      </div>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <label htmlFor="label-test-line" className="flex items-center gap-2 text-slate-700">
           Test line
@@ -243,7 +169,7 @@ export function LabelForm({
             value={testLine}
             onChange={(event) => update({ testLine: event.target.value })}
             onKeyDown={(event) => event.key === "Escape" && event.currentTarget.blur()}
-            aria-invalid={Boolean(errors.testLine)}
+            aria-invalid={Boolean(fieldErrors.testLine)}
             className="block w-20 rounded-md border-0 px-2 py-1 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
             placeholder="opt."
           />
@@ -261,9 +187,9 @@ export function LabelForm({
           {isPending ? "Saving…" : baseRevision > 0 ? "Save revision (Enter)" : "Submit and next (Enter)"}
         </Button>
       </div>
-      {errors.testLine ? (
+      {fieldErrors.testLine ? (
         <p className="text-xs text-red-700" role="alert">
-          {errors.testLine}
+          {fieldErrors.testLine[0]}
         </p>
       ) : null}
     </form>

@@ -4,7 +4,9 @@ import { useCallback, useState } from "react";
 
 import type { RunView } from "@/components/records/run-result";
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
 import { failingSource, firstFailingLine, toHighlight } from "@/lib/runs/failure-line";
+import { runRecordSchema } from "@/lib/validation/runs";
 
 import type { RunRecordAction } from "@/components/records/run-result";
 import { RunRow } from "./run-row";
@@ -36,30 +38,20 @@ export function LatestRun({
 }) {
   const { setHighlight } = useWorkspace();
   const [runs, setRuns] = useState(initialRuns);
-  const [error, setError] = useState<string>();
-  const [running, setRunning] = useState<string | null>(null);
+  const { submit, isPending, message: error } = useAction();
   // The page's "cannot run" note was true when it was rendered; a run that works proves it stale.
   const [hasRunWorked, setRunWorked] = useState(false);
 
   const run = useCallback(
     async (kind: "demo" | "full" | "both") => {
-      if (running) return;
-      setRunning(kind);
-      setError(undefined);
-      try {
-        const result = await onRun({ recordId, kind });
-        if (!result.ok) return setError(result.message);
-        const fresh = result.data.runs;
-        setRunWorked(true);
-        setRuns((current) => [...fresh, ...current.filter((old) => !fresh.some((next) => next.kind === old.kind))]);
-        setHighlight(firstFailingLine(fresh, code));
-      } catch {
-        setError("The server could not be reached. Try again.");
-      } finally {
-        setRunning(null);
-      }
+      const result = await submit(runRecordSchema, { recordId, kind }, onRun);
+      if (!result.ok) return;
+      const fresh = result.data.runs;
+      setRunWorked(true);
+      setRuns((current) => [...fresh, ...current.filter((old) => !fresh.some((next) => next.kind === old.kind))]);
+      setHighlight(firstFailingLine(fresh, code));
     },
-    [code, onRun, recordId, running, setHighlight],
+    [code, onRun, recordId, submit, setHighlight],
   );
   useHotkeys({ r: () => void run("both") }, canRun);
 
@@ -79,7 +71,7 @@ export function LatestRun({
               variant="secondary"
               className="px-2 py-0.5 text-xs"
               onClick={() => run("demo")}
-              disabled={running !== null}
+              disabled={isPending}
             >
               Demo
             </Button>
@@ -87,17 +79,17 @@ export function LatestRun({
               variant="secondary"
               className="px-2 py-0.5 text-xs"
               onClick={() => run("full")}
-              disabled={running !== null}
+              disabled={isPending}
             >
               Full
             </Button>
             <Button
               className="px-2 py-0.5 text-xs"
               onClick={() => run("both")}
-              disabled={running !== null}
+              disabled={isPending}
               title="Shortcut: R"
             >
-              {running ? "Running…" : "Run both (R)"}
+              {isPending ? "Running…" : "Run both (R)"}
             </Button>
           </div>
         ) : null}
@@ -112,7 +104,7 @@ export function LatestRun({
         <p className="text-slate-500">Not run yet. R runs the canonical solution against both tests.</p>
       ) : null}
       {rows.length > 0 ? (
-        <ul className="space-y-1.5" aria-busy={running !== null}>
+        <ul className="space-y-1.5" aria-busy={isPending}>
           {rows.map((result) => {
             const failing = failingSource(result, code);
             return (

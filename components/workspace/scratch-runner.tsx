@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
+import { runRecordSchema } from "@/lib/validation/runs";
 
 import type { RunRecordAction } from "@/components/records/run-result";
 import { CodeEditor } from "./code-editor";
@@ -35,30 +37,18 @@ export function ScratchRunner({
   const [seed, setSeed] = useState({ solution, test });
   const [resets, setResets] = useState(0);
   const [result, setResult] = useState<RunView>();
-  const [error, setError] = useState<string>();
-  const [isRunning, setRunning] = useState(false);
+  const { submit, isPending: isRunning, message, fieldErrors } = useAction();
+  // A scratch run's refusal is about the code: the solution's own error says more than the form's.
+  const error = fieldErrors.solution?.[0] ?? message;
   const runButton = useRef<HTMLButtonElement>(null);
-  const running = useRef(false);
 
   useEffect(() => {
     if (isOpen) runButton.current?.focus();
   }, [isOpen]);
 
   async function run() {
-    if (running.current) return;
-    running.current = true;
-    setRunning(true);
-    setError(undefined);
-    try {
-      const outcome = await onRun({ recordId, kind: "scratch", ...code.current });
-      if (!outcome.ok) setError(outcome.fieldErrors?.solution?.[0] ?? outcome.message);
-      else setResult(outcome.data.runs[0]);
-    } catch {
-      setError("The server could not be reached. Try again.");
-    } finally {
-      running.current = false;
-      setRunning(false);
-    }
+    const outcome = await submit(runRecordSchema, { recordId, kind: "scratch", ...code.current }, onRun);
+    if (outcome.ok) setResult(outcome.data.runs[0]);
   }
 
   useHotkeys({ e: () => (isOpen ? void run() : setOpen(true)) }, canRun);

@@ -1,9 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useState } from "react";
 
-import { Button, ErrorNote } from "@/components/ui/primitives";
+import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
+import { useAction } from "@/components/ui/use-action";
+import { skipItemSchema } from "@/lib/validation/campaigns";
 
 import type { SkipItemAction } from "./action-types";
 import { holdKeysUntilTextFocus } from "./key-hold";
@@ -14,9 +16,8 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
   const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const [reason, setReason] = useState("");
-  const [error, setError] = useState<string>();
-  const [isPending, setPending] = useState(false);
-  const pending = useRef(false);
+  const { submit, isPending, message, fieldErrors } = useAction();
+  const error = fieldErrors.reason?.[0] ?? message;
 
   useHotkeys({
     s: () => {
@@ -28,26 +29,9 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (pending.current) return;
-    if (!reason.trim()) {
-      setError("Say why you skip it.");
-      return;
-    }
-    pending.current = true;
-    setPending(true);
-    try {
-      const result = await onSkip({ itemId, reason });
-      if (!result.ok) {
-        setError(result.fieldErrors?.reason?.[0] ?? result.message);
-        return;
-      }
-      router.push(result.data.nextUrl);
-    } catch {
-      setError("The server could not be reached. Try again.");
-    } finally {
-      pending.current = false;
-      setPending(false);
-    }
+    if (isPending) return;
+    const result = await submit(skipItemSchema, { itemId, reason }, onSkip);
+    if (result.ok) router.push(result.data.nextUrl);
   }
 
   if (!isOpen) {
@@ -59,11 +43,8 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
   }
   return (
     <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2 text-sm" aria-label="Skip this item" noValidate>
-      <div className="min-w-64 flex-1 space-y-1">
-        <label htmlFor="skip-reason" className="block font-medium text-slate-700">
-          Reason for skipping
-        </label>
-        <input
+      <Field label="Reason for skipping" htmlFor="skip-reason" className="min-w-64 flex-1">
+        <Input
           id="skip-reason"
           autoFocus
           value={reason}
@@ -74,9 +55,8 @@ export function SkipControl({ itemId, onSkip }: { itemId: string; onSkip: SkipIt
           maxLength={500}
           required
           placeholder="e.g. I do not know this library well enough"
-          className="block w-full rounded-md border-0 px-2.5 py-1.5 ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-500"
         />
-      </div>
+      </Field>
       <Button type="submit" variant="danger" disabled={isPending}>
         {isPending ? "Skipping…" : "Confirm skip"}
       </Button>

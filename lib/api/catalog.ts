@@ -102,7 +102,7 @@ const errors = {
   503: "The database is unreachable; nothing was changed, try again.",
 };
 
-export const API_OPERATIONS: Operation[] = [
+const OPERATIONS = [
   {
     method: "GET",
     path: "/datasets",
@@ -769,7 +769,37 @@ export const API_OPERATIONS: Operation[] = [
     },
     response: adjudicationResponseSchema,
   },
-];
+] as const satisfies readonly Operation[];
+
+export const API_OPERATIONS: readonly Operation[] = OPERATIONS;
+
+type CatalogOperation = (typeof OPERATIONS)[number];
+type NameOf<O> = O extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
+type Named<K extends string> = K extends `${infer M} ${infer P}`
+  ? Extract<CatalogOperation, { method: M; path: P }>
+  : never;
+
+/** An operation, "METHOD /path", whose success answer is one JSON body: not only 204s, not a file or a stream. */
+export type JsonOperation = NameOf<
+  Exclude<Extract<CatalogOperation, { response: z.ZodType }>, { file: string } | { stream: string }>
+>;
+
+/**
+ * What JSON writes for a value: a Date becomes its ISO text, so a route may hand a Date where the
+ * schema asks for a string (a timestamp); where it takes any JSON (a record's `extra`), any value.
+ */
+type Sendable<T> = [z.core.util.JSONType] extends [T]
+  ? unknown
+  : T extends string
+    ? T | Date
+    : T extends readonly (infer U)[]
+      ? readonly Sendable<U>[]
+      : T extends object
+        ? { [K in keyof T]: Sendable<T[K]> }
+        : T;
+
+/** The body a route may answer for an operation: its catalog schema's input, as a route hands it to Response.json. */
+export type AnswerOf<K extends JsonOperation> = Sendable<z.input<Extract<Named<K>["response"], z.ZodType>>>;
 
 const TEXT_FORMATS: Record<string, string> = { csv: "text/csv", md: "text/markdown" };
 

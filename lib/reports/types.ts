@@ -1,5 +1,6 @@
 // What a report shows: client-safe shapes, no server code.
 import type { SamplingMode } from "@/lib/evidence/suspicion";
+import type { AggregationRule } from "@/lib/metrics";
 import type { ReportRow } from "@/lib/reports/format";
 
 /** Which items a report's rates count: only randomly sampled ones (see SAMPLING_RULE). */
@@ -29,7 +30,7 @@ export type CampaignReport = {
 
 export type DatasetReport = CampaignReport & {
   /** The campaigns the figures count: the randomly sampled ones. */
-  campaigns: { id: string; name: string; finalRule: string }[];
+  campaigns: { id: string; name: string; finalRule: AggregationRule }[];
   rule: string;
   /** Suspicion-ordered campaigns and their items, which the figures leave out. */
   leftOut: { campaigns: { id: string; name: string }[]; items: number; labelledItems: number };

@@ -8,6 +8,8 @@ import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
+import { apiErrorResponseSchema } from "@/lib/validation/api-error";
+import { claimResponseSchema, createdCampaignResponseSchema } from "@/lib/validation/campaigns";
 
 // Server actions and pages read the session through getSessionActor; the test decides who is signed in.
 const session = vi.hoisted(() => ({ actor: null as Actor | null }));
@@ -65,10 +67,17 @@ async function call<P>(handler: Handler<P>, params: P, path: string, token: stri
     { params: Promise.resolve(params) },
   );
   const text = await response.text();
-  return {
-    status: response.status,
-    body: text ? (JSON.parse(text) as { error?: { code: string; fieldErrors?: Record<string, string[]> } }) : {},
-  };
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+/** The field errors of a failure answer, read through the API's error schema. */
+const fieldErrorsOf = (body: unknown) => apiErrorResponseSchema.parse(body).error.fieldErrors;
+
+/** A new campaign's id, read through the catalog's schema for `POST /campaigns`. */
+async function createdCampaignId(name: string): Promise<string> {
+  const created = await createCampaign({ name });
+  expect(created.status).toBe(201);
+  return createdCampaignResponseSchema.parse(created.body).id;
 }
 
 const createCampaign = (body: Record<string, unknown>) =>
@@ -90,14 +99,14 @@ describe("text PostgreSQL cannot store", () => {
   it("refuses a lone surrogate in a campaign name with 422", async () => {
     const created = await createCampaign({ name: LONE_SURROGATE });
     expect(created.status).toBe(422);
-    expect(created.body.error?.fieldErrors?.name?.[0]).toMatch(/surrogate/);
+    expect(fieldErrorsOf(created.body)?.name?.[0]).toMatch(/surrogate/);
   });
 
   it("refuses a lone surrogate in a label note and a skip reason with 422", async () => {
-    const { id } = (await createCampaign({ name: uniqueName("surrogate") })).body as unknown as { id: string };
+    const id = await createdCampaignId(uniqueName("surrogate"));
     const claimed = await call(claimRoute.POST, { id }, `/api/v1/campaigns/${id}/claim`, annotatorToken, {});
     expect(claimed.status).toBe(200);
-    const itemId = (claimed.body as unknown as { item: { id: string } }).item.id;
+    const itemId = claimResponseSchema.parse(claimed.body).item.id;
     const labelled = await call(
       annotationsRoute.POST,
       { id: itemId },
@@ -110,7 +119,7 @@ describe("text PostgreSQL cannot store", () => {
       },
     );
     expect(labelled.status).toBe(422);
-    expect(labelled.body.error?.fieldErrors?.note?.[0]).toMatch(/surrogate/);
+    expect(fieldErrorsOf(labelled.body)?.note?.[0]).toMatch(/surrogate/);
     const skipped = await call(skipRoute.POST, { id: itemId }, `/api/v1/items/${itemId}/skip`, annotatorToken, {
       reason: LONE_SURROGATE,
     });
@@ -141,7 +150,7 @@ describe("campaign names and taxonomies", () => {
     for (const name of ["two\nlines", "carriage\rreturn", "tab\tand bell\u0007"]) {
       const created = await createCampaign({ name });
       expect(created.status, JSON.stringify(name)).toBe(422);
-      expect(created.body.error?.fieldErrors?.name?.[0]).toMatch(/one line/);
+      expect(fieldErrorsOf(created.body)?.name?.[0]).toMatch(/one line/);
     }
   });
 
@@ -152,7 +161,7 @@ describe("campaign names and taxonomies", () => {
       categories: [category, { ...category, label: "Again" }],
     });
     expect(created.status).toBe(422);
-    expect(created.body.error?.fieldErrors?.categories?.[0]).toMatch(/twice/);
+    expect(fieldErrorsOf(created.body)?.categories?.[0]).toMatch(/twice/);
   });
 
   it("answers 409 to the loser of two simultaneous creates with one name", async () => {
@@ -165,10 +174,10 @@ describe("campaign names and taxonomies", () => {
 
   it("answers 409 to the loser of two simultaneous renames to one name", async () => {
     for (let round = 0; round < 5; round++) {
-      const first = (await createCampaign({ name: uniqueName("rename-a") })).body as unknown as { id: string };
-      const second = (await createCampaign({ name: uniqueName("rename-b") })).body as unknown as { id: string };
+      const first = await createdCampaignId(uniqueName("rename-a"));
+      const second = await createdCampaignId(uniqueName("rename-b"));
       const name = uniqueName("renamed");
-      const statuses = await Promise.all([patchCampaign(first.id, { name }), patchCampaign(second.id, { name })]);
+      const statuses = await Promise.all([patchCampaign(first, { name }), patchCampaign(second, { name })]);
       expect(statuses.sort(), `round ${round}`).toEqual([200, 409]);
     }
   });

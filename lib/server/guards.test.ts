@@ -43,6 +43,7 @@ const ALLOWED_UNGUARDED: Record<string, string> = {
   "lib/server/http#limitedBody": "caps a request body",
   "lib/server/http#assertContentLength": "caps a request body",
   "lib/server/http#errorResponse": "formats an error",
+  "lib/server/http#answer": "formats a route's JSON answer, typed by the API catalog",
   "lib/server/http#isDeliberateNavigation": "reads request headers",
   "lib/server/action#createPublicAction": "the wrapper of the sign-in and invitation actions",
   "lib/server/not-found#orNotFound": "maps NOT_FOUND to the page's 404",

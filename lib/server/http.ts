@@ -2,6 +2,7 @@ import "server-only";
 
 import { z } from "zod";
 
+import type { AnswerOf, JsonOperation } from "@/lib/api/catalog";
 import { getRequestActor } from "@/lib/server/auth/actor";
 import { config } from "@/lib/server/config";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -67,6 +68,15 @@ export function apiRoute<P = Record<string, never>>(
       return errorResponse(error);
     }
   };
+}
+
+/**
+ * A route's JSON answer for its operation in the API catalog ("GET /campaigns/{id}"): the body's type
+ * is the catalog schema's, so an answer that drifts from what the catalog (and the OpenAPI document)
+ * promises fails to compile. Not parsed here: the route tests parse every answer with the schema.
+ */
+export function answer<K extends JsonOperation>(operation: K, body: AnswerOf<K>, init?: ResponseInit): Response {
+  return Response.json(body, init);
 }
 
 /** Parses URL search parameters with a zod schema; failures become 422 with field errors. */

@@ -9,6 +9,7 @@ import { LANGUAGES } from "@/lib/records/languages";
 import { goldShareSchema } from "./gold";
 import { MAX_INT4, workRecordResponseSchema } from "./records";
 import { firstRepeated, singleLineText, storableText } from "./text";
+import { CATEGORY_NEEDED, namesACategory, verdictFields } from "./verdict";
 
 export const FINAL_RULES = ["consensus", "majority", "strict"] as const;
 
@@ -160,13 +161,18 @@ export const campaignIdSchema = z.object({ campaignId: z.string().min(1) });
 /** Body of POST /api/v1/items/{id}/annotations. */
 export const annotationSchema = z
   .object({
-    valid: z.boolean(),
-    categories: z.array(singleLineText().max(41)).max(40).default([]),
+    ...verdictFields,
     note: storableText()
       .max(10_000)
       .optional()
       .transform((value) => value?.trim() || null),
-    testLine: z.number().int().min(1).max(1_000_000).nullable().optional(),
+    testLine: z
+      .number({ error: "A line number from 1." })
+      .int("A line number from 1.")
+      .min(1, "A line number from 1.")
+      .max(1_000_000)
+      .nullable()
+      .optional(),
     needsReview: z.boolean().default(false),
     activeMs: z
       .number()
@@ -178,14 +184,20 @@ export const annotationSchema = z
     baseRevision: z.number().int().min(0).max(MAX_INT4).optional(),
   })
   // Whether an invalid label also needs a note is the campaign's choice (requireInvalidNote), checked on submit.
-  .refine((body) => body.valid || body.categories.length > 0, {
-    message: "Pick at least one error category.",
-    path: ["categories"],
-  });
+  .refine(namesACategory, CATEGORY_NEEDED);
 
 export type AnnotationInput = z.infer<typeof annotationSchema>;
 
 export const skipSchema = z.object({ reason: storableText().trim().min(1, "Say why you skip it.").max(500) });
+
+/** The item a workspace action works on. */
+export const itemIdSchema = z.object({ itemId: z.string().min(1).max(100) });
+
+/** The workspace's label action: a label on the item, and the next item claimed. */
+export const labelItemSchema = annotationSchema.extend(itemIdSchema.shape);
+
+/** The workspace's skip action: the item and the reason, and the next item claimed. */
+export const skipItemSchema = skipSchema.extend(itemIdSchema.shape);
 
 // What the /api/v1 campaign and labelling routes answer (the API catalog's response schemas; route
 // tests parse every answer with them). Timestamps travel as ISO strings.

@@ -2,14 +2,7 @@ import { z } from "zod";
 
 import { ENVIRONMENT_KINDS, environmentSpecSchema } from "@/lib/records/environment-spec";
 
-import { MAX_INT4 } from "./records";
-
-// No dataset name holds a NUL; PostgreSQL would refuse to even compare one.
-const datasetName = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^\0]*$/);
+import { datasetNameSchema as datasetName, MAX_INT4 } from "./records";
 
 const version = z.coerce.number().int().min(1).max(MAX_INT4);
 

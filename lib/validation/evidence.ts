@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEFAULT_REPEAT, MAX_REPEAT } from "@/lib/evidence/flaky";
 import { DEFAULT_MUTANTS, MAX_MUTANTS } from "@/lib/evidence/mutation";
 import { LANGUAGES } from "@/lib/records/languages";
+import { datasetNameSchema } from "@/lib/validation/records";
 
 /** A flakiness check of one record on request: how many times to run each test (2 to 20, default 3). */
 export const flakyCheckSchema = z.object({
@@ -41,6 +42,9 @@ export const startEvidenceSchema = z
     message: "Ask for mutants, repeated runs, or both.",
     path: ["mutants"],
   });
+
+/** The dataset page's evidence button (startEvidenceAction): the options, for one dataset. */
+export const startDatasetEvidenceSchema = startEvidenceSchema.and(z.object({ dataset: datasetNameSchema }));
 
 /** `POST /api/v1/datasets/{name}/evidence` (202): the batch, started or resumed. */
 export const evidenceStartResponseSchema = z.strictObject({

@@ -252,6 +252,13 @@ export const verificationProgressResponseSchema = z.strictObject({
  * Body of `POST /api/v1/datasets/{name}/verifications` and the dataset page's form: `repeat` K (2–20)
  * also runs each record's tests K times, each alone, and marks the flaky ones.
  */
+/** A dataset's name as a page's form sends it: no name holds a NUL (PostgreSQL would refuse to even compare one). */
+export const datasetNameSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\0]*$/);
+
 export const startVerificationSchema = z.object({
   language: z.enum(LANGUAGES).optional(),
   force: z.boolean().default(false),
@@ -261,4 +268,11 @@ export const startVerificationSchema = z.object({
     .min(2, "A whole number of runs from 2 to 20.")
     .max(MAX_REPEAT, "A whole number of runs from 2 to 20.")
     .optional(),
+});
+
+/** The dataset page's Verify button (startVerificationAction): re-verify all or not, and the flaky option. */
+export const verifyDatasetSchema = z.object({
+  dataset: datasetNameSchema,
+  force: z.boolean(),
+  repeat: startVerificationSchema.shape.repeat,
 });

@@ -37,6 +37,58 @@ export const releaseListResponseSchema = z.strictObject({
 /** `POST /api/v1/datasets/{name}/releases` (201). */
 export const cutReleaseResponseSchema = z.strictObject({ name: z.string(), ...releaseCounts });
 
+/** A release's rule (its `rule` JSON column): how records were chosen. */
+export const releaseRuleSchema = z.strictObject({
+  name: z.literal("final-label-valid"),
+  requireExecutable: z.boolean(),
+  description: z.string(),
+});
+
+/** A release's validity (its `validity` JSON column) as of its creation. */
+export const releaseValiditySchema = z.strictObject({
+  byLanguage: z.record(z.string(), reportRowSchema),
+  pooled: reportRowSchema,
+  macro: reportRowSchema,
+  campaigns: z.array(z.string()),
+  crossCampaignRule: z.string(),
+  leftOut: z.strictObject({ campaigns: z.array(z.string()), labelledItems: count }).optional(),
+});
+
+/** What a release discloses (its `disclosure` JSON column): annotators, campaigns, sandbox, revisions. */
+export const releaseDisclosureSchema = z.strictObject({
+  annotatorsPerItem: z.strictObject({
+    mean: z.number().nullable(),
+    min: z.number().nullable(),
+    max: z.number().nullable(),
+    items: count,
+  }),
+  campaigns: z.array(
+    z.strictObject({
+      name: z.string(),
+      blind: z.boolean(),
+      goldShare: z.number(),
+      finalRule: z.string(),
+      overlap: z.number().int(),
+    }),
+  ),
+  sandbox: z.strictObject({
+    backends: z.string(),
+    toolchains: z.array(
+      z.strictObject({ language: z.string(), backend: z.string(), toolchain: z.string().nullable(), runs: count }),
+    ),
+    reference: z.array(z.strictObject({ language: z.string(), label: z.string() })),
+    /** Records whose execution was inconclusive (a time-out a busy machine could explain); absent from older releases. */
+    inconclusive: count.optional(),
+    /** The dataset environments batch verification ran with (version null: none) and each language's harness profile; absent from older releases. */
+    environments: z
+      .array(z.strictObject({ version: z.number().int().nullable(), runs: count, declared: z.string().nullable() }))
+      .optional(),
+    harness: z.record(z.string(), z.string()).optional(),
+  }),
+  revisions: z.strictObject({ accepted: count, rejected: count, waiting: count }),
+  labels: z.strictObject({ criticHidden: count, criticShown: count }).optional(),
+});
+
 /** `GET /api/v1/datasets/{name}/releases/{release}`: the release as stored. */
 export const releaseResponseSchema = z.strictObject({
   name: z.string(),
@@ -44,52 +96,9 @@ export const releaseResponseSchema = z.strictObject({
   createdAt: z.iso.datetime(),
   ...releaseCounts,
   byLanguage: z.record(z.string(), z.strictObject(releaseCounts)),
-  rule: z.strictObject({
-    name: z.literal("final-label-valid"),
-    requireExecutable: z.boolean(),
-    description: z.string(),
-  }),
-  validity: z.strictObject({
-    byLanguage: z.record(z.string(), reportRowSchema),
-    pooled: reportRowSchema,
-    macro: reportRowSchema,
-    campaigns: z.array(z.string()),
-    crossCampaignRule: z.string(),
-    leftOut: z.strictObject({ campaigns: z.array(z.string()), labelledItems: count }).optional(),
-  }),
-  disclosure: z.strictObject({
-    annotatorsPerItem: z.strictObject({
-      mean: z.number().nullable(),
-      min: z.number().nullable(),
-      max: z.number().nullable(),
-      items: count,
-    }),
-    campaigns: z.array(
-      z.strictObject({
-        name: z.string(),
-        blind: z.boolean(),
-        goldShare: z.number(),
-        finalRule: z.string(),
-        overlap: z.number().int(),
-      }),
-    ),
-    sandbox: z.strictObject({
-      backends: z.string(),
-      toolchains: z.array(
-        z.strictObject({ language: z.string(), backend: z.string(), toolchain: z.string().nullable(), runs: count }),
-      ),
-      reference: z.array(z.strictObject({ language: z.string(), label: z.string() })),
-      /** Records whose execution was inconclusive (a time-out a busy machine could explain); absent from older releases. */
-      inconclusive: count.optional(),
-      /** The dataset environments batch verification ran with (version null: none) and each language's harness profile; absent from older releases. */
-      environments: z
-        .array(z.strictObject({ version: z.number().int().nullable(), runs: count, declared: z.string().nullable() }))
-        .optional(),
-      harness: z.record(z.string(), z.string()).optional(),
-    }),
-    revisions: z.strictObject({ accepted: count, rejected: count, waiting: count }),
-    labels: z.strictObject({ criticHidden: count, criticShown: count }).optional(),
-  }),
+  rule: releaseRuleSchema,
+  validity: releaseValiditySchema,
+  disclosure: releaseDisclosureSchema,
 });
 
 const diffRecord = { key: z.string(), line: z.number().int(), language: z.string(), revision: z.number().int() };

@@ -6,15 +6,20 @@ import { LANGUAGES } from "@/lib/records/languages";
 
 import { MAX_INT4 } from "./records";
 import { singleLineText, storableText } from "./text";
+import { CATEGORY_NEEDED, namesACategory, verdictFields } from "./verdict";
 
 /** Body of POST /api/v1/items/{id}/adjudication. */
-export const adjudicationSchema = z.object({
-  valid: z.boolean(),
-  categories: z.array(singleLineText().max(41)).max(40).default([]),
-  reason: storableText().trim().min(1, "Give the reason for the decision.").max(10_000),
-  // The revision the reviewer saw; needed to revise an existing decision (409 otherwise).
-  baseRevision: z.number().int().min(1).max(MAX_INT4).optional(),
-});
+export const adjudicationSchema = z
+  .object({
+    ...verdictFields,
+    reason: storableText().trim().min(1, "Give the reason for the decision.").max(10_000),
+    // The revision the reviewer saw; needed to revise an existing decision (409 otherwise).
+    baseRevision: z.number().int().min(1).max(MAX_INT4).optional(),
+  })
+  .refine(namesACategory, CATEGORY_NEEDED);
+
+/** The review page's decision action: a decision on the item. */
+export const decideItemSchema = adjudicationSchema.extend({ itemId: z.string().min(1).max(100) });
 
 /** Query of GET /api/v1/campaigns/{id}/disagreements and the review page. */
 export const queueQuerySchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { ENVIRONMENT_FAILURE_KINDS } from "@/lib/runs/environment-failure";
+import { MAX_INT4 } from "@/lib/validation/records";
 import type { BackendName, LimitName, Outcome } from "@/lib/server/sandbox/types";
 
 const MAX_CODE = 1024 * 1024;
@@ -16,6 +17,9 @@ export const runRequestSchema = z
     message: "A scratch run needs a solution or a test.",
     path: ["solution"],
   });
+
+/** The record pages' run action (runRecordAction): a run request for one record, checked by the form first. */
+export const runRecordSchema = runRequestSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) });
 
 // What `POST /api/v1/records/{id}/runs` answers (the API catalog's response schema; route tests
 // parse every answer with it). The names are the sandbox's; a check below keeps them equal.

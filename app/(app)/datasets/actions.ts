@@ -12,11 +12,11 @@ import { startVerification } from "@/lib/server/verification/jobs";
 import { getSolutionBatchProgress } from "@/lib/server/solvers/get-solution-batch-progress";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { cutRelease } from "@/lib/server/releases/build-release";
-import { startEvidenceSchema } from "@/lib/validation/evidence";
+import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
 import { importGoldSchema } from "@/lib/validation/gold";
 import { releaseCreateSchema } from "@/lib/validation/releases";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
-import { startVerificationSchema } from "@/lib/validation/records";
+import { datasetNameSchema, verifyDatasetSchema } from "@/lib/validation/records";
 import { harnessChoiceSchema } from "@/lib/records/harness";
 import { setDatasetHarness } from "@/lib/server/verification/harness";
 
@@ -28,16 +28,12 @@ export const importGoldAnswersAction = createAction("gold:write", importGoldSche
 });
 
 // No dataset name or batch id holds a NUL; PostgreSQL would refuse to even compare one.
-const name = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^\0]*$/);
+const name = datasetNameSchema;
 
 /** Starts (or resumes) verifying a dataset's records, as POST /api/v1/datasets/{name}/verifications does. Scope: datasets:verify. */
 export const startVerificationAction = createAction(
   "datasets:verify",
-  z.object({ dataset: name, force: z.boolean(), repeat: startVerificationSchema.shape.repeat }),
+  verifyDatasetSchema,
   async ({ input, actor }) => {
     return startVerification({ actor, datasetName: input.dataset, force: input.force, repeat: input.repeat });
   },
@@ -69,7 +65,7 @@ export const verificationProgressAction = createAction(
  */
 export const startEvidenceAction = createAction(
   "datasets:verify",
-  startEvidenceSchema.and(z.object({ dataset: name })),
+  startDatasetEvidenceSchema,
   async ({ input: { dataset, ...options }, actor }) => startEvidence({ actor, datasetName: dataset, ...options }),
 );
 

@@ -10,7 +10,7 @@ import { runRecord } from "@/lib/server/runs/run-record";
 import { flakyCheckSchema } from "@/lib/validation/evidence";
 import { clearGoldSchema, setGoldSchema } from "@/lib/validation/gold";
 import { MAX_INT4 } from "@/lib/validation/records";
-import { runRequestSchema } from "@/lib/validation/runs";
+import { runRecordSchema } from "@/lib/validation/runs";
 import { revisionProposalSchema } from "@/lib/validation/revisions";
 import { proposeRecordRevision } from "@/lib/server/revisions/propose-revision";
 
@@ -39,7 +39,7 @@ export const clearGoldAnswerAction = createAction("gold:write", clearGoldSchema,
  */
 export const runRecordAction = createAction(
   "sandbox:run",
-  runRequestSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }),
+  runRecordSchema,
   async ({ input: { recordId, ...request }, actor }) => ({
     runs: await runRecord({ actor, recordId, ...request }),
   }),

@@ -1,6 +1,7 @@
 import "server-only";
 
 import type { PoolClient } from "pg";
+import { z } from "zod";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordTitle } from "@/lib/records/title";
@@ -241,6 +242,9 @@ async function loadAuditNames(
   };
 }
 
+/** What a revoked invitation's audit event kept of it (its `before` column). */
+const revokedInvitationSchema = z.object({ email: z.string() });
+
 function describeTarget(
   row: { targetType: string; targetId: string | null; before: unknown },
   names: AuditNames,
@@ -260,7 +264,7 @@ function describeTarget(
       return names.people.get(id) ?? gone;
     case "Invitation": {
       // A revoked invitation is deleted; its event kept the email.
-      const email = names.invitations.get(id) ?? (row.before as { email?: string } | null)?.email;
+      const email = names.invitations.get(id) ?? revokedInvitationSchema.safeParse(row.before).data?.email;
       return email ? `Invitation for ${email}` : gone;
     }
     case "ApiToken":

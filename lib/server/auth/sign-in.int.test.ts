@@ -19,11 +19,8 @@ type Authorize = (
   credentials: Record<string, string>,
   request: { headers: Record<string, string>; body: object; query: object; method: string },
 ) => Promise<unknown>;
-const authorize = (
-  authOptions.providers.find((provider) => provider.id === "credentials") as unknown as {
-    options: { authorize: Authorize };
-  }
-).options.authorize;
+// next-auth keeps the configured callback in the provider's `options` (its top-level authorize is a stub).
+const authorize: Authorize = authOptions.providers.find((provider) => provider.id === "credentials")?.options.authorize;
 
 /** One sign-in attempt from a client address: the password was right, wrong, or not checked at all. */
 async function attempt(email: string, password: string, address: string): Promise<"ok" | "wrong" | "refused"> {

@@ -47,7 +47,7 @@ function runningWholeScripts(factory: PrismaPg, pool: pg.Pool): PrismaPg {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    const onError = (adapter as unknown as { onError(error: unknown): never }).onError.bind(adapter);
+    const onError = adapter["onError"].bind(adapter);
     return Object.assign(adapter, {
       async executeScript(script: string) {
         await pool.query(script).catch(onError);

@@ -4,6 +4,8 @@ import type { PoolClient } from "pg";
 
 import { z } from "zod";
 
+import type { Prisma } from "@/lib/generated/prisma/client";
+
 import {
   applyFieldMapping,
   type CriticVerdict,
@@ -464,6 +466,19 @@ const IMPORT_JOB_SELECT = {
   finishedAt: true,
 } as const;
 
+/** An import job's `errors` column (JSON): the lines it refused and why. */
+const storedLineErrorsSchema = z.array(z.object({ line: z.number().int(), message: z.string() }));
+
+/** A job as the pages and the API show it: byte counts as numbers, its refused lines parsed. */
+function jobView(job: Prisma.ImportJobGetPayload<{ select: typeof IMPORT_JOB_SELECT }>) {
+  return {
+    ...job,
+    errors: storedLineErrorsSchema.parse(job.errors),
+    bytesRead: Number(job.bytesRead),
+    bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal),
+  };
+}
+
 /** An import job's state, for the upload page's progress and GET /api/v1/imports/{id}. Scope: imports:write. */
 export async function findImportJob({ actor, jobId }: { actor: Actor; jobId: string }) {
   assertCan(actor, "imports:write");
@@ -471,11 +486,7 @@ export async function findImportJob({ actor, jobId }: { actor: Actor; jobId: str
   let job = await find();
   if (!job) throw new AppError("NOT_FOUND", "No such import.");
   if (job.status === "RUNNING" && (await failInterruptedImports(jobId)) > 0) job = (await find())!;
-  return {
-    ...job,
-    bytesRead: Number(job.bytesRead),
-    bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal),
-  };
+  return jobView(job);
 }
 
 /** The most recent imports, newest first, with why each failed. Scope: imports:write. */
@@ -487,11 +498,7 @@ export async function listImportJobs({ actor, limit = 10 }: { actor: Actor; limi
     take: limit,
     select: IMPORT_JOB_SELECT,
   });
-  return jobs.map((job) => ({
-    ...job,
-    bytesRead: Number(job.bytesRead),
-    bytesTotal: job.bytesTotal === null ? null : Number(job.bytesTotal),
-  }));
+  return jobs.map(jobView);
 }
 
 export type CriticImportSummary = {

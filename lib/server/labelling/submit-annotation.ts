@@ -18,6 +18,10 @@ export type SubmittedAnnotation = {
   valid: boolean;
   categories: string[];
   note: string | null;
+  testLine: number | null;
+  needsReview: boolean;
+  /** The label's active time so far; only in the answer to a repeated, unchanged submit. */
+  activeMs?: number;
   created: boolean;
 };
 

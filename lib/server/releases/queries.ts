@@ -4,8 +4,8 @@ import { describeSpec, environmentSpecSchema } from "@/lib/records/environment-s
 import { harnessChoiceSchema } from "@/lib/records/harness";
 
 import { INCONCLUSIVE } from "@/lib/records/verification";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { DiffEntry } from "@/lib/releases/diff";
+import { releaseDisclosureSchema, releaseRuleSchema, releaseValiditySchema } from "@/lib/validation/releases";
 import type {
   EntryReason,
   LanguageCounts,
@@ -168,9 +168,9 @@ export async function insertRelease({
         data: {
           datasetId,
           name,
-          rule: rule as unknown as Prisma.InputJsonValue,
-          validity: validity as unknown as Prisma.InputJsonValue,
-          disclosure: disclosure as unknown as Prisma.InputJsonValue,
+          rule,
+          validity,
+          disclosure,
           records: 0,
           excluded: 0,
           revised: 0,
@@ -292,9 +292,10 @@ export async function findRelease({
       excluded: release.excluded,
       revised: release.revised,
       byLanguage,
-      rule: release.rule as unknown as ReleaseRule,
-      validity: release.validity as unknown as ReleaseValidity,
-      disclosure: release.disclosure as unknown as ReleaseDisclosure,
+      // JSON columns: parsed, not trusted, so a stored shape that drifted fails here and not in a reader.
+      rule: releaseRuleSchema.parse(release.rule),
+      validity: releaseValiditySchema.parse(release.validity),
+      disclosure: releaseDisclosureSchema.parse(release.disclosure),
     },
   };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { stringify } from "csv-stringify/sync";
+import { z } from "zod";
 
 import type { AggregationRule, FinalLabel } from "@/lib/metrics";
 import { spreadsheetSafe } from "@/lib/reports/spreadsheet-safe";
@@ -16,6 +17,9 @@ import { criticAsSeen, criticHiddenRecordIds } from "@/lib/server/auth/visibilit
 
 /** Items per query while streaming: memory stays flat however large the campaign. */
 const PAGE = 500;
+
+/** A record's `extra` column: the fields of its source line the record format does not name, exported as they came. */
+const extraFieldsSchema = z.record(z.string(), z.unknown());
 
 /** labels: one row per item; annotations: one row per annotation; verified: the final-Valid records. */
 export type ExportKind = "labels" | "annotations" | "verified";
@@ -281,7 +285,7 @@ export async function* exportCampaign({
           full_test_func: record.fullTestFunc,
           language: record.language,
           ...(record.difficulty ? { difficulty: record.difficulty } : {}),
-          ...(record.extra as Record<string, unknown>),
+          ...extraFieldsSchema.parse(record.extra),
           ...criticFieldsBack(record.critic),
         };
         lines.push(

@@ -1,5 +1,7 @@
 import "server-only";
 
+import { z } from "zod";
+
 import { type Confusion2x2, precisionRecall } from "@/lib/metrics";
 import {
   addConfusion,
@@ -13,7 +15,7 @@ import {
 } from "@/lib/metrics/campaign-agreement";
 import { EXECUTION_HIDING, storedVisibility } from "@/lib/evidence/visibility";
 import { type BlindLabel, revealAnalysis } from "@/lib/metrics/reveal";
-import { type SignalCountRow, signalTrustTable } from "@/lib/metrics/signal-trust";
+import { signalTrustTable } from "@/lib/metrics/signal-trust";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
@@ -181,20 +183,70 @@ async function queryAgreementCounts(
   };
 }
 
-type Counts = Awaited<ReturnType<typeof queryAgreementCounts>>;
-
 /** What one count of a campaign holds: the counts, its blind labels' groups, and the snapshot they are of. */
-type CountedAgreement = {
-  /** The counting transaction's snapshot (pg_snapshot as text): the changes it saw are in the counts. */
-  snapshot: string;
-  countedAt: Date;
-  /** How long the count took: the page waits for counts this fast, and spaces slower ones by it. */
-  countMs: number;
-  mapping: { key: string; criticRule: string }[];
-  counts: Counts;
-  blindGroups: BlindGroupRow[];
-  signals: SignalCountRow[];
+const count = z.number();
+const confusion = {
+  bothTrue: count,
+  bothFalse: count,
+  firstTrueSecondFalse: count,
+  firstFalseSecondTrue: count,
+  n: count,
 };
+
+/**
+ * A kept count as AgreementCounts.counts holds it (JSON, countedAt as text), read back through this
+ * schema: a row that does not match (written by an older version) is counted again, never trusted.
+ */
+const storedCountSchema = z.object({
+  /** The counting transaction's snapshot (pg_snapshot as text): the changes it saw are in the counts. */
+  snapshot: z.string(),
+  countedAt: z.iso.datetime().transform((text) => new Date(text)),
+  /** How long the count took: the page waits for counts this fast, and spaces slower ones by it. */
+  countMs: count,
+  mapping: z.array(z.object({ key: z.string(), criticRule: z.string() })),
+  counts: z.object({
+    splits: z.array(z.object({ language: z.string(), nValid: count, nInvalid: count, items: count })),
+    critic: z.array(z.object({ language: z.string(), ...confusion })),
+    execution: z.array(z.object({ language: z.string(), ...confusion, notRun: count })),
+    rules: z.array(z.object({ key: z.string(), truePositives: count, falsePositives: count, falseNegatives: count })),
+    annotators: z.array(
+      z.object({
+        userId: z.string(),
+        items: count,
+        medianActiveMs: count.nullable(),
+        totalActiveMs: count,
+        fastDecisions: count,
+        days: count,
+        resolved: count,
+        agreeingWithFinal: count,
+      }),
+    ),
+    pairs: z.array(z.object({ language: z.string(), first: z.string(), second: z.string(), ...confusion })),
+  }),
+  blindGroups: z.array(
+    z.object({
+      userId: z.string(),
+      language: z.string(),
+      before: z.boolean(),
+      after: z.boolean(),
+      criticPass: z.boolean().nullable(),
+      executableValid: z.boolean().nullable(),
+      count,
+    }),
+  ),
+  signals: z.array(
+    z.object({
+      signal: z.string(),
+      language: z.string(),
+      truePositives: count,
+      falsePositives: count,
+      falseNegatives: count,
+      trueNegatives: count,
+    }),
+  ),
+});
+
+type CountedAgreement = z.output<typeof storedCountSchema>;
 
 /**
  * Whether the campaign changed since a count: a row of its change log (one per transaction that
@@ -233,7 +285,7 @@ async function countAgreement(campaignId: string): Promise<CountedAgreement> {
     const countMs = Math.round(performance.now() - started);
     return { snapshot, countedAt: new Date(), countMs, mapping, counts, blindGroups, signals };
   }, COUNT_TRANSACTION);
-  const stored = { ...counted, countedAt: counted.countedAt.toISOString() } as unknown as Prisma.InputJsonValue;
+  const stored: z.input<typeof storedCountSchema> = { ...counted, countedAt: counted.countedAt.toISOString() };
   // Two instances may count at once: the count whose snapshot sees more stays. The count that is
   // stored deletes the log rows it saw, so the log holds only the changes since the kept count.
   await prisma().$executeRaw`
@@ -273,9 +325,9 @@ async function countStartingNow(campaignId: string): Promise<CountedAgreement> {
 /** The kept count of a campaign (null when never counted) and whether the campaign changed since. */
 async function keptCount(campaignId: string): Promise<{ kept: CountedAgreement | null; behind: boolean }> {
   const row = await prisma().agreementCounts.findUnique({ where: { campaignId }, select: { counts: true } });
-  if (!row) return { kept: null, behind: true };
-  const stored = row.counts as unknown as Omit<CountedAgreement, "countedAt"> & { countedAt: string };
-  const kept = { ...stored, countedAt: new Date(stored.countedAt) };
+  const stored = storedCountSchema.safeParse(row?.counts);
+  if (!stored.success) return { kept: null, behind: true };
+  const kept = stored.data;
   return { kept, behind: await isBehind(campaignId, kept.snapshot) };
 }
 

@@ -1,15 +1,13 @@
 "use server";
 
-import { z } from "zod";
-
 import { createAction } from "@/lib/server/action";
 import { adjudicateItem } from "@/lib/server/review/review";
-import { adjudicationSchema } from "@/lib/validation/review";
+import { decideItemSchema } from "@/lib/validation/review";
 
 /** Records or revises the reviewer's decision on an item (baseRevision = the revision on screen). Scope: reviews:write. */
 export const adjudicateAction = createAction(
   "reviews:write",
-  adjudicationSchema.extend({ itemId: z.string().min(1).max(100) }),
+  decideItemSchema,
   async ({ input: { itemId, ...decision }, actor }) => {
     const result = await adjudicateItem({ actor, itemId, input: decision });
     return { revision: result.revision };

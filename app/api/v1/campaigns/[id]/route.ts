@@ -1,11 +1,11 @@
 import { deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
-import { apiRoute, readJson } from "@/lib/server/http";
+import { answer, apiRoute, readJson } from "@/lib/server/http";
 import { campaignSettingsSchema } from "@/lib/validation/campaigns";
 
 /** PATCH /api/v1/campaigns/{id} with {name?, overlap?} → 200 the campaign; overlap only until labels exist (409). */
 export const PATCH = apiRoute<{ id: string }>("campaigns:admin", async ({ request, actor, params }) => {
   const input = campaignSettingsSchema.parse(await readJson(request));
-  return Response.json(await updateCampaignSettings({ actor, campaignId: params.id, input }));
+  return answer("PATCH /campaigns/{id}", await updateCampaignSettings({ actor, campaignId: params.id, input }));
 });
 
 /** DELETE /api/v1/campaigns/{id} → 204; 409 once anything is labelled. */

@@ -1,6 +1,6 @@
 import { getRecord } from "@/lib/server/records/records";
 import { AppError } from "@/lib/server/errors";
-import { apiRoute } from "@/lib/server/http";
+import { answer, apiRoute } from "@/lib/server/http";
 import { recordIdSchema } from "@/lib/validation/records";
 
 /**
@@ -10,5 +10,5 @@ import { recordIdSchema } from "@/lib/validation/records";
 export const GET = apiRoute<{ id: string }>("records:read", async ({ actor, params }) => {
   const recordId = recordIdSchema.safeParse(params.id);
   if (!recordId.success) throw new AppError("NOT_FOUND", "No such record.");
-  return Response.json(await getRecord({ actor, id: recordId.data }));
+  return answer("GET /records/{id}", await getRecord({ actor, id: recordId.data }));
 });

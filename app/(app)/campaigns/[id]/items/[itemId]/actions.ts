@@ -1,7 +1,5 @@
 "use server";
 
-import { z } from "zod";
-
 import { createAction } from "@/lib/server/action";
 import {
   type LabelAndNext,
@@ -9,13 +7,11 @@ import {
   submitAnnotationAndClaimNext,
 } from "@/lib/server/labelling/next-item";
 import { renewLease } from "@/lib/server/labelling/renew-lease";
-import { annotationSchema, skipSchema } from "@/lib/validation/campaigns";
+import { itemIdSchema, labelItemSchema, skipItemSchema } from "@/lib/validation/campaigns";
 
 // The workspace's writes. Each calls the function its REST twin calls (items/{id}/annotations,
 // /skip, /lease); a label or a skip also claims the next item, so the browser
 // moves on in one request.
-
-const itemIdField = z.string().min(1).max(100);
 
 /** Where the workspace goes next: the claimed item, or /next, which says why there is none. */
 function nextUrl(campaignId: string, next: LabelAndNext["next"]): string {
@@ -29,7 +25,7 @@ function nextUrl(campaignId: string, next: LabelAndNext["next"]): string {
  */
 export const submitLabelAction = createAction(
   "labels:write",
-  annotationSchema.extend({ itemId: itemIdField }),
+  labelItemSchema,
   async ({ input: { itemId, ...label }, actor }) => {
     const result = await submitAnnotationAndClaimNext({ actor, itemId, input: label });
     return {
@@ -41,18 +37,12 @@ export const submitLabelAction = createAction(
 );
 
 /** Skips the actor's item with a reason and claims their next one. Scope: labels:write. */
-export const skipItemAction = createAction(
-  "labels:write",
-  skipSchema.extend({ itemId: itemIdField }),
-  async ({ input, actor }) => {
-    const result = await skipItemAndClaimNext({ actor, itemId: input.itemId, reason: input.reason });
-    return { nextUrl: nextUrl(result.campaignId, result.next) };
-  },
-);
+export const skipItemAction = createAction("labels:write", skipItemSchema, async ({ input, actor }) => {
+  const result = await skipItemAndClaimNext({ actor, itemId: input.itemId, reason: input.reason });
+  return { nextUrl: nextUrl(result.campaignId, result.next) };
+});
 
 /** Extends the actor's lease on an item they hold. Scope: labels:write. */
-export const renewLeaseAction = createAction(
-  "labels:write",
-  z.object({ itemId: itemIdField }),
-  async ({ input, actor }) => ({ leaseExpiresAt: (await renewLease({ actor, itemId: input.itemId })).toISOString() }),
-);
+export const renewLeaseAction = createAction("labels:write", itemIdSchema, async ({ input, actor }) => ({
+  leaseExpiresAt: (await renewLease({ actor, itemId: input.itemId })).toISOString(),
+}));

@@ -2,7 +2,7 @@ import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
 import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";
 import { getWorkItem } from "@/lib/server/labelling/get-work-item";
-import { apiRoute } from "@/lib/server/http";
+import { answer, apiRoute } from "@/lib/server/http";
 
 /**
  * POST /api/v1/campaigns/{id}/claim → 200 {item: {id}, record, leaseExpiresAt}; 200 {item: null,
@@ -14,7 +14,7 @@ export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, par
   if (!claim) {
     const withOthers = await findItemsWithOthers({ actor, campaignId: params.id });
     if (!withOthers) return new Response(null, { status: 204 });
-    return Response.json({
+    return answer("POST /campaigns/{id}/claim", {
       item: null,
       withOthers: withOthers.items,
       nextLeaseEndsAt: withOthers.nextLeaseEndsAt,
@@ -25,7 +25,7 @@ export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, par
   // The label is the annotator's own: the claim carries no verification figure or evidence flag
   // (the workspace shows them as the campaign's visibility allows).
   const { executableValid: _executableValid, flaky: _flaky, ...record } = work.record;
-  return Response.json({
+  return answer("POST /campaigns/{id}/claim", {
     item: { id: claim.itemId, campaignId: params.id },
     record,
     leaseExpiresAt: claim.leaseExpiresAt,

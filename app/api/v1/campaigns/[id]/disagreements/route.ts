@@ -1,6 +1,6 @@
 import { formatQueueCursor, parseQueueCursor } from "@/lib/review/queues";
 import { listReviewQueue } from "@/lib/server/review/review";
-import { apiRoute, parseSearchParams } from "@/lib/server/http";
+import { answer, apiRoute, parseSearchParams } from "@/lib/server/http";
 import { queueQuerySchema } from "@/lib/validation/review";
 
 /** GET /api/v1/campaigns/{id}/disagreements?queue=annotators|critic|execution|flagged&language=&annotator=&category=&cursor= → {items: [{itemId, recordId, title, language, reasons, votes: [{annotator, valid, categories}]}], counts, nextCursor} (50 items a page) */
@@ -12,7 +12,7 @@ export const GET = apiRoute<{ id: string }>("reviews:write", async ({ request, a
     filters: { queue, language, annotatorId: annotator, category },
     cursor: parseQueueCursor(cursor),
   });
-  return Response.json({
+  return answer("GET /campaigns/{id}/disagreements", {
     counts,
     nextCursor: nextCursor ? formatQueueCursor(nextCursor) : null,
     items: items.map(({ itemId, recordId, title, language: itemLanguage, reasons, votes }) => ({

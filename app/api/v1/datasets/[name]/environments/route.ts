@@ -1,6 +1,6 @@
 import { listEnvironments } from "@/lib/server/environments/environments";
 import { startEnvironmentBuild } from "@/lib/server/environments/start-build";
-import { apiRoute, parseSearchParams, pathSegment, readJson } from "@/lib/server/http";
+import { answer, apiRoute, parseSearchParams, pathSegment, readJson } from "@/lib/server/http";
 import { environmentBuildRequestSchema, environmentListQuerySchema } from "@/lib/validation/environments";
 
 /**
@@ -9,7 +9,10 @@ import { environmentBuildRequestSchema, environmentListQuerySchema } from "@/lib
  */
 export const GET = apiRoute<{ name: string }>("datasets:verify", async ({ request, actor, params }) => {
   const { before } = parseSearchParams(request, environmentListQuerySchema);
-  return Response.json(await listEnvironments({ actor, datasetName: pathSegment(params.name), before }));
+  return answer(
+    "GET /datasets/{name}/environments",
+    await listEnvironments({ actor, datasetName: pathSegment(params.name), before }),
+  );
 });
 
 /**
@@ -20,5 +23,5 @@ export const GET = apiRoute<{ name: string }>("datasets:verify", async ({ reques
 export const POST = apiRoute<{ name: string }>("datasets:verify", async ({ request, actor, params }) => {
   const { spec } = environmentBuildRequestSchema.parse(await readJson(request));
   const started = await startEnvironmentBuild({ actor, datasetName: pathSegment(params.name), spec });
-  return Response.json(started, { status: 202 });
+  return answer("POST /datasets/{name}/environments", started, { status: 202 });
 });

@@ -1,5 +1,5 @@
 import { startEvidence } from "@/lib/server/evidence/jobs";
-import { apiRoute, pathSegment, readJson } from "@/lib/server/http";
+import { answer, apiRoute, pathSegment, readJson } from "@/lib/server/http";
 import { startEvidenceSchema } from "@/lib/validation/evidence";
 
 /**
@@ -12,5 +12,5 @@ export const POST = apiRoute<{ name: string }>("datasets:verify", async ({ reque
     request.headers.get("content-length") === "0" ? {} : await readJson(request).catch(() => ({})),
   );
   const batch = await startEvidence({ actor, datasetName: pathSegment(params.name), ...body });
-  return Response.json(batch, { status: 202 });
+  return answer("POST /datasets/{name}/evidence", batch, { status: 202 });
 });

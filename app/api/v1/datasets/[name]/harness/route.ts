@@ -1,5 +1,5 @@
 import { setDatasetHarness } from "@/lib/server/verification/harness";
-import { apiRoute, pathSegment, readJson } from "@/lib/server/http";
+import { answer, apiRoute, pathSegment, readJson } from "@/lib/server/http";
 import { harnessRequestSchema } from "@/lib/validation/records";
 
 /**
@@ -8,5 +8,8 @@ import { harnessRequestSchema } from "@/lib/validation/records";
  */
 export const PATCH = apiRoute<{ name: string }>("datasets:verify", async ({ request, actor, params }) => {
   const { harness } = harnessRequestSchema.parse(await readJson(request));
-  return Response.json(await setDatasetHarness({ actor, datasetName: pathSegment(params.name), harness }));
+  return answer(
+    "PATCH /datasets/{name}/harness",
+    await setDatasetHarness({ actor, datasetName: pathSegment(params.name), harness }),
+  );
 });

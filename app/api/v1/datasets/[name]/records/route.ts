@@ -1,7 +1,7 @@
 import { importRecords, resolveImportMapping } from "@/lib/server/imports/imports";
 import { listRecords } from "@/lib/server/records/records";
 import { config } from "@/lib/server/config";
-import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
+import { answer, apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importQuerySchema, recordQuerySchema } from "@/lib/validation/records";
 
 type Params = { name: string };
@@ -10,7 +10,7 @@ type Params = { name: string };
 export const GET = apiRoute<Params>("records:read", async ({ request, actor, params }) => {
   const { limit, cursor, ...filters } = parseSearchParams(request, recordQuerySchema);
   const page = await listRecords({ actor, datasetName: pathSegment(params.name), filters, limit, cursor });
-  return Response.json(page);
+  return answer("GET /datasets/{name}/records", page);
 });
 
 /**
@@ -36,7 +36,8 @@ export const POST = apiRoute<Params>("imports:write", async ({ request, actor, p
     bytesTotal: Number.isFinite(length) && length > 0 ? length : null,
   });
   const { ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage } = summary;
-  return Response.json(
+  return answer(
+    "POST /datasets/{name}/records",
     { ok, jobId, dataset, imported, duplicates, skipped, errorCount, errors, byLanguage },
     { status: ok ? 201 : 422 },
   );

@@ -1,4 +1,4 @@
-import { apiRoute, parseSearchParams, pathSegment, readJson } from "@/lib/server/http";
+import { answer, apiRoute, parseSearchParams, pathSegment, readJson } from "@/lib/server/http";
 import { cutRelease } from "@/lib/server/releases/build-release";
 import { listReleases } from "@/lib/server/releases/queries";
 import { releaseCreateSchema, releaseListQuerySchema } from "@/lib/validation/releases";
@@ -6,12 +6,15 @@ import { releaseCreateSchema, releaseListQuerySchema } from "@/lib/validation/re
 /** GET /api/v1/datasets/{name}/releases?cursor&limit → {releases: [{name, createdAt, records, excluded, revised}], nextCursor}, newest first. */
 export const GET = apiRoute<{ name: string }>("releases:read", async ({ request, actor, params }) => {
   const query = parseSearchParams(request, releaseListQuerySchema);
-  return Response.json(await listReleases({ actor, datasetName: pathSegment(params.name), ...query }));
+  return answer(
+    "GET /datasets/{name}/releases",
+    await listReleases({ actor, datasetName: pathSegment(params.name), ...query }),
+  );
 });
 
 /** POST /api/v1/datasets/{name}/releases with {name, requireExecutable?} → 201 {name, records, excluded, revised}. */
 export const POST = apiRoute<{ name: string }>("releases:write", async ({ request, actor, params }) => {
   const input = releaseCreateSchema.parse(await readJson(request));
   const cut = await cutRelease({ actor, datasetName: pathSegment(params.name), ...input });
-  return Response.json(cut, { status: 201 });
+  return answer("POST /datasets/{name}/releases", cut, { status: 201 });
 });

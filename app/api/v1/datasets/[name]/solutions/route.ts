@@ -2,7 +2,7 @@ import { passAtOneByModel } from "@/lib/metrics/solvers";
 import { config } from "@/lib/server/config";
 import { latestSolutionBatch } from "@/lib/server/solvers/latest-solution-batch";
 import { solverCounts } from "@/lib/server/solvers/solver-counts";
-import { apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
+import { answer, apiRoute, assertContentLength, limitedBody, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
 import { solutionImportQuerySchema } from "@/lib/validation/solutions";
 
@@ -15,7 +15,11 @@ export const GET = apiRoute<Params>("records:read", async ({ actor, params }) =>
     solverCounts({ actor, datasetName }),
     latestSolutionBatch({ actor, datasetName }),
   ]);
-  return Response.json({ dataset: datasetName, passAtOne: passAtOneByModel(counts), latestRun });
+  return answer("GET /datasets/{name}/solutions", {
+    dataset: datasetName,
+    passAtOne: passAtOneByModel(counts),
+    latestRun,
+  });
 });
 
 /**
@@ -35,5 +39,5 @@ export const POST = apiRoute<Params>("imports:write", async ({ request, actor, p
     origin: "api",
     fileName: fileName ?? null,
   });
-  return Response.json(summary, { status: 201 });
+  return answer("POST /datasets/{name}/solutions", summary, { status: 201 });
 });

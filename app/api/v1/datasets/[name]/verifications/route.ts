@@ -1,4 +1,4 @@
-import { apiRoute, pathSegment, readJson } from "@/lib/server/http";
+import { answer, apiRoute, pathSegment, readJson } from "@/lib/server/http";
 import { startVerification } from "@/lib/server/verification/jobs";
 import { startVerificationSchema } from "@/lib/validation/records";
 
@@ -11,5 +11,5 @@ export const POST = apiRoute<{ name: string }>("datasets:verify", async ({ reque
     request.headers.get("content-length") === "0" ? {} : await readJson(request).catch(() => ({})),
   );
   const batch = await startVerification({ actor, datasetName: pathSegment(params.name), ...body });
-  return Response.json(batch, { status: 202 });
+  return answer("POST /datasets/{name}/verifications", batch, { status: 202 });
 });

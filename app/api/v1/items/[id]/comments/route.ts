@@ -1,11 +1,11 @@
 import { addComment, listComments } from "@/lib/server/comments/comments";
-import { apiRoute, readJson } from "@/lib/server/http";
+import { answer, apiRoute, readJson } from "@/lib/server/http";
 import { commentSchema } from "@/lib/validation/comments";
 
 /** GET /api/v1/items/{id}/comments → {comments, unread, isHoldingBack}, oldest first (the thread the workspace shows). */
 export const GET = apiRoute<{ id: string }>("comments:write", async ({ actor, params }) => {
   const thread = await listComments({ actor, itemId: params.id });
-  return Response.json({
+  return answer("GET /items/{id}/comments", {
     ...thread,
     comments: thread.comments.map((comment) => ({ ...comment, createdAt: comment.createdAt.toISOString() })),
   });
@@ -14,5 +14,5 @@ export const GET = apiRoute<{ id: string }>("comments:write", async ({ actor, pa
 /** POST /api/v1/items/{id}/comments with {body} → 201 {id}. */
 export const POST = apiRoute<{ id: string }>("comments:write", async ({ request, actor, params }) => {
   const { body } = commentSchema.omit({ itemId: true }).parse(await readJson(request));
-  return Response.json(await addComment({ actor, itemId: params.id, body }), { status: 201 });
+  return answer("POST /items/{id}/comments", await addComment({ actor, itemId: params.id, body }), { status: 201 });
 });

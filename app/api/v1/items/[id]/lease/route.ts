@@ -1,7 +1,7 @@
 import { renewLease } from "@/lib/server/labelling/renew-lease";
-import { apiRoute } from "@/lib/server/http";
+import { answer, apiRoute } from "@/lib/server/http";
 
 /** POST /api/v1/items/{id}/lease → {leaseExpiresAt}: extends the caller's lease while they work. */
 export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, params }) =>
-  Response.json({ leaseExpiresAt: await renewLease({ actor, itemId: params.id }) }),
+  answer("POST /items/{id}/lease", { leaseExpiresAt: await renewLease({ actor, itemId: params.id }) }),
 );

@@ -1,6 +1,6 @@
 import { checkRecordFlakiness } from "@/lib/server/evidence/jobs";
 import { AppError } from "@/lib/server/errors";
-import { apiRoute, readJson } from "@/lib/server/http";
+import { answer, apiRoute, readJson } from "@/lib/server/http";
 import { flakyCheckSchema } from "@/lib/validation/evidence";
 import { recordIdSchema } from "@/lib/validation/records";
 
@@ -9,5 +9,7 @@ export const POST = apiRoute<{ id: string }>("datasets:verify", async ({ request
   const recordId = recordIdSchema.safeParse(params.id);
   if (!recordId.success) throw new AppError("NOT_FOUND", "No such record.");
   const { repeat } = flakyCheckSchema.parse(await readJson(request));
-  return Response.json(await checkRecordFlakiness({ actor, recordId: recordId.data, repeat }), { status: 201 });
+  return answer("POST /records/{id}/flaky", await checkRecordFlakiness({ actor, recordId: recordId.data, repeat }), {
+    status: 201,
+  });
 });

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/server/errors";
-import { apiRoute, readJson } from "@/lib/server/http";
+import { answer, apiRoute, readJson } from "@/lib/server/http";
 import { proposeRecordRevision } from "@/lib/server/revisions/propose-revision";
 import { listRecordRevisions } from "@/lib/server/revisions/queries";
 import { recordIdSchema } from "@/lib/validation/records";
@@ -13,7 +13,7 @@ function recordIdOf(id: string): number {
 
 /** GET /api/v1/records/{id}/revisions → {current, revisions: [{number, status, diffs, reason?, …}]}, newest first. */
 export const GET = apiRoute<{ id: string }>("records:read", async ({ actor, params }) =>
-  Response.json(await listRecordRevisions({ actor, recordId: recordIdOf(params.id) })),
+  answer("GET /records/{id}/revisions", await listRecordRevisions({ actor, recordId: recordIdOf(params.id) })),
 );
 
 /**
@@ -23,5 +23,7 @@ export const GET = apiRoute<{ id: string }>("records:read", async ({ actor, para
 export const POST = apiRoute<{ id: string }>("revisions:write", async ({ request, actor, params }) => {
   const recordId = recordIdOf(params.id);
   const input = revisionProposalSchema.parse(await readJson(request));
-  return Response.json(await proposeRecordRevision({ actor, recordId, input }), { status: 201 });
+  return answer("POST /records/{id}/revisions", await proposeRecordRevision({ actor, recordId, input }), {
+    status: 201,
+  });
 });

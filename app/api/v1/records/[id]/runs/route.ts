@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/server/errors";
 import { runRecord } from "@/lib/server/runs/run-record";
-import { apiRoute, readJson } from "@/lib/server/http";
+import { answer, apiRoute, readJson } from "@/lib/server/http";
 import { recordIdSchema } from "@/lib/validation/records";
 import { runRequestSchema } from "@/lib/validation/runs";
 
@@ -13,5 +13,5 @@ export const POST = apiRoute<{ id: string }>("sandbox:run", async ({ request, ac
   if (!recordId.success) throw new AppError("NOT_FOUND", "No such record.");
   const body = runRequestSchema.parse(await readJson(request));
   const runs = await runRecord({ actor, recordId: recordId.data, ...body, signal: request.signal });
-  return Response.json({ runs }, { status: 201 });
+  return answer("POST /records/{id}/runs", { runs }, { status: 201 });
 });

@@ -1,6 +1,6 @@
 import { config } from "@/lib/server/config";
 import { previewImport, resolveImportMapping } from "@/lib/server/imports/imports";
-import { apiRoute, assertContentLength, limitedBody, parseSearchParams } from "@/lib/server/http";
+import { answer, apiRoute, assertContentLength, limitedBody, parseSearchParams } from "@/lib/server/http";
 import { importPreviewQuerySchema } from "@/lib/validation/records";
 
 /**
@@ -19,5 +19,5 @@ export const POST = apiRoute<{ name: string }>("imports:write", async ({ request
     mapping: fieldMapping,
     limit,
   });
-  return Response.json(preview);
+  return answer("POST /datasets/{name}/records/preview", preview);
 });

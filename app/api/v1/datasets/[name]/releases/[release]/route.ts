@@ -1,4 +1,4 @@
-import { apiRoute, pathSegment } from "@/lib/server/http";
+import { answer, apiRoute, pathSegment } from "@/lib/server/http";
 import { findRelease } from "@/lib/server/releases/queries";
 
 /** GET /api/v1/datasets/{name}/releases/{release} → the release as stored: counts, rule, validity table, method disclosure. */
@@ -8,5 +8,5 @@ export const GET = apiRoute<{ name: string; release: string }>("releases:read", 
     datasetName: pathSegment(params.name),
     name: pathSegment(params.release),
   });
-  return Response.json(summary);
+  return answer("GET /datasets/{name}/releases/{release}", summary);
 });

@@ -1,5 +1,5 @@
 import { recordSolversPage } from "@/lib/server/solvers/record-solvers-page";
-import { apiRoute, parseSearchParams, pathSegment } from "@/lib/server/http";
+import { answer, apiRoute, parseSearchParams, pathSegment } from "@/lib/server/http";
 import { recordSolversQuerySchema } from "@/lib/validation/solutions";
 
 /** GET /api/v1/datasets/{name}/solutions/records?unsolved=1&cursor=&limit= → a page of records with the models that solve each (k of n). */
@@ -12,5 +12,5 @@ export const GET = apiRoute<{ name: string }>("records:read", async ({ request, 
     cursor: cursor ?? null,
     limit,
   });
-  return Response.json(page);
+  return answer("GET /datasets/{name}/solutions/records", page);
 });

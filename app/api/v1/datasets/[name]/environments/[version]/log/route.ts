@@ -1,6 +1,6 @@
 import { environmentLog } from "@/lib/server/environments/environments";
 import { AppError } from "@/lib/server/errors";
-import { apiRoute, pathSegment } from "@/lib/server/http";
+import { answer, apiRoute, pathSegment } from "@/lib/server/http";
 import { environmentVersionSchema } from "@/lib/validation/environments";
 
 /**
@@ -10,5 +10,8 @@ import { environmentVersionSchema } from "@/lib/validation/environments";
 export const GET = apiRoute<{ name: string; version: string }>("datasets:verify", async ({ actor, params }) => {
   const version = environmentVersionSchema.safeParse(params.version);
   if (!version.success) throw new AppError("NOT_FOUND", "Not found.");
-  return Response.json(await environmentLog({ actor, datasetName: pathSegment(params.name), version: version.data }));
+  return answer(
+    "GET /datasets/{name}/environments/{version}/log",
+    await environmentLog({ actor, datasetName: pathSegment(params.name), version: version.data }),
+  );
 });
