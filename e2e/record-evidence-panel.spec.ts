@@ -136,7 +136,7 @@ test("the admin collects each signal and the record page's panel shows it", asyn
   );
 
   // Test strength: no page starts mutation analysis; the documented path is the CLI
-  // (`npx verity evidence`, README), run here against the e2e server's own database and sandbox.
+  // (`npx verity evidence`, docs/features.md), run here against the e2e server's own database and sandbox.
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ["scripts/verity.mjs", "evidence", "--dataset", dataset, "--repeat", "0", "--json"],

@@ -147,7 +147,7 @@ export const API_OPERATIONS: Operation[] = [
       skipInvalid: "1 to import the valid records",
       fileName: "shown in the import log",
       mapping:
-        "another benchmark's format: a shipped mapping (humaneval, mbpp, humaneval-x) or a mapping's JSON (README: Importing other benchmarks)",
+        "another benchmark's format: a shipped mapping (humaneval, mbpp, humaneval-x) or a mapping's JSON (docs/features.md: Importing other benchmarks)",
     },
     body: "application/x-ndjson",
     responses: {

@@ -107,7 +107,7 @@ export function evidenceReasonsOf(facts: SuspicionFacts, weakBelow = WEAK_TESTS_
  * Points per reason. A flaky test is a defect by itself (the record cannot be judged by running it);
  * no model solving a record and the two automatic judges contradicting each other are the strongest
  * pointers to a flawed statement or expected value; weak tests let wrong solutions pass but the
- * record may still be right. Documented in the README; change both together.
+ * record may still be right. Documented in docs/features.md; change both together.
  */
 const REASON_POINTS: Record<EvidenceReason, number> = { flaky: 4, unsolved: 3, critic_vs_execution: 3, weak_tests: 2 };
 

@@ -89,3 +89,12 @@ export type ReleaseSummary = {
   validity: ReleaseValidity;
   disclosure: ReleaseDisclosure;
 };
+
+/** One release in a dataset's list: its name, when it was cut, and its record counts. */
+export type ReleaseListEntry = {
+  name: string;
+  createdAt: Date;
+  records: number;
+  excluded: number;
+  revised: number;
+};

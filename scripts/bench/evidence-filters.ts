@@ -4,7 +4,8 @@
 // record in four — times the agreement page's signal-vs-people table, the dataset's evidence filters
 // (first page with its count, and a page from the middle), the review page's evidence queues (a page
 // and the four counts), and creating a suspicion-ordered campaign over every record. In-process, one
-// request at a time. Writes docs/benchmarks.md.
+// request at a time; the dataset page's and review page's counts again with the most delta rows a
+// read sums before folding them. Writes docs/benchmarks.md.
 //
 //   npm run bench:evidence-filters [-- --requests 10 --no-write]
 import { loadavg } from "node:os";
@@ -138,6 +139,55 @@ async function main(): Promise<void> {
         ),
       ),
     );
+    // The kept counts with the most delta rows a read sums before it folds them (just under
+    // FOLD_AFTER_DELTAS of lib/server/evidence/reasons.ts): pairs of +1 and -1 on the masks in use,
+    // as writers moving records back and forth leave them; the answers stay the same.
+    await client.query(
+      `INSERT INTO "EvidenceCountDelta" ("datasetId", language, reasons, delta)
+       SELECT c."datasetId", c.language, c.reasons, d FROM (
+         SELECT "datasetId", language, reasons, row_number() OVER () AS n FROM "EvidenceCount"
+          WHERE "datasetId" = (SELECT id FROM "Dataset" WHERE name = $1)) c,
+         generate_series(1, 499) g, (VALUES (1), (-1)) v(d)
+       WHERE g % (SELECT count(*) FROM "EvidenceCount" WHERE "datasetId" = (SELECT id FROM "Dataset" WHERE name = $1)) = c.n - 1`,
+      [DATASET],
+    );
+    await client.query(
+      `INSERT INTO "CampaignEvidenceCountDelta" ("campaignId", language, reasons, delta)
+       SELECT c."campaignId", c.language, c.reasons, d FROM (
+         SELECT "campaignId", language, reasons, row_number() OVER () AS n FROM "CampaignEvidenceCount"
+          WHERE "campaignId" = $1) c,
+         generate_series(1, 499) g, (VALUES (1), (-1)) v(d)
+       WHERE g % (SELECT count(*) FROM "CampaignEvidenceCount" WHERE "campaignId" = $1) = c.n - 1`,
+      [campaignId],
+    );
+    const pending = await client.query<{ records: string; items: string }>(
+      `SELECT (SELECT count(*) FROM "EvidenceCountDelta") AS records, (SELECT count(*) FROM "CampaignEvidenceCountDelta") AS items`,
+    );
+    const withDeltas = `${Number(pending.rows[0].records)} / ${Number(pending.rows[0].items)} delta rows not folded`;
+    rows.push(
+      measuredRow(
+        `dataset page, Look at = weak_tests: first 50 rows + the count, ${withDeltas}`,
+        await measureRequests(
+          requests,
+          () =>
+            browseRecords({ actor: reviewer, datasetName: DATASET, filters: { evidence: "weak_tests" }, limit: 50 }),
+          warmUp,
+        ),
+      ),
+    );
+    rows.push(
+      measuredRow(
+        `review page: the four evidence-queue counts, ${withDeltas}`,
+        await measureRequests(
+          requests,
+          () => countEvidenceQueues({ actor: reviewer, campaignId, filters: {} }),
+          warmUp,
+        ),
+      ),
+    );
+    await client.query(`SELECT verity_fold_evidence_counts(id) FROM "Dataset" WHERE name = $1`, [DATASET]);
+    await client.query(`SELECT verity_fold_campaign_evidence_counts($1)`, [campaignId]);
+
     const suspicion = await measureRequests(
       Math.min(3, requests),
       async (index) => {

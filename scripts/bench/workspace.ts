@@ -2,7 +2,7 @@
 // Playwright) labels the demo dataset at 1440×900 against a production build: for each item, the
 // keys pressed and the time from the submitting key to the next item being ready (its heading
 // shown, the form cleared and answering keys; and, separately, its code rendered). Valid labels
-// take V, Enter; invalid ones I, 1, Enter. With --screenshots it also takes the README's images.
+// take V, Enter; invalid ones I, 1, Enter. With --screenshots it also takes the workspace images of docs/features.md.
 //
 // The browser is started for a quiet run and its pages reach this machine only (browser.ts).
 //

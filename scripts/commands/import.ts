@@ -44,7 +44,7 @@ export function registerImportCommands(program: Command): void {
     .option("--skip-invalid", "import the valid records and list the skipped ones", false)
     .option(
       "--mapping <name|file.json>",
-      "read another benchmark's format: humaneval, mbpp, humaneval-x, or a mapping file (README: Importing other benchmarks)",
+      "read another benchmark's format: humaneval, mbpp, humaneval-x, or a mapping file (docs/features.md: Importing other benchmarks)",
     )
     .option("--json", "print one JSON summary object as the last line", false)
     .description("Import benchmark records into a dataset.")

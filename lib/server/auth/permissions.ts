@@ -1,4 +1,5 @@
 // The one permission table: every mutation and protected read names a scope from it.
+import { CRITIC_READING_REASONS, type EvidenceReason } from "@/lib/evidence/suspicion";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 export const SCOPES = [
@@ -120,4 +121,13 @@ export function personIdOf(actor: Actor | SystemActor): string | null {
 export function can(actor: Pick<Actor, "role"> | SystemActor | null | undefined, scope: Scope): boolean {
   if (!actor) return false;
   return isSystemActor(actor) ? SYSTEM_SCOPES[actor.reason].includes(scope) : ROLE_SCOPES[actor.role].includes(scope);
+}
+
+/**
+ * The scope that finding records by an evidence reason needs: a reason that reads the critic beside
+ * execution is for people who review (a campaign may keep the critic from annotators); the others
+ * only need to read records.
+ */
+export function evidenceReasonScope(reason: EvidenceReason): Scope {
+  return CRITIC_READING_REASONS.includes(reason) ? "reviews:write" : "records:read";
 }

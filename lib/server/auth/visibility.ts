@@ -238,6 +238,37 @@ export function evidenceHiddenRecordWhere(actor: Viewer): Prisma.RecordWhereInpu
   return { campaignItems: { some: hidingItemWhere(actor, EVIDENCE_HIDING) } };
 }
 
+/**
+ * For a reviewer or admin, the records of a dataset whose evidence or critic a campaign keeps from
+ * them for now, each with what it keeps: by the rules of evidenceHiddenRecordWhere and
+ * criticHiddenRecordWhere, that is the blind or evidence-hiding items they hold unlabelled (a
+ * handful), so kept counts can leave them out. Null for an annotator, whose hidden records are every
+ * item of such campaigns in their languages they have not labelled: their counts filter record by record.
+ */
+export async function heldHiddenRecords(
+  actor: Viewer,
+  datasetId: string,
+): Promise<Map<number, { evidence: boolean; critic: boolean }> | null> {
+  if (isAnnotator(actor)) return null;
+  const inDataset: Prisma.CampaignItemWhereInput = { record: { datasetId } };
+  const [evidence, critic] = await Promise.all([
+    prisma().campaignItem.findMany({
+      where: { AND: [inDataset, hidingItemWhere(actor, EVIDENCE_HIDING)] },
+      select: { recordId: true },
+      distinct: ["recordId"],
+    }),
+    prisma().campaignItem.findMany({
+      where: { AND: [inDataset, criticHidingItemWhere(actor)] },
+      select: { recordId: true },
+      distinct: ["recordId"],
+    }),
+  ]);
+  const hidden = new Map<number, { evidence: boolean; critic: boolean }>();
+  for (const { recordId } of evidence) hidden.set(recordId, { evidence: true, critic: false });
+  for (const { recordId } of critic) hidden.set(recordId, { evidence: hidden.has(recordId), critic: true });
+  return hidden;
+}
+
 /** Of the given records, those whose automatic evidence the actor may not see yet. */
 export async function evidenceHiddenRecordIds({
   actor,

@@ -1,4 +1,4 @@
-// A campaign's seed is hidden from annotators, but a guessable one (`s1`, the README's `42`) could
+// A campaign's seed is hidden from annotators, but a guessable one (`s1`, docs/features.md's `42`) could
 // be found by trying seeds against the items an annotator is served; with it the whole sample, and
 // so every gold record (anything served outside it), would follow. The sample is drawn under a
 // keyed hash of the seed: the same seed still draws the same sample on this install, and a larger

@@ -2,8 +2,9 @@
 // "SQL rules"). This finds the writes — Prisma's create/update/upsert/delete on the table's model
 // and raw INSERT/UPDATE/DELETE — and asks for a comment naming prisma/sql in the lines just above;
 // and every file such a comment names must exist, so a renamed rule cannot leave comments behind.
-// Tables whose triggers all watch chosen columns (`UPDATE OF`: Campaign, Record) are left to review:
-// only some of their updates run anything, and their comments are checked for existing files too.
+// Triggers that watch chosen columns (`UPDATE OF`: Campaign, Record's updates) are left to review:
+// only some of the updates run anything, and their comments are checked for existing files too.
+// BEFORE triggers count as AFTER ones do.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -27,12 +28,18 @@ const FILES = [...sourceFiles("lib/server"), ...sourceFiles("app"), ...sourceFil
 function tablesWithTriggers(): { table: string; events: Set<string> }[] {
   const byTable = new Map<string, Set<string>>();
   for (const file of readRuleFiles().filter((rule) => rule.kind === "trigger")) {
-    const event = /\bAFTER\s+(INSERT|DELETE|UPDATE(\s+OF)?)\b/i.exec(file.text);
-    expect(event, `${file.path} states its event`).not.toBeNull();
-    if (event![2]) continue;
+    // AFTER or BEFORE, one event or several joined by OR (BEFORE INSERT OR UPDATE OF a, b).
+    const clause =
+      /\b(?:AFTER|BEFORE)\s+((?:INSERT|DELETE|UPDATE)(?:\s+OF\s+[\w", ]+?)?(?:\s+OR\s+(?:INSERT|DELETE|UPDATE)(?:\s+OF\s+[\w", ]+?)?)*)\s+ON\b/i.exec(
+        file.text,
+      );
+    expect(clause, `${file.path} states its event`).not.toBeNull();
     const events = byTable.get(file.table!) ?? new Set<string>();
-    events.add(event![1].toUpperCase());
-    byTable.set(file.table!, events);
+    for (const event of clause![1].split(/\s+OR\s+/i)) {
+      const [, name, columns] = /^(INSERT|DELETE|UPDATE)(\s+OF\b)?/i.exec(event.trim())!;
+      if (!columns) events.add(name.toUpperCase());
+    }
+    if (events.size > 0) byTable.set(file.table!, events);
   }
   return [...byTable].map(([table, events]) => ({ table, events }));
 }

@@ -373,6 +373,8 @@ async function insertBatch(
   datasetId: string,
   batch: (ParsedRecord & { line: number })[],
 ): Promise<string[]> {
+  // Runs prisma/sql triggers/Record.Record_keep_evidence.sql (a new record's evidence reasons: none
+  // yet) and triggers/Record.Record_count_evidence_insert.sql (nothing to count for a mask of 0).
   const { rows } = await client.query<{ id: number; key: string; language: string }>(
     `INSERT INTO "Record" ("datasetId", key, line, language, difficulty, question, "canonicalSolution", "demoTestFunc", "fullTestFunc", extra)
      SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[])

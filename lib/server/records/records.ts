@@ -3,6 +3,7 @@ import "server-only";
 import { type CriticVerdict, storedCriticRules } from "@/lib/records/critic";
 import type { EvidenceReason } from "@/lib/evidence/suspicion";
 import { NO_EVIDENCE, type RecordEvidence } from "@/lib/evidence/types";
+import type { DatasetFacets, RecordListItem } from "@/lib/records/types";
 import { OUTCOME_FILTERS, type OutcomeFilter } from "@/lib/records/verification";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
@@ -12,7 +13,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 import { prisma } from "@/lib/server/db/client";
 import { evidenceOfRecords } from "@/lib/server/evidence/evidence";
-import { evidenceReasonWhere } from "@/lib/server/evidence/reasons";
+import { countEvidenceReasons, evidenceReasonWhere } from "@/lib/server/evidence/reasons";
 import {
   criticAsSeen,
   criticHiddenRecordIds,
@@ -84,23 +85,6 @@ export type RecordView = {
   isExecutionHidden: boolean;
   /** A campaign showing less than "all but the critic" keeps this record's evidence from the actor for now. */
   isEvidenceHidden: boolean;
-};
-
-type RecordListItem = {
-  id: number;
-  key: string;
-  line: number;
-  language: string;
-  difficulty: string | null;
-  title: string;
-  criticPass: boolean | null;
-  hasCritic: boolean;
-  isCriticHidden: boolean;
-  isExecutionHidden: boolean;
-  executableValid: boolean | null;
-  verificationOutcome: string | null;
-  /** Repeated runs gave different outcomes (true), the same (false); null until checked. */
-  flaky: boolean | null;
 };
 
 export type RecordFilters = {
@@ -208,6 +192,24 @@ async function columnFilterWhere(
   };
 }
 
+/**
+ * How many of a dataset's records match the filters: under an evidence reason alone (in one language
+ * or all) from the kept counts (countEvidenceReasons), else by counting the matches of `where`.
+ */
+async function countRecords(
+  actor: Actor,
+  datasetId: string,
+  filters: RecordFilters,
+  where: Prisma.RecordWhereInput,
+): Promise<number> {
+  const { evidence, weakBelow, language, ...others } = filters;
+  if (!evidence || Object.values(others).some((value) => value !== undefined && value !== "")) {
+    return prisma().record.count({ where });
+  }
+  const counts = await countEvidenceReasons({ actor, datasetId, reasons: [evidence], language, weakBelow });
+  return counts[evidence];
+}
+
 async function findDatasetId(actor: Actor, name: string): Promise<string> {
   const dataset = await prisma().dataset.findFirst({
     where: { name, ...visibleDatasetWhere(actor) },
@@ -310,7 +312,7 @@ export async function browseRecords({
         critic: { select: { overallPass: true } },
       },
     }),
-    prisma().record.count({ where }),
+    countRecords(actor, datasetId, filters, where),
   ]);
   const recordIds = rows.map((row) => row.id);
   const [hidden, evidenceHidden, executionHidden] = await Promise.all([
@@ -357,7 +359,13 @@ export async function getRecord({ actor, id }: { actor: Actor; id: number }): Pr
 }
 
 /** The languages and difficulties present in a dataset, for filter menus. Scope: records:read. */
-export async function datasetFacets({ actor, datasetName }: { actor: Actor; datasetName: string }) {
+export async function datasetFacets({
+  actor,
+  datasetName,
+}: {
+  actor: Actor;
+  datasetName: string;
+}): Promise<DatasetFacets> {
   assertCan(actor, "records:read");
   const datasetId = await findDatasetId(actor, datasetName);
   const [languages, difficulties] = await Promise.all([

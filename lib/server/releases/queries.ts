@@ -10,6 +10,7 @@ import type {
   EntryReason,
   LanguageCounts,
   ReleaseDisclosure,
+  ReleaseListEntry,
   ReleaseRule,
   ReleaseSummary,
   ReleaseValidity,
@@ -297,14 +298,6 @@ export async function findRelease({
     },
   };
 }
-
-export type ReleaseListEntry = {
-  name: string;
-  createdAt: Date;
-  records: number;
-  excluded: number;
-  revised: number;
-};
 
 /** A dataset's releases, newest first, a page at a time (the cursor is the last name). Scope: releases:read. */
 export async function listReleases({

@@ -259,6 +259,23 @@ describe("kept agreement counts", () => {
     expect((await readCampaignAgreement({ actor: admin, campaignId })).humanVsCritic.confusion.bothInvalid).toBe(1);
   });
 
+  it("schedule a count when the page finds a slow count behind within its gap, so no view leaves the log uncounted", async () => {
+    const campaignId = await campaignOver({ count: 2, blind: false });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    await readCampaignAgreement({ actor: admin, campaignId });
+    // Counted just now as if it had taken 300 ms: slow enough to answer from, the next count 1.5 s later.
+    await keptAsSlow(campaignId, 300, 0);
+    const claim = await claimNextItem({ actor: ann, campaignId });
+    await submitAnnotation({ actor: ann, itemId: claim!.itemId, input: { ...label, valid: true } });
+    expect(await changesOf(campaignId)).toBe(1);
+    expect((await readCampaignAgreement({ actor: admin, campaignId })).changedSince).toBe(true);
+    // No further page view: the count the view scheduled runs once the gap is over and empties the log.
+    await expect.poll(() => changesOf(campaignId), { timeout: 15_000, interval: 250 }).toBe(0);
+    const counted = await readCampaignAgreement({ actor: admin, campaignId });
+    expect(counted.changedSince).toBe(false);
+    expect(counted.humanVsCritic.items).toBe(1);
+  });
+
   it("log every write the figures count, so the kept count falls behind, and not a claim", async () => {
     const campaignId = await campaignOver({ count: 2, blind: false });
     const ann = await makeUser("ANNOTATOR", ["python"]);

@@ -303,11 +303,33 @@ export function recountGapMs(countMs: number): number {
   return Math.min(60_000, Math.max(1_000, 5 * countMs));
 }
 
+/** Background counts waiting for their gap to pass, by campaign: one per campaign in this process. */
+const countsScheduled = new Map<string, NodeJS.Timeout>();
+
+/**
+ * Counts a campaign in the background once `inMs` has passed (at once when it has), unless a count is
+ * already under way or scheduled: every page view that finds the count behind leaves one coming, so
+ * the change log is counted and emptied even if nobody opens the page again.
+ */
+function countInBackground(campaignId: string, inMs: number): void {
+  if (countsUnderWay.has(campaignId) || countsScheduled.has(campaignId)) return;
+  const start = () => {
+    countsScheduled.delete(campaignId);
+    countOnce(campaignId).catch((error: unknown) =>
+      console.error(`verity: counting the agreement of campaign ${campaignId} failed:`, error),
+    );
+  };
+  if (inMs <= 0) return start();
+  // Unreferenced: a waiting count never keeps a CLI or test process alive.
+  countsScheduled.set(campaignId, setTimeout(start, inMs).unref());
+}
+
 /**
  * The agreement page's figures. A campaign whose count is quick (or never counted) is counted first,
  * as the API does. For a slow one the page answers from the kept count at once: it says when that
- * was counted and whether anything changed since (`changedSince`), and starts a background count —
- * one at a time per campaign, spaced by `recountGapMs` — whose figures the page shows once done.
+ * was counted and whether anything changed since (`changedSince`), and starts or schedules a
+ * background count — one at a time per campaign, spaced by `recountGapMs` — whose figures the page
+ * shows once done.
  * Scope: reports:export.
  */
 export async function readCampaignAgreement({ actor, campaignId }: { actor: Actor; campaignId: string }) {
@@ -321,11 +343,7 @@ export async function readCampaignAgreement({ actor, campaignId }: { actor: Acto
   else {
     counted = kept;
     changedSince = true;
-    if (Date.now() - kept.countedAt.getTime() >= recountGapMs(kept.countMs)) {
-      countOnce(campaignId).catch((error: unknown) =>
-        console.error(`verity: counting the agreement of campaign ${campaignId} failed:`, error),
-      );
-    }
+    countInBackground(campaignId, kept.countedAt.getTime() + recountGapMs(kept.countMs) - Date.now());
   }
   return { ...(await agreementFigures(campaign, counted)), countedAt: counted.countedAt.toISOString(), changedSince };
 }

@@ -9,14 +9,14 @@ import { AppError } from "@/lib/server/errors";
 
 import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { prisma } from "@/lib/server/db/client";
-import { evidenceReasonWhere } from "@/lib/server/evidence/reasons";
+import { countEvidenceReasons, evidenceReasonItemWhere } from "@/lib/server/evidence/reasons";
 
 // The review page's evidence queues: a campaign's items whose record the automatic evidence points at
 // (weak tests, flaky, solved by no model, critic and execution disagree), labelled or not, in
-// campaign order. Unlike the label queues (verity_review_reasons, kept on the item), membership here
-// depends on the record alone, so it is read from the record's columns through the same conditions
-// as the dataset's filters (lib/server/evidence/reasons.ts). Gold items are never listed: they only
-// measure annotators.
+// campaign order. Membership depends on the record alone: the item carries its record's mask of
+// reasons (CampaignItem.evidenceReasons, kept by triggers) and is read through the same conditions as
+// the dataset's filters (lib/server/evidence/reasons.ts); the counts add up the campaign's kept counts
+// per mask. Gold items are never listed nor counted: they only measure annotators.
 
 const EVIDENCE_QUEUE_PAGE_SIZE = 50;
 
@@ -33,7 +33,7 @@ async function queueItemWhere(
     campaignId,
     gold: false,
     ...(filters.language ? { language: filters.language } : {}),
-    record: await evidenceReasonWhere({ actor, reason, weakBelow: filters.weakBelow }),
+    ...(await evidenceReasonItemWhere({ actor, reason, weakBelow: filters.weakBelow })),
   };
 }
 
@@ -138,21 +138,24 @@ export async function listEvidenceQueue({
   };
 }
 
-/** How many items each evidence queue holds under the filters (a count per queue). */
+/** How many items each evidence queue holds under the filters (a count per queue), from the kept counts. */
 async function countQueues(
   actor: Actor,
   campaignId: string,
   filters: Omit<EvidenceQueueFilters, "reason">,
 ): Promise<Record<EvidenceReason, number>> {
-  const counts = await Promise.all(
-    EVIDENCE_REASONS.map(async (reason) =>
-      prisma().campaignItem.count({ where: await queueItemWhere(actor, campaignId, filters, reason) }),
-    ),
-  );
-  return Object.fromEntries(EVIDENCE_REASONS.map((reason, index) => [reason, counts[index]])) as Record<
-    EvidenceReason,
-    number
-  >;
+  const campaign = await prisma().campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: { datasetId: true },
+  });
+  return countEvidenceReasons({
+    actor,
+    datasetId: campaign.datasetId,
+    campaignId,
+    reasons: EVIDENCE_REASONS,
+    language: filters.language,
+    weakBelow: filters.weakBelow,
+  });
 }
 
 /**

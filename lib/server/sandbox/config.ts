@@ -25,11 +25,11 @@ export type SandboxConfig = {
   jobFolderMb: number;
   /** The bubblewrap binary to use; null means look it up on PATH. */
   bwrapPath: string | null;
-  /** Interactive runs one user may have going at once (in this process). */
+  /** Interactive runs one user may have going at once, on all app instances together (run leases in PostgreSQL). */
   runsPerUser: number;
-  /** Interactive runs that may wait for a free sandbox slot before new ones are refused. */
+  /** Interactive runs that may wait for a free sandbox slot on this app instance before new ones are refused. */
   runQueue: number;
-  /** The cgroup v2 folder job cgroups are made under; null means this process's own cgroup. */
+  /** The cgroup v2 folder job cgroups are made under; null means this process's own cgroup (cgroup v1 ignores it). */
   cgroupParent: string | null;
   /** Where dataset environments are built from (the install script's registries: the same variables). */
   registries: EnvironmentRegistries;
@@ -54,8 +54,9 @@ const backendSchema = z.enum(["local", "acb"]);
 const languageSchema = z.enum(LANGUAGES);
 
 /**
- * The sandbox's variables (VERITY_SANDBOX*, see docs/sandbox.md): a part of the one configuration
- * schema in lib/server/config.ts, which parses them with the rest.
+ * The sandbox's variables (VERITY_SANDBOX*, VERITY_BWRAP, VERITY_RUNS_PER_USER, VERITY_RUN_QUEUE and
+ * the registries dataset environments are built from; docs/sandbox.md, "Configuration"): a part of
+ * the one configuration schema in lib/server/config.ts, which parses them with the rest.
  */
 export const sandboxSettings = {
   VERITY_SANDBOX: z

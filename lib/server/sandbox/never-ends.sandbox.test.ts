@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import { readConformanceCases } from "./conformance";
-import { ALONE_WALL_FACTOR, createLocalBackend } from "./local";
+import { createLocalBackend } from "./local";
+import { ALONE_WALL_FACTOR } from "./local-job";
 import { stepTimeoutMs } from "./recipes";
 import { runSteadily } from "./steady";
 

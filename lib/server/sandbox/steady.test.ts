@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { ALONE_WALL_FACTOR, stepLimits } from "./local";
+import { ALONE_WALL_FACTOR, stepLimits } from "./local-job";
 import { inconclusiveReason, judgedAlone, runSteadily } from "./steady";
 import type { Outcome, RunOptions, RunRequest, SandboxResult } from "./types";
 

@@ -2,7 +2,7 @@ import "server-only";
 
 import { LANGUAGES } from "@/lib/records/languages";
 import { ACB_REQUEST_LIMIT_MS } from "@/lib/server/sandbox/acb";
-import { ALONE_WALL_FACTOR } from "@/lib/server/sandbox/local";
+import { ALONE_WALL_FACTOR } from "@/lib/server/sandbox/local-job";
 import { getRecipe, stepTimeoutMs } from "@/lib/server/sandbox/recipes";
 
 // A verification job runs the demo test, then the full test.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { CPU_ACCOUNTING_SLACK, isCpuBudgetSpent, isolationFailure, limitFired, stepRlimits } from "./local";
+import { CPU_ACCOUNTING_SLACK, isCpuBudgetSpent, isolationFailure, limitFired, stepRlimits } from "./local-job";
 import type { StepRun } from "./run-step";
 
 const step: StepRun = {

@@ -1,0 +1,191 @@
+import "server-only";
+
+import { loadavg } from "node:os";
+import { stat } from "node:fs/promises";
+
+import { ENVIRONMENT_MOUNT, type RunEnvironment, withEnvironment } from "./environment";
+import { SandboxError } from "./errors";
+import type { IsolationProbe } from "./local-isolation";
+import { type JobResult, type JobRunner, stepLimits } from "./local-job";
+import type { ToolchainProbe } from "./local-toolchain";
+import { type Recipe, stepTimeoutMs, type StepOutcome } from "./recipes";
+import { recipeFor } from "./recipes/profiles";
+import { parseRunRequest } from "./request";
+import type { StepRun } from "./run-step";
+import type { Semaphore } from "./semaphore";
+import {
+  DEFAULT_TIMEOUT_MS,
+  type RunOptions,
+  type RunRequest,
+  type SandboxLanguage,
+  type SandboxResult,
+} from "./types";
+
+/** What a local run uses of its backend: the probes, the job runner and the slots. */
+export type LocalRunParts = {
+  isolation: IsolationProbe;
+  toolchains: ToolchainProbe;
+  jobs: JobRunner;
+  semaphore: Semaphore;
+};
+
+function toStepOutcome(step: StepRun): StepOutcome {
+  return { exitCode: step.exitCode, timedOut: step.timedOut, stdout: step.stdout, stderr: step.stderr };
+}
+
+/** Puts a recipe's note on a reference quirk above the compiler's output. */
+function withReferenceNote(note: string | null | undefined, compileOutput: string | null): string | null {
+  if (!note) return compileOutput;
+  return compileOutput ? `${note}\n${compileOutput}` : note;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+}
+
+/** Throws SANDBOX_UNAVAILABLE when the language's toolchain is not in the sandbox (probed again if it was not). */
+async function requireToolchain(toolchains: ToolchainProbe, language: SandboxLanguage): Promise<void> {
+  const found = await toolchains.toolchain(language, { isRecheck: true });
+  if (!found.isFound) {
+    throw new SandboxError(
+      "SANDBOX_UNAVAILABLE",
+      `${language} cannot run locally: toolchain not found in the sandbox (${found.missing.join(", ")}); ` +
+        `route it to the acb backend, e.g. VERITY_SANDBOX_ROUTES=${language}:acb`,
+    );
+  }
+}
+
+/** Throws SANDBOX_UNAVAILABLE when the dataset environment a run names is not on disk. */
+async function requireEnvironment(environment: RunEnvironment | null): Promise<void> {
+  if (environment && !(await isFolder(environment.hostDir))) {
+    throw new SandboxError(
+      "SANDBOX_UNAVAILABLE",
+      `the dataset environment version ${environment.version} is missing at ${environment.hostDir}; build it again`,
+    );
+  }
+}
+
+/** The result of a job's compile and run steps, over the fields every result of the request shares. */
+function jobResult(
+  base: SandboxResult,
+  recipe: Recipe,
+  job: JobResult,
+  facts: { referenceNote?: string | null; toolchain: string | null; waitMs: number },
+): SandboxResult {
+  const compileRun = recipe.compile ? (job.runs[0] ?? null) : null;
+  const runRun = recipe.compile ? (job.runs[1] ?? null) : (job.runs[0] ?? null);
+  const last = runRun ?? compileRun;
+  return {
+    ...base,
+    outcome: recipe.classify({
+      syntaxError: false,
+      compile: compileRun ? toStepOutcome(compileRun) : null,
+      run: runRun ? toStepOutcome(runRun) : null,
+    }),
+    exitCode: last?.exitCode ?? null,
+    signal: last?.signal ?? null,
+    stdout: runRun?.stdout ?? "",
+    stderr: runRun?.stderr ?? "",
+    compileOutput: withReferenceNote(
+      facts.referenceNote,
+      compileRun ? `${compileRun.stdout}${compileRun.stderr}` : null,
+    ),
+    timeMs: job.runs.reduce((sum, step) => sum + step.wallMs, 0),
+    compileMs: compileRun?.wallMs ?? null,
+    runMs: runRun?.wallMs ?? null,
+    toolchain: facts.toolchain,
+    memoryKb: job.memoryKb,
+    limit: job.limit,
+    stdoutTruncated: runRun?.stdoutTruncated ?? false,
+    stderrTruncated: runRun?.stderrTruncated ?? false,
+    cpuMs: last?.cpuMs ?? null,
+    timedOutBy: last?.timedOut ? (last.isCpuBudgetSpent ? "cpu" : "wall") : null,
+    waitMs: facts.waitMs,
+    loadAverage: Math.round(loadavg()[0] * 100) / 100,
+    verdictNote: null,
+  };
+}
+
+/**
+ * Runs one record's test on the local backend: splices it with its language's recipe, checks the
+ * isolation, the toolchain and the dataset environment, waits for a slot and runs compile then run
+ * in one job. Throws SandboxError when no run can happen; every run that happened is a result.
+ */
+export async function runLocally(
+  parts: LocalRunParts,
+  input: RunRequest,
+  runOptions: RunOptions = {},
+): Promise<SandboxResult> {
+  const request = parseRunRequest(input);
+  const baseRecipe = recipeFor(request.language, request.profile);
+  const spliced = baseRecipe.splice(request.solution, request.test);
+  const result: SandboxResult = {
+    outcome: "INTERNAL_ERROR",
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    compileOutput: null,
+    timeMs: 0,
+    memoryKb: null,
+    limit: null,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    program: spliced.program,
+    backend: "local",
+    language: request.language,
+    environmentVersion: request.environment?.version ?? null,
+  };
+  if (spliced.syntaxError) {
+    return {
+      ...result,
+      outcome: baseRecipe.classify({ syntaxError: true, compile: null, run: null }),
+      stderr: `Syntax check failed: ${spliced.syntaxError}`,
+    };
+  }
+  const status = await parts.isolation.requireIsolation();
+  await requireToolchain(parts.toolchains, request.language);
+  const environment = request.environment ?? null;
+  await requireEnvironment(environment);
+  // Inside bubblewrap the environment is at /env; unwrapped (unsafe mode) programs read the host folder.
+  const recipe = withEnvironment(
+    baseRecipe,
+    environment,
+    status.mode === "bubblewrap" ? ENVIRONMENT_MOUNT : (environment?.hostDir ?? ENVIRONMENT_MOUNT),
+  );
+  const { signal, isExclusive, isJudgedByCpuTime } = runOptions;
+  const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const steps = [recipe.compile, recipe.run]
+    .filter((step) => step !== null)
+    .map((step) => ({
+      argv: step.argv,
+      ...stepLimits(timeoutMs, isExclusive === true || isJudgedByCpuTime === true),
+    }));
+  const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
+  const queuedAt = performance.now();
+  let waitMs = 0;
+  const job = await parts.semaphore
+    .use(
+      () => {
+        waitMs = Math.round(performance.now() - queuedAt);
+        return parts.jobs.runJob(
+          status,
+          spliced.files,
+          recipe.env,
+          steps,
+          (step) => !step.timedOut && step.exitCode === 0,
+          signal,
+          environment?.hostDir,
+        );
+      },
+      signal,
+      { isExclusive },
+    )
+    .catch((error: unknown) => parts.isolation.forgetBrokenIsolation(signal?.aborted ? cancelled() : error));
+  if (signal?.aborted) throw cancelled();
+  const toolchain = await parts.toolchains.toolchainVersion(request.language);
+  return jobResult(result, recipe, job, { referenceNote: spliced.referenceNote, toolchain, waitMs });
+}

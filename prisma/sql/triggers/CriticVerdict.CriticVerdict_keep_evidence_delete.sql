@@ -1,0 +1,4 @@
+-- After DELETE on "CriticVerdict" (each statement): keeps the evidence reasons of their records. Runs
+-- functions/verity_evidence_sources_changed.sql.
+CREATE TRIGGER "CriticVerdict_keep_evidence_delete" AFTER DELETE ON "CriticVerdict"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_evidence_sources_changed();

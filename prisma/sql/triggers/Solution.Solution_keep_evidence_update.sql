@@ -1,0 +1,4 @@
+-- After UPDATE on "Solution" (each statement): keeps the evidence reasons of their records. Runs
+-- functions/verity_evidence_sources_changed.sql.
+CREATE TRIGGER "Solution_keep_evidence_update" AFTER UPDATE ON "Solution"
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION verity_evidence_sources_changed();
