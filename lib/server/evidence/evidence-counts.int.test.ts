@@ -17,7 +17,7 @@ import { combinations, plantEvidence } from "@/lib/testing/evidence";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 import { criticHiddenRecordWhere, evidenceHiddenRecordWhere } from "@/lib/server/auth/visibility";
-import { createCampaign } from "@/lib/server/campaigns/campaigns";
+import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { browseRecords } from "@/lib/server/records/records";
