@@ -576,11 +576,13 @@ const OPERATIONS = [
     method: "POST",
     path: "/campaigns/{id}/claim",
     scope: "labels:write",
-    summary: "Claim the caller's next item with a lease.",
+    summary:
+      "Claim the caller's next item with a lease. Claims that name no client share one lease (a second claim answers the same item); a script running several clients under one token names each, and each holds a lease of its own.",
+    body: "optional {client?: 1–64 of A–Z a–z 0–9 . _ -}",
     responses: {
       200: "{item: {id, campaignId}, record (with verificationOutcome, without executableValid), leaseExpiresAt, categories}; or, when the only items left for the caller are leased by other annotators, {item: null, withOthers, nextLeaseEndsAt, message}: claim again later, as they come back if a lease runs out",
       204: "Nothing left for the caller, now or later.",
-      409: "The campaign is paused, closed or archived.",
+      409: "The campaign is paused, closed or archived, or the caller already holds 16 running leases in it (label or skip one first).",
       ...errors,
     },
     response: z.union([claimResponseSchema, claimWithOthersResponseSchema]),

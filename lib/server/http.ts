@@ -160,11 +160,26 @@ export async function readBody(request: Request, maxBytes: number): Promise<Uint
  * a cookie-authenticated one must say it is JSON (415 otherwise), which no cross-site HTML form can.
  */
 export async function readJson(request: Request): Promise<unknown> {
+  assertJsonType(request);
+  return parseJson(await readBody(request, MAX_JSON_BYTES));
+}
+
+/** As {@link readJson}, for a route whose body may be left out: no body at all reads as `undefined`. */
+export async function readOptionalJson(request: Request): Promise<unknown> {
+  const body = await readBody(request, MAX_JSON_BYTES);
+  if (body.byteLength === 0) return undefined;
+  assertJsonType(request);
+  return parseJson(body);
+}
+
+function assertJsonType(request: Request): void {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (!isTokenRequest(request) && type !== "application/json") {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON, with Content-Type: application/json.");
   }
-  const body = await readBody(request, MAX_JSON_BYTES);
+}
+
+function parseJson(body: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(body));
   } catch {

@@ -253,6 +253,18 @@ export const campaignStatusResponseSchema = z.strictObject({
   endedLeases: z.number().int().min(0),
 });
 
+/**
+ * `POST /api/v1/campaigns/{id}/claim`'s optional body: the client's own name, so each of a script's
+ * parallel clients under one token holds a lease of its own (without one, all claims of the person
+ * share one lease, as the browser's tabs do).
+ */
+export const claimRequestSchema = z.strictObject({
+  client: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "A client name is 1 to 64 letters, digits, dots, dashes or underscores.")
+    .optional(),
+});
+
 /** `POST /api/v1/campaigns/{id}/claim` (200; 204 without a body when nothing is left). */
 /**
  * `POST /api/v1/campaigns/{id}/claim` when nothing can be handed to the caller now, but items they

@@ -72,11 +72,15 @@ export async function time<T>(run: () => Promise<T>): Promise<{ value: T; ms: nu
 
 export type Claimed = { status: "claimed"; itemId: string } | { status: "empty" } | { status: "error"; code: number };
 
-/** POST /api/v1/campaigns/{id}/claim with a bearer token; reads the body so the timing covers the whole response. */
-export async function claimItem(base: string, token: string, campaignId: string): Promise<Claimed> {
+/**
+ * POST /api/v1/campaigns/{id}/claim with a bearer token, naming the client when it has a name (each
+ * named client of a token holds its own lease); reads the body so the timing covers the whole response.
+ */
+export async function claimItem(base: string, token: string, campaignId: string, client?: string): Promise<Claimed> {
   const response = await fetch(`${base}/api/v1/campaigns/${campaignId}/claim`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${token}`, ...(client ? { "content-type": "application/json" } : {}) },
+    ...(client ? { body: JSON.stringify({ client }) } : {}),
   });
   if (response.status === 204) return { status: "empty" };
   if (!response.ok) {
@@ -89,15 +93,19 @@ export async function claimItem(base: string, token: string, campaignId: string)
   return { status: "claimed", itemId: item.id };
 }
 
-/** POST /api/v1/items/{id}/annotations (a "valid" label); true when the server acknowledged it. */
-export async function submitLabel(base: string, token: string, itemId: string): Promise<boolean> {
+/**
+ * POST /api/v1/items/{id}/annotations (a "valid" label): "new" when the server stored a new label
+ * (201), "same" when it answered the caller's existing one (200: another client of the same person
+ * had labelled the item), "error" otherwise.
+ */
+export async function submitLabel(base: string, token: string, itemId: string): Promise<"new" | "same" | "error"> {
   const response = await fetch(`${base}/api/v1/items/${itemId}/annotations`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({ valid: true, categories: [], activeMs: 1000 }),
   });
   await response.arrayBuffer();
-  return response.ok;
+  return response.status === 201 ? "new" : response.ok ? "same" : "error";
 }
 
 /** Items holding more assignments or labels than their target, and (item, annotator) pairs assigned twice. */
@@ -120,19 +128,27 @@ export async function countOverAssignment(
   return { overAssigned: Number(overAssigned), duplicates: Number(duplicates) };
 }
 
-/** An annotator as the benchmarks drive one: an API token, and the instance it calls. */
-export type Client = { token: string; base: string };
+/**
+ * A client as the benchmarks drive one: an annotator's API token, the instance it calls and, for one
+ * of several clients under a token, its own name (claimItem).
+ */
+export type Client = { token: string; base: string; name?: string };
 
-/** Closed loop: `clients` claim and submit with no pause for `seconds`. */
+/**
+ * Closed loop: `clients` claim and submit with no pause for `seconds`. `labels` counts new labels
+ * only; `sameLabels` the submits that found the person's label already there (clients sharing a lease).
+ */
 export async function runClosed(clients: Client[], campaignId: string, seconds: number) {
   const claimMs: number[] = [];
   const submitMs: number[] = [];
+  let labels = 0;
+  let sameLabels = 0;
   let errors = 0;
   const deadline = Date.now() + seconds * 1000;
   await Promise.all(
-    clients.map(async ({ token, base }) => {
+    clients.map(async ({ token, base, name }) => {
       while (Date.now() < deadline) {
-        const claim = await time(() => claimItem(base, token, campaignId));
+        const claim = await time(() => claimItem(base, token, campaignId, name));
         if (claim.value.status === "empty") return;
         if (claim.value.status === "error") {
           errors += 1;
@@ -141,10 +157,15 @@ export async function runClosed(clients: Client[], campaignId: string, seconds: 
         claimMs.push(claim.ms);
         const itemId = claim.value.itemId;
         const submit = await time(() => submitLabel(base, token, itemId));
-        if (submit.value) submitMs.push(submit.ms);
-        else errors += 1;
+        if (submit.value === "error") {
+          errors += 1;
+          continue;
+        }
+        submitMs.push(submit.ms);
+        if (submit.value === "new") labels += 1;
+        else sameLabels += 1;
       }
     }),
   );
-  return { claimMs, submitMs, errors };
+  return { claimMs, submitMs, labels, sameLabels, errors };
 }

@@ -3,7 +3,10 @@
 // calling the REST API, spread over the instances in turn:
 //
 // - capacity: closed loop, each client claims and submits with no pause, at concurrency 1, 2, 5, 10,
-//   20, 50: labels/s at saturation and the concurrency at which claim p95 crosses 100 ms;
+//   20, 50: labels/s at saturation and the concurrency at which claim p95 crosses 100 ms; with
+//   --clients-per-annotator K, each annotator's token drives K clients at once, as a labelling
+//   script with parallel workers does (each names itself in its claims; --unnamed-clients leaves the
+//   names out, so a person's clients share one lease, to measure what that costs);
 // - open loop: 50 annotators, each on a schedule fixed in advance (exponential gaps, 6 s on average);
 //   an item's claim is timed from its scheduled start, not from when the client got round to it, so
 //   a slow answer delays — and is charged to — the items scheduled behind it (no coordinated omission).
@@ -15,7 +18,9 @@
 //   npm run bench:queue:capacity   (capacity steps only)
 //   node scripts/run-ts.mjs scripts/bench/queue-scale.ts [--mode both] [--open-seconds 150]
 //     [--annotators 50] [--mean-gap 6] [--step-seconds 15] [--steps 1,2,5,10,20,50] [--instances 2]
-//     [--records 100000] [--database-url URL] [--no-write]
+//     [--records 100000] [--clients-per-annotator 1] [--unnamed-clients] [--database-url URL] [--no-write]
+//   e.g. 2 annotators × 4 clients on one instance:
+//   npm run bench:queue:capacity -- --instances 1 --clients-per-annotator 4 --steps 8
 import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
@@ -46,6 +51,8 @@ const { values: options } = parseArgs({
     steps: { type: "string", default: "1,2,5,10,20,50" },
     instances: { type: "string", default: "2" },
     records: { type: "string", default: "100000" },
+    "clients-per-annotator": { type: "string", default: "1" },
+    "unnamed-clients": { type: "boolean", default: false },
     seed: { type: "string", default: "15" },
     "database-url": { type: "string" },
     "no-write": { type: "boolean", default: false },
@@ -63,6 +70,9 @@ const RECORDS = Number(options.records);
 const benchRun = startBenchRun(MODE === "both" ? "bench:queue-scale" : `bench:queue:${MODE}`, options);
 const PORTS = await chooseAppPorts(options, Number(options.instances));
 const BASES = PORTS.map((port) => `http://127.0.0.1:${port}`);
+const CLIENTS_PER_ANNOTATOR = Number(options["clients-per-annotator"]);
+if (!Number.isInteger(CLIENTS_PER_ANNOTATOR) || CLIENTS_PER_ANNOTATOR < 1)
+  throw new Error(`--clients-per-annotator must be a whole number from 1, got ${options["clients-per-annotator"]}`);
 const CLIENTS = Math.max(ANNOTATORS, ...STEPS);
 const SECRET = "bench-scale-only";
 const PARENT = "## Scale-out (issue: scale-out)";
@@ -124,7 +134,7 @@ async function runOpen(clients: Client[], campaignId: string, starts: number[][]
           continue;
         }
         claimMs.push(claimed - scheduled);
-        const isAcknowledged = await submitLabel(base, token, claim.itemId);
+        const isAcknowledged = (await submitLabel(base, token, claim.itemId)) !== "error";
         const submitted = performance.now();
         if (!isAcknowledged) {
           errors += 1;
@@ -153,7 +163,7 @@ async function main(): Promise<void> {
     const dataset = "bench-queue-scale";
     console.error(`Seeding ${RECORDS.toLocaleString("en-US")} records…`);
     await seedRecords(client, { dataset, count: RECORDS, languages: LANGUAGES });
-    const clients: Client[] = [];
+    const annotators: Client[] = [];
     for (let index = 0; index < CLIENTS; index++) {
       const { actor } = await upsertUserFromCli({
         actor: SYSTEM_ACTOR.cli,
@@ -162,11 +172,19 @@ async function main(): Promise<void> {
         languages: [...LANGUAGES],
       });
       // Annotators alternate between the instances, as a load balancer would spread them.
-      clients.push({
+      annotators.push({
         token: (await createApiToken({ actor: SYSTEM_ACTOR.cli, userId: actor.id, name: `bench-${run}` })).token,
         base: BASES[index % BASES.length],
       });
     }
+    // The capacity steps' clients: each annotator's K clients one after another, so the first c
+    // clients are c ÷ K annotators with all their clients.
+    const capacityClients: Client[] = annotators.flatMap((annotator) =>
+      Array.from({ length: CLIENTS_PER_ANNOTATOR }, (_, n) => ({
+        ...annotator,
+        ...(CLIENTS_PER_ANNOTATOR > 1 && !options["unnamed-clients"] ? { name: `client-${n + 1}` } : {}),
+      })),
+    );
     const admin = (
       await upsertUserFromCli({
         actor: SYSTEM_ACTOR.cli,
@@ -196,7 +214,7 @@ async function main(): Promise<void> {
     console.error(`Starting ${PORTS.length} app instance(s) on ${PORTS.join(", ")}…`);
     for (const port of PORTS) servers.push(await startApp(database.url, port, { NEXTAUTH_SECRET: SECRET }));
     // Warm-up (not measured): the first requests on each instance load route code and open pools.
-    await runClosed(clients.slice(0, 2 * PORTS.length), capacityCampaign.id, 5);
+    await runClosed(annotators.slice(0, 2 * PORTS.length), capacityCampaign.id, 5);
 
     const machine = describeMachine(postgres);
     const figures: Record<string, unknown> = {};
@@ -216,23 +234,29 @@ async function main(): Promise<void> {
       let bestRate = 0;
       for (const concurrency of STEPS) {
         const uptimeBefore = uptime();
-        const result = await runClosed(clients.slice(0, concurrency), capacityCampaign.id, STEP_SECONDS);
+        const result = await runClosed(capacityClients.slice(0, concurrency), capacityCampaign.id, STEP_SECONDS);
         const uptimeAfter = uptime();
-        const rate = result.submitMs.length / STEP_SECONDS;
+        const rate = result.labels / STEP_SECONDS;
         bestRate = Math.max(bestRate, rate);
         if (crossing === null && percentile(result.claimMs, 95) > 100) crossing = concurrency;
         rows.push(
-          `| ${concurrency} | ${rate.toFixed(1)} | ${ms(result.claimMs, 50)} | ${ms(result.claimMs, 95)} | ${ms(result.submitMs, 50)} | ${ms(result.submitMs, 95)} | ${result.errors} | ${loadOf(uptimeBefore)} → ${loadOf(uptimeAfter)} |`,
+          `| ${concurrency} | ${rate.toFixed(1)} | ${result.sameLabels} | ${ms(result.claimMs, 50)} | ${ms(result.claimMs, 95)} | ${ms(result.submitMs, 50)} | ${ms(result.submitMs, 95)} | ${result.errors} | ${loadOf(uptimeBefore)} → ${loadOf(uptimeAfter)} |`,
         );
         console.error(rows.at(-1));
       }
       const { overAssigned, duplicates } = await countOverAssignment(client, capacityCampaign.id);
-      figures.capacity = { labelsPerSecond: Number(bestRate.toFixed(1)), claimP95CrossesAt: crossing, overAssigned };
+      figures.capacity = {
+        labelsPerSecond: Number(bestRate.toFixed(1)),
+        claimP95CrossesAt: crossing,
+        overAssigned,
+        clientsPerAnnotator: CLIENTS_PER_ANNOTATOR,
+        namedClients: CLIENTS_PER_ANNOTATOR > 1 && !options["unnamed-clients"],
+      };
       parts.push(
-        `**Capacity** (closed loop: each client claims and submits with no pause, ${STEP_SECONDS} s per step, overlap 1).`,
+        `**Capacity** (closed loop: each client claims and submits with no pause, ${STEP_SECONDS} s per step, overlap 1${CLIENTS_PER_ANNOTATOR > 1 ? `; ${CLIENTS_PER_ANNOTATOR} clients per annotator's token, ${options["unnamed-clients"] ? "naming no client (they share one lease)" : "each naming itself in its claims"}` : ""}). Labels/s counts new labels; "same" counts submits that found the annotator's label already there.`,
         "",
-        "| clients | labels/s | claim p50 | claim p95 | submit p50 | submit p95 | failed | load average (1, 5, 15 min) before → after |",
-        "|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| clients | labels/s | same | claim p50 | claim p95 | submit p50 | submit p95 | failed | load average (1, 5, 15 min) before → after |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         ...rows,
         "",
         `Labels/s at saturation: **${bestRate.toFixed(1)}**. Claim p95 crosses 100 ms at **${crossing === null ? `none of the steps (up to ${STEPS.at(-1)})` : `${crossing} clients`}**. Over-assigned items: ${overAssigned}; annotator twice on an item: ${duplicates}.`,
@@ -245,7 +269,7 @@ async function main(): Promise<void> {
       const scheduled = starts.reduce((sum, list) => sum + list.length, 0);
       console.error(`Open loop: ${ANNOTATORS} annotators, ${scheduled} items scheduled over ${OPEN_SECONDS} s…`);
       const uptimeBefore = uptime();
-      const result = await runOpen(clients.slice(0, ANNOTATORS), openCampaign.id, starts);
+      const result = await runOpen(annotators.slice(0, ANNOTATORS), openCampaign.id, starts);
       const uptimeAfter = uptime();
       const { overAssigned, duplicates } = await countOverAssignment(client, openCampaign.id);
       const stored = Number(

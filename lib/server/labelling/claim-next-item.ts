@@ -8,13 +8,21 @@ import { assertOpenForClaims } from "@/lib/server/campaigns/lifecycle";
 import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { goldTurn } from "@/lib/server/labelling/gold-queue";
-import { nextSampleItem, releaseExpiredLeases, takeSlot } from "@/lib/server/labelling/queries";
+import { nextSampleItem, releaseExpiredLeases, takeSlot, type Tx } from "@/lib/server/labelling/queries";
+
+/**
+ * The most running leases a person holds in one campaign across their named clients: enough for a
+ * script's parallel clients, few enough that one token cannot take a campaign's items out of others'
+ * reach (a lease it abandons comes back only when it runs out).
+ */
+export const MAX_CLIENT_LEASES = 16;
 
 export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; isNew: boolean };
 
 /**
- * Claims the actor's next item in a campaign with a lease: their current unexpired lease if they
- * have one (two tabs get the same item), otherwise the first item in campaign order that has a free
+ * Claims the actor's next item in a campaign with a lease: the client's current unexpired lease if
+ * it has one (claims naming no client share one lease, so two tabs get the same item; a script's
+ * named clients each hold their own, up to {@link MAX_CLIENT_LEASES} at once), otherwise the first item in campaign order that has a free
  * slot, is in one of their languages and that they never held — or, at a secret draw under the
  * campaign's gold share and while such a sample item remains, a gold item (gold-queue.ts), which
  * looks and behaves like any other. The item row is locked (another claim's row is waited for only
@@ -25,18 +33,22 @@ export type Claim = { itemId: string; recordId: number; leaseExpiresAt: Date; is
 export async function claimNextItem({
   actor,
   campaignId,
+  client = "",
 }: {
   actor: Actor;
   campaignId: string;
+  /** The claiming client's own name (claimRequestSchema); "" for the browser. */
+  client?: string;
 }): Promise<Claim | null> {
   assertCan(actor, "labels:write");
   const campaign = await getCampaign({ actor, campaignId });
   return prisma().$transaction(async (tx) => {
-    // One claim at a time per annotator and campaign, so two tabs cannot take two items.
+    // One claim at a time per annotator and campaign, so two tabs cannot take two items and the
+    // lease count below stays true.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.id}), hashtext(${campaignId}))`;
     await assertOpenForClaims(tx, campaignId);
     const current = await tx.assignment.findFirst({
-      where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
+      where: { userId: actor.id, client, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
       select: { itemId: true, leaseExpiresAt: true, item: { select: { recordId: true } } },
     });
     if (current)
@@ -47,6 +59,7 @@ export async function claimNextItem({
         isNew: false,
       };
     await releaseExpiredLeases(tx, campaignId);
+    if (client) await assertLeaseRoom(tx, { actor, campaignId });
     // Gold items come at the campaign's gold share, and only while sample items remain for the
     // actor: someone who joins a finished campaign gets nothing rather than a run of gold items, and
     // "still available" (forecastGold) counts exactly what the queue will hand out.
@@ -56,7 +69,18 @@ export async function claimNextItem({
     const candidate = (gold.isTurn ? await gold.takeGoldItem() : null) ?? sample;
     if (!(await takeSlot(tx, candidate.id))) throw new AppError("CONFLICT", "That item was just taken; try again.");
     const leaseExpiresAt = new Date(Date.now() + campaign.leaseMinutes * 60_000);
-    await tx.assignment.create({ data: { itemId: candidate.id, userId: actor.id, leaseExpiresAt } });
+    await tx.assignment.create({ data: { itemId: candidate.id, userId: actor.id, client, leaseExpiresAt } });
     return { itemId: candidate.id, recordId: candidate.recordId, leaseExpiresAt, isNew: true };
   });
+}
+
+async function assertLeaseRoom(tx: Tx, { actor, campaignId }: { actor: Actor; campaignId: string }): Promise<void> {
+  const running = await tx.assignment.count({
+    where: { userId: actor.id, status: "ACTIVE", leaseExpiresAt: { gt: new Date() }, item: { campaignId } },
+  });
+  if (running >= MAX_CLIENT_LEASES)
+    throw new AppError(
+      "CONFLICT",
+      `You hold ${MAX_CLIENT_LEASES} items in this campaign already, the most at once: label or skip one of them before claiming another.`,
+    );
 }

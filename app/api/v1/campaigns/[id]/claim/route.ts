@@ -2,15 +2,19 @@ import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
 import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";
 import { getWorkItem } from "@/lib/server/labelling/get-work-item";
-import { answer, apiRoute } from "@/lib/server/http";
+import { answer, apiRoute, readOptionalJson } from "@/lib/server/http";
+import { claimRequestSchema } from "@/lib/validation/campaigns";
 
 /**
- * POST /api/v1/campaigns/{id}/claim → 200 {item: {id}, record, leaseExpiresAt}; 200 {item: null,
- * withOthers, nextLeaseEndsAt, message} when the only items left for the caller are leased by
- * others (they come back if a lease runs out); 204 when nothing is left for the caller.
+ * POST /api/v1/campaigns/{id}/claim, with an optional body {client} naming the calling client (each
+ * named client holds its own lease; 409 past MAX_CLIENT_LEASES running ones) → 200 {item: {id},
+ * record, leaseExpiresAt}; 200 {item: null, withOthers, nextLeaseEndsAt, message} when the only
+ * items left for the caller are leased by others (they come back if a lease runs out); 204 when
+ * nothing is left for the caller.
  */
-export const POST = apiRoute<{ id: string }>("labels:write", async ({ actor, params }) => {
-  const claim = await claimNextItem({ actor, campaignId: params.id });
+export const POST = apiRoute<{ id: string }>("labels:write", async ({ request, actor, params }) => {
+  const { client } = claimRequestSchema.parse((await readOptionalJson(request)) ?? {});
+  const claim = await claimNextItem({ actor, campaignId: params.id, client });
   if (!claim) {
     const withOthers = await findItemsWithOthers({ actor, campaignId: params.id });
     if (!withOthers) return new Response(null, { status: 204 });

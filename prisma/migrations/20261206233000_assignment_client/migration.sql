@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Assignment" ADD COLUMN     "client" TEXT NOT NULL DEFAULT '';
