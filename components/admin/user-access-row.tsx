@@ -1,15 +1,17 @@
 "use client";
 
 import { useState } from "react";
+import type { z } from "zod";
 
 import { Badge, Button, Select } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
-import type { LANGUAGES } from "@/lib/records/languages";
 import type { Action } from "@/lib/actions/result";
+import { updateAccessSchema, userDisabledSchema } from "@/lib/validation/auth";
 
 import { LanguagePicker } from "./language-picker";
 
-type Role = "ADMIN" | "REVIEWER" | "ANNOTATOR";
+type AccessInput = z.input<typeof updateAccessSchema>;
+type Role = AccessInput["role"];
 type UserSummary = {
   id: string;
   email: string;
@@ -28,34 +30,31 @@ export function UserAccessRow({
 }: {
   user: UserSummary;
   isSelf: boolean;
-  updateAccess: Action<{ userId: string; role: Role; languages: (typeof LANGUAGES)[number][] }, null>;
-  setDisabled: Action<{ userId: string; disabled: boolean }, null>;
+  updateAccess: Action<AccessInput, null>;
+  setDisabled: Action<z.input<typeof userDisabledSchema>, null>;
 }) {
   const [isEditing, setEditing] = useState(false);
-  const [notice, setNotice] = useState<string>();
-  const { run, isPending, message: error } = useAction();
+  const { submit, isPending, message: error, notice, announce } = useAction();
   const message = error ?? notice;
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setNotice(undefined);
-    const result = await run(() =>
-      updateAccess({
-        userId: user.id,
-        role: String(form.get("role")) as Role,
-        languages: form.getAll("languages").map(String) as (typeof LANGUAGES)[number][],
-      }),
-    );
+    // The form's values as typed; the schema checks the role and languages are ones it knows.
+    const input = {
+      userId: user.id,
+      role: String(form.get("role")) as Role,
+      languages: form.getAll("languages").map(String) as AccessInput["languages"],
+    };
+    const result = await submit(updateAccessSchema, input, updateAccess);
     if (!result.ok) return;
     setEditing(false);
-    setNotice("Saved.");
+    announce("Saved.");
   }
 
   async function onToggleDisabled() {
-    setNotice(undefined);
-    const result = await run(() => setDisabled({ userId: user.id, disabled: !user.disabled }));
-    if (result.ok) setNotice(user.disabled ? "Enabled." : "Disabled: signed out everywhere, API tokens refused.");
+    const result = await submit(userDisabledSchema, { userId: user.id, disabled: !user.disabled }, setDisabled);
+    if (result.ok) announce(user.disabled ? "Enabled." : "Disabled: signed out everywhere, API tokens refused.");
   }
 
   return (

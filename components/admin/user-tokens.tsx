@@ -3,6 +3,7 @@
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { tokenIdSchema } from "@/lib/validation/auth";
 
 type ActiveToken = { id: string; name: string; prefix: string; ownerEmail: string; lastUsedAt: string | null };
 
@@ -14,7 +15,7 @@ export function UserTokens({
   tokens: ActiveToken[];
   revokeToken: Action<{ tokenId: string }, null>;
 }) {
-  const { run, isPending, message: error } = useAction();
+  const { submit, isPending, message: error } = useAction();
 
   if (tokens.length === 0) return <p className="text-sm text-slate-500">None.</p>;
   return (
@@ -34,7 +35,7 @@ export function UserTokens({
             </div>
             <Button
               variant="danger"
-              onClick={() => run(() => revokeToken({ tokenId: token.id }))}
+              onClick={() => submit(tokenIdSchema, { tokenId: token.id }, revokeToken)}
               disabled={isPending}
               aria-label={`Revoke ${token.ownerEmail}'s token ${token.name}`}
             >

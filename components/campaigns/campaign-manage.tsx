@@ -1,12 +1,17 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import type { z } from "zod";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
-import type { CampaignStatus } from "@/lib/validation/campaigns";
-import type { CampaignStatusAction } from "@/lib/validation/campaigns";
+import {
+  type CampaignStatus,
+  campaignIdSchema,
+  campaignSettingsActionSchema,
+  type CampaignStatusAction,
+  campaignStatusActionSchema,
+} from "@/lib/validation/campaigns";
 import type { Action, ActionResult } from "@/lib/actions/result";
 import { type PreLabelVisibilityName, VISIBILITY_EXPLANATIONS } from "@/lib/evidence/visibility";
 
@@ -41,14 +46,11 @@ type Props = {
   /** Someone has claimed an item: what annotators see before labelling is fixed. */
   hasClaims: boolean;
   updateSettings: Action<
-    { campaignId: string; name: string; overlap?: number; goldShare?: number; visibility?: PreLabelVisibilityName },
+    z.input<typeof campaignSettingsActionSchema>,
     { name: string; overlap: number; goldShare: number; visibility: PreLabelVisibilityName }
   >;
-  changeStatus: Action<
-    { campaignId: string; action: CampaignStatusAction },
-    { status: CampaignStatus; endedLeases: number }
-  >;
-  deleteCampaign: Action<{ campaignId: string }, null>;
+  changeStatus: Action<z.input<typeof campaignStatusActionSchema>, { status: CampaignStatus; endedLeases: number }>;
+  deleteCampaign: Action<z.input<typeof campaignIdSchema>, null>;
 };
 
 /** Admin controls on the campaign page: settings, status, delete. */
@@ -66,14 +68,12 @@ export function CampaignManage({
   deleteCampaign,
 }: Props) {
   const router = useRouter();
-  const [notice, setNotice] = useState<string>();
-  const { run, isPending, message: error, fieldErrors } = useAction();
+  const { submit, isPending, message: error, fieldErrors, notice, announce } = useAction();
 
-  async function change<T>(work: () => Promise<ActionResult<T>>, done: (data: T) => string) {
-    setNotice(undefined);
-    const result = await run(work);
+  async function change<T>(call: Promise<ActionResult<T>>, done: (data: T) => string) {
+    const result = await call;
     if (!result.ok) return;
-    setNotice(done(result.data));
+    announce(done(result.data));
     router.refresh();
   }
 
@@ -83,15 +83,15 @@ export function CampaignManage({
     const nextOverlap = Number(form.get("overlap"));
     const nextGoldShare = Number(form.get("goldShare"));
     const nextVisibility = (form.get("visibility") ?? visibility) as PreLabelVisibilityName;
+    const input = {
+      campaignId,
+      name: String(form.get("name")),
+      ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }),
+      ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }),
+      ...(hasClaims || nextVisibility === visibility ? {} : { visibility: nextVisibility }),
+    };
     return change(
-      () =>
-        updateSettings({
-          campaignId,
-          name: String(form.get("name")),
-          ...(hasLabels || nextOverlap === overlap ? {} : { overlap: nextOverlap }),
-          ...(nextGoldShare === goldShare ? {} : { goldShare: nextGoldShare }),
-          ...(hasClaims || nextVisibility === visibility ? {} : { visibility: nextVisibility }),
-        }),
+      submit(campaignSettingsActionSchema, input, updateSettings),
       (data) =>
         `Saved: “${data.name}”, overlap ${data.overlap}.${data.goldShare > 0 ? ` Gold share ${data.goldShare}.` : ""}` +
         ` Before their first label annotators see: ${VISIBILITY_EXPLANATIONS[data.visibility].label.toLowerCase()}.`,
@@ -100,7 +100,7 @@ export function CampaignManage({
 
   async function onDelete() {
     if (!window.confirm(`Delete “${name}” and its items? This cannot be undone.`)) return;
-    if ((await run(() => deleteCampaign({ campaignId }))).ok) router.push("/campaigns");
+    if ((await submit(campaignIdSchema, { campaignId }, deleteCampaign)).ok) router.push("/campaigns");
   }
 
   return (
@@ -158,7 +158,7 @@ export function CampaignManage({
             disabled={isPending}
             onClick={() =>
               change(
-                () => changeStatus({ campaignId, action }),
+                submit(campaignStatusActionSchema, { campaignId, action }, changeStatus),
                 (data) =>
                   `Now ${data.status.toLowerCase()}${data.endedLeases ? `; ${data.endedLeases} leases ended` : ""}.`,
               )

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button, Checkbox, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { campaignGuidelinesSchema } from "@/lib/validation/campaigns";
 
 /** The admin's settings that may change during a campaign: the annotators' guidelines and the note rule. */
 export function CampaignSettings({
@@ -21,15 +22,14 @@ export function CampaignSettings({
   const [text, setText] = useState(guidelines);
   const [isNoteRequired, setNoteRequired] = useState(requireInvalidNote);
   const [saved, setSaved] = useState(false);
-  const { run, isPending, message, fieldErrors } = useAction();
+  const { submit, isPending, message, fieldErrors } = useAction();
   const error = fieldErrors.guidelines?.[0] ?? message;
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSaved(false);
-    const result = await run(() =>
-      saveGuidelines({ campaignId, guidelines: text, requireInvalidNote: isNoteRequired }),
-    );
+    const input = { campaignId, guidelines: text, requireInvalidNote: isNoteRequired };
+    const result = await submit(campaignGuidelinesSchema, input, saveGuidelines);
     setSaved(result.ok);
   }
 

@@ -1,11 +1,13 @@
 "use client";
 
 import { useState } from "react";
+import type { z } from "zod";
 
 import { Button, ErrorNote, Field, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { languageName } from "@/lib/records/languages";
 import type { Action } from "@/lib/actions/result";
+import { extendCampaignActionSchema } from "@/lib/validation/campaigns";
 
 type Extension = {
   added: number;
@@ -25,16 +27,17 @@ export function ExtendCampaign({
 }: {
   campaignId: string;
   perLanguage: number | null;
-  extend: Action<{ campaignId: string; perLanguage: number | null }, Extension>;
+  extend: Action<z.input<typeof extendCampaignActionSchema>, Extension>;
 }) {
   const [size, setSize] = useState(perLanguage === null ? "" : String(perLanguage));
   const [result, setResult] = useState<Extension>();
-  const { run, isPending, message, fieldErrors } = useAction();
+  const { submit, isPending, message, fieldErrors } = useAction();
   const error = fieldErrors.perLanguage?.[0] ? `${message} ${fieldErrors.perLanguage[0]}` : message;
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const outcome = await run(() => extend({ campaignId, perLanguage: size.trim() === "" ? null : Number(size) }));
+    const perLanguage = size.trim() === "" ? null : Number(size);
+    const outcome = await submit(extendCampaignActionSchema, { campaignId, perLanguage }, extend);
     if (outcome.ok) setResult(outcome.data);
   }
 

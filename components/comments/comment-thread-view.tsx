@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 
 import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
-import { COMMENT_MAX_LENGTH } from "@/lib/validation/comments";
+import { COMMENT_MAX_LENGTH, commentSchema } from "@/lib/validation/comments";
 import type { Action } from "@/lib/actions/result";
 
 /** What the page lets the thread do: add a comment, mark the thread read. */
@@ -26,7 +26,7 @@ export function CommentThreadView({
 }: { itemId: string; comments: Comment[]; unread: number } & CommentActions) {
   const router = useRouter();
   const [body, setBody] = useState("");
-  const { run, isPending, message, fieldErrors } = useAction();
+  const { submit, isPending, message, fieldErrors } = useAction();
   const error = fieldErrors.body?.[0] ?? message;
 
   useEffect(() => {
@@ -35,7 +35,7 @@ export function CommentThreadView({
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!(await run(() => addComment({ itemId, body }))).ok) return;
+    if (!(await submit(commentSchema, { itemId, body }, addComment)).ok) return;
     setBody("");
     router.refresh();
   }

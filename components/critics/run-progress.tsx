@@ -7,6 +7,7 @@ import { Badge, Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { countOf } from "@/lib/format/count";
+import { criticRunActionSchema } from "@/lib/validation/critics";
 
 export type RunCounters = {
   runId: string;
@@ -39,7 +40,7 @@ export function RunProgress({
 }) {
   const router = useRouter();
   const [progress, setProgress] = useState(initial);
-  const { run, isPending, message } = useAction();
+  const { submit, isPending, message } = useAction();
 
   useEffect(() => {
     if (progress.status !== "RUNNING") return;
@@ -54,7 +55,7 @@ export function RunProgress({
   }, [progress, readProgress, router]);
 
   async function onControl(action: "pause" | "resume" | "cancel") {
-    const result = await run(() => controlRun({ runId: progress.runId, action }));
+    const result = await submit(criticRunActionSchema, { runId: progress.runId, action }, controlRun);
     if (result.ok) setProgress({ ...progress, status: result.data });
   }
 

@@ -2,23 +2,25 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { DEFAULT_REPEAT } from "@/lib/evidence/flaky";
 import type { Action } from "@/lib/actions/result";
 import { countOf } from "@/lib/format/count";
+import { recordFlakyCheckSchema } from "@/lib/validation/evidence";
 
-type CheckFlakiness = Action<{ recordId: number; repeat: number }, { flaky: boolean | null; outcomes: string[] }>;
+type CheckFlakiness = Action<z.input<typeof recordFlakyCheckSchema>, { flaky: boolean | null; outcomes: string[] }>;
 
 /** Runs the record's tests several times (alone on the sandbox) and says whether their outcomes differ. */
 export function FlakyCheckButton({ recordId, onCheck }: { recordId: number; onCheck: CheckFlakiness }) {
   const router = useRouter();
-  const { run, isPending, message } = useAction();
+  const { submit, isPending, message } = useAction();
   const [outcomes, setOutcomes] = useState<string[] | null>(null);
 
   async function check() {
-    const result = await run(() => onCheck({ recordId, repeat: DEFAULT_REPEAT }));
+    const result = await submit(recordFlakyCheckSchema, { recordId, repeat: DEFAULT_REPEAT }, onCheck);
     if (!result.ok) return;
     setOutcomes(result.data.outcomes);
     router.refresh();

@@ -1,32 +1,31 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import type { z } from "zod";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
-import type { ActionResult } from "@/lib/actions/result";
+import type { Action, ActionResult } from "@/lib/actions/result";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
+import { clearGoldSchema, setGoldSchema } from "@/lib/validation/gold";
 
 type Answer = { valid: boolean; categories: string[]; note: string | null };
 type Props = {
   recordId: number;
   answer: Answer | null;
-  onSave: (input: Answer & { recordId: number }) => Promise<ActionResult<unknown>>;
-  onClear: (input: { recordId: number }) => Promise<ActionResult<unknown>>;
+  onSave: Action<z.input<typeof setGoldSchema>, unknown>;
+  onClear: Action<z.input<typeof clearGoldSchema>, unknown>;
 };
 
 /** The admin's gold answer for a record: the known verdict, its categories and a note. */
 export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
   const router = useRouter();
-  const [notice, setNotice] = useState<string>();
-  const { run, isPending, message, fieldErrors } = useAction();
+  const { submit, isPending, message, fieldErrors, notice, announce } = useAction();
   const error = Object.values(fieldErrors)[0]?.[0] ?? message;
 
-  async function change(work: () => Promise<ActionResult<unknown>>, done: string) {
-    setNotice(undefined);
-    if (!(await run(work)).ok) return;
-    setNotice(done);
+  async function change(call: Promise<ActionResult<unknown>>, done: string) {
+    if (!(await call).ok) return;
+    announce(done);
     router.refresh();
   }
 
@@ -34,16 +33,13 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const valid = form.get("verdict") === "valid";
-    return change(
-      () =>
-        onSave({
-          recordId,
-          valid,
-          categories: valid ? [] : form.getAll("categories").map(String),
-          note: String(form.get("note") ?? "") || null,
-        }),
-      "Gold answer saved.",
-    );
+    const input = {
+      recordId,
+      valid,
+      categories: valid ? [] : form.getAll("categories").map(String),
+      note: String(form.get("note") ?? "") || null,
+    };
+    return change(submit(setGoldSchema, input, onSave), "Gold answer saved.");
   }
 
   return (
@@ -106,7 +102,7 @@ export function GoldAnswerForm({ recordId, answer, onSave, onClear }: Props) {
             type="button"
             variant="secondary"
             disabled={isPending}
-            onClick={() => change(() => onClear({ recordId }), "Gold answer removed.")}
+            onClick={() => change(submit(clearGoldSchema, { recordId }, onClear), "Gold answer removed.")}
           >
             Remove gold answer
           </Button>

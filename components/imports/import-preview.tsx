@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
+import { importPreviewInputSchema } from "@/lib/validation/records";
 
 type Preview = {
   records: { line: number; language: string; question: string; canonicalSolution: string; fullTestFunc: string }[];
@@ -35,7 +36,7 @@ export function ImportPreview({
 }) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [note, setNote] = useState<string>();
-  const { run, isPending, message, fieldErrors } = useAction();
+  const { submit, isPending, message, fieldErrors } = useAction();
 
   async function onPreview() {
     const file = getFile();
@@ -46,7 +47,7 @@ export function ImportPreview({
     if (file.name.endsWith(".gz"))
       return setNote("The preview reads plain JSONL or JSON; the import itself takes .gz.");
     const text = await openingLines(file);
-    const result = await run(() => previewAction({ text, ...(mapping ? { mapping } : {}) }));
+    const result = await submit(importPreviewInputSchema, { text, ...(mapping ? { mapping } : {}) }, previewAction);
     if (result.ok) setPreview(result.data);
   }
 

@@ -1,11 +1,13 @@
 "use client";
 
 import { useState } from "react";
+import type { z } from "zod";
 
 import { Button, ErrorNote, Select } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
 import { type HarnessChoice, HARNESS_PROFILE_LANGUAGES, type HarnessProfile } from "@/lib/records/harness";
+import { datasetHarnessSchema } from "@/lib/validation/records";
 
 const PROFILES = Object.entries(HARNESS_PROFILE_LANGUAGES) as [HarnessProfile, string][];
 const LANGUAGES_WITH_PROFILES = [...new Set(PROFILES.map(([, language]) => language))];
@@ -18,17 +20,17 @@ export function HarnessForm({
 }: {
   dataset: string;
   harness: HarnessChoice;
-  onSave: Action<{ dataset: string; harness: Record<string, string> }, unknown>;
+  onSave: Action<z.input<typeof datasetHarnessSchema>, unknown>;
 }) {
   const [choice, setChoice] = useState<Record<string, string>>(harness as Record<string, string>);
   const [isSaved, setIsSaved] = useState(false);
-  const { run, isPending, message } = useAction();
+  const { submit, isPending, message } = useAction();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setIsSaved(false);
-    const chosen = Object.fromEntries(Object.entries(choice).filter(([, profile]) => profile !== ""));
-    const result = await run(() => onSave({ dataset, harness: chosen }));
+    const chosen = Object.fromEntries(Object.entries(choice).filter(([, profile]) => profile !== "")) as HarnessChoice;
+    const result = await submit(datasetHarnessSchema, { dataset, harness: chosen }, onSave);
     if (result.ok) setIsSaved(true);
   }
 

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState, useSyncExternalStore } from "react";
+import type { z } from "zod";
 
 import { Button, ErrorNote } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
@@ -10,9 +11,10 @@ import { CategoryField } from "@/components/workspace/category-field";
 import { useVerdictKeys } from "@/components/workspace/use-verdict-keys";
 import { submitOnCtrlEnter, VerdictPicker } from "@/components/workspace/verdict-fields";
 import type { Action } from "@/lib/actions/result";
+import { checkRevisionSchema } from "@/lib/validation/revisions";
 
 export type CheckRevisionAction = Action<
-  { revisionId: string; valid: boolean; categories: string[]; note?: string },
+  z.input<typeof checkRevisionSchema>,
   { status: "ACCEPTED" | "REJECTED"; number: number; recordId: number }
 >;
 
@@ -30,12 +32,11 @@ export function CheckForm({
   categories: WorkspaceCategory[];
   onCheck: CheckRevisionAction;
 }) {
-  const { run, isPending, message } = useAction();
+  const { submit, isPending, message, fieldErrors } = useAction();
   const [done, setDone] = useState<{ status: string; recordId: number }>();
   const [valid, setValid] = useState<boolean | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [note, setNote] = useState("");
-  const [error, setError] = useState<string>();
   // False in the server's HTML, true once hydrated: the keys are listened to.
   const isReady = useSyncExternalStore(
     () => () => {},
@@ -52,14 +53,16 @@ export function CheckForm({
   }
   const finder = useVerdictKeys({ categories, onVerdict: setValid, onToggle: toggle, textField: noteField, form });
 
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (isPending || done) return;
-    if (valid === null) return setError("Choose Valid (V) or Invalid (I).");
-    setError(undefined);
-    const result = await run(() =>
-      onCheck({ revisionId, valid, categories: valid ? [] : selected.filter(allowed), note: note.trim() || undefined }),
-    );
+    const input = {
+      revisionId,
+      valid,
+      categories: valid ? [] : selected.filter(allowed),
+      note: note.trim() || undefined,
+    };
+    const result = await submit(checkRevisionSchema, input, onCheck);
     if (result.ok) setDone({ status: result.data.status, recordId: result.data.recordId });
   }
 
@@ -76,7 +79,7 @@ export function CheckForm({
   return (
     <form
       ref={form}
-      onSubmit={submit}
+      onSubmit={onSubmit}
       className="space-y-3 text-sm"
       aria-label="Check the revision"
       data-testid="check-page"
@@ -84,7 +87,7 @@ export function CheckForm({
       noValidate
     >
       {message ? <ErrorNote>{message}</ErrorNote> : null}
-      <VerdictPicker name="verdict" value={valid} onChange={setValid} error={error} />
+      <VerdictPicker name="verdict" value={valid} onChange={setValid} error={fieldErrors.valid?.[0]} />
       <CategoryField
         categories={categories}
         selected={selected}

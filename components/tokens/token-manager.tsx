@@ -7,7 +7,7 @@ import { EmptyRow } from "@/components/ui/data-table";
 import { Badge, Button, ErrorNote, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import type { Action } from "@/lib/actions/result";
-import { tokenNameSchema } from "@/lib/validation/auth";
+import { tokenIdSchema, tokenNameSchema } from "@/lib/validation/auth";
 
 type TokenSummary = {
   id: string;
@@ -28,7 +28,7 @@ export function TokenManager({
   revokeToken: Action<{ tokenId: string }, null>;
 }) {
   const [secret, setSecret] = useState<string>();
-  const { run, submit, isPending, message, fieldErrors } = useAction();
+  const { submit, isPending, message, fieldErrors } = useAction();
   const error = fieldErrors.name?.[0] ?? message;
 
   async function onCreate(event: React.FormEvent<HTMLFormElement>) {
@@ -91,7 +91,7 @@ export function TokenManager({
                   <Button
                     variant="danger"
                     disabled={isPending}
-                    onClick={() => run(() => revokeToken({ tokenId: token.id }))}
+                    onClick={() => submit(tokenIdSchema, { tokenId: token.id }, revokeToken)}
                   >
                     Revoke
                   </Button>

@@ -103,6 +103,9 @@ export const extendCampaignSchema = z.object({
 
 export type ExtendCampaignInput = z.infer<typeof extendCampaignSchema>;
 
+/** The campaign page's form for adding records: the campaign and the new sample size. */
+export const extendCampaignActionSchema = extendCampaignSchema.extend({ campaignId: z.string().min(1).max(40) });
+
 /** A campaign's guidelines and note rule, which an admin may change at any time from the campaign page. */
 export const campaignGuidelinesSchema = z.object({
   campaignId: z.string().min(1).max(40),
@@ -157,6 +160,9 @@ export type CampaignStatusAction = (typeof CAMPAIGN_STATUS_ACTIONS)[number];
 export const campaignStatusSchema = z.object({ action: z.enum(CAMPAIGN_STATUS_ACTIONS) });
 
 export const campaignIdSchema = z.object({ campaignId: z.string().min(1) });
+
+/** The campaign page's status buttons: the campaign and what to do with it. */
+export const campaignStatusActionSchema = campaignStatusSchema.extend(campaignIdSchema.shape);
 
 /** Body of POST /api/v1/items/{id}/annotations. */
 export const annotationSchema = z

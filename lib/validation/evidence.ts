@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DEFAULT_REPEAT, MAX_REPEAT } from "@/lib/evidence/flaky";
 import { DEFAULT_MUTANTS, MAX_MUTANTS } from "@/lib/evidence/mutation";
 import { LANGUAGES } from "@/lib/records/languages";
-import { datasetNameSchema } from "@/lib/validation/records";
+import { datasetNameSchema, MAX_INT4 } from "@/lib/validation/records";
 
 /** A flakiness check of one record on request: how many times to run each test (2 to 20, default 3). */
 export const flakyCheckSchema = z.object({
@@ -14,6 +14,9 @@ export const flakyCheckSchema = z.object({
     .max(MAX_REPEAT, `A whole number from 2 to ${MAX_REPEAT}.`)
     .default(DEFAULT_REPEAT),
 });
+
+/** The record page's flaky-check button: the record and the runs per test. */
+export const recordFlakyCheckSchema = flakyCheckSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) });
 
 const wholeUpTo = (max: number) => `A whole number from 0 to ${max}.`;
 

@@ -259,6 +259,9 @@ export const datasetNameSchema = z
   .max(200)
   .regex(/^[^\0]*$/);
 
+/** The dataset page's harness form, as PATCH /api/v1/datasets/{name}/harness takes it with the name. */
+export const datasetHarnessSchema = z.object({ dataset: datasetNameSchema, harness: harnessChoiceSchema });
+
 export const startVerificationSchema = z.object({
   language: z.enum(LANGUAGES).optional(),
   force: z.boolean().default(false),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { REVISABLE_FIELDS } from "@/lib/revisions/fields";
 
 import { singleLineText, storableText } from "./text";
+import { verdictFields } from "./verdict";
 
 const MAX_FIELD = 1024 * 1024;
 const field = () => storableText().max(MAX_FIELD, "At most 1 MB of text.").optional();
@@ -27,11 +28,14 @@ export type RevisionProposal = z.infer<typeof revisionProposalSchema>;
 
 /** Body of POST /api/v1/revisions/{id}/check: the blind second check's label on the revised record. */
 export const revisionCheckSchema = z.object({
-  valid: z.boolean(),
+  valid: verdictFields.valid,
   categories: z.array(singleLineText().max(41)).max(40).default([]),
   note: storableText().trim().max(10_000).optional(),
 });
 export type RevisionCheck = z.infer<typeof revisionCheckSchema>;
+
+/** The check page's form: the revision and the check of it. */
+export const checkRevisionSchema = revisionCheckSchema.extend({ revisionId: z.string().min(1).max(40) });
 
 /** Query of GET /api/v1/repairs: the repairs queue, a page at a time. */
 export const repairsQuerySchema = z.object({

@@ -1,8 +1,6 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
-
 import { createAction } from "@/lib/server/action";
 import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { reorderCampaignCategories } from "@/lib/server/campaigns/taxonomy";
@@ -13,9 +11,9 @@ import {
   campaignGuidelinesSchema,
   campaignIdSchema,
   campaignSettingsActionSchema,
-  campaignStatusSchema,
+  campaignStatusActionSchema,
   createCampaignSchema,
-  extendCampaignSchema,
+  extendCampaignActionSchema,
   reorderCategoriesSchema,
 } from "@/lib/validation/campaigns";
 
@@ -56,7 +54,7 @@ export const updateCampaignSettingsAction = createAction(
 /** Pauses, resumes, closes, reopens, archives or unarchives a campaign. Scope: campaigns:admin. */
 export const changeCampaignStatusAction = createAction(
   "campaigns:admin",
-  campaignStatusSchema.extend(campaignIdSchema.shape),
+  campaignStatusActionSchema,
   async ({ input, actor }) => {
     const result = await changeCampaignStatus({ actor, campaignId: input.campaignId, action: input.action });
     revalidatePath(`/campaigns/${input.campaignId}`);
@@ -74,7 +72,7 @@ export const deleteCampaignAction = createAction("campaigns:admin", campaignIdSc
 /** Adds records to a running campaign under its seed; answers the items per language before and after. Scope: campaigns:admin. */
 export const extendCampaignAction = createAction(
   "campaigns:admin",
-  extendCampaignSchema.extend({ campaignId: z.string().min(1).max(40) }),
+  extendCampaignActionSchema,
   async ({ input: { campaignId, ...input }, actor }) => {
     const result = await extendCampaign({ actor, campaignId, input });
     revalidatePath(`/campaigns/${campaignId}`);

@@ -16,8 +16,7 @@ import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
 import { importGoldSchema } from "@/lib/validation/gold";
 import { releaseCreateSchema } from "@/lib/validation/releases";
 import { importSolutionsSchema, solutionRunIdSchema } from "@/lib/validation/solutions";
-import { datasetNameSchema, verifyDatasetSchema } from "@/lib/validation/records";
-import { harnessChoiceSchema } from "@/lib/records/harness";
+import { datasetHarnessSchema, datasetNameSchema, verifyDatasetSchema } from "@/lib/validation/records";
 import { setDatasetHarness } from "@/lib/server/verification/harness";
 
 /** Imports a file of gold answers into a dataset, all or nothing. Scope: gold:write. */
@@ -42,7 +41,7 @@ export const startVerificationAction = createAction(
 /** Sets the harness profile each language runs with, as PATCH /api/v1/datasets/{name}/harness does. Scope: datasets:verify. */
 export const setDatasetHarnessAction = createAction(
   "datasets:verify",
-  z.object({ dataset: name, harness: harnessChoiceSchema }),
+  datasetHarnessSchema,
   async ({ input, actor }) => {
     const saved = await setDatasetHarness({ actor, datasetName: input.dataset, harness: input.harness });
     revalidatePath(`/datasets/${encodeURIComponent(input.dataset)}`);

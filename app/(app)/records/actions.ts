@@ -7,7 +7,7 @@ import { createAction } from "@/lib/server/action";
 import { checkRecordFlakiness } from "@/lib/server/evidence/jobs";
 import { clearGoldAnswer, setGoldAnswer } from "@/lib/server/gold/gold";
 import { runRecord } from "@/lib/server/runs/run-record";
-import { flakyCheckSchema } from "@/lib/validation/evidence";
+import { recordFlakyCheckSchema } from "@/lib/validation/evidence";
 import { clearGoldSchema, setGoldSchema } from "@/lib/validation/gold";
 import { MAX_INT4 } from "@/lib/validation/records";
 import { runRecordSchema } from "@/lib/validation/runs";
@@ -63,7 +63,7 @@ export const proposeRevisionAction = createAction(
 /** Runs a record's tests several times alone and stores whether they are flaky, as POST /api/v1/records/{id}/flaky. Scope: datasets:verify. */
 export const checkFlakinessAction = createAction(
   "datasets:verify",
-  flakyCheckSchema.extend({ recordId: z.number().int().min(1).max(MAX_INT4) }),
+  recordFlakyCheckSchema,
   async ({ input: { recordId, repeat }, actor }) => {
     const result = await checkRecordFlakiness({ actor, recordId, repeat });
     revalidatePath(`/records/${recordId}`);

@@ -1,10 +1,8 @@
 "use server";
 
-import { z } from "zod";
-
 import { createAction } from "@/lib/server/action";
 import { checkRecordRevision } from "@/lib/server/revisions/propose-revision";
-import { revisionCheckSchema } from "@/lib/validation/revisions";
+import { checkRevisionSchema } from "@/lib/validation/revisions";
 
 /**
  * The blind second check of someone else's proposed revision, as POST /api/v1/revisions/{id}/check
@@ -12,7 +10,7 @@ import { revisionCheckSchema } from "@/lib/validation/revisions";
  */
 export const checkRevisionAction = createAction(
   "revisions:check",
-  revisionCheckSchema.extend({ revisionId: z.string().min(1).max(40) }),
+  checkRevisionSchema,
   async ({ input: { revisionId, ...check }, actor }) => {
     const checked = await checkRecordRevision({ actor, revisionId, input: check });
     // No revalidatePath: it would render the check page again, which a checked revision has left

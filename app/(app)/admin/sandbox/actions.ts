@@ -1,13 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
-
 import { createAction } from "@/lib/server/action";
 import { recheckSandbox } from "@/lib/server/workers/status";
+import { recheckSandboxSchema } from "@/lib/validation/sandbox";
 
 /** Probes the sandbox afresh (isolation, toolchains, versions). Scope: sandbox:admin. */
-export const recheckSandboxAction = createAction("sandbox:admin", z.object({}), async ({ actor }) => {
+export const recheckSandboxAction = createAction("sandbox:admin", recheckSandboxSchema, async ({ actor }) => {
   await recheckSandbox({ actor });
   revalidatePath("/admin/sandbox");
   return null;
