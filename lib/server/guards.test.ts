@@ -39,6 +39,7 @@ const ALLOWED_UNGUARDED: Record<string, string> = {
   "lib/server/http#pathSegment": "parses a path segment",
   "lib/server/http#parseSearchParams": "parses query parameters with a zod schema",
   "lib/server/http#readJson": "reads a request body",
+  "lib/server/http#readOptionalJson": "reads a request body that may be left out",
   "lib/server/http#readBody": "reads a request body",
   "lib/server/http#limitedBody": "caps a request body",
   "lib/server/http#assertContentLength": "caps a request body",

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { countOf } from "@/lib/format/count";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
@@ -81,6 +82,6 @@ async function assertLeaseRoom(tx: Tx, { actor, campaignId }: { actor: Actor; ca
   if (running >= MAX_CLIENT_LEASES)
     throw new AppError(
       "CONFLICT",
-      `You hold ${MAX_CLIENT_LEASES} items in this campaign already, the most at once: label or skip one of them before claiming another.`,
+      `You hold ${countOf(MAX_CLIENT_LEASES, "item")} in this campaign already, the most at once: label or skip one of them before claiming another.`,
     );
 }
