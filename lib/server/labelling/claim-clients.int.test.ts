@@ -14,25 +14,12 @@ import { importRecords } from "@/lib/server/imports/imports";
 import { MAX_CLIENT_LEASES } from "@/lib/server/labelling/claim-next-item";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { readResponse } from "@/lib/testing/api-response";
+import { postWithToken as post } from "@/lib/testing/route-call";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 const ITEMS = 24;
 
 let dataset: string;
-
-function post<P>(
-  handler: (request: Request, context: { params: Promise<P> }) => Promise<Response>,
-  token: string,
-  params: P,
-  body?: unknown,
-) {
-  const request = new Request("http://localhost/api/v1/x", {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-  });
-  return handler(request, { params: Promise.resolve(params) });
-}
 
 async function campaignOf(overlap: number): Promise<string> {
   const campaign = await createCampaign({

@@ -13,6 +13,7 @@ import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { createApiToken } from "@/lib/server/users/tokens";
 import { readResponse } from "@/lib/testing/api-response";
+import { postWithToken as post } from "@/lib/testing/route-call";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
 const ROUNDS = 30;
@@ -20,20 +21,6 @@ const ROUNDS = 30;
 let dataset: string;
 /** Three annotators, the same in every campaign. */
 let tokens: string[];
-
-function post<P>(
-  handler: (request: Request, context: { params: Promise<P> }) => Promise<Response>,
-  token: string,
-  params: P,
-  body?: unknown,
-) {
-  const request = new Request("http://localhost/api/v1/x", {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return handler(request, { params: Promise.resolve(params) });
-}
 
 /** A campaign of one Python record with overlap 2. */
 async function oneItemCampaign(): Promise<string> {
