@@ -11,6 +11,8 @@ export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
   workers: 1,
+  // A focused test left in a spec (test.only) fails the run under CI instead of skipping the rest.
+  forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
