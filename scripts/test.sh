@@ -12,9 +12,9 @@ reports=(test-reports/vitest.json)
 SECONDS=0
 
 # Each stage's budget in seconds of wall time, one line each. A stage more than 50% over its budget
-# fails `npm test` after the summary. No CI run has printed its stages yet: these are generous
-# estimates from a loaded 2-core machine (docs/benchmarks.md, "Issue 37"), since CI machines vary
-# and a false failure costs more than a late warning. Tighten them from CI's own figures.
+# fails `npm test` after the summary. Generous on purpose (CI machines vary and a false failure costs
+# more than a late warning): CI's printed stages run at a fraction of these (docs/benchmarks.md,
+# "Issue 37: the whole suite's stage times"). Tighten them as CI's own figures settle.
 declare -A budget
 budget[ESLint]=300
 budget[Prettier]=120
