@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git", ".next", ".data", "test-results", "test-reports"]);
-export const SERIAL_MARK = /^\/\/ Integration: serial — \S.*$/m;
+const SERIAL_MARK = /^\/\/ Integration: serial — \S.*$/m;
 
 function integrationFiles(root: string, folder = root): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -18,7 +18,7 @@ function integrationFiles(root: string, folder = root): string[] {
 }
 
 /** The opening comment of a file: its lines up to the first that is not a comment. */
-export function openingComment(source: string): string {
+function openingComment(source: string): string {
   const lines = source.split("\n");
   const end = lines.findIndex((line) => !line.startsWith("//"));
   return lines.slice(0, end === -1 ? lines.length : end).join("\n");
