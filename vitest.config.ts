@@ -44,7 +44,8 @@ export default defineConfig({
           exclude: ["node_modules/**", ...serialIntegrationFiles],
           globalSetup: ["./lib/testing/global-setup.ts"],
           setupFiles: ["./lib/testing/setup-integration.ts"],
-          maxWorkers: 2,
+          // VERITY_TEST_WORKERS=1 runs them one at a time (the CLI's --maxWorkers does not reach a project).
+          maxWorkers: Number(process.env.VERITY_TEST_WORKERS || 2),
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
