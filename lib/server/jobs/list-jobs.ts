@@ -12,7 +12,7 @@ import { failInterruptedImports } from "@/lib/server/imports/imports";
 import { JOB_KIND_REGISTRY, type JobKindEntry, type JobRow, startersOf } from "./kinds";
 
 /** The actions the actor may take on a job now: those its kind supports, under the operation's scope, from its status. */
-export function actionsFor(actor: Actor | SystemActor, entry: JobKindEntry, status: JobRow["status"]): JobAction[] {
+function actionsFor(actor: Actor | SystemActor, entry: JobKindEntry, status: JobRow["status"]): JobAction[] {
   return JOB_ACTIONS.filter((action) => {
     const scope = entry.controls[action];
     return scope !== undefined && can(actor, scope) && ACTION_FROM[action].includes(status);
