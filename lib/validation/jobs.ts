@@ -59,7 +59,7 @@ export const jobControlSchema = jobRefSchema.extend(jobActionBodySchema.shape);
 const count = z.number().int().min(0);
 
 /** One job in `GET /api/v1/jobs`. */
-export const jobResponseSchema = z.strictObject({
+const jobResponseSchema = z.strictObject({
   id: z.string(),
   kind: z.enum(JOB_KINDS),
   status: z.enum(JOB_STATUSES),
