@@ -52,6 +52,17 @@ export type JobKindEntry = {
 };
 
 const BATCH_STATUSES = ["RUNNING", "SUCCEEDED", "FAILED"] as const satisfies readonly JobStatus[];
+type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/** The status condition of a table whose lifecycle knows RUNNING, SUCCEEDED and FAILED (JobStatus in the schema). */
+function batchStatusWhere(statuses: JobStatus[] | undefined): { status?: { in: BatchStatus[] } } {
+  if (!statuses) return {};
+  return {
+    status: {
+      in: statuses.filter((status): status is BatchStatus => (BATCH_STATUSES as readonly string[]).includes(status)),
+    },
+  };
+}
 
 /**
  * The keyset condition of one kind's rows after the cursor, in the list's order (createdAt, kind,
@@ -87,7 +98,7 @@ const importKind: JobKindEntry = {
   controls: {},
   read: async ({ cursor, statuses, take }) => {
     const rows = await prisma().importJob.findMany({
-      where: { ...afterCursor("import", cursor), ...(statuses ? { status: { in: statuses as never[] } } : {}) },
+      where: { ...afterCursor("import", cursor), ...batchStatusWhere(statuses) },
       orderBy: NEWEST_FIRST,
       take,
       select: {
@@ -147,7 +158,7 @@ const verificationKind: JobKindEntry = {
     const rows = await prisma().verificationBatch.findMany({
       where: {
         ...afterCursor("verification", cursor),
-        ...(statuses ? { status: { in: statuses as never[] } } : {}),
+        ...batchStatusWhere(statuses),
         ...datasetScope(actor),
       },
       orderBy: NEWEST_FIRST,
@@ -214,7 +225,7 @@ const evidenceKind: JobKindEntry = {
     const rows = await prisma().evidenceBatch.findMany({
       where: {
         ...afterCursor("evidence", cursor),
-        ...(statuses ? { status: { in: statuses as never[] } } : {}),
+        ...batchStatusWhere(statuses),
         ...datasetScope(actor),
       },
       orderBy: NEWEST_FIRST,
@@ -267,7 +278,7 @@ const solutionsKind: JobKindEntry = {
     const rows = await prisma().solutionBatch.findMany({
       where: {
         ...afterCursor("solutions", cursor),
-        ...(statuses ? { status: { in: statuses as never[] } } : {}),
+        ...batchStatusWhere(statuses),
         ...datasetScope(actor),
       },
       orderBy: NEWEST_FIRST,
