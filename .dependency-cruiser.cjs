@@ -2,7 +2,7 @@
 // ESLint's layer rule (eslint.config.mjs) decides who may talk to PostgreSQL; these rules decide which
 // folders may depend on which, and that no file depends on itself through others.
 const PURE =
-  "^lib/(metrics|records|runs|annotation|validation|review|reports|actions|api|auth|evidence|releases|critics|campaigns|comments|solvers|environments|format)/";
+  "^lib/(metrics|records|runs|annotation|validation|review|reports|actions|api|auth|evidence|releases|critics|campaigns|comments|solvers|environments|format|jobs)/";
 const NOT_TESTS = "\\.test\\.tsx?$|^lib/testing/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */

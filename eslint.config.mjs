@@ -14,7 +14,7 @@ import nextTs from "eslint-config-next/typescript";
 const DATA_ACCESS =
   "Only a feature module's data files (lib/server/<feature>/) talk to PostgreSQL (queries are scoped by the actor there): call one of their functions instead.";
 const FEATURE_MODULES =
-  "audit,campaigns,comments,critics,db,environments,evidence,gold,imports,invitations,labelling,rate-limits,records,releases,reports,review,revisions,runs,solvers,users,verification,workers";
+  "audit,campaigns,comments,critics,db,environments,evidence,gold,imports,invitations,jobs,labelling,rate-limits,records,releases,reports,review,revisions,runs,solvers,users,verification,workers";
 const DATA_FILES = [
   `lib/server/{${FEATURE_MODULES}}/**`,
   "lib/server/auth/visibility.ts",

@@ -1,7 +1,8 @@
 // Batch verification across processes: started on instance A (REST), drained by the standalone
 // worker, its progress read on instance B. The worker is killed (SIGKILL) mid-batch; another one
 // is started and the batch is resumed on B, as an operator would, and it finishes with each
-// record's results written exactly once.
+// record's results written exactly once. Then two workers share one batch, one of them is killed,
+// and the other finishes it alone, with nobody resuming anything.
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 
@@ -123,6 +124,94 @@ describe("batch verification across instances and workers", async () => {
           [dataset],
         );
         expect(records[0].valid).toBe(RECORDS);
+      } finally {
+        await client.end();
+      }
+    },
+  );
+  it.skipIf(skipWithoutSandbox(whyNot))(
+    `two workers share a batch's records; one killed mid-batch, the other takes its jobs back and finishes it, each record written once${whyNot ? ` (skipped: ${whyNot})` : ""}`,
+    async () => {
+      // This test's two workers drain the queue: the replacement the test before started stops first.
+      await Promise.all(replacements.splice(0).map((worker) => worker.stop()));
+      const [first, second] = await Promise.all(
+        ["worker-3", "worker-4"].map((name) =>
+          startWorker({ databaseUrl: inject("databaseUrl"), name, logDir: cluster.logDir }),
+        ),
+      );
+      replacements.push(first, second);
+      const admin = await makePerson("ADMIN", { languages: [] });
+      const slow = (seed: string, name: string) =>
+        `import time\ntime.sleep(0.4)\nassert add_${seed}(2, 3) == 5\nprint("${name}")\n`;
+      const records = 16;
+      const dataset = await importDataset(
+        instanceA,
+        admin,
+        pythonRecords(records, `spread${Date.now()}`, (_, seed) => ({
+          demo_test_func: slow(seed, "demo"),
+          full_test_func: slow(seed, "full"),
+        })),
+      );
+      const client = new pg.Client({ connectionString: inject("databaseUrl") });
+      await client.connect();
+      try {
+        const batch = await callApi<{ batchId: string }>(
+          instanceA,
+          admin.token,
+          "POST",
+          `/datasets/${dataset}/verifications`,
+          {},
+        );
+        expect(batch.status).toBe(202);
+        const progress = async () =>
+          (await callApi<Progress>(instanceB, admin.token, "GET", `/verifications/${batch.body.batchId}`)).body;
+
+        // The workers holding this batch's jobs, sampled until both have held some at once.
+        const holders = new Set<string>();
+        await waitFor("both workers to hold jobs of the batch", async () => {
+          const { rows } = await client.query<{ workerId: string }>(`SELECT DISTINCT "workerId" FROM "WorkerJob"`);
+          for (const row of rows) holders.add(row.workerId);
+          return holders.size >= 2 ? true : null;
+        });
+        const atKill = await progress();
+        expect(atKill.status).toBe("RUNNING");
+        expect(atKill.done).toBeLessThan(records);
+        await first.stop("SIGKILL");
+
+        // No resume: the live worker finds the dead one by its missed heartbeats and retries its jobs.
+        const after = await waitFor("the surviving worker to finish the batch", async () => {
+          const now = await progress();
+          return now.status === "RUNNING" ? null : now;
+        }).catch(async (error: unknown) => {
+          const jobs = await client.query(
+            `SELECT state, retry_count, count(*)::int AS n FROM pgboss.job WHERE data->>'batchId' = $1 GROUP BY 1, 2`,
+            [batch.body.batchId],
+          );
+          const held = await client.query(`SELECT * FROM "WorkerJob"`);
+          const workers = await client.query(`SELECT id, pid, "lastBeatAt" FROM "Worker"`);
+          console.error(
+            "DEBUG",
+            JSON.stringify({ progress: await progress(), jobs: jobs.rows, held: held.rows, workers: workers.rows }),
+          );
+          throw error;
+        });
+        expect(after).toMatchObject({
+          status: "SUCCEEDED",
+          total: records,
+          done: records,
+          executableValid: records,
+          failed: 0,
+          errored: 0,
+        });
+        const { rows } = await client.query<{ recordId: number; kinds: string[] }>(
+          `SELECT "recordId", array_agg(kind::text ORDER BY kind) AS kinds FROM "RunResult" WHERE "batchId" = $1 GROUP BY "recordId"`,
+          [batch.body.batchId],
+        );
+        expect(rows).toHaveLength(records);
+        for (const row of rows) expect(row.kinds, `record ${row.recordId}`).toEqual(["DEMO", "FULL"]);
+        console.log(
+          `[cluster] ${records} records over two workers, one killed after ${atKill.done}: finished by the other without a resume`,
+        );
       } finally {
         await client.end();
       }

@@ -10,6 +10,7 @@ import { registerEnvironmentCommand } from "./commands/environment";
 import { registerGoldCommands } from "./commands/gold";
 import { registerHarnessCommand } from "./commands/harness";
 import { registerImportCommands } from "./commands/import";
+import { registerJobsCommand } from "./commands/jobs";
 import { registerServeCommand } from "./commands/serve";
 import { registerUserCommands } from "./commands/users";
 import { registerEvidenceCommand } from "./commands/evidence";
@@ -43,6 +44,7 @@ registerBackupCommands(program);
 registerSandboxCommands(program);
 registerCriticCommands(program);
 registerSolutionCommands(program);
+registerJobsCommand(program);
 
 // Every command ends here, and only here: see exit.ts.
 const code = await program.parseAsync(process.argv).then(

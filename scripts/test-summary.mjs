@@ -3,7 +3,8 @@
 //   node scripts/test-summary.mjs --stages test-reports/stages.tsv [report.json …]
 //
 // Prints each stage's wall time beside its budget (stages.tsv: name, seconds, budget, one stage a
-// line), the 15 slowest files of each tier from the Vitest and Playwright JSON reports given (each
+// line; a line whose budget is "-" is a lane that ran side by side with others inside the stage
+// above it: shown under it, without a budget, and not added to the total), the 15 slowest files of each tier from the Vitest and Playwright JSON reports given (each
 // recognised by its shape), and one closing line: "Tests: N passed, N failed, N skipped". Exits 1
 // when a test failed or a stage ran more than 50% over its budget.
 import { existsSync, readFileSync } from "node:fs";
@@ -12,14 +13,15 @@ import { basename, relative } from "node:path";
 const OVER_BUDGET = 1.5;
 const SLOWEST = 15;
 
-/** Stages as test.sh wrote them: { name, seconds, budget }. */
+/** Stages as test.sh wrote them: { name, seconds, budget, lane }. */
 function readStages(text) {
   return text
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => {
       const [name, seconds, budget] = line.split("\t");
-      return { name, seconds: Number(seconds), budget: Number(budget) };
+      const lane = budget === "-";
+      return { name: name.trim(), seconds: Number(seconds), budget: lane ? 0 : Number(budget), lane };
     });
 }
 
@@ -125,12 +127,14 @@ function main(args) {
   const over = stagesOverBudget(stages);
   if (stages.length > 0) {
     console.log(`\nStage times (a stage fails past ${OVER_BUDGET} × its budget):`);
-    const width = Math.max(...stages.map((stage) => stage.name.length));
+    const label = (stage) => (stage.lane ? `  lane: ${stage.name}` : stage.name);
+    const width = Math.max(...stages.map((stage) => label(stage).length));
     for (const stage of stages) {
       const mark = over.includes(stage) ? "  OVER BUDGET" : "";
-      console.log(`  ${stage.name.padEnd(width)}  ${String(stage.seconds).padStart(5)} s of ${stage.budget} s${mark}`);
+      const budget = stage.lane ? "" : ` of ${stage.budget} s`;
+      console.log(`  ${label(stage).padEnd(width)}  ${String(stage.seconds).padStart(5)} s${budget}${mark}`);
     }
-    const total = stages.reduce((sum, stage) => sum + stage.seconds, 0);
+    const total = stages.filter((stage) => !stage.lane).reduce((sum, stage) => sum + stage.seconds, 0);
     console.log(`  ${"all stages".padEnd(width)}  ${String(total).padStart(5)} s`);
   }
   for (const stage of over) {

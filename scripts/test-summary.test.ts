@@ -57,6 +57,14 @@ describe("the suite's summary", () => {
     expect(status).toBe(0);
   });
 
+  it("shows a stage's lanes under it, without a budget, and leaves them out of the total", () => {
+    const stages = write("stages.tsv", "Static checks\t80\t500\nESLint\t74\t-\nTypeScript\t79\t-\nCluster\t60\t600\n");
+    const { status, out } = summary("--stages", stages);
+    expect(out).toMatch(/Static checks\s+80 s of 500 s\n\s+lane: ESLint\s+74 s\n\s+lane: TypeScript\s+79 s\n/);
+    expect(out).toMatch(/all stages\s+140 s/);
+    expect(status).toBe(0);
+  });
+
   it("fails loudly, naming the stage, when a stage runs more than 50% over its budget", () => {
     const stages = write("stages.tsv", "ESLint\t90\t100\nPlaywright e2e\t1501\t1000\n");
     const { status, out, err } = summary("--stages", stages);

@@ -8,6 +8,7 @@ export function TopNav({ actor }: { actor: Actor }) {
     { href: "/datasets", label: "Datasets", visible: can(actor, "records:read") },
     { href: "/campaigns", label: "Campaigns", visible: can(actor, "records:read") },
     { href: "/repairs", label: "Repairs", visible: can(actor, "revisions:check") },
+    { href: "/jobs", label: "Jobs", visible: can(actor, "records:read") },
     { href: "/admin/import", label: "Import", visible: can(actor, "imports:write") },
     { href: "/critics", label: "Critics", visible: can(actor, "critics:read") },
     { href: "/admin/users", label: "Users", visible: can(actor, "users:admin") },

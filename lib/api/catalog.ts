@@ -24,6 +24,7 @@ import {
 } from "@/lib/validation/environments";
 import { evidenceProgressResponseSchema, evidenceStartResponseSchema } from "@/lib/validation/evidence";
 import { goldAnswerListResponseSchema, goldImportResponseSchema } from "@/lib/validation/gold";
+import { jobActionResponseSchema, jobPageResponseSchema } from "@/lib/validation/jobs";
 import {
   datasetListResponseSchema,
   importJobResponseSchema,
@@ -273,6 +274,41 @@ const OPERATIONS = [
     },
     responses: { 200: "{rows: [{recordId, line, language, question, solvedBy, triedBy}], nextCursor}", ...errors },
     response: recordSolversResponseSchema,
+  },
+  {
+    method: "GET",
+    path: "/jobs",
+    scope: "records:read",
+    summary:
+      "Every kind of long work the caller may read, newest first: imports (imports:write), verification, evidence and solution runs (annotators: of the datasets they see), critic runs (critics:read). Each with its progress, rate and ETA, who started it, its result, its page and the actions the caller may take on it now.",
+    query: {
+      kind: "import|verification|evidence|solutions|critic",
+      status: "running|paused|cancelled|succeeded|failed",
+      limit: "1–200 (50)",
+      cursor: "nextCursor of the previous page",
+    },
+    responses: {
+      200: "{jobs: [{id, kind, status, done, total, unit, startedBy, createdAt, startedAt, finishedAt, dataset, scope, result, stopReason, href, actions, perMinute, etaSeconds}], nextCursor}",
+      ...errors,
+      422: "An unknown kind or status, a limit out of range, or a cursor this list did not hand out (fieldErrors name it).",
+    },
+    response: jobPageResponseSchema,
+  },
+  {
+    method: "POST",
+    path: "/jobs/{kind}/{id}/status",
+    scope: "records:read",
+    summary:
+      "Pause, resume or cancel a job through its kind's own operation, with that operation's scope and audit: critic runs (critics:admin). Kinds without the action answer 422.",
+    body: '{action: "pause"|"resume"|"cancel"}',
+    responses: {
+      200: "{kind, id, status}",
+      ...errors,
+      403: "The role lacks the scope of the kind's operation (critic runs: critics:admin), or a cross-site session write.",
+      409: "Not allowed from the job's current status.",
+      422: "An unknown kind or action, or an action the kind does not support.",
+    },
+    response: jobActionResponseSchema,
   },
   {
     method: "GET",

@@ -82,6 +82,7 @@ const ACTIONS: Record<string, Scope | "public"> = {
   "app/(app)/datasets/actions.ts#importSolutionsAction": "imports:write",
   "app/(app)/datasets/actions.ts#solutionRunProgressAction": "records:read",
   "app/(app)/datasets/actions.ts#cutReleaseAction": "releases:write",
+  "app/(app)/jobs/actions.ts#controlJobAction": "records:read",
 };
 
 const routeModules = import.meta.glob<

@@ -54,6 +54,8 @@ const HAND_WRITTEN = [
   'index CREATE UNIQUE INDEX "RecordRevision_one_proposed_idx" ON public."RecordRevision" USING btree ("recordId") WHERE (status = \'PROPOSED\'::"RevisionStatus")',
   // A partial covering index: a queue page and its counts are one range of it, in queue order.
   'index CREATE INDEX "CampaignItem_review_queue_idx" ON public."CampaignItem" USING btree ("campaignId", "reviewReasonCount" DESC, "position") INCLUDE ("reviewReasons", language, "recordId") WHERE (("reviewReasonCount" > 0) AND (NOT gold))',
+  // A partial covering index: a report reads the final categories of the items finally Invalid from it.
+  'index CREATE INDEX "CampaignItem_invalid_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE ("finalCategories") WHERE (("finalValid" = false) AND (NOT gold))',
   // A partial covering index: campaign progress sums the item counters from it.
   'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId") WHERE (NOT gold)',
 ];

@@ -17,7 +17,7 @@ import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
-import { getDatasetReport } from "@/lib/server/reports/reports";
+import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/reports";
 import { checkRevision, proposeRevision } from "@/lib/server/revisions/queries";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -34,6 +34,7 @@ const passingCritic = {
 let admin: Actor;
 let dataset: string;
 let repaired: number;
+let campaignId: string;
 
 beforeAll(async () => {
   admin = await makeUser("ADMIN");
@@ -65,7 +66,7 @@ beforeAll(async () => {
     data: { executableValid: false, verificationOutcome: "WRONG_ANSWER" },
   });
   await prisma().record.update({ where: { id: b.id }, data: { executableValid: true, verificationOutcome: "PASSED" } });
-  const { id: campaignId } = await createCampaign({
+  ({ id: campaignId } = await createCampaign({
     actor: admin,
     input: {
       dataset,
@@ -76,7 +77,7 @@ beforeAll(async () => {
       finalRule: "majority",
       leaseMinutes: 30,
     },
-  });
+  }));
   for (const item of await prisma().campaignItem.findMany({
     where: { campaignId },
     select: { id: true, recordId: true },
@@ -124,6 +125,20 @@ describe("a release of a record repaired after its label", () => {
     });
     // The critic judged revision 1, which the label judged too: both count.
     expect(python.criticN).toBe(2);
+  });
+
+  it("counts the campaign's own report at the same revision: its repaired record's items apart from the rest", async () => {
+    const python = (await getCampaignReport({ actor: admin, campaignId })).byLanguage.python;
+    expect({ valid: python.valid, resolved: python.resolved, sampled: python.sampled }).toEqual({
+      valid: 1,
+      resolved: 2,
+      sampled: 2,
+    });
+    expect({ executableValid: python.executableValid, executableN: python.executableN }).toEqual({
+      executableValid: 0.5,
+      executableN: 2,
+    });
+    expect({ criticN: python.criticN, criticPass: python.criticPass }).toEqual({ criticN: 2, criticPass: 1 });
   });
 
   it("writes the card's Python row from one revision per record, and leaves revision 1's critic off revision 2's entry", async () => {

@@ -118,17 +118,38 @@ const EVIDENCE_AT_LABELLED_REVISION = `CASE WHEN v.item_id IS NOT NULL AND NOT v
        WHEN f.record_id = ANY(flaky.ids) THEN NULL ELSE f.exec_valid END AS exec_valid,
   CASE WHEN v.item_id IS NOT NULL AND NOT v.is_current THEN false ELSE f.exec_unavailable END AS exec_unavailable`;
 
+/** COUNT_COLUMNS' counts summed over rows that already hold them (cells of the same shape). */
+const SUMMED_COUNT_COLUMNS = COUNT_KEYS.map((key) => `sum("${key}")::int AS "${key}"`).join(", ");
+
 /**
- * One campaign holds a record once, so its items are its finals: one scan counts per (language,
- * difficulty) and per label split at once (two grouping sets), another the final categories. Not
- * materialised, the scans run in parallel.
+ * One campaign holds a record once, so its items are its finals. The items are counted per
+ * (language, difficulty, labels, valid labels) cell: the items of records never repaired in one
+ * parallel scan, each worker counting its share, so a few hundred cells leave the workers rather
+ * than 100,000 rows (the flaky and repaired records reach the workers as InitPlan values, not as CTE
+ * scans, which would keep the joins and the counting in one process); the handful of repaired
+ * records' items apart, with the evidence of the revision they were labelled on. Two grouping sets
+ * over the cells give the counts per (language, difficulty) and the label splits. The final
+ * categories of the items finally Invalid are a range of `CampaignItem_invalid_idx`.
  */
 const ONE_CAMPAIGN_FIGURES = `WITH ${FLAKY_RECORDS}, ${REVISED_ITEMS},
-  grouped AS (
-    SELECT language, difficulty, n_valid AS "nValid", n - n_valid AS "nInvalid", GROUPING(n) = 0 AS split, ${COUNT_COLUMNS}
+  cells AS (
+    SELECT language, difficulty, n, n_valid, ${COUNT_COLUMNS}
+    FROM (SELECT f.language, coalesce(f.difficulty, 'unknown') AS difficulty, f.n, f.n_valid, f.final_valid, f.critic_pass,
+                 CASE WHEN f.record_id = ANY((SELECT ids FROM flaky)::int[]) THEN NULL ELSE f.exec_valid END AS exec_valid,
+                 f.exec_unavailable
+          FROM ${finalLabelsOf("$1::text[]")} f
+          WHERE f.item_id <> ALL((SELECT coalesce(array_agg(item_id), '{}') FROM revised)::text[])) f
+    GROUP BY 1, 2, 3, 4
+    UNION ALL
+    SELECT language, difficulty, n, n_valid, ${COUNT_COLUMNS}
     FROM (SELECT f.language, coalesce(f.difficulty, 'unknown') AS difficulty, f.n, f.n_valid, f.final_valid,
                  ${EVIDENCE_AT_LABELLED_REVISION}
-          FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky LEFT JOIN revised v ON v.item_id = f.item_id) f
+          FROM ${finalLabelsOf("$1::text[]")} f CROSS JOIN flaky JOIN revised v ON v.item_id = f.item_id) f
+    GROUP BY 1, 2, 3, 4
+  ),
+  grouped AS (
+    SELECT language, difficulty, n_valid AS "nValid", n - n_valid AS "nInvalid", GROUPING(n) = 0 AS split, ${SUMMED_COUNT_COLUMNS}
+    FROM cells
     GROUP BY GROUPING SETS ((language, difficulty), (language, n_valid, n))
     HAVING GROUPING(n) = 1 OR n >= 2
   ),

@@ -168,6 +168,7 @@ export async function startVerificationWorkers(
   const worker = await startHeartbeat({
     backend: describeBackends(getSandboxRouter().config),
     concurrency,
+    queues: [VERIFY_QUEUE, EVIDENCE_QUEUE],
     // A dead worker's jobs are in either queue; failing an id in the other one does nothing.
     retry: async (jobIds) => {
       await boss.fail(VERIFY_QUEUE, jobIds);

@@ -62,6 +62,22 @@ export async function reapDeadWorkers(deadAfterMs: number): Promise<{ workers: s
 }
 
 /**
+ * The active jobs of `queues` that no worker holds although they were taken from the queue more
+ * than `graceMs` ago. A worker records a job it holds only once it has taken it, so a worker killed
+ * in between leaves such a job behind, held by nobody: pg-boss would hand it out again only when it
+ * expires, minutes later. A job is also unheld for the moment between its worker's release and
+ * pg-boss marking it complete, so callers retry only jobs found unheld on two beats in a row.
+ */
+export async function findUnheldJobs(queues: string[], graceMs: number): Promise<string[]> {
+  const rows = await prisma().$queryRaw<{ id: string }[]>`
+    SELECT j.id::text AS id FROM pgboss.job j
+    WHERE j.name = ANY(${queues}::text[]) AND j.state = 'active'
+      AND j.started_on < clock_timestamp() - ${graceMs}::int * interval '1 millisecond'
+      AND NOT EXISTS (SELECT 1 FROM "WorkerJob" w WHERE w."jobId" = j.id)`;
+  return rows.map((row) => row.id);
+}
+
+/**
  * Every registered worker, live (a beat within `deadAfterMs`) or not yet forgotten, with the jobs it
  * holds; newest first. Host and pid are operator detail: callers show them to admins only.
  */

@@ -12,7 +12,7 @@ import { getSandboxStatus } from "@/lib/server/workers/status";
 import { makeUser, uniqueName } from "@/lib/testing/factories";
 
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
-import { beat, DEAD_AFTER_MS } from "@/lib/server/workers/workers";
+import { beat, DEAD_AFTER_MS, retryUnheldJobs } from "@/lib/server/workers/workers";
 
 afterAll(() => stopBoss(1_000));
 
@@ -68,6 +68,37 @@ describe("worker heartbeats", () => {
     expect((await listWorkers(DEAD_AFTER_MS)).map((worker) => worker.id)).not.toContain(killed.id);
     const [again] = await boss.fetch(queue);
     expect(again.id).toBe(jobId);
+    await removeWorker(live.id);
+  });
+
+  it("retry a job a worker took but died before holding, once two beats in a row found it held by nobody", async () => {
+    const { boss, queue, jobId } = await queueWithActiveJob();
+    const held = await queueWithActiveJob();
+    const live = someWorker();
+    await beatWorker(live);
+    await holdJob({ workerId: live.id, jobId: held.jobId });
+    // Both were taken a minute ago; only the second is held (its worker recorded it).
+    await prisma()
+      .$executeRaw`UPDATE pgboss.job SET started_on = now() - interval '1 minute' WHERE id IN (${jobId}::uuid, ${held.jobId}::uuid)`;
+    const retried: string[] = [];
+    const duties = {
+      queues: [queue, held.queue],
+      retry: async (jobIds: string[]) => {
+        retried.push(...jobIds);
+        await boss.fail(queue, jobIds);
+      },
+    };
+
+    // The first beat only suspects it: a job is unheld for a moment between its release and completion.
+    const suspects = await retryUnheldJobs(duties, new Set());
+    expect([...suspects]).toEqual([jobId]);
+    expect(retried).toEqual([]);
+    // The next beat finds it still unheld and hands it back; the held job stays with its worker.
+    expect([...(await retryUnheldJobs(duties, suspects))]).toEqual([]);
+    expect(retried).toEqual([jobId]);
+    const [again] = await boss.fetch(queue);
+    expect(again.id).toBe(jobId);
+    expect(await checkQueue({ queue: held.queue, deadAfterMs: DEAD_AFTER_MS })).toMatchObject({ active: 1 });
     await removeWorker(live.id);
   });
 

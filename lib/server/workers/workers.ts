@@ -3,7 +3,13 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
-import { beatWorker, reapDeadWorkers, removeWorker, type WorkerIdentity } from "@/lib/server/workers/heartbeats";
+import {
+  beatWorker,
+  findUnheldJobs,
+  reapDeadWorkers,
+  removeWorker,
+  type WorkerIdentity,
+} from "@/lib/server/workers/heartbeats";
 import { countOf } from "@/lib/format/count";
 
 // Every worker process writes a beat this often; one silent for three beats is dead (killed, its
@@ -12,6 +18,9 @@ const HEARTBEAT_MS = 5_000;
 export const DEAD_AFTER_MS = 3 * HEARTBEAT_MS;
 
 type Heartbeat = { identity: WorkerIdentity; timer: NodeJS.Timeout; pending: Promise<void> };
+
+/** The queues whose jobs a worker process holds, and how it hands jobs back to them. */
+type HeldQueues = { queues: string[]; retry: (jobIds: string[]) => Promise<void> };
 
 const globalForWorker = globalThis as unknown as { verityHeartbeat?: Heartbeat };
 
@@ -31,28 +40,51 @@ export async function beat(
 }
 
 /**
+ * Jobs taken from `queues` but held by no worker, on this beat and the one before (findUnheldJobs):
+ * their worker died before it recorded them. Handed to `retry`; returns this beat's finds, which the
+ * next beat compares with.
+ */
+export async function retryUnheldJobs(
+  { queues, retry }: HeldQueues,
+  unheldBefore: ReadonlySet<string>,
+): Promise<Set<string>> {
+  const unheld = new Set(await findUnheldJobs(queues, HEARTBEAT_MS));
+  const orphaned = [...unheld].filter((jobId) => unheldBefore.has(jobId));
+  if (orphaned.length > 0) {
+    console.error(
+      `worker: ${countOf(orphaned.length, "job")} taken by a worker that stopped before holding them; retrying them`,
+    );
+    await retry(orphaned);
+  }
+  return new Set([...unheld].filter((jobId) => !orphaned.includes(jobId)));
+}
+
+/**
  * Registers this process as a worker and beats every HEARTBEAT_MS until stopHeartbeat. `retry`
- * hands jobs of dead workers back to the queue. Returns the worker's identity.
+ * hands jobs of dead workers back to `queues`, and jobs a worker took but died before holding.
+ * Returns the worker's identity.
  */
 export async function startHeartbeat({
   backend,
   concurrency,
+  queues,
   retry,
 }: {
   backend: string;
   concurrency: number;
-  retry: (jobIds: string[]) => Promise<void>;
-}): Promise<WorkerIdentity> {
+} & HeldQueues): Promise<WorkerIdentity> {
   if (globalForWorker.verityHeartbeat) return globalForWorker.verityHeartbeat.identity;
   const identity: WorkerIdentity = { id: randomUUID(), host: hostname(), pid: process.pid, backend, concurrency };
   await beat(identity, retry);
+  let unheld: ReadonlySet<string> = new Set();
   const heartbeat: Heartbeat = {
     identity,
     pending: Promise.resolve(),
     timer: setInterval(() => {
-      heartbeat.pending = beat(identity, retry).catch((error: unknown) =>
-        console.error("worker: the heartbeat could not be written:", error),
-      );
+      heartbeat.pending = (async () => {
+        await beat(identity, retry);
+        unheld = await retryUnheldJobs({ queues, retry }, unheld);
+      })().catch((error: unknown) => console.error("worker: the heartbeat could not be written:", error));
     }, HEARTBEAT_MS),
   };
   heartbeat.timer.unref();

@@ -1,0 +1,51 @@
+import "server-only";
+
+import { JOB_KIND_LABELS, type JobAction, type JobKind, type JobStatus } from "@/lib/jobs/types";
+import { assertCan } from "@/lib/server/auth/guard";
+import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
+import { controlCriticRun } from "@/lib/server/critics/jobs";
+import { AppError } from "@/lib/server/errors";
+
+import { JOB_KIND_REGISTRY } from "./kinds";
+
+type Control = (args: { actor: Actor | SystemActor; id: string; action: JobAction }) => Promise<JobStatus>;
+
+// The existing operation behind each kind's actions (the registry says which actions and scopes):
+// the same code the kind's own page calls, so permissions, conditional updates and audit rows are
+// those of today's buttons. A kind without an entry supports no action yet.
+const CONTROLS: Partial<Record<JobKind, Control>> = {
+  critic: ({ actor, id, action }) => controlCriticRun({ actor, runId: id, action }),
+};
+
+/**
+ * Pauses, resumes or cancels a job through its kind's own operation. INVALID_INPUT for an action
+ * the kind does not support; FORBIDDEN without the operation's scope; NOT_FOUND and CONFLICT as the
+ * operation answers them. Scope: records:read, then the operation's own (critics:admin for critic runs).
+ */
+export async function controlJob({
+  actor,
+  kind,
+  id,
+  action,
+}: {
+  actor: Actor | SystemActor;
+  kind: JobKind;
+  id: string;
+  action: JobAction;
+}): Promise<{ kind: JobKind; id: string; status: JobStatus }> {
+  assertCan(actor, "records:read");
+  const scope = JOB_KIND_REGISTRY[kind].controls[action];
+  const control = CONTROLS[kind];
+  if (!scope || !control) {
+    const supporting = Object.values(JOB_KIND_REGISTRY)
+      .filter((entry) => entry.controls[action])
+      .map((entry) => JOB_KIND_LABELS[entry.kind].toLowerCase() + "s");
+    throw new AppError(
+      "INVALID_INPUT",
+      `A job of kind "${kind}" cannot ${action}${supporting.length ? `: only ${supporting.join(", ")} can` : ""}.`,
+      { action: [`Not supported for ${kind} jobs.`] },
+    );
+  }
+  assertCan(actor, scope);
+  return { kind, id, status: await control({ actor, id, action }) };
+}

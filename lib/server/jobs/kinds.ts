@@ -1,0 +1,419 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { JobCursor } from "@/lib/jobs/cursor";
+import type { JobAction, JobKind, JobStatus, JobUnit } from "@/lib/jobs/types";
+import { countOf } from "@/lib/format/count";
+import { languageName } from "@/lib/records/languages";
+import { type Actor, isSystemActor, type Scope, type SystemActor } from "@/lib/server/auth/permissions";
+import { visibleDatasetWhere } from "@/lib/server/auth/visibility";
+import { prisma } from "@/lib/server/db/client";
+
+// The registry of job kinds: one entry per table that holds long work, each saying how to read its
+// rows as a job, who may read them, and which of pause/resume/cancel it supports with the scope of
+// the existing operation that performs it (control-job.ts holds the operations). A thin read model
+// over the tables as their lifecycles leave them; it changes no lifecycle.
+
+/** A job as its table gives it, before the rate, the ETA and the caller's actions are added. */
+export type JobRow = {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  done: number;
+  total: number;
+  unit: JobUnit;
+  createdById: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+  dataset: string | null;
+  scope: string;
+  result: string;
+  stopReason: string | null;
+  href: string;
+};
+
+type ReadArgs = {
+  actor: Actor | SystemActor;
+  cursor: JobCursor | undefined;
+  /** The statuses to read (already those this kind can have); undefined: all. */
+  statuses: JobStatus[] | undefined;
+  take: number;
+};
+
+export type JobKindEntry = {
+  kind: JobKind;
+  /** The scope reading this kind needs; annotators see, beyond it, only the datasets they see. */
+  readScope: Scope;
+  /** The statuses this kind's table can hold. */
+  statuses: readonly JobStatus[];
+  /** The actions it supports, each with the scope of the operation behind it (control-job.ts). */
+  controls: Partial<Record<JobAction, Scope>>;
+  read: (args: ReadArgs) => Promise<JobRow[]>;
+};
+
+const BATCH_STATUSES = ["RUNNING", "SUCCEEDED", "FAILED"] as const satisfies readonly JobStatus[];
+type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/** The status condition of a table whose lifecycle knows RUNNING, SUCCEEDED and FAILED (JobStatus in the schema). */
+function batchStatusWhere(statuses: JobStatus[] | undefined): { status?: { in: BatchStatus[] } } {
+  if (!statuses) return {};
+  return {
+    status: {
+      in: statuses.filter((status): status is BatchStatus => (BATCH_STATUSES as readonly string[]).includes(status)),
+    },
+  };
+}
+
+/**
+ * The keyset condition of one kind's rows after the cursor, in the list's order (createdAt, kind,
+ * id, all descending): at the cursor's instant, a kind after the cursor's takes all its rows, the
+ * cursor's own kind those with a smaller id, a kind before it none.
+ */
+function afterCursor(kind: JobKind, cursor: JobCursor | undefined) {
+  if (!cursor) return {};
+  if (kind === cursor.kind)
+    return { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] };
+  return { createdAt: kind < cursor.kind ? { lte: cursor.createdAt } : { lt: cursor.createdAt } };
+}
+
+/** Annotators read jobs of the datasets they see only; everyone else (and Verity itself) every dataset's. */
+function datasetScope(actor: Actor | SystemActor): { dataset?: Prisma.DatasetWhereInput } {
+  return isSystemActor(actor) ? {} : { dataset: visibleDatasetWhere(actor) };
+}
+
+const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+function parts(...pieces: (string | false | null | undefined)[]): string {
+  return pieces.filter(Boolean).join(" · ");
+}
+
+function languageScope(language: string | null): string {
+  return language ? `${languageName(language)} only` : "every language";
+}
+
+const importKind: JobKindEntry = {
+  kind: "import",
+  readScope: "imports:write",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ cursor, statuses, take }) => {
+    const rows = await prisma().importJob.findMany({
+      where: { ...afterCursor("import", cursor), ...batchStatusWhere(statuses) },
+      orderBy: NEWEST_FIRST,
+      take,
+      select: {
+        id: true,
+        datasetId: true,
+        datasetName: true,
+        fileName: true,
+        source: true,
+        status: true,
+        bytesTotal: true,
+        bytesRead: true,
+        imported: true,
+        duplicates: true,
+        skipped: true,
+        message: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+      },
+    });
+    return rows.map((row) => {
+      const done = Number(row.bytesRead);
+      return {
+        id: row.id,
+        kind: "import" as const,
+        status: row.status,
+        done,
+        // A streamed upload without a length has no known total until it ends.
+        total: Math.max(done, Number(row.bytesTotal ?? row.bytesRead)),
+        unit: "bytes" as const,
+        createdById: row.createdById,
+        createdAt: row.createdAt,
+        finishedAt: row.finishedAt,
+        dataset: row.datasetName,
+        scope: parts(row.fileName ?? row.source),
+        result: parts(
+          countOf(row.imported, "record") + " imported",
+          row.duplicates > 0 && `${countOf(row.duplicates, "duplicate")}`,
+          row.skipped > 0 && `${row.skipped} skipped`,
+        ),
+        stopReason: row.status === "FAILED" ? (row.message ?? "the import failed") : null,
+        href:
+          row.status === "SUCCEEDED" && row.datasetId
+            ? `/datasets/${encodeURIComponent(row.datasetName)}`
+            : "/admin/import",
+      };
+    });
+  },
+};
+
+const verificationKind: JobKindEntry = {
+  kind: "verification",
+  readScope: "records:read",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ actor, cursor, statuses, take }) => {
+    const rows = await prisma().verificationBatch.findMany({
+      where: {
+        ...afterCursor("verification", cursor),
+        ...batchStatusWhere(statuses),
+        ...datasetScope(actor),
+      },
+      orderBy: NEWEST_FIRST,
+      take,
+      select: {
+        id: true,
+        language: true,
+        force: true,
+        repeat: true,
+        status: true,
+        total: true,
+        done: true,
+        executableValid: true,
+        failed: true,
+        unavailable: true,
+        environmentFailed: true,
+        inconclusive: true,
+        errored: true,
+        flaky: true,
+        stopReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        dataset: { select: { name: true } },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      kind: "verification" as const,
+      status: row.status,
+      done: row.done,
+      total: row.total,
+      unit: "records" as const,
+      createdById: row.createdById,
+      createdAt: row.createdAt,
+      finishedAt: row.finishedAt,
+      dataset: row.dataset.name,
+      scope: parts(
+        languageScope(row.language),
+        row.force ? "every record again" : "records not yet verified",
+        row.repeat > 0 && `tests run ${row.repeat}× for flakiness`,
+      ),
+      result: parts(
+        `${row.executableValid} pass`,
+        `${row.failed} fail`,
+        row.unavailable > 0 && `${row.unavailable} cannot run here`,
+        row.environmentFailed > 0 && `${row.environmentFailed} environment`,
+        row.inconclusive > 0 && `${row.inconclusive} inconclusive`,
+        row.errored > 0 && `${row.errored} errored`,
+        row.repeat > 0 && `${row.flaky} flaky`,
+      ),
+      stopReason: row.stopReason,
+      href: `/verifications/${encodeURIComponent(row.id)}`,
+    }));
+  },
+};
+
+const evidenceKind: JobKindEntry = {
+  kind: "evidence",
+  readScope: "records:read",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ actor, cursor, statuses, take }) => {
+    const rows = await prisma().evidenceBatch.findMany({
+      where: {
+        ...afterCursor("evidence", cursor),
+        ...batchStatusWhere(statuses),
+        ...datasetScope(actor),
+      },
+      orderBy: NEWEST_FIRST,
+      take,
+      select: {
+        id: true,
+        language: true,
+        mutants: true,
+        repeat: true,
+        status: true,
+        total: true,
+        done: true,
+        errored: true,
+        stopReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        dataset: { select: { name: true } },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      kind: "evidence" as const,
+      status: row.status,
+      done: row.done,
+      total: row.total,
+      unit: "record tasks" as const,
+      createdById: row.createdById,
+      createdAt: row.createdAt,
+      finishedAt: row.finishedAt,
+      dataset: row.dataset.name,
+      scope: parts(
+        languageScope(row.language),
+        row.mutants > 0 && `${countOf(row.mutants, "mutant")} a record`,
+        row.repeat > 0 && `tests run ${row.repeat}× for flakiness`,
+      ),
+      result: parts(`${row.done - row.errored} collected`, row.errored > 0 && `${row.errored} errored`),
+      stopReason: row.stopReason,
+      href: `/datasets/${encodeURIComponent(row.dataset.name)}`,
+    }));
+  },
+};
+
+const solutionsKind: JobKindEntry = {
+  kind: "solutions",
+  readScope: "records:read",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ actor, cursor, statuses, take }) => {
+    const rows = await prisma().solutionBatch.findMany({
+      where: {
+        ...afterCursor("solutions", cursor),
+        ...batchStatusWhere(statuses),
+        ...datasetScope(actor),
+      },
+      orderBy: NEWEST_FIRST,
+      take,
+      select: {
+        id: true,
+        origin: true,
+        fileName: true,
+        models: true,
+        status: true,
+        total: true,
+        done: true,
+        passed: true,
+        failed: true,
+        unavailable: true,
+        inconclusive: true,
+        errored: true,
+        stopReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        dataset: { select: { name: true } },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      kind: "solutions" as const,
+      status: row.status,
+      done: row.done,
+      total: row.total,
+      unit: "solutions" as const,
+      createdById: row.createdById,
+      createdAt: row.createdAt,
+      finishedAt: row.finishedAt,
+      dataset: row.dataset.name,
+      scope: parts(
+        row.models.length > 0 ? row.models.join(", ") : "no model named",
+        row.fileName,
+        row.origin === "revision" && "after an accepted repair",
+      ),
+      result: parts(
+        `${row.passed} passed`,
+        `${row.failed} failed`,
+        row.unavailable > 0 && `${row.unavailable} cannot run here`,
+        row.inconclusive > 0 && `${row.inconclusive} inconclusive`,
+        row.errored > 0 && `${row.errored} errored`,
+      ),
+      stopReason: row.stopReason,
+      href: `/datasets/${encodeURIComponent(row.dataset.name)}/solvers`,
+    }));
+  },
+};
+
+const CRITIC_STATUSES = [
+  "RUNNING",
+  "PAUSED",
+  "CANCELLED",
+  "SUCCEEDED",
+  "FAILED",
+] as const satisfies readonly JobStatus[];
+
+const criticKind: JobKindEntry = {
+  kind: "critic",
+  // Run verdicts are critic output: never for annotators (docs/security.md, "Critics run from Verity").
+  readScope: "critics:read",
+  statuses: CRITIC_STATUSES,
+  // changeCriticRunStatus through controlCriticRun (lib/server/critics/jobs.ts), as the run page's buttons.
+  controls: { pause: "critics:admin", resume: "critics:admin", cancel: "critics:admin" },
+  read: async ({ cursor, statuses, take }) => {
+    const rows = await prisma().criticRun.findMany({
+      where: { ...afterCursor("critic", cursor), ...(statuses ? { status: { in: statuses } } : {}) },
+      orderBy: NEWEST_FIRST,
+      take,
+      select: {
+        id: true,
+        language: true,
+        campaignId: true,
+        status: true,
+        total: true,
+        done: true,
+        pass: true,
+        fail: true,
+        unreadable: true,
+        errored: true,
+        stopReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        dataset: { select: { name: true } },
+        version: { select: { number: true, critic: { select: { name: true } } } },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      kind: "critic" as const,
+      status: (CRITIC_STATUSES as readonly string[]).includes(row.status) ? (row.status as JobStatus) : "FAILED",
+      done: row.done,
+      total: row.total,
+      unit: "records" as const,
+      createdById: row.createdById,
+      createdAt: row.createdAt,
+      finishedAt: row.finishedAt,
+      dataset: row.dataset.name,
+      scope: parts(
+        `${row.version.critic.name} version ${row.version.number}`,
+        languageScope(row.language),
+        row.campaignId && "one campaign's sample",
+      ),
+      result: parts(
+        `${row.pass} pass`,
+        `${row.fail} fail`,
+        row.unreadable > 0 && `${row.unreadable} unreadable`,
+        row.errored > 0 && `${row.errored} errored`,
+      ),
+      stopReason: row.stopReason,
+      href: `/critics/runs/${encodeURIComponent(row.id)}`,
+    }));
+  },
+};
+
+/** Every kind of long work, in the list's order of kinds. A new kind of job is one entry here. */
+export const JOB_KIND_REGISTRY: Record<JobKind, JobKindEntry> = {
+  import: importKind,
+  verification: verificationKind,
+  evidence: evidenceKind,
+  solutions: solutionsKind,
+  critic: criticKind,
+};
+
+/** The names and emails of the people who started jobs, by id (one query for a page). */
+export async function startersOf(ids: string[]): Promise<Map<string, { name: string | null; email: string }>> {
+  if (ids.length === 0) return new Map();
+  const users = await prisma().user.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, name: true, email: true },
+  });
+  return new Map(users.map(({ id, name, email }) => [id, { name, email }]));
+}
