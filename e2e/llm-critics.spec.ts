@@ -4,8 +4,6 @@ import { criticAnswer, type FakeOpenAI, startFakeOpenAI } from "../lib/testing/f
 
 import { admin, annotator, ensurePeople, SAME_ORIGIN, signIn } from "./people";
 
-// Named to run after foundation.spec.ts (Playwright takes files in name order): ensurePeople makes
-// the first admin, which the foundation story must find missing.
 // Critics run from the app: the admin defines a critic pointed at a fake OpenAI-compatible endpoint
 // started here, runs version 1, edits the prompt (version 2), runs it, and the ranking puts version 2
 // first, because the fake answers a prompt that asks to "look hard" correctly and any other with

@@ -15,6 +15,14 @@ export const annotator = { email: "ann@example.test", password: "annotator-passw
 // such header, and the API refuses session-cookie writes that do not show they come from Verity.
 export const SAME_ORIGIN = { "sec-fetch-site": "same-origin" };
 
+/**
+ * The tag of a spec that changes or fills something of the whole server (not only its own data),
+ * which another spec running at the same moment would see or break: playwright.config.ts runs the
+ * specs carrying it in a lane of their own, one at a time, after the parallel lane. Put it on the
+ * spec's outermost describe (or its only test) so the whole file moves with it.
+ */
+export const GLOBAL_STATE = "@global-state";
+
 type Person = { email: string; password: string };
 type Role = "ADMIN" | "ANNOTATOR" | "REVIEWER";
 

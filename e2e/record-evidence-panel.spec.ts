@@ -10,9 +10,6 @@ import { admin, annotator, E2E_SECRET, ensurePeople, invite, signIn } from "./pe
 // Solver results page and collects its test strength, then reads every signal in the panel of the
 // record page. A campaign showing "execution only" keeps all but the run result from an annotator
 // until their first label; the adjudication page shows a reviewer everything.
-//
-// Named to sort after foundation.spec.ts (ensurePeople may create the first admin, which the
-// foundation story must find missing).
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
