@@ -1,12 +1,16 @@
 // A job's rate and ETA from its counters and clock: pure, so the page, the API and the CLI agree.
 import type { JobStatus } from "./types";
 
-/** Below this much elapsed time a rate is noise (one item in the first second is not 60 a minute). */
+/**
+ * Below this much elapsed time a running job's rate is noise (one item in the first second is not 60
+ * a minute). A finished job's whole run is known, however short: its rate is what it did.
+ */
 const MIN_ELAPSED_MS = 5_000;
 
 /**
  * Items per minute since the job started (until it finished, for a finished one), and for a running
- * job the seconds left at that rate. No rate before anything was done or within its first seconds;
+ * job the seconds left at that rate. No rate before anything was done or within a running job's
+ * first seconds;
  * no ETA for a job that is not running (a paused job is not moving) or has nothing left.
  */
 export function jobPace({
@@ -26,7 +30,8 @@ export function jobPace({
 }): { perMinute: number | null; etaSeconds: number | null } {
   const end = finishedAt ?? now;
   const elapsedMs = end.getTime() - startedAt.getTime();
-  if (done <= 0 || elapsedMs < MIN_ELAPSED_MS) return { perMinute: null, etaSeconds: null };
+  const isTooSoon = finishedAt === null && elapsedMs < MIN_ELAPSED_MS;
+  if (done <= 0 || elapsedMs <= 0 || isTooSoon) return { perMinute: null, etaSeconds: null };
   const perMinute = (done * 60_000) / elapsedMs;
   const left = Math.max(0, total - done);
   const etaSeconds = status === "RUNNING" && left > 0 ? Math.ceil((left / perMinute) * 60) : null;
