@@ -1,7 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+import { findSerialIntegrationFiles } from "./lib/testing/serial-integration";
+
 const root = fileURLToPath(new URL(".", import.meta.url));
+const serialIntegrationFiles = findSerialIntegrationFiles(root);
 
 export default defineConfig({
   resolve: { alias: { "@": root, "server-only": `${root}lib/testing/empty.ts` } },
@@ -28,16 +31,36 @@ export default defineConfig({
           testTimeout: 120_000,
         },
       },
+      // The integration files share one PostgreSQL server (lib/testing/global-setup.ts), on which
+      // each vitest worker has its own copy of the migrated database. Two workers run files side
+      // by side; a file whose first lines carry a `// Integration: serial — <why>` comment needs
+      // the server or the machine to itself and runs in the second project, one at a time, after
+      // every parallel file has finished (sequence.groupOrder). `--project 'integration*'` runs both.
       {
         extends: true,
         test: {
           name: "integration",
           include: ["**/*.int.test.ts"],
+          exclude: ["node_modules/**", ...serialIntegrationFiles],
+          globalSetup: ["./lib/testing/global-setup.ts"],
+          setupFiles: ["./lib/testing/setup-integration.ts"],
+          // VERITY_TEST_WORKERS=1 runs them one at a time (the CLI's --maxWorkers does not reach a project).
+          maxWorkers: Number(process.env.VERITY_TEST_WORKERS || 2),
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration-serial",
+          include: serialIntegrationFiles.length > 0 ? serialIntegrationFiles : ["no-serial-integration-files"],
           exclude: ["node_modules/**"],
           globalSetup: ["./lib/testing/global-setup.ts"],
           setupFiles: ["./lib/testing/setup-integration.ts"],
-          // One embedded PostgreSQL is shared by the integration files; run them one at a time.
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

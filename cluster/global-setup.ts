@@ -112,6 +112,8 @@ export default async function setup(project: TestProject) {
 
 declare module "vitest" {
   export interface ProvidedContext {
+    /** The database the cluster's app instances and worker share. */
+    databaseUrl: string;
     cluster: { instanceUrls: string[]; balancerUrl: string; workerPid: number; logDir: string };
   }
 }

@@ -88,18 +88,20 @@ npx vitest run --project unit --project sandbox \
 stage "Vitest: integration"
 reports+=(test-reports/vitest-integration.json)
 if [[ -n "${CI:-}" && "${CI}" != "false" ]]; then
-  # Under CI the integration files also run on Debian's PostgreSQL, beside the embedded run: each
-  # run is one file at a time and mostly waits on its server, so two share the cores well. The
-  # second run has its own server, port range and report; its output is printed when it ends.
+  # Under CI the integration files also run on Debian's PostgreSQL, beside the embedded run. Each
+  # run has two workers, each on its own copy of the migrated database, then the files marked
+  # serial one at a time (vitest.config.ts); much of a file's time is waiting on its server, so the
+  # two runs still share the cores. The second run has its own server, port range and report; its
+  # output is printed when it ends.
   system_log=test-reports/vitest-system-postgres.log
   VERITY_TEST_POSTGRES=system VERITY_TEST_DB_PORT=$((${VERITY_TEST_DB_PORT:-54339} + 100)) \
-    npx vitest run --project integration --reporter=default --reporter=json \
+    npx vitest run --project 'integration*' --reporter=default --reporter=json \
     --outputFile.json=test-reports/vitest-system-postgres.json >"$system_log" 2>&1 &
   system_pid=$!
   reports+=(test-reports/vitest-system-postgres.json)
 fi
 embedded_status=0
-npx vitest run --project integration \
+npx vitest run --project 'integration*' \
   --reporter=default --reporter=json --outputFile.json=test-reports/vitest-integration.json || embedded_status=$?
 if [[ -n "${system_pid:-}" ]]; then
   system_status=0

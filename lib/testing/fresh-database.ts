@@ -4,11 +4,12 @@ import { inject } from "vitest";
 /**
  * Runs `run` with the URL of a new, empty database on the test server, owned by the app's role
  * (nothing migrated), and drops it afterwards. For tests of migrations, backups and restores,
- * which need a database other than the shared one.
+ * which need a database other than their worker's copy of the migrated one.
  */
 export async function withFreshDatabase<T>(label: string, run: (url: string) => Promise<T>): Promise<T> {
   const target = new URL(process.env.DATABASE_URL!);
-  const name = `${label}_${Date.now()}`;
+  // Unique on the server, which runs two workers' files at once.
+  const name = `${label}_${process.env.VITEST_POOL_ID ?? 0}_${Date.now()}`;
   target.pathname = `/${name}`;
   const superuser = new pg.Client({ connectionString: inject("adminDatabaseUrl") });
   await superuser.connect();

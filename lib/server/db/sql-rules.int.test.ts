@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { compareRuleFiles, readRuleFiles, SqlRulesError, writeSqlMigration } from "@/lib/server/db/sql-rules";
@@ -103,8 +103,8 @@ describe("db:sql-migration", () => {
   });
 
   it("refuses a change CREATE OR REPLACE cannot make, and a file that names another rule, writing nothing", async () => {
-    // Nothing is written to the database when it refuses, so the shared test database serves.
-    const url = inject("databaseUrl");
+    // Nothing is written to the database when it refuses, so the worker's test database serves.
+    const url = process.env.DATABASE_URL!;
     edit("functions/verity_reason_count.sql", "RETURNS integer", "RETURNS bigint");
     edit("functions/verity_reason_count.sql", "::integer", "::bigint");
     const refused = writeSqlMigration({ databaseUrl: url, sqlDir, migrationsDir });

@@ -472,7 +472,8 @@ describe("label ownership", () => {
           async () =>
             (
               await prisma().$queryRaw<{ n: number }[]>`
-                SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%Assignment%'`
+                SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%Assignment%'`
             )[0].n,
           { timeout: 10_000 },
         )

@@ -1,4 +1,7 @@
 // Integration tests of the blind-reveal analysis, human vs execution agreement and the kept agreement counts against PostgreSQL.
+// Integration: serial — the kept counts compare pg_snapshot values, whose transaction ids are the
+// server's: another worker's open transaction in its own database shows in them (a count then reads
+// as changed since, which the tests here rule out).
 import { beforeAll, describe, expect, it } from "vitest";
 
 import type { Actor } from "@/lib/server/auth/permissions";

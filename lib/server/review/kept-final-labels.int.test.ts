@@ -261,7 +261,7 @@ async function expectKeptEqualsStatement(campaignId: string) {
 /** The superuser, on the app's database: for settings and statistics the app's role may not touch. */
 async function connectSuperuser(): Promise<pg.Client> {
   const url = new URL(inject("adminDatabaseUrl"));
-  url.pathname = new URL(inject("databaseUrl")).pathname;
+  url.pathname = new URL(process.env.DATABASE_URL!).pathname;
   const superuser = new pg.Client({ connectionString: url.toString() });
   await superuser.connect();
   return superuser;

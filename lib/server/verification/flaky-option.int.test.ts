@@ -2,6 +2,8 @@
 // times, each alone, in the real sandbox; a record whose outcomes differ is marked flaky — in the
 // batch's counts, its REST progress, the records filter and the report's flaky count — while the
 // report's validity figures stay those of people's labels.
+// Integration: serial — repeated runs whose outcomes differ mark a record flaky, and a run that
+// another file's load slowed past its time limit would differ.
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { GET as getVerificationRoute } from "@/app/api/v1/verifications/[id]/route";

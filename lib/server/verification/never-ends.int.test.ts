@@ -1,6 +1,8 @@
 // A record whose program never ends, verified for real in a batch: the shared run times out, the run
 // alone is stopped at its CPU budget, and everywhere the verdict goes it is a time limit, never a
 // runtime error (issue 40: soft and hard CPU limits were equal, so the kernel's SIGKILL read as a crash).
+// Integration: serial — the passing run's verdict rests on the sandbox's wall-clock limit, which
+// another file's programs on the same cores could push it past.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, describe, expect, it } from "vitest";
+
+import { findSerialIntegrationFiles } from "./serial-integration";
+
+const root = mkdtempSync(join(tmpdir(), "verity-serial-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function write(path: string, text: string) {
+  mkdirSync(join(root, path, ".."), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+describe("the serial integration files", () => {
+  it("are the integration files whose opening comment gives the reason, wherever they sit", () => {
+    write(
+      "lib/a.int.test.ts",
+      "// What a tests.\n// Integration: serial — it times the machine.\nimport x from 'y';\n",
+    );
+    write("lib/deep/b.int.test.ts", "// Integration: serial — a fixed port.\n");
+    write(
+      "lib/c.int.test.ts",
+      "// What c tests.\nimport x from 'y';\n// Integration: serial — too late: not the opening comment.\n",
+    );
+    write("lib/d.int.test.ts", "// Integration: serial —\nimport x from 'y';\n");
+    write("lib/e.test.ts", "// Integration: serial — a unit file is no integration file.\n");
+    write("node_modules/f.int.test.ts", "// Integration: serial — a dependency's.\n");
+    expect(findSerialIntegrationFiles(root)).toEqual(["lib/a.int.test.ts", "lib/deep/b.int.test.ts"]);
+  });
+
+  it("include files of this repository, and only integration files", () => {
+    const files = findSerialIntegrationFiles(process.cwd());
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(file).toMatch(/\.int\.test\.ts$/);
+  });
+});

@@ -1,0 +1,32 @@
+// Which integration files run alone (vitest.config.ts): those whose opening comment says why, in a
+// line `// Integration: serial — <why>`. The rest run two at a time, each worker on its own copy of
+// the migrated database, so what still makes a file serial is what two files on one server or one
+// machine would share: the server's own settings or activity, a fixed port, a timing its
+// assertions depend on.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git", ".next", ".data", "test-results", "test-reports"]);
+const SERIAL_MARK = /^\/\/ Integration: serial — \S.*$/m;
+
+function integrationFiles(root: string, folder = root): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) ? [] : integrationFiles(root, path);
+    return entry.name.endsWith(".int.test.ts") ? [relative(root, path)] : [];
+  });
+}
+
+/** The opening comment of a file: its lines up to the first that is not a comment. */
+function openingComment(source: string): string {
+  const lines = source.split("\n");
+  const end = lines.findIndex((line) => !line.startsWith("//"));
+  return lines.slice(0, end === -1 ? lines.length : end).join("\n");
+}
+
+/** The integration files (paths relative to `root`, sorted) marked serial in their opening comment. */
+export function findSerialIntegrationFiles(root: string): string[] {
+  return integrationFiles(root)
+    .filter((file) => SERIAL_MARK.test(openingComment(readFileSync(join(root, file), "utf8"))))
+    .sort();
+}
