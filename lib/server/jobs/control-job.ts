@@ -43,7 +43,7 @@ export async function controlJob({
     throw new AppError(
       "INVALID_INPUT",
       `A job of kind "${kind}" cannot ${action}${supporting.length ? `: only ${supporting.join(", ")} can` : ""}.`,
-      { action: [`Not supported for ${kind} jobs.`] },
+      { action: [`Not supported for a job of kind "${kind}".`] },
     );
   }
   assertCan(actor, scope);
