@@ -26,8 +26,6 @@ import { endCommand } from "./exit";
 import { exitWithError } from "./with-database";
 import { countOf } from "@/lib/format/count";
 
-/** How long the server keeps an idle keep-alive connection open: past a 60 s balancer's idle limit. */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const nextBin = join(createRequire(import.meta.url).resolve("next/package.json"), "..", "dist", "bin", "next");
 
 /** The session-signing secret: NEXTAUTH_SECRET, or one generated once and kept in the data folder. */
@@ -116,18 +114,10 @@ export function registerServeCommand(program: Command): void {
           endCommand(build.status ?? 1);
         }
       }
-      // An idle keep-alive connection stays open longer than a load balancer's or client's own idle
-      // limit (60 s on common balancers): closed first by the server (Node's default is 5 s), it can be
-      // reused by the other side just as it closes, and that request fails (ECONNRESET, a 502).
-      const keepAlive = options.dev ? [] : ["--keepAliveTimeout", String(KEEP_ALIVE_TIMEOUT_MS)];
-      const server = spawn(
-        process.execPath,
-        [nextBin, options.dev ? "dev" : "start", "-p", String(settings.port), ...keepAlive],
-        {
-          stdio: "inherit",
-          env,
-        },
-      );
+      const server = spawn(process.execPath, [nextBin, options.dev ? "dev" : "start", "-p", String(settings.port)], {
+        stdio: "inherit",
+        env,
+      });
       console.log(`Verity: ${settings.publicUrl}`);
       let isShuttingDown = false;
       const shutdown = (signal: NodeJS.Signals) => {
