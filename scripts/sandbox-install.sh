@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the local sandbox: bubblewrap, the language toolchains, `tsx`, and the unprivileged
 # `verity-sandbox` user the sandbox drops to. Run as root on Debian/Ubuntu.
-# Idempotent: re-running only installs what is missing.
+# Idempotent: re-running only installs what is missing. Arguments are more Debian packages to
+# install in the same apt run (CI adds Chromium and PostgreSQL: one update, one install).
 #
 # Where a package registry has them, the reference sandbox image's own versions, under
 # /opt/verity (root-owned, read-only to the sandbox user, bound read-only into every run), each
@@ -52,8 +53,11 @@ MAVEN_REPOSITORY="${VERITY_MAVEN_REPOSITORY:-}"
 CRATES_REGISTRY="${VERITY_CRATES_REGISTRY:-}"
 PYPI_INDEX="${VERITY_PYPI_INDEX:-}"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# Languages that, after this run, differ from the reference image's toolchain (reported at the end).
-differs=()
+# Languages that, after this run, differ from the reference image's toolchain (reported at the end),
+# a line each in this file: the parts below that note them run in background processes.
+parts_dir="$(mktemp -d)"
+trap 'rm -rf "$parts_dir"' EXIT
+differ() { printf '%s\n' "$1" >>"$parts_dir/differs"; }
 BACKPORTS_SOURCES="/etc/apt/sources.list.d/verity-backports.sources"
 BACKPORTS_PIN="/etc/apt/preferences.d/verity-backports"
 
@@ -139,6 +143,7 @@ PACKAGES=(
   perl
   maven # fetches the JVM toolchains from Maven Central
 )
+PACKAGES+=("$@")
 # Debian 12's current Rust; on other releases the plain packages.
 if [[ "$codename" == bookworm ]]; then
   PACKAGES+=(rustc-web cargo-web)
@@ -215,89 +220,91 @@ seal "$TOOLCHAINS_DIR"
 # checksum database); the same module, unpacked, is a complete GOROOT. Its zip's sha256 is pinned.
 GO_REFERENCE="1.24.5"
 GO_TOOLCHAIN_ZIP_SHA256="b10ba2160d4c5132f25709331d80d35b6ccc31136eeda584dd7ff5fc40514f2f"
-go_root="$TOOLCHAINS_DIR/go-$GO_REFERENCE"
-debian_go="/usr/lib/go-${GO_VERSION}/bin/go"
-[[ -x "$debian_go" ]] || debian_go="$(command -v go || true)"
-if [[ ! -x "$go_root/bin/go" ]] && [[ -n "$debian_go" ]]; then
-  echo "sandbox-install: fetching Go $GO_REFERENCE (the Go toolchain module)"
-  go_fetch="$(mktemp -d)"
-  if env GOTOOLCHAIN="go$GO_REFERENCE" GOPROXY="$GO_PROXY" GOMODCACHE="$go_fetch/mod" GOPATH="$go_fetch/path" GOFLAGS= \
-    GOENV=off "$debian_go" version >/dev/null 2>"$go_fetch/log"; then
-    module="golang.org/toolchain@v0.0.1-go${GO_REFERENCE}.linux-amd64"
-    zip="$go_fetch/mod/cache/download/golang.org/toolchain/@v/v0.0.1-go${GO_REFERENCE}.linux-amd64.zip"
-    if [[ "$(sha256sum "$zip" | cut -d' ' -f1)" == "$GO_TOOLCHAIN_ZIP_SHA256" ]]; then
-      rm -rf "$go_root.new"
-      cp -r "$go_fetch/mod/$module" "$go_root.new"
-      seal "$go_root.new"
-      mv "$go_root.new" "$go_root"
+install_go() {
+  go_root="$TOOLCHAINS_DIR/go-$GO_REFERENCE"
+  debian_go="/usr/lib/go-${GO_VERSION}/bin/go"
+  [[ -x "$debian_go" ]] || debian_go="$(command -v go || true)"
+  if [[ ! -x "$go_root/bin/go" ]] && [[ -n "$debian_go" ]]; then
+    echo "sandbox-install: fetching Go $GO_REFERENCE (the Go toolchain module)"
+    go_fetch="$(mktemp -d)"
+    if env GOTOOLCHAIN="go$GO_REFERENCE" GOPROXY="$GO_PROXY" GOMODCACHE="$go_fetch/mod" GOPATH="$go_fetch/path" GOFLAGS= \
+      GOENV=off "$debian_go" version >/dev/null 2>"$go_fetch/log"; then
+      module="golang.org/toolchain@v0.0.1-go${GO_REFERENCE}.linux-amd64"
+      zip="$go_fetch/mod/cache/download/golang.org/toolchain/@v/v0.0.1-go${GO_REFERENCE}.linux-amd64.zip"
+      if [[ "$(sha256sum "$zip" | cut -d' ' -f1)" == "$GO_TOOLCHAIN_ZIP_SHA256" ]]; then
+        rm -rf "$go_root.new"
+        cp -r "$go_fetch/mod/$module" "$go_root.new"
+        seal "$go_root.new"
+        mv "$go_root.new" "$go_root"
+      else
+        echo "sandbox-install: warning: the Go $GO_REFERENCE toolchain's sha256 is not the pinned one; not installed" >&2
+      fi
     else
-      echo "sandbox-install: warning: the Go $GO_REFERENCE toolchain's sha256 is not the pinned one; not installed" >&2
+      echo "sandbox-install: warning: could not fetch Go $GO_REFERENCE ($(tail -1 "$go_fetch/log")); using Debian's Go" >&2
     fi
-  else
-    echo "sandbox-install: warning: could not fetch Go $GO_REFERENCE ($(tail -1 "$go_fetch/log")); using Debian's Go" >&2
+    chmod -R u+w "$go_fetch" && rm -rf "$go_fetch"
   fi
-  chmod -R u+w "$go_fetch" && rm -rf "$go_fetch"
-fi
-if [[ -x "$go_root/bin/go" ]]; then
-  link_to "go-$GO_REFERENCE" "$TOOLCHAINS_DIR/go"
-elif [[ -n "$debian_go" ]]; then
-  link_to "$(dirname "$(dirname "$(readlink -f "$debian_go")")")" "$TOOLCHAINS_DIR/go"
-  differs+=("go (Debian's $("$debian_go" env GOVERSION 2>/dev/null || echo go), reference Go $GO_REFERENCE)")
-fi
-
-# Since Go 1.20 the standard library ships as source only, and each sandbox job starts with an empty
-# build cache: without this every `go test` compiles fmt, testing, … from scratch (about a minute on
-# 2 cores). GODEBUG=installgoroot=all puts compiled archives under GOROOT/pkg, read-only for jobs,
-# which the Go recipe uses with the same setting and CGO_ENABLED=0. Redone when they are stale
-# (after a Go upgrade).
-go_bin="$TOOLCHAINS_DIR/go/bin/go"
-if [[ -x "$go_bin" ]]; then
-  go_cache="$(mktemp -d)"
-  go_env=(env GODEBUG=installgoroot=all CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local GOENV=off GOCACHE="$go_cache")
-  # Captured first: `go list | grep -q` would kill go list with SIGPIPE and, under pipefail, hide "stale".
-  stale="$("${go_env[@]}" "$go_bin" list -f '{{if .Stale}}{{.ImportPath}}{{end}}' std)"
-  if [[ -n "$stale" ]]; then
-    echo "sandbox-install: compiling the Go standard library into $("${go_env[@]}" "$go_bin" env GOROOT)/pkg"
-    "${go_env[@]}" "$go_bin" install std
+  if [[ -x "$go_root/bin/go" ]]; then
+    link_to "go-$GO_REFERENCE" "$TOOLCHAINS_DIR/go"
+  elif [[ -n "$debian_go" ]]; then
+    link_to "$(dirname "$(dirname "$(readlink -f "$debian_go")")")" "$TOOLCHAINS_DIR/go"
+    differ "go (Debian's $("$debian_go" env GOVERSION 2>/dev/null || echo go), reference Go $GO_REFERENCE)"
   fi
-  rm -rf "$go_cache"
-fi
 
-# `go test` also vets the package it tests, and vet's facts about every standard package imported
-# live only in the build cache, which each job starts empty: they were 2–3 s of a trivial Go test's
-# 2.7 s here (docs/benchmarks.md, "Issue 35: Go's per-run cost"). A seed of that cache, made once
-# from a test importing the standard packages records use, is copied into each job's own cache
-# before `go test` (the Go recipe): the seed is root-owned and read-only, each job's copy its own.
-go_seed="$TOOLCHAINS_DIR/go-cache-seed"
-if [[ -x "$go_bin" ]]; then
-  go_version="$(GOTOOLCHAIN=local GOENV=off "$go_bin" env GOVERSION)"
-  if [[ "$(cat "$go_seed.version" 2>/dev/null || true)" != "$go_version" ]]; then
-    echo "sandbox-install: seeding Go's build cache ($go_seed)"
-    seed_work="$(mktemp -d)"
-    printf 'module sandbox\n\ngo %s\n' "${go_version#go}" >"$seed_work/go.mod"
-    {
-      printf 'package main\n\nimport (\n'
-      for pkg in bufio bytes container/heap container/list errors fmt math math/big math/bits math/rand \
-        os reflect regexp sort strconv strings sync testing time unicode unicode/utf8; do
-        printf '\t_ "%s"\n' "$pkg"
-      done
-      printf ')\n\nfunc TestSeed(t *testing.T) {}\n'
-    } | sed 's/_ "testing"/"testing"/' >"$seed_work/seed_test.go"
-    # The Go recipe's environment (lib/server/sandbox/recipes/go.ts), so the cache's keys match a job's.
-    if (cd "$seed_work" && env -i PATH="$(dirname "$go_bin"):/usr/bin:/bin" HOME="$seed_work" \
-      GODEBUG=installgoroot=all GOCACHE="$seed_work/cache" GOPATH="$seed_work/gopath" \
-      GOMODCACHE="$seed_work/gopath/pkg/mod" GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
-      GOTELEMETRY=off GO111MODULE=on CGO_ENABLED=0 "$go_bin" test -count=1 . >/dev/null); then
-      rm -rf "$go_seed"
-      cp -r "$seed_work/cache" "$go_seed"
-      seal "$go_seed"
-      echo "$go_version" >"$go_seed.version"
-    else
-      echo "sandbox-install: could not seed Go's build cache; Go runs work, a few seconds slower each" >&2
+  # Since Go 1.20 the standard library ships as source only, and each sandbox job starts with an empty
+  # build cache: without this every `go test` compiles fmt, testing, … from scratch (about a minute on
+  # 2 cores). GODEBUG=installgoroot=all puts compiled archives under GOROOT/pkg, read-only for jobs,
+  # which the Go recipe uses with the same setting and CGO_ENABLED=0. Redone when they are stale
+  # (after a Go upgrade).
+  go_bin="$TOOLCHAINS_DIR/go/bin/go"
+  if [[ -x "$go_bin" ]]; then
+    go_cache="$(mktemp -d)"
+    go_env=(env GODEBUG=installgoroot=all CGO_ENABLED=0 GOFLAGS= GOTOOLCHAIN=local GOENV=off GOCACHE="$go_cache")
+    # Captured first: `go list | grep -q` would kill go list with SIGPIPE and, under pipefail, hide "stale".
+    stale="$("${go_env[@]}" "$go_bin" list -f '{{if .Stale}}{{.ImportPath}}{{end}}' std)"
+    if [[ -n "$stale" ]]; then
+      echo "sandbox-install: compiling the Go standard library into $("${go_env[@]}" "$go_bin" env GOROOT)/pkg"
+      "${go_env[@]}" "$go_bin" install std
     fi
-    chmod -R u+w "$seed_work" && rm -rf "$seed_work"
+    rm -rf "$go_cache"
   fi
-fi
+
+  # `go test` also vets the package it tests, and vet's facts about every standard package imported
+  # live only in the build cache, which each job starts empty: they were 2–3 s of a trivial Go test's
+  # 2.7 s here (docs/benchmarks.md, "Issue 35: Go's per-run cost"). A seed of that cache, made once
+  # from a test importing the standard packages records use, is copied into each job's own cache
+  # before `go test` (the Go recipe): the seed is root-owned and read-only, each job's copy its own.
+  go_seed="$TOOLCHAINS_DIR/go-cache-seed"
+  if [[ -x "$go_bin" ]]; then
+    go_version="$(GOTOOLCHAIN=local GOENV=off "$go_bin" env GOVERSION)"
+    if [[ "$(cat "$go_seed.version" 2>/dev/null || true)" != "$go_version" ]]; then
+      echo "sandbox-install: seeding Go's build cache ($go_seed)"
+      seed_work="$(mktemp -d)"
+      printf 'module sandbox\n\ngo %s\n' "${go_version#go}" >"$seed_work/go.mod"
+      {
+        printf 'package main\n\nimport (\n'
+        for pkg in bufio bytes container/heap container/list errors fmt math math/big math/bits math/rand \
+          os reflect regexp sort strconv strings sync testing time unicode unicode/utf8; do
+          printf '\t_ "%s"\n' "$pkg"
+        done
+        printf ')\n\nfunc TestSeed(t *testing.T) {}\n'
+      } | sed 's/_ "testing"/"testing"/' >"$seed_work/seed_test.go"
+      # The Go recipe's environment (lib/server/sandbox/recipes/go.ts), so the cache's keys match a job's.
+      if (cd "$seed_work" && env -i PATH="$(dirname "$go_bin"):/usr/bin:/bin" HOME="$seed_work" \
+        GODEBUG=installgoroot=all GOCACHE="$seed_work/cache" GOPATH="$seed_work/gopath" \
+        GOMODCACHE="$seed_work/gopath/pkg/mod" GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local \
+        GOTELEMETRY=off GO111MODULE=on CGO_ENABLED=0 "$go_bin" test -count=1 . >/dev/null); then
+        rm -rf "$go_seed"
+        cp -r "$seed_work/cache" "$go_seed"
+        seal "$go_seed"
+        echo "$go_version" >"$go_seed.version"
+      else
+        echo "sandbox-install: could not seed Go's build cache; Go runs work, a few seconds slower each" >&2
+      fi
+      chmod -R u+w "$seed_work" && rm -rf "$seed_work"
+    fi
+  fi
+}
 
 # --- JVM toolchains from Maven Central ------------------------------------------------------------
 # Maven resolves each set with its dependencies into a staging folder; the set is installed only when
@@ -348,106 +355,114 @@ maven_set() {
 }
 
 # Java: the reference's class path (/opt/java_libs there), under stable names.
-java_libs="$TOOLCHAINS_DIR/java-libs-1.11.4"
-if maven_set java-libs b5014045b36e910c8f5e5a3734f11673914893fd722b20da1016ff8ecb14ed07 "$java_libs" \
-  org.junit.platform:junit-platform-console-standalone:1.11.4 org.json:json:20241224 com.google.code.gson:gson:2.11.0; then
-  for jar in junit-platform-console-standalone:junit-platform-console-standalone-1.11.4 json:json-20241224 gson:gson-2.11.0; do
-    link_to "lib/${jar#*:}.jar" "$java_libs/${jar%%:*}.jar"
-  done
-  link_to "java-libs-1.11.4" "$TOOLCHAINS_DIR/java"
-else
-  # Debian's junit5 (and, when installed, libjson-java / libgoogle-gson-java) under the same names.
-  link_to /usr/share/java "$TOOLCHAINS_DIR/java"
-  differs+=("java (Debian's JUnit console, reference JUnit console 1.11.4 with org.json and Gson)")
-fi
+install_java() {
+  java_libs="$TOOLCHAINS_DIR/java-libs-1.11.4"
+  if maven_set java-libs b5014045b36e910c8f5e5a3734f11673914893fd722b20da1016ff8ecb14ed07 "$java_libs" \
+    org.junit.platform:junit-platform-console-standalone:1.11.4 org.json:json:20241224 com.google.code.gson:gson:2.11.0; then
+    for jar in junit-platform-console-standalone:junit-platform-console-standalone-1.11.4 json:json-20241224 gson:gson-2.11.0; do
+      link_to "lib/${jar#*:}.jar" "$java_libs/${jar%%:*}.jar"
+    done
+    link_to "java-libs-1.11.4" "$TOOLCHAINS_DIR/java"
+  else
+    # Debian's junit5 (and, when installed, libjson-java / libgoogle-gson-java) under the same names.
+    link_to /usr/share/java "$TOOLCHAINS_DIR/java"
+    differ "java (Debian's JUnit console, reference JUnit console 1.11.4 with org.json and Gson)"
+  fi
+}
 
 # Kotlin: the compiler and its scripting plugin laid out as the kotlinc distribution's lib/ (the
 # compiler finds the plugin and the standard library there), run by a kotlinc like the original's.
-kotlin_home="$TOOLCHAINS_DIR/kotlin-1.9.24"
-if maven_set kotlin 585da3179f16144c36474e33611e1de16834935a6968d3f1ad11bf2b5baf778a "$kotlin_home" \
-  org.jetbrains.kotlin:kotlin-compiler:1.9.24 org.jetbrains.kotlin:kotlin-scripting-compiler:1.9.24 \
-  org.jetbrains.kotlin:kotlin-stdlib:1.9.24 org.jetbrains.kotlin:kotlin-script-runtime:1.9.24 \
-  org.jetbrains.kotlin:kotlin-reflect:1.9.24; then
-  for jar in "$kotlin_home"/lib/*.jar; do
-    base="$(basename "$jar" .jar)"
-    short="${base%-[0-9]*}"
-    [[ "$short" == annotations ]] && continue # kept as annotations-13.0.jar, the name the manifest uses
-    [[ -e "$kotlin_home/lib/$short.jar" ]] || ln -s "$base.jar" "$kotlin_home/lib/$short.jar"
-  done
-  if [[ ! -x "$kotlin_home/bin/kotlinc" ]]; then
-    mkdir -p "$kotlin_home/bin"
-    cat >"$kotlin_home/bin/kotlinc" <<KOTLINC
+install_kotlin() {
+  kotlin_home="$TOOLCHAINS_DIR/kotlin-1.9.24"
+  if maven_set kotlin 585da3179f16144c36474e33611e1de16834935a6968d3f1ad11bf2b5baf778a "$kotlin_home" \
+    org.jetbrains.kotlin:kotlin-compiler:1.9.24 org.jetbrains.kotlin:kotlin-scripting-compiler:1.9.24 \
+    org.jetbrains.kotlin:kotlin-stdlib:1.9.24 org.jetbrains.kotlin:kotlin-script-runtime:1.9.24 \
+    org.jetbrains.kotlin:kotlin-reflect:1.9.24; then
+    for jar in "$kotlin_home"/lib/*.jar; do
+      base="$(basename "$jar" .jar)"
+      short="${base%-[0-9]*}"
+      [[ "$short" == annotations ]] && continue # kept as annotations-13.0.jar, the name the manifest uses
+      [[ -e "$kotlin_home/lib/$short.jar" ]] || ln -s "$base.jar" "$kotlin_home/lib/$short.jar"
+    done
+    if [[ ! -x "$kotlin_home/bin/kotlinc" ]]; then
+      mkdir -p "$kotlin_home/bin"
+      cat >"$kotlin_home/bin/kotlinc" <<KOTLINC
 #!/bin/sh
 # kotlinc 1.9.24 (the compiler from Maven Central); the JVM options are the original launcher's.
 # user.home follows HOME: the sandbox user has no home of its own.
 exec java -Xmx256M -Xss2m -Duser.home="\${HOME:-/tmp}" -Dkotlin.home="$kotlin_home" \\
   -cp "$kotlin_home/lib/kotlin-compiler.jar" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler "\$@"
 KOTLINC
-    chmod 755 "$kotlin_home/bin/kotlinc"
-    seal "$kotlin_home"
+      chmod 755 "$kotlin_home/bin/kotlinc"
+      seal "$kotlin_home"
+    fi
+    link_to "kotlin-1.9.24" "$TOOLCHAINS_DIR/kotlin"
+  else
+    differ "kotlin (not installed: route it to acb)"
   fi
-  link_to "kotlin-1.9.24" "$TOOLCHAINS_DIR/kotlin"
-else
-  differs+=("kotlin (not installed: route it to acb)")
-fi
+}
 
 # Scala: Scala 3.3.6's compiler; the Scala recipe runs a script as Ammonite does (see docs/sandbox.md).
-scala_home="$TOOLCHAINS_DIR/scala-3.3.6"
-if maven_set scala a6d2d0d72338e5fb45925435f9cba8c73d66ede88706cb5b6f007a733c7d5ad4 "$scala_home" \
-  org.scala-lang:scala3-compiler_3:3.3.6; then
-  link_to "scala-3.3.6" "$TOOLCHAINS_DIR/scala"
-else
-  differs+=("scala (not installed: route it to acb)")
-fi
+install_scala() {
+  scala_home="$TOOLCHAINS_DIR/scala-3.3.6"
+  if maven_set scala a6d2d0d72338e5fb45925435f9cba8c73d66ede88706cb5b6f007a733c7d5ad4 "$scala_home" \
+    org.scala-lang:scala3-compiler_3:3.3.6; then
+    link_to "scala-3.3.6" "$TOOLCHAINS_DIR/scala"
+  else
+    differ "scala (not installed: route it to acb)"
+  fi
+}
 
 # --- Rust crates ----------------------------------------------------------------------------------
 # The reference's Cargo project depends on rand 0.4, regex 1 and md5 0.7.0 and rebuilds them in every
 # job. Here they are built once (Cargo.lock pins versions and sha256s) into rlibs every Rust job
 # links against read-only: `rustc @extern.args` names them. Rebuilt when rustc or the lock changes.
-rust_crates="$TOOLCHAINS_DIR/rust-crates"
-# The rustc the sandbox runs (its PATH has /usr only), not a rustup one earlier on root's PATH.
-rustc_bin="/usr/bin/rustc"
-cargo_bin="/usr/bin/cargo"
-rust_stamp="$("$rustc_bin" -vV 2>/dev/null | sha256sum | cut -d' ' -f1)-$(sha256sum "$SCRIPT_DIR/sandbox-rust-crates/Cargo.lock" | cut -d' ' -f1)"
-if [[ -x "$cargo_bin" ]] && [[ "$(cat "$rust_crates/.verity-stamp" 2>/dev/null || true)" != "$rust_stamp" ]]; then
-  echo "sandbox-install: building the Rust crates rand, regex and md5"
-  rust_work="$(mktemp -d)"
-  cp -r "$SCRIPT_DIR/sandbox-rust-crates" "$rust_work/project"
-  crates_source=()
-  if [[ -n "$CRATES_REGISTRY" ]]; then
-    crates_source=(--config 'source.crates-io.replace-with="verity-mirror"'
-      --config "source.verity-mirror.registry=\"$CRATES_REGISTRY\"")
+install_rust_crates() {
+  rust_crates="$TOOLCHAINS_DIR/rust-crates"
+  # The rustc the sandbox runs (its PATH has /usr only), not a rustup one earlier on root's PATH.
+  rustc_bin="/usr/bin/rustc"
+  cargo_bin="/usr/bin/cargo"
+  rust_stamp="$("$rustc_bin" -vV 2>/dev/null | sha256sum | cut -d' ' -f1)-$(sha256sum "$SCRIPT_DIR/sandbox-rust-crates/Cargo.lock" | cut -d' ' -f1)"
+  if [[ -x "$cargo_bin" ]] && [[ "$(cat "$rust_crates/.verity-stamp" 2>/dev/null || true)" != "$rust_stamp" ]]; then
+    echo "sandbox-install: building the Rust crates rand, regex and md5"
+    rust_work="$(mktemp -d)"
+    cp -r "$SCRIPT_DIR/sandbox-rust-crates" "$rust_work/project"
+    crates_source=()
+    if [[ -n "$CRATES_REGISTRY" ]]; then
+      crates_source=(--config 'source.crates-io.replace-with="verity-mirror"'
+        --config "source.verity-mirror.registry=\"$CRATES_REGISTRY\"")
+    fi
+    if (cd "$rust_work/project" && RUSTC="$rustc_bin" CARGO_HOME="$rust_work/cargo" CARGO_TARGET_DIR="$rust_work/target" \
+      "$cargo_bin" "${crates_source[@]+"${crates_source[@]}"}" build --locked --quiet >"$rust_work/log" 2>&1); then
+      rm -rf "$rust_crates.new"
+      mkdir -p "$rust_crates.new/deps"
+      cp "$rust_work/target/debug/deps/"*.rlib "$rust_work/target/debug/deps/"*.rmeta "$rust_crates.new/deps/" 2>/dev/null || true
+      {
+        echo "-L"
+        echo "dependency=$rust_crates/deps"
+        for crate in rand regex md5; do
+          rlib="$(cd "$rust_crates.new/deps" && ls "lib$crate"-*.rlib | head -1)"
+          echo "--extern"
+          echo "$crate=$rust_crates/deps/$rlib"
+        done
+      } >"$rust_crates.new/extern.args"
+      printf '%s\n' "$rust_stamp" >"$rust_crates.new/.verity-stamp"
+      seal "$rust_crates.new"
+      rm -rf "$rust_crates"
+      mv "$rust_crates.new" "$rust_crates"
+    else
+      echo "sandbox-install: warning: could not build the Rust crates: $(tail -1 "$rust_work/log")" >&2
+    fi
+    rm -rf "$rust_work"
   fi
-  if (cd "$rust_work/project" && RUSTC="$rustc_bin" CARGO_HOME="$rust_work/cargo" CARGO_TARGET_DIR="$rust_work/target" \
-    "$cargo_bin" "${crates_source[@]+"${crates_source[@]}"}" build --locked --quiet >"$rust_work/log" 2>&1); then
-    rm -rf "$rust_crates.new"
-    mkdir -p "$rust_crates.new/deps"
-    cp "$rust_work/target/debug/deps/"*.rlib "$rust_work/target/debug/deps/"*.rmeta "$rust_crates.new/deps/" 2>/dev/null || true
-    {
-      echo "-L"
-      echo "dependency=$rust_crates/deps"
-      for crate in rand regex md5; do
-        rlib="$(cd "$rust_crates.new/deps" && ls "lib$crate"-*.rlib | head -1)"
-        echo "--extern"
-        echo "$crate=$rust_crates/deps/$rlib"
-      done
-    } >"$rust_crates.new/extern.args"
-    printf '%s\n' "$rust_stamp" >"$rust_crates.new/.verity-stamp"
-    seal "$rust_crates.new"
-    rm -rf "$rust_crates"
-    mv "$rust_crates.new" "$rust_crates"
-  else
-    echo "sandbox-install: warning: could not build the Rust crates: $(tail -1 "$rust_work/log")" >&2
+  if [[ ! -s "$rust_crates/extern.args" ]]; then
+    # No crates: Rust jobs still run (the argument file is empty), as before.
+    mkdir -p "$rust_crates"
+    : >"$rust_crates/extern.args"
+    seal "$rust_crates"
+    differ "rust (no crates: rand, regex and md5 are missing)"
   fi
-  rm -rf "$rust_work"
-fi
-if [[ ! -s "$rust_crates/extern.args" ]]; then
-  # No crates: Rust jobs still run (the argument file is empty), as before.
-  mkdir -p "$rust_crates"
-  : >"$rust_crates/extern.args"
-  seal "$rust_crates"
-  differs+=("rust (no crates: rand, regex and md5 are missing)")
-fi
+}
 
 # --- Python libraries -----------------------------------------------------------------------------
 # The reference image pip-installs numpy, pandas, scipy, scikit-learn, opencv, pyarrow, pytest, … into
@@ -455,43 +470,81 @@ fi
 # with its sha256; OpenCV's headless build) go into their own folder, read-only to the sandbox, which
 # the Python recipe puts on PYTHONPATH; the system's Python is left alone. Reinstalled when the lock
 # or /usr/bin/python3 changes.
-PYTHON_LIBS_VERSION="2025.07"
-python_libs="$TOOLCHAINS_DIR/python-libs-$PYTHON_LIBS_VERSION"
-python_lock="$SCRIPT_DIR/sandbox-python-libs/requirements.lock"
-# The python3 the sandbox runs (its PATH has /usr only), not a pyenv one earlier on root's PATH.
-python_bin="/usr/bin/python3"
-python_stamp="$("$python_bin" -VV 2>/dev/null | sha256sum | cut -d' ' -f1)-$(sha256sum "$python_lock" | cut -d' ' -f1)"
-if [[ "$(cat "$python_libs/.verity-stamp" 2>/dev/null || true)" != "$python_stamp" ]]; then
-  echo "sandbox-install: installing the Python libraries (numpy, pandas, scipy, …) into $python_libs"
-  pypi_index=()
-  [[ -n "$PYPI_INDEX" ]] && pypi_index=(--index-url "$PYPI_INDEX")
-  python_work="$(mktemp -d)"
-  rm -rf "$python_libs.new"
-  # --target: the folder, not the system (Debian's pip refuses the system anyway); wheels only, each
-  # checked against the lock's sha256; compiled to bytecode now, since jobs cannot write it.
-  if "$python_bin" -m pip install --quiet --disable-pip-version-check --no-cache-dir --no-input \
-    "${pypi_index[@]+"${pypi_index[@]}"}" --only-binary=:all: --no-deps --require-hashes \
-    --target "$python_libs.new" -r "$python_lock" >"$python_work/log" 2>&1; then
-    printf '%s\n' "$python_stamp" >"$python_libs.new/.verity-stamp"
-    seal "$python_libs.new"
-    rm -rf "$python_libs"
-    mv "$python_libs.new" "$python_libs"
-  else
-    echo "sandbox-install: warning: could not install the Python libraries: $(grep -m1 -E 'ERROR' "$python_work/log" || tail -1 "$python_work/log")" >&2
+install_python_libs() {
+  PYTHON_LIBS_VERSION="2025.07"
+  python_libs="$TOOLCHAINS_DIR/python-libs-$PYTHON_LIBS_VERSION"
+  python_lock="$SCRIPT_DIR/sandbox-python-libs/requirements.lock"
+  # The python3 the sandbox runs (its PATH has /usr only), not a pyenv one earlier on root's PATH.
+  python_bin="/usr/bin/python3"
+  python_stamp="$("$python_bin" -VV 2>/dev/null | sha256sum | cut -d' ' -f1)-$(sha256sum "$python_lock" | cut -d' ' -f1)"
+  if [[ "$(cat "$python_libs/.verity-stamp" 2>/dev/null || true)" != "$python_stamp" ]]; then
+    echo "sandbox-install: installing the Python libraries (numpy, pandas, scipy, …) into $python_libs"
+    pypi_index=()
+    [[ -n "$PYPI_INDEX" ]] && pypi_index=(--index-url "$PYPI_INDEX")
+    python_work="$(mktemp -d)"
     rm -rf "$python_libs.new"
+    # --target: the folder, not the system (Debian's pip refuses the system anyway); wheels only, each
+    # checked against the lock's sha256; compiled to bytecode now, since jobs cannot write it.
+    if "$python_bin" -m pip install --quiet --disable-pip-version-check --no-cache-dir --no-input \
+      "${pypi_index[@]+"${pypi_index[@]}"}" --only-binary=:all: --no-deps --require-hashes \
+      --target "$python_libs.new" -r "$python_lock" >"$python_work/log" 2>&1; then
+      printf '%s\n' "$python_stamp" >"$python_libs.new/.verity-stamp"
+      seal "$python_libs.new"
+      rm -rf "$python_libs"
+      mv "$python_libs.new" "$python_libs"
+    else
+      echo "sandbox-install: warning: could not install the Python libraries: $(grep -m1 -E 'ERROR' "$python_work/log" || tail -1 "$python_work/log")" >&2
+      rm -rf "$python_libs.new"
+    fi
+    rm -rf "$python_work"
   fi
-  rm -rf "$python_work"
-fi
-if [[ -f "$python_libs/.verity-stamp" ]]; then
-  link_to "python-libs-$PYTHON_LIBS_VERSION" "$TOOLCHAINS_DIR/python-libs"
-else
-  differs+=("python (no libraries: numpy, pandas, scipy, … are missing)")
-fi
+  if [[ -f "$python_libs/.verity-stamp" ]]; then
+    link_to "python-libs-$PYTHON_LIBS_VERSION" "$TOOLCHAINS_DIR/python-libs"
+  else
+    differ "python (no libraries: numpy, pandas, scipy, … are missing)"
+  fi
+}
 
 # tsx runs TypeScript inside the sandbox; install it globally (under /usr or /usr/local).
-if ! tsx_installed="$(npm ls -g --depth=0 tsx 2>/dev/null)" || ! grep -q "tsx@${TSX_VERSION}" <<<"$tsx_installed"; then
-  echo "sandbox-install: installing tsx@${TSX_VERSION} globally"
-  npm install -g "tsx@${TSX_VERSION}"
+install_tsx() {
+  if ! tsx_installed="$(npm ls -g --depth=0 tsx 2>/dev/null)" || ! grep -q "tsx@${TSX_VERSION}" <<<"$tsx_installed"; then
+    echo "sandbox-install: installing tsx@${TSX_VERSION} globally"
+    npm install -g "tsx@${TSX_VERSION}"
+  fi
+}
+
+# The parts above are independent (each its own registry, staging folder and place under
+# $TOOLCHAINS_DIR): they run side by side, since each mostly waits on its registry, and together
+# they took most of a bare machine's install one after the other. Each one's output is printed whole
+# when all have ended, with its wall time; a part that fails fails the script, as it did in line.
+part_names=()
+part_pids=()
+run_part() {
+  local name="$1"
+  shift
+  (
+    started=$SECONDS
+    "$@"
+    echo "sandbox-install: $name took $((SECONDS - started)) s"
+  ) >"$parts_dir/${#part_names[@]}.log" 2>&1 &
+  part_pids+=("$!")
+  part_names+=("$name")
+}
+run_part "Go $GO_REFERENCE" install_go
+run_part "Java libraries" install_java
+run_part "Kotlin" install_kotlin
+run_part "Scala" install_scala
+run_part "Rust crates" install_rust_crates
+run_part "Python libraries" install_python_libs
+run_part "tsx" install_tsx
+failed=()
+for index in "${!part_pids[@]}"; do
+  wait "${part_pids[$index]}" || failed+=("${part_names[$index]}")
+  cat "$parts_dir/$index.log"
+done
+if ((${#failed[@]} > 0)); then
+  echo "sandbox-install: failed: ${failed[*]}" >&2
+  exit 1
 fi
 
 # An unprivileged system user with no login shell and no home; bubblewrap drops to it.
@@ -507,8 +560,8 @@ if [[ -r /proc/sys/kernel/unprivileged_userns_clone ]] &&
   sysctl -w kernel.unprivileged_userns_clone=1 || true
 fi
 
-if ((${#differs[@]} > 0)); then
+if [[ -s "$parts_dir/differs" ]]; then
   echo "sandbox-install: these languages differ from the reference sandbox's toolchains:" >&2
-  printf '  - %s\n' "${differs[@]}" >&2
+  sed 's/^/  - /' "$parts_dir/differs" >&2
 fi
 echo "sandbox-install: done; check with: node scripts/verity.mjs sandbox doctor"
