@@ -1,10 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-import { findSerialIntegrationFiles } from "./lib/testing/serial-integration";
+import { findIsolatedIntegrationFiles, findSerialIntegrationFiles } from "./lib/testing/serial-integration";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const serialIntegrationFiles = findSerialIntegrationFiles(root);
+const isolatedIntegrationFiles = findIsolatedIntegrationFiles(root);
 
 export default defineConfig({
   resolve: { alias: { "@": root, "server-only": `${root}lib/testing/empty.ts` } },
@@ -33,20 +34,40 @@ export default defineConfig({
       },
       // The integration files share one PostgreSQL server (lib/testing/global-setup.ts), on which
       // each vitest worker has its own copy of the migrated database. Two workers run files side
-      // by side; a file whose first lines carry a `// Integration: serial — <why>` comment needs
-      // the server or the machine to itself and runs in the second project, one at a time, after
-      // every parallel file has finished (sequence.groupOrder). `--project 'integration*'` runs both.
+      // by side, in three groups one after the other (sequence.groupOrder; lib/testing/
+      // serial-integration.ts says which file goes where): files that touch no process-global
+      // state, sharing one import of the app per worker; files that do, with an import each; and
+      // files whose first lines carry a `// Integration: serial — <why>` comment, one at a time.
+      // `--project 'integration*'` runs all three.
       {
         extends: true,
         test: {
           name: "integration",
           include: ["**/*.int.test.ts"],
-          exclude: ["node_modules/**", ...serialIntegrationFiles],
+          exclude: ["node_modules/**", ...serialIntegrationFiles, ...isolatedIntegrationFiles],
+          // One import per worker for the files that touch no process-global state
+          // (findIsolatedIntegrationFiles): each file no longer loads Prisma and the app again.
+          isolate: process.env.VERITY_TEST_ISOLATE === "1",
           globalSetup: ["./lib/testing/global-setup.ts"],
           setupFiles: ["./lib/testing/setup-integration.ts"],
           // VERITY_TEST_WORKERS=1 runs them one at a time (the CLI's --maxWorkers does not reach a project).
           maxWorkers: Number(process.env.VERITY_TEST_WORKERS || 2),
           sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that mock modules or change the environment or globals: an import of their own each.
+          name: "integration-isolated",
+          include: isolatedIntegrationFiles.length > 0 ? isolatedIntegrationFiles : ["no-isolated-integration-files"],
+          exclude: ["node_modules/**"],
+          globalSetup: ["./lib/testing/global-setup.ts"],
+          setupFiles: ["./lib/testing/setup-integration.ts"],
+          maxWorkers: Number(process.env.VERITY_TEST_WORKERS || 2),
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -60,7 +81,7 @@ export default defineConfig({
           globalSetup: ["./lib/testing/global-setup.ts"],
           setupFiles: ["./lib/testing/setup-integration.ts"],
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { findSerialIntegrationFiles } from "./serial-integration";
+import { findIsolatedIntegrationFiles, findSerialIntegrationFiles } from "./serial-integration";
 
 const root = mkdtempSync(join(tmpdir(), "verity-serial-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -35,5 +35,33 @@ describe("the serial integration files", () => {
     const files = findSerialIntegrationFiles(process.cwd());
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(file).toMatch(/\.int\.test\.ts$/);
+  });
+});
+
+describe("the integration files that need an import of their own", () => {
+  it("are those that mock a module or touch the environment, globals or timers, and are not serial", () => {
+    const isolated = mkdtempSync(join(tmpdir(), "verity-isolated-"));
+    try {
+      const files: Record<string, string> = {
+        "a.int.test.ts": 'vi.mock("@/lib/server/auth/password-hasher");\n',
+        "b.int.test.ts": 'setEnv({ VERITY_SANDBOX: "acb" });\n',
+        "c.int.test.ts": "const url = process.env.DATABASE_URL;\n",
+        "d.int.test.ts": "(globalThis as { x?: number }).x = 1;\n",
+        "e.int.test.ts": "vi.useFakeTimers();\n",
+        "f.int.test.ts": "// Integration: serial — a fixed port.\nvi.mock('x');\n",
+        "g.int.test.ts": "const rows = await prisma().user.findMany();\n",
+        "h.int.test.ts": "const environment = 'process.envelope';\n",
+      };
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(isolated, name), text);
+      expect(findIsolatedIntegrationFiles(isolated)).toEqual([
+        "a.int.test.ts",
+        "b.int.test.ts",
+        "c.int.test.ts",
+        "d.int.test.ts",
+        "e.int.test.ts",
+      ]);
+    } finally {
+      rmSync(isolated, { recursive: true, force: true });
+    }
   });
 });

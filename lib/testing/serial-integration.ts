@@ -1,8 +1,10 @@
-// Which integration files run alone (vitest.config.ts): those whose opening comment says why, in a
-// line `// Integration: serial — <why>`. The rest run two at a time, each worker on its own copy of
-// the migrated database, so what still makes a file serial is what two files on one server or one
-// machine would share: the server's own settings or activity, a fixed port, a timing its
-// assertions depend on.
+// How the integration files run (vitest.config.ts). Two at a time, each worker on its own copy of
+// the migrated database, in three projects one after the other:
+// - the files that touch no process-global state share one import of the app per worker;
+// - the files that do (a module mock, the environment, a global, fake timers) get an import each;
+// - the files whose opening comment says why, in a line `// Integration: serial — <why>`, run one at
+//   a time: what still makes a file serial is what two files on one server or one machine would
+//   share: the server's own settings or activity, a fixed port, a timing its assertions depend on.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -28,5 +30,23 @@ function openingComment(source: string): string {
 export function findSerialIntegrationFiles(root: string): string[] {
   return integrationFiles(root)
     .filter((file) => SERIAL_MARK.test(openingComment(readFileSync(join(root, file), "utf8"))))
+    .sort();
+}
+
+// What makes a file's state outlive it in a worker that keeps its imports: module mocks, the
+// environment (the configuration reads it), globals, fake timers.
+const PROCESS_GLOBAL =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\(|\bsetEnv\(|\bprocess\.env\b|\bglobalThis\b/;
+
+/**
+ * The integration files (not serial) that touch process-global state and so need an import of
+ * their own; the others share one import per worker (vitest.config.ts).
+ */
+export function findIsolatedIntegrationFiles(root: string): string[] {
+  return integrationFiles(root)
+    .filter((file) => {
+      const source = readFileSync(join(root, file), "utf8");
+      return !SERIAL_MARK.test(openingComment(source)) && PROCESS_GLOBAL.test(source);
+    })
     .sort();
 }

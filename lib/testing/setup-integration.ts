@@ -21,7 +21,15 @@ function databaseUrl(): string {
 
 setEnv({ DATABASE_URL: databaseUrl() });
 
+// A file's job queue and worker heartbeat stop with it: a worker runs file after file in one process
+// (vitest.config.ts), and a queue left polling would take the next file's jobs. Imported only when
+// started, so that a file that never starts them does not load them.
+const processGlobals = globalThis as { verityBoss?: unknown; verityHeartbeat?: unknown; verityCriticWorkers?: unknown };
+
 afterAll(async () => {
+  if (processGlobals.verityBoss) await (await import("@/lib/server/workers/boss")).stopBoss(5_000);
+  if (processGlobals.verityCriticWorkers) (await import("@/lib/server/critics/jobs")).forgetCriticWorkers();
+  if (processGlobals.verityHeartbeat) await (await import("@/lib/server/workers/workers")).stopHeartbeat();
   await disconnectPrisma();
   await closePgPool();
 });
