@@ -56,8 +56,10 @@ const HAND_WRITTEN = [
   'index CREATE INDEX "CampaignItem_review_queue_idx" ON public."CampaignItem" USING btree ("campaignId", "reviewReasonCount" DESC, "position") INCLUDE ("reviewReasons", language, "recordId") WHERE (("reviewReasonCount" > 0) AND (NOT gold))',
   // A partial covering index: a report reads the final categories of the items finally Invalid from it.
   'index CREATE INDEX "CampaignItem_invalid_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE ("finalCategories") WHERE (("finalValid" = false) AND (NOT gold))',
-  // A partial covering index: campaign progress sums the item counters from it.
-  'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId") WHERE (NOT gold)',
+  // A partial covering index: campaign progress sums the item counters from it, and a report counts the items.
+  'index CREATE INDEX "CampaignItem_progress_idx" ON public."CampaignItem" USING btree ("campaignId", language) INCLUDE (target, "labelCount", "recordId", "validCount", "finalValid") WHERE (NOT gold)',
+  // A covering index: a report reads each record's critic verdict from it, not from the wide rows.
+  'index CREATE INDEX "CriticVerdict_pass_idx" ON public."CriticVerdict" USING btree ("recordId") INCLUDE ("overallPass")',
 ];
 
 // Functions and triggers: schema.prisma declares none, so all of them are hand-written.

@@ -92,7 +92,7 @@ const FLAKY_RECORDS = `flaky AS MATERIALIZED (
  * row would count a label given on the import beside the repair's run.
  */
 const REVISED_ITEMS = `revised AS MATERIALIZED (
-    SELECT d.item_id, d.described = d.current AS is_current, d.described = 1 AS is_import,
+    SELECT d.item_id, d.record_id, d.described = d.current AS is_current, d.described = 1 AS is_import,
            rv."executableValid" AS exec_valid
     FROM (
       SELECT i.id AS item_id, r.id AS record_id, r.revision AS current,
@@ -127,7 +127,9 @@ const SUMMED_COUNT_COLUMNS = COUNT_KEYS.map((key) => `sum("${key}")::int AS "${k
  * parallel scan, each worker counting its share, so a few hundred cells leave the workers rather
  * than 100,000 rows (the flaky and repaired records reach the workers as InitPlan values, not as CTE
  * scans, which would keep the joins and the counting in one process); the handful of repaired
- * records' items apart, with the evidence of the revision they were labelled on. Two grouping sets
+ * records' items apart (by record: the campaign holds each once), with the evidence of the revision
+ * they were labelled on. The counted columns of the items and the critic verdicts are index-only
+ * scans of CampaignItem_progress_idx and CriticVerdict_pass_idx. Two grouping sets
  * over the cells give the counts per (language, difficulty) and the label splits. The final
  * categories of the items finally Invalid are a range of `CampaignItem_invalid_idx`.
  */
@@ -138,7 +140,7 @@ const ONE_CAMPAIGN_FIGURES = `WITH ${FLAKY_RECORDS}, ${REVISED_ITEMS},
                  CASE WHEN f.record_id = ANY((SELECT ids FROM flaky)::int[]) THEN NULL ELSE f.exec_valid END AS exec_valid,
                  f.exec_unavailable
           FROM ${finalLabelsOf("$1::text[]")} f
-          WHERE f.item_id <> ALL((SELECT coalesce(array_agg(item_id), '{}') FROM revised)::text[])) f
+          WHERE f.record_id <> ALL((SELECT coalesce(array_agg(record_id), '{}') FROM revised)::int[])) f
     GROUP BY 1, 2, 3, 4
     UNION ALL
     SELECT language, difficulty, n, n_valid, ${COUNT_COLUMNS}
