@@ -33,7 +33,7 @@ export default defineConfig({
         },
       },
       // The integration files share one PostgreSQL server (lib/testing/global-setup.ts), on which
-      // each vitest worker has its own copy of the migrated database. Two workers run files side
+      // each test process has its own copy of the migrated database. Two workers run files side
       // by side, in three groups one after the other (sequence.groupOrder; lib/testing/
       // serial-integration.ts says which file goes where): files that touch no process-global
       // state, sharing one import of the app per worker; files that do, with an import each; and

@@ -4,7 +4,7 @@ import { inject } from "vitest";
 /**
  * Runs `run` with the URL of a new, empty database on the test server, owned by the app's role
  * (nothing migrated), and drops it afterwards. For tests of migrations, backups and restores,
- * which need a database other than their worker's copy of the migrated one.
+ * which need a database other than their process's copy of the migrated one.
  */
 export async function withFreshDatabase<T>(label: string, run: (url: string) => Promise<T>): Promise<T> {
   const target = new URL(process.env.DATABASE_URL!);

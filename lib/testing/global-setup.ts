@@ -1,17 +1,14 @@
 // Vitest global setup for *.int.test.ts: a real PostgreSQL whose `verity` database is migrated
-// from scratch once and serves as a template; each vitest worker gets its own copy of it
-// (workerDatabaseName, cloned here before any file runs), so two files on two workers never share
-// rows. By default the embedded PostgreSQL 18 on its own folder; with VERITY_TEST_POSTGRES=system,
+// from scratch once and serves as a template; each test process copies it for itself
+// (setup-integration.ts), so two files running at once never share rows. By default the embedded PostgreSQL 18 on its own folder; with VERITY_TEST_POSTGRES=system,
 // Debian's server (`apt-get install postgresql`, 15 on Debian 12; VERITY_PG_BIN picks another) in a
 // temporary folder, set up as docs/deploy.md says.
 //
-// The two integration projects (vitest.config.ts: the parallel one and the serial one that runs
-// after it) both name this file; they share one server, started by whichever project sets up first
+// The integration projects (vitest.config.ts) all name this file; they share one server, started by whichever project sets up first
 // and stopped when the last one tears down.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 
 import { startEmbeddedPostgres } from "@/lib/server/db/embedded-postgres";
@@ -19,7 +16,6 @@ import { readPasswords, socketUrl, SUPERUSER } from "@/lib/server/db/embedded-ro
 import { applyMigrations } from "@/lib/server/db/migrate";
 
 import { startSystemPostgres } from "./system-postgres";
-import { workerDatabaseName } from "./worker-database";
 
 const SERVERS = ["embedded", "system"] as const;
 
@@ -48,7 +44,7 @@ async function startServer(): Promise<Server> {
   await applyMigrations(database.url);
   return {
     templateUrl: database.url,
-    // The app's role may not create databases; the workers' copies and tests that need a second
+    // The app's role may not create databases; the processes' copies and tests that need a second
     // database use the superuser.
     adminUrl: socketUrl(join(dataDir, "postgres"), port, SUPERUSER, readPasswords(dataDir)!.superuser, "postgres"),
     stop: async () => {
@@ -58,38 +54,14 @@ async function startServer(): Promise<Server> {
   };
 }
 
-/**
- * Copies the migrated template once per worker, owned by the app's role. CREATE DATABASE … TEMPLATE
- * needs nobody connected to the template: the migrations have closed their connections, and the
- * tests never open one (setup-integration.ts points them at their worker's copy).
- */
-async function cloneForWorkers(server: Server, cloned: Set<number>, workers: number): Promise<void> {
-  const template = new URL(server.templateUrl);
-  const templateName = decodeURIComponent(template.pathname.slice(1));
-  const owner = decodeURIComponent(template.username);
-  const admin = new pg.Client({ connectionString: server.adminUrl });
-  await admin.connect();
-  try {
-    for (let poolId = 1; poolId <= workers; poolId++) {
-      if (cloned.has(poolId)) continue;
-      const name = workerDatabaseName(templateName, poolId);
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName}" OWNER "${owner}"`);
-      cloned.add(poolId);
-    }
-  } finally {
-    await admin.end();
-  }
-}
-
-type Shared = { server: Promise<Server>; cloned: Set<number>; users: number };
+type Shared = { server: Promise<Server>; users: number };
 const SHARED = Symbol.for("verity.integration-postgres");
 const globals = globalThis as typeof globalThis & { [SHARED]?: Shared };
 
 export default async function setup(project: TestProject) {
   let shared = globals[SHARED];
   if (!shared) {
-    shared = { server: startServer(), cloned: new Set(), users: 0 };
+    shared = { server: startServer(), users: 0 };
     globals[SHARED] = shared;
   }
   shared.users += 1;
@@ -102,7 +74,6 @@ export default async function setup(project: TestProject) {
   };
   try {
     const server = await shared.server;
-    await cloneForWorkers(server, shared.cloned, project.config.maxWorkers);
     project.provide("templateDatabaseUrl", server.templateUrl);
     project.provide("adminDatabaseUrl", server.adminUrl);
   } catch (error) {
@@ -114,7 +85,7 @@ export default async function setup(project: TestProject) {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The migrated database the workers' copies are made from; no test connects to it. */
+    /** The migrated database each test process copies (setup-integration.ts); no test connects to it. */
     templateDatabaseUrl: string;
     adminDatabaseUrl: string;
   }

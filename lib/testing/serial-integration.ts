@@ -1,4 +1,4 @@
-// How the integration files run (vitest.config.ts). Two at a time, each worker on its own copy of
+// How the integration files run (vitest.config.ts). Two at a time, each process on its own copy of
 // the migrated database, in three projects one after the other:
 // - the files that touch no process-global state share one import of the app per worker;
 // - the files that do (a module mock, the environment, a global, fake timers) get an import each;
