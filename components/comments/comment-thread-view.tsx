@@ -11,7 +11,7 @@ import type { Action } from "@/lib/actions/result";
 /** What the page lets the thread do: add a comment, mark the thread read. */
 export type CommentActions = {
   addComment: Action<{ itemId: string; body: string }, unknown>;
-  markRead: Action<{ itemId: string }, unknown>;
+  markRead: Action<{ itemId: string; seenUpTo: string }, unknown>;
 };
 
 type Comment = { id: string; author: string; body: string; createdAt: string; isMine: boolean; isUnread: boolean };
@@ -29,9 +29,14 @@ export function CommentThreadView({
   const { submit, isPending, message, fieldErrors } = useAction();
   const error = fieldErrors.body?.[0] ?? message;
 
+  // Read up to the newest comment shown here, not up to whenever the request lands.
+  const seenUpTo = comments.reduce<string | null>(
+    (newest, comment) => (newest === null || comment.createdAt > newest ? comment.createdAt : newest),
+    null,
+  );
   useEffect(() => {
-    if (unread > 0) void markRead({ itemId });
-  }, [itemId, unread, markRead]);
+    if (unread > 0 && seenUpTo) void markRead({ itemId, seenUpTo });
+  }, [itemId, unread, seenUpTo, markRead]);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -12,7 +12,11 @@ export const commentSchema = z.object({
     .max(COMMENT_MAX_LENGTH, `Keep it under ${COMMENT_MAX_LENGTH} characters.`),
 });
 
-export const commentThreadSchema = z.object({ itemId: z.string().min(1) });
+export const commentThreadSchema = z.object({
+  itemId: z.string().min(1),
+  /** The newest comment's time on the page that marks the thread read. */
+  seenUpTo: z.iso.datetime(),
+});
 
 /** An item's thread as `GET /api/v1/items/{id}/comments` answers it. */
 export const commentThreadResponseSchema = z.object({

@@ -63,7 +63,7 @@ describe("comments", () => {
     // Own comments are never unread.
     expect((await listComments({ actor: annotator, itemId })).unread).toBe(0);
 
-    await markCommentsRead({ actor: reviewer, itemId });
+    await markCommentsRead({ actor: reviewer, itemId, seenUpTo: new Date() });
     expect((await listComments({ actor: reviewer, itemId })).unread).toBe(0);
     await addComment({ actor: reviewer, itemId, body: "No: it seeds the generator." });
     const forAnnotator = await listComments({ actor: annotator, itemId });
@@ -93,7 +93,9 @@ describe("comments", () => {
   it("hides the thread from annotators never assigned to the item, and refuses empty or huge comments", async () => {
     await expect(listComments({ actor: stranger, itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(addComment({ actor: stranger, itemId, body: "hello" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(markCommentsRead({ actor: stranger, itemId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(markCommentsRead({ actor: stranger, itemId, seenUpTo: new Date() })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(addComment({ actor: admin, itemId: "no-such-item", body: "hello" })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
@@ -128,6 +130,8 @@ describe("comments", () => {
     await addComment({ actor: stranger, itemId: answeredItem, body: "I wondered too." });
     expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([]);
     await addComment({ actor: reviewer, itemId: answeredItem, body: "Yes, it is." });
+    // Apart by more than the timestamps' millisecond, so a read mark can fall between the two.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await addComment({ actor: admin, itemId: answeredItem, body: "Agreed." });
     expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([
       { itemId: answeredItem, question: expect.any(String), answers: 2 },
@@ -136,7 +140,18 @@ describe("comments", () => {
     expect(await listAnsweredThreads({ actor: stranger, campaignId: campaign.id })).toEqual([
       { itemId: answeredItem, question: expect.any(String), answers: 2 },
     ]);
-    await markCommentsRead({ actor: annotator, itemId: answeredItem });
+    // A mark sent by a page that showed only the first answer, landing after the second: one stays new.
+    const [, firstAnswer] = (await listComments({ actor: annotator, itemId: answeredItem })).comments.filter(
+      (comment) => comment.body !== "I wondered too.",
+    );
+    await markCommentsRead({ actor: annotator, itemId: answeredItem, seenUpTo: new Date(firstAnswer.createdAt) });
+    expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([
+      { itemId: answeredItem, question: expect.any(String), answers: 1 },
+    ]);
+    // A later mark from an older page does not move the read mark back.
+    await markCommentsRead({ actor: annotator, itemId: answeredItem, seenUpTo: new Date(0) });
+    expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toHaveLength(1);
+    await markCommentsRead({ actor: annotator, itemId: answeredItem, seenUpTo: new Date() });
     expect(await listAnsweredThreads({ actor: annotator, campaignId: campaign.id })).toEqual([]);
     // Threads of other campaigns do not show here.
     expect((await listAnsweredThreads({ actor: annotator, campaignId })).map((thread) => thread.itemId)).not.toContain(

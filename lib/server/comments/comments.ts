@@ -109,16 +109,25 @@ export async function addComment({
   });
 }
 
-/** Marks an item's thread read up to now for the actor. Scope: comments:write. */
-export async function markCommentsRead({ actor, itemId }: { actor: Actor; itemId: string }): Promise<void> {
+/**
+ * Marks an item's thread read for the actor up to `seenUpTo`, the newest comment the page showed
+ * them, never back: a request that arrives after a newer answer (a slow network, a busy server) must
+ * not mark that answer read unseen. Scope: comments:write.
+ */
+export async function markCommentsRead({
+  actor,
+  itemId,
+  seenUpTo,
+}: {
+  actor: Actor;
+  itemId: string;
+  seenUpTo: Date;
+}): Promise<void> {
   assertCan(actor, "comments:write");
   await assertCanSeeItem(actor, itemId);
-  const readAt = new Date();
-  await prisma().commentRead.upsert({
-    where: { itemId_userId: { itemId, userId: actor.id } },
-    create: { itemId, userId: actor.id, readAt },
-    update: { readAt },
-  });
+  await prisma().$executeRaw`
+    INSERT INTO "CommentRead" ("itemId", "userId", "readAt") VALUES (${itemId}, ${actor.id}, ${seenUpTo})
+    ON CONFLICT ("itemId", "userId") DO UPDATE SET "readAt" = GREATEST("CommentRead"."readAt", EXCLUDED."readAt")`;
 }
 
 /** Unread comment counts for a set of items, for queue rows. Only call with items the actor may see. Scope: comments:write. */

@@ -11,6 +11,6 @@ export const addCommentAction = createAction("comments:write", commentSchema, as
 
 /** Marks an item's thread read for the actor. Scope: comments:write. */
 export const markCommentsReadAction = createAction("comments:write", commentThreadSchema, async ({ input, actor }) => {
-  await markCommentsRead({ actor, itemId: input.itemId });
+  await markCommentsRead({ actor, itemId: input.itemId, seenUpTo: new Date(input.seenUpTo) });
   return null;
 });
