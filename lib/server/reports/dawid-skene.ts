@@ -45,10 +45,12 @@ export async function getDatasetDawidSkene({
     values: [datasetId],
     rowMode: "array",
   });
+  // In a fixed order: the fit sums in the order it reads, and the same labels must give the same bytes.
   const labels = await pool.query<[number, string, boolean]>({
     text: `SELECT i."recordId", a."userId", a.valid
            FROM "Annotation" a JOIN "CampaignItem" i ON i.id = a."itemId" JOIN "Campaign" c ON c.id = i."campaignId"
-           WHERE c."datasetId" = $1 AND c.sampling = 'RANDOM'`,
+           WHERE c."datasetId" = $1 AND c.sampling = 'RANDOM'
+           ORDER BY i."recordId", a."userId", a.id`,
     values: [datasetId],
     rowMode: "array",
   });

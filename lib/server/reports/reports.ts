@@ -427,6 +427,8 @@ function sumBy(rows: CountRow[], key: "language" | "difficulty"): Map<string, Co
   return sums;
 }
 
+type FlakyRow = { language: string; records: number };
+
 /** Every figure of a report over the counted items of `campaigns` (oldest campaign first). */
 async function buildReport(
   meta: CampaignReport["campaign"],
@@ -434,14 +436,36 @@ async function buildReport(
   categoryDefs: { key: string; label: string }[],
 ): Promise<CampaignReport> {
   const campaignIds = campaigns.map((campaign) => campaign.id);
-  const [{ counts, categories: categoryRows, splits }, flakyRows] = await Promise.all([
+  const [figures, flakyRows] = await Promise.all([
     queryFigures(campaignIds),
-    prisma().$queryRaw<{ language: string; records: number }[]>`
+    prisma().$queryRaw<FlakyRow[]>`
       SELECT r.language, count(DISTINCT r.id)::int AS records
       FROM "CampaignItem" ci JOIN "Record" r ON r.id = ci."recordId"
       WHERE ci."campaignId" = ANY(${campaignIds}::text[]) AND NOT ci.gold AND r.flaky
       GROUP BY r.language`,
   ]);
+  return assembleReport(meta, { ...figures, flakyRows }, categoryDefs);
+}
+
+/**
+ * The report from its rows, whatever order the database returned them in: a parallel plan returns
+ * groups in a different order from run to run, and the report's key order and float sums follow the
+ * order they are read in, so the same data must give the same bytes (a rerun is compared byte for byte).
+ */
+export function assembleReport(
+  meta: CampaignReport["campaign"],
+  figures: { counts: CountRow[]; categories: CategoryRow[]; splits: SplitRow[]; flakyRows: FlakyRow[] },
+  categoryDefs: { key: string; label: string }[],
+): CampaignReport {
+  const counts = figures.counts;
+  const categoryRows = [...figures.categories].sort(
+    (a, b) => a.language.localeCompare(b.language) || a.category.localeCompare(b.category),
+  );
+  const splits = [...figures.splits].sort(
+    (a, b) =>
+      a.language.localeCompare(b.language) || a.nValid - b.nValid || a.nInvalid - b.nInvalid || a.items - b.items,
+  );
+  const flakyRows = [...figures.flakyRows].sort((a, b) => a.language.localeCompare(b.language));
   const categoriesByLanguage: Record<string, Record<string, number>> = {};
   const allCategories: Record<string, number> = {};
   for (const row of categoryRows) {
