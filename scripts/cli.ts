@@ -2,23 +2,7 @@
 import { Command } from "commander";
 
 import { CommandExit, endCommand, exitAfterOutput } from "./commands/exit";
-
-import { registerBackupCommands } from "./commands/backup";
-import { registerCriticCommands } from "./commands/critic";
-import { registerDbCommands } from "./commands/db";
-import { registerEnvironmentCommand } from "./commands/environment";
-import { registerGoldCommands } from "./commands/gold";
-import { registerHarnessCommand } from "./commands/harness";
-import { registerImportCommands } from "./commands/import";
-import { registerJobsCommand } from "./commands/jobs";
-import { registerServeCommand } from "./commands/serve";
-import { registerUserCommands } from "./commands/users";
-import { registerEvidenceCommand } from "./commands/evidence";
-import { registerVerifyCommands } from "./commands/verify";
-import { registerReleaseCommands } from "./commands/release";
-import { registerReportCommands } from "./commands/report";
-import { registerSandboxCommands } from "./commands/sandbox";
-import { registerSolutionCommands } from "./commands/solutions";
+import { modulesFor } from "./commands/modules";
 
 const program = new Command()
   .name("verity")
@@ -29,22 +13,8 @@ const program = new Command()
     endCommand(error.exitCode === 0 ? 0 : 2);
   });
 
-registerServeCommand(program);
-registerDbCommands(program);
-registerImportCommands(program);
-registerUserCommands(program);
-registerVerifyCommands(program);
-registerEvidenceCommand(program);
-registerReportCommands(program);
-registerReleaseCommands(program);
-registerGoldCommands(program);
-registerHarnessCommand(program);
-registerEnvironmentCommand(program);
-registerBackupCommands(program);
-registerSandboxCommands(program);
-registerCriticCommands(program);
-registerSolutionCommands(program);
-registerJobsCommand(program);
+const registers = await Promise.all(modulesFor(process.argv.slice(2)).map((entry) => entry.load()));
+for (const register of registers) register(program);
 
 // Every command ends here, and only here: see exit.ts.
 const code = await program.parseAsync(process.argv).then(
