@@ -22,13 +22,16 @@ export function pgPool(): pg.Pool {
 /**
  * A pool whose idle connections may die (PostgreSQL restarted, failover) without taking the process
  * down: node-postgres emits "error" on the pool for them, and an unhandled one would crash the app.
- * The next query simply opens a new connection.
+ * The next query simply opens a new connection. Once the pool is being closed its connections are
+ * going anyway: `end()` resolves when it has asked them to close, not when they have, so a server
+ * stopped right after (a CLI command on the embedded database) may end one first, which is no loss.
  */
 export function createPool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
-  pool.on("error", (error) =>
-    console.error(`database connection lost (${error.message}); reconnecting on the next query`),
-  );
+  pool.on("error", (error) => {
+    if (pool.ending) return;
+    console.error(`database connection lost (${error.message}); reconnecting on the next query`);
+  });
   return pool;
 }
 
