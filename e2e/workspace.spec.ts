@@ -154,6 +154,30 @@ test("an annotator labels three records and skips one by keyboard alone", async 
   await expect(page.getByText("The statement never says what to return for empty input.")).toBeVisible();
 });
 
+// Esc closes the sheet, but until the page next renders Chromium can leave focus on the sheet's
+// hidden Close button: an Enter pressed in that moment went to the button and did nothing (a reviewer's
+// decision in walkthrough.spec.ts was never sent; the moment is rare here, so it is made on purpose:
+// the sheet closed and Enter pressed on its button in one task, before any render).
+test("Enter pressed on the closed shortcut sheet's button still submits the label", async ({ page, browser }) => {
+  const keyboard = await campaignFor(browser, "keyboard");
+  await signIn(page, annotator);
+  await page.goto(`/campaigns/${keyboard.id}`);
+  await page.getByRole("link", { name: "Start" }).click();
+  await expect(page).toHaveURL(/\/items\/itm_/);
+  const heading = (await page.getByRole("heading", { name: /^Record \d+$/ }).textContent()) ?? "";
+  await pressUntil(page, "v", () => expect(page.getByRole("radio", { name: "Valid", exact: true })).toBeChecked());
+  const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await page.keyboard.press("?");
+  await expect(sheet.getByRole("button", { name: "Close" })).toBeFocused();
+  await page.evaluate(() => {
+    const dialog = document.querySelector<HTMLDialogElement>("dialog[open]")!;
+    const close = dialog.querySelector("button")!;
+    dialog.close();
+    close.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+  });
+  await expectNextItem(page, heading);
+});
+
 test("blind mode hides the critic until the first label, then allows a revision", async ({ page, browser }) => {
   const blind = await campaignFor(browser, "blind");
   await signIn(page, annotator);

@@ -20,15 +20,11 @@ export function useHotkeys(handlers: Record<string, (event: KeyboardEvent) => vo
     if (!enabled) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || event.repeat) return;
-      if (isTypingTarget(event.target) || isTypingTarget(document.activeElement)) return;
+      const target = keyTarget(event);
+      if (isTypingTarget(target) || isTypingTarget(document.activeElement)) return;
       if (document.querySelector("dialog[open]")) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-      if (
-        key === "Enter" &&
-        event.target instanceof HTMLElement &&
-        event.target.closest("button, a, summary, [role=separator]")
-      )
-        return;
+      if (key === "Enter" && target?.closest("button, a, summary, [role=separator]")) return;
       const handler = latest.current[key];
       if (!handler) return;
       event.preventDefault();
@@ -37,4 +33,15 @@ export function useHotkeys(handlers: Record<string, (event: KeyboardEvent) => vo
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [enabled]);
+}
+
+/**
+ * The element a key press is for: its target, or none (the page) when that sits in a closed dialog.
+ * Focus stays on a dialog's button after Esc closes it until the page next renders, so an Enter
+ * pressed right after closing the shortcut sheet reached its hidden Close button and did nothing.
+ */
+function keyTarget(event: KeyboardEvent): HTMLElement | null {
+  const target = event.target;
+  if (!(target instanceof HTMLElement) || target.closest("dialog:not([open])")) return null;
+  return target;
 }
