@@ -31,6 +31,7 @@ const { createCampaign } = await import("@/lib/server/campaigns/create-campaign"
 const { listDatasets } = await import("@/lib/server/records/records");
 const { claimNextItem } = await import("@/lib/server/labelling/claim-next-item");
 const { getWorkItem } = await import("@/lib/server/labelling/get-work-item");
+const { getClaimedRecord } = await import("@/lib/server/labelling/get-claimed-record");
 const { submitAnnotation } = await import("@/lib/server/labelling/submit-annotation");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
@@ -102,12 +103,18 @@ try {
       leaseMinutes: 30,
     },
   });
-  const times = { claim: [] as number[], workItem: [] as number[], submit: [] as number[] };
+  const times = {
+    claim: [] as number[],
+    claimedRecord: [] as number[],
+    workItem: [] as number[],
+    submit: [] as number[],
+  };
   for (let round = 0; round < ROUNDS; round++) {
     const claimed = await time(() => claimNextItem({ actor: annotator, campaignId: campaign.id }));
     times.claim.push(claimed.ms);
     const claim = claimed.value;
     if (!claim) throw new Error("the campaign ran out of items");
+    times.claimedRecord.push((await time(() => getClaimedRecord({ actor: annotator, itemId: claim.itemId }))).ms);
     times.workItem.push((await time(() => getWorkItem({ actor: annotator, itemId: claim.itemId }))).ms);
     const input = {
       valid: true,
@@ -125,11 +132,13 @@ try {
     `${dataset.records.toLocaleString("en-US")} records; ${ROUNDS - 10} rounds after 10 warm-up rounds, medians:`,
   );
   console.log(`| claim transaction (claimNextItem) | ${median(times.claim)} |`);
-  console.log(`| work item read by the claim route (getWorkItem) | ${median(times.workItem)} |`);
+  console.log(`| record read by the claim route (getClaimedRecord) | ${median(times.claimedRecord)} |`);
+  console.log(`| work item read by the workspace page (getWorkItem) | ${median(times.workItem)} |`);
   console.log(`| submit (submitAnnotation) | ${median(times.submit)} |`);
 
   const claimFigures = {
     claim: { p50: ms(percentile(times.claim.slice(10), 50)) },
+    claimedRecord: { p50: ms(percentile(times.claimedRecord.slice(10), 50)) },
     workItem: { p50: ms(percentile(times.workItem.slice(10), 50)) },
     submit: { p50: ms(percentile(times.submit.slice(10), 50)) },
   };

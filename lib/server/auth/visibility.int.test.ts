@@ -12,6 +12,7 @@ import { prisma } from "@/lib/server/db/client";
 import { exportCampaign } from "@/lib/server/reports/exports";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
+import { getClaimedRecord } from "@/lib/server/labelling/get-claimed-record";
 import { getWorkItem } from "@/lib/server/labelling/get-work-item";
 import { skipItem } from "@/lib/server/labelling/skip-item";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
@@ -128,6 +129,8 @@ describe("blind mode on every read", () => {
     const claim = await claimNextItem({ actor: ann, campaignId: campaign.id });
     expect(await criticAsSeenBy(ann, dataset, claim!.recordId)).toEqual(HIDDEN);
     expect((await getWorkItem({ actor: ann, itemId: claim!.itemId })).record.critic).toBeNull();
+    // The API's claim answers with the same record read (getClaimedRecord), so the same rule.
+    expect((await getClaimedRecord({ actor: ann, itemId: claim!.itemId })).record.critic).toBeNull();
 
     await submitAnnotation({ actor: ann, itemId: claim!.itemId, input: label });
     expect(await criticAsSeenBy(ann, dataset, claim!.recordId)).toEqual(SHOWN);

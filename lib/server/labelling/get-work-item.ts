@@ -5,6 +5,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { recordViewSelect } from "@/lib/server/records/records";
 import {
@@ -69,31 +70,41 @@ export async function getWorkItem({ actor, itemId }: { actor: Actor; itemId: str
   });
   if (!item) throw new AppError("NOT_FOUND", "No such item.");
   const annotation = item.annotations[0] ?? null;
-  const [hidden, executionHidden, evidenceHidden] = await Promise.all([
-    criticHiddenRecordIds({ actor, recordIds: [item.record.id] }),
-    executionHiddenRecordIds({ actor, recordIds: [item.record.id] }),
-    evidenceHiddenRecordIds({ actor, recordIds: [item.record.id] }),
-  ]);
-  const isCriticVisible = !hidden.has(item.record.id);
-  // The workspace says why: a label here shows it only when this campaign alone hides it.
-  const criticHiddenBy = isCriticVisible
-    ? null
-    : await whyCriticHidden({ actor, recordId: item.record.id, campaignId: item.campaign.id });
-  const isExecutionVisible = !executionHidden.has(item.record.id);
-  const { critic: stored, ...record } = executionAsSeen(item.record, !isExecutionVisible);
-  const critic = criticAsSeen(stored, !isCriticVisible);
+  const { record, ...visible } = await recordAsSeen(actor, item.record, item.campaign.id);
   return {
     itemId: item.id,
     campaign: item.campaign,
     assignment: item.assignments[0] ?? null,
     annotation,
+    ...visible,
+    record,
+  };
+}
+
+type WorkRecord = Prisma.RecordGetPayload<{ select: typeof recordViewSelect }>;
+
+/**
+ * An item's record as the actor may see it: the critic left out while a blind campaign hides it
+ * (with why, for the workspace to say), the execution columns while a campaign showing "nothing"
+ * does, and whether its evidence may show (visibility.ts).
+ */
+export async function recordAsSeen(actor: Actor, item: WorkRecord, campaignId: string) {
+  const [hidden, executionHidden, evidenceHidden] = await Promise.all([
+    criticHiddenRecordIds({ actor, recordIds: [item.id] }),
+    executionHiddenRecordIds({ actor, recordIds: [item.id] }),
+    evidenceHiddenRecordIds({ actor, recordIds: [item.id] }),
+  ]);
+  const isCriticVisible = !hidden.has(item.id);
+  // The workspace says why: a label here shows it only when this campaign alone hides it.
+  const criticHiddenBy = isCriticVisible ? null : await whyCriticHidden({ actor, recordId: item.id, campaignId });
+  const isExecutionVisible = !executionHidden.has(item.id);
+  const { critic: stored, ...record } = executionAsSeen(item, !isExecutionVisible);
+  const critic = criticAsSeen(stored, !isCriticVisible);
+  return {
     isCriticVisible,
     criticHiddenBy,
     isExecutionVisible,
-    isEvidenceVisible: !evidenceHidden.has(item.record.id),
-    record: {
-      ...record,
-      critic: critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null,
-    },
+    isEvidenceVisible: !evidenceHidden.has(item.id),
+    record: { ...record, critic: critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null },
   };
 }

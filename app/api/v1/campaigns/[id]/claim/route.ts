@@ -1,7 +1,7 @@
 import { withOthersMessage } from "@/lib/campaigns/with-others";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
 import { findItemsWithOthers } from "@/lib/server/labelling/find-items-with-others";
-import { getWorkItem } from "@/lib/server/labelling/get-work-item";
+import { getClaimedRecord } from "@/lib/server/labelling/get-claimed-record";
 import { answer, apiRoute, readOptionalJson } from "@/lib/server/http";
 import { claimRequestSchema } from "@/lib/validation/campaigns";
 
@@ -25,14 +25,14 @@ export const POST = apiRoute<{ id: string }>("labels:write", async ({ request, a
       message: withOthersMessage(withOthers.items),
     });
   }
-  const work = await getWorkItem({ actor, itemId: claim.itemId });
+  const claimed = await getClaimedRecord({ actor, itemId: claim.itemId });
   // The label is the annotator's own: the claim carries no verification figure or evidence flag
   // (the workspace shows them as the campaign's visibility allows).
-  const { executableValid: _executableValid, flaky: _flaky, ...record } = work.record;
+  const { executableValid: _executableValid, flaky: _flaky, ...record } = claimed.record;
   return answer("POST /campaigns/{id}/claim", {
     item: { id: claim.itemId, campaignId: params.id },
     record,
     leaseExpiresAt: claim.leaseExpiresAt,
-    categories: work.campaign.categories,
+    categories: claimed.categories,
   });
 });
