@@ -86,9 +86,11 @@ type WorkRecord = Prisma.RecordGetPayload<{ select: typeof recordViewSelect }>;
 /**
  * An item's record as the actor may see it: the critic left out while a blind campaign hides it
  * (with why, for the workspace to say), the execution columns while a campaign showing "nothing"
- * does, and whether its evidence may show (visibility.ts).
+ * does, and whether its evidence may show (visibility.ts). Scope: labels:write (the workspace's and
+ * the claim's reads).
  */
 export async function recordAsSeen(actor: Actor, item: WorkRecord, campaignId: string) {
+  assertCan(actor, "labels:write");
   const [hidden, executionHidden, evidenceHidden] = await Promise.all([
     criticHiddenRecordIds({ actor, recordIds: [item.id] }),
     executionHiddenRecordIds({ actor, recordIds: [item.id] }),
