@@ -2,6 +2,8 @@
 // claim route then reads, and the submit, called in-process one after the other by one annotator
 // (medians after 10 warm-up rounds); then what the submit's label statement spends in each trigger
 // function (PostgreSQL's own function timing, which needs the superuser: embedded database only).
+// Beside each median, the statements each operation sent to PostgreSQL (BEGIN and COMMIT included),
+// counted at the driver every client here shares.
 // Runs on the database `npm run bench:queue:open` leaves (or any with a dataset, via
 // --database-url). Prints; writes nothing.
 //
@@ -38,6 +40,21 @@ const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");
 const { config } = await import("@/lib/server/config");
 const { readPasswords, socketUrl, SUPERUSER } = await import("@/lib/server/db/embedded-roles");
+
+// Every statement, whoever sends it (Prisma's adapter and the raw pool both use pg's Client).
+let statementsSent = 0;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statementsSent++;
+  return (sendQuery as (...args: unknown[]) => unknown).apply(this, args);
+} as typeof sendQuery;
+
+/** Times `run` and counts the statements it sends. */
+async function measure<T>(run: () => Promise<T>): Promise<{ value: T; ms: number; statements: number }> {
+  const before = statementsSent;
+  const timed = await time(run);
+  return { ...timed, statements: statementsSent - before };
+}
 
 /**
  * Per trigger function, the milliseconds one label insert spends in it (total, nested calls included),
@@ -103,19 +120,24 @@ try {
       leaseMinutes: 30,
     },
   });
-  const times = {
-    claim: [] as number[],
-    claimedRecord: [] as number[],
-    workItem: [] as number[],
-    submit: [] as number[],
+  const operations = ["claim", "claimedRecord", "workItem", "submit"] as const;
+  type Operation = (typeof operations)[number];
+  const times = Object.fromEntries(operations.map((name) => [name, [] as number[]])) as Record<Operation, number[]>;
+  const statements = Object.fromEntries(operations.map((name) => [name, [] as number[]])) as Record<
+    Operation,
+    number[]
+  >;
+  const record = (name: Operation, measured: { ms: number; statements: number }) => {
+    times[name].push(measured.ms);
+    statements[name].push(measured.statements);
   };
   for (let round = 0; round < ROUNDS; round++) {
-    const claimed = await time(() => claimNextItem({ actor: annotator, campaignId: campaign.id }));
-    times.claim.push(claimed.ms);
+    const claimed = await measure(() => claimNextItem({ actor: annotator, campaignId: campaign.id }));
+    record("claim", claimed);
     const claim = claimed.value;
     if (!claim) throw new Error("the campaign ran out of items");
-    times.claimedRecord.push((await time(() => getClaimedRecord({ actor: annotator, itemId: claim.itemId }))).ms);
-    times.workItem.push((await time(() => getWorkItem({ actor: annotator, itemId: claim.itemId }))).ms);
+    record("claimedRecord", await measure(() => getClaimedRecord({ actor: annotator, itemId: claim.itemId })));
+    record("workItem", await measure(() => getWorkItem({ actor: annotator, itemId: claim.itemId })));
     const input = {
       valid: true,
       categories: [],
@@ -125,22 +147,27 @@ try {
       activeMs: 1000,
       baseRevision: 0,
     };
-    times.submit.push((await time(() => submitAnnotation({ actor: annotator, itemId: claim.itemId, input }))).ms);
+    record("submit", await measure(() => submitAnnotation({ actor: annotator, itemId: claim.itemId, input })));
   }
-  const median = (values: number[]) => `${percentile(values.slice(10), 50).toFixed(1)} ms`;
+  const median = (values: number[]) => percentile(values.slice(10), 50);
   console.log(
     `${dataset.records.toLocaleString("en-US")} records; ${ROUNDS - 10} rounds after 10 warm-up rounds, medians:`,
   );
-  console.log(`| claim transaction (claimNextItem) | ${median(times.claim)} |`);
-  console.log(`| record read by the claim route (getClaimedRecord) | ${median(times.claimedRecord)} |`);
-  console.log(`| work item read by the workspace page (getWorkItem) | ${median(times.workItem)} |`);
-  console.log(`| submit (submitAnnotation) | ${median(times.submit)} |`);
+  const names: Record<Operation, string> = {
+    claim: "claim transaction (claimNextItem)",
+    claimedRecord: "record read by the claim route (getClaimedRecord)",
+    workItem: "work item read by the workspace page (getWorkItem)",
+    submit: "submit (submitAnnotation)",
+  };
+  console.log("| operation | time | statements |");
+  for (const name of operations)
+    console.log(`| ${names[name]} | ${median(times[name]).toFixed(1)} ms | ${median(statements[name])} |`);
 
   const claimFigures = {
-    claim: { p50: ms(percentile(times.claim.slice(10), 50)) },
-    claimedRecord: { p50: ms(percentile(times.claimedRecord.slice(10), 50)) },
-    workItem: { p50: ms(percentile(times.workItem.slice(10), 50)) },
-    submit: { p50: ms(percentile(times.submit.slice(10), 50)) },
+    claim: { p50: ms(median(times.claim)), statements: median(statements.claim) },
+    claimedRecord: { p50: ms(median(times.claimedRecord)), statements: median(statements.claimedRecord) },
+    workItem: { p50: ms(median(times.workItem)), statements: median(statements.workItem) },
+    submit: { p50: ms(median(times.submit)), statements: median(statements.submit) },
   };
   const passwords = options["database-url"] ? null : readPasswords(config().dataDir);
   if (!passwords) {

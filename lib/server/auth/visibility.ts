@@ -53,17 +53,23 @@ export function canSeeGoldAnswers(actor: Viewer): boolean {
  *   they have not labelled: an active lease, or an expired one they could still submit on.
  */
 export function criticHidingItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
+  return { campaign: { blind: true }, ...heldBackItemWhere(actor) };
+}
+
+/**
+ * The items whose campaign's hiding still applies to the actor, whatever it hides: an annotator's
+ * items in their languages they have not labelled or skipped, a reviewer's or admin's items they
+ * hold unlabelled (an active lease, or an expired one they could still submit on). The critic's rule
+ * (criticHidingItemWhere) and the evidence's and execution's (hidingItemWhere) differ only in the campaign.
+ */
+function heldBackItemWhere(actor: Viewer): Prisma.CampaignItemWhereInput {
   if (isAnnotator(actor)) {
     return {
-      campaign: { blind: true },
       language: { in: actor.languages },
       assignments: { none: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } },
     };
   }
-  return {
-    campaign: { blind: true },
-    assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } },
-  };
+  return { assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } } };
 }
 
 /**
@@ -96,7 +102,17 @@ async function goldPoolHiddenWhere(
     },
     select: { id: true, datasetId: true, languages: true },
   });
-  if (campaigns.length === 0) return null;
+  return campaigns.length === 0 ? null : goldHiddenByWhere(actor, campaigns);
+}
+
+type HidingCampaign = { id: string; datasetId: string; languages: string[] };
+
+/**
+ * The gold records the given campaigns (each hiding something from the annotator) hide as their
+ * sample items do: of the campaign's dataset, in a language it shares with the annotator, and not yet
+ * labelled or skipped by them there.
+ */
+function goldHiddenByWhere(actor: Viewer, campaigns: HidingCampaign[]): Prisma.RecordWhereInput {
   return {
     gold: { isNot: null },
     OR: campaigns.map((campaign) => ({
@@ -196,15 +212,7 @@ export function criticAsSeen<T>(critic: T | null, isHidden: boolean): T | null {
  * items they hold unlabelled.
  */
 function hidingItemWhere(actor: Viewer, levels: readonly PreLabelVisibility[]): Prisma.CampaignItemWhereInput {
-  const campaign = { visibility: { in: [...levels] } };
-  if (isAnnotator(actor)) {
-    return {
-      campaign,
-      language: { in: actor.languages },
-      assignments: { none: { userId: actor.id, status: { in: ["SUBMITTED", "SKIPPED"] } } },
-    };
-  }
-  return { campaign, assignments: { some: { userId: actor.id, status: { in: ["ACTIVE", "EXPIRED"] } } } };
+  return { campaign: { visibility: { in: [...levels] } }, ...heldBackItemWhere(actor) };
 }
 
 /**
@@ -300,6 +308,64 @@ export async function executionHiddenRecordIds({
   return recordIdsHiddenBy(actor, recordIds, EXECUTION_HIDING);
 }
 
+export type HiddenRecordIds = { critic: Set<number>; execution: Set<number>; evidence: Set<number> };
+
+/**
+ * Of the given records, those whose critic, execution and evidence the actor may not see, by the
+ * rules of criticHiddenRecordIds, executionHiddenRecordIds and evidenceHiddenRecordIds, for reads
+ * that need all three (a record's page, the workspace, a claim): two queries where the three take
+ * six, and more only for gold records while a campaign in the annotator's languages hides something.
+ */
+export async function hiddenRecordIds({
+  actor,
+  recordIds,
+}: {
+  actor: Viewer | SystemActor;
+  recordIds: number[];
+}): Promise<HiddenRecordIds> {
+  const hidden: HiddenRecordIds = { critic: new Set(), execution: new Set(), evidence: new Set() };
+  if (isSystemActor(actor) || recordIds.length === 0) return hidden;
+  const hidesSomething = { OR: [{ blind: true }, { visibility: { in: [...EVIDENCE_HIDING, ...EXECUTION_HIDING] } }] };
+  const [items, goldCampaigns] = await Promise.all([
+    prisma().campaignItem.findMany({
+      where: { recordId: { in: recordIds }, campaign: hidesSomething, ...heldBackItemWhere(actor) },
+      select: { recordId: true, campaign: { select: { blind: true, visibility: true } } },
+    }),
+    isAnnotator(actor)
+      ? prisma().campaign.findMany({
+          where: { ...hidesSomething, languages: { hasSome: actor.languages } },
+          select: { id: true, datasetId: true, languages: true, blind: true, visibility: true },
+        })
+      : Promise.resolve([]),
+  ]);
+  const kinds = [
+    { ids: hidden.critic, hides: (campaign: { blind: boolean }) => campaign.blind },
+    {
+      ids: hidden.execution,
+      hides: (campaign: { visibility: PreLabelVisibility }) => EXECUTION_HIDING.includes(campaign.visibility),
+    },
+    {
+      ids: hidden.evidence,
+      hides: (campaign: { visibility: PreLabelVisibility }) => EVIDENCE_HIDING.includes(campaign.visibility),
+    },
+  ];
+  for (const { ids, hides } of kinds) {
+    for (const item of items) if (hides(item.campaign)) ids.add(item.recordId);
+  }
+  await Promise.all(
+    kinds.map(async ({ ids, hides }) => {
+      const campaigns = goldCampaigns.filter(hides);
+      if (campaigns.length === 0) return;
+      const rows = await prisma().record.findMany({
+        where: { id: { in: recordIds }, ...goldHiddenByWhere(actor, campaigns) },
+        select: { id: true },
+      });
+      for (const row of rows) ids.add(row.id);
+    }),
+  );
+  return hidden;
+}
+
 /** A record's execution columns as the actor may see them: all null while hidden. Pure. */
 export function executionAsSeen<T extends { executableValid: boolean | null; verificationOutcome: string | null }>(
   record: T,
@@ -320,22 +386,7 @@ async function goldRecordsHiddenBy(
   });
   if (campaigns.length === 0) return [];
   const rows = await prisma().record.findMany({
-    where: {
-      id: { in: recordIds },
-      gold: { isNot: null },
-      OR: campaigns.map((campaign) => ({
-        datasetId: campaign.datasetId,
-        language: { in: campaign.languages.filter((language) => actor.languages.includes(language)) },
-        NOT: {
-          campaignItems: {
-            some: {
-              campaignId: campaign.id,
-              assignments: { some: { userId: actor.id, status: { in: ["SUBMITTED" as const, "SKIPPED" as const] } } },
-            },
-          },
-        },
-      })),
-    },
+    where: { id: { in: recordIds }, ...goldHiddenByWhere(actor, campaigns) },
     select: { id: true },
   });
   return rows.map((row) => row.id);

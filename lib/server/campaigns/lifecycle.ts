@@ -26,17 +26,22 @@ const TRANSITIONS: Record<CampaignStatusAction, { from: CampaignStatus[]; to: Ca
   unarchive: { from: ["ARCHIVED"], to: "CLOSED" },
 };
 
+/** What a claim reads of its campaign under the lock (the gold queue's settings). */
+export type CampaignForClaims = { id: string; datasetId: string; languages: string[]; goldShare: number };
+
 /**
- * Inside a claim's transaction: refuses unless the campaign is ACTIVE. The row is share-locked, so a
- * pause either waits for the claim (and then ends its lease) or is seen by it.
+ * Inside a claim's transaction: refuses unless the campaign is ACTIVE, and returns what the claim
+ * reads of it. The row is share-locked, so a pause either waits for the claim (and then ends its
+ * lease) or is seen by it, and a change of the gold share applies to whole claims.
  */
-export async function assertOpenForClaims(tx: Tx, campaignId: string): Promise<void> {
-  const [row] = await tx.$queryRaw<
-    { status: CampaignStatus }[]
-  >`SELECT status FROM "Campaign" WHERE id = ${campaignId} FOR SHARE`;
+export async function assertOpenForClaims(tx: Tx, campaignId: string): Promise<CampaignForClaims> {
+  const [row] = await tx.$queryRaw<(CampaignForClaims & { status: CampaignStatus })[]>`
+    SELECT id, status, "datasetId", languages, "goldShare" FROM "Campaign" WHERE id = ${campaignId} FOR SHARE`;
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
   if (row.status !== "ACTIVE")
     throw new AppError("CONFLICT", `This campaign is ${row.status.toLowerCase()}: no new items are handed out.`);
+  const { status: _status, ...campaign } = row;
+  return campaign;
 }
 
 async function hasLabels(tx: Tx, campaignId: string): Promise<boolean> {

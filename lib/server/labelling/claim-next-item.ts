@@ -53,7 +53,7 @@ export async function claimNextItem({
     // One claim at a time per annotator and campaign, so two tabs cannot take two items and the
     // lease count below stays true.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.id}), hashtext(${campaignId}))`;
-    await assertOpenForClaims(tx, campaignId);
+    const settings = await assertOpenForClaims(tx, campaignId);
     // One query with the item's record (Prisma's nested select is two).
     const [current] = await tx.$queryRaw<{ itemId: string; recordId: number; leaseExpiresAt: Date }[]>`
       SELECT a."itemId", i."recordId", a."leaseExpiresAt"
@@ -69,7 +69,7 @@ export async function claimNextItem({
     // "still available" (forecastGold) counts exactly what the queue will hand out.
     const sample = await nextSampleItem(tx, { actor, campaignId });
     if (!sample) return null;
-    const gold = await goldTurn(tx, { actor, campaignId });
+    const gold = await goldTurn(tx, { actor, campaign: settings });
     const candidate = (gold.isTurn ? await gold.takeGoldItem() : null) ?? sample;
     if (!(await takeSlot(tx, candidate.id))) throw new AppError("CONFLICT", "That item was just taken; try again.");
     const leaseExpiresAt = new Date(Date.now() + campaign.leaseMinutes * 60_000);

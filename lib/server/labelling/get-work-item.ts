@@ -8,14 +8,7 @@ import { AppError } from "@/lib/server/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { recordViewSelect } from "@/lib/server/records/records";
-import {
-  criticAsSeen,
-  criticHiddenRecordIds,
-  evidenceHiddenRecordIds,
-  executionAsSeen,
-  executionHiddenRecordIds,
-  whyCriticHidden,
-} from "@/lib/server/auth/visibility";
+import { criticAsSeen, executionAsSeen, hiddenRecordIds, whyCriticHidden } from "@/lib/server/auth/visibility";
 
 /**
  * What the annotator's record view needs for one item: the record, the campaign's taxonomy, the
@@ -91,22 +84,18 @@ type WorkRecord = Prisma.RecordGetPayload<{ select: typeof recordViewSelect }>;
  */
 export async function recordAsSeen(actor: Actor, item: WorkRecord, campaignId: string) {
   assertCan(actor, "labels:write");
-  const [hidden, executionHidden, evidenceHidden] = await Promise.all([
-    criticHiddenRecordIds({ actor, recordIds: [item.id] }),
-    executionHiddenRecordIds({ actor, recordIds: [item.id] }),
-    evidenceHiddenRecordIds({ actor, recordIds: [item.id] }),
-  ]);
-  const isCriticVisible = !hidden.has(item.id);
+  const hidden = await hiddenRecordIds({ actor, recordIds: [item.id] });
+  const isCriticVisible = !hidden.critic.has(item.id);
   // The workspace says why: a label here shows it only when this campaign alone hides it.
   const criticHiddenBy = isCriticVisible ? null : await whyCriticHidden({ actor, recordId: item.id, campaignId });
-  const isExecutionVisible = !executionHidden.has(item.id);
+  const isExecutionVisible = !hidden.execution.has(item.id);
   const { critic: stored, ...record } = executionAsSeen(item, !isExecutionVisible);
   const critic = criticAsSeen(stored, !isCriticVisible);
   return {
     isCriticVisible,
     criticHiddenBy,
     isExecutionVisible,
-    isEvidenceVisible: !evidenceHidden.has(item.id),
+    isEvidenceVisible: !hidden.evidence.has(item.id),
     record: { ...record, critic: critic ? { ...critic, rules: storedCriticRules(critic.rules) } : null },
   };
 }

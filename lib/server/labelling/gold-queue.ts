@@ -93,18 +93,18 @@ export async function forecastGold({
 
 /**
  * Inside a claim's transaction: whether this claim is the annotator's turn for a gold item (a
- * secret draw for how many items they held before), and a function that takes that gold item.
+ * secret draw for how many items they held before), and a function that takes that gold item. The
+ * campaign is as the claim read it under its lock (assertOpenForClaims).
  */
 export async function goldTurn(
   tx: Tx,
-  { actor, campaignId }: { actor: Actor; campaignId: string },
+  { actor, campaign }: { actor: Actor; campaign: GoldCampaign },
 ): Promise<{ isTurn: boolean; takeGoldItem: () => Promise<{ id: string; recordId: number } | null> }> {
   assertCan(actor, "labels:write");
-  const campaign = await loadGoldCampaign(tx, campaignId);
   if (campaign.goldShare <= 0) return { isTurn: false, takeGoldItem: async () => null };
-  const claimIndex = await tx.assignment.count({ where: { userId: actor.id, item: { campaignId } } });
+  const claimIndex = await tx.assignment.count({ where: { userId: actor.id, item: { campaignId: campaign.id } } });
   return {
-    isTurn: isGoldTurn({ key: turnKey(campaignId, actor.id), claimIndex, share: campaign.goldShare }),
+    isTurn: isGoldTurn({ key: turnKey(campaign.id, actor.id), claimIndex, share: campaign.goldShare }),
     takeGoldItem: () => takeGoldItem(tx, campaign, actor),
   };
 }

@@ -16,13 +16,11 @@ import { evidenceOfRecords } from "@/lib/server/evidence/evidence";
 import { countEvidenceReasons, evidenceReasonWhere } from "@/lib/server/evidence/reasons";
 import {
   criticAsSeen,
-  criticHiddenRecordIds,
   criticHiddenRecordWhere,
-  evidenceHiddenRecordIds,
   evidenceHiddenRecordWhere,
   executionAsSeen,
-  executionHiddenRecordIds,
   executionHiddenRecordWhere,
+  hiddenRecordIds,
   visibleDatasetWhere,
   visibleRecordWhere,
 } from "@/lib/server/auth/visibility";
@@ -257,19 +255,17 @@ export async function listRecords({
     select: recordSelect,
   });
   const recordIds = rows.slice(0, limit).map((row) => row.id);
-  const [hidden, executionHidden, evidenceHidden, evidence] = await Promise.all([
-    criticHiddenRecordIds({ actor, recordIds }),
-    executionHiddenRecordIds({ actor, recordIds }),
-    evidenceHiddenRecordIds({ actor, recordIds }),
+  const [hidden, evidence] = await Promise.all([
+    hiddenRecordIds({ actor, recordIds }),
     evidenceOfRecords({ actor, recordIds }),
   ]);
   const page = rows.slice(0, limit).map((row) =>
     toRecordView(
       row,
       {
-        isCriticHidden: hidden.has(row.id),
-        isExecutionHidden: executionHidden.has(row.id),
-        isEvidenceHidden: evidenceHidden.has(row.id),
+        isCriticHidden: hidden.critic.has(row.id),
+        isExecutionHidden: hidden.execution.has(row.id),
+        isEvidenceHidden: hidden.evidence.has(row.id),
       },
       evidence.get(row.id) ?? NO_EVIDENCE,
     ),
@@ -315,18 +311,14 @@ export async function browseRecords({
     countRecords(actor, datasetId, filters, where),
   ]);
   const recordIds = rows.map((row) => row.id);
-  const [hidden, evidenceHidden, executionHidden] = await Promise.all([
-    criticHiddenRecordIds({ actor, recordIds }),
-    evidenceHiddenRecordIds({ actor, recordIds }),
-    executionHiddenRecordIds({ actor, recordIds }),
-  ]);
+  const hidden = await hiddenRecordIds({ actor, recordIds });
   const items: RecordListItem[] = rows.slice(0, limit).map(({ question, critic: stored, flaky, ...row }) => {
-    const isCriticHidden = hidden.has(row.id);
+    const isCriticHidden = hidden.critic.has(row.id);
     const critic = criticAsSeen(stored, isCriticHidden);
     return {
-      ...executionAsSeen(row, executionHidden.has(row.id)),
-      isExecutionHidden: executionHidden.has(row.id),
-      flaky: evidenceHidden.has(row.id) ? null : flaky,
+      ...executionAsSeen(row, hidden.execution.has(row.id)),
+      isExecutionHidden: hidden.execution.has(row.id),
+      flaky: hidden.evidence.has(row.id) ? null : flaky,
       title: titleOf(question),
       criticPass: critic?.overallPass ?? null,
       hasCritic: critic !== null,
@@ -341,18 +333,16 @@ export async function getRecord({ actor, id }: { actor: Actor; id: number }): Pr
   assertCan(actor, "records:read");
   const row = await prisma().record.findFirst({ where: { id, ...visibleRecordWhere(actor) }, select: recordSelect });
   if (!row) throw new AppError("NOT_FOUND", "No such record.");
-  const [hidden, executionHidden, evidenceHidden, evidence] = await Promise.all([
-    criticHiddenRecordIds({ actor, recordIds: [id] }),
-    executionHiddenRecordIds({ actor, recordIds: [id] }),
-    evidenceHiddenRecordIds({ actor, recordIds: [id] }),
+  const [hidden, evidence] = await Promise.all([
+    hiddenRecordIds({ actor, recordIds: [id] }),
     evidenceOfRecords({ actor, recordIds: [id] }),
   ]);
   return toRecordView(
     row,
     {
-      isCriticHidden: hidden.has(id),
-      isExecutionHidden: executionHidden.has(id),
-      isEvidenceHidden: evidenceHidden.has(id),
+      isCriticHidden: hidden.critic.has(id),
+      isExecutionHidden: hidden.execution.has(id),
+      isEvidenceHidden: hidden.evidence.has(id),
     },
     evidence.get(id) ?? NO_EVIDENCE,
   );
