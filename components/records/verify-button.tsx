@@ -23,6 +23,8 @@ type Progress = BatchProgress & {
   /** Repeated runs per record of the flaky option (0: not asked), and records found flaky. */
   repeat?: number;
   flaky?: number;
+  /** Jobs the workers take before this batch's next one; 0 once it runs. */
+  queuedAhead?: number;
 };
 
 type Props = {
@@ -92,6 +94,12 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {progress.repeat ? ` · ${progress.flaky ?? 0} flaky` : ""}
           </p>
+          {progress.queuedAhead ? (
+            <p className="mt-1 text-xs text-amber-800" data-testid="verification-waiting">
+              Waiting: {countOf(progress.queuedAhead, "job")} ahead in the queue (work started earlier, or running now).
+              Work people start goes before Verity&apos;s own, such as the demo&apos;s solver runs.
+            </p>
+          ) : null}
           {progress.stopReason ? (
             <p className="mt-1 text-xs text-red-700" data-testid="verification-stopped">
               {progress.stopReason}

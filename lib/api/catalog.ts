@@ -446,7 +446,7 @@ const OPERATIONS = [
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, inconclusive, errored, repeat, flaky, stopReason}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, inconclusive, errored, repeat, flaky, stopReason, queuedAhead}",
       ...errors,
     },
     response: verificationProgressResponseSchema,

@@ -246,6 +246,8 @@ export const verificationProgressResponseSchema = z.strictObject({
   /** Records whose repeated runs gave different outcomes. */
   flaky: z.number().int().min(0),
   stopReason: z.string().nullable(),
+  /** Jobs the workers take before this batch's next one (other work running, or queued first); 0 once it runs. */
+  queuedAhead: z.number().int().min(0),
 });
 
 /**

@@ -15,6 +15,7 @@ import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
 import { judgedAlone, runSteadily } from "@/lib/server/sandbox/steady";
 import { getBoss } from "@/lib/server/workers/boss";
+import { jobPriority } from "@/lib/server/workers/priority";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 
@@ -80,12 +81,14 @@ export async function startEvidence({
   const batch = await openEvidenceBatch({ actor, datasetName, language, mutants, repeat });
   await ensureQueue();
   const boss = await getBoss();
+  const priority = jobPriority(actor);
   for (const task of batch.tasks) {
     for await (const ids of recordIdsForEvidence({ batchId: batch.batchId, task, pageSize: ENQUEUE_CHUNK })) {
       await boss.insert(
         ids.map((recordId) => ({
           name: EVIDENCE_QUEUE,
           data: { batchId: batch.batchId, recordId, task } satisfies EvidenceJob,
+          priority,
         })),
       );
     }
@@ -110,7 +113,9 @@ export async function queueRevisionMutation({
   assertCan(actor, "datasets:verify");
   await ensureQueue();
   const boss = await getBoss();
-  await boss.send(EVIDENCE_QUEUE, { recordId, revision } satisfies RevisionMutationJob);
+  await boss.send(EVIDENCE_QUEUE, { recordId, revision } satisfies RevisionMutationJob, {
+    priority: jobPriority(actor),
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { writeSolutionRun } from "@/lib/server/solvers/write-solution-run";
 import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import { ensureQueue, runBothTests, VERIFY_QUEUE } from "@/lib/server/verification/queue";
 import { getBoss } from "@/lib/server/workers/boss";
+import { jobPriority } from "@/lib/server/workers/priority";
 
 // Solver results as a feature: model outputs are imported (import-solutions.ts beside this file) and each
 // solution runs against its record's demo and full tests on the verification queue, drained by the
@@ -27,17 +28,17 @@ export async function importAndRunSolutions(
   input: Parameters<typeof importSolutions>[0],
 ): Promise<SolutionImportSummary> {
   const summary = await importSolutions(input);
-  if (summary.toRun > 0) await queueSolutions(summary.batchId);
+  if (summary.toRun > 0) await queueSolutions(summary.batchId, jobPriority(input.actor));
   return summary;
 }
 
-/** Queues the runs of a batch's solutions still to run, a chunk at a time. */
-async function queueSolutions(batchId: string): Promise<void> {
+/** Queues the runs of a batch's solutions still to run, a chunk at a time, at the starter's priority. */
+async function queueSolutions(batchId: string, priority: number): Promise<void> {
   await ensureQueue();
   const boss = await getBoss();
   for await (const ids of solutionIdsToQueue({ batchId, pageSize: ENQUEUE_CHUNK })) {
     await boss.insert(
-      ids.map((solutionId) => ({ name: VERIFY_QUEUE, data: { batchId, solutionId } satisfies SolutionJob })),
+      ids.map((solutionId) => ({ name: VERIFY_QUEUE, data: { batchId, solutionId } satisfies SolutionJob, priority })),
     );
   }
 }
@@ -54,7 +55,7 @@ export async function rerunRecordSolutions({
   recordId: number;
 }): Promise<{ batchId: string; toRun: number } | null> {
   const batch = await openRevisionSolutionBatch({ actor, recordId });
-  if (batch) await queueSolutions(batch.batchId);
+  if (batch) await queueSolutions(batch.batchId, jobPriority(actor));
   return batch;
 }
 

@@ -19,6 +19,8 @@ import type { SandboxResult } from "@/lib/server/sandbox";
 
 import { prisma } from "@/lib/server/db/client";
 import { runResultColumns } from "@/lib/server/runs/runs";
+import { jobsAhead } from "@/lib/server/workers/queue-position";
+import { VERIFY_QUEUE } from "@/lib/server/verification/queue-name";
 
 // The stored side of batch verification: batches, their counters and each record's runs. The job
 // queue and the sandbox are driven by lib/server/verification/jobs.ts.
@@ -60,6 +62,8 @@ export type VerificationProgress = {
   flaky: number;
   /** Why the batch stopped before its end (status FAILED); null otherwise. */
   stopReason: string | null;
+  /** Jobs the workers take before this batch's next one (other work running, or queued first); 0 once it runs. */
+  queuedAhead: number;
 };
 
 /** A record's repeated runs for a batch with the flaky option: one "DEMO/FULL" outcome pair per run. */
@@ -426,7 +430,8 @@ export async function getVerificationProgress({
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
   const { id, dataset, ...counters } = batch;
-  return { batchId: id, dataset: dataset.name, ...counters };
+  const queuedAhead = batch.status === "RUNNING" ? await jobsAhead({ queue: VERIFY_QUEUE, batchId: id }) : 0;
+  return { batchId: id, dataset: dataset.name, ...counters, queuedAhead };
 }
 
 /** The newest batch of a dataset, for the dataset page. Scope: records:read. */

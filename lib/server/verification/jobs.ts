@@ -25,6 +25,7 @@ import { flakyVerdict } from "@/lib/evidence/flaky";
 import { SandboxError } from "@/lib/server/sandbox";
 import { runSolution, type SolutionJob } from "@/lib/server/solvers/jobs";
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
+import { jobPriority } from "@/lib/server/workers/priority";
 import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
 
 import { ensureQueue, runBothTests, VERIFY_QUEUE } from "./queue";
@@ -72,6 +73,7 @@ export async function startVerification({
   // process held come back too once their lease expires; verifyRecord writes a record's results
   // once per batch, so the duplicates do nothing.
   const boss = await getBoss();
+  const priority = jobPriority(actor);
   for await (const ids of recordIdsToQueue({
     batchId: batch.batchId,
     resumed: batch.resumed,
@@ -81,6 +83,7 @@ export async function startVerification({
       ids.map((recordId) => ({
         name: VERIFY_QUEUE,
         data: { batchId: batch.batchId, recordId } satisfies VerifyJob,
+        priority,
         // The flaky option runs both tests `repeat` more times: the job may last that much longer.
         ...(repeat > 0 ? { expireInSeconds: verificationJobExpirySeconds() * (1 + repeat) } : {}),
       })),

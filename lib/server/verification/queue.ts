@@ -8,11 +8,13 @@ import type { Verdict } from "@/lib/server/verification/batches";
 import { getBoss } from "@/lib/server/workers/boss";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 
+import { VERIFY_QUEUE } from "./queue-name";
+
 // The verification queue and what one of its jobs runs: shared by batch verification (a record's
 // canonical solution, jobs.ts) and solver results (a model's solution, lib/server/solvers/jobs.ts),
 // whose jobs the same workers drain.
 
-export const VERIFY_QUEUE = "verify-record";
+export { VERIFY_QUEUE };
 
 /** Creates the queue, or brings an existing one's job expiry up to date (docs/deploy.md, "Workers"). */
 export async function ensureQueue(): Promise<void> {
