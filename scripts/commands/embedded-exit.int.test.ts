@@ -6,12 +6,14 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { EMBEDDED_ONLY, isSystemPostgresRun } from "@/lib/testing/test-postgres";
+
 // Inside the project, like every test cluster: as root the server runs as "postgres", which may not
 // enter a private folder in /tmp.
 const dataDir = join(process.cwd(), ".data", `test-cli-embedded-${Date.now()}`);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe("a CLI command on the embedded database", () => {
+describe.skipIf(isSystemPostgresRun)(`a CLI command on the embedded database${EMBEDDED_ONLY}`, () => {
   it("stops the server without reporting its own connections as lost", () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,

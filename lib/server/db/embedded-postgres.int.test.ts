@@ -8,6 +8,8 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { EMBEDDED_ONLY, isSystemPostgresRun } from "@/lib/testing/test-postgres";
+
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { applyMigrations } from "./migrate";
 
@@ -51,7 +53,7 @@ async function connectWithOldCredentials(dataDir: string, port: number) {
   return attempts.map((attempt) => attempt.status);
 }
 
-describe("embedded PostgreSQL", () => {
+describe.skipIf(isSystemPostgresRun)(`embedded PostgreSQL${EMBEDDED_ONLY}`, () => {
   it("refuses the old fixed credentials and gives the app a role that cannot run programs or install extensions", async () => {
     const dataDir = freshDataDir("embedded");
     const port = basePort;
@@ -147,7 +149,7 @@ describe("embedded PostgreSQL", () => {
   });
 });
 
-describe("the embedded server in a process that ends by itself", () => {
+describe.skipIf(isSystemPostgresRun)(`the embedded server in a process that ends by itself${EMBEDDED_ONLY}`, () => {
   it("keeps the exit code the process set (a failed test run must not exit 0)", () => {
     const dataDir = freshDataDir("exit-code");
     const child = spawnSync(

@@ -1,0 +1,12 @@
+// Which PostgreSQL an integration run tests against (global-setup.ts): the embedded PostgreSQL 18 by
+// default; Debian's with VERITY_TEST_POSTGRES=system, the second run `npm test` makes under CI.
+// A file that tests the embedded server itself starts its own, whichever run it is in: on the
+// Debian run it would repeat the embedded run's test on the same embedded server, so it runs once.
+
+/** True in the run on Debian's PostgreSQL. */
+export const isSystemPostgresRun = process.env.VERITY_TEST_POSTGRES === "system";
+
+/** The skip message of a file that tests the embedded server itself, in the Debian run ("" otherwise). */
+export const EMBEDDED_ONLY = isSystemPostgresRun
+  ? " (skipped on Debian's PostgreSQL: it tests the embedded server, which the embedded run tests already)"
+  : "";
