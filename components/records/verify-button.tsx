@@ -23,7 +23,7 @@ type Progress = BatchProgress & {
   /** Repeated runs per record of the flaky option (0: not asked), and records found flaky. */
   repeat?: number;
   flaky?: number;
-  /** Jobs the workers take before this batch's next one; 0 once it runs. */
+  /** Jobs the workers take before this batch's first one; 0 once it runs. */
   queuedAhead?: number;
 };
 

@@ -246,7 +246,7 @@ export const verificationProgressResponseSchema = z.strictObject({
   /** Records whose repeated runs gave different outcomes. */
   flaky: z.number().int().min(0),
   stopReason: z.string().nullable(),
-  /** Jobs the workers take before this batch's next one (other work running, or queued first); 0 once it runs. */
+  /** Jobs the workers take before this batch's first one (other work running, or queued first), at most 10,000 of those queued; 0 once it runs. */
   queuedAhead: z.number().int().min(0),
 });
 

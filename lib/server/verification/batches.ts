@@ -62,7 +62,7 @@ export type VerificationProgress = {
   flaky: number;
   /** Why the batch stopped before its end (status FAILED); null otherwise. */
   stopReason: string | null;
-  /** Jobs the workers take before this batch's next one (other work running, or queued first); 0 once it runs. */
+  /** Jobs the workers take before this batch's first one (other work running, or queued first); 0 once it runs. */
   queuedAhead: number;
 };
 
@@ -430,7 +430,9 @@ export async function getVerificationProgress({
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
   const { id, dataset, ...counters } = batch;
-  const queuedAhead = batch.status === "RUNNING" ? await jobsAhead({ queue: VERIFY_QUEUE, batchId: id }) : 0;
+  // Asked only while nothing of it has run, when "0 verified" needs saying why (it reads the queue).
+  const isWaiting = batch.status === "RUNNING" && batch.done === 0;
+  const queuedAhead = isWaiting ? await jobsAhead({ queue: VERIFY_QUEUE, batchId: id }) : 0;
   return { batchId: id, dataset: dataset.name, ...counters, queuedAhead };
 }
 
