@@ -5,6 +5,7 @@ import type { z } from "zod";
 
 import { BatchBar } from "@/components/ui/batch-bar";
 import { Button } from "@/components/ui/primitives";
+import { QueuedAhead } from "@/components/ui/queued-ahead";
 import { useAction } from "@/components/ui/use-action";
 import { type BatchProgress, startedBatch, useBatchProgress } from "@/components/ui/use-batch-progress";
 import type { Action } from "@/lib/actions/result";
@@ -13,7 +14,12 @@ import { MAX_REPEAT } from "@/lib/evidence/flaky";
 import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
 import { countOf } from "@/lib/format/count";
 
-type Progress = BatchProgress & { mutants: number; repeat: number };
+type Progress = BatchProgress & {
+  mutants: number;
+  repeat: number;
+  /** Jobs the workers take before this batch's first one; 0 once it runs. */
+  queuedAhead?: number;
+};
 
 type Props = {
   dataset: string;
@@ -94,6 +100,7 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress }:
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {` · ${countOf(progress.mutants, "mutant")}${progress.repeat ? `, ${countOf(progress.repeat, "run")} per test` : ""}`}
           </p>
+          <QueuedAhead count={progress.queuedAhead} />
           {progress.stopReason ? <p className="mt-1 text-xs text-red-700">{progress.stopReason}</p> : null}
         </div>
       ) : null}

@@ -6,6 +6,7 @@ import type { z } from "zod";
 
 import { BatchBar } from "@/components/ui/batch-bar";
 import { Button } from "@/components/ui/primitives";
+import { QueuedAhead } from "@/components/ui/queued-ahead";
 import { useAction } from "@/components/ui/use-action";
 import { type BatchProgress, startedBatch, useBatchProgress } from "@/components/ui/use-batch-progress";
 import type { Action } from "@/lib/actions/result";
@@ -94,12 +95,7 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {progress.repeat ? ` · ${progress.flaky ?? 0} flaky` : ""}
           </p>
-          {progress.queuedAhead ? (
-            <p className="mt-1 text-xs text-amber-800" data-testid="verification-waiting">
-              Waiting: {countOf(progress.queuedAhead, "job")} ahead in the queue (work started earlier, or running now).
-              Work people start goes before Verity&apos;s own, such as the demo&apos;s solver runs.
-            </p>
-          ) : null}
+          <QueuedAhead count={progress.queuedAhead} />
           {progress.stopReason ? (
             <p className="mt-1 text-xs text-red-700" data-testid="verification-stopped">
               {progress.stopReason}

@@ -435,7 +435,7 @@ const OPERATIONS = [
     scope: "records:read",
     summary: "An evidence batch's progress: record tasks done of total, errored, and why it stopped.",
     responses: {
-      200: "{batchId, dataset, language, mutants, repeat, status, total, done, errored, stopReason}",
+      200: "{batchId, dataset, language, mutants, repeat, status, total, done, errored, stopReason, queuedAhead}",
       ...errors,
     },
     response: evidenceProgressResponseSchema,

@@ -69,4 +69,6 @@ export const evidenceProgressResponseSchema = z.strictObject({
   done: z.number().int().min(0),
   errored: z.number().int().min(0),
   stopReason: z.string().nullable(),
+  /** Jobs the workers take before this batch's first one (other work running, or queued first), at most 10,000 of those queued; 0 once it runs. */
+  queuedAhead: z.number().int().min(0),
 });

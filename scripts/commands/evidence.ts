@@ -13,6 +13,7 @@ import { startEvidence } from "@/lib/server/evidence/jobs";
 import { startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
 import { endCommand } from "./exit";
+import { reportQueuedAhead } from "./queued-ahead";
 import { exitWithError, usageError, withDatabase } from "./with-database";
 import { countOf } from "@/lib/format/count";
 
@@ -80,9 +81,11 @@ export function registerEvidenceCommand(program: Command): void {
           bar?.start(batch.total, 0, { errored: 0 });
           let progress: EvidenceProgress;
           let lastReported = -1;
+          const sayQueuedAhead = reportQueuedAhead();
           for (;;) {
             progress = await getEvidenceProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
             bar?.update(progress.done, { errored: progress.errored });
+            if (!bar && !options.json) sayQueuedAhead(progress.queuedAhead);
             if (!bar && !options.json && progress.done !== lastReported) {
               console.error(`${progress.done}/${countOf(progress.total, "record task")} done`);
               lastReported = progress.done;

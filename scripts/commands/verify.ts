@@ -17,6 +17,7 @@ import { startCriticWorkers } from "@/lib/server/critics/jobs";
 import { startVerification, startVerificationWorkers, stopVerificationWorkers } from "@/lib/server/verification/jobs";
 
 import { endCommand } from "./exit";
+import { reportQueuedAhead } from "./queued-ahead";
 import { exitWithError, usageError, withDatabase } from "./with-database";
 import { countOf } from "@/lib/format/count";
 
@@ -68,13 +69,10 @@ export function registerVerifyCommands(program: Command): void {
               : null;
           bar?.start(batch.total, 0, { valid: 0, failed: 0, environment: 0, unavailable: 0, errored: 0, flaky: 0 });
           let progress: VerificationProgress;
-          let saidAhead = 0;
+          const sayQueuedAhead = reportQueuedAhead();
           for (;;) {
             progress = await getVerificationProgress({ actor: SYSTEM_ACTOR.cli, batchId: batch.batchId });
-            // Why nothing moves yet: other work holds the workers or was queued first.
-            if (!bar && !options.json && progress.queuedAhead !== saidAhead && progress.queuedAhead > 0)
-              console.error(`waiting: ${countOf(progress.queuedAhead, "job")} ahead in the queue`);
-            saidAhead = progress.queuedAhead;
+            if (!bar && !options.json) sayQueuedAhead(progress.queuedAhead);
             bar?.update(progress.done, {
               valid: progress.executableValid,
               failed: progress.failed,

@@ -10,6 +10,8 @@ import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
 import { AppError } from "@/lib/server/errors";
+import { EVIDENCE_QUEUE } from "@/lib/server/workers/queue-names";
+import { jobsAhead } from "@/lib/server/workers/queue-position";
 
 // The stored side of evidence collection: batches over a dataset, each record's mutation analysis
 // and flakiness check. The job queue and the sandbox are driven by lib/server/evidence/jobs.ts.
@@ -31,6 +33,8 @@ export type EvidenceProgress = {
   done: number;
   errored: number;
   stopReason: string | null;
+  /** Jobs the workers take before this batch's first one (other work running, or queued first); 0 once it runs. */
+  queuedAhead: number;
 };
 
 /** A record's code as a worker needs it to collect evidence. */
@@ -405,7 +409,10 @@ export async function getEvidenceProgress({
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such evidence batch.");
   const { id, dataset, ...rest } = batch;
-  return { batchId: id, dataset: dataset.name, ...rest };
+  // Asked only while nothing of it has run, when "0 done" needs saying why (it reads the queue).
+  const isWaiting = batch.status === "RUNNING" && batch.done === 0;
+  const queuedAhead = isWaiting ? await jobsAhead({ queue: EVIDENCE_QUEUE, batchId: id }) : 0;
+  return { batchId: id, dataset: dataset.name, ...rest, queuedAhead };
 }
 
 /** The newest evidence batch of a dataset, for the dataset page (its progress survives a reload). Scope: records:read. */

@@ -16,6 +16,7 @@ import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type Sand
 import { judgedAlone, runSteadily } from "@/lib/server/sandbox/steady";
 import { getBoss } from "@/lib/server/workers/boss";
 import { jobPriority } from "@/lib/server/workers/priority";
+import { EVIDENCE_QUEUE } from "@/lib/server/workers/queue-names";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 
@@ -38,7 +39,7 @@ import {
 // Evidence collection as a feature: mutation analysis and flakiness checks of records, run through
 // the sandbox by the batch workers (the same processes as batch verification) or on request.
 
-export const EVIDENCE_QUEUE = "evidence-record";
+export { EVIDENCE_QUEUE };
 const ENQUEUE_CHUNK = 1000;
 
 type EvidenceJob = { batchId: string; recordId: number; task: EvidenceTask };

@@ -20,7 +20,7 @@ import type { SandboxResult } from "@/lib/server/sandbox";
 import { prisma } from "@/lib/server/db/client";
 import { runResultColumns } from "@/lib/server/runs/runs";
 import { jobsAhead } from "@/lib/server/workers/queue-position";
-import { VERIFY_QUEUE } from "@/lib/server/verification/queue-name";
+import { VERIFY_QUEUE } from "@/lib/server/workers/queue-names";
 
 // The stored side of batch verification: batches, their counters and each record's runs. The job
 // queue and the sandbox are driven by lib/server/verification/jobs.ts.

@@ -8,7 +8,7 @@ import type { Verdict } from "@/lib/server/verification/batches";
 import { getBoss } from "@/lib/server/workers/boss";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 
-import { VERIFY_QUEUE } from "./queue-name";
+import { VERIFY_QUEUE } from "@/lib/server/workers/queue-names";
 
 // The verification queue and what one of its jobs runs: shared by batch verification (a record's
 // canonical solution, jobs.ts) and solver results (a model's solution, lib/server/solvers/jobs.ts),

@@ -1,0 +1,8 @@
+// The job queues' names, apart from the code that fills and drains them (which drives the sandbox),
+// so the batches' data functions can say where a batch stands in its queue (queue-position.ts).
+
+/** Batch verification and solver runs (lib/server/verification/queue.ts). */
+export const VERIFY_QUEUE = "verify-record";
+
+/** Mutation analysis and flaky checks (lib/server/evidence/jobs.ts). */
+export const EVIDENCE_QUEUE = "evidence-record";
