@@ -6,7 +6,7 @@ import { prisma } from "@/lib/server/db/client";
 // nothing of it has run yet: the jobs a worker takes before its next one.
 
 /** The most jobs ahead counted one by one; beyond it the count says "at least" (a queue this long is read rarely). */
-export const MOST_COUNTED_AHEAD = 10_000;
+const MOST_COUNTED_AHEAD = 10_000;
 
 /**
  * How many jobs of `queue` come before `batchId`'s next one: those running (for other work, since
