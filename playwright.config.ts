@@ -1,9 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
 
 import { E2E_SECRET, GLOBAL_STATE } from "./e2e/people";
+import { testChromiumPath } from "./lib/testing/chromium";
 
-// End-to-end tests drive Debian's Chromium (Playwright cannot download its own browser here)
-// against a real Verity server on its own embedded PostgreSQL folder and port.
+// End-to-end tests drive Debian's Chromium, its headless shell when installed (Playwright cannot
+// download its own browser here; lib/testing/chromium.ts), against a real Verity server on its own
+// embedded PostgreSQL folder and port.
 const PORT = Number(process.env.VERITY_E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
 
@@ -22,7 +24,7 @@ export default defineConfig({
     baseURL,
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: testChromiumPath(),
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -4,6 +4,8 @@
 import { chromium } from "@playwright/test";
 import { describe, expect, it } from "vitest";
 
+import { testChromiumPath } from "@/lib/testing/chromium";
+
 import { callApi, instanceA, instanceB, makePerson, PASSWORD, signIn } from "./support";
 
 async function campaignsWithCookie(base: string, cookie: string): Promise<number> {
@@ -27,7 +29,7 @@ describe("sessions across instances", () => {
 
     // The admin disables the annotator in the browser, on B.
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: testChromiumPath(),
       args: ["--no-sandbox", "--disable-gpu"],
     });
     try {
