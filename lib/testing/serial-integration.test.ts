@@ -39,24 +39,30 @@ describe("the serial integration files", () => {
 });
 
 describe("the integration files that need an import of their own", () => {
-  it("are those that mock a module or touch the environment, globals or timers, and are not serial", () => {
+  it("are those that mock a module, change the environment, or touch globals or timers, and are not serial", () => {
     const isolated = mkdtempSync(join(tmpdir(), "verity-isolated-"));
     try {
       const files: Record<string, string> = {
         "a.int.test.ts": 'vi.mock("@/lib/server/auth/password-hasher");\n',
         "b.int.test.ts": 'setEnv({ VERITY_SANDBOX: "acb" });\n',
-        "c.int.test.ts": "const url = process.env.DATABASE_URL;\n",
+        "c.int.test.ts": "process.env.TMPDIR = folder;\n",
+        "c2.int.test.ts": "delete process.env.VERITY_SANDBOX;\n",
+        "c3.int.test.ts": 'process.env["TZ"] ??= "UTC";\n',
         "d.int.test.ts": "(globalThis as { x?: number }).x = 1;\n",
         "e.int.test.ts": "vi.useFakeTimers();\n",
         "f.int.test.ts": "// Integration: serial — a fixed port.\nvi.mock('x');\n",
         "g.int.test.ts": "const rows = await prisma().user.findMany();\n",
         "h.int.test.ts": "const environment = 'process.envelope';\n",
+        "i.int.test.ts": "const url = process.env.DATABASE_URL;\nspawn(cli, { env: process.env });\n",
+        "j.int.test.ts": "if (process.env.SEED === '1') run();\n",
       };
       for (const [name, text] of Object.entries(files)) writeFileSync(join(isolated, name), text);
       expect(findIsolatedIntegrationFiles(isolated)).toEqual([
         "a.int.test.ts",
         "b.int.test.ts",
         "c.int.test.ts",
+        "c2.int.test.ts",
+        "c3.int.test.ts",
         "d.int.test.ts",
         "e.int.test.ts",
       ]);

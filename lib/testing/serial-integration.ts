@@ -33,10 +33,21 @@ export function findSerialIntegrationFiles(root: string): string[] {
     .sort();
 }
 
-// What makes a file's state outlive it in a worker that keeps its imports: module mocks, the
-// environment (the configuration reads it), globals, fake timers.
-const PROCESS_GLOBAL =
-  /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\(|\bsetEnv\(|\bprocess\.env\b|\bglobalThis\b/;
+// What makes a file's state outlive it in a worker that keeps its imports: module mocks, a change
+// to the environment (the configuration reads it), globals, fake timers. Reading the environment
+// changes nothing: a file that passes it to a child process or reads its seed from it shares.
+const PROCESS_GLOBAL = new RegExp(
+  [
+    /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\(/,
+    /\bsetEnv\(/,
+    /\bprocess\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)/,
+    /\bdelete\s+process\.env\b/,
+    /\bObject\.assign\(\s*process\.env\b/,
+    /\bglobalThis\b/,
+  ]
+    .map((pattern) => pattern.source)
+    .join("|"),
+);
 
 /**
  * The integration files (not serial) that touch process-global state and so need an import of
