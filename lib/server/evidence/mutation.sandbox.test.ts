@@ -207,7 +207,9 @@ const toolchains = new Map(
   ),
 );
 
-describe("mutation score in the sandbox", () => {
+// The languages side by side, two runs at a time (the backend's concurrency): nothing here is
+// timed, and one language's mutants run one after another, so alone they would leave a core idle.
+describe.concurrent("mutation score in the sandbox", () => {
   for (const [language, { solution, weak, strong }] of Object.entries(CASES) as [Language, Case][]) {
     const toolchain = toolchains.get(language)!;
     const whyNot = status.problem ?? (toolchain.isFound ? null : `toolchain missing (${toolchain.missing.join(", ")})`);
