@@ -11,7 +11,7 @@ import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/perm
 import { prisma } from "@/lib/server/db/client";
 import { AppError } from "@/lib/server/errors";
 import { EVIDENCE_QUEUE } from "@/lib/server/workers/queue-names";
-import { jobsAhead } from "@/lib/server/workers/queue-position";
+import { queuedAheadOf } from "@/lib/server/workers/queue-position";
 
 // The stored side of evidence collection: batches over a dataset, each record's mutation analysis
 // and flakiness check. The job queue and the sandbox are driven by lib/server/evidence/jobs.ts.
@@ -409,10 +409,7 @@ export async function getEvidenceProgress({
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such evidence batch.");
   const { id, dataset, ...rest } = batch;
-  // Asked only while nothing of it has run, when "0 done" needs saying why (it reads the queue).
-  const isWaiting = batch.status === "RUNNING" && batch.done === 0;
-  const queuedAhead = isWaiting ? await jobsAhead({ queue: EVIDENCE_QUEUE, batchId: id }) : 0;
-  return { batchId: id, dataset: dataset.name, ...rest, queuedAhead };
+  return { batchId: id, dataset: dataset.name, ...rest, queuedAhead: await queuedAheadOf(EVIDENCE_QUEUE, batch) };
 }
 
 /** The newest evidence batch of a dataset, for the dataset page (its progress survives a reload). Scope: records:read. */

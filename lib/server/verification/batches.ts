@@ -19,7 +19,7 @@ import type { SandboxResult } from "@/lib/server/sandbox";
 
 import { prisma } from "@/lib/server/db/client";
 import { runResultColumns } from "@/lib/server/runs/runs";
-import { jobsAhead } from "@/lib/server/workers/queue-position";
+import { queuedAheadOf } from "@/lib/server/workers/queue-position";
 import { VERIFY_QUEUE } from "@/lib/server/workers/queue-names";
 
 // The stored side of batch verification: batches, their counters and each record's runs. The job
@@ -430,10 +430,7 @@ export async function getVerificationProgress({
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
   const { id, dataset, ...counters } = batch;
-  // Asked only while nothing of it has run, when "0 verified" needs saying why (it reads the queue).
-  const isWaiting = batch.status === "RUNNING" && batch.done === 0;
-  const queuedAhead = isWaiting ? await jobsAhead({ queue: VERIFY_QUEUE, batchId: id }) : 0;
-  return { batchId: id, dataset: dataset.name, ...counters, queuedAhead };
+  return { batchId: id, dataset: dataset.name, ...counters, queuedAhead: await queuedAheadOf(VERIFY_QUEUE, batch) };
 }
 
 /** The newest batch of a dataset, for the dataset page. Scope: records:read. */

@@ -36,3 +36,12 @@ export async function jobsAhead({ queue, batchId }: { queue: string; batchId: st
     FROM ours`;
   return row?.ahead ?? 0;
 }
+
+/**
+ * `jobsAhead` for a batch's progress: asked only while the batch runs and nothing of it has run yet,
+ * when "0 done" needs saying why; 0 otherwise, without reading the queue.
+ */
+export function queuedAheadOf(queue: string, batch: { id: string; status: string; done: number }): Promise<number> {
+  const isWaiting = batch.status === "RUNNING" && batch.done === 0;
+  return isWaiting ? jobsAhead({ queue, batchId: batch.id }) : Promise.resolve(0);
+}
