@@ -1,7 +1,7 @@
 // The browser the test tiers drive. Debian's `chromium-headless-shell` is the same Blink without
 // the full browser's compositor, GPU process and services: on this machine's two cores the e2e
-// specs finish in about two thirds of the time in it (docs/benchmarks.md, "Issue 37: the headless
-// shell"). The full `chromium` still works when only it is installed; CHROMIUM_PATH picks another.
+// specs finish in about two thirds of the time in it (docs/benchmarks.md, "Issue 37: where the CPU
+// goes"). The full `chromium` still works when only it is installed; CHROMIUM_PATH picks another.
 import { existsSync } from "node:fs";
 
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
