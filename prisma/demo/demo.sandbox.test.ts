@@ -15,7 +15,7 @@ import { parseCritic } from "@/lib/records/critic";
 import { recordKey } from "@/lib/records/hash";
 import { normalizeLanguage, type Language } from "@/lib/records/languages";
 import type { MutationResult } from "@/lib/server/evidence/batches";
-import { analyseMutants, repeatTests } from "@/lib/server/evidence/jobs";
+import { analyseMutants, type MutantWays, repeatTests, type RunFunction } from "@/lib/server/evidence/jobs";
 import { createLocalBackend } from "@/lib/server/sandbox/local";
 import type { Outcome } from "@/lib/server/sandbox/types";
 import { NO_LOCAL_TOOLCHAIN, skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
@@ -49,8 +49,11 @@ const languages = [...new Set(records.map((record) => normalizeLanguage(record.l
 const toolchains = new Map(
   await Promise.all(languages.map(async (language) => [language, await backend.toolchain(language)] as const)),
 );
-const run: Parameters<typeof analyseMutants>[2] = (request, options) =>
-  backend.run({ ...request, timeoutMs: 60_000 }, options);
+const run: RunFunction = (request, options) => backend.run({ ...request, timeoutMs: 60_000 }, options);
+const ways: MutantWays = {
+  run,
+  runSwitched: (request, variables, options) => backend.runSwitched({ ...request, timeoutMs: 60_000 }, variables, options),
+};
 
 /** Why `language` cannot run here (null when it can). */
 function whyNot(language: Language): string | null {
@@ -191,7 +194,7 @@ describe("demo dataset evidence", () => {
           // Already run above: a canonical solution that passed both tests needs no second run.
           executableValid: outcome?.demo === "PASSED" && outcome.full === "PASSED" ? true : null,
         };
-        const mutation = expected.mutation ? await analyseMutants(probe, DEFAULT_MUTANTS, run) : null;
+        const mutation = expected.mutation ? await analyseMutants(probe, DEFAULT_MUTANTS, ways) : null;
         let flaky: Evidence["flaky"] = null;
         if (expected.flaky !== null) {
           const checks: string[][] = [];

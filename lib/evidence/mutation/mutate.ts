@@ -14,6 +14,9 @@ export type Mutant = {
   operator: MutationOperator;
   line: number;
   column: number;
+  /** Offsets of the changed stretch in the solution: [start, end). */
+  start: number;
+  end: number;
   original: string;
   replacement: string;
   /** The solution's line before and after the change. */
@@ -82,6 +85,8 @@ export function generateMutants(source: string, language: Language, count = DEFA
         operator: candidate.operator,
         line: candidate.line,
         column: candidate.column,
+        start: candidate.start,
+        end: candidate.end,
         original: candidate.original,
         replacement: candidate.replacement,
         before: before.trim(),

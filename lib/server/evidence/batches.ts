@@ -247,6 +247,10 @@ export type StoredMutant = {
   demoOutcome: string | null;
   fullOutcome: string | null;
   status: MutantStatus;
+  /** Ran in the record's switched program (one compile for all its mutants). */
+  isSwitched?: boolean;
+  /** Why a mutant of a language that switches was compiled on its own instead. */
+  aloneReason?: string | null;
 };
 
 export type MutationResult = {

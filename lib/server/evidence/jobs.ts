@@ -7,12 +7,22 @@ import {
   mutantStatus,
   summarizeMutants,
 } from "@/lib/evidence/mutation";
+import type { Mutant } from "@/lib/evidence/mutation/mutate";
+import { isSwitchingLanguage, MUTANT_VARIABLE, mutantSchema, refusedSwitches } from "@/lib/evidence/mutation/schemata";
 import { flakyVerdict } from "@/lib/evidence/flaky";
 import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
-import { type RunOptions, type RunRequest, runInSandbox, SandboxError, type SandboxResult } from "@/lib/server/sandbox";
+import {
+  type RunOptions,
+  type RunRequest,
+  runInSandbox,
+  runSwitchedInSandbox,
+  SandboxError,
+  type SandboxResult,
+  type SwitchedRun,
+} from "@/lib/server/sandbox";
 import { judgedAlone, runSteadily } from "@/lib/server/sandbox/steady";
 import { getBoss } from "@/lib/server/workers/boss";
 import { jobPriority } from "@/lib/server/workers/priority";
@@ -125,7 +135,7 @@ export async function queueRevisionMutation({
  */
 export async function measureRevisionMutants(
   { recordId, revision }: RevisionMutationJob,
-  runFunction: RunFunction = runInSandbox,
+  ways: MutantWays = SANDBOX_WAYS,
 ): Promise<void> {
   const actor = SYSTEM_ACTOR.worker;
   const found = await findRecordAtRevision({ actor, recordId, revision });
@@ -133,7 +143,7 @@ export async function measureRevisionMutants(
   const requested = found.lastMutants ?? DEFAULT_MUTANTS;
   let result: MutationResult;
   try {
-    result = await analyseMutants(await withRunSettings(found.record), requested, runFunction);
+    result = await analyseMutants(await withRunSettings(found.record), requested, ways);
   } catch (error) {
     if (isIsolationFailure(error)) throw error; // retried by the queue once the sandbox works again
     result = {
@@ -174,16 +184,78 @@ function runnerFor(record: RecordCode, isAlone: boolean, runFunction: RunFunctio
       : runSteadily({ language, solution, test, ...record.settings }, runFunction);
 }
 
+/** How a record's mutants run: each as a program of its own, or (where a language allows) switched. */
+export type MutantWays = { run: RunFunction; runSwitched: SwitchFunction | null };
+export type SwitchFunction = (
+  request: RunRequest,
+  variables: readonly Readonly<Record<string, string>>[],
+  options?: RunOptions,
+) => Promise<SwitchedRun | null>;
+
+const SANDBOX_WAYS: MutantWays = { run: runInSandbox, runSwitched: runSwitchedInSandbox };
+// A compiler that refuses a switch names its line; after this many rounds the rest go on their own.
+const SWITCH_ROUNDS = 3;
+
+/**
+ * The outcomes of `mutants` against one test from one switched program: compiled once, run with no
+ * mutant on (it must pass, as the solution does) and once per mutant. A switch the compiler refuses
+ * (a mutant that does not build, say) joins `alone` with its reason and the program is compiled
+ * again without it; a program that cannot be switched at all leaves every mutant to run alone. A
+ * time-out is not taken from here: it is run again on its own, where the load is judged.
+ */
+async function switchedOutcomes(
+  record: RecordCode,
+  test: string,
+  mutants: readonly Mutant[],
+  alone: Map<number, string>,
+  runSwitched: SwitchFunction,
+): Promise<Map<number, SandboxResult>> {
+  const language = parseLanguage(record.language);
+  for (let round = 0; round < SWITCH_ROUNDS; round++) {
+    const schema = mutantSchema(record.canonicalSolution, language, mutants, alone);
+    if (!schema || !isSwitchingLanguage(language)) return new Map();
+    for (const { position, reason } of schema.unswitched) alone.set(position, reason);
+    if (schema.positions.length === 0) return new Map();
+    const switched = await runSwitched({ language, solution: schema.source, test, ...record.settings }, [
+      {},
+      ...schema.positions.map((position) => ({ [MUTANT_VARIABLE]: String(position) })),
+    ]);
+    if (!switched) return new Map();
+    if (!switched.isCompiled) {
+      const refused = refusedSwitches(switched.program, switched.compileOutput, language, schema.positions);
+      const reason = refused.length
+        ? "the compiler refused its switch, as it may refuse the mutant itself"
+        : "the switched program did not compile for a reason no one switch explains";
+      for (const position of refused.length ? refused : schema.positions) alone.set(position, reason);
+      continue;
+    }
+    const [baseline, ...runs] = switched.runs;
+    if (baseline?.outcome !== "PASSED") {
+      const reason = `the switched program with no mutant on did not pass (${baseline?.outcome ?? "no run"})`;
+      for (const position of schema.positions) alone.set(position, reason);
+      return new Map();
+    }
+    return new Map(
+      schema.positions
+        .map((position, index) => [position, runs[index]] as const)
+        .filter(([, result]) => result && result.outcome !== "TIME_LIMIT_EXCEEDED"),
+    );
+  }
+  return new Map();
+}
+
 /**
  * A record's mutation analysis: the canonical solution must pass both tests first (else there is
  * nothing to measure), then each mutant runs the demo test and, unless stillborn, the full test.
+ * Where the language allows, the mutants run switched in one program per test (one compile each);
+ * the rest, and any switched run that timed out, run as programs of their own.
  */
 export async function analyseMutants(
   record: RecordToProbe,
   requested: number,
-  runFunction: RunFunction = runInSandbox,
+  ways: MutantWays = SANDBOX_WAYS,
 ): Promise<MutationResult> {
-  const run = runnerFor(record, false, runFunction);
+  const run = runnerFor(record, false, ways.run);
   const empty = {
     requested,
     generated: 0,
@@ -205,17 +277,37 @@ export async function analyseMutants(
         notApplicable: `the canonical solution does not pass its own ${full ? "full" : "demo"} test (${(full ?? demo).outcome.toLowerCase().replaceAll("_", " ")})`,
       };
   }
-  const mutants = generateMutants(record.canonicalSolution, parseLanguage(record.language), requested);
+  const language = parseLanguage(record.language);
+  const mutants = generateMutants(record.canonicalSolution, language, requested);
+  const isSwitching = ways.runSwitched !== null && isSwitchingLanguage(language);
+  const alone = new Map<number, string>();
+  const switchedDemo =
+    isSwitching && ways.runSwitched
+      ? await switchedOutcomes(record, record.demoTestFunc, mutants, alone, ways.runSwitched)
+      : new Map<number, SandboxResult>();
+  const demos = new Map<number, SandboxResult>();
+  for (const mutant of mutants) {
+    demos.set(mutant.position, switchedDemo.get(mutant.position) ?? (await run(record.demoTestFunc, mutant.source)));
+  }
+  const needFull = mutants.filter((mutant) => !isFullRunMoot(demos.get(mutant.position)!.outcome));
+  const switchedFull =
+    isSwitching && ways.runSwitched && needFull.length > 0
+      ? await switchedOutcomes(record, record.fullTestFunc, needFull, alone, ways.runSwitched)
+      : new Map<number, SandboxResult>();
   const stored: StoredMutant[] = [];
   for (const mutant of mutants) {
-    const demo = await run(record.demoTestFunc, mutant.source);
-    const full = isFullRunMoot(demo.outcome) ? null : await run(record.fullTestFunc, mutant.source);
-    const { source: _source, ...fields } = mutant;
+    const demo = demos.get(mutant.position)!;
+    const full = isFullRunMoot(demo.outcome)
+      ? null
+      : (switchedFull.get(mutant.position) ?? (await run(record.fullTestFunc, mutant.source)));
+    const { source: _source, start: _start, end: _end, ...fields } = mutant;
     stored.push({
       ...fields,
       demoOutcome: demo.outcome,
       fullOutcome: full?.outcome ?? null,
       status: mutantStatus(demo.outcome, full?.outcome ?? null),
+      isSwitched: switchedDemo.has(mutant.position) && (full === null || switchedFull.has(mutant.position)),
+      aloneReason: isSwitching ? (alone.get(mutant.position) ?? null) : null,
     });
   }
   const summary = summarizeMutants(

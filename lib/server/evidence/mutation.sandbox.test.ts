@@ -7,11 +7,13 @@
 import { describe, expect, it } from "vitest";
 
 import { generateMutants } from "@/lib/evidence/mutation";
+import { isSwitchingLanguage } from "@/lib/evidence/mutation/schemata";
 import type { Language } from "@/lib/records/languages";
 import { createLocalBackend } from "@/lib/server/sandbox/local";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
-import { analyseMutants } from "./jobs";
+import type { MutationResult } from "./batches";
+import { analyseMutants, type SwitchFunction } from "./jobs";
 
 const backend = createLocalBackend({ isUnsafe: false, concurrency: 2, memoryLimitMb: 1024, workDir: null });
 const status = await backend.isolation();
@@ -200,6 +202,10 @@ mod tests {
 };
 
 const run = (request: Parameters<typeof backend.run>[0]) => backend.run({ ...request, timeoutMs: 60_000 });
+const runSwitched: SwitchFunction = (request, variables) =>
+  backend.runSwitched({ ...request, timeoutMs: 60_000 }, variables);
+const outcomesOf = (result: MutationResult) =>
+  result.mutants.map((mutant) => `${mutant.position} ${mutant.demoOutcome}/${mutant.fullOutcome}`);
 
 const toolchains = new Map(
   await Promise.all(
@@ -216,20 +222,17 @@ describe.concurrent("mutation score in the sandbox", () => {
     it.skipIf(skipWithoutSandbox(whyNot, language))(
       `${language}: a one-case test scores low, a test that straddles both bounds scores high`,
       async () => {
-        const result = await analyseMutants(
-          {
-            id: 0,
-            language,
-            canonicalSolution: solution,
-            demoTestFunc: weak,
-            fullTestFunc: strong,
-            executableValid: true,
-          },
-          8,
-          run,
-        );
+        const record = {
+          id: 0,
+          language,
+          canonicalSolution: solution,
+          demoTestFunc: weak,
+          fullTestFunc: strong,
+          executableValid: true,
+        };
+        const result = await analyseMutants(record, 8, { run, runSwitched });
         const detail = JSON.stringify(
-          result.mutants.map((mutant) => [mutant.after, mutant.demoOutcome, mutant.fullOutcome]),
+          result.mutants.map((mutant) => [mutant.after, mutant.demoOutcome, mutant.fullOutcome, mutant.aloneReason]),
         );
         expect(result.notApplicable).toBeNull();
         expect(result.viable, detail).toBeGreaterThanOrEqual(5);
@@ -241,6 +244,11 @@ describe.concurrent("mutation score in the sandbox", () => {
         expect(result.mutants.map((mutant) => mutant.after)).toEqual(
           generateMutants(solution, language, 8).map((mutant) => mutant.after),
         );
+        if (!isSwitchingLanguage(language)) return;
+        // Compiled once for its mutants, each mutant's outcomes are those of its own program.
+        expect(result.mutants.filter((mutant) => mutant.isSwitched).length, detail).toBeGreaterThanOrEqual(4);
+        const alone = await analyseMutants(record, 8, { run, runSwitched: null });
+        expect(outcomesOf(result), detail).toEqual(outcomesOf(alone));
       },
       // Up to 16 compiled runs per language (cargo and javac take seconds each on a loaded machine).
       900_000,

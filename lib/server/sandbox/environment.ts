@@ -62,5 +62,14 @@ export function withEnvironment(recipe: Recipe, environment: RunEnvironment | nu
     env,
     compile: recipe.compile ? withJars(recipe.compile) : null,
     run: withJars(recipe.run),
+    ...(recipe.switched
+      ? {
+          switched: {
+            ...recipe.switched,
+            compile: withJars(recipe.switched.compile),
+            run: withJars(recipe.switched.run),
+          },
+        }
+      : {}),
   };
 }

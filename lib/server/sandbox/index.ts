@@ -15,11 +15,12 @@ import type {
   SandboxBackend,
   SandboxLanguage,
   SandboxResult,
+  SwitchedRun,
 } from "./types";
 
 export { SandboxError } from "./errors";
 
-export type { RunOptions, RunRequest, SandboxLanguage, SandboxResult } from "./types";
+export type { RunOptions, RunRequest, SandboxLanguage, SandboxResult, SwitchedRun } from "./types";
 
 export type SandboxRouter = {
   config: SandboxConfig;
@@ -28,6 +29,15 @@ export type SandboxRouter = {
   acb: SandboxBackend | null;
   backendFor(language: SandboxLanguage): BackendName;
   run(request: RunRequest, options?: RunOptions): Promise<SandboxResult>;
+  /**
+   * One program compiled once and run once per set of variables, where the language's route allows
+   * (the local backend); null elsewhere, and the caller runs each variant as a program of its own.
+   */
+  runSwitched(
+    request: RunRequest,
+    variables: readonly Readonly<Record<string, string>>[],
+    options?: RunOptions,
+  ): Promise<SwitchedRun | null>;
   /** Probes every language on its route now (app instances share the answer: ./availability.ts). */
   availability(): Promise<Record<SandboxLanguage, LanguageAvailability>>;
   /** Probes one language on its route now (a command that needs a few languages asks only for those). */
@@ -105,6 +115,9 @@ export function createSandboxRouter(config: SandboxConfig): SandboxRouter {
         throw error;
       }
     },
+    async runSwitched(request, variables, options) {
+      return backendFor(config, request.language) === "local" ? local.runSwitched(request, variables, options) : null;
+    },
     forget: () => local.forget(),
     recentFailures: () => failures,
     availability: probe,
@@ -128,4 +141,13 @@ export function getSandboxRouter(): SandboxRouter {
  */
 export function runInSandbox(request: RunRequest, options?: RunOptions): Promise<SandboxResult> {
   return getSandboxRouter().run(request, options);
+}
+
+/** `runSwitched` of the process-wide router (a record's switched mutants); the caller checks permissions. */
+export function runSwitchedInSandbox(
+  request: RunRequest,
+  variables: readonly Readonly<Record<string, string>>[],
+  options?: RunOptions,
+): Promise<SwitchedRun | null> {
+  return getSandboxRouter().runSwitched(request, variables, options);
 }

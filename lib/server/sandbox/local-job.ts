@@ -35,8 +35,16 @@ export type JobIsolation = {
   jobFolder: JobFolderMode;
 };
 
-/** One argv step of a job, with its wall clock and (for a run alone) its CPU budget. */
-type JobStep = { argv: readonly string[]; timeoutMs: number; cpuSeconds?: number };
+/**
+ * One argv step of a job, with its wall clock, (for a run alone) its CPU budget, and variables of its
+ * own over the job's (a switched program's runs each name their mutant).
+ */
+type JobStep = {
+  argv: readonly string[];
+  timeoutMs: number;
+  cpuSeconds?: number;
+  env?: Readonly<Record<string, string>>;
+};
 
 export type JobResult = { runs: StepRun[]; memoryKb: number | null; limit: LimitName | null };
 
@@ -199,7 +207,7 @@ async function runJobStep(step: JobStep, place: StepPlace): Promise<StepRun> {
   const { status, jobDir, tmpDir, cgroup: jobCgroup, signal } = place;
   const [roots, etc, hiddenPaths] = place.layout;
   const limits = stepRlimits(step.timeoutMs, place.cpuCount, step.cpuSeconds);
-  const sandboxEnv = baseSandboxEnv(place.env);
+  const sandboxEnv = baseSandboxEnv(step.env ? { ...place.env, ...step.env } : place.env);
   const isWrapped = status.mode === "bubblewrap";
   const program = startMarkedArgv(step.argv);
   const argv = isWrapped

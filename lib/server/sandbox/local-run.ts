@@ -6,9 +6,9 @@ import { stat } from "node:fs/promises";
 import { ENVIRONMENT_MOUNT, type RunEnvironment, withEnvironment } from "./environment";
 import { SandboxError } from "./errors";
 import type { IsolationProbe } from "./local-isolation";
-import { type JobResult, type JobRunner, stepLimits } from "./local-job";
+import { type JobResult, type JobRunner, limitFired, stepLimits } from "./local-job";
 import type { ToolchainProbe } from "./local-toolchain";
-import { type Recipe, stepTimeoutMs, type StepOutcome } from "./recipes";
+import { type JobFile, type Recipe, stepTimeoutMs, type StepOutcome } from "./recipes";
 import { recipeFor } from "./recipes/profiles";
 import { parseRunRequest } from "./request";
 import type { StepRun } from "./run-step";
@@ -19,6 +19,7 @@ import {
   type RunRequest,
   type SandboxLanguage,
   type SandboxResult,
+  type SwitchedRun,
 } from "./types";
 
 /** What a local run uses of its backend: the probes, the job runner and the slots. */
@@ -109,20 +110,26 @@ function jobResult(
   };
 }
 
+type PreparedRun = {
+  request: ReturnType<typeof parseRunRequest>;
+  spliced: ReturnType<Recipe["splice"]>;
+  /** The fields every result of the request shares. */
+  base: SandboxResult;
+  status: Awaited<ReturnType<IsolationProbe["requireIsolation"]>>;
+  recipe: Recipe;
+  environment: RunEnvironment | null;
+};
+
 /**
- * Runs one record's test on the local backend: splices it with its language's recipe, checks the
- * isolation, the toolchain and the dataset environment, waits for a slot and runs compile then run
- * in one job. Throws SandboxError when no run can happen; every run that happened is a result.
+ * What every local run does before its job: splices the test with its language's recipe, checks the
+ * isolation, the toolchain and the dataset environment. A spliced program refused before running
+ * is its result already.
  */
-export async function runLocally(
-  parts: LocalRunParts,
-  input: RunRequest,
-  runOptions: RunOptions = {},
-): Promise<SandboxResult> {
+async function prepareRun(parts: LocalRunParts, input: RunRequest): Promise<PreparedRun | { refused: SandboxResult }> {
   const request = parseRunRequest(input);
   const baseRecipe = recipeFor(request.language, request.profile);
   const spliced = baseRecipe.splice(request.solution, request.test);
-  const result: SandboxResult = {
+  const base: SandboxResult = {
     outcome: "INTERNAL_ERROR",
     exitCode: null,
     signal: null,
@@ -141,9 +148,11 @@ export async function runLocally(
   };
   if (spliced.syntaxError) {
     return {
-      ...result,
-      outcome: baseRecipe.classify({ syntaxError: true, compile: null, run: null }),
-      stderr: `Syntax check failed: ${spliced.syntaxError}`,
+      refused: {
+        ...base,
+        outcome: baseRecipe.classify({ syntaxError: true, compile: null, run: null }),
+        stderr: `Syntax check failed: ${spliced.syntaxError}`,
+      },
     };
   }
   const status = await parts.isolation.requireIsolation();
@@ -156,29 +165,36 @@ export async function runLocally(
     environment,
     status.mode === "bubblewrap" ? ENVIRONMENT_MOUNT : (environment?.hostDir ?? ENVIRONMENT_MOUNT),
   );
-  const { signal, isExclusive, isJudgedByCpuTime } = runOptions;
-  const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const steps = [recipe.compile, recipe.run]
-    .filter((step) => step !== null)
-    .map((step) => ({
-      argv: step.argv,
-      ...stepLimits(timeoutMs, isExclusive === true || isJudgedByCpuTime === true),
-    }));
+  return { request, spliced, base, status, recipe, environment };
+}
+
+/** Runs a job in a sandbox slot; a cancelled caller or a broken isolation ends it as an error. */
+async function runInSlot(
+  parts: LocalRunParts,
+  prepared: PreparedRun,
+  job: {
+    files: readonly JobFile[];
+    steps: Parameters<JobRunner["runJob"]>[3];
+    shouldContinue: (step: StepRun) => boolean;
+  },
+  runOptions: RunOptions,
+): Promise<{ job: JobResult; waitMs: number }> {
+  const { signal, isExclusive } = runOptions;
   const cancelled = () => new SandboxError("SANDBOX_CANCELLED", "The run was cancelled: its caller went away.");
   const queuedAt = performance.now();
   let waitMs = 0;
-  const job = await parts.semaphore
+  const result = await parts.semaphore
     .use(
       () => {
         waitMs = Math.round(performance.now() - queuedAt);
         return parts.jobs.runJob(
-          status,
-          spliced.files,
-          recipe.env,
-          steps,
-          (step) => !step.timedOut && step.exitCode === 0,
+          prepared.status,
+          job.files,
+          prepared.recipe.env,
+          job.steps,
+          job.shouldContinue,
           signal,
-          environment?.hostDir,
+          prepared.environment?.hostDir,
         );
       },
       signal,
@@ -186,6 +202,93 @@ export async function runLocally(
     )
     .catch((error: unknown) => parts.isolation.forgetBrokenIsolation(signal?.aborted ? cancelled() : error));
   if (signal?.aborted) throw cancelled();
+  return { job: result, waitMs };
+}
+
+/**
+ * Runs one record's test on the local backend: compile then run in one job, in a sandbox slot.
+ * Throws SandboxError when no run can happen; every run that happened is a result.
+ */
+export async function runLocally(
+  parts: LocalRunParts,
+  input: RunRequest,
+  runOptions: RunOptions = {},
+): Promise<SandboxResult> {
+  const prepared = await prepareRun(parts, input);
+  if ("refused" in prepared) return prepared.refused;
+  const { request, recipe, spliced } = prepared;
+  const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const steps = [recipe.compile, recipe.run]
+    .filter((step) => step !== null)
+    .map((step) => ({
+      argv: step.argv,
+      ...stepLimits(timeoutMs, runOptions.isExclusive === true || runOptions.isJudgedByCpuTime === true),
+    }));
+  const { job, waitMs } = await runInSlot(
+    parts,
+    prepared,
+    { files: spliced.files, steps, shouldContinue: (step) => !step.timedOut && step.exitCode === 0 },
+    runOptions,
+  );
   const toolchain = await parts.toolchains.toolchainVersion(request.language);
-  return jobResult(result, recipe, job, { referenceNote: spliced.referenceNote, toolchain, waitMs });
+  return jobResult(prepared.base, recipe, job, { referenceNote: spliced.referenceNote, toolchain, waitMs });
+}
+
+/**
+ * Compiles one program once and runs it once per entry of `variables`, each run with those variables
+ * set (a record's switched mutants), in one job. Null when the language's recipe cannot split its
+ * compile from its run. When the compile fails there are no runs: the caller decides what that means.
+ */
+export async function runSwitchedLocally(
+  parts: LocalRunParts,
+  input: RunRequest,
+  variables: readonly Readonly<Record<string, string>>[],
+  runOptions: RunOptions = {},
+): Promise<SwitchedRun | null> {
+  const prepared = await prepareRun(parts, input);
+  if ("refused" in prepared) return null;
+  const { request, recipe, spliced } = prepared;
+  const switched = recipe.switched ?? (recipe.compile ? { compile: recipe.compile, run: recipe.run } : null);
+  if (!switched) return null;
+  const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const limits = stepLimits(timeoutMs, false);
+  const steps = [
+    { argv: switched.compile.argv, ...limits },
+    ...variables.map((env) => ({ argv: switched.run.argv, ...limits, env })),
+  ];
+  let isCompiling = true;
+  const { job, waitMs } = await runInSlot(
+    parts,
+    prepared,
+    {
+      files: [...spliced.files, ...(switched.files ?? [])],
+      steps,
+      // After the compile, every run goes on whatever the one before did.
+      shouldContinue: (step) => {
+        const goesOn = !isCompiling || (!step.timedOut && step.exitCode === 0);
+        isCompiling = false;
+        return goesOn;
+      },
+    },
+    runOptions,
+  );
+  const [compileRun, ...runs] = job.runs;
+  const compileOutput = `${compileRun.stdout}${compileRun.stderr}`;
+  const isCompiled = !compileRun.timedOut && compileRun.exitCode === 0;
+  const toolchain = await parts.toolchains.toolchainVersion(request.language);
+  const asCompiled = { ...recipe, compile: switched.compile, run: switched.run };
+  return {
+    isCompiled,
+    compileOutput,
+    compileMs: compileRun.wallMs,
+    program: spliced.program,
+    runs: runs.map((run) =>
+      jobResult(
+        prepared.base,
+        asCompiled,
+        { runs: [compileRun, run], memoryKb: job.memoryKb, limit: limitFired([run], null) },
+        { referenceNote: spliced.referenceNote, toolchain, waitMs },
+      ),
+    ),
+  };
 }

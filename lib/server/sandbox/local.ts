@@ -3,7 +3,7 @@ import "server-only";
 import { DEFAULT_JOB_FOLDER_MB } from "./config";
 import { createIsolationProbe, type IsolationStatus } from "./local-isolation";
 import { createJobRunner } from "./local-job";
-import { runLocally } from "./local-run";
+import { runLocally, runSwitchedLocally } from "./local-run";
 import { createToolchainProbe, type ToolchainStatus } from "./local-toolchain";
 import type { JobFile } from "./recipes";
 import type { StepRun } from "./run-step";
@@ -12,8 +12,11 @@ import {
   type BackendAvailability,
   DEFAULT_TIMEOUT_MS,
   type LimitName,
+  type RunOptions,
+  type RunRequest,
   type SandboxBackend,
   type SandboxLanguage,
+  type SwitchedRun,
 } from "./types";
 
 export type LocalBackendOptions = {
@@ -33,6 +36,12 @@ export type LocalBackendOptions = {
 type CommandRun = StepRun & { memoryKb: number | null; limit: LimitName | null };
 
 export type LocalBackend = SandboxBackend & {
+  /** One program compiled once and run once per set of variables (local-run.ts); null: the language cannot. */
+  runSwitched(
+    request: RunRequest,
+    variables: readonly Readonly<Record<string, string>>[],
+    options?: RunOptions,
+  ): Promise<SwitchedRun | null>;
   isolation(options?: { isRecheck?: boolean }): Promise<IsolationStatus>;
   toolchain(language: SandboxLanguage): Promise<ToolchainStatus>;
   runCommand(
@@ -97,6 +106,8 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   return {
     name: "local",
     run: (input, runOptions) => runLocally({ isolation, toolchains, jobs, semaphore }, input, runOptions),
+    runSwitched: (input, variables, runOptions) =>
+      runSwitchedLocally({ isolation, toolchains, jobs, semaphore }, input, variables, runOptions),
     availability,
     isolation: isolation.isolation,
     toolchain: toolchains.toolchain,

@@ -95,7 +95,7 @@ describe.skipIf(status.problem !== null)(
     it.each(records.map((record) => [record.language, record] as const))(
       "%s: mutation analysis measures, with no mutant stillborn by a time-out the load could explain",
       async (_language, record) => {
-        const result = await analyseMutants(toProbe(record), 3, backend.run);
+        const result = await analyseMutants(toProbe(record), 3, { run: backend.run, runSwitched: backend.runSwitched });
         if (result.notApplicable) expect(result.notApplicable).toMatch(/inconclusive/);
         // The Go record came out 8 of 8 stillborn on a busy machine: its time-outs were the load's.
         expect(result.generated, "mutants generated").toBeGreaterThan(0);

@@ -90,6 +90,19 @@ export type RunOptions = {
   isJudgedByCpuTime?: boolean;
 };
 
+/**
+ * One program compiled once and run once per set of variables (a record's switched mutants): whether
+ * it compiled, the compiler's output, and each run's result, in order (none when it did not compile).
+ */
+export type SwitchedRun = {
+  isCompiled: boolean;
+  compileOutput: string;
+  compileMs: number;
+  /** The spliced program, as the compiler's line numbers count. */
+  program: string;
+  runs: SandboxResult[];
+};
+
 export type BackendAvailability = { available: boolean; reason?: string };
 
 export interface SandboxBackend {

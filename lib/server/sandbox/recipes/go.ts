@@ -101,14 +101,23 @@ export const GO_CACHE_SEED = `${TOOLCHAINS_DIR}/go-cache-seed`;
  * reference's Go): with an older line, min/max, range-over-int or generic type aliases are refused
  * even by a newer compiler, and a newer line than the installed Go refuses to build at all.
  */
-export const GO_RUN_SCRIPT =
+const GO_PREPARE_SCRIPT =
   `mkdir -p "$GOCACHE" && { [ ! -d ${GO_CACHE_SEED} ] || cp -r ${GO_CACHE_SEED}/. "$GOCACHE"/; } && ` +
   'v="$(go env GOVERSION)" && printf \'module sandbox\\n\\ngo %s\\n\' "${v#go}" > go.mod && ' +
   // A dataset environment with Go modules (lib/server/sandbox/environment.ts): its pinned requirements and sums.
   // With its build-cache seed: the modules' packages compiled and vetted once (environment-build.ts).
   '{ [ -z "$SANDBOX_GO_ENVIRONMENT" ] || { cat "$SANDBOX_GO_ENVIRONMENT/go.mod.require" >> go.mod && cp "$SANDBOX_GO_ENVIRONMENT/go.sum" go.sum && ' +
-  '{ [ ! -d "$SANDBOX_GO_ENVIRONMENT/build-cache" ] || cp -r "$SANDBOX_GO_ENVIRONMENT/build-cache/." "$GOCACHE"/; }; }; } && ' +
-  "exec go test -count=1 .";
+  '{ [ ! -d "$SANDBOX_GO_ENVIRONMENT/build-cache" ] || cp -r "$SANDBOX_GO_ENVIRONMENT/build-cache/." "$GOCACHE"/; }; }; } && ';
+export const GO_RUN_SCRIPT = `${GO_PREPARE_SCRIPT}exec go test -count=1 .`;
+
+/**
+ * The same build (vet included) left as a test binary, and how `go test` runs one: a test that
+ * calls os.Exit(0) fails there, so it does here too.
+ */
+const GO_SWITCHED = {
+  compile: { argv: ["sh", "-c", `${GO_PREPARE_SCRIPT}exec go test -c -o verity.test .`] },
+  run: { argv: ["./verity.test", "-test.paniconexit0", "-test.count=1"] },
+};
 
 /**
  * The Go settings of a run with a dataset environment that the environment's build-cache seed is
@@ -138,6 +147,7 @@ export const goRecipe = defineRecipe({
   compile: null,
   // One step like the reference: a build failure inside `go test` is a RUNTIME_ERROR there too.
   run: { argv: ["sh", "-c", GO_RUN_SCRIPT] },
+  switched: GO_SWITCHED,
   env: {
     // The install's Go first, then Debian's backported Go when the install predates GO_ROOT.
     PATH: `${GO_ROOT}/bin:/usr/lib/go-1.23/bin:${SANDBOX_PATH}`,

@@ -27,6 +27,39 @@ export function spliceKotlin(solution: string, test: string): string {
   return `${block}${rest(solution)}\n\n${rest(test)}`;
 }
 
+const KOTLIN_LIB = `${TOOLCHAINS_DIR}/kotlin/lib`;
+const KOTLIN_RUNTIME = [`${KOTLIN_LIB}/kotlin-stdlib.jar`, `${KOTLIN_LIB}/kotlin-script-runtime.jar`];
+
+/**
+ * A compiled script runs by constructing its class (`test.kts` is `Test`). The launcher does that and
+ * ends as `kotlinc -script` does when the script throws: the trace on stderr, exit code 3.
+ */
+const KOTLIN_LAUNCHER = `public class VerityKotlinMain {
+    public static void main(String[] args) {
+        try {
+            new Test(args);
+        } catch (Throwable thrown) {
+            thrown.printStackTrace();
+            System.exit(3);
+        }
+    }
+}
+`;
+
+/** The script compiled once to classes (with its launcher), then run on a plain JVM as often as needed. */
+const KOTLIN_SWITCHED = {
+  compile: {
+    argv: [
+      "sh",
+      "-c",
+      `${KOTLINC} -Xallow-any-scripts-in-source-roots -nowarn test.kts -d classes && ` +
+        `javac -d classes -cp classes:${KOTLIN_RUNTIME[1]} VerityKotlinMain.java`,
+    ],
+  },
+  run: { argv: ["java", "-cp", ["classes", ...KOTLIN_RUNTIME].join(":"), "VerityKotlinMain"] },
+  files: [{ path: "VerityKotlinMain.java", content: KOTLIN_LAUNCHER }],
+};
+
 export const kotlinRecipe = simpleRecipe({
   language: "kotlin",
   file: "test.kts",
@@ -35,6 +68,7 @@ export const kotlinRecipe = simpleRecipe({
   timeoutAllowanceMs: 10_000,
   commands: [KOTLINC, "java"],
   version: [KOTLINC, "-version"],
+  switched: KOTLIN_SWITCHED,
   hello: {
     solution: "fun add(a: Int, b: Int): Int = a + b\n",
     test: 'check(add(1, 2) == 3) { "add is wrong" }\n',

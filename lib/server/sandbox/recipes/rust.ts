@@ -44,11 +44,12 @@ const RUST_ENVIRONMENT_ARGS =
  * harness (debug assertions and overflow checks on, as in cargo's dev profile) linking the prebuilt
  * crates, then run it. One step like the reference, so a build failure is a RUNTIME_ERROR there too.
  */
-export const RUST_RUN_SCRIPT =
+const RUST_BUILD_SCRIPT =
   `set --; [ -s ${RUST_EXTERN_ARGS} ] && set -- @${RUST_EXTERN_ARGS}; ` +
   `[ -z "$SANDBOX_RUST_ENVIRONMENT" ] || { ${RUST_ENVIRONMENT_ARGS} && set -- @environment.args; }; ` +
   'rustc "$@" --edition 2021 --crate-name sandbox --crate-type bin --test -C debug-assertions=on ' +
-  "-C overflow-checks=on --color never -o sandbox-test src/main.rs && exec ./sandbox-test";
+  "-C overflow-checks=on --color never -o sandbox-test src/main.rs";
+export const RUST_RUN_SCRIPT = `${RUST_BUILD_SCRIPT} && exec ./sandbox-test`;
 
 export const rustRecipe = defineRecipe({
   language: "rust",
@@ -67,6 +68,7 @@ export const rustRecipe = defineRecipe({
   },
   compile: null,
   run: { argv: ["sh", "-c", RUST_RUN_SCRIPT] },
+  switched: { compile: { argv: ["sh", "-c", RUST_BUILD_SCRIPT] }, run: { argv: ["./sandbox-test"] } },
   env: {
     // What cargo sets for a crate's build, for `env!("CARGO_PKG_NAME")` and the like.
     CARGO_PKG_NAME: "sandbox",

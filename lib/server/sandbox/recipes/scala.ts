@@ -23,10 +23,11 @@ export function wrapScalaScript(program: string): string {
 
 // The compiler's JVM stops at the quick JIT tier and uses one GC thread: about 40% less CPU for a
 // short compile; the script itself then runs on a JVM with the default JIT.
-export const SCALA_RUN_SCRIPT =
+const SCALA_BUILD_SCRIPT =
   `mkdir -p classes && java -Xss8m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "${SCALA_LIB}/*" ` +
-  "dotty.tools.dotc.Main -usejavacp -d classes " +
-  `-color:never VerityScript.scala && exec java -Xss8m -cp "classes:${SCALA_LIB}/*" VerityScriptMain`;
+  "dotty.tools.dotc.Main -usejavacp -d classes -color:never VerityScript.scala";
+const SCALA_START = ["java", "-Xss8m", "-cp", `classes:${SCALA_LIB}/*`, "VerityScriptMain"];
+export const SCALA_RUN_SCRIPT = `${SCALA_BUILD_SCRIPT} && exec ${SCALA_START.map((arg) => (arg.includes("*") ? `"${arg}"` : arg)).join(" ")}`;
 
 export const scalaRecipe = defineRecipe({
   language: "scala",
@@ -45,6 +46,7 @@ export const scalaRecipe = defineRecipe({
   },
   compile: null,
   run: { argv: ["sh", "-c", SCALA_RUN_SCRIPT] },
+  switched: { compile: { argv: ["sh", "-c", SCALA_BUILD_SCRIPT] }, run: { argv: SCALA_START } },
   env: {},
   toolchain: {
     commands: ["java"],

@@ -21,6 +21,7 @@ type SimpleSpec = {
   commands?: readonly string[];
   version: readonly string[];
   hello: { solution: string; test: string };
+  switched?: Recipe["switched"];
 };
 
 /** Builds a recipe for a language run as one spliced script file by one interpreter, with no compile step. */
@@ -39,6 +40,7 @@ export function simpleRecipe(spec: SimpleSpec): Recipe {
     env: spec.env ?? {},
     toolchain: { commands: spec.commands ?? [spec.interpreter[0]], version: spec.version },
     hello: spec.hello,
+    ...(spec.switched ? { switched: spec.switched } : {}),
   });
 }
 

@@ -50,6 +50,13 @@ export type Recipe = {
   splice(solution: string, test: string): SplicedJob;
   compile: Step | null;
   run: Step;
+  /**
+   * How one program is compiled once and run many times (a record's switched mutants): a compile
+   * step that leaves a runnable program, and the step that runs it. Recipes with a compile step of
+   * their own need none (their compile and run are that); the one-step ones say how to split it.
+   * Extra files the two steps need go with the spliced ones.
+   */
+  switched?: { compile: Step; run: Step; files?: readonly JobFile[] };
   /** Extra environment inside the sandbox (caches and homes inside the job folder). */
   env: Readonly<Record<string, string>>;
   /** Commands that must be on the sandbox PATH, other files it needs, and how to ask for a version. */

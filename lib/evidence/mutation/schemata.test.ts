@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+
+import { generateMutants } from "./mutate";
+import { MUTANT_VARIABLE, mutantSchema, refusedSwitches } from "./schemata";
+
+const CPP = `int add(int a, int b) { return a + b * 2; }
+bool inRange(int x, int lo, int hi) {
+    if (lo <= x && x <= hi) return true;
+    return false;
+}
+`;
+
+describe("mutantSchema", () => {
+  it("puts every mutant it can behind a switch that reads VERITY_MUTANT, and keeps the rest apart with a reason", () => {
+    const mutants = generateMutants(CPP, "cpp", 50);
+    const schema = mutantSchema(CPP, "cpp", mutants)!;
+    expect(schema.source).toContain(`std::getenv("${MUTANT_VARIABLE}")`);
+    for (const position of schema.positions) expect(schema.source).toContain(`verity_mutant_on(${position})`);
+    expect(schema.positions.length + schema.unswitched.length).toBe(mutants.length);
+    for (const { reason } of schema.unswitched) expect(reason).toMatch(/\w+ \w+/);
+  });
+
+  it("nests switches: a switch over an operator holds the switches of its operands, so each mutant is exactly its own", () => {
+    const source = "int f(int a, int b) { return a + b * 2; }\n";
+    const mutants = generateMutants(source, "cpp", 50);
+    const times = mutants.find((mutant) => mutant.original === "*")!;
+    const plus = mutants.find((mutant) => mutant.original === "+")!;
+    const schema = mutantSchema(source, "cpp", mutants)!;
+    expect(schema.positions).toEqual(expect.arrayContaining([times.position, plus.position]));
+    // Each switch appears in both branches of the one that holds it.
+    const inner = schema.source.split(`verity_mutant_on(${times.position})`).length - 1;
+    expect(inner).toBe(2 * (schema.source.split(`verity_mutant_on(${plus.position})`).length - 1));
+  });
+
+  it("switches a Go comparison, and a Go literal through a generic call, never a Go division", () => {
+    const source = "package main\n\nfunc Half(n int) int {\n\tif n < 0 {\n\t\treturn 0\n\t}\n\treturn n / 2\n}\n";
+    const mutants = generateMutants(source, "go", 50);
+    const schema = mutantSchema(source, "go", mutants)!;
+    const position = (original: string) => mutants.find((mutant) => mutant.original === original)!.position;
+    expect(schema.positions).toContain(position("<"));
+    expect(schema.source).toContain("veritySel(");
+    expect(schema.unswitched.map((mutant) => mutant.position)).toContain(position("/"));
+  });
+
+  it("leaves a mutant out when asked (the compiler refused it) and says why", () => {
+    const mutants = generateMutants(CPP, "cpp", 8);
+    const schema = mutantSchema(CPP, "cpp", mutants, new Map([[mutants[0].position, "refused"]]))!;
+    expect(schema.positions).not.toContain(mutants[0].position);
+    expect(schema.unswitched).toContainEqual({ position: mutants[0].position, reason: "refused" });
+  });
+
+  it("has no schema for a language that compiles nothing", () => {
+    expect(mutantSchema("x = 1 + 2\n", "python", generateMutants("x = 1 + 2\n", "python"))).toBeNull();
+  });
+});
+
+describe("refusedSwitches", () => {
+  it("names the switches on the lines the compiler names, and none for an error elsewhere", () => {
+    const program =
+      "int main() {\n  int x = (verity_mutant_on(3) ? (1) : (0));\n  return (verity_mutant_on(5) ? (2) : (1));\n}\n";
+    expect(refusedSwitches(program, "test.cpp:3:10: error: no", "cpp", [3, 5])).toEqual(expect.arrayContaining([5]));
+    expect(refusedSwitches(program, "test.cpp:40:1: error: no", "cpp", [3, 5])).toEqual([]);
+  });
+});
