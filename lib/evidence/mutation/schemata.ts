@@ -22,7 +22,7 @@ export function isSwitchingLanguage(language: Language): language is SwitchingLa
 }
 
 /** A mutant that stays out of the switched program, and why (shown in the run's details). */
-export type UnswitchedMutant = { position: number; reason: string };
+type UnswitchedMutant = { position: number; reason: string };
 
 export type MutantSchema = {
   /** The solution with every switched mutant behind its switch, and the switch's helper. */
@@ -530,7 +530,7 @@ export function mutantSchema(
 }
 
 /** The text a mutant's switch is found by in a spliced program (its `on` call is unique to it). */
-export function switchMarker(language: SwitchingLanguage, position: number): string {
+function switchMarker(language: SwitchingLanguage, position: number): string {
   return SWITCHES[language].on(position);
 }
 
