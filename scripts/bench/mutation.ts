@@ -11,6 +11,8 @@
 //
 //   npm run bench:mutation [-- --mutants 8 --repeat 3 --flaky all|sample --report-only --no-write --json
 //     --db-port N --data-dir DIR]
+//   npm run bench:mutation -- --compare [--languages cpp,java --mutants 8 --no-write --json]: mutant runs
+//     per minute each mutant alone and switched (mutant schemata), per language (mutation-compare.ts).
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -43,6 +45,10 @@ const { values: options } = parseArgs({
     // Runs nothing: reports what a previous run (stopped, or still running) left in the database.
     "report-only": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
+    // Each mutant a program of its own against the mutants switched in one program, on the same
+    // records (mutation-compare.ts); no database. --languages cpp,java limits it.
+    compare: { type: "boolean", default: false },
+    languages: { type: "string" },
     ...BENCH_OPTIONS,
   },
 });
@@ -53,6 +59,19 @@ const REPEAT = Number(options.repeat);
 const SECTION = "## Mutation throughput and what each signal catches on the demo data (issue 23)";
 const DATASET = "demo";
 const DEMO_DIR = join("prisma", "demo");
+
+if (options.compare) {
+  const { compareMutationWays } = await import("./mutation-compare");
+  const comparison = await compareMutationWays({
+    mutants: MUTANTS,
+    languages: options.languages ? options.languages.split(",") : null,
+    isWriting: !options["no-write"],
+    load: uptime,
+  });
+  console.error(`overall ${comparison.overall}×; outcomes identical: ${comparison.scoresIdentical}`);
+  benchRun.finish(comparison);
+  process.exit(0);
+}
 
 const REPORT_ONLY = options["report-only"];
 const { dataDir: DATA_DIR } = await selectBenchDatabase(options, ".data/bench-mutation");

@@ -55,10 +55,23 @@ describe("mutantSchema", () => {
 });
 
 describe("refusedSwitches", () => {
-  it("names the switches on the lines the compiler names, and none for an error elsewhere", () => {
-    const program =
-      "int main() {\n  int x = (verity_mutant_on(3) ? (1) : (0));\n  return (verity_mutant_on(5) ? (2) : (1));\n}\n";
-    expect(refusedSwitches(program, "test.cpp:3:10: error: no", "cpp", [3, 5])).toEqual(expect.arrayContaining([5]));
-    expect(refusedSwitches(program, "test.cpp:40:1: error: no", "cpp", [3, 5])).toEqual([]);
+  const program = "int f() {\n  int x = A + B;\n  return C;\n}\n";
+  const schema = {
+    switchTexts: new Map([
+      [1, "A"],
+      [2, "B"],
+      [3, "C"],
+    ]),
+  };
+
+  it("names the switch at an error's column, every switch on an error's line without one, and none for a note", () => {
+    expect(refusedSwitches(program, "test.cpp:2:15: error: no match", schema)).toEqual([2]);
+    expect(refusedSwitches(program, "test.java:2: error: bad operand", schema)).toEqual([1, 2]);
+    expect(refusedSwitches(program, "test.cpp:3:10: note: candidate", schema)).toEqual([]);
+  });
+
+  it("follows rustc's arrow to the error's place, and names nothing for an error outside every switch", () => {
+    expect(refusedSwitches(program, "error[E0308]: mismatched types\n --> src/main.rs:3:10\n", schema)).toEqual([3]);
+    expect(refusedSwitches(program, "test.cpp:1:1: error: expected", schema)).toEqual([]);
   });
 });

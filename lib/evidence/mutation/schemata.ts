@@ -29,6 +29,8 @@ export type MutantSchema = {
   source: string;
   /** The positions of the mutants behind a switch in `source`. */
   positions: number[];
+  /** Each switch's text (one text wherever it stands: a switch inside another stands in both its branches). */
+  switchTexts: Map<number, string>;
   unswitched: UnswitchedMutant[];
 };
 
@@ -373,6 +375,8 @@ function switchFor(code: Code, mutant: Mutant, switches: Switches): Switch {
     const after = tokens[skipBlank(code, index + 1, 1)];
     if (before?.text === "case" || (["=>", ":"].includes(after?.text ?? "") && before?.text !== "?"))
       return { reason: "a pattern or label must be a constant" };
+    if (tokens[index - 1]?.text === "<" && tokens[index + 1]?.text === ">")
+      return { reason: "a type's or template's argument must be a constant" };
     if (mutant.operator === "boolean")
       return {
         ...changed,
@@ -497,6 +501,7 @@ export function mutantSchema(
   }
   // Spans now nest or stand apart. A later site holds the earlier ones inside its span (an equal span
   // too: two mutants of one token). `render` writes a stretch with the sites below rank `below` in it.
+  const switchTexts = new Map<number, string>();
   const render = (from: number, to: number, below: number): string => {
     const inside = sites.slice(0, below).filter((site) => from <= site.start && site.end <= to);
     const outermost = inside.filter(
@@ -507,7 +512,9 @@ export function mutantSchema(
     let at = from;
     for (const site of outermost.sort((a, b) => a.start - b.start)) {
       const rank = sites.indexOf(site);
-      text += source.slice(at, site.start) + site.make((innerFrom, innerTo) => render(innerFrom, innerTo, rank));
+      const made = site.make((innerFrom, innerTo) => render(innerFrom, innerTo, rank));
+      switchTexts.set(site.position, made);
+      text += source.slice(at, site.start) + made;
       at = site.end;
     }
     return text + source.slice(at, to);
@@ -525,6 +532,7 @@ export function mutantSchema(
   return {
     source: switched,
     positions: sites.map((site) => site.position).sort((a, b) => a - b),
+    switchTexts,
     unswitched: unswitched.sort((a, b) => a.position - b.position),
   };
 }
@@ -534,29 +542,62 @@ function switchMarker(language: SwitchingLanguage, position: number): string {
   return SWITCHES[language].on(position);
 }
 
+const SOURCE_PLACE = /[\w./-]+\.(?:cpp|java|kts|kt|scala|sc|rs|go):(\d+)(?::(\d+))?/g;
+
 /**
- * The mutants a compiler refused in a switched program: those whose switch is on a line the compiler
- * names (`file:line` in its output). Empty when it names none of them (the failure is not a switch's).
+ * The places a compiler's output names as errors: `file:line[:column]` on a line that says error, or
+ * in the block that follows one (rustc's `--> file:line:column`, Scala's framed messages); a
+ * warning's places and a note's are not. Pure.
+ */
+function errorPlaces(compileOutput: string): { line: number; column: number | null }[] {
+  const places: { line: number; column: number | null }[] = [];
+  let isInError = false;
+  for (const text of compileOutput.split("\n")) {
+    if (/\berror\b/i.test(text)) isInError = true;
+    else if (/\b(?:warning|note)\b/i.test(text)) isInError = false;
+    if (!isInError) continue;
+    for (const match of text.matchAll(SOURCE_PLACE))
+      places.push({ line: Number(match[1]), column: match[2] ? Number(match[2]) : null });
+  }
+  return places;
+}
+
+/** Every stretch of `program` where `text` stands: [start, end) offsets. */
+function stretchesOf(program: string, text: string): [number, number][] {
+  const found: [number, number][] = [];
+  for (let at = program.indexOf(text); at !== -1; at = program.indexOf(text, at + 1))
+    found.push([at, at + text.length]);
+  return found;
+}
+
+/**
+ * The mutants a compiler refused in a switched program: for each error place, the innermost switch
+ * that holds it (with a column), or every switch on its line (without one). Empty when it names none
+ * of them (the failure is not a switch's).
  */
 export function refusedSwitches(
   program: string,
   compileOutput: string,
-  language: SwitchingLanguage,
-  positions: readonly number[],
+  schema: Pick<MutantSchema, "switchTexts">,
 ): number[] {
-  const lines = new Set<number>();
-  for (const match of compileOutput.matchAll(/[\w./-]+\.(?:cpp|java|kts|kt|scala|sc|rs|go):(\d+)/g)) {
-    lines.add(Number(match[1]));
+  const lineStarts = [0];
+  for (let at = program.indexOf("\n"); at !== -1; at = program.indexOf("\n", at + 1)) lineStarts.push(at + 1);
+  const stretches = [...schema.switchTexts].flatMap(([position, text]) =>
+    stretchesOf(program, text).map(([start, end]) => ({ position, start, end })),
+  );
+  const refused = new Set<number>();
+  for (const { line, column } of errorPlaces(compileOutput)) {
+    const lineStart = lineStarts[line - 1];
+    if (lineStart === undefined) continue;
+    const lineEnd = lineStarts[line] ?? program.length;
+    if (column === null) {
+      for (const each of stretches) if (each.start < lineEnd && lineStart < each.end) refused.add(each.position);
+      continue;
+    }
+    const offset = lineStart + column - 1;
+    const holders = stretches.filter((each) => each.start <= offset && offset < each.end);
+    const innermost = holders.sort((a, b) => a.end - a.start - (b.end - b.start))[0];
+    if (innermost) refused.add(innermost.position);
   }
-  return positions.filter((position) => {
-    const at = program.indexOf(`${switchMarker(language, position)}`);
-    if (at === -1) return false;
-    const first = program.slice(0, at).split("\n").length;
-    const marker = program.indexOf(")", at);
-    // A switch repeats its operands, which may span lines: every line from its first `on` to its last.
-    const lastAt = program.lastIndexOf(switchMarker(language, position));
-    const last = program.slice(0, Math.max(marker, lastAt)).split("\n").length;
-    for (let line = first - 1; line <= last + 1; line++) if (lines.has(line)) return true;
-    return false;
-  });
+  return [...refused].sort((a, b) => a - b);
 }

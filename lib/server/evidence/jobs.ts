@@ -194,7 +194,7 @@ export type SwitchFunction = (
 
 const SANDBOX_WAYS: MutantWays = { run: runInSandbox, runSwitched: runSwitchedInSandbox };
 // A compiler that refuses a switch names its line; after this many rounds the rest go on their own.
-const SWITCH_ROUNDS = 3;
+const SWITCH_ROUNDS = 4;
 
 /**
  * The outcomes of `mutants` against one test from one switched program: compiled once, run with no
@@ -222,7 +222,7 @@ async function switchedOutcomes(
     ]);
     if (!switched) return new Map();
     if (!switched.isCompiled) {
-      const refused = refusedSwitches(switched.program, switched.compileOutput, language, schema.positions);
+      const refused = refusedSwitches(switched.program, switched.compileOutput, schema);
       const reason = refused.length
         ? "the compiler refused its switch, as it may refuse the mutant itself"
         : "the switched program did not compile for a reason no one switch explains";
