@@ -537,11 +537,6 @@ export function mutantSchema(
   };
 }
 
-/** The text a mutant's switch is found by in a spliced program (its `on` call is unique to it). */
-function switchMarker(language: SwitchingLanguage, position: number): string {
-  return SWITCHES[language].on(position);
-}
-
 const SOURCE_PLACE = /[\w./-]+\.(?:cpp|java|kts|kt|scala|sc|rs|go):(\d+)(?::(\d+))?/g;
 
 /**
