@@ -66,10 +66,32 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
           ) : null}
         </div>
       ) : null}
+      {mutation.switching ? <Switching switching={mutation.switching} /> : null}
       <p className="text-xs text-slate-500">
         A surviving mutant may be equivalent to the solution (it behaves the same on every input), so no test could
         reject it: a low score points at weak tests, it does not prove them weak.
       </p>
+    </div>
+  );
+}
+
+/** How a compiled language's mutants ran: one compile per test for the switched ones, and why others ran alone. */
+function Switching({ switching }: { switching: NonNullable<MutationEvidence["switching"]> }) {
+  return (
+    <div className="text-xs text-slate-500" data-testid="mutant-switching">
+      <p>
+        {countOf(switching.switched, "mutant")} compiled once per test in one switched program
+        {switching.alone.length > 0 ? "; compiled on their own:" : "."}
+      </p>
+      {switching.alone.length > 0 ? (
+        <ul className="ml-4 list-disc">
+          {switching.alone.map(({ reason, mutants }) => (
+            <li key={reason}>
+              {mutants} — {reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 }

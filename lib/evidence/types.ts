@@ -49,6 +49,17 @@ const mutationEvidenceSchema = z.object({
   survivors: z.array(survivingMutantSchema),
   /** Why no score could be measured (e.g. the canonical solution fails its own tests); null when measured. */
   notApplicable: z.string().nullable(),
+  /**
+   * How the mutants of a compiled language ran: how many in the record's switched program (one compile
+   * per test for all of them), and why the others were compiled on their own. Null where nothing is
+   * compiled per mutant (interpreted languages) or the analysis predates switching.
+   */
+  switching: z
+    .object({
+      switched: z.number().int().nonnegative(),
+      alone: z.array(z.object({ reason: z.string(), mutants: z.number().int().positive() })),
+    })
+    .nullable(),
   analysedAt: z.iso.datetime(),
 });
 export type MutationEvidence = z.infer<typeof mutationEvidenceSchema>;

@@ -73,5 +73,8 @@ describe("refusedSwitches", () => {
   it("follows rustc's arrow to the error's place, and names nothing for an error outside every switch", () => {
     expect(refusedSwitches(program, "error[E0308]: mismatched types\n --> src/main.rs:3:10\n", schema)).toEqual([3]);
     expect(refusedSwitches(program, "test.cpp:1:1: error: expected", schema)).toEqual([]);
+    expect(refusedSwitches(program, "# sandbox\n./main_test.go:3:10: cannot use 0 as string value", schema)).toEqual([
+      3,
+    ]);
   });
 });

@@ -541,12 +541,13 @@ const SOURCE_PLACE = /[\w./-]+\.(?:cpp|java|kts|kt|scala|sc|rs|go):(\d+)(?::(\d+
 
 /**
  * The places a compiler's output names as errors: `file:line[:column]` on a line that says error, or
- * in the block that follows one (rustc's `--> file:line:column`, Scala's framed messages); a
- * warning's places and a note's are not. Pure.
+ * in the block that follows one (rustc's `--> file:line:column`, Scala's framed messages), or before
+ * any label (Go's); a warning's places and a note's are not. Pure.
  */
 function errorPlaces(compileOutput: string): { line: number; column: number | null }[] {
   const places: { line: number; column: number | null }[] = [];
-  let isInError = false;
+  // Go's compiler and vet name no "error": a place counts unless a warning or a note introduced it.
+  let isInError = true;
   for (const text of compileOutput.split("\n")) {
     if (/\berror\b/i.test(text)) isInError = true;
     else if (/\b(?:warning|note)\b/i.test(text)) isInError = false;

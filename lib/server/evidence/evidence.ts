@@ -23,6 +23,7 @@ type AnalysisRow = {
   score: number | null;
   notApplicable: string | null;
   createdAt: Date;
+  switching: MutationEvidence["switching"];
   mutants: {
     operator: string;
     line: number;
@@ -35,6 +36,28 @@ type AnalysisRow = {
     fullOutcome: string | null;
   }[];
 };
+
+/**
+ * How each analysis's mutants ran: the switched count and the reasons others ran alone, for the
+ * analyses that had any switching (a compiled language measured since mutant schemata).
+ */
+async function switchingOf(analysisIds: string[]): Promise<Map<string, NonNullable<MutationEvidence["switching"]>>> {
+  const byAnalysis = new Map<string, NonNullable<MutationEvidence["switching"]>>();
+  if (analysisIds.length === 0) return byAnalysis;
+  const groups = await prisma().mutant.groupBy({
+    by: ["analysisId", "isSwitched", "aloneReason"],
+    where: { analysisId: { in: analysisIds }, OR: [{ isSwitched: true }, { aloneReason: { not: null } }] },
+    _count: { _all: true },
+    orderBy: [{ analysisId: "asc" }, { aloneReason: "asc" }],
+  });
+  for (const group of groups) {
+    const entry = byAnalysis.get(group.analysisId) ?? { switched: 0, alone: [] };
+    if (group.isSwitched) entry.switched += group._count._all;
+    else if (group.aloneReason) entry.alone.push({ reason: group.aloneReason, mutants: group._count._all });
+    byAnalysis.set(group.analysisId, entry);
+  }
+  return byAnalysis;
+}
 
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
@@ -67,6 +90,7 @@ function toMutationEvidence(row: AnalysisRow): MutationEvidence {
     },
     survivors,
     notApplicable: row.notApplicable,
+    switching: row.switching,
     analysedAt: row.createdAt.toISOString(),
   };
 }
@@ -94,6 +118,7 @@ export async function evidenceOfRecords({
       orderBy: [{ recordId: "asc" }, { createdAt: "desc" }, { id: "desc" }],
       distinct: ["recordId"],
       select: {
+        id: true,
         recordId: true,
         generated: true,
         viable: true,
@@ -124,7 +149,10 @@ export async function evidenceOfRecords({
     evidenceHiddenRecordIds({ actor, recordIds }),
     solverEvidenceOf({ actor, recordIds }),
   ]);
-  const mutationByRecord = new Map(analyses.map((row) => [row.recordId, toMutationEvidence(row)]));
+  const switching = await switchingOf(analyses.map((row) => row.id));
+  const mutationByRecord = new Map(
+    analyses.map((row) => [row.recordId, toMutationEvidence({ ...row, switching: switching.get(row.id) ?? null })]),
+  );
   for (const record of records) {
     evidence.set(
       record.id,
