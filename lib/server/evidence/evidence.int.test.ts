@@ -174,6 +174,27 @@ describe("record evidence over REST", () => {
     });
     // The stillborn mutant and the ones both tests killed are not survivors; the full test's survivor comes first.
     expect(evidence.mutation!.survivors.map((mutant) => mutant.acceptedBy)).toEqual([["demo", "full"], ["demo"]]);
+    // An interpreted language's mutants are each their own program: nothing to say about switching.
+    expect(evidence.mutation!.switching).toBeNull();
+  });
+
+  it("says how many mutants ran in the switched program, and why the others were compiled on their own", async () => {
+    const { name, recordId } = await makeDataset();
+    await storeAnalysis(recordId);
+    const { id } = await prisma().mutationAnalysis.findFirstOrThrow({ where: { recordId }, select: { id: true } });
+    await prisma().mutant.updateMany({
+      where: { analysisId: id, position: { in: [0, 1, 2] } },
+      data: { isSwitched: true },
+    });
+    await prisma().mutant.updateMany({
+      where: { analysisId: id, position: 3 },
+      data: { aloneReason: "the compiler refused its switch, as it may refuse the mutant itself" },
+    });
+    const evidence = await restEvidence(adminToken, recordId, name);
+    expect(evidence.mutation!.switching).toEqual({
+      switched: 3,
+      alone: [{ reason: "the compiler refused its switch, as it may refuse the mutant itself", mutants: 1 }],
+    });
   });
 });
 
