@@ -146,7 +146,12 @@ async function restEvidence(token: string, recordId: number, dataset: string) {
   };
   expect(page.records.find((row) => row.id === recordId)?.evidence).toEqual(record.evidence);
   return record.evidence as {
-    mutation: { score: number; survivors: { acceptedBy: string[] }[]; byTest: unknown } | null;
+    mutation: {
+      score: number;
+      survivors: { acceptedBy: string[] }[];
+      byTest: unknown;
+      switching: { switched: number; alone: { reason: string; mutants: number }[] } | null;
+    } | null;
     flaky: boolean | null;
     solvers: null;
   };

@@ -215,7 +215,11 @@ async function switchedOutcomes(
     const schema = mutantSchema(record.canonicalSolution, language, mutants, alone);
     if (!schema || !isSwitchingLanguage(language)) return new Map();
     for (const { position, reason } of schema.unswitched) alone.set(position, reason);
-    if (schema.positions.length === 0) return new Map();
+    // One compile and a run with no mutant on cost more than one mutant's own compile and run.
+    if (schema.positions.length < 2) {
+      for (const position of schema.positions) alone.set(position, "a switched program pays off from two mutants on");
+      return new Map();
+    }
     const switched = await runSwitched({ language, solution: schema.source, test, ...record.settings }, [
       {},
       ...schema.positions.map((position) => ({ [MUTANT_VARIABLE]: String(position) })),

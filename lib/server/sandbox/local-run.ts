@@ -8,7 +8,7 @@ import { SandboxError } from "./errors";
 import type { IsolationProbe } from "./local-isolation";
 import { type JobResult, type JobRunner, limitFired, stepLimits } from "./local-job";
 import type { ToolchainProbe } from "./local-toolchain";
-import { type JobFile, type Recipe, stepTimeoutMs, type StepOutcome } from "./recipes";
+import { type JobFile, type Recipe, stepTimeoutMs, type StepOutcome, type Switched } from "./recipes";
 import { recipeFor } from "./recipes/profiles";
 import { parseRunRequest } from "./request";
 import type { StepRun } from "./run-step";
@@ -109,6 +109,9 @@ function jobResult(
     verdictNote: null,
   };
 }
+
+/** How many times a step's time limit a switched program's one compile may take. */
+const SWITCHED_COMPILE_FACTOR = 3;
 
 type PreparedRun = {
   request: ReturnType<typeof parseRunRequest>;
@@ -248,13 +251,19 @@ export async function runSwitchedLocally(
   const prepared = await prepareRun(parts, input);
   if ("refused" in prepared) return null;
   const { request, recipe, spliced } = prepared;
-  const switched = recipe.switched ?? (recipe.compile ? { compile: recipe.compile, run: recipe.run } : null);
+  const switched: Switched | null =
+    recipe.switched ?? (recipe.compile ? { compile: recipe.compile, run: recipe.run } : null);
   if (!switched) return null;
   const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const limits = stepLimits(timeoutMs, false);
+  // The compile is no mutant's verdict: a slow one (a loaded machine, a long program) only costs time.
   const steps = [
-    { argv: switched.compile.argv, ...limits },
-    ...variables.map((env) => ({ argv: switched.run.argv, ...limits, env })),
+    { argv: switched.compile.argv, ...stepLimits(timeoutMs * SWITCHED_COMPILE_FACTOR, false) },
+    ...variables.map((env, index) => ({
+      argv: switched.run.argv,
+      ...limits,
+      env: { ...(index === 0 ? switched.runEnv?.first : switched.runEnv?.rest), ...env },
+    })),
   ];
   let isCompiling = true;
   const { job, waitMs } = await runInSlot(

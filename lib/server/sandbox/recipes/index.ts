@@ -17,7 +17,7 @@ import { elixirRecipe, juliaRecipe, perlRecipe, pythonRecipe, rRecipe, rubyRecip
 import { swiftRecipe } from "./swift";
 import type { Recipe } from "./types";
 
-export type { JobFile, Recipe, StepOutcome } from "./types";
+export type { JobFile, Recipe, StepOutcome, Switched } from "./types";
 
 /** Every language's recipe, keyed by language id. */
 export const RECIPES: Readonly<Record<SandboxLanguage, Recipe>> = {

@@ -77,6 +77,36 @@ export function checkJUnitSummary(run: StepOutcome): Outcome {
   return summary.successful > 0 ? "PASSED" : "RUNTIME_ERROR";
 }
 
+/**
+ * A switched program's runs on the JVM share a class-data archive: the first run writes the classes it
+ * loaded from jars (JUnit's launcher and engines, the libraries) and the others map it, a third less
+ * CPU per start. A missing or unusable archive only means a slower start; CDS's own log stays off.
+ */
+export const JVM_CLASS_ARCHIVE = {
+  first: { JDK_JAVA_OPTIONS: "-XX:ArchiveClassesAtExit=verity.jsa -Xlog:cds*=off" },
+  rest: { JDK_JAVA_OPTIONS: "-XX:SharedArchiveFile=verity.jsa -Xlog:cds*=off" },
+};
+
+const JAVA_COMPILE = { argv: ["javac", "test.java"] };
+const JAVA_RUN = {
+  argv: [
+    "java",
+    "-jar",
+    JUNIT_CONSOLE_JAR,
+    "--class-path",
+    [".", ...EXTRA_JARS].join(":"),
+    "--scan-class-path",
+    // The reference also names the `execute` subcommand (JUnit 1.10+); without it 1.11 does the same
+    // (with a deprecation note on stderr) and Debian 12's JUnit 1.9, the fallback, still works.
+    // No --include-classname: JUnit's default filter `^(Test.*|.+[.$]Test.*|.*Tests?)$`, as in the
+    // reference, so a class named e.g. `MyTestCase` is not run ("No tests found").
+    "--disable-banner",
+    "--disable-ansi-colors",
+    // The reference reads the counts from `--reports-dir reports`; the summary carries the same.
+    "--details=summary",
+  ],
+};
+
 export const javaRecipe = defineRecipe({
   language: "java",
   timeoutAllowanceMs: 3_000,
@@ -91,25 +121,9 @@ export const javaRecipe = defineRecipe({
       referenceNote: javaReferenceNote(test),
     };
   },
-  compile: { argv: ["javac", "test.java"] },
-  run: {
-    argv: [
-      "java",
-      "-jar",
-      JUNIT_CONSOLE_JAR,
-      "--class-path",
-      [".", ...EXTRA_JARS].join(":"),
-      "--scan-class-path",
-      // The reference also names the `execute` subcommand (JUnit 1.10+); without it 1.11 does the same
-      // (with a deprecation note on stderr) and Debian 12's JUnit 1.9, the fallback, still works.
-      // No --include-classname: JUnit's default filter `^(Test.*|.+[.$]Test.*|.*Tests?)$`, as in the
-      // reference, so a class named e.g. `MyTestCase` is not run ("No tests found").
-      "--disable-banner",
-      "--disable-ansi-colors",
-      // The reference reads the counts from `--reports-dir reports`; the summary carries the same.
-      "--details=summary",
-    ],
-  },
+  compile: JAVA_COMPILE,
+  run: JAVA_RUN,
+  switched: { compile: JAVA_COMPILE, run: JAVA_RUN, runEnv: JVM_CLASS_ARCHIVE },
   env: { CLASSPATH },
   toolchain: { commands: ["javac", "java"], files: [JUNIT_CONSOLE_JAR], version: ["javac", "-version"] },
   hello: {

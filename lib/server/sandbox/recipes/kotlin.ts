@@ -2,6 +2,7 @@ import "server-only";
 
 import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 
+import { JVM_CLASS_ARCHIVE } from "./java";
 import { simpleRecipe } from "./simple";
 
 /** Kotlin 1.9.24's compiler from Maven Central, laid out by the sandbox install as kotlinc's distribution. */
@@ -31,33 +32,39 @@ const KOTLIN_LIB = `${TOOLCHAINS_DIR}/kotlin/lib`;
 const KOTLIN_RUNTIME = [`${KOTLIN_LIB}/kotlin-stdlib.jar`, `${KOTLIN_LIB}/kotlin-script-runtime.jar`];
 
 /**
- * A compiled script runs by constructing its class (`test.kts` is `Test`). The launcher does that and
- * ends as `kotlinc -script` does when the script throws: the trace on stderr, exit code 3.
+ * A compiled script runs by constructing its class (`test.kts` is `Test`). The launcher does that by
+ * name (a direct reference to a script class from another file breaks Kotlin 1.9's compiler) and ends
+ * as `kotlinc -script` does when the script throws: the trace on stderr, exit code 3.
  */
-const KOTLIN_LAUNCHER = `public class VerityKotlinMain {
-    public static void main(String[] args) {
-        try {
-            new Test(args);
-        } catch (Throwable thrown) {
-            thrown.printStackTrace();
-            System.exit(3);
-        }
+const KOTLIN_LAUNCHER = `import java.lang.reflect.InvocationTargetException
+import kotlin.system.exitProcess
+
+fun main(args: Array<String>) {
+    try {
+        Class.forName("Test").getConstructor(Array<String>::class.java).newInstance(args)
+    } catch (thrown: InvocationTargetException) {
+        (thrown.cause ?: thrown).printStackTrace()
+        exitProcess(3)
     }
 }
 `;
 
-/** The script compiled once to classes (with its launcher), then run on a plain JVM as often as needed. */
+/** The script compiled once to classes with its launcher, then run on a plain JVM as often as needed. */
 const KOTLIN_SWITCHED = {
   compile: {
     argv: [
-      "sh",
-      "-c",
-      `${KOTLINC} -Xallow-any-scripts-in-source-roots -nowarn test.kts -d classes && ` +
-        `javac -d classes -cp classes:${KOTLIN_RUNTIME[1]} VerityKotlinMain.java`,
+      KOTLINC,
+      "-Xallow-any-scripts-in-source-roots",
+      "-nowarn",
+      "test.kts",
+      "VerityKotlinMain.kt",
+      "-d",
+      "classes",
     ],
   },
-  run: { argv: ["java", "-cp", ["classes", ...KOTLIN_RUNTIME].join(":"), "VerityKotlinMain"] },
-  files: [{ path: "VerityKotlinMain.java", content: KOTLIN_LAUNCHER }],
+  run: { argv: ["java", "-cp", ["classes", ...KOTLIN_RUNTIME].join(":"), "VerityKotlinMainKt"] },
+  files: [{ path: "VerityKotlinMain.kt", content: KOTLIN_LAUNCHER }],
+  runEnv: JVM_CLASS_ARCHIVE,
 };
 
 export const kotlinRecipe = simpleRecipe({

@@ -3,6 +3,7 @@ import "server-only";
 import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 
 import { defineRecipe } from "./classify";
+import { JVM_CLASS_ARCHIVE } from "./java";
 import { concatSplice } from "./splice-helpers";
 
 /** Scala 3.3.6's compiler and libraries from Maven Central, installed by the sandbox install. */
@@ -46,7 +47,11 @@ export const scalaRecipe = defineRecipe({
   },
   compile: null,
   run: { argv: ["sh", "-c", SCALA_RUN_SCRIPT] },
-  switched: { compile: { argv: ["sh", "-c", SCALA_BUILD_SCRIPT] }, run: { argv: SCALA_START } },
+  switched: {
+    compile: { argv: ["sh", "-c", SCALA_BUILD_SCRIPT] },
+    run: { argv: SCALA_START },
+    runEnv: JVM_CLASS_ARCHIVE,
+  },
   env: {},
   toolchain: {
     commands: ["java"],

@@ -36,6 +36,17 @@ export type ClassifyInput = {
   run: StepOutcome | null;
 };
 
+/**
+ * How a program is compiled once and run many times. `runEnv` lets the runs share what the first one
+ * leaves (a JVM's class-data archive): `first` goes to the first run, `rest` to the others.
+ */
+export type Switched = {
+  compile: Step;
+  run: Step;
+  files?: readonly JobFile[];
+  runEnv?: { first: Readonly<Record<string, string>>; rest: Readonly<Record<string, string>> };
+};
+
 export type Recipe = {
   language: SandboxLanguage;
   /** Added to the base timeout of every step (reference `timelimit_factor`). */
@@ -56,7 +67,7 @@ export type Recipe = {
    * their own need none (their compile and run are that); the one-step ones say how to split it.
    * Extra files the two steps need go with the spliced ones.
    */
-  switched?: { compile: Step; run: Step; files?: readonly JobFile[] };
+  switched?: Switched;
   /** Extra environment inside the sandbox (caches and homes inside the job folder). */
   env: Readonly<Record<string, string>>;
   /** Commands that must be on the sandbox PATH, other files it needs, and how to ask for a version. */

@@ -1,0 +1,17 @@
+import { readFileSync } from "node:fs";
+import { generateMutants } from "@/lib/evidence/mutation/mutate";
+import { mutantSchema } from "@/lib/evidence/mutation/schemata";
+import { runSwitchedInSandbox, runInSandbox } from "@/lib/server/sandbox";
+const rows = readFileSync("prisma/demo/demo.jsonl", "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const index = Number(process.argv[2]);
+const row = rows[index];
+const language = row.language;
+const mutants = generateMutants(row.canonical_solution, language, 8);
+const schema = mutantSchema(row.canonical_solution, language, mutants)!;
+let t = performance.now();
+const r = await runSwitchedInSandbox({ language, solution: schema.source, test: row.demo_test_func }, [{}, ...schema.positions.map((p) => ({ VERITY_MUTANT: String(p) }))]);
+console.log(`switched: total ${(performance.now() - t).toFixed(0)} ms, compile ${r?.compileMs} ms, runs ${r?.runs.map((x) => `${x.runMs}`).join(",")}`);
+t = performance.now();
+const a = await runInSandbox({ language, solution: mutants[0].source, test: row.demo_test_func });
+console.log(`alone: total ${(performance.now() - t).toFixed(0)} ms, compile ${a.compileMs} run ${a.runMs} ${a.outcome}`);
+process.exit(0);
