@@ -1,4 +1,5 @@
-// Integration tests of the blind-reveal analysis, human vs execution agreement and the kept agreement counts against PostgreSQL.
+// Integration tests of the blind-reveal analysis, human vs execution agreement, the kept agreement
+// counts and the count's statements (held to the single statement they replaced) against PostgreSQL.
 // Integration: serial — the kept counts compare pg_snapshot values, whose transaction ids are the
 // server's: another worker's open transaction in its own database shows in them (a count then reads
 // as changed since, which the tests here rule out).
@@ -13,6 +14,8 @@ import { prisma } from "@/lib/server/db/client";
 import { importRecords } from "@/lib/server/imports/imports";
 import { claimNextItem } from "@/lib/server/labelling/claim-next-item";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
+import { WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
+import { FAST_DECISION_MS } from "@/lib/metrics/campaign-agreement";
 
 let admin: Actor;
 
@@ -279,6 +282,47 @@ describe("kept agreement counts", () => {
     expect(counted.humanVsCritic.items).toBe(1);
   });
 
+  it("count again after a count under way whose snapshot missed the change a page view found", async () => {
+    const campaignId = await campaignOver({ count: 3, blind: false });
+    const ann = await makeUser("ANNOTATOR", ["python"]);
+    await readCampaignAgreement({ actor: admin, campaignId });
+    const submitOne = async () => {
+      const claim = await claimNextItem({ actor: ann, campaignId });
+      await submitAnnotation({ actor: ann, itemId: claim!.itemId, input: { ...label, valid: true } });
+    };
+    await submitOne();
+    // As if the kept count had taken 300 ms: the page answers from it and leaves the counting to others.
+    await keptAsSlow(campaignId, 300, 0);
+    // The kept count's row is locked, so the exact reader's count, once counted, waits to be stored.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = prisma().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "AgreementCounts" WHERE "campaignId" = ${campaignId} FOR UPDATE`;
+      locked();
+      await gate;
+    });
+    await isLocked;
+    const exact = getCampaignAgreement({ actor: admin, campaignId });
+    const storing = async () =>
+      (
+        await prisma().$queryRaw<{ waiting: number }[]>`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO "AgreementCounts"%'`
+      )[0].waiting;
+    await expect.poll(storing, { timeout: 10_000, interval: 50 }).toBe(1);
+    // A change the count under way did not see, and a page view that finds the kept count behind.
+    await submitOne();
+    expect((await readCampaignAgreement({ actor: admin, campaignId })).changedSince).toBe(true);
+    release();
+    await holder;
+    expect((await exact).humanVsCritic.items).toBe(1);
+    // No further view: the count after the one under way empties the log.
+    await expect.poll(() => changesOf(campaignId), { timeout: 15_000, interval: 250 }).toBe(0);
+    expect((await readCampaignAgreement({ actor: admin, campaignId })).humanVsCritic.items).toBe(2);
+  });
+
   it("log every write the figures count, so the kept count falls behind, and not a claim", async () => {
     const campaignId = await campaignOver({ count: 2, blind: false });
     const ann = await makeUser("ANNOTATOR", ["python"]);
@@ -391,5 +435,271 @@ describe("kept agreement counts", () => {
     await prisma().campaign.delete({ where: { id: campaignId } });
     expect(await prisma().agreementCounts.count({ where: { campaignId } })).toBe(0);
     expect(await changesOf(campaignId)).toBe(0);
+  });
+});
+
+/**
+ * The count as one statement did it before issue 41 (queryAgreementCounts and countSignalTrust at
+ * c19b312): the reference the faster statements are held to, row for row.
+ */
+const REFERENCE_COUNTS_SQL = `WITH f AS MATERIALIZED (
+       SELECT item_id, language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories
+       FROM verity_kept_final_labels(ARRAY[$1]::text[]) WHERE n > 0
+     ),
+     labels AS MATERIALIZED (
+       SELECT f.item_id, f.language, f.final_valid, a."userId" AS user_id, a.valid, a."activeMs" AS active_ms, a."updatedAt" AS updated_at
+       FROM f JOIN "Annotation" a ON a."itemId" = f.item_id
+     ),
+     judged AS MATERIALIZED (
+       SELECT critic_failed_rules, final_categories FROM f
+       WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL
+         AND (cardinality(critic_failed_rules) > 0 OR cardinality(final_categories) > 0)
+     ),
+     mapping AS (SELECT * FROM unnest($2::text[], $3::text[]) AS m(key, rule)),
+     pairs AS (
+       SELECT x.language, x.user_id AS first, y.user_id AS second,
+              (count(*) FILTER (WHERE x.valid AND y.valid))::int AS "bothTrue",
+              (count(*) FILTER (WHERE NOT x.valid AND NOT y.valid))::int AS "bothFalse",
+              (count(*) FILTER (WHERE x.valid AND NOT y.valid))::int AS "firstTrueSecondFalse",
+              (count(*) FILTER (WHERE NOT x.valid AND y.valid))::int AS "firstFalseSecondTrue",
+              count(*)::int AS n
+       FROM labels x JOIN labels y ON y.item_id = x.item_id AND x.user_id < y.user_id
+       GROUP BY 1, 2, 3
+     )
+     SELECT
+       (SELECT json_agg(s) FROM (
+          SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", count(*)::int AS items FROM f WHERE n >= 2 GROUP BY 1, 2, 3
+        ) s) AS splits,
+       (SELECT json_agg(c) FROM (
+          SELECT language,
+                 (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothTrue",
+                 (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothFalse",
+                 (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "firstTrueSecondFalse",
+                 (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "firstFalseSecondTrue",
+                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL))::int AS n
+          FROM f GROUP BY 1
+        ) c) AS critic,
+       (SELECT json_agg(e) FROM (
+          SELECT language,
+                 (count(*) FILTER (WHERE final_valid AND exec_valid))::int AS "bothTrue",
+                 (count(*) FILTER (WHERE NOT final_valid AND NOT exec_valid))::int AS "bothFalse",
+                 (count(*) FILTER (WHERE final_valid AND NOT exec_valid))::int AS "firstTrueSecondFalse",
+                 (count(*) FILTER (WHERE NOT final_valid AND exec_valid))::int AS "firstFalseSecondTrue",
+                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NOT NULL))::int AS n,
+                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NULL))::int AS "notRun"
+          FROM f GROUP BY 1
+        ) e) AS execution,
+       (SELECT json_agg(r) FROM (
+          SELECT m.key,
+                 (count(*) FILTER (WHERE t.flagged AND t.tagged))::int AS "truePositives",
+                 (count(*) FILTER (WHERE t.flagged AND NOT t.tagged))::int AS "falsePositives",
+                 (count(*) FILTER (WHERE t.tagged AND NOT t.flagged))::int AS "falseNegatives"
+          FROM mapping m
+          LEFT JOIN LATERAL (
+            SELECT EXISTS (SELECT 1 FROM unnest(j.critic_failed_rules) AS failed WHERE lower(failed) = lower(m.rule)) AS flagged,
+                   m.key = ANY(j.final_categories) AS tagged
+            FROM judged j
+          ) t ON true
+          GROUP BY m.key
+        ) r) AS rules,
+       (SELECT json_agg(u) FROM (
+          SELECT user_id AS "userId", count(*)::int AS items,
+                 percentile_cont(0.5) WITHIN GROUP (ORDER BY active_ms) AS "medianActiveMs",
+                 sum(active_ms)::float8 AS "totalActiveMs",
+                 (count(*) FILTER (WHERE active_ms < $4))::int AS "fastDecisions",
+                 count(DISTINCT updated_at::date)::int AS days,
+                 count(final_valid)::int AS resolved,
+                 (count(*) FILTER (WHERE valid = final_valid))::int AS "agreeingWithFinal"
+          FROM labels GROUP BY user_id
+        ) u) AS annotators,
+       (SELECT json_agg(p) FROM pairs p) AS pairs`;
+
+const REFERENCE_SIGNALS_SQL = `WITH f AS MATERIALIZED (
+       SELECT record_id, language, final_valid, critic_pass, critic_failed_rules, exec_valid
+       FROM verity_kept_final_labels(ARRAY[$1]::text[]) WHERE final_valid IS NOT NULL
+     ),
+     latest_mutation AS (
+       SELECT DISTINCT ON (m."recordId") m."recordId", m.score FROM "MutationAnalysis" m
+       WHERE m."recordId" IN (SELECT record_id FROM f)
+       ORDER BY m."recordId", m."createdAt" DESC, m.id DESC
+     ),
+     solved AS (
+       SELECT s."recordId", NOT bool_or(s.passed) AS unsolved FROM "Solution" s
+       WHERE s.passed IS NOT NULL AND s."recordId" IN (SELECT record_id FROM f)
+       GROUP BY 1
+     ),
+     e AS (
+       SELECT f.*, r.flaky, lm.score AS mutation_score, so.unsolved
+       FROM f JOIN "Record" r ON r.id = f.record_id
+       LEFT JOIN latest_mutation lm ON lm."recordId" = f.record_id
+       LEFT JOIN solved so ON so."recordId" = f.record_id
+     ),
+     rules AS (SELECT DISTINCT lower(rule) AS rule FROM f CROSS JOIN unnest(f.critic_failed_rules) AS rule),
+     signals AS (
+       SELECT e.language, e.final_valid, v.signal, v.flagged
+       FROM e CROSS JOIN LATERAL (VALUES
+         ('critic', NOT e.critic_pass),
+         ('execution', NOT e.exec_valid),
+         ('flaky', e.flaky),
+         ('weak-tests', e.mutation_score < $2),
+         ('unsolved', e.unsolved)
+       ) AS v(signal, flagged)
+       UNION ALL
+       SELECT e.language, e.final_valid, 'rule:' || rules.rule,
+              EXISTS (SELECT 1 FROM unnest(e.critic_failed_rules) AS failed WHERE lower(failed) = rules.rule)
+       FROM e CROSS JOIN rules WHERE e.critic_pass IS NOT NULL
+     )
+     SELECT signal, language,
+            (count(*) FILTER (WHERE flagged AND NOT final_valid))::int AS "truePositives",
+            (count(*) FILTER (WHERE flagged AND final_valid))::int AS "falsePositives",
+            (count(*) FILTER (WHERE NOT flagged AND NOT final_valid))::int AS "falseNegatives",
+            (count(*) FILTER (WHERE NOT flagged AND final_valid))::int AS "trueNegatives"
+     FROM signals WHERE flagged IS NOT NULL
+     GROUP BY signal, language`;
+
+/** A small deterministic generator (mulberry32): the random campaign is the same on every run. */
+function randomFrom(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(options: readonly T[]): T => options[Math.floor(next() * options.length)];
+  const some = <T>(options: readonly T[], chance: number): T[] => options.filter(() => next() < chance);
+  return { next, pick, some };
+}
+
+/** Rows in one order, whatever order json_agg gave them in and whatever order their keys are in. */
+function sortedRows<T extends object>(rows: readonly T[] | null | undefined): T[] {
+  const text = (row: T) => JSON.stringify(row, Object.keys(row).sort());
+  return [...(rows ?? [])].sort((a, b) => text(a).localeCompare(text(b)));
+}
+
+describe("the count's statements", () => {
+  it("count exactly what the single statement counted, on a random campaign", async () => {
+    const random = randomFrom(41);
+    const dataset = uniqueName("exact");
+    const rules = ["Other Issues", "other issues", "Naming/Signature Inconsistency", "Wrong Output"];
+    const records = Array.from({ length: 60 }, (_, index) =>
+      makeRecord(`e${index}_${dataset.replaceAll("-", "_")}`, {
+        language: random.pick(["python", "ruby", "go"]),
+        // Some records have no critic verdict at all.
+        ...(random.next() < 0.85
+          ? {
+              critic_result: {
+                summary: { overall_pass: random.next() < 0.4, failed_rules: random.some(rules, 0.3), key_points: [] },
+              },
+            }
+          : {}),
+      }),
+    );
+    await importRecords({
+      actor: admin,
+      datasetName: dataset,
+      source: chunks(toJsonl(records)),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const recordIds = (
+      await prisma().record.findMany({ where: { dataset: { name: dataset } }, select: { id: true } })
+    ).map((row) => row.id);
+    for (const recordId of recordIds) {
+      await prisma().record.update({
+        where: { id: recordId },
+        data: { executableValid: random.pick([true, false, null]), flaky: random.pick([true, false, null]) },
+      });
+      for (let run = 0; run < random.pick([0, 0, 1, 2]); run++)
+        await prisma().mutationAnalysis.create({
+          data: {
+            recordId,
+            requested: 8,
+            generated: 8,
+            viable: 8,
+            killed: 0,
+            demoKilled: 0,
+            fullKilled: 0,
+            stillborn: 0,
+            score: random.next(),
+            createdAt: new Date(Date.UTC(2026, 11, 1 + run)),
+          },
+        });
+      for (let model = 0; model < random.pick([0, 1, 2]); model++)
+        await prisma().solution.create({
+          data: {
+            recordId,
+            model: `m${model}`,
+            code: "x",
+            passed: random.pick([true, false, null]),
+            ranAt: new Date(),
+          },
+        });
+    }
+    const campaign = await createCampaign({
+      actor: admin,
+      input: {
+        dataset,
+        name: uniqueName("c"),
+        overlap: 3,
+        agreementFraction: 0,
+        blind: false,
+        finalRule: "consensus",
+        leaseMinutes: 30,
+      },
+    });
+    // The campaign's categories as created: several mapped to critic rules, the rest not.
+    const categories = await prisma().errorCategory.findMany({
+      where: { campaignId: campaign.id },
+      orderBy: { position: "asc" },
+    });
+    const keys = categories.map((row) => row.key);
+    const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
+    const annotators = await Promise.all(
+      Array.from({ length: 6 }, () => makeUser("ANNOTATOR", ["python", "ruby", "go"])),
+    );
+    const items = await prisma().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { id: true } });
+    // Up to four labels an item, some items none: pairs, splits of every size, unlabelled items.
+    const labels = items.flatMap((item) =>
+      random.some(annotators, random.pick([0, 0.3, 0.6])).map((annotator) => {
+        const valid = random.next() < 0.6;
+        return {
+          itemId: item.id,
+          userId: annotator.id,
+          valid,
+          categories: valid ? [] : random.some(keys, 0.2),
+          activeMs: Math.floor(random.next() * 20_000),
+          updatedAt: new Date(Date.UTC(2026, 11, 1 + Math.floor(random.next() * 3), 12)),
+        };
+      }),
+    );
+    await prisma().annotation.createMany({ data: labels });
+
+    await getCampaignAgreement({ actor: admin, campaignId: campaign.id });
+    const kept = (await prisma().agreementCounts.findUniqueOrThrow({ where: { campaignId: campaign.id } })).counts as {
+      counts: Record<string, object[]>;
+      signals: object[];
+    };
+    const [reference] = await prisma().$queryRawUnsafe<Record<string, object[] | null>[]>(
+      REFERENCE_COUNTS_SQL,
+      campaign.id,
+      mapping.map((entry) => entry.key),
+      mapping.map((entry) => entry.criticRule),
+      FAST_DECISION_MS,
+    );
+    const referenceSignals = await prisma().$queryRawUnsafe<object[]>(
+      REFERENCE_SIGNALS_SQL,
+      campaign.id,
+      WEAK_TESTS_THRESHOLD,
+    );
+    // The campaign exercises every part: pairs, several days, rules, each signal.
+    expect(reference.pairs!.length).toBeGreaterThan(5);
+    expect(new Set(labels.map((label) => label.updatedAt.getTime())).size).toBe(3);
+    expect(mapping.length).toBeGreaterThan(1);
+    expect(reference.rules!.length).toBe(mapping.length);
+    expect(referenceSignals.length).toBeGreaterThan(10);
+    for (const part of ["splits", "critic", "execution", "rules", "annotators", "pairs"])
+      expect(sortedRows(kept.counts[part]), part).toEqual(sortedRows(reference[part]));
+    expect(sortedRows(kept.signals)).toEqual(sortedRows(referenceSignals));
   });
 });

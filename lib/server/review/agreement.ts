@@ -59,29 +59,119 @@ const COUNT_TRANSACTION = {
 /** Memory for the agreement query's sorts and hashes (PostgreSQL's default is 4 MB). */
 const AGREEMENT_WORK_MEM = "96MB";
 
+/**
+ * Settings of each counting transaction. The per-label relation of a 300,000-label campaign is tens
+ * of MiB: within the default work_mem it spills to temporary files and the pair join runs in batches
+ * (12 s at 100,000 items under load), so the count gets the memory to keep it in RAM. Its statements
+ * already run side by side on their own connections (countAgreement), so each runs without parallel
+ * workers: on a busy machine the workers only repeated each other's hash tables.
+ */
+const COUNT_SETTINGS = [
+  `SET LOCAL work_mem = '${AGREEMENT_WORK_MEM}'`,
+  "SET LOCAL max_parallel_workers_per_gather = 0",
+];
+
 type Table = { language: string } & Confusion2x2;
 type PairRow = { language: string; first: string; second: string } & Confusion2x2;
 
 /**
- * Everything the agreement page counts, in one pass over the final labels of the campaign's labelled
- * items (finalLabelsOf) and their labels: the label splits per language, the final label against the
- * critic and execution per language, per mapped critic rule the matches with the final categories,
- * per annotator the sums, and per pair of annotators and language the 2×2 table of their labels.
+ * The counts over the campaign's labelled items (finalLabelsOf): the label splits per language, the
+ * final label against the critic and execution per language, and per mapped critic rule the matches
+ * with the final categories. The items are first grouped by everything these counts read (a few
+ * hundred kinds at 100,000 items), and each count sums the kinds: one pass over the items instead of
+ * one per count. The relation is read whole and its `n > 0` applied to the kinds, so the planner
+ * sees a campaign's worth of rows and hashes the records and verdicts once instead of looking them
+ * up item by item (the filter on the label count made it expect a few hundred).
  */
-async function queryAgreementCounts(
+async function queryItemCounts(
   tx: Prisma.TransactionClient,
   campaignId: string,
   mapping: { key: string; criticRule: string }[],
 ) {
-  // The per-label CTEs of a 300,000-label campaign are tens of MiB: within the default work_mem they
-  // spill to temporary files and the pair join runs in batches (12 s at 100,000 items under load);
-  // the counting transaction gets the memory to keep them in RAM.
   const [row] = await tx.$queryRawUnsafe<
     {
       splits: ({ language: string } & LabelSplit)[] | null;
       critic: Table[] | null;
       execution: (Table & { notRun: number })[] | null;
       rules: { key: string; truePositives: number; falsePositives: number; falseNegatives: number }[] | null;
+    }[]
+  >(
+    `WITH kinds AS MATERIALIZED (
+       SELECT language, n, n_valid, final_valid, critic_pass, exec_valid,
+              CASE WHEN judged THEN critic_failed_rules END AS failed_rules,
+              CASE WHEN judged THEN final_categories END AS categories,
+              count(*)::int AS items
+       FROM (
+         SELECT language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories,
+                final_valid IS NOT NULL AND critic_pass IS NOT NULL
+                  AND (cardinality(critic_failed_rules) > 0 OR cardinality(final_categories) > 0) AS judged
+         FROM ${finalLabelsOf("ARRAY[$1]::text[]")}
+       ) f
+       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+     ),
+     labelled AS (SELECT * FROM kinds WHERE n > 0),
+     mapping AS (SELECT * FROM unnest($2::text[], $3::text[]) AS m(key, rule))
+     SELECT
+       (SELECT json_agg(s) FROM (
+          SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", sum(items)::int AS items
+          FROM labelled WHERE n >= 2 GROUP BY 1, 2, 3
+        ) s) AS splits,
+       (SELECT json_agg(c) FROM (
+          SELECT language,
+                 coalesce(sum(items) FILTER (WHERE final_valid AND critic_pass), 0)::int AS "bothTrue",
+                 coalesce(sum(items) FILTER (WHERE NOT final_valid AND NOT critic_pass), 0)::int AS "bothFalse",
+                 coalesce(sum(items) FILTER (WHERE final_valid AND NOT critic_pass), 0)::int AS "firstTrueSecondFalse",
+                 coalesce(sum(items) FILTER (WHERE NOT final_valid AND critic_pass), 0)::int AS "firstFalseSecondTrue",
+                 coalesce(sum(items) FILTER (WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL), 0)::int AS n
+          FROM labelled GROUP BY 1
+        ) c) AS critic,
+       (SELECT json_agg(e) FROM (
+          SELECT language,
+                 coalesce(sum(items) FILTER (WHERE final_valid AND exec_valid), 0)::int AS "bothTrue",
+                 coalesce(sum(items) FILTER (WHERE NOT final_valid AND NOT exec_valid), 0)::int AS "bothFalse",
+                 coalesce(sum(items) FILTER (WHERE final_valid AND NOT exec_valid), 0)::int AS "firstTrueSecondFalse",
+                 coalesce(sum(items) FILTER (WHERE NOT final_valid AND exec_valid), 0)::int AS "firstFalseSecondTrue",
+                 coalesce(sum(items) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NOT NULL), 0)::int AS n,
+                 coalesce(sum(items) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NULL), 0)::int AS "notRun"
+          FROM labelled GROUP BY 1
+        ) e) AS execution,
+       (SELECT json_agg(r) FROM (
+          SELECT m.key,
+                 coalesce(sum(t.items) FILTER (WHERE t.flagged AND t.tagged), 0)::int AS "truePositives",
+                 coalesce(sum(t.items) FILTER (WHERE t.flagged AND NOT t.tagged), 0)::int AS "falsePositives",
+                 coalesce(sum(t.items) FILTER (WHERE t.tagged AND NOT t.flagged), 0)::int AS "falseNegatives"
+          FROM mapping m
+          LEFT JOIN LATERAL (
+            SELECT j.items,
+                   EXISTS (SELECT 1 FROM unnest(j.failed_rules) AS failed WHERE lower(failed) = lower(m.rule)) AS flagged,
+                   m.key = ANY(j.categories) AS tagged
+            FROM labelled j WHERE j.failed_rules IS NOT NULL
+          ) t ON true
+          GROUP BY m.key
+        ) r) AS rules`,
+    campaignId,
+    mapping.map((entry) => entry.key),
+    mapping.map((entry) => entry.criticRule),
+  );
+  return {
+    splits: row.splits ?? [],
+    critic: row.critic ?? [],
+    execution: row.execution ?? [],
+    rules: row.rules ?? [],
+  };
+}
+
+/**
+ * The counts over the labels of the campaign's items: per annotator the sums, and per pair of
+ * annotators and language the 2×2 table of their labels (a self-join of the labels on their item).
+ * Only items with a label have labels, and the label count is kept in each label's transaction, so
+ * no `n > 0` is needed here (it made the planner expect a few hundred labels and sort instead of hash).
+ * An annotator's labels are grouped by the annotator's id byte-wise (COLLATE "C"): the groups are
+ * the same, and the sort of 300,000 labels skips the collation.
+ */
+async function queryLabelCounts(tx: Prisma.TransactionClient, campaignId: string) {
+  const [row] = await tx.$queryRawUnsafe<
+    {
       annotators:
         | {
             userId: string;
@@ -97,20 +187,11 @@ async function queryAgreementCounts(
       pairs: PairRow[] | null;
     }[]
   >(
-    `WITH f AS MATERIALIZED (
-       SELECT item_id, language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories
-       FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE n > 0
+    `WITH labels AS MATERIALIZED (
+       SELECT f.item_id, f.language, f.final_valid, a."userId" AS user_id, a.valid, a."activeMs" AS active_ms,
+              a."updatedAt" AS updated_at
+       FROM ${finalLabelsOf("ARRAY[$1]::text[]")} f JOIN "Annotation" a ON a."itemId" = f.item_id
      ),
-     labels AS MATERIALIZED (
-       SELECT f.item_id, f.language, f.final_valid, a."userId" AS user_id, a.valid, a."activeMs" AS active_ms, a."updatedAt" AS updated_at
-       FROM f JOIN "Annotation" a ON a."itemId" = f.item_id
-     ),
-     judged AS MATERIALIZED (
-       SELECT critic_failed_rules, final_categories FROM f
-       WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL
-         AND (cardinality(critic_failed_rules) > 0 OR cardinality(final_categories) > 0)
-     ),
-     mapping AS (SELECT * FROM unnest($2::text[], $3::text[]) AS m(key, rule)),
      pairs AS (
        SELECT x.language, x.user_id AS first, y.user_id AS second,
               (count(*) FILTER (WHERE x.valid AND y.valid))::int AS "bothTrue",
@@ -122,65 +203,21 @@ async function queryAgreementCounts(
        GROUP BY 1, 2, 3
      )
      SELECT
-       (SELECT json_agg(s) FROM (
-          SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", count(*)::int AS items FROM f WHERE n >= 2 GROUP BY 1, 2, 3
-        ) s) AS splits,
-       (SELECT json_agg(c) FROM (
-          SELECT language,
-                 (count(*) FILTER (WHERE final_valid AND critic_pass))::int AS "bothTrue",
-                 (count(*) FILTER (WHERE NOT final_valid AND NOT critic_pass))::int AS "bothFalse",
-                 (count(*) FILTER (WHERE final_valid AND NOT critic_pass))::int AS "firstTrueSecondFalse",
-                 (count(*) FILTER (WHERE NOT final_valid AND critic_pass))::int AS "firstFalseSecondTrue",
-                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND critic_pass IS NOT NULL))::int AS n
-          FROM f GROUP BY 1
-        ) c) AS critic,
-       (SELECT json_agg(e) FROM (
-          SELECT language,
-                 (count(*) FILTER (WHERE final_valid AND exec_valid))::int AS "bothTrue",
-                 (count(*) FILTER (WHERE NOT final_valid AND NOT exec_valid))::int AS "bothFalse",
-                 (count(*) FILTER (WHERE final_valid AND NOT exec_valid))::int AS "firstTrueSecondFalse",
-                 (count(*) FILTER (WHERE NOT final_valid AND exec_valid))::int AS "firstFalseSecondTrue",
-                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NOT NULL))::int AS n,
-                 (count(*) FILTER (WHERE final_valid IS NOT NULL AND exec_valid IS NULL))::int AS "notRun"
-          FROM f GROUP BY 1
-        ) e) AS execution,
-       (SELECT json_agg(r) FROM (
-          SELECT m.key,
-                 (count(*) FILTER (WHERE t.flagged AND t.tagged))::int AS "truePositives",
-                 (count(*) FILTER (WHERE t.flagged AND NOT t.tagged))::int AS "falsePositives",
-                 (count(*) FILTER (WHERE t.tagged AND NOT t.flagged))::int AS "falseNegatives"
-          FROM mapping m
-          LEFT JOIN LATERAL (
-            SELECT EXISTS (SELECT 1 FROM unnest(j.critic_failed_rules) AS failed WHERE lower(failed) = lower(m.rule)) AS flagged,
-                   m.key = ANY(j.final_categories) AS tagged
-            FROM judged j
-          ) t ON true
-          GROUP BY m.key
-        ) r) AS rules,
        (SELECT json_agg(u) FROM (
-          SELECT user_id AS "userId", count(*)::int AS items,
+          SELECT user_id COLLATE "C" AS "userId", count(*)::int AS items,
                  percentile_cont(0.5) WITHIN GROUP (ORDER BY active_ms) AS "medianActiveMs",
                  sum(active_ms)::float8 AS "totalActiveMs",
-                 (count(*) FILTER (WHERE active_ms < $4))::int AS "fastDecisions",
+                 (count(*) FILTER (WHERE active_ms < $2))::int AS "fastDecisions",
                  count(DISTINCT updated_at::date)::int AS days,
                  count(final_valid)::int AS resolved,
                  (count(*) FILTER (WHERE valid = final_valid))::int AS "agreeingWithFinal"
-          FROM labels GROUP BY user_id
+          FROM labels GROUP BY 1
         ) u) AS annotators,
        (SELECT json_agg(p) FROM pairs p) AS pairs`,
     campaignId,
-    mapping.map((entry) => entry.key),
-    mapping.map((entry) => entry.criticRule),
     FAST_DECISION_MS,
   );
-  return {
-    splits: row.splits ?? [],
-    critic: row.critic ?? [],
-    execution: row.execution ?? [],
-    rules: row.rules ?? [],
-    annotators: row.annotators ?? [],
-    pairs: row.pairs ?? [],
-  };
+  return { annotators: row.annotators ?? [], pairs: row.pairs ?? [] };
 }
 
 /** What one count of a campaign holds: the counts, its blind labels' groups, and the snapshot they are of. */
@@ -251,37 +288,89 @@ type CountedAgreement = z.output<typeof storedCountSchema>;
 /**
  * Whether the campaign changed since a count: a row of its change log (one per transaction that
  * changed what its agreement counts, migration 20261202060809) that the count's snapshot did not see.
- * Storing a count deletes the rows it saw, so the first row found answers.
+ * Every transaction below the snapshot's xmin had ended when it was taken, so it saw them: only the
+ * rows from xmin on are read (one range of the log's key), not the rows a count is still to delete
+ * (a 300,000-row log took 140 ms to read whole).
  */
 async function isBehind(campaignId: string, snapshot: string): Promise<boolean> {
   const [row] = await prisma().$queryRaw<{ behind: boolean }[]>`
     SELECT EXISTS (
       SELECT 1 FROM "CampaignChange"
-      WHERE "campaignId" = ${campaignId} AND NOT pg_visible_in_snapshot(txid::text::xid8, ${snapshot}::pg_snapshot)
+      WHERE "campaignId" = ${campaignId}
+        AND txid >= pg_snapshot_xmin(${snapshot}::pg_snapshot)::text::bigint
+        AND NOT pg_visible_in_snapshot(txid::text::xid8, ${snapshot}::pg_snapshot)
     ) AS behind`;
   return row.behind;
 }
 
+/** Counts one process runs at once: each holds up to three of the client's ten connections. */
+const COUNTS_AT_ONCE = 2;
+let countsRunning = 0;
+const countsWaiting: (() => void)[] = [];
+
 /**
- * Counts a campaign's agreement and keeps the count. One repeatable-read transaction, so the counts
- * and the snapshot they are stored with agree: a write that commits meanwhile leaves a change the
- * snapshot did not see, and the next read counts again.
+ * Runs `count` once fewer than COUNTS_AT_ONCE counts are running. A count's first transaction waits
+ * for two more connections; without a limit, counts of many campaigns at once could hold every
+ * connection while each waits for more.
+ */
+async function inCountSlot<T>(count: () => Promise<T>): Promise<T> {
+  if (countsRunning >= COUNTS_AT_ONCE) await new Promise<void>((resolve) => countsWaiting.push(resolve));
+  else countsRunning++;
+  try {
+    return await count();
+  } finally {
+    // A waiting count takes over the slot; only when none waits is it freed.
+    const next = countsWaiting.shift();
+    if (next) next();
+    else countsRunning--;
+  }
+}
+
+/**
+ * Runs `read` in a repeatable-read transaction of its own connection that sees exactly the snapshot
+ * `exported` (pg_export_snapshot of a transaction still open): a part of a count, side by side with
+ * the others, counting the same rows.
+ */
+function inSnapshot<T>(exported: string, read: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return prisma().$transaction(async (tx) => {
+    // Before the transaction's first query, as PostgreSQL requires; the id is PostgreSQL's own text.
+    await tx.$executeRawUnsafe(`SET TRANSACTION SNAPSHOT '${exported.replaceAll("'", "''")}'`);
+    for (const setting of COUNT_SETTINGS) await tx.$executeRawUnsafe(setting);
+    return read(tx);
+  }, COUNT_TRANSACTION);
+}
+
+/**
+ * Counts a campaign's agreement and keeps the count. Repeatable-read transactions that share one
+ * snapshot, so the counts and the snapshot they are stored with agree: a write that commits meanwhile
+ * leaves a change the snapshot did not see, and the next read counts again. The first transaction
+ * exports its snapshot and counts the items and blind labels; two more, on their own connections,
+ * import it and count the labels and the signals at the same time (each part is one statement, and
+ * the machine's other cores were idle while they ran one after another).
  */
 async function countAgreement(campaignId: string): Promise<CountedAgreement> {
   const started = performance.now();
   const counted = await prisma().$transaction(async (tx) => {
-    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${AGREEMENT_WORK_MEM}'`);
-    // The transaction's first query: repeatable read takes its snapshot here and keeps it.
-    const [{ snapshot }] = await tx.$queryRaw<{ snapshot: string }[]>`SELECT pg_current_snapshot()::text AS snapshot`;
+    for (const setting of COUNT_SETTINGS) await tx.$executeRawUnsafe(setting);
+    // The transaction's first query: repeatable read takes its snapshot here and keeps it, and the
+    // other parts import it while this transaction is still open.
+    const [{ snapshot, exported }] = await tx.$queryRaw<{ snapshot: string; exported: string }[]>`
+      SELECT pg_current_snapshot()::text AS snapshot, pg_export_snapshot() AS exported`;
+    const labelCounts = inSnapshot(exported, (other) => queryLabelCounts(other, campaignId));
+    const signalCounts = inSnapshot(exported, (other) => countSignalTrust(other, campaignId));
+    // Both are awaited below; until then a failure of one must not go unhandled.
+    labelCounts.catch(() => undefined);
+    signalCounts.catch(() => undefined);
     const categories = await tx.errorCategory.findMany({
       where: { campaignId },
       orderBy: { position: "asc" },
       select: { key: true, criticRule: true },
     });
     const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
-    const counts = await queryAgreementCounts(tx, campaignId, mapping);
+    const itemCounts = await queryItemCounts(tx, campaignId, mapping);
     const blindGroups = await tx.$queryRawUnsafe<BlindGroupRow[]>(BLIND_GROUPS_SQL, campaignId);
-    const signals = await countSignalTrust(tx, campaignId);
+    const [{ annotators, pairs }, signals] = await Promise.all([labelCounts, signalCounts]);
+    const counts = { ...itemCounts, annotators, pairs };
     const countMs = Math.round(performance.now() - started);
     return { snapshot, countedAt: new Date(), countMs, mapping, counts, blindGroups, signals };
   }, COUNT_TRANSACTION);
@@ -308,7 +397,7 @@ const countsUnderWay = new Map<string, Promise<CountedAgreement>>();
 function countOnce(campaignId: string): Promise<CountedAgreement> {
   const underWay = countsUnderWay.get(campaignId);
   if (underWay) return underWay;
-  const counting = countAgreement(campaignId).finally(() => countsUnderWay.delete(campaignId));
+  const counting = inCountSlot(() => countAgreement(campaignId)).finally(() => countsUnderWay.delete(campaignId));
   countsUnderWay.set(campaignId, counting);
   return counting;
 }
@@ -358,22 +447,51 @@ export function recountGapMs(countMs: number): number {
 /** Background counts waiting for their gap to pass, by campaign: one per campaign in this process. */
 const countsScheduled = new Map<string, NodeJS.Timeout>();
 
+/** Campaigns whose log is looked at again when the count under way ends: one look per campaign. */
+const checksAfterCount = new Set<string>();
+
+function logCountFailure(campaignId: string, error: unknown): void {
+  console.error(`verity: counting the agreement of campaign ${campaignId} failed:`, error);
+}
+
 /**
- * Counts a campaign in the background once `inMs` has passed (at once when it has), unless a count is
- * already under way or scheduled: every page view that finds the count behind leaves one coming, so
- * the change log is counted and emptied even if nobody opens the page again.
+ * Counts a campaign in the background once `inMs` has passed (at once when it has), unless one is
+ * already scheduled: every page view that finds the count behind leaves one coming, so the change log
+ * is counted and emptied even if nobody opens the page again. A count already under way may have
+ * taken its snapshot before the change the view found; when it ends, the log is looked at again and
+ * what it did not see is counted in turn, spaced by its gap.
  */
 function countInBackground(campaignId: string, inMs: number): void {
-  if (countsUnderWay.has(campaignId) || countsScheduled.has(campaignId)) return;
+  if (countsScheduled.has(campaignId)) return;
+  if (countsUnderWay.has(campaignId)) return checkAfterCount(campaignId);
   const start = () => {
     countsScheduled.delete(campaignId);
-    countOnce(campaignId).catch((error: unknown) =>
-      console.error(`verity: counting the agreement of campaign ${campaignId} failed:`, error),
-    );
+    if (countsUnderWay.has(campaignId)) return checkAfterCount(campaignId);
+    countOnce(campaignId).catch((error: unknown) => logCountFailure(campaignId, error));
   };
   if (inMs <= 0) return start();
   // Unreferenced: a waiting count never keeps a CLI or test process alive.
   countsScheduled.set(campaignId, setTimeout(start, inMs).unref());
+}
+
+/** Once the count under way ends, schedules the next if the log still holds changes it did not see. */
+function checkAfterCount(campaignId: string): void {
+  const underWay = countsUnderWay.get(campaignId);
+  if (!underWay || checksAfterCount.has(campaignId)) return;
+  checksAfterCount.add(campaignId);
+  underWay
+    .catch(() => undefined)
+    .then(async () => {
+      checksAfterCount.delete(campaignId);
+      const { kept, behind } = await keptCount(campaignId);
+      if (behind) countInBackground(campaignId, kept ? nextCountInMs(kept) : 0);
+    })
+    .catch((error: unknown) => logCountFailure(campaignId, error));
+}
+
+/** How long until a slow count's gap has passed (at most 0 when it has). */
+function nextCountInMs(kept: CountedAgreement): number {
+  return kept.countedAt.getTime() + recountGapMs(kept.countMs) - Date.now();
 }
 
 /**
@@ -395,7 +513,7 @@ export async function readCampaignAgreement({ actor, campaignId }: { actor: Acto
   else {
     counted = kept;
     changedSince = true;
-    countInBackground(campaignId, kept.countedAt.getTime() + recountGapMs(kept.countMs) - Date.now());
+    countInBackground(campaignId, nextCountInMs(kept));
   }
   return { ...(await agreementFigures(campaign, counted)), countedAt: counted.countedAt.toISOString(), changedSince };
 }

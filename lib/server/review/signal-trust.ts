@@ -15,50 +15,52 @@ import { finalLabelsOf } from "./final-labels";
  * verdict on its record. Part of the kept agreement count (agreement.ts), which guards its readers.
  * A record's newest mutation score and whether any solution passed are joined once for all the
  * items (no solution run: unsolved is unknown), not looked up item by item: at 100k records the
- * per-item lookups were a third of the statement (docs/benchmarks.md).
+ * per-item lookups were a third of the statement (docs/benchmarks.md). The items are then grouped by
+ * everything a signal reads (a few hundred kinds at 100,000 items), and the signals are unpivoted
+ * from the kinds, each weighing its count, instead of from every item. The relation is read whole
+ * and its final-label filter applied to the kinds, so the planner sees a campaign's worth of rows
+ * and hashes the records once rather than looking each up.
  */
 export async function countSignalTrust(tx: Prisma.TransactionClient, campaignId: string): Promise<SignalCountRow[]> {
   return tx.$queryRawUnsafe<SignalCountRow[]>(
-    `WITH f AS MATERIALIZED (
-       SELECT record_id, language, final_valid, critic_pass, critic_failed_rules, exec_valid
-       FROM ${finalLabelsOf("ARRAY[$1]::text[]")} WHERE final_valid IS NOT NULL
+    `WITH kinds AS MATERIALIZED (
+       SELECT f.language, f.final_valid, f.critic_pass, f.critic_failed_rules AS failed_rules, f.exec_valid, r.flaky,
+              latest_mutation.score < $2 AS weak, solved.unsolved, count(*)::int AS items
+       FROM ${finalLabelsOf("ARRAY[$1]::text[]")} f
+       JOIN "Record" r ON r.id = f.record_id
+       LEFT JOIN (
+         SELECT DISTINCT ON (m."recordId") m."recordId", m.score FROM "MutationAnalysis" m
+         WHERE m."recordId" IN (SELECT i."recordId" FROM "CampaignItem" i WHERE i."campaignId" = $1)
+         ORDER BY m."recordId", m."createdAt" DESC, m.id DESC
+       ) latest_mutation ON latest_mutation."recordId" = f.record_id
+       LEFT JOIN (
+         SELECT s."recordId", NOT bool_or(s.passed) AS unsolved FROM "Solution" s
+         WHERE s.passed IS NOT NULL AND s."recordId" IN (SELECT i."recordId" FROM "CampaignItem" i WHERE i."campaignId" = $1)
+         GROUP BY 1
+       ) solved ON solved."recordId" = f.record_id
+       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
      ),
-     latest_mutation AS (
-       SELECT DISTINCT ON (m."recordId") m."recordId", m.score FROM "MutationAnalysis" m
-       WHERE m."recordId" IN (SELECT record_id FROM f)
-       ORDER BY m."recordId", m."createdAt" DESC, m.id DESC
-     ),
-     solved AS (
-       SELECT s."recordId", NOT bool_or(s.passed) AS unsolved FROM "Solution" s
-       WHERE s.passed IS NOT NULL AND s."recordId" IN (SELECT record_id FROM f)
-       GROUP BY 1
-     ),
-     e AS (
-       SELECT f.*, r.flaky, lm.score AS mutation_score, so.unsolved
-       FROM f JOIN "Record" r ON r.id = f.record_id
-       LEFT JOIN latest_mutation lm ON lm."recordId" = f.record_id
-       LEFT JOIN solved so ON so."recordId" = f.record_id
-     ),
-     rules AS (SELECT DISTINCT lower(rule) AS rule FROM f CROSS JOIN unnest(f.critic_failed_rules) AS rule),
+     judged AS (SELECT * FROM kinds WHERE final_valid IS NOT NULL),
+     rules AS (SELECT DISTINCT lower(rule) AS rule FROM judged CROSS JOIN unnest(judged.failed_rules) AS rule),
      signals AS (
-       SELECT e.language, e.final_valid, v.signal, v.flagged
-       FROM e CROSS JOIN LATERAL (VALUES
-         ('critic', NOT e.critic_pass),
-         ('execution', NOT e.exec_valid),
-         ('flaky', e.flaky),
-         ('weak-tests', e.mutation_score < $2),
-         ('unsolved', e.unsolved)
+       SELECT j.language, j.final_valid, v.signal, v.flagged, j.items
+       FROM judged j CROSS JOIN LATERAL (VALUES
+         ('critic', NOT j.critic_pass),
+         ('execution', NOT j.exec_valid),
+         ('flaky', j.flaky),
+         ('weak-tests', j.weak),
+         ('unsolved', j.unsolved)
        ) AS v(signal, flagged)
        UNION ALL
-       SELECT e.language, e.final_valid, 'rule:' || rules.rule,
-              EXISTS (SELECT 1 FROM unnest(e.critic_failed_rules) AS failed WHERE lower(failed) = rules.rule)
-       FROM e CROSS JOIN rules WHERE e.critic_pass IS NOT NULL
+       SELECT j.language, j.final_valid, 'rule:' || rules.rule,
+              EXISTS (SELECT 1 FROM unnest(j.failed_rules) AS failed WHERE lower(failed) = rules.rule), j.items
+       FROM judged j CROSS JOIN rules WHERE j.critic_pass IS NOT NULL
      )
      SELECT signal, language,
-            (count(*) FILTER (WHERE flagged AND NOT final_valid))::int AS "truePositives",
-            (count(*) FILTER (WHERE flagged AND final_valid))::int AS "falsePositives",
-            (count(*) FILTER (WHERE NOT flagged AND NOT final_valid))::int AS "falseNegatives",
-            (count(*) FILTER (WHERE NOT flagged AND final_valid))::int AS "trueNegatives"
+            coalesce(sum(items) FILTER (WHERE flagged AND NOT final_valid), 0)::int AS "truePositives",
+            coalesce(sum(items) FILTER (WHERE flagged AND final_valid), 0)::int AS "falsePositives",
+            coalesce(sum(items) FILTER (WHERE NOT flagged AND NOT final_valid), 0)::int AS "falseNegatives",
+            coalesce(sum(items) FILTER (WHERE NOT flagged AND final_valid), 0)::int AS "trueNegatives"
      FROM signals WHERE flagged IS NOT NULL
      GROUP BY signal, language`,
     campaignId,
