@@ -44,13 +44,19 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
   return (
     <div className="space-y-1">
       <p>
-        <Badge tone={mutation.score !== null && mutation.score < 0.5 ? "amber" : "green"}>
+        <Badge tone={mutation.realScore !== null && mutation.realScore < 0.5 ? "amber" : "green"}>
           {percent(mutation.score)}
         </Badge>{" "}
         {mutation.killed} of {countOf(mutation.viable, "mutant")} rejected · demo {percent(mutation.byTest.demo.score)},
         full {percent(mutation.byTest.full.score)}
         {mutation.stillborn > 0 ? ` · ${mutation.stillborn} stillborn (not counted)` : ""}
       </p>
+      {mutation.likelyEquivalent > 0 ? (
+        <p data-testid="likely-equivalent">
+          {countOf(mutation.likelyEquivalent, "survivor")} likely equivalent to the solution: over the real survivors
+          the score is {percent(mutation.realScore)}, which is what the weak-tests filter reads.
+        </p>
+      ) : null}
       {survivor ? (
         <div data-testid="strongest-survivor">
           <p>
@@ -61,6 +67,9 @@ function TestStrength({ mutation }: { mutation: MutationEvidence }) {
             <span className="block text-red-700">- {survivor.before}</span>
             <span className="block text-emerald-700">+ {survivor.after}</span>
           </pre>
+          {survivor.equivalentReason ? (
+            <p className="text-xs text-slate-500">Likely equivalent: {survivor.equivalentReason}.</p>
+          ) : null}
           {mutation.survivors.length > 1 ? (
             <p className="text-xs text-slate-500">{mutation.survivors.length - 1} more surviving.</p>
           ) : null}

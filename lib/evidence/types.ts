@@ -29,6 +29,8 @@ const survivingMutantSchema = z.object({
   after: z.string(),
   /** The tests that PASSED against this mutant (it survived them). */
   acceptedBy: z.array(z.enum(EVIDENCE_TESTS)).min(1),
+  /** Why it is likely equivalent to the solution, so no test could reject it; null: a real survivor. */
+  equivalentReason: z.string().nullable(),
 });
 export type SurvivingMutant = z.infer<typeof survivingMutantSchema>;
 
@@ -45,6 +47,13 @@ const mutationEvidenceSchema = z.object({
   /** Mutants generated (up to the requested number; a short solution may allow fewer). */
   generated: z.number().int().nonnegative(),
   byTest: z.object({ demo: testStrengthSchema, full: testStrengthSchema }),
+  /** Survivors likely equivalent to the solution (each says why among the survivors). */
+  likelyEquivalent: z.number().int().nonnegative(),
+  /**
+   * killed ÷ (viable − likely equivalent): the score over real survivors, which the weak-tests filter
+   * and the suspicion order read; null when nothing is left to count.
+   */
+  realScore: z.number().min(0).max(1).nullable(),
   /** Surviving mutants, strongest first: accepted by the full test before those only the demo accepts. */
   survivors: z.array(survivingMutantSchema),
   /** Why no score could be measured (e.g. the canonical solution fails its own tests); null when measured. */
@@ -92,12 +101,16 @@ export type RecordEvidence = z.infer<typeof recordEvidenceSchema>;
 export const NO_EVIDENCE: RecordEvidence = { mutation: null, flaky: null, solvers: null };
 
 /**
- * The surviving mutant to show first: one the full test accepts (the private test should be the
- * stronger one), and among those one the demo accepts too; ties keep the stored (generation) order.
+ * The surviving mutant to show first: a real one before a likely-equivalent one, then one the full
+ * test accepts (the private test should be the stronger one), and among those one the demo accepts
+ * too; ties keep the stored (generation) order.
  */
 export function strongestSurvivor(survivors: readonly SurvivingMutant[]): SurvivingMutant | null {
+  // A real survivor says something about the tests; a likely-equivalent one only about the mutant.
   const rank = (mutant: SurvivingMutant) =>
-    (mutant.acceptedBy.includes("full") ? 2 : 0) + (mutant.acceptedBy.includes("demo") ? 1 : 0);
+    (mutant.equivalentReason === null ? 4 : 0) +
+    (mutant.acceptedBy.includes("full") ? 2 : 0) +
+    (mutant.acceptedBy.includes("demo") ? 1 : 0);
   let best: SurvivingMutant | null = null;
   for (const mutant of survivors) if (!best || rank(mutant) > rank(best)) best = mutant;
   return best;

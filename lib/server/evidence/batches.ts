@@ -1,5 +1,6 @@
 import "server-only";
 
+import { scoreOverRealSurvivors } from "@/lib/evidence/mutation/equivalence";
 import type { RunSettings } from "@/lib/server/environments/run-settings";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -251,6 +252,8 @@ export type StoredMutant = {
   isSwitched?: boolean;
   /** Why a mutant of a language that switches was compiled on its own instead. */
   aloneReason?: string | null;
+  /** Why a survivor is likely equivalent to the solution (null: a real survivor, or not a survivor). */
+  equivalentReason?: string | null;
 };
 
 export type MutationResult = {
@@ -263,6 +266,8 @@ export type MutationResult = {
   stillborn: number;
   /** Mutants whose time-out a busy machine could explain (0 when left out). */
   inconclusive?: number;
+  /** Survivors likely equivalent to the solution (0 when left out). */
+  likelyEquivalent?: number;
   score: number | null;
   notApplicable: string | null;
   mutants: StoredMutant[];
@@ -313,8 +318,11 @@ export async function writeMutationAnalysis({
     await tx.mutationAnalysis.create({
       data: { ...counts, recordId, batchId, createdById: personIdOf(actor), mutants: { create: mutants } },
     });
-    // The mutation score alone: the SQL rules on "Record" (prisma/sql/triggers/Record.*) watch other columns.
-    await tx.record.update({ where: { id: recordId }, data: { mutationScore: counts.score } });
+    // The record's score counts real survivors only: what the weak-tests filter and the suspicion order
+    // read. The SQL rules on "Record" (prisma/sql/triggers/Record.*) keep the evidence counts from it.
+    const mutationScore =
+      counts.score === null ? null : scoreOverRealSurvivors(counts.killed, counts.viable, counts.likelyEquivalent ?? 0);
+    await tx.record.update({ where: { id: recordId }, data: { mutationScore } });
     if (batchId) await countTask(tx, batchId, isErrored);
   });
 }
@@ -491,7 +499,8 @@ export async function summarizeEvidenceBatch({
         stillborn: number;
       }[]
     >`SELECT r.language, COUNT(*)::int AS records, COUNT(a.score)::int AS measured, SUM(a.score)::float8 AS "scoreSum",
-             COUNT(*) FILTER (WHERE a.score < ${weakBelow})::int AS weak, SUM(a.generated)::int AS mutants,
+             COUNT(*) FILTER (WHERE a.killed::float8 / NULLIF(a.viable - a."likelyEquivalent", 0) < ${weakBelow})::int AS weak,
+             SUM(a.generated)::int AS mutants,
              SUM(a.viable)::int AS viable, SUM(a.killed)::int AS killed, SUM(a.stillborn)::int AS stillborn
         FROM "MutationAnalysis" a JOIN "Record" r ON r.id = a."recordId"
        WHERE a."batchId" = ${batchId} GROUP BY r.language`,

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { scoreOverRealSurvivors } from "@/lib/evidence/mutation/equivalence";
 import { type MutationEvidence, NO_EVIDENCE, type RecordEvidence, type SurvivingMutant } from "@/lib/evidence/types";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
@@ -20,6 +21,7 @@ type AnalysisRow = {
   demoKilled: number;
   fullKilled: number;
   stillborn: number;
+  likelyEquivalent: number;
   score: number | null;
   notApplicable: string | null;
   createdAt: Date;
@@ -34,6 +36,7 @@ type AnalysisRow = {
     after: string;
     demoOutcome: string | null;
     fullOutcome: string | null;
+    equivalentReason: string | null;
   }[];
 };
 
@@ -71,6 +74,7 @@ function toMutationEvidence(row: AnalysisRow): MutationEvidence {
     replacement: mutant.replacement,
     before: mutant.before,
     after: mutant.after,
+    equivalentReason: mutant.equivalentReason,
     acceptedBy: [
       ...(mutant.demoOutcome === "PASSED" ? (["demo"] as const) : []),
       ...(mutant.fullOutcome === "PASSED" ? (["full"] as const) : []),
@@ -84,6 +88,8 @@ function toMutationEvidence(row: AnalysisRow): MutationEvidence {
     killed: row.killed,
     stillborn: row.stillborn,
     generated: row.generated,
+    likelyEquivalent: row.likelyEquivalent,
+    realScore: row.score === null ? null : scoreOverRealSurvivors(row.killed, row.viable, row.likelyEquivalent),
     byTest: {
       demo: { killed: row.demoKilled, score: ratio(row.demoKilled, row.viable) },
       full: { killed: row.fullKilled, score: ratio(row.fullKilled, row.viable) },
@@ -126,6 +132,7 @@ export async function evidenceOfRecords({
         demoKilled: true,
         fullKilled: true,
         stillborn: true,
+        likelyEquivalent: true,
         score: true,
         notApplicable: true,
         createdAt: true,
@@ -142,6 +149,7 @@ export async function evidenceOfRecords({
             after: true,
             demoOutcome: true,
             fullOutcome: true,
+            equivalentReason: true,
           },
         },
       },

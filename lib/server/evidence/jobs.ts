@@ -9,6 +9,9 @@ import {
 } from "@/lib/evidence/mutation";
 import type { Mutant } from "@/lib/evidence/mutation/mutate";
 import { isSwitchingLanguage, MUTANT_VARIABLE, mutantSchema, refusedSwitches } from "@/lib/evidence/mutation/schemata";
+import { equivalentByText } from "@/lib/evidence/mutation/equivalence";
+import type { LocalBackend } from "@/lib/server/sandbox/local";
+import { spliceCpp } from "@/lib/server/sandbox/recipes/cpp";
 import { flakyVerdict } from "@/lib/evidence/flaky";
 import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
@@ -17,6 +20,7 @@ import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import {
   type RunOptions,
   type RunRequest,
+  getSandboxRouter,
   runInSandbox,
   runSwitchedInSandbox,
   SandboxError,
@@ -184,15 +188,76 @@ function runnerFor(record: RecordCode, isAlone: boolean, runFunction: RunFunctio
       : runSteadily({ language, solution, test, ...record.settings }, runFunction);
 }
 
-/** How a record's mutants run: each as a program of its own, or (where a language allows) switched. */
-export type MutantWays = { run: RunFunction; runSwitched: SwitchFunction | null };
+/**
+ * How a record's mutants run: each as a program of its own, or (where a language allows) switched;
+ * and how survivors are compared compiled (null: not compared).
+ */
+export type MutantWays = { run: RunFunction; runSwitched: SwitchFunction | null; compileAlike?: CompileAlike | null };
+/** The positions of the mutants whose optimised C++ compiles to the same code as the solution's. */
+type CompileAlike = (solution: string, test: string, mutants: readonly Mutant[]) => Promise<Set<number>>;
 export type SwitchFunction = (
   request: RunRequest,
   variables: readonly Readonly<Record<string, string>>[],
   options?: RunOptions,
 ) => Promise<SwitchedRun | null>;
 
-const SANDBOX_WAYS: MutantWays = { run: runInSandbox, runSwitched: runSwitchedInSandbox };
+// Each program compiled to assembly at -O2 without its file name, then compared with the solution's.
+const COMPILE_ALIKE_SCRIPT =
+  'asm() { g++ -O2 -S -o "$1.s" "$1" 2>/dev/null && grep -v \'^[[:space:]]*[.]\\(file\\|ident\\)\' "$1.s" > "$1.t"; }; ' +
+  'asm original.cpp || exit 0; for m in mutant-*.cpp; do asm "$m" && cmp -s original.cpp.t "$m.t" && echo "${m%.cpp}"; done; exit 0';
+
+/**
+ * "The compiled program is identical" (trivial compiler equivalence): C++ survivors compiled with
+ * the optimiser, in the sandbox, against the solution; a mutant the compiler turns into the very
+ * same code cannot be killed by any test.
+ */
+export const compileAlikeOn =
+  (backend: () => Pick<LocalBackend, "runCommand">): CompileAlike =>
+  async (solution, test, mutants) => {
+    if (mutants.length === 0) return new Set();
+    const files = [
+      { path: "original.cpp", content: spliceCpp(solution, test) },
+      ...mutants.map((mutant) => ({ path: `mutant-${mutant.position}.cpp`, content: spliceCpp(mutant.source, test) })),
+    ];
+    const result = await backend().runCommand(["sh", "-c", COMPILE_ALIKE_SCRIPT], {
+      files,
+      timeoutMs: 60_000,
+    });
+    const alike = result.stdout.split("\n").map((line) => /^mutant-(\d+)$/.exec(line.trim())?.[1]);
+    return new Set(alike.filter((position) => position !== undefined).map(Number));
+  };
+
+const SANDBOX_WAYS: MutantWays = {
+  run: runInSandbox,
+  runSwitched: runSwitchedInSandbox,
+  compileAlike: compileAlikeOn(() => getSandboxRouter().local),
+};
+
+/**
+ * Why each survivor is likely equivalent to the solution: by its text (equivalence.ts), else, in C++,
+ * because it compiles to the solution's code. Survivors with no reason are real.
+ */
+async function equivalentSurvivors(
+  record: RecordCode,
+  survivors: readonly Mutant[],
+  compileAlike: CompileAlike | null | undefined,
+): Promise<Map<number, string>> {
+  const language = parseLanguage(record.language);
+  const reasons = new Map<number, string>();
+  for (const mutant of survivors) {
+    const reason = equivalentByText(record.canonicalSolution, language, mutant);
+    if (reason) reasons.set(mutant.position, reason);
+  }
+  const toCompile = survivors.filter((mutant) => !reasons.has(mutant.position));
+  if (language === "cpp" && compileAlike && toCompile.length > 0) {
+    const alike = await compileAlike(record.canonicalSolution, record.demoTestFunc, toCompile).catch(
+      () => new Set<number>(),
+    );
+    for (const position of alike)
+      reasons.set(position, "optimised, it compiles to exactly the solution's code: no test can tell them apart");
+  }
+  return reasons;
+}
 // A compiler that refuses a switch names its line; after this many rounds the rest go on their own.
 const SWITCH_ROUNDS = 4;
 
@@ -317,8 +382,12 @@ export async function analyseMutants(
   const summary = summarizeMutants(
     stored.map((mutant) => ({ demoOutcome: mutant.demoOutcome!, fullOutcome: mutant.fullOutcome })),
   );
+  const survivors = mutants.filter((_, index) => stored[index].status === "SURVIVED");
+  const equivalent = await equivalentSurvivors(record, survivors, ways.compileAlike);
+  for (const mutant of stored) mutant.equivalentReason = equivalent.get(mutant.position) ?? null;
   return {
     ...summary,
+    likelyEquivalent: equivalent.size,
     requested,
     mutants: stored,
     notApplicable: mutants.length === 0 ? "the operators found nothing to change in the solution" : null,

@@ -13,7 +13,7 @@ import { createLocalBackend } from "@/lib/server/sandbox/local";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import type { MutationResult } from "./batches";
-import { analyseMutants, type SwitchFunction } from "./jobs";
+import { analyseMutants, compileAlikeOn, type SwitchFunction } from "./jobs";
 
 const backend = createLocalBackend({ isUnsafe: false, concurrency: 2, memoryLimitMb: 1024, workDir: null });
 const status = await backend.isolation();
@@ -254,4 +254,43 @@ describe.concurrent("mutation score in the sandbox", () => {
       900_000,
     );
   }
+});
+
+describe("likely-equivalent survivors in the sandbox", () => {
+  const toolchain = toolchains.get("cpp");
+  const whyNot = status.problem ?? (toolchain?.isFound ? null : "toolchain missing (g++)");
+  it.skipIf(skipWithoutSandbox(whyNot, "cpp"))(
+    "a C++ change the optimiser compiles away survives as likely equivalent, apart from the real survivors",
+    async () => {
+      // `spare` is never read: changing its value changes nothing the compiled program does.
+      const solution = "int add(int a, int b) {\n    int spare = 7;\n    (void)spare;\n    return a + b;\n}\n";
+      const test = "#include <cassert>\nint main() {\n    assert(add(1, 2) == 3);\n    return 0;\n}\n";
+      const result = await analyseMutants(
+        {
+          id: 0,
+          language: "cpp",
+          canonicalSolution: solution,
+          demoTestFunc: test,
+          fullTestFunc: test,
+          executableValid: true,
+        },
+        8,
+        { run, runSwitched, compileAlike: compileAlikeOn(() => backend) },
+      );
+      const detail = JSON.stringify(
+        result.mutants.map((mutant) => [mutant.after, mutant.status, mutant.equivalentReason]),
+      );
+      const spare = result.mutants.filter((mutant) => mutant.after.startsWith("int spare"));
+      expect(spare.length, detail).toBeGreaterThan(0);
+      for (const mutant of spare) {
+        expect(mutant.status, detail).toBe("SURVIVED");
+        expect(mutant.equivalentReason, detail).toMatch(/compiles to exactly the solution's code/);
+      }
+      // The killed ones are not marked, and every survivor here is an equivalent one.
+      for (const mutant of result.mutants.filter((each) => each.status === "KILLED"))
+        expect(mutant.equivalentReason).toBeNull();
+      expect(result.likelyEquivalent, detail).toBe(result.viable - result.killed);
+    },
+    300_000,
+  );
 });

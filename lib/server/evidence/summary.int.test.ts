@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 
 import { prisma } from "@/lib/server/db/client";
+import { listRecords } from "@/lib/server/records/records";
 import { importRecords } from "@/lib/server/imports/imports";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
@@ -99,5 +100,53 @@ describe("evidence batch summary", () => {
       stable: 1,
     });
     expect(found.meanScore).toBeCloseTo(2 / 3, 10);
+  });
+
+  it("counts a record weak by its real survivors: likely-equivalent ones are out of its score, its filter and the summary", async () => {
+    const admin = await makeUser("ADMIN");
+    const datasetName = uniqueName("eveq");
+    const seed = datasetName.replaceAll("-", "_");
+    await importRecords({
+      actor: admin,
+      datasetName,
+      source: chunks(toJsonl([makeRecord(`${seed}_a`), makeRecord(`${seed}_b`)])),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const [a, b] = await prisma().record.findMany({
+      where: { dataset: { name: datasetName } },
+      orderBy: { line: "asc" },
+      select: { id: true },
+    });
+    const batch = await openEvidenceBatch({ actor: admin, datasetName, mutants: 4, repeat: 0 });
+    // Both kill 1 of 4 viable mutants (0.25); in the first, 2 of the 3 survivors are likely equivalent.
+    await writeMutationAnalysis({
+      actor: admin,
+      batchId: batch.batchId,
+      recordId: a.id,
+      result: { ...analysis({ generated: 4, viable: 4, killed: 1 }), likelyEquivalent: 2 },
+    });
+    await writeMutationAnalysis({
+      actor: admin,
+      batchId: batch.batchId,
+      recordId: b.id,
+      result: analysis({ generated: 4, viable: 4, killed: 1 }),
+    });
+    const scores = await prisma().record.findMany({
+      where: { id: { in: [a.id, b.id] } },
+      orderBy: { line: "asc" },
+      select: { mutationScore: true },
+    });
+    expect(scores.map((row) => row.mutationScore)).toEqual([0.5, 0.25]);
+    const { records } = await listRecords({
+      actor: admin,
+      datasetName,
+      filters: { evidence: "weak_tests", weakBelow: 0.5 },
+      limit: 10,
+    });
+    expect(records.map((record) => record.id)).toEqual([b.id]);
+    expect(await summarizeEvidenceBatch({ actor: admin, batchId: batch.batchId, weakBelow: 0.5 })).toMatchObject({
+      weak: 1,
+    });
   });
 });

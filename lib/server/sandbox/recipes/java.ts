@@ -78,11 +78,13 @@ export function checkJUnitSummary(run: StepOutcome): Outcome {
 }
 
 /**
- * A switched program's runs on the JVM share a class-data archive: the first run writes the classes it
+ * A switched Java program's runs share a class-data archive: the first run writes the classes it
  * loaded from jars (JUnit's launcher and engines, the libraries) and the others map it, a third less
  * CPU per start. A missing or unusable archive only means a slower start; CDS's own log stays off.
+ * (Not for Kotlin or Scala: their programs are class folders on the JVM's class path, and writing an
+ * archive then fails the run at exit.)
  */
-export const JVM_CLASS_ARCHIVE = {
+const JVM_CLASS_ARCHIVE = {
   first: { JDK_JAVA_OPTIONS: "-XX:ArchiveClassesAtExit=verity.jsa -Xlog:cds*=off" },
   rest: { JDK_JAVA_OPTIONS: "-XX:SharedArchiveFile=verity.jsa -Xlog:cds*=off" },
 };

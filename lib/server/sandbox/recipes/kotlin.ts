@@ -2,7 +2,6 @@ import "server-only";
 
 import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 
-import { JVM_CLASS_ARCHIVE } from "./java";
 import { simpleRecipe } from "./simple";
 
 /** Kotlin 1.9.24's compiler from Maven Central, laid out by the sandbox install as kotlinc's distribution. */
@@ -64,7 +63,6 @@ const KOTLIN_SWITCHED = {
   },
   run: { argv: ["java", "-cp", ["classes", ...KOTLIN_RUNTIME].join(":"), "VerityKotlinMainKt"] },
   files: [{ path: "VerityKotlinMain.kt", content: KOTLIN_LAUNCHER }],
-  runEnv: JVM_CLASS_ARCHIVE,
 };
 
 export const kotlinRecipe = simpleRecipe({

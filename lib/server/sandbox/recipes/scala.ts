@@ -3,7 +3,6 @@ import "server-only";
 import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 
 import { defineRecipe } from "./classify";
-import { JVM_CLASS_ARCHIVE } from "./java";
 import { concatSplice } from "./splice-helpers";
 
 /** Scala 3.3.6's compiler and libraries from Maven Central, installed by the sandbox install. */
@@ -50,7 +49,6 @@ export const scalaRecipe = defineRecipe({
   switched: {
     compile: { argv: ["sh", "-c", SCALA_BUILD_SCRIPT] },
     run: { argv: SCALA_START },
-    runEnv: JVM_CLASS_ARCHIVE,
   },
   env: {},
   toolchain: {

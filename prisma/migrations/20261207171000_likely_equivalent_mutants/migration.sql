@@ -1,0 +1,3 @@
+-- Likely-equivalent survivors, kept apart from real ones.
+ALTER TABLE "Mutant" ADD COLUMN "equivalentReason" TEXT;
+ALTER TABLE "MutationAnalysis" ADD COLUMN "likelyEquivalent" INTEGER NOT NULL DEFAULT 0;
