@@ -2,8 +2,8 @@
 // of its own against the record's mutants switched in one program per test (mutant schemata), on the
 // same records in one run. No database: the records are read from prisma/demo/demo.jsonl and run
 // through the process's sandbox as the evidence workers run them, two records at a time (the
-// batch's two workers). Per language: the time each way, its rate, the ratio, and whether every
-// mutant's outcomes came out the same both ways.
+// batch's two workers), each record both ways in turn. Per language: the time each way, its rate,
+// the ratio, and whether every mutant's outcomes came out the same both ways.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -110,18 +110,31 @@ export async function compareMutationWays({
       console.error(`  ${language}: no record's solution passes its tests; left out`);
       continue;
     }
-    const timed = async (way: Way) => {
-      const started = performance.now();
-      const results = await inPool(measurable, (record) =>
-        analyseMutants(record, mutants, {
-          run: runInSandbox,
-          runSwitched: way === "switched" ? runSwitchedInSandbox : null,
-        }),
-      );
-      return { results, seconds: (performance.now() - started) / 1000 };
-    };
-    const alone = await timed("alone");
-    const switched = await timed("switched");
+    // Both ways on each record one after the other, the order alternating from record to record, so a
+    // load that rises or falls during the run weighs on both alike. A way's time is the sum of its
+    // records' times over the two workers (its wall time had the workers been busy throughout).
+    const both = await inPool(
+      measurable.map((record, index) => ({ record, isAloneFirst: index % 2 === 0 })),
+      async ({ record, isAloneFirst }) => {
+        const timedWay = async (way: Way) => {
+          const started = performance.now();
+          const result = await analyseMutants(record, mutants, {
+            run: runInSandbox,
+            runSwitched: way === "switched" ? runSwitchedInSandbox : null,
+          });
+          return { result, seconds: (performance.now() - started) / 1000 };
+        };
+        const first = await timedWay(isAloneFirst ? "alone" : "switched");
+        const second = await timedWay(isAloneFirst ? "switched" : "alone");
+        return isAloneFirst ? { alone: first, switched: second } : { alone: second, switched: first };
+      },
+    );
+    const wayOf = (way: Way) => ({
+      results: both.map((each) => each[way].result),
+      seconds: both.reduce((sum, each) => sum + each[way].seconds, 0) / Math.min(WORKERS, both.length),
+    });
+    const alone = wayOf("alone");
+    const switched = wayOf("switched");
     const mutantRuns = alone.results.reduce((sum, result) => sum + mutantRunsOf(result), 0);
     const identical = alone.results.every(
       (result, index) => outcomesOf(result) === outcomesOf(switched.results[index]),
@@ -178,7 +191,7 @@ function writeComparison(comparison: Comparison, mutants: number, load: string):
       "",
       `\`npm run bench:mutation -- --compare\`, ${mutants} mutants a record, the demo's records whose solution passes`,
       `its tests, two at a time; load ${load}. "Alone": each mutant a program of its own (one compile per`,
-      `mutant and test); "switched": the record's mutants in one program per test (mutant schemata).`,
+      `mutant and test); "switched": the record's mutants in one program per test (mutant schemata). Each record ran both ways in turn, the order alternating, and a way's time is its records' times over the two workers.`,
       "",
       "| language | records | mutant runs | alone | runs/min | switched | runs/min | ratio | outcomes identical |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---|",

@@ -13,6 +13,8 @@
 //     --db-port N --data-dir DIR]
 //   npm run bench:mutation -- --compare [--languages cpp,java --mutants 8 --no-write --json]: mutant runs
 //     per minute each mutant alone and switched (mutant schemata), per language (mutation-compare.ts).
+//   npm run bench:mutation -- --weak-precision [--no-write --json]: the weak-tests flag's precision and
+//     recall on the demo's planted records, likely-equivalent survivors counted and apart (mutation-precision.ts).
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -48,6 +50,9 @@ const { values: options } = parseArgs({
     // Each mutant a program of its own against the mutants switched in one program, on the same
     // records (mutation-compare.ts); no database. --languages cpp,java limits it.
     compare: { type: "boolean", default: false },
+    // The weak-tests flag against the demo's planted weak tests, every survivor and real survivors
+    // only (mutation-precision.ts); no database.
+    "weak-precision": { type: "boolean", default: false },
     languages: { type: "string" },
     ...BENCH_OPTIONS,
   },
@@ -70,6 +75,17 @@ if (options.compare) {
   });
   console.error(`overall ${comparison.overall}×; outcomes identical: ${comparison.scoresIdentical}`);
   benchRun.finish(comparison);
+  process.exit(0);
+}
+
+if (options["weak-precision"]) {
+  const { measureWeakPrecision } = await import("./mutation-precision");
+  const precision = await measureWeakPrecision({ mutants: MUTANTS, isWriting: !options["no-write"], load: uptime });
+  console.error(
+    `weak-tests flag: precision ${precision.allSurvivors.precision} counting every survivor, ` +
+      `${precision.realSurvivors.precision} counting real survivors only`,
+  );
+  benchRun.finish(precision);
   process.exit(0);
 }
 

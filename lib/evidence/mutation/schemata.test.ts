@@ -42,6 +42,33 @@ describe("mutantSchema", () => {
     expect(schema.unswitched.map((mutant) => mutant.position)).toContain(position("/"));
   });
 
+  it("leaves `return 0` unswitched where the function's declared type refuses 0, and says so", () => {
+    const cases = [
+      ["go", "package main\n\nfunc Name(s string) string {\n\treturn s + s\n}\n", "string"],
+      ["rust", "fn name(s: &str) -> String {\n    return s.to_string() + s;\n}\n", "String"],
+      ["kotlin", "fun name(s: String): String {\n    return s + s\n}\n", "String"],
+      [
+        "java",
+        "class A {\n    public static Map<String, Integer> count(String s) {\n        return build(s, s);\n    }\n}\n",
+        "Map<String, Integer>",
+      ],
+    ] as const;
+    for (const [language, source, type] of cases) {
+      const mutants = generateMutants(source, language, 50).filter((mutant) => mutant.operator === "return");
+      expect(mutants, language).toHaveLength(1);
+      const schema = mutantSchema(source, language, mutants)!;
+      expect(schema.unswitched, language).toEqual([
+        {
+          position: mutants[0].position,
+          reason: `its function returns ${type}, which 0 is not: a switch would not build`,
+        },
+      ]);
+    }
+    const numeric = "fn twice(n: i64) -> i64 {\n    return n * 2;\n}\n";
+    const mutants = generateMutants(numeric, "rust", 50).filter((mutant) => mutant.operator === "return");
+    expect(mutantSchema(numeric, "rust", mutants)!.positions).toEqual([mutants[0].position]);
+  });
+
   it("leaves a mutant out when asked (the compiler refused it) and says why", () => {
     const mutants = generateMutants(CPP, "cpp", 8);
     const schema = mutantSchema(CPP, "cpp", mutants, new Map([[mutants[0].position, "refused"]]))!;

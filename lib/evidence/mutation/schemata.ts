@@ -164,7 +164,7 @@ const OPENERS = new Set(["(", "[", "{"]);
 const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 const OPENS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
 
-type Code = { tokens: Token[]; language: SwitchingLanguage };
+type Code = { source: string; tokens: Token[]; language: SwitchingLanguage };
 
 const isSpace = (token: Token | undefined) => token?.kind === "space" || token?.kind === "comment";
 const isAtom = (token: Token) => token.kind === "word" || token.kind === "number" || token.kind === "string";
@@ -347,6 +347,59 @@ function isStatementEnd(code: Code, end: number): boolean {
   return token.kind === "newline" && NEWLINE_ENDS.has(code.language);
 }
 
+/** The declared return types a literal 0 builds as, per language (anything else refuses `return 0`). */
+const ZERO_TYPES: Record<SwitchingLanguage, RegExp> = {
+  cpp: /^/,
+  java: /^(int|long|short|byte|char|float|double|Integer|Long|Double|Object|Number)$/,
+  kotlin: /^(Int|Long|Short|Byte|Any|Number)\??$/,
+  scala: /^(Int|Long|Short|Byte|Float|Double|Any|AnyVal)$/,
+  rust: /^(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize)$/,
+  go: /^(int|int8|int16|int32|int64|uint|uint8|uint16|uint32|uint64|uintptr|float32|float64|byte|rune|any|interface\{\})$/,
+};
+
+/** The function headers whose return type follows the parameters, per language; Java's comes first. */
+const FUNCTION_HEADERS: Partial<Record<SwitchingLanguage, RegExp>> = {
+  go: /\bfunc\s*(?:\([^()]*\)\s*)?\w+\s*(?:\[[^\]]*\])?\((?:[^()]|\([^()]*\))*\)\s*()([^{\n]*?)\s*\{/g,
+  rust: /\bfn\s+\w+\s*(?:<[^>]*>)?\s*\(([^()]|\([^()]*\))*\)\s*(?:->\s*([^{\n]*?))?\s*(?:where[^{]*)?\{/g,
+  kotlin: /\bfun\s+(?:<[^>]*>\s*)?[\w.]+\s*\(([^()]|\([^()]*\))*\)\s*(?::\s*([^{=\n]*?))?\s*[{=]/g,
+  scala: /\bdef\s+\w+\s*(?:\[[^\]]*\])?\s*(?:\(([^()]|\([^()]*\))*\)\s*)*(?::\s*([^={\n]*?))?\s*=/g,
+  java: /([\w.<>[\], ?]+?)\s+(\w+)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:throws[^{]*)?\{/g,
+};
+
+const JAVA_MODIFIERS = /^(?:(?:public|private|protected|static|final|synchronized|abstract|default)\s+)*/;
+const JAVA_NOT_HEADERS = new Set([
+  "if",
+  "while",
+  "for",
+  "switch",
+  "catch",
+  "synchronized",
+  "else",
+  "return",
+  "new",
+  "throw",
+]);
+
+/**
+ * The declared return type of the function a `return` at `offset` is in, as written; null where it
+ * cannot be read (no header found, a C++ type, which 0 converts to too freely to tell). Nested
+ * functions and lambdas may mislead it: it only decides whether to switch, never an outcome.
+ */
+function declaredReturnType(source: string, language: SwitchingLanguage, offset: number): string | null {
+  const header = FUNCTION_HEADERS[language];
+  if (!header) return null;
+  let found: string | null = null;
+  for (const match of source.slice(0, offset).matchAll(header)) {
+    if (language !== "java") found = match[2]?.trim() ?? (language === "go" ? "" : "Unit");
+    // `} else if (x) {` and `return new Foo(x) {` read like headers: not functions.
+    else {
+      const type = match[1].trim().replace(JAVA_MODIFIERS, "");
+      if (!JAVA_NOT_HEADERS.has(match[2]) && !JAVA_NOT_HEADERS.has(type.split(/\s+/)[0])) found = type;
+    }
+  }
+  return found === "" ? null : found;
+}
+
 /**
  * A mutant's switch: the stretch `[start, end)` of the solution it replaces, and its text made from
  * `render`, which gives a stretch of the solution with the switches inside it already in place (so a
@@ -396,6 +449,9 @@ function switchFor(code: Code, mutant: Mutant, switches: Switches): Switch {
       !isStatementEnd(code, after === -1 ? tokens.length : after)
     )
       return { reason: "its return is not a statement of its own" };
+    const declared = mutant.replacement === "0" ? declaredReturnType(code.source, code.language, mutant.start) : null;
+    if (declared !== null && !ZERO_TYPES[code.language].test(declared))
+      return { reason: `its function returns ${declared}, which 0 is not: a switch would not build` };
     return {
       start: startOf(tokens, keyword),
       end: mutant.end,
@@ -475,7 +531,7 @@ export function mutantSchema(
 ): MutantSchema | null {
   if (!isSwitchingLanguage(language)) return null;
   const switches = SWITCHES[language];
-  const code: Code = { tokens: tokenize(source, language), language };
+  const code: Code = { source, tokens: tokenize(source, language), language };
   const unswitched: UnswitchedMutant[] = [];
   const found: Site[] = [];
   for (const mutant of mutants) {

@@ -258,6 +258,7 @@ async function equivalentSurvivors(
   }
   return reasons;
 }
+
 // A compiler that refuses a switch names its line; after this many rounds the rest go on their own.
 const SWITCH_ROUNDS = 4;
 
@@ -310,6 +311,9 @@ async function switchedOutcomes(
         .filter(([, result]) => result && result.outcome !== "TIME_LIMIT_EXCEEDED"),
     );
   }
+  for (const mutant of mutants)
+    if (!alone.has(mutant.position))
+      alone.set(mutant.position, `the switched program did not compile in ${SWITCH_ROUNDS} tries`);
   return new Map();
 }
 
