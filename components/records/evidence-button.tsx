@@ -12,6 +12,7 @@ import type { Action } from "@/lib/actions/result";
 import { DEFAULT_MUTANTS, MAX_MUTANTS } from "@/lib/evidence/mutation";
 import { MAX_REPEAT } from "@/lib/evidence/flaky";
 import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
+import { jobControlSchema } from "@/lib/validation/jobs";
 import { countOf } from "@/lib/format/count";
 
 type Progress = BatchProgress & {
@@ -19,7 +20,12 @@ type Progress = BatchProgress & {
   repeat: number;
   /** Jobs the workers take before this batch's first one; 0 once it runs. */
   queuedAhead?: number;
+  /** Paused by a person (still RUNNING), or cancelled (FAILED). */
+  isPaused?: boolean;
+  isCancelled?: boolean;
 };
+
+type Control = z.input<typeof jobControlSchema>;
 
 type Props = {
   dataset: string;
@@ -29,14 +35,17 @@ type Props = {
     { batchId: string; total: number; resumed: boolean }
   >;
   readProgress: Action<{ batchId: string }, Progress>;
+  /** Pauses, resumes or cancels the batch (the Jobs page's action; datasets:verify). */
+  controlBatch: Action<Control, { status: string }>;
 };
 
 /**
  * Starts mutation analysis (and, if asked, the flakiness check) of a dataset's records and shows its
  * progress, read every two seconds until it ends; after a reload the newest batch is shown again.
  */
-export function EvidenceButton({ dataset, latest, startEvidence, readProgress }: Props) {
+export function EvidenceButton({ dataset, latest, startEvidence, readProgress, controlBatch }: Props) {
   const { submit, isPending, message, fieldErrors } = useAction();
+  const control = useAction();
   const { progress, isRunning, start: showBatch } = useBatchProgress(latest, readProgress, 2000);
   const [mutants, setMutants] = useState(DEFAULT_MUTANTS);
   const [repeat, setRepeat] = useState(0);
@@ -45,6 +54,18 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress }:
     const result = await submit(startDatasetEvidenceSchema, { dataset, mutants, repeat }, startEvidence);
     if (!result.ok) return;
     showBatch({ ...startedBatch(result.data), mutants, repeat });
+  }
+
+  async function changeBatch(action: Control["action"]) {
+    if (!progress) return;
+    const changed = await control.submit(
+      jobControlSchema,
+      { kind: "evidence", id: progress.batchId, action },
+      controlBatch,
+    );
+    if (!changed.ok) return;
+    const now = await readProgress({ batchId: progress.batchId }).catch(() => null);
+    if (now?.ok) showBatch(now.data);
   }
 
   return (
@@ -96,11 +117,46 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress }:
           <BatchBar label="Evidence progress" done={progress.done} total={progress.total} />
           <p className="mt-1 text-xs text-slate-600" data-testid="evidence-progress">
             {progress.done}/{countOf(progress.total, "record task")} ·{" "}
-            {progress.status === "RUNNING" ? "running" : progress.status.toLowerCase()}
+            {progress.status === "RUNNING"
+              ? progress.isPaused
+                ? "paused"
+                : "running"
+              : progress.isCancelled
+                ? "cancelled"
+                : progress.status.toLowerCase()}
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {` · ${countOf(progress.mutants, "mutant")}${progress.repeat ? `, ${countOf(progress.repeat, "run")} per test` : ""}`}
           </p>
           <QueuedAhead count={progress.queuedAhead} />
+          {isRunning ? (
+            <div className="mt-1 flex gap-2">
+              <Button
+                variant="secondary"
+                disabled={control.isPending}
+                onClick={() => changeBatch(progress.isPaused ? "resume" : "pause")}
+                title={
+                  progress.isPaused
+                    ? "Queue the records it lacks again"
+                    : "The workers leave its records until you resume; a record being measured finishes"
+                }
+              >
+                {progress.isPaused ? "Resume" : "Pause"}
+              </Button>
+              <Button
+                variant="secondary"
+                disabled={control.isPending}
+                onClick={() => changeBatch("cancel")}
+                title="End it here: a record being measured now is not written"
+              >
+                Cancel
+              </Button>
+            </div>
+          ) : null}
+          {control.message ? (
+            <p role="alert" className="mt-1 text-xs text-red-700">
+              {control.message}
+            </p>
+          ) : null}
           {progress.stopReason ? <p className="mt-1 text-xs text-red-700">{progress.stopReason}</p> : null}
         </div>
       ) : null}

@@ -69,6 +69,10 @@ export const evidenceProgressResponseSchema = z.strictObject({
   done: z.number().int().min(0),
   errored: z.number().int().min(0),
   stopReason: z.string().nullable(),
+  /** Paused by a person: still RUNNING, its tasks left until it resumes. */
+  isPaused: z.boolean(),
+  /** Cancelled by a person (FAILED, with who in stopReason): results in flight were not written. */
+  isCancelled: z.boolean(),
   /** Jobs the workers take before this batch's first one (other work running, or queued first), at most 10,000 of those queued; 0 once it runs. */
   queuedAhead: z.number().int().min(0),
 });

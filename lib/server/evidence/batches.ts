@@ -34,6 +34,10 @@ export type EvidenceProgress = {
   done: number;
   errored: number;
   stopReason: string | null;
+  /** Paused by a person: still RUNNING, its tasks left until it resumes. */
+  isPaused: boolean;
+  /** Cancelled by a person: FAILED, and results in flight were not written. */
+  isCancelled: boolean;
   /** Jobs the workers take before this batch's first one (other work running, or queued first); 0 once it runs. */
   queuedAhead: number;
 };
@@ -59,7 +63,7 @@ const probeSelect = {
   executableValid: true,
 } as const satisfies Prisma.RecordSelect;
 
-function tasksOf(batch: { mutants: number; repeat: number }): EvidenceTask[] {
+export function tasksOf(batch: { mutants: number; repeat: number }): EvidenceTask[] {
   return [...(batch.mutants > 0 ? (["mutation"] as const) : []), ...(batch.repeat > 0 ? (["flaky"] as const) : [])];
 }
 
@@ -96,7 +100,11 @@ export async function openEvidenceBatch({
     select: { id: true, total: true },
     orderBy: { createdAt: "desc" },
   });
-  if (running) return { batchId: running.id, total: running.total, resumed: true, tasks };
+  if (running) {
+    // Starting the same work again is resuming it, paused or not.
+    await setEvidenceBatchPaused({ actor, batchId: running.id, isPaused: false });
+    return { batchId: running.id, total: running.total, resumed: true, tasks };
+  }
   const records = await prisma().record.count({ where: batchRecordsWhere(scope) });
   const total = records * tasks.length;
   // Batch work is audited as any change is: who started it, on what, in the same transaction.
@@ -158,13 +166,16 @@ export async function* recordIdsForEvidence({
   }
 }
 
-/** The batch's settings, or null when it is not running (stopped or finished: its queued jobs do nothing). */
+/**
+ * The batch's settings, or null when it is not running (paused, stopped or finished: its queued jobs
+ * do nothing; resuming a paused batch queues what it lacks again).
+ */
 async function runningBatch(batchId: string) {
   const batch = await prisma().evidenceBatch.findUnique({
     where: { id: batchId },
-    select: { status: true, mutants: true, repeat: true },
+    select: { status: true, pausedAt: true, mutants: true, repeat: true },
   });
-  return batch?.status === "RUNNING" ? batch : null;
+  return batch?.status === "RUNNING" && batch.pausedAt === null ? batch : null;
 }
 
 /**
@@ -273,6 +284,51 @@ export type MutationResult = {
   mutants: StoredMutant[];
 };
 
+/**
+ * Locks a batch's row (two deliveries of one job, or a result and a cancel, then go one after the
+ * other) and says whether it was cancelled: a result still in flight then is not written.
+ */
+async function isCancelledLocked(tx: Prisma.TransactionClient, batchId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ cancelled: boolean }[]>`
+    SELECT "cancelledAt" IS NOT NULL AS cancelled FROM "EvidenceBatch" WHERE id = ${batchId} FOR UPDATE`;
+  return rows[0]?.cancelled ?? false;
+}
+
+/**
+ * Pauses or resumes a running batch (a conditional update: a second click changes nothing), audited.
+ * Returns whether it changed. Scope: datasets:verify.
+ */
+export async function setEvidenceBatchPaused({
+  actor,
+  batchId,
+  isPaused,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  isPaused: boolean;
+}): Promise<boolean> {
+  assertCan(actor, "datasets:verify");
+  return prisma().$transaction(async (tx) => {
+    const changed = await tx.evidenceBatch.updateMany({
+      where: { id: batchId, status: "RUNNING", pausedAt: isPaused ? null : { not: null } },
+      data: { pausedAt: isPaused ? new Date() : null },
+    });
+    if (changed.count === 0) return false;
+    const { datasetId } = await tx.evidenceBatch.findUniqueOrThrow({
+      where: { id: batchId },
+      select: { datasetId: true },
+    });
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: isPaused ? "dataset.evidence.pause" : "dataset.evidence.resume",
+      targetType: "Dataset",
+      targetId: datasetId,
+      after: { batchId },
+    });
+    return true;
+  });
+}
+
 /** Counts one finished task on a batch and closes the batch after its last. Inside the caller's transaction. */
 async function countTask(tx: Prisma.TransactionClient, batchId: string, isErrored: boolean): Promise<void> {
   const batch = await tx.evidenceBatch.update({
@@ -310,7 +366,7 @@ export async function writeMutationAnalysis({
   await prisma().$transaction(async (tx) => {
     if (batchId) {
       // Lock the batch row first: two deliveries of the same job finishing together write once.
-      await tx.$queryRaw`SELECT id FROM "EvidenceBatch" WHERE id = ${batchId} FOR UPDATE`;
+      if (await isCancelledLocked(tx, batchId)) return;
       if ((await tx.mutationAnalysis.count({ where: { batchId, recordId } })) > 0) return;
     }
     // SQL rules run by this insert (prisma/sql): triggers/MutationAnalysis.MutationAnalysis_note_changes_insert.sql,
@@ -351,7 +407,7 @@ export async function writeFlakyCheck({
   assertCan(actor, "datasets:verify");
   await prisma().$transaction(async (tx) => {
     if (batchId) {
-      await tx.$queryRaw`SELECT id FROM "EvidenceBatch" WHERE id = ${batchId} FOR UPDATE`;
+      if (await isCancelledLocked(tx, batchId)) return;
       if ((await tx.flakyCheck.count({ where: { batchId, recordId } })) > 0) return;
     }
     await tx.flakyCheck.create({
@@ -369,29 +425,34 @@ export async function stopEvidenceBatch({
   actor,
   batchId,
   reason,
+  isCancel = false,
 }: {
   actor: Actor | SystemActor;
   batchId: string;
   reason: string;
-}): Promise<void> {
+  /** A person cancelled it: results still in flight are dropped, not written. */
+  isCancel?: boolean;
+}): Promise<boolean> {
   assertCan(actor, "datasets:verify");
-  await prisma().$transaction(async (tx) => {
+  return prisma().$transaction(async (tx) => {
+    const now = new Date();
     const stopped = await tx.evidenceBatch.updateMany({
       where: { id: batchId, status: "RUNNING" },
-      data: { status: "FAILED", finishedAt: new Date(), stopReason: reason },
+      data: { status: "FAILED", finishedAt: now, stopReason: reason, ...(isCancel ? { cancelledAt: now } : {}) },
     });
-    if (stopped.count === 0) return;
+    if (stopped.count === 0) return false;
     const { datasetId } = await tx.evidenceBatch.findUniqueOrThrow({
       where: { id: batchId },
       select: { datasetId: true },
     });
     await writeAudit(tx, {
       actorId: personIdOf(actor),
-      action: "dataset.evidence.stop",
+      action: isCancel ? "dataset.evidence.cancel" : "dataset.evidence.stop",
       targetType: "Dataset",
       targetId: datasetId,
       after: { batchId, reason },
     });
+    return true;
   });
 }
 
@@ -416,12 +477,21 @@ export async function getEvidenceProgress({
       done: true,
       errored: true,
       stopReason: true,
+      pausedAt: true,
+      cancelledAt: true,
       dataset: { select: { name: true } },
     },
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such evidence batch.");
-  const { id, dataset, ...rest } = batch;
-  return { batchId: id, dataset: dataset.name, ...rest, queuedAhead: await queuedAheadOf(EVIDENCE_QUEUE, batch) };
+  const { id, dataset, pausedAt, cancelledAt, ...rest } = batch;
+  return {
+    batchId: id,
+    dataset: dataset.name,
+    ...rest,
+    isPaused: pausedAt !== null,
+    isCancelled: cancelledAt !== null,
+    queuedAhead: pausedAt ? 0 : await queuedAheadOf(EVIDENCE_QUEUE, batch),
+  };
 }
 
 /** The newest evidence batch of a dataset, for the dataset page (its progress survives a reload). Scope: records:read. */

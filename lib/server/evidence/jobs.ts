@@ -15,7 +15,9 @@ import { spliceCpp } from "@/lib/server/sandbox/recipes/cpp";
 import { flakyVerdict } from "@/lib/evidence/flaky";
 import { type Language, parseLanguage } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
-import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
+import { type Actor, isSystemActor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
+import type { JobAction, JobStatus } from "@/lib/jobs/types";
+import { AppError } from "@/lib/server/errors";
 import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
 import {
   type RunOptions,
@@ -41,8 +43,11 @@ import {
   findRecordForEvidence,
   findRecordToProbe,
   type MutationResult,
+  getEvidenceProgress,
   openEvidenceBatch,
   recordIdsForEvidence,
+  setEvidenceBatchPaused,
+  tasksOf,
   type RecordToProbe,
   type StoredMutant,
   stopEvidenceBatch,
@@ -94,21 +99,70 @@ export async function startEvidence({
 }): Promise<EvidenceBatchStart> {
   assertCan(actor, "datasets:verify");
   const batch = await openEvidenceBatch({ actor, datasetName, language, mutants, repeat });
+  await queueLackingTasks({ actor, batchId: batch.batchId, tasks: batch.tasks });
+  return batch;
+}
+
+/** Queues a batch's record tasks that have no result yet (all of them for a new batch). */
+async function queueLackingTasks({
+  actor,
+  batchId,
+  tasks,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  tasks: readonly EvidenceTask[];
+}): Promise<void> {
   await ensureQueue();
   const boss = await getBoss();
   const priority = jobPriority(actor);
-  for (const task of batch.tasks) {
-    for await (const ids of recordIdsForEvidence({ batchId: batch.batchId, task, pageSize: ENQUEUE_CHUNK })) {
+  for (const task of tasks) {
+    for await (const ids of recordIdsForEvidence({ batchId, task, pageSize: ENQUEUE_CHUNK })) {
       await boss.insert(
         ids.map((recordId) => ({
           name: EVIDENCE_QUEUE,
-          data: { batchId: batch.batchId, recordId, task } satisfies EvidenceJob,
+          data: { batchId, recordId, task } satisfies EvidenceJob,
           priority,
         })),
       );
     }
   }
-  return batch;
+}
+
+/**
+ * Pauses, resumes or cancels an evidence batch (the Jobs page and the dataset page). Paused, the
+ * workers leave its tasks (a task already running finishes and counts); resumed, what it lacks is
+ * queued again; cancelled, it ends FAILED with who cancelled it, and a result still in flight is not
+ * written. CONFLICT when the batch is not in a state the action applies to. Scope: datasets:verify.
+ */
+export async function controlEvidenceBatch({
+  actor,
+  batchId,
+  action,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  action: JobAction;
+}): Promise<JobStatus> {
+  assertCan(actor, "datasets:verify");
+  const progress = await getEvidenceProgress({ actor, batchId });
+  const isChanged =
+    action === "cancel"
+      ? await stopEvidenceBatch({
+          actor,
+          batchId,
+          reason: `Cancelled by ${isSystemActor(actor) ? "Verity" : (actor.name ?? actor.email)}.`,
+          isCancel: true,
+        })
+      : await setEvidenceBatchPaused({ actor, batchId, isPaused: action === "pause" });
+  if (!isChanged) {
+    const state = progress.isPaused ? "paused" : progress.status.toLowerCase();
+    throw new AppError("CONFLICT", `This evidence batch is ${state}: it cannot ${action} now.`);
+  }
+  if (action === "resume") {
+    await queueLackingTasks({ actor, batchId, tasks: tasksOf(progress) });
+  }
+  return action === "cancel" ? "CANCELLED" : action === "pause" ? "PAUSED" : "RUNNING";
 }
 
 /**

@@ -1,12 +1,22 @@
 import "server-only";
 
-import { JOB_KIND_LABELS, type JobAction, type JobKind, type JobStatus } from "@/lib/jobs/types";
+import { type JobAction, type JobKind, type JobStatus } from "@/lib/jobs/types";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 import { controlCriticRun } from "@/lib/server/critics/jobs";
+import { controlEvidenceBatch } from "@/lib/server/evidence/jobs";
 import { AppError } from "@/lib/server/errors";
 
 import { JOB_KIND_REGISTRY } from "./kinds";
+
+/** Each kind named in the plural, for "only … can". */
+const KIND_PLURALS: Record<JobKind, string> = {
+  import: "imports",
+  verification: "verifications",
+  evidence: "evidence batches",
+  solutions: "solution runs",
+  critic: "critic runs",
+};
 
 type Control = (args: { actor: Actor | SystemActor; id: string; action: JobAction }) => Promise<JobStatus>;
 
@@ -15,12 +25,14 @@ type Control = (args: { actor: Actor | SystemActor; id: string; action: JobActio
 // those of today's buttons. A kind without an entry supports no action yet.
 const CONTROLS: Partial<Record<JobKind, Control>> = {
   critic: ({ actor, id, action }) => controlCriticRun({ actor, runId: id, action }),
+  evidence: ({ actor, id, action }) => controlEvidenceBatch({ actor, batchId: id, action }),
 };
 
 /**
  * Pauses, resumes or cancels a job through its kind's own operation. INVALID_INPUT for an action
  * the kind does not support; FORBIDDEN without the operation's scope; NOT_FOUND and CONFLICT as the
- * operation answers them. Scope: records:read, then the operation's own (critics:admin for critic runs).
+ * operation answers them. Scope: records:read, then the operation's own (critics:admin for critic runs,
+ * datasets:verify for evidence batches).
  */
 export async function controlJob({
   actor,
@@ -39,7 +51,7 @@ export async function controlJob({
   if (!scope || !control) {
     const supporting = Object.values(JOB_KIND_REGISTRY)
       .filter((entry) => entry.controls[action])
-      .map((entry) => JOB_KIND_LABELS[entry.kind].toLowerCase() + "s");
+      .map((entry) => KIND_PLURALS[entry.kind]);
     throw new AppError(
       "INVALID_INPUT",
       `A job of kind "${kind}" cannot ${action}${supporting.length ? `: only ${supporting.join(", ")} can` : ""}.`,

@@ -13,7 +13,12 @@ import { openCriticRun } from "@/lib/server/critics/open-critic-run";
 import { saveCritic } from "@/lib/server/critics/save-critic";
 import { forgetCriticWorkers } from "@/lib/server/critics/jobs";
 import { prisma } from "@/lib/server/db/client";
-import { openEvidenceBatch } from "@/lib/server/evidence/batches";
+import {
+  findRecordForEvidence,
+  getEvidenceProgress,
+  openEvidenceBatch,
+  writeMutationAnalysis,
+} from "@/lib/server/evidence/batches";
 import { importRecords } from "@/lib/server/imports/imports";
 import { importSolutions } from "@/lib/server/solvers/import-solutions";
 import { createApiToken } from "@/lib/server/users/tokens";
@@ -269,7 +274,7 @@ describe("pause, resume and cancel through the kind's own operation", () => {
     const unsupported = await control("ADMIN", "verification", ids.verification, { action: "pause" });
     expect(unsupported.status).toBe(422);
     expect((unsupported.body as { error: { message: string } }).error.message).toBe(
-      'A job of kind "verification" cannot pause: only critic runs can.',
+      'A job of kind "verification" cannot pause: only evidence batches, critic runs can.',
     );
     expect((await control("ADMIN", "nope", ids.critic, { action: "pause" })).status).toBe(422);
     expect((await control("ADMIN", "critic", ids.critic, { action: "stop" })).status).toBe(422);
@@ -306,5 +311,76 @@ describe("pause, resume and cancel through the kind's own operation", () => {
     const cancelled = mine(await everyJob("ADMIN", "&kind=critic&status=cancelled"));
     expect(cancelled).toMatchObject([{ id: ids.critic, status: "CANCELLED", actions: [] }]);
     expect(cancelled[0].finishedAt).not.toBeNull();
+  });
+
+  it("an evidence batch: paused, the workers leave it; resumed, it runs; cancelled, a result in flight is not written", async () => {
+    const [first, second] = await prisma().record.findMany({
+      where: { dataset: { name: unseen } },
+      orderBy: { line: "asc" },
+      select: { id: true },
+      take: 2,
+    });
+    const task = { actor: SYSTEM_ACTOR.worker, batchId: ids.evidence, task: "mutation" as const };
+    expect(await findRecordForEvidence({ ...task, recordId: first.id })).not.toBeNull();
+    expect((await control("REVIEWER", "evidence", ids.evidence, { action: "pause" })).status).toBe(403);
+
+    expect((await control("ADMIN", "evidence", ids.evidence, { action: "pause" })).body).toMatchObject({
+      status: "PAUSED",
+    });
+    expect((await control("ADMIN", "evidence", ids.evidence, { action: "pause" })).status).toBe(409);
+    expect(await findRecordForEvidence({ ...task, recordId: first.id })).toBeNull();
+    expect(await getEvidenceProgress({ actor: people.ADMIN, batchId: ids.evidence })).toMatchObject({
+      status: "RUNNING",
+      isPaused: true,
+    });
+    const paused = await everyJob("ADMIN", "&kind=evidence&status=paused");
+    expect(paused.find((job) => job.id === ids.evidence)).toMatchObject({
+      status: "PAUSED",
+      actions: ["resume", "cancel"],
+    });
+
+    expect((await control("ADMIN", "evidence", ids.evidence, { action: "resume" })).body).toMatchObject({
+      status: "RUNNING",
+    });
+    expect(await findRecordForEvidence({ ...task, recordId: first.id })).not.toBeNull();
+    // A worker finishes the first record; the second is still being measured when the batch is cancelled.
+    const result = {
+      requested: 2,
+      generated: 2,
+      viable: 2,
+      killed: 1,
+      demoKilled: 1,
+      fullKilled: 1,
+      stillborn: 0,
+      score: 0.5,
+      notApplicable: null,
+      mutants: [],
+    };
+    await writeMutationAnalysis({ ...task, recordId: first.id, result });
+    expect((await control("ADMIN", "evidence", ids.evidence, { action: "cancel" })).body).toMatchObject({
+      status: "CANCELLED",
+    });
+    await writeMutationAnalysis({ ...task, recordId: second.id, result });
+    const written = await prisma().mutationAnalysis.findMany({
+      where: { batchId: ids.evidence },
+      select: { recordId: true },
+    });
+    expect(written).toEqual([{ recordId: first.id }]);
+    expect(await getEvidenceProgress({ actor: people.ADMIN, batchId: ids.evidence })).toMatchObject({
+      status: "FAILED",
+      isCancelled: true,
+      stopReason: `Cancelled by ${people.ADMIN.name ?? people.ADMIN.email}.`,
+      done: 1,
+    });
+    const actions = await prisma().auditEvent.findMany({
+      where: { action: { startsWith: "dataset.evidence." }, after: { path: ["batchId"], equals: ids.evidence } },
+      orderBy: { createdAt: "asc" },
+      select: { action: true },
+    });
+    expect(actions.map((row) => row.action)).toEqual([
+      "dataset.evidence.pause",
+      "dataset.evidence.resume",
+      "dataset.evidence.cancel",
+    ]);
   });
 });

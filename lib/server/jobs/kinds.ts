@@ -64,6 +64,27 @@ function batchStatusWhere(statuses: JobStatus[] | undefined): { status?: { in: B
   };
 }
 
+const EVIDENCE_STATUSES = [
+  "RUNNING",
+  "PAUSED",
+  "CANCELLED",
+  "SUCCEEDED",
+  "FAILED",
+] as const satisfies readonly JobStatus[];
+
+/** An evidence batch's status as the list shows it: a paused one is RUNNING and paused, a cancelled one FAILED and cancelled. */
+function evidenceStatusWhere(statuses: JobStatus[] | undefined): Prisma.EvidenceBatchWhereInput {
+  if (!statuses) return {};
+  const each: Record<JobStatus, Prisma.EvidenceBatchWhereInput> = {
+    RUNNING: { status: "RUNNING", pausedAt: null },
+    PAUSED: { status: "RUNNING", pausedAt: { not: null } },
+    CANCELLED: { cancelledAt: { not: null } },
+    SUCCEEDED: { status: "SUCCEEDED" },
+    FAILED: { status: "FAILED", cancelledAt: null },
+  };
+  return { OR: statuses.map((status) => each[status]) };
+}
+
 /**
  * The keyset condition of one kind's rows after the cursor, in the list's order (createdAt, kind,
  * id, all descending): at the cursor's instant, a kind after the cursor's takes all its rows, the
@@ -219,13 +240,15 @@ const verificationKind: JobKindEntry = {
 const evidenceKind: JobKindEntry = {
   kind: "evidence",
   readScope: "records:read",
-  statuses: BATCH_STATUSES,
-  controls: {},
+  statuses: EVIDENCE_STATUSES,
+  // setEvidenceBatchPaused and stopEvidenceBatch through controlEvidenceBatch (lib/server/evidence/jobs.ts),
+  // as the dataset page's buttons.
+  controls: { pause: "datasets:verify", resume: "datasets:verify", cancel: "datasets:verify" },
   read: async ({ actor, cursor, statuses, take }) => {
     const rows = await prisma().evidenceBatch.findMany({
       where: {
         ...afterCursor("evidence", cursor),
-        ...batchStatusWhere(statuses),
+        ...evidenceStatusWhere(statuses),
         ...datasetScope(actor),
       },
       orderBy: NEWEST_FIRST,
@@ -240,6 +263,8 @@ const evidenceKind: JobKindEntry = {
         done: true,
         errored: true,
         stopReason: true,
+        pausedAt: true,
+        cancelledAt: true,
         createdById: true,
         createdAt: true,
         finishedAt: true,
@@ -249,7 +274,11 @@ const evidenceKind: JobKindEntry = {
     return rows.map((row) => ({
       id: row.id,
       kind: "evidence" as const,
-      status: row.status,
+      status: row.cancelledAt
+        ? ("CANCELLED" as const)
+        : row.pausedAt && row.status === "RUNNING"
+          ? ("PAUSED" as const)
+          : row.status,
       done: row.done,
       total: row.total,
       unit: "record tasks" as const,

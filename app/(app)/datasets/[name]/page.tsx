@@ -1,3 +1,4 @@
+import { controlJobAction } from "@/app/(app)/jobs/actions";
 import { importGoldAnswersAction } from "@/app/(app)/datasets/actions";
 import { GoldImport } from "@/components/gold/gold-import";
 import Link from "next/link";
@@ -119,6 +120,7 @@ export default async function DatasetPage({
                 latest={verifying.latestEvidence}
                 startEvidence={startEvidenceAction}
                 readProgress={evidenceProgressAction}
+                controlBatch={controlJobAction}
               />
             ) : null}
             {verifying ? (
