@@ -18,7 +18,8 @@ import { GoldShareField, ShareField } from "./share-field";
 import { VisibilitySelect } from "./visibility-select";
 import { countOf } from "@/lib/format/count";
 
-type Created = { id: string; name: string; itemCount: number; seed: string };
+/** What creation answers; `drawingItems` counts the records a job is drawing (a large sample), else null. */
+type Created = { id: string; name: string; itemCount: number; seed: string; drawingItems: number | null };
 
 function optionalNumber(value: FormDataEntryValue | null): number | null {
   const text = String(value ?? "").trim();
@@ -76,9 +77,11 @@ export function CampaignForm({
           Created{" "}
           <Link href={`/campaigns/${created.id}`} className="font-medium text-emerald-900 underline">
             {created.name}
-          </Link>{" "}
-          with {countOf(created.itemCount, "item")}. Seed: <code className="font-mono">{created.seed}</code> (use it to
-          draw the same sample again).
+          </Link>
+          {created.drawingItems === null
+            ? ` with ${countOf(created.itemCount, "item")}.`
+            : `; drawing up to ${countOf(created.drawingItems, "item")} in the background (its page shows them once they are in).`}{" "}
+          Seed: <code className="font-mono">{created.seed}</code> (use it to draw the same sample again).
         </div>
       ) : null}
       <div className="grid gap-4 md:grid-cols-2">

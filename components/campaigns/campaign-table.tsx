@@ -40,7 +40,15 @@ export function CampaignTable({ campaigns }: { campaigns: CampaignRow[] }) {
           <td className="px-3 py-2 text-slate-700">
             {campaign.languages.map((language) => languageName(language)).join(", ")}
           </td>
-          <td className="px-3 py-2 text-right tabular-nums">{campaign.itemCount.toLocaleString("en")}</td>
+          <td className="px-3 py-2 text-right tabular-nums">
+            {campaign.itemDraw?.status === "RUNNING" ? (
+              <Badge tone="amber">drawing items…</Badge>
+            ) : campaign.itemDraw?.status === "FAILED" ? (
+              <Badge tone="red">not drawn</Badge>
+            ) : (
+              campaign.itemCount.toLocaleString("en")
+            )}
+          </td>
           <td
             className="px-3 py-2 text-right tabular-nums"
             title={

@@ -3,6 +3,8 @@
 import { z } from "zod";
 
 import type { Scope } from "@/lib/server/auth/permissions";
+import { RECORDS_DRAWN_IN_REQUEST } from "@/lib/campaigns/item-draw";
+import { countOf } from "@/lib/format/count";
 import { invitationLinkSchema } from "@/lib/validation/auth";
 import {
   annotationResponseSchema,
@@ -568,7 +570,12 @@ const OPERATIONS = [
     scope: "campaigns:admin",
     summary: "Create a campaign over a stratified, seeded sample.",
     body: "{dataset, name, languages?, perLanguage?, seed? (whole number or text), sampling? (random | suspicion: the most suspicious records first by what the campaign shows before the first label, left out of validity rates; refused with visibility nothing or execution), overlap?, agreementFraction?, blind?, finalRule?, leaseMinutes?, categories?, guidelines?, requireInvalidNote?, goldShare? (0–0.5)}",
-    responses: { 201: "the campaign with id and itemCount", 409: "A campaign with that name exists.", ...errors },
+    responses: {
+      201: "the campaign with id and itemCount (itemDraw null: its items were drawn in the request)",
+      202: `a sample drawn from more than ${countOf(RECORDS_DRAWN_IN_REQUEST, "record")} (those of its languages, whatever perLanguage): the campaign, with no items yet and itemDraw {status: RUNNING, total, stopReason}; a job draws the items (the same a 201 would have held) and GET /campaigns/{id} shows itemDraw.status SUCCEEDED and the itemCount when done; claims answer 409 until then`,
+      409: "A campaign with that name exists.",
+      ...errors,
+    },
     response: createdCampaignResponseSchema,
   },
   {

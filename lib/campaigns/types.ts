@@ -28,6 +28,20 @@ export type CampaignSummary = {
   goldShare?: number;
   itemCount: number;
   createdAt: Date;
+  /**
+   * The drawing of its items when a job inserts them (a sample too large to insert inside the
+   * request); null when the request drew them. While RUNNING the campaign has no items yet.
+   */
+  itemDraw: CampaignItemDrawState | null;
+};
+
+/** Where the job drawing a large campaign's items stands (lib/server/campaigns/draw-items.ts). */
+export type CampaignItemDrawState = {
+  status: "RUNNING" | "SUCCEEDED" | "FAILED";
+  /** Records the sample was expected to hold when it was queued. */
+  total: number;
+  /** Why it failed; null otherwise. */
+  stopReason: string | null;
 };
 
 export type CampaignProgress = {

@@ -1,8 +1,8 @@
 // The Jobs page's vocabulary: every kind of long work Verity keeps in a table of its own, read as
 // one shape (lib/server/jobs reads the tables; this file is client-safe).
 
-/** The kinds of long work, one per table that holds a lifecycle: imports, batches, runs. */
-export const JOB_KINDS = ["import", "verification", "evidence", "solutions", "critic"] as const;
+/** The kinds of long work, one per table that holds a lifecycle: imports, batches, runs, large campaigns' item draws. */
+export const JOB_KINDS = ["import", "verification", "evidence", "solutions", "critic", "campaign"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** A job's state, whatever its table calls it: only critic runs can be paused or cancelled today. */
@@ -23,6 +23,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   evidence: "Evidence (mutants, flaky reruns)",
   solutions: "Solution run",
   critic: "Critic run",
+  campaign: "Campaign items drawn",
 };
 
 /** The statuses each action may start from (the operations behind them decide again, in their transaction). */

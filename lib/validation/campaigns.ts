@@ -235,6 +235,14 @@ export const campaignResponseSchema = z.strictObject({
   goldShare: z.number().optional(),
   itemCount: z.number().int().min(0),
   createdAt: z.iso.datetime(),
+  /** Null when the request drew the items; else the job drawing them (items arrive once it SUCCEEDED). */
+  itemDraw: z
+    .strictObject({
+      status: z.enum(["RUNNING", "SUCCEEDED", "FAILED"]),
+      total: z.number().int().min(0),
+      stopReason: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 /** `GET /api/v1/campaigns`. */

@@ -17,11 +17,20 @@ import {
   reorderCategoriesSchema,
 } from "@/lib/validation/campaigns";
 
-/** Creates a campaign (sample, overlap, taxonomy) and returns its id, item count and seed. Scope: campaigns:admin. */
+/**
+ * Creates a campaign (sample, overlap, taxonomy) and returns its id, item count and seed, and for a
+ * large sample the records a job is drawing (its items come later). Scope: campaigns:admin.
+ */
 export const createCampaignAction = createAction("campaigns:admin", createCampaignSchema, async ({ input, actor }) => {
   const campaign = await createCampaign({ actor, input });
   revalidatePath("/campaigns");
-  return { id: campaign.id, name: campaign.name, itemCount: campaign.itemCount, seed: campaign.seed };
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    itemCount: campaign.itemCount,
+    seed: campaign.seed,
+    drawingItems: campaign.itemDraw?.status === "RUNNING" ? campaign.itemDraw.total : null,
+  };
 });
 
 /** Saves a campaign's guidelines and its note rule for invalid labels. Scope: campaigns:admin. */

@@ -1,5 +1,6 @@
 import { CampaignForm } from "@/components/campaigns/campaign-form";
 import { CampaignTable } from "@/components/campaigns/campaign-table";
+import { RefreshWhileRunning } from "@/components/jobs/refresh-while-running";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
 import { can } from "@/lib/server/auth/permissions";
@@ -39,7 +40,14 @@ export default async function CampaignsPage() {
             </p>
           </Card>
         ) : (
-          <CampaignTable campaigns={rows} />
+          <>
+            <CampaignTable campaigns={rows} />
+            {/* A large campaign's items are drawn by a job: the list follows it until they are in. */}
+            <RefreshWhileRunning
+              isRunning={rows.some((campaign) => campaign.itemDraw?.status === "RUNNING")}
+              everyMs={2000}
+            />
+          </>
         )}
         {isAdmin ? (
           <Card title="New campaign">

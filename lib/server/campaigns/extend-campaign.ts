@@ -9,6 +9,7 @@ import type { ExtendCampaignInput } from "@/lib/validation/campaigns";
 import { writeAudit } from "@/lib/server/audit/audit";
 import { prisma } from "@/lib/server/db/client";
 import { type Tx, sampleLanguages, insertSample } from "@/lib/server/campaigns/queries";
+import { assertItemsDrawn } from "@/lib/server/campaigns/lifecycle";
 
 export type CampaignExtension = {
   added: number;
@@ -65,6 +66,10 @@ export async function extendCampaign({
       // An archived campaign is a finished record of its work: it takes no new items.
       if (campaign.status === "ARCHIVED")
         throw new AppError("CONFLICT", "This campaign is archived: unarchive it before adding records.");
+      // Its first sample still being drawn by a job: adding to it now would race that job.
+      assertItemsDrawn(
+        (await tx.campaignItemDraw.findUnique({ where: { campaignId }, select: { status: true } }))?.status,
+      );
       const perLanguage = input.perLanguage;
       if (
         campaign.perLanguage === null

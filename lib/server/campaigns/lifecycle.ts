@@ -35,13 +35,35 @@ export type CampaignForClaims = { id: string; datasetId: string; languages: stri
  * lease) or is seen by it, and a change of the gold share applies to whole claims.
  */
 export async function assertOpenForClaims(tx: Tx, campaignId: string): Promise<CampaignForClaims> {
-  const [row] = await tx.$queryRaw<(CampaignForClaims & { status: CampaignStatus })[]>`
-    SELECT id, status, "datasetId", languages, "goldShare" FROM "Campaign" WHERE id = ${campaignId} FOR SHARE`;
+  const [row] = await tx.$queryRaw<
+    (CampaignForClaims & { status: CampaignStatus; itemDraw: "RUNNING" | "SUCCEEDED" | "FAILED" | null })[]
+  >`
+    SELECT c.id, c.status, c."datasetId", c.languages, c."goldShare", d.status AS "itemDraw"
+    FROM "Campaign" c LEFT JOIN "CampaignItemDraw" d ON d."campaignId" = c.id
+    WHERE c.id = ${campaignId} FOR SHARE OF c`;
   if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
   if (row.status !== "ACTIVE")
     throw new AppError("CONFLICT", `This campaign is ${row.status.toLowerCase()}: no new items are handed out.`);
-  const { status: _status, ...campaign } = row;
+  assertItemsDrawn(row.itemDraw);
+  const { status: _status, itemDraw: _itemDraw, ...campaign } = row;
   return campaign;
+}
+
+/**
+ * Refuses while a job is still drawing the campaign's items (or could not): there is nothing to
+ * hand out or add to yet, and saying so beats "nothing left for you" (draw-items.ts).
+ */
+export function assertItemsDrawn(itemDraw: "RUNNING" | "SUCCEEDED" | "FAILED" | null | undefined): void {
+  if (itemDraw === "RUNNING")
+    throw new AppError(
+      "CONFLICT",
+      "This campaign's items are still being drawn: it has no items yet. Try again in a minute.",
+    );
+  if (itemDraw === "FAILED")
+    throw new AppError(
+      "CONFLICT",
+      "This campaign's items could not be drawn (see its page): delete it and create it again.",
+    );
 }
 
 async function hasLabels(tx: Tx, campaignId: string): Promise<boolean> {

@@ -2,7 +2,12 @@ import "server-only";
 
 import { visibilityName } from "@/lib/evidence/visibility";
 import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
-import type { CampaignListProgress, CampaignProgress, CampaignSummary } from "@/lib/campaigns/types";
+import type {
+  CampaignItemDrawState,
+  CampaignListProgress,
+  CampaignProgress,
+  CampaignSummary,
+} from "@/lib/campaigns/types";
 import { queueDrawKey } from "@/lib/server/auth/secrets";
 import { type Actor } from "@/lib/server/auth/permissions";
 import type { CampaignSampling } from "@/lib/generated/prisma/enums";
@@ -39,6 +44,7 @@ export const campaignSelect = {
   itemCount: true,
   createdAt: true,
   dataset: { select: { name: true } },
+  itemDraw: { select: { status: true, total: true, stopReason: true } },
 } as const;
 
 /** A campaign as admins and reviewers see it (seed included). */
@@ -46,11 +52,14 @@ export function toSummary({
   dataset,
   visibility,
   sampling,
+  itemDraw,
   ...campaign
-}: { dataset: { name: string }; visibility: PreLabelVisibility; sampling: CampaignSampling } & Omit<
-  CampaignSummary,
-  "dataset" | "visibility" | "sampling"
-> & {
+}: {
+  dataset: { name: string };
+  visibility: PreLabelVisibility;
+  sampling: CampaignSampling;
+  itemDraw: CampaignItemDrawState | null;
+} & Omit<CampaignSummary, "dataset" | "visibility" | "sampling" | "itemDraw"> & {
     seed: string;
   }): CampaignSummary & {
   seed: string;
@@ -60,6 +69,7 @@ export function toSummary({
     visibility: visibilityName(visibility),
     sampling: sampling === "SUSPICION" ? "suspicion" : "random",
     dataset: dataset.name,
+    itemDraw,
   };
 }
 
@@ -91,6 +101,28 @@ export async function sampleLanguages(tx: Tx, datasetId: string, wanted: string[
       languages: [`No records in ${missing.join(", ")}.`],
     });
   return languages;
+}
+
+/**
+ * What drawing a sample over `languages` reads and holds: `ranked`, every record of those languages
+ * (insertSample scores and ranks them all, whatever the size: what its time grows with), and
+ * `sampled`, those capped at `perLanguage` (gold records counted too, so a few more than the items it
+ * inserts). One count per language: cheap at 100,000 records, so the request can decide whether to
+ * draw the sample itself or hand it to a job (insert-campaign.ts).
+ */
+export async function countSampleRecords(
+  tx: Tx,
+  { datasetId, languages, perLanguage }: { datasetId: string; languages: string[]; perLanguage: number | null },
+): Promise<{ ranked: number; sampled: number }> {
+  const rows = await tx.record.groupBy({
+    by: ["language"],
+    where: { datasetId, language: { in: languages } },
+    _count: { _all: true },
+  });
+  return {
+    ranked: rows.reduce((sum, row) => sum + row._count._all, 0),
+    sampled: rows.reduce((sum, row) => sum + Math.min(row._count._all, perLanguage ?? Number.POSITIVE_INFINITY), 0),
+  };
 }
 
 /**

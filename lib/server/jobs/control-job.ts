@@ -16,6 +16,7 @@ const KIND_PLURALS: Record<JobKind, string> = {
   evidence: "evidence batches",
   solutions: "solution runs",
   critic: "critic runs",
+  campaign: "campaign item draws",
 };
 
 type Control = (args: { actor: Actor | SystemActor; id: string; action: JobAction }) => Promise<JobStatus>;

@@ -6,7 +6,7 @@ import type { JobAction, JobKind, JobStatus, JobUnit } from "@/lib/jobs/types";
 import { countOf } from "@/lib/format/count";
 import { languageName } from "@/lib/records/languages";
 import { type Actor, isSystemActor, type Scope, type SystemActor } from "@/lib/server/auth/permissions";
-import { visibleDatasetWhere } from "@/lib/server/auth/visibility";
+import { visibleCampaignWhere, visibleDatasetWhere } from "@/lib/server/auth/visibility";
 import { prisma } from "@/lib/server/db/client";
 
 // The registry of job kinds: one entry per table that holds long work, each saying how to read its
@@ -428,6 +428,64 @@ const criticKind: JobKindEntry = {
   },
 };
 
+const campaignKind: JobKindEntry = {
+  kind: "campaign",
+  // Like the campaign itself: whoever can read records sees the campaigns in their languages.
+  readScope: "records:read",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ actor, cursor, statuses, take }) => {
+    const rows = await prisma().campaignItemDraw.findMany({
+      where: {
+        ...afterCursor("campaign", cursor),
+        ...batchStatusWhere(statuses),
+        ...(isSystemActor(actor) ? {} : { campaign: visibleCampaignWhere(actor) }),
+      },
+      orderBy: NEWEST_FIRST,
+      take,
+      select: {
+        id: true,
+        status: true,
+        total: true,
+        stopReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        campaign: {
+          select: { id: true, name: true, sampling: true, itemCount: true, dataset: { select: { name: true } } },
+        },
+      },
+    });
+    return rows.map((row) => {
+      const isDrawn = row.status === "SUCCEEDED";
+      return {
+        id: row.id,
+        kind: "campaign" as const,
+        status: row.status,
+        // One insert draws every item: nothing, then all of them.
+        done: isDrawn ? row.campaign.itemCount : 0,
+        total: isDrawn ? row.campaign.itemCount : row.total,
+        unit: "records" as const,
+        createdById: row.createdById,
+        createdAt: row.createdAt,
+        finishedAt: row.finishedAt,
+        dataset: row.campaign.dataset.name,
+        scope: parts(
+          row.campaign.name,
+          row.campaign.sampling === "SUSPICION" ? "most suspicious first" : "random sample",
+        ),
+        result: isDrawn
+          ? `${countOf(row.campaign.itemCount, "item")} drawn`
+          : row.status === "RUNNING"
+            ? "drawing items…"
+            : "no items drawn",
+        stopReason: row.stopReason,
+        href: `/campaigns/${encodeURIComponent(row.campaign.id)}`,
+      };
+    });
+  },
+};
+
 /** Every kind of long work, in the list's order of kinds. A new kind of job is one entry here. */
 export const JOB_KIND_REGISTRY: Record<JobKind, JobKindEntry> = {
   import: importKind,
@@ -435,6 +493,7 @@ export const JOB_KIND_REGISTRY: Record<JobKind, JobKindEntry> = {
   evidence: evidenceKind,
   solutions: solutionsKind,
   critic: criticKind,
+  campaign: campaignKind,
 };
 
 /** The names and emails of the people who started jobs, by id (one query for a page). */

@@ -27,6 +27,8 @@ import { runSolution, type SolutionJob } from "@/lib/server/solvers/jobs";
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
 import { jobPriority } from "@/lib/server/workers/priority";
 import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
+import { DRAW_ITEMS_QUEUE } from "@/lib/server/workers/queue-names";
+import { startItemDrawWorkers } from "@/lib/server/campaigns/draw-queue";
 
 import { ensureQueue, runBothTests, VERIFY_QUEUE } from "./queue";
 
@@ -161,7 +163,8 @@ export async function storeVerification({
 /**
  * Starts `concurrency` workers draining the verification queue in this process; returns their ids.
  * The process beats as a worker (lib/server/workers/workers.ts) and records the jobs it holds, so a
- * killed worker's jobs are retried as soon as its beats stop, not when they expire.
+ * killed worker's jobs are retried as soon as its beats stop, not when they expire. The same
+ * process collects evidence and draws large campaigns' items (their own queues).
  */
 export async function startVerificationWorkers(
   concurrency = config().workers.verificationConcurrency,
@@ -171,11 +174,12 @@ export async function startVerificationWorkers(
   const worker = await startHeartbeat({
     backend: describeBackends(getSandboxRouter().config),
     concurrency,
-    queues: [VERIFY_QUEUE, EVIDENCE_QUEUE],
-    // A dead worker's jobs are in either queue; failing an id in the other one does nothing.
+    queues: [VERIFY_QUEUE, EVIDENCE_QUEUE, DRAW_ITEMS_QUEUE],
+    // A dead worker's jobs are in any of the queues; failing an id in another one does nothing.
     retry: async (jobIds) => {
       await boss.fail(VERIFY_QUEUE, jobIds);
       await boss.fail(EVIDENCE_QUEUE, jobIds);
+      await boss.fail(DRAW_ITEMS_QUEUE, jobIds);
     },
   });
   const ids: string[] = [];
@@ -204,6 +208,8 @@ export async function startVerificationWorkers(
   }
   // The same processes collect evidence (mutants, repeated runs) through their own queue.
   await startEvidenceWorkers({ workerId: worker.id, concurrency });
+  // And they draw large campaigns' items, one at a time (each is one long insert).
+  await startItemDrawWorkers({ workerId: worker.id, concurrency: 1 });
   return ids;
 }
 

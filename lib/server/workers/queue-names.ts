@@ -6,3 +6,6 @@ export const VERIFY_QUEUE = "verify-record";
 
 /** Mutation analysis and flaky checks (lib/server/evidence/jobs.ts). */
 export const EVIDENCE_QUEUE = "evidence-record";
+
+/** Drawing a large campaign's items (lib/server/campaigns/draw-queue.ts). */
+export const DRAW_ITEMS_QUEUE = "campaign-draw-items";

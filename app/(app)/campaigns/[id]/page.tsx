@@ -6,6 +6,7 @@ import { CampaignManage } from "@/components/campaigns/campaign-manage";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { ExtendCampaign } from "@/components/campaigns/extend-campaign";
 import { HistoryList } from "@/components/campaigns/history-list";
+import { ItemDrawNotice } from "@/components/campaigns/item-draw-notice";
 import { TaxonomyOrder } from "@/components/campaigns/taxonomy-order";
 import { AnsweredThreads } from "@/components/comments/answered-threads";
 import { ProgressBar } from "@/components/campaigns/progress-bar";
@@ -54,8 +55,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const { submitted, skipped, active, available } = progress.mine;
   const hasWork = active > 0 || available > 0;
   const isOpen = campaign.status === "ACTIVE";
+  // A large campaign's items drawn by a job: none to claim until it succeeds (ItemDrawNotice).
+  const isDrawing = campaign.itemDraw !== null && campaign.itemDraw.status !== "SUCCEEDED";
   // Nothing free for the annotator now: items leased by others may still come back to them.
-  const withOthers = canLabel && isOpen && !hasWork ? await findItemsWithOthers({ actor, campaignId: id }) : null;
+  const withOthers =
+    canLabel && isOpen && !isDrawing && !hasWork ? await findItemsWithOthers({ actor, campaignId: id }) : null;
 
   return (
     <>
@@ -74,7 +78,9 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
         // progress.items, not itemCount: an annotator's own gold items count among the items they see.
         description={`${countOf(progress.items, "item")} from ${campaign.dataset} · overlap ${campaign.overlap} · ${campaign.finalRule} rule${campaign.seed === undefined ? "" : ` · seed ${campaign.seed}`}`}
         actions={
-          canLabel && !isOpen ? (
+          canLabel && isDrawing ? (
+            <Badge tone="amber">Items are being drawn: no items yet</Badge>
+          ) : canLabel && !isOpen ? (
             <Badge tone="amber">This campaign is {campaign.status.toLowerCase()}: no new items</Badge>
           ) : canLabel && hasWork ? (
             <Link
@@ -91,6 +97,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
           ) : null
         }
       />
+      <ItemDrawNotice itemDraw={campaign.itemDraw} />
       <AnsweredThreads campaignId={id} threads={answered} />
       <div className="flex flex-wrap items-start gap-2">
         <ReviewLinks actor={actor} campaignId={id} />

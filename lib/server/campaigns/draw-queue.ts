@@ -1,0 +1,83 @@
+import "server-only";
+
+import { type Actor, type SystemActor } from "@/lib/server/auth/permissions";
+import { drawCampaignItems, failItemDraw } from "@/lib/server/campaigns/draw-items";
+import { databaseFailure } from "@/lib/server/db/failures";
+import { getBoss } from "@/lib/server/workers/boss";
+import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
+import { jobPriority } from "@/lib/server/workers/priority";
+import { DRAW_ITEMS_QUEUE } from "@/lib/server/workers/queue-names";
+
+// Drawing a large campaign's items on the job queue (issue 36: nothing that can take more than a
+// second at 100,000 records runs inside a request). One job per campaign; the workers that drain
+// verification (lib/server/verification/jobs.ts) drain this queue too.
+
+type DrawJob = { campaignId: string };
+
+/** Long enough for the largest sample (half a minute at 100,000 records on a loaded machine), with room. */
+const DRAW_JOB_EXPIRY_SECONDS = 30 * 60;
+
+async function ensureQueue(): Promise<void> {
+  const boss = await getBoss();
+  const options = { name: DRAW_ITEMS_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: DRAW_JOB_EXPIRY_SECONDS };
+  if (!(await boss.getQueue(DRAW_ITEMS_QUEUE))) await boss.createQueue(DRAW_ITEMS_QUEUE, options);
+}
+
+/**
+ * Queues the drawing of a campaign's items, at the priority of whoever created it. When the queue
+ * cannot be reached the draw is marked FAILED with the reason (the campaign says so; deleting and
+ * creating it again retries) and the error is thrown. Called by createCampaign after its checks.
+ */
+export async function queueItemDraw({
+  startedBy,
+  campaignId,
+}: {
+  startedBy: Actor | SystemActor;
+  campaignId: string;
+}): Promise<void> {
+  try {
+    await ensureQueue();
+    const boss = await getBoss();
+    await boss.send(DRAW_ITEMS_QUEUE, { campaignId } satisfies DrawJob, { priority: jobPriority(startedBy) });
+  } catch (error) {
+    await failItemDraw({ campaignId, reason: "its job could not be queued: delete the campaign and create it again" });
+    throw error;
+  }
+}
+
+/**
+ * Starts `concurrency` workers drawing campaigns' items in this process, held under the worker's
+ * id (so a dead worker's draw is retried: drawCampaignItems inserts nothing twice). A failure a
+ * retry would repeat ends the draw as FAILED; the database away throws, and the job is retried.
+ */
+export async function startItemDrawWorkers({
+  workerId,
+  concurrency,
+}: {
+  workerId: string;
+  concurrency: number;
+}): Promise<string[]> {
+  await ensureQueue();
+  const boss = await getBoss();
+  const ids: string[] = [];
+  for (let index = 0; index < concurrency; index++) {
+    ids.push(
+      await boss.work<DrawJob>(DRAW_ITEMS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+        await holdJob({ workerId, jobId: job.id });
+        try {
+          await drawCampaignItems(job.data);
+        } catch (error) {
+          if (databaseFailure(error)?.code === "UNAVAILABLE") throw error;
+          console.error(`campaign ${job.data.campaignId}: its items could not be drawn`, error);
+          await failItemDraw({
+            campaignId: job.data.campaignId,
+            reason: "drawing its items stopped on an unexpected error (see the worker's log)",
+          });
+        } finally {
+          await releaseJob(job.id);
+        }
+      }),
+    );
+  }
+  return ids;
+}
