@@ -11,7 +11,7 @@ bool inRange(int x, int lo, int hi) {
 `;
 
 describe("mutantSchema", () => {
-  it("puts every mutant it can behind a switch that reads VERITY_MUTANT, and keeps the rest apart with a reason", () => {
+  it("puts every mutant it can behind a switch that reads SANDBOX_MUTANT, and keeps the rest apart with a reason", () => {
     const mutants = generateMutants(CPP, "cpp", 50);
     const schema = mutantSchema(CPP, "cpp", mutants)!;
     expect(schema.source).toContain(`std::getenv("${MUTANT_VARIABLE}")`);

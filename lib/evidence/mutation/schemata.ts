@@ -4,14 +4,14 @@ import type { Mutant } from "./mutate";
 import { type Token, tokenize } from "./tokenize";
 
 // Mutant schemata ("mutation switching"): all of a record's mutants in one program, each behind a
-// switch the harness sets per run through the VERITY_MUTANT variable, so a compiled language pays one
+// switch the harness sets per run through the SANDBOX_MUTANT variable, so a compiled language pays one
 // compile for every mutant instead of one each. A mutant is switched only where its switch keeps the
 // program's meaning exactly (the operands of a changed operator are found without doubt, the switch
 // is an expression the language has); anything else is left to be compiled on its own, with the
 // reason. Pure.
 
 /** The variable a switched program reads to know which mutant is on (its position); unset: none. */
-export const MUTANT_VARIABLE = "VERITY_MUTANT";
+export const MUTANT_VARIABLE = "SANDBOX_MUTANT";
 
 export type SwitchingLanguage = "cpp" | "java" | "kotlin" | "scala" | "rust" | "go";
 
@@ -106,9 +106,9 @@ const SWITCHES: Record<SwitchingLanguage, Switches> = {
     statement: (on, whenOn, otherwise) => `if ${on} { ${whenOn}; } else { ${otherwise} }`,
     helper: {
       text:
-        "\n#[allow(dead_code)]\nstatic VERITY_MUTANT_ID: std::sync::OnceLock<i64> = std::sync::OnceLock::new();\n" +
+        "\n#[allow(dead_code)]\nstatic SANDBOX_MUTANT_ID: std::sync::OnceLock<i64> = std::sync::OnceLock::new();\n" +
         "#[allow(dead_code)]\nfn verity_mutant_on(k: i64) -> bool {\n" +
-        `    *VERITY_MUTANT_ID.get_or_init(|| std::env::var("${MUTANT_VARIABLE}").ok().and_then(|v| v.parse().ok()).unwrap_or(-1)) == k\n}\n`,
+        `    *SANDBOX_MUTANT_ID.get_or_init(|| std::env::var("${MUTANT_VARIABLE}").ok().and_then(|v| v.parse().ok()).unwrap_or(-1)) == k\n}\n`,
       isPrefix: false,
     },
   },
@@ -520,7 +520,7 @@ type Site = { position: number; start: number; end: number; make(render: Render)
 /**
  * The switched program of a solution's mutants: each mutant not in `excluded` whose switch is certain
  * replaces its stretch of the solution (a switch may hold smaller ones; one that crosses another's
- * edge stays out), and the helper that reads VERITY_MUTANT is added. Null when the language has no
+ * edge stays out), and the helper that reads SANDBOX_MUTANT is added. Null when the language has no
  * switching.
  */
 export function mutantSchema(
