@@ -103,6 +103,8 @@ test("an admin pauses, resumes and cancels a critic run from the Jobs page", asy
   await expect(page.getByTestId("run-status")).toHaveText("cancelled");
 });
 
+// An annotator reads the kinds of long work on the datasets and campaigns they see: verification,
+// evidence and solution runs, and the item draws of large campaigns.
 test("an annotator's Jobs page holds no import and no critic run", async ({ page }) => {
   await signIn(page, annotator);
   await page.getByRole("link", { name: "Jobs", exact: true }).click();
@@ -113,5 +115,6 @@ test("an annotator's Jobs page holds no import and no critic run", async ({ page
     "Verification",
     "Evidence (mutants, flaky reruns)",
     "Solution run",
+    "Campaign items drawn",
   ]);
 });
