@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 
+import { importThroughPage } from "./import-page";
 import { admin, ensurePeople, signIn } from "./people";
 
 // Long evidence work in an admin's hands, on the dataset page: mutation analysis started there shows
@@ -32,15 +33,7 @@ test.beforeAll(async ({ browser }) => ensurePeople(browser));
 test("an admin starts mutation analysis, reloads, pauses, resumes, and the scores land", async ({ page }) => {
   test.setTimeout(240_000);
   await signIn(page, admin);
-  await page.getByRole("link", { name: "Import", exact: true }).click();
-  await page.getByLabel("File").setInputFiles({
-    name: "adds.jsonl",
-    mimeType: "application/json",
-    buffer: Buffer.from(records.map((record) => JSON.stringify(record)).join("\n")),
-  });
-  await page.getByLabel("Dataset").fill(dataset);
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByRole("status")).toContainText(`Imported ${RECORDS} records`);
+  await importThroughPage(page, dataset, records);
 
   await page.goto(`/datasets/${dataset}`);
   const form = page.getByTestId("evidence-button");

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 
+import { importThroughPage } from "./import-page";
 import { admin, ensurePeople, signIn } from "./people";
 
 // Test strength of a C++ record as an admin measures it: the dataset page's "Measure test strength"
@@ -27,15 +28,7 @@ test.beforeAll(async ({ browser }) => ensurePeople(browser));
 test("switched mutants and a likely-equivalent survivor, measured from the dataset page", async ({ page }) => {
   test.setTimeout(240_000);
   await signIn(page, admin);
-  await page.getByRole("link", { name: "Import", exact: true }).click();
-  await page.getByLabel("File").setInputFiles({
-    name: "spare.jsonl",
-    mimeType: "application/json",
-    buffer: Buffer.from(`${JSON.stringify(record)}\n`),
-  });
-  await page.getByLabel("Dataset").fill(dataset);
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByRole("status")).toContainText("Imported 1 record");
+  await importThroughPage(page, dataset, [record]);
 
   await page.goto(`/datasets/${dataset}`);
   const form = page.getByTestId("evidence-button");
