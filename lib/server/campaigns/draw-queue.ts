@@ -3,8 +3,8 @@ import "server-only";
 import { type Actor, type SystemActor } from "@/lib/server/auth/permissions";
 import { drawCampaignItems, failItemDraw } from "@/lib/server/campaigns/draw-items";
 import { databaseFailure } from "@/lib/server/db/failures";
+import { defineJobQueue, workQueue } from "@/lib/server/jobs/engine";
 import { getBoss } from "@/lib/server/workers/boss";
-import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 import { jobPriority } from "@/lib/server/workers/priority";
 import { DRAW_ITEMS_QUEUE } from "@/lib/server/workers/queue-names";
 
@@ -17,11 +17,12 @@ type DrawJob = { campaignId: string };
 /** Long enough for the largest sample (half a minute at 100,000 records on a loaded machine), with room. */
 const DRAW_JOB_EXPIRY_SECONDS = 30 * 60;
 
-async function ensureQueue(): Promise<void> {
-  const boss = await getBoss();
-  const options = { name: DRAW_ITEMS_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: DRAW_JOB_EXPIRY_SECONDS };
-  if (!(await boss.getQueue(DRAW_ITEMS_QUEUE))) await boss.createQueue(DRAW_ITEMS_QUEUE, options);
-}
+const drawQueue = defineJobQueue({
+  name: DRAW_ITEMS_QUEUE,
+  retryLimit: 3,
+  retryDelay: 5,
+  expireInSeconds: () => DRAW_JOB_EXPIRY_SECONDS,
+});
 
 /**
  * Queues the drawing of a campaign's items, at the priority of whoever created it. When the queue
@@ -36,7 +37,7 @@ export async function queueItemDraw({
   campaignId: string;
 }): Promise<void> {
   try {
-    await ensureQueue();
+    await drawQueue.ensure();
     const boss = await getBoss();
     await boss.send(DRAW_ITEMS_QUEUE, { campaignId } satisfies DrawJob, { priority: jobPriority(startedBy) });
   } catch (error) {
@@ -57,27 +58,21 @@ export async function startItemDrawWorkers({
   workerId: string;
   concurrency: number;
 }): Promise<string[]> {
-  await ensureQueue();
-  const boss = await getBoss();
-  const ids: string[] = [];
-  for (let index = 0; index < concurrency; index++) {
-    ids.push(
-      await boss.work<DrawJob>(DRAW_ITEMS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-        await holdJob({ workerId, jobId: job.id });
-        try {
-          await drawCampaignItems(job.data);
-        } catch (error) {
-          if (databaseFailure(error)?.code === "UNAVAILABLE") throw error;
-          console.error(`campaign ${job.data.campaignId}: its items could not be drawn`, error);
-          await failItemDraw({
-            campaignId: job.data.campaignId,
-            reason: "drawing its items stopped on an unexpected error (see the worker's log)",
-          });
-        } finally {
-          await releaseJob(job.id);
-        }
-      }),
-    );
-  }
-  return ids;
+  return workQueue<DrawJob>({
+    queue: drawQueue,
+    workerId,
+    concurrency,
+    run: async (job) => {
+      try {
+        await drawCampaignItems(job);
+      } catch (error) {
+        if (databaseFailure(error)?.code === "UNAVAILABLE") throw error;
+        console.error(`campaign ${job.campaignId}: its items could not be drawn`, error);
+        await failItemDraw({
+          campaignId: job.campaignId,
+          reason: "drawing its items stopped on an unexpected error (see the worker's log)",
+        });
+      }
+    },
+  });
 }

@@ -7,6 +7,7 @@ import { retryWhileDatabaseAway } from "@/lib/server/db/outage";
 import { changeCriticRunStatus, type ChangeCriticRunStatusParams } from "./change-critic-run-status";
 import { type CriticRunStart, openCriticRun, type OpenCriticRunParams } from "./open-critic-run";
 import { type CriticRunStatus, finishCriticRun } from "./queries";
+import { defineJobQueue } from "@/lib/server/jobs/engine";
 import { getBoss } from "@/lib/server/workers/boss";
 
 import { CRITIC_STRETCH_MS, processCriticRun, STRETCH_GRACE_MS } from "./run";
@@ -27,23 +28,16 @@ const OUTAGE_WAIT_MS = 50_000;
 
 type CriticJob = { runId: string };
 
-async function ensureQueue(): Promise<void> {
-  const boss = await getBoss();
-  const queue = await boss.getQueue(CRITIC_QUEUE);
-  const options = {
-    name: CRITIC_QUEUE,
-    policy: "stately" as const,
-    retryLimit: 20,
-    retryDelay: 5,
-    expireInSeconds: JOB_EXPIRY_SECONDS,
-  };
-  if (!queue) await boss.createQueue(CRITIC_QUEUE, options);
-  // A queue made by an older version keeps its expiry until told otherwise.
-  else if (queue.expireInSeconds !== JOB_EXPIRY_SECONDS) await boss.updateQueue(CRITIC_QUEUE, options);
-}
+const criticQueue = defineJobQueue({
+  name: CRITIC_QUEUE,
+  policy: "stately",
+  retryLimit: 20,
+  retryDelay: 5,
+  expireInSeconds: () => JOB_EXPIRY_SECONDS,
+});
 
 async function queueRun(runId: string): Promise<void> {
-  await ensureQueue();
+  await criticQueue.ensure();
   await (await getBoss()).send(CRITIC_QUEUE, { runId } satisfies CriticJob, { singletonKey: runId });
 }
 
@@ -78,8 +72,11 @@ const globalForCritics = globalThis as unknown as { verityCriticWorkers?: string
  */
 export async function startCriticWorkers(count = config().workers.criticRuns): Promise<string[]> {
   if (globalForCritics.verityCriticWorkers) return globalForCritics.verityCriticWorkers;
-  await ensureQueue();
+  await criticQueue.ensure();
   const boss = await getBoss();
+  // Not the job engine's workQueue: a critic job is a stretch of a run that queues its own
+  // continuation, and no worker's heartbeat holds it (`verity critic` starts these workers without
+  // one); a lost stretch comes back when its short expiry passes.
   const ids: string[] = [];
   for (let index = 0; index < count; index++) {
     const id = await boss.work<CriticJob>(

@@ -11,6 +11,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
 import { AppError } from "@/lib/server/errors";
+import { countFinishedItem } from "@/lib/server/jobs/batch-progress";
 import { EVIDENCE_QUEUE } from "@/lib/server/workers/queue-names";
 import { queuedAheadOf } from "@/lib/server/workers/queue-position";
 
@@ -329,20 +330,6 @@ export async function setEvidenceBatchPaused({
   });
 }
 
-/** Counts one finished task on a batch and closes the batch after its last. Inside the caller's transaction. */
-async function countTask(tx: Prisma.TransactionClient, batchId: string, isErrored: boolean): Promise<void> {
-  const batch = await tx.evidenceBatch.update({
-    where: { id: batchId },
-    data: { done: { increment: 1 }, ...(isErrored ? { errored: { increment: 1 } } : {}) },
-    select: { done: true, total: true },
-  });
-  if (batch.done >= batch.total)
-    await tx.evidenceBatch.updateMany({
-      where: { id: batchId, status: "RUNNING" },
-      data: { status: "SUCCEEDED", finishedAt: new Date() },
-    });
-}
-
 /**
  * Stores a record's mutation analysis (and its score on the record, for filters), counting it on
  * its batch; a second delivery of the same batch job writes nothing. Scope: datasets:verify.
@@ -379,7 +366,7 @@ export async function writeMutationAnalysis({
     const mutationScore =
       counts.score === null ? null : scoreOverRealSurvivors(counts.killed, counts.viable, counts.likelyEquivalent ?? 0);
     await tx.record.update({ where: { id: recordId }, data: { mutationScore } });
-    if (batchId) await countTask(tx, batchId, isErrored);
+    if (batchId) await countFinishedItem(tx.evidenceBatch, { batchId, counters: isErrored ? ["errored"] : [] });
   });
 }
 
@@ -416,7 +403,7 @@ export async function writeFlakyCheck({
     // SQL rules run by a change of the flag (prisma/sql): triggers/Record.Record_note_changes.sql, running
     // functions/verity_note_execution_changes.sql (CampaignChange).
     if (flaky !== null) await tx.record.update({ where: { id: recordId }, data: { flaky } });
-    if (batchId) await countTask(tx, batchId, isErrored);
+    if (batchId) await countFinishedItem(tx.evidenceBatch, { batchId, counters: isErrored ? ["errored"] : [] });
   });
 }
 

@@ -30,11 +30,11 @@ import {
   type SwitchedRun,
 } from "@/lib/server/sandbox";
 import { judgedAlone, runSteadily } from "@/lib/server/sandbox/steady";
+import { defineJobQueue, queueItems, workQueue } from "@/lib/server/jobs/engine";
 import { getBoss } from "@/lib/server/workers/boss";
 import { jobPriority } from "@/lib/server/workers/priority";
 import { EVIDENCE_QUEUE } from "@/lib/server/workers/queue-names";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
-import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
 
 import {
   type EvidenceBatchStart,
@@ -59,25 +59,18 @@ import {
 // the sandbox by the batch workers (the same processes as batch verification) or on request.
 
 export { EVIDENCE_QUEUE };
-const ENQUEUE_CHUNK = 1000;
 
 type EvidenceJob = { batchId: string; recordId: number; task: EvidenceTask };
 /** A record's mutation analysis measured again on the content of an accepted repair (no batch). */
 type RevisionMutationJob = { recordId: number; revision: number };
 
-/** The queue's options: a record's mutants take many runs, so a job may last N times a verification. */
-async function ensureQueue(): Promise<void> {
-  const boss = await getBoss();
-  const options = {
-    name: EVIDENCE_QUEUE,
-    retryLimit: 3,
-    retryDelay: 5,
-    expireInSeconds: verificationJobExpirySeconds() * 20,
-  };
-  const queue = await boss.getQueue(EVIDENCE_QUEUE);
-  if (!queue) await boss.createQueue(EVIDENCE_QUEUE, options);
-  else if (queue.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(EVIDENCE_QUEUE, options);
-}
+/** The evidence queue: a record's mutants take many runs, so a job may last N times a verification. */
+const evidenceQueue = defineJobQueue({
+  name: EVIDENCE_QUEUE,
+  retryLimit: 3,
+  retryDelay: 5,
+  expireInSeconds: () => verificationJobExpirySeconds() * 20,
+});
 
 /**
  * Starts collecting evidence for a dataset (optionally one language): each record gets a mutation
@@ -113,19 +106,13 @@ async function queueLackingTasks({
   batchId: string;
   tasks: readonly EvidenceTask[];
 }): Promise<void> {
-  await ensureQueue();
-  const boss = await getBoss();
-  const priority = jobPriority(actor);
   for (const task of tasks) {
-    for await (const ids of recordIdsForEvidence({ batchId, task, pageSize: ENQUEUE_CHUNK })) {
-      await boss.insert(
-        ids.map((recordId) => ({
-          name: EVIDENCE_QUEUE,
-          data: { batchId, recordId, task } satisfies EvidenceJob,
-          priority,
-        })),
-      );
-    }
+    await queueItems({
+      queue: evidenceQueue,
+      pages: (pageSize) => recordIdsForEvidence({ batchId, task, pageSize }),
+      toJob: (recordId) => ({ data: { batchId, recordId, task } satisfies EvidenceJob }),
+      priority: jobPriority(actor),
+    });
   }
 }
 
@@ -180,7 +167,7 @@ export async function queueRevisionMutation({
   revision: number;
 }): Promise<void> {
   assertCan(actor, "datasets:verify");
-  await ensureQueue();
+  await evidenceQueue.ensure();
   const boss = await getBoss();
   await boss.send(EVIDENCE_QUEUE, { recordId, revision } satisfies RevisionMutationJob, {
     priority: jobPriority(actor),
@@ -575,26 +562,10 @@ export async function startEvidenceWorkers({
   workerId: string;
   concurrency: number;
 }): Promise<string[]> {
-  await ensureQueue();
-  const boss = await getBoss();
-  const ids: string[] = [];
-  for (let index = 0; index < concurrency; index++) {
-    let id: string | null = null;
-    id = await boss.work<EvidenceJob | RevisionMutationJob>(
-      EVIDENCE_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 0.5 },
-      async ([job]) => {
-        await holdJob({ workerId, jobId: job.id });
-        try {
-          if ("revision" in job.data) await measureRevisionMutants(job.data);
-          else await collectEvidence(job.data);
-        } finally {
-          await releaseJob(job.id);
-        }
-        if (id) boss.notifyWorker(id);
-      },
-    );
-    ids.push(id);
-  }
-  return ids;
+  return workQueue<EvidenceJob | RevisionMutationJob>({
+    queue: evidenceQueue,
+    workerId,
+    concurrency,
+    run: (job) => ("revision" in job ? measureRevisionMutants(job) : collectEvidence(job)),
+  });
 }

@@ -104,6 +104,54 @@ function datasetScope(actor: Actor | SystemActor): { dataset?: Prisma.DatasetWhe
 
 const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
+/**
+ * The page of one kind's rows after the cursor among those `where` keeps: the keyset condition, the
+ * order it assumes and the limit, which hold only together.
+ */
+function newestPage<Where extends object>(
+  kind: JobKind,
+  { cursor, take }: Pick<ReadArgs, "cursor" | "take">,
+  where: Where,
+) {
+  return { where: { ...afterCursor(kind, cursor), ...where }, orderBy: NEWEST_FIRST, take };
+}
+
+/** The columns the counted batch tables (verification, evidence, solutions, critic runs) share. */
+const BATCH_COLUMNS = {
+  id: true,
+  status: true,
+  total: true,
+  done: true,
+  stopReason: true,
+  createdById: true,
+  createdAt: true,
+  finishedAt: true,
+  dataset: { select: { name: true } },
+} as const;
+
+/** The fields of a job that a counted batch gives as its columns hold them (BATCH_COLUMNS). */
+function batchFields(row: {
+  id: string;
+  total: number;
+  done: number;
+  stopReason: string | null;
+  createdById: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+  dataset: { name: string };
+}): Pick<JobRow, "id" | "done" | "total" | "createdById" | "createdAt" | "finishedAt" | "dataset" | "stopReason"> {
+  return {
+    id: row.id,
+    done: row.done,
+    total: row.total,
+    createdById: row.createdById,
+    createdAt: row.createdAt,
+    finishedAt: row.finishedAt,
+    dataset: row.dataset.name,
+    stopReason: row.stopReason,
+  };
+}
+
 function parts(...pieces: (string | false | null | undefined)[]): string {
   return pieces.filter(Boolean).join(" · ");
 }
@@ -119,9 +167,7 @@ const importKind: JobKindEntry = {
   controls: {},
   read: async ({ cursor, statuses, take }) => {
     const rows = await prisma().importJob.findMany({
-      where: { ...afterCursor("import", cursor), ...batchStatusWhere(statuses) },
-      orderBy: NEWEST_FIRST,
-      take,
+      ...newestPage("import", { cursor, take }, batchStatusWhere(statuses)),
       select: {
         id: true,
         datasetId: true,
@@ -177,21 +223,12 @@ const verificationKind: JobKindEntry = {
   controls: {},
   read: async ({ actor, cursor, statuses, take }) => {
     const rows = await prisma().verificationBatch.findMany({
-      where: {
-        ...afterCursor("verification", cursor),
-        ...batchStatusWhere(statuses),
-        ...datasetScope(actor),
-      },
-      orderBy: NEWEST_FIRST,
-      take,
+      ...newestPage("verification", { cursor, take }, { ...batchStatusWhere(statuses), ...datasetScope(actor) }),
       select: {
-        id: true,
+        ...BATCH_COLUMNS,
         language: true,
         force: true,
         repeat: true,
-        status: true,
-        total: true,
-        done: true,
         executableValid: true,
         failed: true,
         unavailable: true,
@@ -199,24 +236,13 @@ const verificationKind: JobKindEntry = {
         inconclusive: true,
         errored: true,
         flaky: true,
-        stopReason: true,
-        createdById: true,
-        createdAt: true,
-        finishedAt: true,
-        dataset: { select: { name: true } },
       },
     });
     return rows.map((row) => ({
-      id: row.id,
+      ...batchFields(row),
       kind: "verification" as const,
       status: row.status,
-      done: row.done,
-      total: row.total,
       unit: "records" as const,
-      createdById: row.createdById,
-      createdAt: row.createdAt,
-      finishedAt: row.finishedAt,
-      dataset: row.dataset.name,
       scope: parts(
         languageScope(row.language),
         row.force ? "every record again" : "records not yet verified",
@@ -231,7 +257,6 @@ const verificationKind: JobKindEntry = {
         row.errored > 0 && `${row.errored} errored`,
         row.repeat > 0 && `${row.flaky} flaky`,
       ),
-      stopReason: row.stopReason,
       href: `/verifications/${encodeURIComponent(row.id)}`,
     }));
   },
@@ -246,53 +271,32 @@ const evidenceKind: JobKindEntry = {
   controls: { pause: "datasets:verify", resume: "datasets:verify", cancel: "datasets:verify" },
   read: async ({ actor, cursor, statuses, take }) => {
     const rows = await prisma().evidenceBatch.findMany({
-      where: {
-        ...afterCursor("evidence", cursor),
-        ...evidenceStatusWhere(statuses),
-        ...datasetScope(actor),
-      },
-      orderBy: NEWEST_FIRST,
-      take,
+      ...newestPage("evidence", { cursor, take }, { ...evidenceStatusWhere(statuses), ...datasetScope(actor) }),
       select: {
-        id: true,
+        ...BATCH_COLUMNS,
         language: true,
         mutants: true,
         repeat: true,
-        status: true,
-        total: true,
-        done: true,
         errored: true,
-        stopReason: true,
         pausedAt: true,
         cancelledAt: true,
-        createdById: true,
-        createdAt: true,
-        finishedAt: true,
-        dataset: { select: { name: true } },
       },
     });
     return rows.map((row) => ({
-      id: row.id,
+      ...batchFields(row),
       kind: "evidence" as const,
       status: row.cancelledAt
         ? ("CANCELLED" as const)
         : row.pausedAt && row.status === "RUNNING"
           ? ("PAUSED" as const)
           : row.status,
-      done: row.done,
-      total: row.total,
       unit: "record tasks" as const,
-      createdById: row.createdById,
-      createdAt: row.createdAt,
-      finishedAt: row.finishedAt,
-      dataset: row.dataset.name,
       scope: parts(
         languageScope(row.language),
         row.mutants > 0 && `${countOf(row.mutants, "mutant")} a record`,
         row.repeat > 0 && `tests run ${row.repeat}× for flakiness`,
       ),
       result: parts(`${row.done - row.errored} collected`, row.errored > 0 && `${row.errored} errored`),
-      stopReason: row.stopReason,
       href: `/datasets/${encodeURIComponent(row.dataset.name)}`,
     }));
   },
@@ -305,44 +309,24 @@ const solutionsKind: JobKindEntry = {
   controls: {},
   read: async ({ actor, cursor, statuses, take }) => {
     const rows = await prisma().solutionBatch.findMany({
-      where: {
-        ...afterCursor("solutions", cursor),
-        ...batchStatusWhere(statuses),
-        ...datasetScope(actor),
-      },
-      orderBy: NEWEST_FIRST,
-      take,
+      ...newestPage("solutions", { cursor, take }, { ...batchStatusWhere(statuses), ...datasetScope(actor) }),
       select: {
-        id: true,
+        ...BATCH_COLUMNS,
         origin: true,
         fileName: true,
         models: true,
-        status: true,
-        total: true,
-        done: true,
         passed: true,
         failed: true,
         unavailable: true,
         inconclusive: true,
         errored: true,
-        stopReason: true,
-        createdById: true,
-        createdAt: true,
-        finishedAt: true,
-        dataset: { select: { name: true } },
       },
     });
     return rows.map((row) => ({
-      id: row.id,
+      ...batchFields(row),
       kind: "solutions" as const,
       status: row.status,
-      done: row.done,
-      total: row.total,
       unit: "solutions" as const,
-      createdById: row.createdById,
-      createdAt: row.createdAt,
-      finishedAt: row.finishedAt,
-      dataset: row.dataset.name,
       scope: parts(
         row.models.length > 0 ? row.models.join(", ") : "no model named",
         row.fileName,
@@ -355,7 +339,6 @@ const solutionsKind: JobKindEntry = {
         row.inconclusive > 0 && `${row.inconclusive} inconclusive`,
         row.errored > 0 && `${row.errored} errored`,
       ),
-      stopReason: row.stopReason,
       href: `/datasets/${encodeURIComponent(row.dataset.name)}/solvers`,
     }));
   },
@@ -378,39 +361,23 @@ const criticKind: JobKindEntry = {
   controls: { pause: "critics:admin", resume: "critics:admin", cancel: "critics:admin" },
   read: async ({ cursor, statuses, take }) => {
     const rows = await prisma().criticRun.findMany({
-      where: { ...afterCursor("critic", cursor), ...(statuses ? { status: { in: statuses } } : {}) },
-      orderBy: NEWEST_FIRST,
-      take,
+      ...newestPage("critic", { cursor, take }, statuses ? { status: { in: statuses } } : {}),
       select: {
-        id: true,
+        ...BATCH_COLUMNS,
         language: true,
         campaignId: true,
-        status: true,
-        total: true,
-        done: true,
         pass: true,
         fail: true,
         unreadable: true,
         errored: true,
-        stopReason: true,
-        createdById: true,
-        createdAt: true,
-        finishedAt: true,
-        dataset: { select: { name: true } },
         version: { select: { number: true, critic: { select: { name: true } } } },
       },
     });
     return rows.map((row) => ({
-      id: row.id,
+      ...batchFields(row),
       kind: "critic" as const,
       status: (CRITIC_STATUSES as readonly string[]).includes(row.status) ? (row.status as JobStatus) : "FAILED",
-      done: row.done,
-      total: row.total,
       unit: "records" as const,
-      createdById: row.createdById,
-      createdAt: row.createdAt,
-      finishedAt: row.finishedAt,
-      dataset: row.dataset.name,
       scope: parts(
         `${row.version.critic.name} version ${row.version.number}`,
         languageScope(row.language),
@@ -422,7 +389,6 @@ const criticKind: JobKindEntry = {
         row.unreadable > 0 && `${row.unreadable} unreadable`,
         row.errored > 0 && `${row.errored} errored`,
       ),
-      stopReason: row.stopReason,
       href: `/critics/runs/${encodeURIComponent(row.id)}`,
     }));
   },
@@ -436,13 +402,14 @@ const campaignKind: JobKindEntry = {
   controls: {},
   read: async ({ actor, cursor, statuses, take }) => {
     const rows = await prisma().campaignItemDraw.findMany({
-      where: {
-        ...afterCursor("campaign", cursor),
-        ...batchStatusWhere(statuses),
-        ...(isSystemActor(actor) ? {} : { campaign: visibleCampaignWhere(actor) }),
-      },
-      orderBy: NEWEST_FIRST,
-      take,
+      ...newestPage(
+        "campaign",
+        { cursor, take },
+        {
+          ...batchStatusWhere(statuses),
+          ...(isSystemActor(actor) ? {} : { campaign: visibleCampaignWhere(actor) }),
+        },
+      ),
       select: {
         id: true,
         status: true,

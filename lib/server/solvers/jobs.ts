@@ -7,15 +7,13 @@ import { openRevisionSolutionBatch } from "@/lib/server/solvers/open-revision-so
 import { solutionIdsToQueue } from "@/lib/server/solvers/queries";
 import { writeSolutionRun } from "@/lib/server/solvers/write-solution-run";
 import { runSettingsOfRecord } from "@/lib/server/environments/run-settings";
-import { ensureQueue, runBothTests, VERIFY_QUEUE } from "@/lib/server/verification/queue";
-import { getBoss } from "@/lib/server/workers/boss";
+import { queueItems } from "@/lib/server/jobs/engine";
+import { runBothTests, verifyQueue } from "@/lib/server/verification/queue";
 import { jobPriority } from "@/lib/server/workers/priority";
 
 // Solver results as a feature: model outputs are imported (import-solutions.ts beside this file) and each
 // solution runs against its record's demo and full tests on the verification queue, drained by the
 // same workers as batch verification (a job names a solution instead of a record).
-
-const ENQUEUE_CHUNK = 1000;
 
 export type SolutionJob = { batchId: string; solutionId: string };
 
@@ -32,15 +30,14 @@ export async function importAndRunSolutions(
   return summary;
 }
 
-/** Queues the runs of a batch's solutions still to run, a chunk at a time, at the starter's priority. */
+/** Queues the runs of a batch's solutions still to run, a page at a time, at the starter's priority. */
 async function queueSolutions(batchId: string, priority: number): Promise<void> {
-  await ensureQueue();
-  const boss = await getBoss();
-  for await (const ids of solutionIdsToQueue({ batchId, pageSize: ENQUEUE_CHUNK })) {
-    await boss.insert(
-      ids.map((solutionId) => ({ name: VERIFY_QUEUE, data: { batchId, solutionId } satisfies SolutionJob, priority })),
-    );
-  }
+  await queueItems({
+    queue: verifyQueue,
+    pages: (pageSize) => solutionIdsToQueue({ batchId, pageSize }),
+    toJob: (solutionId) => ({ data: { batchId, solutionId } satisfies SolutionJob }),
+    priority,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { executableValidity, summarizeOutcome, UNAVAILABLE } from "@/lib/records
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
+import { countFinishedItem } from "@/lib/server/jobs/batch-progress";
 import { escapeNul } from "@/lib/server/runs/runs";
 import type { Verdict } from "@/lib/server/verification/batches";
 
@@ -70,10 +71,11 @@ export async function writeSolutionRun({
       data: { ...data, ranAt: new Date() },
     });
     if (updated.count === 0) return;
-    const batch = await tx.solutionBatch.update({
-      where: { id: batchId },
-      data: { done: { increment: 1 }, [counter]: { increment: 1 } },
-      select: { done: true, total: true },
+    // A sandbox error stops the batch instead of closing it.
+    await countFinishedItem(tx.solutionBatch, {
+      batchId,
+      counters: [counter],
+      canSucceed: verdict.kind !== "sandbox-error",
     });
     if (verdict.kind === "sandbox-error")
       await tx.solutionBatch.updateMany({
@@ -83,11 +85,6 @@ export async function writeSolutionRun({
           finishedAt: new Date(),
           stopReason: `Stopped: the sandbox failed before a program started (${verdict.reason}). Fix the sandbox (npx verity sandbox doctor) and import again.`,
         },
-      });
-    else if (batch.done >= batch.total)
-      await tx.solutionBatch.updateMany({
-        where: { id: batchId, status: "RUNNING" },
-        data: { status: "SUCCEEDED", finishedAt: new Date() },
       });
   });
 }

@@ -18,6 +18,7 @@ import { AppError } from "@/lib/server/errors";
 import type { SandboxResult } from "@/lib/server/sandbox";
 
 import { prisma } from "@/lib/server/db/client";
+import { countFinishedItem } from "@/lib/server/jobs/batch-progress";
 import { runResultColumns } from "@/lib/server/runs/runs";
 import { queuedAheadOf } from "@/lib/server/workers/queue-position";
 import { VERIFY_QUEUE } from "@/lib/server/workers/queue-names";
@@ -362,14 +363,10 @@ export async function writeVerification({
       if (flakiness.flaky !== null)
         await tx.record.update({ where: { id: recordId }, data: { flaky: flakiness.flaky } });
     }
-    const batch = await tx.verificationBatch.update({
-      where: { id: batchId },
-      data: {
-        done: { increment: 1 },
-        [counter]: { increment: 1 },
-        ...(flakiness?.flaky ? { flaky: { increment: 1 } } : {}),
-      },
-      select: { done: true, total: true },
+    await countFinishedItem(tx.verificationBatch, {
+      batchId,
+      counters: flakiness?.flaky ? [counter, "flaky"] : [counter],
+      canSucceed: verdict.kind !== "sandbox-error",
     });
     // The sandbox cannot run anything: stop here rather than mark every record, and say why.
     if (verdict.kind === "sandbox-error") {
@@ -391,11 +388,7 @@ export async function writeVerification({
           after: { batchId, reason },
         });
       }
-    } else if (batch.done >= batch.total)
-      await tx.verificationBatch.updateMany({
-        where: { id: batchId, status: "RUNNING" },
-        data: { status: "SUCCEEDED", finishedAt: new Date() },
-      });
+    }
   });
 }
 

@@ -14,8 +14,7 @@ import {
   type Verdict,
   writeVerification,
 } from "@/lib/server/verification/batches";
-import { retryWhileDatabaseAway } from "@/lib/server/db/outage";
-import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
+import { queueItems, workQueue } from "@/lib/server/jobs/engine";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { getSandboxRouter } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
@@ -30,7 +29,7 @@ import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
 import { DRAW_ITEMS_QUEUE } from "@/lib/server/workers/queue-names";
 import { startItemDrawWorkers } from "@/lib/server/campaigns/draw-queue";
 
-import { ensureQueue, runBothTests, VERIFY_QUEUE } from "./queue";
+import { runBothTests, VERIFY_QUEUE, verifyQueue } from "./queue";
 
 // The queue's name stays importable from here, where its readers found it.
 export { VERIFY_QUEUE } from "./queue";
@@ -38,7 +37,6 @@ export { VERIFY_QUEUE } from "./queue";
 // Batch verification as a feature: the job queue and the sandbox around the stored batches of
 // lib/server/verification/batches.ts. Workers act as the system (SYSTEM_ACTOR.worker).
 
-const ENQUEUE_CHUNK = 1000;
 // How long a verification job waits for a database that went away before it fails (and is retried
 // once its expiry passes, which leaves two minutes beyond the longest job).
 const OUTAGE_WAIT_MS = 60_000;
@@ -69,28 +67,22 @@ export async function startVerification({
 }): Promise<VerificationBatchStart> {
   assertCan(actor, "datasets:verify");
   const datasetId = await findDatasetToVerify({ actor, datasetName });
-  await ensureQueue();
+  // Before the batch is opened: a queue that cannot be reached leaves no batch behind.
+  await verifyQueue.ensure();
   const batch = await openVerificationBatch({ actor, datasetId, language, force, repeat });
   // Resuming a batch whose process died: its unfinished records are queued again. Jobs the dead
   // process held come back too once their lease expires; verifyRecord writes a record's results
   // once per batch, so the duplicates do nothing.
-  const boss = await getBoss();
-  const priority = jobPriority(actor);
-  for await (const ids of recordIdsToQueue({
-    batchId: batch.batchId,
-    resumed: batch.resumed,
-    pageSize: ENQUEUE_CHUNK,
-  })) {
-    await boss.insert(
-      ids.map((recordId) => ({
-        name: VERIFY_QUEUE,
-        data: { batchId: batch.batchId, recordId } satisfies VerifyJob,
-        priority,
-        // The flaky option runs both tests `repeat` more times: the job may last that much longer.
-        ...(repeat > 0 ? { expireInSeconds: verificationJobExpirySeconds() * (1 + repeat) } : {}),
-      })),
-    );
-  }
+  await queueItems({
+    queue: verifyQueue,
+    pages: (pageSize) => recordIdsToQueue({ batchId: batch.batchId, resumed: batch.resumed, pageSize }),
+    toJob: (recordId) => ({
+      data: { batchId: batch.batchId, recordId } satisfies VerifyJob,
+      // The flaky option runs both tests `repeat` more times: the job may last that much longer.
+      ...(repeat > 0 ? { expireInSeconds: verificationJobExpirySeconds() * (1 + repeat) } : {}),
+    }),
+    priority: jobPriority(actor),
+  });
   return batch;
 }
 
@@ -169,7 +161,8 @@ export async function storeVerification({
 export async function startVerificationWorkers(
   concurrency = config().workers.verificationConcurrency,
 ): Promise<string[]> {
-  await ensureQueue();
+  // Before the heartbeat: a queue that cannot be reached stops the start before the process registers as a worker.
+  await verifyQueue.ensure();
   const boss = await getBoss();
   const worker = await startHeartbeat({
     backend: describeBackends(getSandboxRouter().config),
@@ -182,30 +175,15 @@ export async function startVerificationWorkers(
       await boss.fail(DRAW_ITEMS_QUEUE, jobIds);
     },
   });
-  const ids: string[] = [];
-  for (let index = 0; index < concurrency; index++) {
-    let id: string | null = null;
-    id = await boss.work<QueueJob>(VERIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      // The database away for a while: the job waits for it and runs again (a rerun stores no
-      // duplicate result), rather than failing and waiting out its expiry.
-      await retryWhileDatabaseAway(
-        async () => {
-          await holdJob({ workerId: worker.id, jobId: job.id });
-          try {
-            if ("solutionId" in job.data) await runSolution(job.data);
-            else await verifyRecord(job.data);
-          } finally {
-            await releaseJob(job.id);
-          }
-        },
-        { maxWaitMs: OUTAGE_WAIT_MS },
-      );
-      // pg-boss waits out the rest of the polling interval after a job shorter than it; a worker that
-      // just finished one asks for the next at once (an empty queue still polls at the interval).
-      if (id) boss.notifyWorker(id);
-    });
-    ids.push(id);
-  }
+  const ids = await workQueue<QueueJob>({
+    queue: verifyQueue,
+    workerId: worker.id,
+    concurrency,
+    run: (job) => ("solutionId" in job ? runSolution(job) : verifyRecord(job)),
+    // The database away for a while: the job waits for it and runs again (a rerun stores no
+    // duplicate result), rather than failing and waiting out its expiry.
+    maxOutageWaitMs: OUTAGE_WAIT_MS,
+  });
   // The same processes collect evidence (mutants, repeated runs) through their own queue.
   await startEvidenceWorkers({ workerId: worker.id, concurrency });
   // And they draw large campaigns' items, one at a time (each is one long insert).

@@ -5,7 +5,7 @@ import type { RunSettings } from "@/lib/server/environments/run-settings";
 import { runInSandbox, SandboxError } from "@/lib/server/sandbox";
 import { runSteadily } from "@/lib/server/sandbox/steady";
 import type { Verdict } from "@/lib/server/verification/batches";
-import { getBoss } from "@/lib/server/workers/boss";
+import { defineJobQueue } from "@/lib/server/jobs/engine";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 
 import { VERIFY_QUEUE } from "@/lib/server/workers/queue-names";
@@ -16,14 +16,13 @@ import { VERIFY_QUEUE } from "@/lib/server/workers/queue-names";
 
 export { VERIFY_QUEUE };
 
-/** Creates the queue, or brings an existing one's job expiry up to date (docs/deploy.md, "Workers"). */
-export async function ensureQueue(): Promise<void> {
-  const boss = await getBoss();
-  const options = { name: VERIFY_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: verificationJobExpirySeconds() };
-  const queue = await boss.getQueue(VERIFY_QUEUE);
-  if (!queue) await boss.createQueue(VERIFY_QUEUE, options);
-  else if (queue.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(VERIFY_QUEUE, options);
-}
+/** The verification queue: a job runs one solution's two tests (docs/deploy.md, "Workers", on its expiry). */
+export const verifyQueue = defineJobQueue({
+  name: VERIFY_QUEUE,
+  retryLimit: 3,
+  retryDelay: 5,
+  expireInSeconds: verificationJobExpirySeconds,
+});
 
 /**
  * Runs a solution against a record's demo and full tests (the canonical solution for verification,

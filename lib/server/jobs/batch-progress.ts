@@ -1,0 +1,55 @@
+import "server-only";
+
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+// A batch's progress as its items finish: the job engine's data side (engine.ts drives the queue,
+// so the layer rule keeps queries out of it). Shared by the batch tables whose lifecycle is RUNNING
+// → SUCCEEDED after the last item: VerificationBatch, EvidenceBatch and SolutionBatch.
+
+/** What counting needs of a batch table's delegate inside a transaction (`tx.evidenceBatch` …). */
+type CountedBatches = {
+  update(args: {
+    where: { id: string };
+    data: Partial<Record<string, { increment: number }>>;
+    select: { done: true; total: true };
+  }): PromiseLike<{ done: number; total: number }>;
+  updateMany(args: {
+    where: { id: string; status: "RUNNING" };
+    data: { status: "SUCCEEDED"; finishedAt: Date };
+  }): PromiseLike<{ count: number }>;
+};
+
+/** What a table's delegate takes to update a row. */
+type UpdateData<Batches> = Prisma.Args<Batches, "update">["data"];
+
+/** The integer columns of a batch table: the counters a finished item may move. */
+type CounterOf<Batches> = {
+  [Column in keyof UpdateData<Batches>]-?: Prisma.IntFieldUpdateOperationsInput extends UpdateData<Batches>[Column]
+    ? Column
+    : never;
+}[keyof UpdateData<Batches>] &
+  string;
+
+/**
+ * Counts one finished item on its batch (`done`, and each of `counters` by one) and, after its
+ * last, closes the batch SUCCEEDED if it is still RUNNING. With `canSucceed` false the caller stops
+ * the batch itself (a sandbox that cannot run anything). Inside the caller's transaction, which
+ * writes the item's result; no permission check: that write checks it.
+ */
+export async function countFinishedItem<Batches extends CountedBatches>(
+  batches: Batches,
+  {
+    batchId,
+    counters,
+    canSucceed = true,
+  }: { batchId: string; counters: readonly CounterOf<Batches>[]; canSucceed?: boolean },
+): Promise<void> {
+  const data: Partial<Record<string, { increment: number }>> = { done: { increment: 1 } };
+  for (const counter of counters) data[counter] = { increment: 1 };
+  const batch = await batches.update({ where: { id: batchId }, data, select: { done: true, total: true } });
+  if (canSucceed && batch.done >= batch.total)
+    await batches.updateMany({
+      where: { id: batchId, status: "RUNNING" },
+      data: { status: "SUCCEEDED", finishedAt: new Date() },
+    });
+}
