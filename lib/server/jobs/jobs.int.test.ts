@@ -229,6 +229,35 @@ describe("the jobs read model", () => {
     expect(succeeded.every((job) => job.status === "SUCCEEDED")).toBe(true);
   });
 
+  it("pages a status filter by keyset too: evidence batches one a page, each once, and the last page ends", async () => {
+    // Evidence's status filter is an OR, as is the cursor's condition within one kind: both must hold.
+    const more = uniqueName("jobs-more-evidence");
+    await importRecords({
+      actor: people.ADMIN,
+      datasetName: more,
+      source: chunks(toJsonl([makeRecord("jobs_d")])),
+      skipInvalid: false,
+      origin: "api",
+    });
+    const second = (await openEvidenceBatch({ actor: people.ADMIN, datasetName: more, mutants: 2, repeat: 0 })).batchId;
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await list(
+        "ADMIN",
+        `?kind=evidence&status=running&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      const body = page.body as Page;
+      pages.push(body.jobs.map((job) => job.id));
+      cursor = body.nextCursor;
+    } while (cursor && pages.length < 20);
+    const listed = pages.flat();
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed).toEqual(expect.arrayContaining([second, ids.evidence]));
+    expect(listed.indexOf(second)).toBeLessThan(listed.indexOf(ids.evidence));
+    expect(cursor).toBeNull();
+  });
+
   it("shows each role the kinds the permission table gives it, annotators only their datasets' jobs", async () => {
     const annotator = mine(await everyJob("ANNOTATOR", "", 50));
     // No import (imports:write), no critic run (critics:read: critic output never reaches annotators),

@@ -113,7 +113,8 @@ function newestPage<Where extends object>(
   { cursor, take }: Pick<ReadArgs, "cursor" | "take">,
   where: Where,
 ) {
-  return { where: { ...afterCursor(kind, cursor), ...where }, orderBy: NEWEST_FIRST, take };
+  // Both as conditions of their own: a kind's status filter and its cursor may each be an OR.
+  return { where: { AND: [afterCursor(kind, cursor), where] }, orderBy: NEWEST_FIRST, take };
 }
 
 /** The columns the counted batch tables (verification, evidence, solutions, critic runs) share. */
