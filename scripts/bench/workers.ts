@@ -178,7 +178,7 @@ async function main(): Promise<void> {
     const section = [
       SECTION,
       "",
-      `\`npm run bench:workers -- --records ${RECORDS} --concurrency ${CONCURRENCY} --rounds ${ROUNDS}\` on ${new Date().toISOString().slice(0, 10)}: ${RECORDS} Python records (each test sums 200,000 squares, then asserts), verified again (\`force\`) by one and by two \`verity worker\` processes of concurrency ${CONCURRENCY} against the same embedded PostgreSQL ${postgres}, alternating; medians of ${ROUNDS} rounds.`,
+      `\`npm run bench:workers -- --records ${RECORDS} --concurrency ${CONCURRENCY} --rounds ${ROUNDS}\` on ${new Date().toISOString().slice(0, 10)}: ${RECORDS} Python records (each test sums 200,000 squares, then asserts), verified again (\`force\`) by one and by two \`verity worker\` processes of concurrency ${CONCURRENCY} against the same embedded PostgreSQL ${postgres}, alternating, each set of processes warmed up on ${WARM_UP_RECORDS} other records first; medians of ${ROUNDS} rounds, each timed from the batch's start to its end.`,
       "",
       "| | wall | records/min |",
       "|---|---:|---:|",
