@@ -15,7 +15,16 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import { type Service, startService, waitUntilHealthy } from "./processes";
-import { callApi, cluster, importDataset, instanceA, makePerson, pythonRecords, waitFor } from "./support";
+import {
+  callApi,
+  cluster,
+  importDataset,
+  instanceA,
+  makePerson,
+  pythonRecords,
+  pythonUnavailable,
+  waitFor,
+} from "./support";
 
 const RECORDS = 10;
 // After instance A and B and the balancer (global-setup.ts).
@@ -71,13 +80,6 @@ function groupPids(service: Service): number[] {
   } catch {
     return [];
   }
-}
-
-async function pythonUnavailable(): Promise<string | null> {
-  const health = (await (await fetch(`${instanceA}/api/health`)).json()) as { sandbox: { available?: string[] } };
-  return health.sandbox.available?.includes("python")
-    ? null
-    : "the local sandbox cannot run Python (npm run sandbox:install)";
 }
 
 describe("the app killed mid-job", async () => {

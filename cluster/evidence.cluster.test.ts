@@ -8,7 +8,17 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import type { Service } from "./processes";
-import { callApi, cluster, importDataset, instanceA, instanceB, makePerson, pythonRecords, waitFor } from "./support";
+import {
+  callApi,
+  cluster,
+  importDataset,
+  instanceA,
+  instanceB,
+  makePerson,
+  pythonRecords,
+  pythonUnavailable,
+  waitFor,
+} from "./support";
 import { startWorker } from "./worker";
 
 const RECORDS = 8;
@@ -20,13 +30,6 @@ const workers: Service[] = [];
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.stop()));
 });
-
-async function pythonUnavailable(): Promise<string | null> {
-  const health = (await (await fetch(`${instanceA}/api/health`)).json()) as { sandbox: { available?: string[] } };
-  return health.sandbox.available?.includes("python")
-    ? null
-    : "the local sandbox cannot run Python (npm run sandbox:install)";
-}
 
 describe("mutation analysis with a worker killed mid-batch", async () => {
   const whyNot = await pythonUnavailable();

@@ -165,3 +165,11 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** Why the sandbox cannot run Python here (from instance A's health check), or null. */
+export async function pythonUnavailable(): Promise<string | null> {
+  const health = (await (await fetch(`${instanceA}/api/health`)).json()) as { sandbox: { available?: string[] } };
+  return health.sandbox.available?.includes("python")
+    ? null
+    : "the local sandbox cannot run Python (npm run sandbox:install)";
+}

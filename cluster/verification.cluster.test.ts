@@ -9,7 +9,17 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { skipWithoutSandbox } from "@/lib/testing/sandbox-gate";
 
 import type { Service } from "./processes";
-import { callApi, cluster, importDataset, instanceA, instanceB, makePerson, pythonRecords, waitFor } from "./support";
+import {
+  callApi,
+  cluster,
+  importDataset,
+  instanceA,
+  instanceB,
+  makePerson,
+  pythonRecords,
+  pythonUnavailable,
+  waitFor,
+} from "./support";
 import { startWorker } from "./worker";
 
 const RECORDS = 12;
@@ -28,14 +38,6 @@ const replacements: Service[] = [];
 afterAll(async () => {
   await Promise.all(replacements.map((worker) => worker.stop()));
 });
-
-/** Why the sandbox cannot run Python here (from instance A's health check), or null. */
-async function pythonUnavailable(): Promise<string | null> {
-  const health = (await (await fetch(`${instanceA}/api/health`)).json()) as { sandbox: { available?: string[] } };
-  return health.sandbox.available?.includes("python")
-    ? null
-    : "the local sandbox cannot run Python (npm run sandbox:install)";
-}
 
 describe("batch verification across instances and workers", async () => {
   const whyNot = await pythonUnavailable();
