@@ -19,7 +19,7 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/*.sandbox.test.ts", "node_modules/**"],
-          // Two at a time (Vitest's default here is one: cores − 1); npm test runs them beside the static checks.
+          // Two at a time (Vitest's default here is one: cores − 1), before the sandbox tier starts.
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },

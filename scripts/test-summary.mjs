@@ -30,7 +30,7 @@ function stagesOverBudget(stages) {
   return stages.filter((stage) => stage.budget > 0 && stage.seconds > stage.budget * OVER_BUDGET);
 }
 
-// A report's files by tier. Vitest's unit and sandbox projects have a report each; the integration
+// A report's files by tier. Vitest's unit and sandbox projects share one report; the integration
 // project has one report per PostgreSQL server.
 const INTEGRATION_TIER = {
   "vitest-integration.json": "integration (embedded PostgreSQL 18)",

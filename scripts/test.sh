@@ -16,8 +16,8 @@ SECONDS=0
 # more than a late warning): CI's printed stages run at a fraction of these (docs/benchmarks.md,
 # "Issue 37: the whole suite's stage times"). Tighten them as CI's own figures settle.
 declare -A budget
-budget[Static checks and unit tests]=500
-budget[Vitest: sandbox]=1500
+budget[Static checks]=500
+budget[Vitest: unit and sandbox]=1500
 budget[Vitest: integration]=1800
 budget[Next.js build]=600
 budget[Playwright e2e]=1800
@@ -61,38 +61,32 @@ other_checks_lane() {
     echo "-- TypeScript" && npx tsc --noEmit
 }
 
-stage "Static checks and unit tests"
+stage "Static checks"
 # The route types Next generates (.next/types) first, so that tsc checks pages and routes against
 # them as `next build` would: the build then skips its own type check (next.config.ts), and the
-# types are checked once. Then three lanes side by side: ESLint, which takes as long as the other
-# four checks together; Prettier, the dependency rules, dead code and tsc; and the unit tier (pure
-# code, no timing), which no longer waits for the checks to end.
+# types are checked once. Then two lanes side by side, one a core: ESLint, which takes as long as
+# the other four checks together, and Prettier, the dependency rules, dead code and tsc.
 npx next typegen
 lane 1 "ESLint" lint_lane
 eslint_pid=$!
 lane 2 "Prettier, dependency rules, dead code, TypeScript" other_checks_lane
 others_pid=$!
-lane 4 "Vitest: unit" npx vitest run --project unit \
-  --reporter=default --reporter=json --outputFile.json=test-reports/vitest-unit.json
-unit_pid=$!
-reports+=(test-reports/vitest-unit.json)
-eslint_status=0 others_status=0 unit_status=0
+eslint_status=0 others_status=0
 wait "$eslint_pid" || eslint_status=$?
 wait "$others_pid" || others_status=$?
-wait "$unit_pid" || unit_status=$?
-cat test-reports/lane-1.log test-reports/lane-2.log test-reports/lane-4.log
+cat test-reports/lane-1.log test-reports/lane-2.log
 end_stage
-cat test-reports/lane-1.tsv test-reports/lane-2.tsv test-reports/lane-4.tsv >>test-reports/stages.tsv
-((eslint_status == 0 && others_status == 0 && unit_status == 0)) || exit 1
+cat test-reports/lane-1.tsv test-reports/lane-2.tsv >>test-reports/stages.tsv
+((eslint_status == 0 && others_status == 0)) || exit 1
 
 stage "Next.js build"
 # Built before the tests, so that the cluster tier (which serves the build) can run beside the
 # integration files below.
 VERITY_TEST_TYPES_CHECKED=1 npx next build
 
-stage "Vitest: sandbox"
+stage "Vitest: unit and sandbox"
 # The sandbox tier alone on the machine: its limits and load tests measure time.
-npx vitest run --project sandbox \
+npx vitest run --project unit --project sandbox \
   --reporter=default --reporter=json --outputFile.json=test-reports/vitest.json
 
 stage "Vitest: integration"
