@@ -342,6 +342,7 @@ test("an annotator sees on the campaign page that a reviewer answered their comm
   const itemId = itemUrl.split("/items/")[1];
   await page.getByLabel("Comment", { exact: true }).fill("Is the second assert meant to pass?");
   await page.getByRole("button", { name: "Post comment" }).click();
+  await expect(page.getByLabel("Comment", { exact: true })).toHaveValue("");
   await expect(page.getByText("Is the second assert meant to pass?")).toBeVisible();
   const commentsId = await campaignId(page, "comments");
   await page.goto(`/campaigns/${commentsId}`);
@@ -352,12 +353,17 @@ test("an annotator sees on the campaign page that a reviewer answered their comm
   await reviewerPage.goto(`/campaigns/${commentsId}/review/${itemId}`);
   await reviewerPage.getByLabel("Comment", { exact: true }).fill("Yes: 0 + 0 is 0.");
   await reviewerPage.getByRole("button", { name: "Post comment" }).click();
+  // The form empties only once the server has stored the comment: closing the tab before that would
+  // drop the request, and the annotator would have nothing to see.
+  await expect(reviewerPage.getByLabel("Comment", { exact: true })).toHaveValue("");
   await expect(reviewerPage.getByText("Yes: 0 + 0 is 0.")).toBeVisible();
   await reviewerPage.context().close();
 
-  await page.reload();
   const answers = page.getByRole("region", { name: "Answers to your comments" });
-  await expect(answers).toContainText("1 new answer");
+  await expect(async () => {
+    await page.reload();
+    await expect(answers).toContainText("1 new answer", { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await answers.getByRole("link", { name: /Add two numbers wt_c1/ }).click();
   await expect(page).toHaveURL(itemUrl);
   await expect(page.getByText("Yes: 0 + 0 is 0.")).toBeVisible();
