@@ -3,8 +3,7 @@ import "server-only";
 import { type Actor, type SystemActor } from "@/lib/server/auth/permissions";
 import { drawCampaignItems, failItemDraw } from "@/lib/server/campaigns/draw-items";
 import { databaseFailure } from "@/lib/server/db/failures";
-import { defineJobQueue, workQueue } from "@/lib/server/jobs/engine";
-import { getBoss } from "@/lib/server/workers/boss";
+import { defineJobQueue, queueJob, workQueue } from "@/lib/server/jobs/engine";
 import { jobPriority } from "@/lib/server/workers/priority";
 import { DRAW_ITEMS_QUEUE } from "@/lib/server/workers/queue-names";
 
@@ -37,9 +36,7 @@ export async function queueItemDraw({
   campaignId: string;
 }): Promise<void> {
   try {
-    await drawQueue.ensure();
-    const boss = await getBoss();
-    await boss.send(DRAW_ITEMS_QUEUE, { campaignId } satisfies DrawJob, { priority: jobPriority(startedBy) });
+    await queueJob<DrawJob>({ queue: drawQueue, data: { campaignId }, priority: jobPriority(startedBy) });
   } catch (error) {
     await failItemDraw({ campaignId, reason: "its job could not be queued: delete the campaign and create it again" });
     throw error;

@@ -62,6 +62,24 @@ async function ensureJobQueue(options: {
   else if (queue.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(options.name, options);
 }
 
+/**
+ * Queues one job for work that is one job (a campaign's item draw, a release's build), at the
+ * priority of whoever started it (lib/server/workers/priority.ts).
+ */
+export async function queueJob<Data extends object>({
+  queue,
+  data,
+  priority,
+}: {
+  queue: JobQueue;
+  data: Data;
+  priority: number;
+}): Promise<void> {
+  await queue.ensure();
+  const boss = await getBoss();
+  await boss.send(queue.name, data, { priority });
+}
+
 /** How many of a batch's items one insert queues: a page of ids read, a page of jobs written. */
 const QUEUE_PAGE_SIZE = 1000;
 

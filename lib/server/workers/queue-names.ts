@@ -9,3 +9,12 @@ export const EVIDENCE_QUEUE = "evidence-record";
 
 /** Drawing a large campaign's items (lib/server/campaigns/draw-queue.ts). */
 export const DRAW_ITEMS_QUEUE = "campaign-draw-items";
+
+/** Building a release's entries (lib/server/releases/release-queue.ts). */
+export const RELEASE_QUEUE = "release-build";
+
+/** Adding records to a campaign (lib/server/campaigns/extension-queue.ts). */
+export const EXTEND_CAMPAIGN_QUEUE = "campaign-extend";
+
+/** Removing a campaign marked for deletion (lib/server/campaigns/deletion-queue.ts). */
+export const DELETE_CAMPAIGN_QUEUE = "campaign-delete";
