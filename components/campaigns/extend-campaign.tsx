@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { z } from "zod";
 
@@ -10,6 +11,7 @@ import type { Action } from "@/lib/actions/result";
 import { extendCampaignActionSchema } from "@/lib/validation/campaigns";
 
 type Extension = {
+  status: "SUCCEEDED";
   added: number;
   perLanguage: number | null;
   before: Record<string, number>;
@@ -18,7 +20,8 @@ type Extension = {
 
 /**
  * Adds records to a running campaign: a larger sample per language under the campaign's seed (the
- * records a campaign created with that size would hold), then the strata before and after.
+ * records a campaign created with that size would hold), then the strata before and after; a large
+ * one is added by a job, which the page's notice follows (ExtensionNotice).
  */
 export function ExtendCampaign({
   campaignId,
@@ -27,8 +30,12 @@ export function ExtendCampaign({
 }: {
   campaignId: string;
   perLanguage: number | null;
-  extend: Action<z.input<typeof extendCampaignActionSchema>, Extension>;
+  extend: Action<
+    z.input<typeof extendCampaignActionSchema>,
+    Extension | { status: "RUNNING"; perLanguage: number | null; total: number }
+  >;
 }) {
+  const router = useRouter();
   const [size, setSize] = useState(perLanguage === null ? "" : String(perLanguage));
   const [result, setResult] = useState<Extension>();
   const { submit, isPending, message, fieldErrors } = useAction();
@@ -38,7 +45,10 @@ export function ExtendCampaign({
     event.preventDefault();
     const perLanguage = size.trim() === "" ? null : Number(size);
     const outcome = await submit(extendCampaignActionSchema, { campaignId, perLanguage }, extend);
-    if (outcome.ok) setResult(outcome.data);
+    if (!outcome.ok) return;
+    if (outcome.data.status === "SUCCEEDED") setResult(outcome.data);
+    // A job adds a large sample's items: the page's notice says so, and follows it until they are in.
+    else router.refresh();
   }
 
   const languages = result ? Object.keys(result.after).sort() : [];

@@ -12,12 +12,14 @@ import { countOf } from "@/lib/format/count";
 
 export type CutReleaseAction = Action<
   { dataset: string; name: string; requireExecutable?: boolean },
-  { name: string; records: number; excluded: number; revised: number }
+  | { name: string; status: "READY"; records: number; excluded: number; revised: number }
+  | { name: string; status: "BUILDING" }
 >;
 
 /**
  * Cuts a named, immutable release of a dataset: its records at their accepted revisions, the
- * validity table and the method disclosure as they are now. A name the dataset has is refused.
+ * validity table and the method disclosure as they are now (a large dataset's by a job: the release
+ * list follows it). A name the dataset has is refused.
  */
 export function CutReleaseForm({ dataset, onCut }: { dataset: string; onCut: CutReleaseAction }) {
   const router = useRouter();
@@ -33,7 +35,9 @@ export function CutReleaseForm({ dataset, onCut }: { dataset: string; onCut: Cut
     if (!result.ok) return;
     const cut = result.data;
     announce(
-      `Release ${cut.name} cut: ${countOf(cut.records, "record")} in (${cut.revised} at a repaired revision), ${cut.excluded} out.`,
+      cut.status === "READY"
+        ? `Release ${cut.name} cut: ${countOf(cut.records, "record")} in (${cut.revised} at a repaired revision), ${cut.excluded} out.`
+        : `Release ${cut.name} is being cut in the background: the list below shows it when it is ready.`,
     );
     setName("");
     router.refresh();

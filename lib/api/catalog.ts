@@ -4,6 +4,8 @@ import { z } from "zod";
 
 import type { Scope } from "@/lib/server/auth/permissions";
 import { RECORDS_DRAWN_IN_REQUEST } from "@/lib/campaigns/item-draw";
+import { ITEMS_DELETED_IN_REQUEST } from "@/lib/campaigns/job-limits";
+import { RECORDS_RELEASED_IN_REQUEST } from "@/lib/releases/release-build";
 import { countOf } from "@/lib/format/count";
 import { invitationLinkSchema } from "@/lib/validation/auth";
 import {
@@ -15,6 +17,7 @@ import {
   claimResponseSchema,
   claimWithOthersResponseSchema,
   createdCampaignResponseSchema,
+  campaignDeletionResponseSchema,
   extendCampaignResponseSchema,
   leaseResponseSchema,
 } from "@/lib/validation/campaigns";
@@ -373,7 +376,10 @@ const OPERATIONS = [
     scope: "releases:read",
     summary: "A dataset's releases, newest first, keyset-paged.",
     query: { cursor: "nextCursor of the previous page", limit: "1–200 (50)" },
-    responses: { 200: "{releases: [{name, createdAt, records, excluded, revised}], nextCursor}", ...errors },
+    responses: {
+      200: "{releases: [{name, createdAt, records, excluded, revised, status (BUILDING | READY | FAILED), failureReason}], nextCursor}",
+      ...errors,
+    },
     response: releaseListResponseSchema,
   },
   {
@@ -381,9 +387,14 @@ const OPERATIONS = [
     path: "/datasets/{name}/releases",
     scope: "releases:write",
     summary:
-      "Cut a release: which record revisions are in, which records are out and why, the validity table and the method disclosure are stored now and never change. A name the dataset has is refused.",
+      "Cut a release: which record revisions are in, which records are out and why, the validity table and the method disclosure are stored and never change. A name the dataset has is refused.",
     body: "{name, requireExecutable?}",
-    responses: { 201: "{name, records, excluded, revised}", ...errors, 409: "The dataset has a release of that name." },
+    responses: {
+      201: "{name, status: READY, records, excluded, revised}: built inside the request",
+      202: `a dataset of more than ${countOf(RECORDS_RELEASED_IN_REQUEST, "record")}: {name, status: BUILDING}; a job builds it, and GET /datasets/{name}/releases lists it with status READY (or FAILED and failureReason) when done; until then it cannot be read, downloaded or diffed (409)`,
+      ...errors,
+      409: "The dataset has a release of that name.",
+    },
     response: cutReleaseResponseSchema,
   },
   {
@@ -585,7 +596,12 @@ const OPERATIONS = [
     summary:
       "Add records to a running campaign: the sample grows to perLanguage per language (null: all) under the campaign's seed, so it holds what a campaign created with that size would; optionally more languages. Labels so far stay; the sample never shrinks.",
     body: "{perLanguage: number|null, languages?}",
-    responses: { 200: "{added, perLanguage, before: {lang: items}, after: {lang: items}}", ...errors },
+    responses: {
+      200: "{status: SUCCEEDED, added, perLanguage, before: {lang: items}, after: {lang: items}}",
+      202: `a sample ranking more than ${countOf(RECORDS_DRAWN_IN_REQUEST, "record")} (those of its languages): {status: RUNNING, perLanguage, total}; a job adds the items (the same a 200 would have), the campaign unchanged until then; the campaign's page and GET /jobs?kind=extension say when it SUCCEEDED or why it FAILED`,
+      409: "The campaign is archived, its items are still being drawn, or records are being added to it already.",
+      ...errors,
+    },
     response: extendCampaignResponseSchema,
   },
   {
@@ -602,9 +618,15 @@ const OPERATIONS = [
     method: "DELETE",
     path: "/campaigns/{id}",
     scope: "campaigns:admin",
-    summary: "Delete a campaign and its items while nothing is labelled.",
-    responses: { 204: "Deleted.", 409: "The campaign has labels: close or archive it.", ...errors },
-    response: null,
+    summary:
+      "Delete a campaign and its items while nothing is labelled. Deleting a campaign whose removal failed tries again.",
+    responses: {
+      204: "Deleted.",
+      202: `a campaign of more than ${countOf(ITEMS_DELETED_IN_REQUEST, "item")}: {status: DELETING, items}; it is gone from every list and claim already, and a job removes it (GET /jobs?kind=deletion follows it)`,
+      409: "The campaign has labels: close or archive it.",
+      ...errors,
+    },
+    response: campaignDeletionResponseSchema,
   },
   {
     method: "POST",

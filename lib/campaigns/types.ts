@@ -1,5 +1,5 @@
 // What the campaign pages and the REST API show of a campaign: client-safe shapes, no server code.
-import type { CampaignStatus } from "@/lib/generated/prisma/enums";
+import type { CampaignStatus } from "@/lib/validation/campaigns";
 import type { SamplingMode } from "@/lib/evidence/suspicion";
 import type { PreLabelVisibilityName } from "@/lib/evidence/visibility";
 import type { AggregationRule } from "@/lib/metrics/final-label";

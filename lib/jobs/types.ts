@@ -1,8 +1,21 @@
 // The Jobs page's vocabulary: every kind of long work Verity keeps in a table of its own, read as
 // one shape (lib/server/jobs reads the tables; this file is client-safe).
 
-/** The kinds of long work, one per table that holds a lifecycle: imports, batches, runs, large campaigns' item draws. */
-export const JOB_KINDS = ["import", "verification", "evidence", "solutions", "critic", "campaign"] as const;
+/**
+ * The kinds of long work, one per table that holds a lifecycle: imports, batches, runs, large
+ * campaigns' item draws, releases, records added to campaigns, campaigns removed.
+ */
+export const JOB_KINDS = [
+  "import",
+  "verification",
+  "evidence",
+  "solutions",
+  "critic",
+  "campaign",
+  "release",
+  "extension",
+  "deletion",
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** A job's state, whatever its table calls it: only critic runs can be paused or cancelled today. */
@@ -14,7 +27,7 @@ export const JOB_ACTIONS = ["pause", "resume", "cancel"] as const;
 export type JobAction = (typeof JOB_ACTIONS)[number];
 
 /** What a kind counts as done of total. */
-export type JobUnit = "bytes" | "records" | "record tasks" | "solutions";
+export type JobUnit = "bytes" | "records" | "record tasks" | "solutions" | "items";
 
 /** How each kind is named to people. */
 export const JOB_KIND_LABELS: Record<JobKind, string> = {
@@ -24,6 +37,9 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   solutions: "Solution run",
   critic: "Critic run",
   campaign: "Campaign items drawn",
+  release: "Release cut",
+  extension: "Campaign records added",
+  deletion: "Campaign deleted",
 };
 
 /** The statuses each action may start from (the operations behind them decide again, in their transaction). */

@@ -90,11 +90,17 @@ export type ReleaseSummary = {
   disclosure: ReleaseDisclosure;
 };
 
-/** One release in a dataset's list: its name, when it was cut, and its record counts. */
+/** Where a release stands: a job stores it while BUILDING; only READY ones are read or downloaded. */
+export type ReleaseStatus = "BUILDING" | "READY" | "FAILED";
+
+/** One release in a dataset's list: its name, when it was cut, its record counts (0 until READY) and its status. */
 export type ReleaseListEntry = {
   name: string;
   createdAt: Date;
   records: number;
   excluded: number;
   revised: number;
+  status: ReleaseStatus;
+  /** Why it could not be built (FAILED); null otherwise. */
+  failureReason: string | null;
 };

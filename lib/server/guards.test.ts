@@ -35,6 +35,8 @@ const ALLOWED_UNGUARDED: Record<string, string> = {
   // Work on what a guarded call just returned.
   "lib/server/environments/build-version#buildEnvironmentVersion":
     "builds the version the caller has just declared through declareEnvironment (datasets:verify)",
+  "lib/server/releases/release-queue#runReleaseBuild":
+    "`verity release create` builds the release it has just reserved through cutRelease (releases:write)",
   // Request plumbing: no data of anyone.
   "lib/server/http#pathSegment": "parses a path segment",
   "lib/server/http#parseSearchParams": "parses query parameters with a zod schema",

@@ -144,11 +144,14 @@ export const reorderCategoriesSchema = z.object({
   keys: z.array(z.string().max(41)).min(1).max(40),
 });
 
-/** A campaign's status, as the schema's enum spells it (kept here so components need not import Prisma). */
+/**
+ * A campaign's status, as the schema's enum spells it (kept here so components need not import
+ * Prisma), less DELETING: a campaign marked for deletion is shown to nobody (visibleCampaignWhere).
+ */
 export type CampaignStatus = "ACTIVE" | "PAUSED" | "CLOSED" | "ARCHIVED";
 // Fails to compile when the schema's enum gains or loses a status.
-const _sameAsSchema: [CampaignStatus] extends [PrismaCampaignStatus]
-  ? [PrismaCampaignStatus] extends [CampaignStatus]
+const _sameAsSchema: [CampaignStatus] extends [Exclude<PrismaCampaignStatus, "DELETING">]
+  ? [Exclude<PrismaCampaignStatus, "DELETING">] extends [CampaignStatus]
     ? true
     : never
   : never = true;
@@ -253,12 +256,26 @@ export const createdCampaignResponseSchema = campaignResponseSchema.extend({ see
 
 const itemsPerLanguage = z.record(z.string(), z.number().int().min(0));
 
-/** `POST /api/v1/campaigns/{id}/items`. */
-export const extendCampaignResponseSchema = z.strictObject({
-  added: z.number().int().min(0),
-  perLanguage: z.number().int().nullable(),
-  before: itemsPerLanguage,
-  after: itemsPerLanguage,
+/** `POST /api/v1/campaigns/{id}/items`: 200 when added inside the request, 202 RUNNING while a job adds them. */
+export const extendCampaignResponseSchema = z.union([
+  z.strictObject({
+    status: z.literal("SUCCEEDED"),
+    added: z.number().int().min(0),
+    perLanguage: z.number().int().nullable(),
+    before: itemsPerLanguage,
+    after: itemsPerLanguage,
+  }),
+  z.strictObject({
+    status: z.literal("RUNNING"),
+    perLanguage: z.number().int().nullable(),
+    total: z.number().int().min(0),
+  }),
+]);
+
+/** `DELETE /api/v1/campaigns/{id}` when a job removes the campaign (202; a campaign deleted at once answers 204). */
+export const campaignDeletionResponseSchema = z.strictObject({
+  status: z.literal("DELETING"),
+  items: z.number().int().min(0),
 });
 
 /** `POST /api/v1/campaigns/{id}/status`. */

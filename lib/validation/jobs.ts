@@ -65,7 +65,7 @@ const jobResponseSchema = z.strictObject({
   status: z.enum(JOB_STATUSES),
   done: count,
   total: count,
-  unit: z.enum(["bytes", "records", "record tasks", "solutions"]),
+  unit: z.enum(["bytes", "records", "record tasks", "solutions", "items"]),
   startedBy: z.strictObject({ name: z.string().nullable(), email: z.string() }).nullable(),
   createdAt: z.iso.datetime(),
   startedAt: z.iso.datetime(),

@@ -28,14 +28,30 @@ export const releaseListQuerySchema = z.object({
 const count = z.number().int().min(0);
 const releaseCounts = { records: count, excluded: count, revised: count };
 
-/** `GET /api/v1/datasets/{name}/releases`, newest first. */
+const releaseStatus = z.enum(["BUILDING", "READY", "FAILED"]);
+
+/** `GET /api/v1/datasets/{name}/releases`, newest first: those still being built, and failed ones, too. */
 export const releaseListResponseSchema = z.strictObject({
-  releases: z.array(z.strictObject({ name: z.string(), createdAt: z.iso.datetime(), ...releaseCounts })),
+  releases: z.array(
+    z.strictObject({
+      name: z.string(),
+      createdAt: z.iso.datetime(),
+      ...releaseCounts,
+      status: releaseStatus,
+      failureReason: z.string().nullable(),
+    }),
+  ),
   nextCursor: z.string().nullable(),
 });
 
-/** `POST /api/v1/datasets/{name}/releases` (201). */
-export const cutReleaseResponseSchema = z.strictObject({ name: z.string(), ...releaseCounts });
+/**
+ * `POST /api/v1/datasets/{name}/releases`: 201 with the counts when built inside the request, 202
+ * with status BUILDING when a job builds it (the list and GET …/releases/{release} say when it is READY).
+ */
+export const cutReleaseResponseSchema = z.union([
+  z.strictObject({ name: z.string(), status: z.literal("READY"), ...releaseCounts }),
+  z.strictObject({ name: z.string(), status: z.literal("BUILDING") }),
+]);
 
 /** A release's rule (its `rule` JSON column): how records were chosen. */
 export const releaseRuleSchema = z.strictObject({

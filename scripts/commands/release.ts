@@ -3,7 +3,10 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
-import { cutRelease, diffNamedReleases, writeReleaseFolder } from "@/lib/server/releases/build-release";
+import { cutRelease } from "@/lib/server/releases/cut-release";
+import { findRelease } from "@/lib/server/releases/queries";
+import { runReleaseBuild } from "@/lib/server/releases/release-queue";
+import { diffNamedReleases, writeReleaseFolder } from "@/lib/server/releases/build-release";
 import { releaseNameSchema } from "@/lib/validation/releases";
 
 import { exitWithError, usageError, withDatabase } from "./with-database";
@@ -34,17 +37,21 @@ export function registerReleaseCommands(program: Command): void {
         const name = releaseName(options.name);
         const path = options.out ? resolve(options.out) : null;
         const cut = await withDatabase(async () => {
+          const actor = SYSTEM_ACTOR.cli;
           const created = await cutRelease({
-            actor: SYSTEM_ACTOR.cli,
+            actor,
             datasetName: options.dataset,
             name,
             requireExecutable: Boolean(options.requireExecutable),
           });
-          if (path)
-            await writeReleaseFolder({ actor: SYSTEM_ACTOR.cli, datasetName: options.dataset, name, outDir: path });
-          return created;
+          // A large dataset's release is queued for a worker; this command waits for it by building
+          // it here (whichever of the two comes first builds it, the other finds it built).
+          if (created.status === "BUILDING") await runReleaseBuild({ releaseId: created.id });
+          const { summary } = await findRelease({ actor, datasetName: options.dataset, name });
+          if (path) await writeReleaseFolder({ actor, datasetName: options.dataset, name, outDir: path });
+          return summary;
         }).catch((error: unknown) => exitWithError(error));
-        const summary = { ...cut, path };
+        const summary = { name: cut.name, records: cut.records, excluded: cut.excluded, revised: cut.revised, path };
         if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           console.log(

@@ -2,7 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { createAction } from "@/lib/server/action";
-import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
+import { deleteCampaign } from "@/lib/server/campaigns/delete-campaign";
+import { changeCampaignStatus, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { reorderCampaignCategories } from "@/lib/server/campaigns/taxonomy";
 import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
@@ -71,11 +72,14 @@ export const changeCampaignStatusAction = createAction(
   },
 );
 
-/** Deletes a campaign that has no labels. Scope: campaigns:admin. */
+/**
+ * Deletes a campaign that has no labels: at once, or (a large one) marked DELETING for a job, which
+ * the campaigns page follows. Deleting one whose removal failed tries again. Scope: campaigns:admin.
+ */
 export const deleteCampaignAction = createAction("campaigns:admin", campaignIdSchema, async ({ input, actor }) => {
-  await deleteCampaign({ actor, campaignId: input.campaignId });
+  const deletion = await deleteCampaign({ actor, campaignId: input.campaignId });
   revalidatePath("/campaigns");
-  return null;
+  return deletion;
 });
 
 /** Adds records to a running campaign under its seed; answers the items per language before and after. Scope: campaigns:admin. */

@@ -1,5 +1,6 @@
 import { CampaignForm } from "@/components/campaigns/campaign-form";
 import { CampaignTable } from "@/components/campaigns/campaign-table";
+import { DeletionNotices } from "@/components/campaigns/deletion-notices";
 import { RefreshWhileRunning } from "@/components/jobs/refresh-while-running";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { DEFAULT_CATEGORIES } from "@/lib/annotation/categories";
@@ -7,18 +8,20 @@ import { can } from "@/lib/server/auth/permissions";
 import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listCampaignProgress } from "@/lib/server/campaigns/list-campaign-progress";
 import { listCampaigns } from "@/lib/server/campaigns/list-campaigns";
+import { listPendingCampaignDeletions } from "@/lib/server/campaigns/remove-campaign";
 import { listDatasets } from "@/lib/server/records/records";
 
-import { createCampaignAction } from "./actions";
+import { createCampaignAction, deleteCampaignAction } from "./actions";
 
 export const metadata = { title: "Campaigns" };
 
 export default async function CampaignsPage() {
   const actor = await requirePageActor("records:read", "/campaigns");
   const isAdmin = can(actor, "campaigns:admin");
-  const [campaigns, datasets] = await Promise.all([
+  const [campaigns, datasets, deletions] = await Promise.all([
     listCampaigns({ actor }),
     isAdmin ? listDatasets({ actor }) : Promise.resolve([]),
+    listPendingCampaignDeletions({ actor }),
   ]);
   const progress = await listCampaignProgress({ actor, campaignIds: campaigns.map((campaign) => campaign.id) });
   const rows = campaigns.flatMap((campaign) => {
@@ -33,6 +36,8 @@ export default async function CampaignsPage() {
         description="Verification campaigns: a seeded sample of a dataset, labelled by people who know its languages."
       />
       <div className="space-y-6">
+        {/* A large campaign deleted is gone from the list at once; a job removes it (issue 36). */}
+        <DeletionNotices deletions={deletions} deleteAgain={isAdmin ? deleteCampaignAction : undefined} />
         {rows.length === 0 ? (
           <Card>
             <p className="text-sm text-slate-600">

@@ -11,7 +11,7 @@ import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { startVerification } from "@/lib/server/verification/jobs";
 import { getSolutionBatchProgress } from "@/lib/server/solvers/get-solution-batch-progress";
 import { importAndRunSolutions } from "@/lib/server/solvers/jobs";
-import { cutRelease } from "@/lib/server/releases/build-release";
+import { cutRelease } from "@/lib/server/releases/cut-release";
 import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
 import { importGoldSchema } from "@/lib/validation/gold";
 import { releaseCreateSchema } from "@/lib/validation/releases";
@@ -96,14 +96,15 @@ export const solutionRunProgressAction = createAction("records:read", solutionRu
 });
 
 /**
- * Cuts a release of a dataset under a new name, as POST /api/v1/datasets/{name}/releases does; an
+ * Cuts a release of a dataset under a new name, as POST /api/v1/datasets/{name}/releases does: READY
+ * with its counts, or BUILDING while a job builds a large one (the release list says how it ends); an
  * existing name is refused (CONFLICT: releases never change). Scope: releases:write.
  */
 export const cutReleaseAction = createAction(
   "releases:write",
   releaseCreateSchema.extend({ dataset: name }),
   async ({ input: { dataset, ...release }, actor }) => {
-    const cut = await cutRelease({ actor, datasetName: dataset, ...release });
+    const { id: _id, ...cut } = await cutRelease({ actor, datasetName: dataset, ...release });
     revalidatePath(`/datasets/${encodeURIComponent(dataset)}`);
     return cut;
   },

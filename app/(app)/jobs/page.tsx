@@ -29,9 +29,9 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
   const olderLink = nextCursor
     ? `/jobs?${new URLSearchParams({ ...Object.fromEntries(filters), cursor: nextCursor })}`
     : null;
-  const kinds = JOB_KINDS.filter((kind) => kind !== "import" || can(actor, "imports:write")).filter(
-    (kind) => kind !== "critic" || can(actor, "critics:read"),
-  );
+  const kinds = JOB_KINDS.filter((kind) => kind !== "import" || can(actor, "imports:write"))
+    .filter((kind) => kind !== "critic" || can(actor, "critics:read"))
+    .filter((kind) => kind !== "release" || can(actor, "releases:read"));
 
   return (
     <>

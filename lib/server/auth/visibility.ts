@@ -20,9 +20,13 @@ function isAnnotator(actor: Viewer): boolean {
   return actor.role === "ANNOTATOR";
 }
 
-/** Campaigns the actor sees: all for reviewers and admins, those sharing a language for annotators. */
+/**
+ * Campaigns the actor sees: all for reviewers and admins, those sharing a language for annotators;
+ * none marked for deletion (a job removes it: lib/server/campaigns/remove-campaign.ts), for anybody.
+ */
 export function visibleCampaignWhere(actor: Viewer): Prisma.CampaignWhereInput {
-  return isAnnotator(actor) ? { languages: { hasSome: actor.languages } } : {};
+  const notDeleting: Prisma.CampaignWhereInput = { status: { not: "DELETING" } };
+  return isAnnotator(actor) ? { ...notDeleting, languages: { hasSome: actor.languages } } : notDeleting;
 }
 
 /** Datasets the actor sees: for annotators, those with a campaign in one of their languages. */

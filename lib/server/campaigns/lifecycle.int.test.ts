@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { chunks, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { changeCampaignStatus, deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
+import { deleteCampaign } from "@/lib/server/campaigns/delete-campaign";
+import { changeCampaignStatus, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { createCampaign } from "@/lib/server/campaigns/create-campaign";
 import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { prisma } from "@/lib/server/db/client";

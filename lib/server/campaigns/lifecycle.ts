@@ -7,17 +7,22 @@ import { hidesMore, storedVisibility, visibilityName } from "@/lib/evidence/visi
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
-import type { CampaignSettingsInput, CampaignStatusAction } from "@/lib/validation/campaigns";
+import type {
+  CampaignSettingsInput,
+  CampaignStatus as ShownCampaignStatus,
+  CampaignStatusAction,
+} from "@/lib/validation/campaigns";
 
 import { writeAudit } from "@/lib/server/audit/audit";
 import type { CampaignSummary } from "@/lib/campaigns/types";
+import { ITEMS_DELETED_IN_REQUEST } from "@/lib/campaigns/job-limits";
 import { campaignSelect, toSummary } from "@/lib/server/campaigns/queries";
 import { prisma } from "@/lib/server/db/client";
 
 type Tx = Prisma.TransactionClient;
 
 /** Which states each action leaves from, and where it goes. */
-const TRANSITIONS: Record<CampaignStatusAction, { from: CampaignStatus[]; to: CampaignStatus }> = {
+const TRANSITIONS: Record<CampaignStatusAction, { from: ShownCampaignStatus[]; to: ShownCampaignStatus }> = {
   pause: { from: ["ACTIVE"], to: "PAUSED" },
   resume: { from: ["PAUSED"], to: "ACTIVE" },
   close: { from: ["ACTIVE", "PAUSED"], to: "CLOSED" },
@@ -70,8 +75,11 @@ async function hasLabels(tx: Tx, campaignId: string): Promise<boolean> {
   return (await tx.annotation.findFirst({ where: { item: { campaignId } }, select: { id: true } })) !== null;
 }
 
-/** Locks the campaign row for a settings or status change; NOT_FOUND when it does not exist. */
-async function lockCampaign(tx: Tx, campaignId: string) {
+/**
+ * Locks the campaign row for a settings or status change; NOT_FOUND when it does not exist or is
+ * marked for deletion (unless `isDeletingFound`: deleting it again).
+ */
+async function lockCampaign(tx: Tx, campaignId: string, { isDeletingFound = false } = {}) {
   const [row] = await tx.$queryRaw<
     {
       name: string;
@@ -85,7 +93,7 @@ async function lockCampaign(tx: Tx, campaignId: string) {
   >`
     SELECT name, status, overlap, "agreementFraction", "goldShare", visibility, sampling
     FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-  if (!row) throw new AppError("NOT_FOUND", "No such campaign.");
+  if (!row || (row.status === "DELETING" && !isDeletingFound)) throw new AppError("NOT_FOUND", "No such campaign.");
   return row;
 }
 
@@ -196,12 +204,12 @@ export async function changeCampaignStatus({
   actor: Actor;
   campaignId: string;
   action: CampaignStatusAction;
-}): Promise<{ status: CampaignStatus; endedLeases: number }> {
+}): Promise<{ status: ShownCampaignStatus; endedLeases: number }> {
   assertCan(actor, "campaigns:admin");
   const { from, to } = TRANSITIONS[action];
   return prisma().$transaction(async (tx) => {
     const before = await lockCampaign(tx, campaignId);
-    if (!from.includes(before.status))
+    if (before.status === "DELETING" || !from.includes(before.status))
       throw new AppError("CONFLICT", `The campaign is ${before.status.toLowerCase()}; it cannot ${action}.`);
     await tx.campaign.update({ where: { id: campaignId }, data: { status: to } });
     const endedLeases = to === "ACTIVE" ? 0 : await endActiveLeases(tx, campaignId);
@@ -235,23 +243,67 @@ async function endActiveLeases(tx: Tx, campaignId: string): Promise<number> {
   return ids.length;
 }
 
-/** Deletes a campaign and its items while nobody has labelled anything. Audited. Scope: campaigns:admin. */
-export async function deleteCampaign({ actor, campaignId }: { actor: Actor; campaignId: string }): Promise<void> {
+/** What a deletion did: the campaign is gone, or marked DELETING for a job to remove (its items). */
+export type CampaignDeletionOutcome = { outcome: "deleted" } | { outcome: "marked"; items: number };
+
+/**
+ * Deletes a campaign and its items while nobody has labelled anything: inside the call when it has at
+ * most ITEMS_DELETED_IN_REQUEST items (drawn, or still to be drawn), else marks it DELETING, in the
+ * same transaction ending its leases and recording a RUNNING CampaignDeletion, for the caller to
+ * queue (delete-campaign.ts). A marked campaign is gone from every list and claim at once
+ * (visibleCampaignWhere, assertOpenForClaims). Deleting a campaign marked already answers "marked"
+ * again, and retries a removal that FAILED. Audited once. Scope: campaigns:admin.
+ */
+export async function deleteOrMarkCampaign({
+  actor,
+  campaignId,
+}: {
+  actor: Actor;
+  campaignId: string;
+}): Promise<CampaignDeletionOutcome> {
   assertCan(actor, "campaigns:admin");
-  await prisma().$transaction(async (tx) => {
-    const before = await lockCampaign(tx, campaignId);
+  return prisma().$transaction(async (tx) => {
+    const before = await lockCampaign(tx, campaignId, { isDeletingFound: true });
+    if (before.status === "DELETING") {
+      const deletion = await tx.campaignDeletion.update({
+        where: { campaignId },
+        data: { status: "RUNNING", stopReason: null, finishedAt: null },
+        select: { items: true },
+      });
+      return { outcome: "marked" as const, items: deletion.items };
+    }
     if (await hasLabels(tx, campaignId))
       throw new AppError("CONFLICT", "This campaign has labels; close or archive it instead of deleting it.");
+    const [size] = await tx.$queryRaw<{ items: number; datasetId: string; languages: string[] }[]>`
+      SELECT greatest(c."itemCount", CASE WHEN d.status = 'RUNNING' THEN d.total ELSE 0 END)::int AS items,
+             c."datasetId", c.languages
+      FROM "Campaign" c LEFT JOIN "CampaignItemDraw" d ON d."campaignId" = c.id WHERE c.id = ${campaignId}`;
+    const isRemovedByJob = size.items > ITEMS_DELETED_IN_REQUEST;
     await writeAudit(tx, {
       actorId: actor.id,
       action: "campaign.delete",
       targetType: "Campaign",
       targetId: campaignId,
       before: { name: before.name, status: before.status },
+      ...(isRemovedByJob ? { after: { status: "DELETING", itemsRemovedByJob: size.items } } : {}),
     });
-    // SQL rules run by the cascade to items and categories (prisma/sql): triggers/CampaignItem.*_delete.sql
-    // and ErrorCategory.*_delete.sql, running functions/verity_items_removed.sql, verity_note_item_changes.sql,
-    // verity_categories_changed.sql and verity_note_category_changes.sql (which find no campaign to note).
-    await tx.campaign.delete({ where: { id: campaignId } });
+    if (!isRemovedByJob) {
+      // SQL rules run by the cascade to items and categories (prisma/sql): see removeCampaign (remove-campaign.ts).
+      await tx.campaign.delete({ where: { id: campaignId } });
+      return { outcome: "deleted" as const };
+    }
+    await tx.campaign.update({ where: { id: campaignId }, data: { status: "DELETING" } });
+    await endActiveLeases(tx, campaignId);
+    await tx.campaignDeletion.create({
+      data: {
+        campaignId,
+        campaignName: before.name,
+        datasetId: size.datasetId,
+        languages: size.languages,
+        items: size.items,
+        createdById: actor.id,
+      },
+    });
+    return { outcome: "marked" as const, items: size.items };
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { visibilityName } from "@/lib/evidence/visibility";
-import type { PreLabelVisibility } from "@/lib/generated/prisma/enums";
+import type { CampaignStatus as PrismaCampaignStatus, PreLabelVisibility } from "@/lib/generated/prisma/enums";
 import type {
   CampaignItemDrawState,
   CampaignListProgress,
@@ -50,22 +50,27 @@ export const campaignSelect = {
 /** A campaign as admins and reviewers see it (seed included). */
 export function toSummary({
   dataset,
+  status,
   visibility,
   sampling,
   itemDraw,
   ...campaign
 }: {
   dataset: { name: string };
+  status: PrismaCampaignStatus;
   visibility: PreLabelVisibility;
   sampling: CampaignSampling;
   itemDraw: CampaignItemDrawState | null;
-} & Omit<CampaignSummary, "dataset" | "visibility" | "sampling" | "itemDraw"> & {
+} & Omit<CampaignSummary, "dataset" | "status" | "visibility" | "sampling" | "itemDraw"> & {
     seed: string;
   }): CampaignSummary & {
   seed: string;
 } {
+  // A campaign marked for deletion is shown to nobody: it looks missing (visibleCampaignWhere).
+  if (status === "DELETING") throw new AppError("NOT_FOUND", "No such campaign.");
   return {
     ...campaign,
+    status,
     visibility: visibilityName(visibility),
     sampling: sampling === "SUSPICION" ? "suspicion" : "random",
     dataset: dataset.name,

@@ -17,7 +17,7 @@ import { getWorkItem } from "@/lib/server/labelling/get-work-item";
 import { submitAnnotation } from "@/lib/server/labelling/submit-annotation";
 
 import { releaseCard } from "@/lib/releases/card";
-import { cutRelease } from "@/lib/server/releases/build-release";
+import { cutRelease } from "@/lib/server/releases/cut-release";
 import { findRelease } from "@/lib/server/releases/queries";
 import { submitAnnotationAndClaimNext } from "@/lib/server/labelling/next-item";
 

@@ -17,6 +17,9 @@ const KIND_PLURALS: Record<JobKind, string> = {
   solutions: "solution runs",
   critic: "critic runs",
   campaign: "campaign item draws",
+  release: "release cuts",
+  extension: "campaign extensions",
+  deletion: "campaign deletions",
 };
 
 type Control = (args: { actor: Actor | SystemActor; id: string; action: JobAction }) => Promise<JobStatus>;

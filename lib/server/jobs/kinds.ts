@@ -454,6 +454,184 @@ const campaignKind: JobKindEntry = {
   },
 };
 
+/** A release's status as a job's: BUILDING runs, READY succeeded. */
+const RELEASE_STATUS = { BUILDING: "RUNNING", READY: "SUCCEEDED", FAILED: "FAILED" } as const;
+
+const releaseKind: JobKindEntry = {
+  kind: "release",
+  readScope: "releases:read",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ actor, cursor, statuses, take }) => {
+    const wanted = statuses
+      ? (Object.keys(RELEASE_STATUS) as (keyof typeof RELEASE_STATUS)[]).filter((status) =>
+          statuses.includes(RELEASE_STATUS[status]),
+        )
+      : undefined;
+    const rows = await prisma().release.findMany({
+      ...newestPage(
+        "release",
+        { cursor, take },
+        { ...(wanted ? { status: { in: wanted } } : {}), ...datasetScope(actor) },
+      ),
+      select: {
+        id: true,
+        name: true,
+        status: true,
+        records: true,
+        excluded: true,
+        revised: true,
+        failureReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        dataset: { select: { name: true } },
+      },
+    });
+    return rows.map((row) => {
+      const isBuilt = row.status === "READY";
+      // One transaction stores every entry: nothing, then all of them.
+      const entries = row.records + row.excluded;
+      return {
+        id: row.id,
+        kind: "release" as const,
+        status: RELEASE_STATUS[row.status],
+        done: entries,
+        total: entries,
+        unit: "records" as const,
+        createdById: row.createdById,
+        createdAt: row.createdAt,
+        finishedAt: row.finishedAt,
+        dataset: row.dataset.name,
+        scope: row.name,
+        result: isBuilt
+          ? parts(`${row.records} in`, row.revised > 0 && `${row.revised} revised`, `${row.excluded} out`)
+          : row.status === "BUILDING"
+            ? "being cut…"
+            : "not cut",
+        stopReason: row.failureReason,
+        href: `/datasets/${encodeURIComponent(row.dataset.name)}`,
+      };
+    });
+  },
+};
+
+const extensionKind: JobKindEntry = {
+  kind: "extension",
+  readScope: "records:read",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ actor, cursor, statuses, take }) => {
+    const rows = await prisma().campaignExtension.findMany({
+      ...newestPage(
+        "extension",
+        { cursor, take },
+        {
+          ...batchStatusWhere(statuses),
+          campaign: isSystemActor(actor) ? { status: { not: "DELETING" } } : visibleCampaignWhere(actor),
+        },
+      ),
+      select: {
+        id: true,
+        status: true,
+        total: true,
+        added: true,
+        perLanguage: true,
+        languages: true,
+        stopReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        campaign: { select: { id: true, name: true, dataset: { select: { name: true } } } },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      kind: "extension" as const,
+      status: row.status,
+      // One insert adds every item: nothing, then all of them.
+      done: row.added ?? 0,
+      total: row.added ?? row.total,
+      unit: "items" as const,
+      createdById: row.createdById,
+      createdAt: row.createdAt,
+      finishedAt: row.finishedAt,
+      dataset: row.campaign.dataset.name,
+      scope: parts(
+        row.campaign.name,
+        row.perLanguage === null ? "every record" : `${row.perLanguage} a language`,
+        row.languages.map(languageName).join(", "),
+      ),
+      result:
+        row.status === "SUCCEEDED"
+          ? `${countOf(row.added ?? 0, "item")} added`
+          : row.status === "RUNNING"
+            ? "adding records…"
+            : "nothing added",
+      stopReason: row.stopReason,
+      href: `/campaigns/${encodeURIComponent(row.campaign.id)}`,
+    }));
+  },
+};
+
+const deletionKind: JobKindEntry = {
+  kind: "deletion",
+  readScope: "records:read",
+  statuses: BATCH_STATUSES,
+  controls: {},
+  read: async ({ actor, cursor, statuses, take }) => {
+    const rows = await prisma().campaignDeletion.findMany({
+      ...newestPage(
+        "deletion",
+        { cursor, take },
+        {
+          ...batchStatusWhere(statuses),
+          // As the campaign was seen: annotators, those in their languages.
+          ...(isAnnotatorOnly(actor) ? { languages: { hasSome: actor.languages } } : {}),
+        },
+      ),
+      select: {
+        id: true,
+        status: true,
+        items: true,
+        campaignName: true,
+        stopReason: true,
+        createdById: true,
+        createdAt: true,
+        finishedAt: true,
+        dataset: { select: { name: true } },
+      },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      kind: "deletion" as const,
+      status: row.status,
+      // One statement removes every item: nothing, then all of them.
+      done: row.status === "SUCCEEDED" ? row.items : 0,
+      total: row.items,
+      unit: "items" as const,
+      createdById: row.createdById,
+      createdAt: row.createdAt,
+      finishedAt: row.finishedAt,
+      dataset: row.dataset.name,
+      scope: row.campaignName,
+      result:
+        row.status === "SUCCEEDED"
+          ? `${countOf(row.items, "item")} removed`
+          : row.status === "RUNNING"
+            ? "being deleted…"
+            : "not deleted",
+      stopReason: row.stopReason,
+      href: "/campaigns",
+    }));
+  },
+};
+
+/** Whether the actor is a person who sees only the campaigns in their languages (visibleCampaignWhere). */
+function isAnnotatorOnly(actor: Actor | SystemActor): actor is Actor {
+  return !isSystemActor(actor) && actor.role === "ANNOTATOR";
+}
+
 /** Every kind of long work, in the list's order of kinds. A new kind of job is one entry here. */
 export const JOB_KIND_REGISTRY: Record<JobKind, JobKindEntry> = {
   import: importKind,
@@ -462,6 +640,9 @@ export const JOB_KIND_REGISTRY: Record<JobKind, JobKindEntry> = {
   solutions: solutionsKind,
   critic: criticKind,
   campaign: campaignKind,
+  release: releaseKind,
+  extension: extensionKind,
+  deletion: deletionKind,
 };
 
 /** The names and emails of the people who started jobs, by id (one query for a page). */

@@ -14,10 +14,9 @@ import { diffReleases, type ReleaseDiff } from "@/lib/releases/diff";
 import { dataLine, excludedLine } from "@/lib/releases/lines";
 import { type ManifestFile, releaseManifest } from "@/lib/releases/manifest";
 import { tarStream } from "@/lib/releases/tar";
-import type { ReleaseRule, ReleaseSummary } from "@/lib/releases/types";
+import type { ReleaseSummary } from "@/lib/releases/types";
 import { parseLanguage } from "@/lib/records/languages";
-import { assertCan } from "@/lib/server/auth/guard";
-import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
+import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import { getDatasetReport } from "@/lib/server/reports/reports";
 import { getSandboxRouter } from "@/lib/server/sandbox";
 import { describeBackends } from "@/lib/server/sandbox/config";
@@ -26,69 +25,48 @@ import { REFERENCE_VERSIONS } from "@/lib/server/sandbox/reference-versions";
 import {
   findDatasetForRelease,
   findRelease,
-  insertRelease,
+  findReleaseToBuild,
   releaseDiffEntries,
   releaseMethodFacts,
   releaseRecordPages,
+  storeReleaseEntries,
 } from "./queries";
 
-// Releases as a feature: cutting one (the figures and the method gathered, then the snapshot stored
-// by queries.ts) and building its folder or archive from what was stored, byte for byte the same
-// every time.
+// Releases as a feature: building one that was cut (the figures and the method gathered, then the
+// snapshot stored by queries.ts; cut-release.ts reserves it and queues this) and building its folder
+// or archive from what was stored, byte for byte the same every time.
 
 type AnyActor = Actor | SystemActor;
 
 /** The files of a release folder, in the order the archive holds them. */
 const RELEASE_FILES = ["README.md", "data.jsonl", "excluded.jsonl", "manifest.json"] as const;
 
-function describeRule(requireExecutable: boolean): string {
-  return [
-    "A record is in when its final label is valid: the strongest resolved label across the dataset's campaigns (an adjudication beats annotators' labels, more agreeing annotators beat fewer, the latest campaign on a tie), under each campaign's aggregation rule.",
-    "A record repaired after labelling is in at its accepted revision: the blind second check labelled the revised record valid, and labels given on earlier revisions no longer speak for it.",
-    'A gold record (an admin\'s known verdict, which gold items measure annotators against; gold items count in no rate) is in or out by that verdict (decided_by "gold").',
-    "Records finally invalid, unresolved (annotators disagree, no decision yet) or never labelled are out.",
-    requireExecutable
-      ? "Also out: records whose canonical solution did not pass both its demo and full test in the sandbox (or was never run)."
-      : "Execution results are reported beside each record but do not decide.",
-  ].join(" ");
-}
-
-export type CutRelease = { name: string; records: number; excluded: number; revised: number };
+/** What a build found: it stored the entries, or the release was built (a retry) or gone. */
+export type ReleaseBuildOutcome =
+  | { outcome: "built"; records: number; excluded: number; revised: number }
+  | { outcome: "not building" | "no release" };
 
 /**
- * Cuts a release of a dataset under a new name: the validity table (the dataset report's), the method
- * disclosure and every record's entry are stored now and never change. Refuses a name the dataset
- * has (CONFLICT). Scope: releases:write.
+ * Builds a BUILDING release (the job half of cutting one, cut-release.ts): gathers the validity table
+ * (the dataset report's) and the method disclosure as they are now, and stores them with every
+ * record's entry, making it READY (storeReleaseEntries: once, however often it runs). Acts as the
+ * system: the cut checked releases:write before it reserved the name.
  */
-export async function cutRelease({
-  actor,
-  datasetName,
-  name,
-  requireExecutable = false,
-}: {
-  actor: AnyActor;
-  datasetName: string;
-  name: string;
-  requireExecutable?: boolean;
-}): Promise<CutRelease> {
-  assertCan(actor, "releases:write");
+export async function buildRelease({ releaseId }: { releaseId: string }): Promise<ReleaseBuildOutcome> {
+  const release = await findReleaseToBuild({ releaseId });
+  if (!release) return { outcome: "no release" };
+  if (release.status !== "BUILDING") return { outcome: "not building" };
+  const actor = SYSTEM_ACTOR.worker;
+  const datasetName = release.datasetName;
   const dataset = await findDatasetForRelease({ actor, datasetName });
   const campaignIds = dataset.campaigns.map((campaign) => campaign.id);
   const [report, facts] = await Promise.all([
     getDatasetReport({ actor, datasetName }),
     releaseMethodFacts({ actor, datasetId: dataset.id, campaignIds }),
   ]);
-  const rule: ReleaseRule = {
-    name: "final-label-valid",
-    requireExecutable,
-    description: describeRule(requireExecutable),
-  };
-  const created = await insertRelease({
-    actor,
-    datasetId: dataset.id,
+  return storeReleaseEntries({
+    releaseId,
     campaignIds,
-    name,
-    rule,
     validity: {
       byLanguage: report.byLanguage,
       pooled: report.pooled,
@@ -127,7 +105,6 @@ export async function cutRelease({
       labels: facts.labels,
     },
   });
-  return { name, records: created.records, excluded: created.excluded, revised: created.revised };
 }
 
 /** Writes `lines` to `path`, hashing as it goes; flat memory however many lines there are. */

@@ -39,6 +39,8 @@ export async function findDatasetForRelease({ actor, datasetName }: { actor: Any
       id: true,
       name: true,
       campaigns: {
+        // A campaign being deleted has no labels (only those are deleted) and is gone from every list.
+        where: { status: { not: "DELETING" } },
         orderBy: { createdAt: "asc" },
         select: { id: true, name: true, blind: true, goldShare: true, finalRule: true, overlap: true },
       },
@@ -131,53 +133,97 @@ export async function releaseMethodFacts({
   };
 }
 
+/** How many records a dataset has: whether its release is built inside the request (build-release.ts). */
+export async function countDatasetRecords({ datasetId }: { datasetId: string }): Promise<number> {
+  return prisma().record.count({ where: { datasetId } });
+}
+
 /**
- * Stores a release of a dataset: one entry per record with the revision it is at and, by the rule,
- * whether it is in: a record at an accepted repair is in (its blind check labelled the revised record
- * valid; labels on earlier revisions no longer speak for it); else its final label decides (the
- * strongest across campaigns, as in the dataset report), or for a gold record its known verdict;
- * unresolved and unlabelled records are out;
- * with `requireExecutable` a record whose solution did not pass both tests is out too. Refuses a
- * name the dataset has (CONFLICT). Audited in the same transaction. Scope: releases:write.
+ * Reserves a release's name for a dataset: a BUILDING release with its rule and no entries yet,
+ * which nothing reads, downloads or diffs until storeReleaseEntries makes it READY. Refuses a name
+ * the dataset has, whatever its status (CONFLICT). Scope: releases:write.
  */
-export async function insertRelease({
+export async function reserveRelease({
   actor,
   datasetId,
-  campaignIds,
   name,
   rule,
-  validity,
-  disclosure,
 }: {
   actor: AnyActor;
   datasetId: string;
-  campaignIds: string[];
   name: string;
   rule: ReleaseRule;
+}): Promise<{ id: string }> {
+  assertCan(actor, "releases:write");
+  const conflict = () =>
+    new AppError("CONFLICT", `This dataset has a release named "${name}" already: releases never change.`, {
+      name: ["Choose another name."],
+    });
+  if (await prisma().release.findUnique({ where: { datasetId_name: { datasetId, name } }, select: { id: true } }))
+    throw conflict();
+  try {
+    return await prisma().release.create({
+      data: {
+        datasetId,
+        name,
+        rule,
+        records: 0,
+        excluded: 0,
+        revised: 0,
+        status: "BUILDING",
+        createdById: personIdOf(actor),
+      },
+      select: { id: true },
+    });
+  } catch (error) {
+    // Two cuts of one name at once: the unique index refuses the second.
+    if (error instanceof Error && "code" in error && error.code === "P2002") throw conflict();
+    throw error;
+  }
+}
+
+/** A release to build: its dataset, campaigns and rule, and its status; null when it is gone. No scope: the job's. */
+export async function findReleaseToBuild({ releaseId }: { releaseId: string }) {
+  const release = await prisma().release.findUnique({
+    where: { id: releaseId },
+    select: { id: true, name: true, status: true, rule: true, createdById: true, dataset: { select: { name: true } } },
+  });
+  if (!release) return null;
+  return { ...release, datasetName: release.dataset.name, rule: releaseRuleSchema.parse(release.rule) };
+}
+
+/**
+ * Stores a BUILDING release's entries and makes it READY, in one transaction: one entry per record
+ * with the revision it is at and, by the rule, whether it is in: a record at an accepted repair is in
+ * (its blind check labelled the revised record valid; labels on earlier revisions no longer speak
+ * for it); else its final label decides (the strongest across campaigns, as in the dataset report),
+ * or for a gold record its known verdict; unresolved and unlabelled records are out; with the rule's
+ * `requireExecutable` a record whose solution did not pass both tests is out too. The release row is
+ * locked first, so a job delivered twice (a retry, a worker thought dead) waits for the first and
+ * then finds it READY: nothing is stored twice, and a build killed half-way leaves nothing (the
+ * transaction rolls back). Audited, as its starter. No scope: the job's (cutRelease checked it).
+ */
+export async function storeReleaseEntries({
+  releaseId,
+  campaignIds,
+  validity,
+  disclosure,
+}: {
+  releaseId: string;
+  campaignIds: string[];
   validity: ReleaseValidity;
   disclosure: ReleaseDisclosure;
-}): Promise<{ id: string; records: number; excluded: number; revised: number }> {
-  assertCan(actor, "releases:write");
+}): Promise<
+  { outcome: "built"; records: number; excluded: number; revised: number } | { outcome: "not building" }
+> {
   return prisma().$transaction(
     async (tx) => {
-      if (await tx.release.findUnique({ where: { datasetId_name: { datasetId, name } }, select: { id: true } }))
-        throw new AppError("CONFLICT", `This dataset has a release named "${name}" already: releases never change.`, {
-          name: ["Choose another name."],
-        });
-      const release = await tx.release.create({
-        data: {
-          datasetId,
-          name,
-          rule,
-          validity,
-          disclosure,
-          records: 0,
-          excluded: 0,
-          revised: 0,
-          createdById: personIdOf(actor),
-        },
-        select: { id: true },
-      });
+      const [release] = await tx.$queryRaw<
+        { status: string; datasetId: string; name: string; rule: unknown; createdById: string | null }[]
+      >`
+        SELECT status, "datasetId", name, rule, "createdById" FROM "Release" WHERE id = ${releaseId} FOR UPDATE`;
+      if (!release || release.status !== "BUILDING") return { outcome: "not building" as const };
+      const rule = releaseRuleSchema.parse(release.rule);
       await tx.$executeRawUnsafe(
         `WITH finals AS (
            SELECT DISTINCT ON (record_id) record_id, n, final_valid, decided_by, final_categories
@@ -223,27 +269,43 @@ export async function insertRelease({
                           WHEN is_valid AND $4 AND exec IS NOT TRUE THEN 'not-executable' ELSE chosen_by END,
              'evidence', jsonb_build_object('executable_valid', exec, 'execution_outcome', outcome, 'critic_pass', critic))
          FROM judged`,
-        datasetId,
+        release.datasetId,
         campaignIds,
-        release.id,
+        releaseId,
         rule.requireExecutable,
       );
       const [counts] = await tx.$queryRaw<{ records: number; excluded: number; revised: number }[]>`
         SELECT (count(*) FILTER (WHERE included))::int AS records, (count(*) FILTER (WHERE NOT included))::int AS excluded,
                (count(*) FILTER (WHERE included AND revision > 1))::int AS revised
-        FROM "ReleaseEntry" WHERE "releaseId" = ${release.id}`;
-      await tx.release.update({ where: { id: release.id }, data: counts });
+        FROM "ReleaseEntry" WHERE "releaseId" = ${releaseId}`;
+      await tx.release.update({
+        where: { id: releaseId },
+        data: { ...counts, validity, disclosure, status: "READY", finishedAt: new Date() },
+      });
       await writeAudit(tx, {
-        actorId: personIdOf(actor),
+        actorId: release.createdById,
         action: "release.create",
         targetType: "Dataset",
-        targetId: datasetId,
-        after: { release: name, ...counts },
+        targetId: release.datasetId,
+        after: { release: release.name, ...counts },
       });
-      return { id: release.id, ...counts };
+      return { outcome: "built" as const, ...counts };
     },
-    { timeout: 600_000 },
+    // The entries of 100,000 records take about 15 s on a loaded two-core machine.
+    { timeout: 30 * 60_000 },
   );
+}
+
+/**
+ * Ends a BUILDING release as FAILED with the reason (its build failed in a way a retry would repeat,
+ * or could not be queued): the list says so, and its name stays taken. A release that ended
+ * meanwhile is left as it is. No scope: the job's, or the cut's own failure.
+ */
+export async function failReleaseBuild({ releaseId, reason }: { releaseId: string; reason: string }): Promise<void> {
+  await prisma().release.updateMany({
+    where: { id: releaseId, status: "BUILDING" },
+    data: { status: "FAILED", failureReason: reason, finishedAt: new Date() },
+  });
 }
 
 /** A stored release by dataset and name, NOT_FOUND otherwise. Scope: releases:read. */
@@ -269,10 +331,17 @@ export async function findRelease({
       rule: true,
       validity: true,
       disclosure: true,
+      status: true,
+      failureReason: true,
       dataset: { select: { name: true } },
     },
   });
   if (!release) throw new AppError("NOT_FOUND", `Dataset "${datasetName}" has no release named "${name}".`);
+  // Half-built or failed: nothing of it may be read or downloaded (build-release.ts).
+  if (release.status === "BUILDING")
+    throw new AppError("CONFLICT", `Release "${name}" is still being cut: try again when the list says it is ready.`);
+  if (release.status === "FAILED")
+    throw new AppError("CONFLICT", `Release "${name}" could not be cut: ${release.failureReason ?? "its job failed"}.`);
   const rows = await prisma().$queryRaw<{ language: string; records: number; excluded: number; revised: number }[]>`
     SELECT r.language, (count(*) FILTER (WHERE e.included))::int AS records,
            (count(*) FILTER (WHERE NOT e.included))::int AS excluded,
@@ -329,7 +398,15 @@ export async function listReleases({
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
-    select: { name: true, createdAt: true, records: true, excluded: true, revised: true },
+    select: {
+      name: true,
+      createdAt: true,
+      records: true,
+      excluded: true,
+      revised: true,
+      status: true,
+      failureReason: true,
+    },
   });
   const page = rows.slice(0, limit);
   return { releases: page, nextCursor: rows.length > limit ? page[page.length - 1].name : null };

@@ -23,7 +23,8 @@ import { createApiToken } from "@/lib/server/users/tokens";
 import { SYSTEM_ACTOR } from "@/lib/server/auth/permissions";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { cutRelease, sweepReleaseTempFolders } from "./build-release";
+import { cutRelease } from "./cut-release";
+import { sweepReleaseTempFolders } from "./build-release";
 
 const RECORDS = 160;
 const previousTmp = process.env.TMPDIR;

@@ -21,7 +21,8 @@ import { getCampaignReport, getDatasetReport } from "@/lib/server/reports/report
 import { checkRevision, proposeRevision } from "@/lib/server/revisions/queries";
 import { chunks, holdItem, makeRecord, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { cutRelease, writeReleaseFolder } from "./build-release";
+import { cutRelease } from "./cut-release";
+import { writeReleaseFolder } from "./build-release";
 
 const folder = mkdtempSync(join(tmpdir(), "verity-release-revisions-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

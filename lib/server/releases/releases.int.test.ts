@@ -26,7 +26,8 @@ import { createApiToken } from "@/lib/server/users/tokens";
 import { readResponse } from "@/lib/testing/api-response";
 import { chunks, holdItem, makeUser, toJsonl, uniqueName } from "@/lib/testing/factories";
 
-import { cutRelease, diffNamedReleases, releaseArchive, writeReleaseFolder } from "./build-release";
+import { cutRelease } from "./cut-release";
+import { diffNamedReleases, releaseArchive, writeReleaseFolder } from "./build-release";
 
 const run = promisify(execFile);
 const folder = mkdtempSync(join(tmpdir(), "verity-releases-"));

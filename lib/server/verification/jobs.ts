@@ -26,8 +26,16 @@ import { runSolution, type SolutionJob } from "@/lib/server/solvers/jobs";
 import { getBoss, stopBoss } from "@/lib/server/workers/boss";
 import { jobPriority } from "@/lib/server/workers/priority";
 import { startHeartbeat, stopHeartbeat } from "@/lib/server/workers/workers";
-import { DRAW_ITEMS_QUEUE } from "@/lib/server/workers/queue-names";
+import {
+  DELETE_CAMPAIGN_QUEUE,
+  DRAW_ITEMS_QUEUE,
+  EXTEND_CAMPAIGN_QUEUE,
+  RELEASE_QUEUE,
+} from "@/lib/server/workers/queue-names";
+import { startCampaignRemovalWorkers } from "@/lib/server/campaigns/deletion-queue";
 import { startItemDrawWorkers } from "@/lib/server/campaigns/draw-queue";
+import { startExtensionWorkers } from "@/lib/server/campaigns/extension-queue";
+import { startReleaseWorkers } from "@/lib/server/releases/release-queue";
 
 import { runBothTests, VERIFY_QUEUE, verifyQueue } from "./queue";
 
@@ -152,11 +160,22 @@ export async function storeVerification({
   }
 }
 
+/** The queues this process's workers drain, each job held under the worker's heartbeat. */
+const HELD_QUEUES = [
+  VERIFY_QUEUE,
+  EVIDENCE_QUEUE,
+  DRAW_ITEMS_QUEUE,
+  RELEASE_QUEUE,
+  EXTEND_CAMPAIGN_QUEUE,
+  DELETE_CAMPAIGN_QUEUE,
+];
+
 /**
  * Starts `concurrency` workers draining the verification queue in this process; returns their ids.
  * The process beats as a worker (lib/server/workers/workers.ts) and records the jobs it holds, so a
  * killed worker's jobs are retried as soon as its beats stop, not when they expire. The same
- * process collects evidence and draws large campaigns' items (their own queues).
+ * process collects evidence, draws large campaigns' items, builds large releases, and adds records
+ * to and removes large campaigns (their own queues).
  */
 export async function startVerificationWorkers(
   concurrency = config().workers.verificationConcurrency,
@@ -167,12 +186,10 @@ export async function startVerificationWorkers(
   const worker = await startHeartbeat({
     backend: describeBackends(getSandboxRouter().config),
     concurrency,
-    queues: [VERIFY_QUEUE, EVIDENCE_QUEUE, DRAW_ITEMS_QUEUE],
+    queues: HELD_QUEUES,
     // A dead worker's jobs are in any of the queues; failing an id in another one does nothing.
     retry: async (jobIds) => {
-      await boss.fail(VERIFY_QUEUE, jobIds);
-      await boss.fail(EVIDENCE_QUEUE, jobIds);
-      await boss.fail(DRAW_ITEMS_QUEUE, jobIds);
+      for (const queue of HELD_QUEUES) await boss.fail(queue, jobIds);
     },
   });
   const ids = await workQueue<QueueJob>({
@@ -186,8 +203,12 @@ export async function startVerificationWorkers(
   });
   // The same processes collect evidence (mutants, repeated runs) through their own queue.
   await startEvidenceWorkers({ workerId: worker.id, concurrency });
-  // And they draw large campaigns' items, one at a time (each is one long insert).
+  // And they draw large campaigns' items, build large releases, add records to and remove large
+  // campaigns, one job of each kind at a time (each is one long statement or transaction).
   await startItemDrawWorkers({ workerId: worker.id, concurrency: 1 });
+  await startReleaseWorkers({ workerId: worker.id, concurrency: 1 });
+  await startExtensionWorkers({ workerId: worker.id, concurrency: 1 });
+  await startCampaignRemovalWorkers({ workerId: worker.id, concurrency: 1 });
   return ids;
 }
 

@@ -6,6 +6,7 @@ import { CampaignManage } from "@/components/campaigns/campaign-manage";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { ExtendCampaign } from "@/components/campaigns/extend-campaign";
 import { HistoryList } from "@/components/campaigns/history-list";
+import { ExtensionNotice } from "@/components/campaigns/extension-notice";
 import { ItemDrawNotice } from "@/components/campaigns/item-draw-notice";
 import { TaxonomyOrder } from "@/components/campaigns/taxonomy-order";
 import { AnsweredThreads } from "@/components/comments/answered-threads";
@@ -20,6 +21,7 @@ import { requirePageActor } from "@/lib/server/auth/require-actor";
 import { listAnnotatorProgress } from "@/lib/server/campaigns/annotator-progress";
 import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { getCampaignProgress } from "@/lib/server/campaigns/get-campaign-progress";
+import { getLatestCampaignExtension } from "@/lib/server/campaigns/extension-items";
 import { listCategories } from "@/lib/server/campaigns/list-categories";
 import { listAnsweredThreads } from "@/lib/server/comments/comments";
 import { withOthersMessage } from "@/lib/campaigns/with-others";
@@ -45,12 +47,13 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const campaign = await orNotFound(getCampaign({ actor, campaignId: id }));
   const canLabel = can(actor, "labels:write");
   const canSeeTeam = can(actor, "reports:export");
-  const [progress, categories, mine, team, answered] = await Promise.all([
+  const [progress, categories, mine, team, answered, extension] = await Promise.all([
     getCampaignProgress({ actor, campaignId: id }),
     listCategories({ actor, campaignId: id }),
     canLabel ? listMyAnnotations({ actor, campaignId: id }) : Promise.resolve([]),
     canSeeTeam ? listAnnotatorProgress({ actor, campaignId: id }) : Promise.resolve(null),
     can(actor, "comments:write") ? listAnsweredThreads({ actor, campaignId: id }) : Promise.resolve([]),
+    can(actor, "campaigns:admin") ? getLatestCampaignExtension({ actor, campaignId: id }) : Promise.resolve(null),
   ]);
   const { submitted, skipped, active, available } = progress.mine;
   const hasWork = active > 0 || available > 0;
@@ -98,6 +101,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
         }
       />
       <ItemDrawNotice itemDraw={campaign.itemDraw} />
+      <ExtensionNotice extension={extension} />
       <AnsweredThreads campaignId={id} threads={answered} />
       <div className="flex flex-wrap items-start gap-2">
         <ReviewLinks actor={actor} campaignId={id} />

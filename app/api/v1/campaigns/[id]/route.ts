@@ -1,4 +1,5 @@
-import { deleteCampaign, updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
+import { deleteCampaign } from "@/lib/server/campaigns/delete-campaign";
+import { updateCampaignSettings } from "@/lib/server/campaigns/lifecycle";
 import { answer, apiRoute, readJson } from "@/lib/server/http";
 import { campaignSettingsSchema } from "@/lib/validation/campaigns";
 
@@ -8,8 +9,12 @@ export const PATCH = apiRoute<{ id: string }>("campaigns:admin", async ({ reques
   return answer("PATCH /campaigns/{id}", await updateCampaignSettings({ actor, campaignId: params.id, input }));
 });
 
-/** DELETE /api/v1/campaigns/{id} → 204; 409 once anything is labelled. */
+/**
+ * DELETE /api/v1/campaigns/{id} → 204 when deleted at once; 202 {status: DELETING, items} when a job
+ * removes a large campaign (gone from lists and claims already); 409 once anything is labelled.
+ */
 export const DELETE = apiRoute<{ id: string }>("campaigns:admin", async ({ actor, params }) => {
-  await deleteCampaign({ actor, campaignId: params.id });
-  return new Response(null, { status: 204 });
+  const deletion = await deleteCampaign({ actor, campaignId: params.id });
+  if (deletion.status === "DELETED") return new Response(null, { status: 204 });
+  return answer("DELETE /campaigns/{id}", deletion, { status: 202 });
 });

@@ -2,8 +2,13 @@ import { extendCampaign } from "@/lib/server/campaigns/extend-campaign";
 import { answer, apiRoute, readJson } from "@/lib/server/http";
 import { extendCampaignSchema } from "@/lib/validation/campaigns";
 
-/** POST /api/v1/campaigns/{id}/items with {perLanguage, languages?} → the sample grown under the same seed; items per language before and after. */
+/**
+ * POST /api/v1/campaigns/{id}/items with {perLanguage, languages?} → the sample grown under the same
+ * seed: 200 {status: SUCCEEDED, added, perLanguage, before, after} (items per language), or 202
+ * {status: RUNNING, perLanguage, total} when a job adds a large sample's items.
+ */
 export const POST = apiRoute<{ id: string }>("campaigns:admin", async ({ request, actor, params }) => {
   const input = extendCampaignSchema.parse(await readJson(request));
-  return answer("POST /campaigns/{id}/items", await extendCampaign({ actor, campaignId: params.id, input }));
+  const extension = await extendCampaign({ actor, campaignId: params.id, input });
+  return answer("POST /campaigns/{id}/items", extension, { status: extension.status === "RUNNING" ? 202 : 200 });
 });
