@@ -94,8 +94,10 @@ const SYSTEM_SCOPES: Record<SystemReason, readonly Scope[]> = {
     "critics:admin",
     "critics:read",
   ],
-  // A worker reads the records of a batch and writes their verification, or asks a critic about them.
-  worker: ["records:read", "datasets:verify", "critics:admin"],
+  // A worker reads the records of a batch and writes their verification, or asks a critic about them;
+  // it builds a release someone cut (releases:write was checked on them): the dataset report read,
+  // the entries written.
+  worker: ["records:read", "datasets:verify", "critics:admin", "reports:export", "releases:read", "releases:write"],
   // The demo dataset imported into an empty database when the server starts.
   startup: ["imports:write"],
 };

@@ -120,9 +120,16 @@ describe("the system actor", () => {
     }
   });
 
-  it("holds only what its reason needs: a worker verifies and asks critics, start-up imports the demo", () => {
+  it("holds only what its reason needs: a worker verifies, asks critics and builds releases, start-up imports the demo", () => {
     const held = (reason: keyof typeof SYSTEM_ACTOR) => SCOPES.filter((scope) => can(SYSTEM_ACTOR[reason], scope));
-    expect(held("worker")).toEqual(["records:read", "datasets:verify", "critics:admin"]);
+    expect(held("worker")).toEqual([
+      "records:read",
+      "datasets:verify",
+      "reports:export",
+      "releases:write",
+      "releases:read",
+      "critics:admin",
+    ]);
     expect(held("startup")).toEqual(["imports:write"]);
   });
 

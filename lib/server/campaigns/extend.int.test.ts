@@ -60,7 +60,13 @@ describe("adding records to a running campaign", () => {
 
     const result = await extendCampaign({ actor: admin, campaignId: campaign.id, input: { perLanguage: 4 } });
 
-    expect(result).toEqual({ added: 4, perLanguage: 4, before: { cpp: 2, python: 2 }, after: { cpp: 4, python: 4 } });
+    expect(result).toEqual({
+      status: "SUCCEEDED",
+      added: 4,
+      perLanguage: 4,
+      before: { cpp: 2, python: 2 },
+      after: { cpp: 4, python: 4 },
+    });
     // The same items a campaign created with the larger size and the same seed would hold.
     const fresh = await createCampaign({
       actor: admin,

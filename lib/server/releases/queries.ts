@@ -182,14 +182,14 @@ export async function reserveRelease({
   }
 }
 
-/** A release to build: its dataset, campaigns and rule, and its status; null when it is gone. No scope: the job's. */
+/** A release to build: its dataset's name and its status; null when it is gone. No scope: the job's. */
 export async function findReleaseToBuild({ releaseId }: { releaseId: string }) {
   const release = await prisma().release.findUnique({
     where: { id: releaseId },
-    select: { id: true, name: true, status: true, rule: true, createdById: true, dataset: { select: { name: true } } },
+    select: { id: true, status: true, dataset: { select: { name: true } } },
   });
   if (!release) return null;
-  return { ...release, datasetName: release.dataset.name, rule: releaseRuleSchema.parse(release.rule) };
+  return { id: release.id, status: release.status, datasetName: release.dataset.name };
 }
 
 /**
