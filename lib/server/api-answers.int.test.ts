@@ -96,6 +96,7 @@ describe("success answers of the review and labelling routes", () => {
     const grown = await call(postItems, admin, { id: campaignId }, { method: "POST", body: { perLanguage: null } });
     expect(grown.status).toBe(200);
     expect(await readResponse(grown, "POST", "/campaigns/{id}/items")).toEqual({
+      status: "SUCCEEDED",
       added: 1,
       perLanguage: null,
       before: { python: 2 },
