@@ -4,10 +4,13 @@
 // worker would), and how long a creation over the largest dataset still drawn inside the request
 // takes (RECORDS_DRAWN_IN_REQUEST records: a copy of the bench dataset's first ones, removed after).
 // Each campaign is removed again afterwards (timed too), so the database is left as it was found.
+// Then, on one campaign over the whole dataset (issue 36, release cut, campaign extension and
+// deletion as jobs): adding every record to a campaign of 100 a language (extendCampaign's answer,
+// then the job, addExtensionItems) and deleting it (deleteCampaign's answer, then removeCampaign).
 // The draw jobs createCampaign queues stay in the queue; a worker that takes one later finds its
 // campaign gone and does nothing.
 //
-//   npm run bench:campaign-create -- --data-dir .data/bench-queue-scale [--dataset NAME] [--runs 1] [--json]
+//   npm run bench:campaign-create -- --data-dir .data/bench-queue-scale [--dataset NAME] [--runs 1 (0: the extension and deletion only)] [--json]
 import { parseArgs } from "node:util";
 
 import pg from "pg";
@@ -22,7 +25,8 @@ const { values: options } = parseArgs({
   },
 });
 const RUNS = Number(options.runs);
-if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a whole number from 1, got ${options.runs}`);
+// --runs 0: only the extension and the deletion.
+if (!Number.isInteger(RUNS) || RUNS < 0) throw new Error(`--runs must be a whole number from 0, got ${options.runs}`);
 const benchRun = startBenchRun("bench:campaign-create", options);
 
 await selectBenchDatabase(options, ".data/bench-queue-scale");
@@ -32,6 +36,10 @@ const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
 const { drawCampaignItems } = await import("@/lib/server/campaigns/draw-items");
+const { extendCampaign } = await import("@/lib/server/campaigns/extend-campaign");
+const { addExtensionItems } = await import("@/lib/server/campaigns/extension-items");
+const { deleteCampaign } = await import("@/lib/server/campaigns/delete-campaign");
+const { removeCampaign } = await import("@/lib/server/campaigns/remove-campaign");
 const { RECORDS_DRAWN_IN_REQUEST } = await import("@/lib/campaigns/item-draw");
 const { stopBoss } = await import("@/lib/server/workers/boss");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -48,6 +56,62 @@ type Timing = {
   items: number;
   deleteMs: number;
 };
+
+/**
+ * A campaign of 100 records a language grown to every record, then deleted: each request's answer
+ * and its job's time (the job called here as a worker would), in milliseconds.
+ */
+async function timeExtensionAndDeletion(
+  client: pg.Client,
+  admin: Awaited<ReturnType<typeof upsertUserFromCli>>["actor"],
+  records: number,
+): Promise<Record<string, number | string>> {
+  const campaign = await createCampaign({
+    actor: admin,
+    input: {
+      dataset: options.dataset,
+      name: `bench-extend-${Date.now().toString(36)}`,
+      seed: "bench-extend",
+      perLanguage: 100,
+      overlap: 1,
+      agreementFraction: 0,
+      blind: false,
+      finalRule: "consensus",
+      leaseMinutes: 30,
+    },
+  });
+  if (campaign.itemDraw) await drawCampaignItems({ campaignId: campaign.id });
+  const loadBefore = uptime();
+  let started = performance.now();
+  const extension = await extendCampaign({ actor: admin, campaignId: campaign.id, input: { perLanguage: null } });
+  const extendAnswerMs = performance.now() - started;
+  const { id: extensionId } = (
+    await client.query<{ id: string }>(`SELECT id FROM "CampaignExtension" WHERE "campaignId" = $1`, [campaign.id])
+  ).rows[0] ?? { id: "" };
+  started = performance.now();
+  const added = await addExtensionItems({ extensionId });
+  const extendJobMs = performance.now() - started;
+  started = performance.now();
+  const deletion = await deleteCampaign({ actor: admin, campaignId: campaign.id });
+  const deleteAnswerMs = performance.now() - started;
+  started = performance.now();
+  const removed = await removeCampaign({ campaignId: campaign.id });
+  const deleteJobMs = performance.now() - started;
+  const loadAfter = uptime();
+  console.error(
+    `Extension to all ${records.toLocaleString("en-US")} records: answered ${extension.status} in ${ms(extendAnswerMs)} ms, the job ${JSON.stringify(added)} in ${(extendJobMs / 1000).toFixed(2)} s. ` +
+      `Deletion: answered ${deletion.status} in ${ms(deleteAnswerMs)} ms, the job ${removed.outcome} in ${(deleteJobMs / 1000).toFixed(2)} s. Load: ${loadBefore} → ${loadAfter}`,
+  );
+  return {
+    extendAnswerMs: ms(extendAnswerMs),
+    extendAnswer: extension.status,
+    extendJobMs: ms(extendJobMs),
+    extendAdded: added.outcome === "added" ? added.added : 0,
+    deleteAnswerMs: ms(deleteAnswerMs),
+    deleteAnswer: deletion.status,
+    deleteJobMs: ms(deleteJobMs),
+  };
+}
 
 async function main(): Promise<void> {
   const database = await openDatabase({ log: (message) => console.error(message) });
@@ -127,10 +191,12 @@ async function main(): Promise<void> {
       }
     }
     await client.query(`DELETE FROM "Dataset" WHERE name = $1`, [smallDataset]);
-    const figures: Record<string, unknown> = { records, recordsDrawnInRequest: RECORDS_DRAWN_IN_REQUEST };
+    const jobs = await timeExtensionAndDeletion(client, admin, records);
+    const figures: Record<string, unknown> = { records, recordsDrawnInRequest: RECORDS_DRAWN_IN_REQUEST, ...jobs };
     for (const size of ["full", "in-request"] as const)
       for (const sampling of ["random", "suspicion"] as const) {
         const mine = timings.filter((timing) => timing.sampling === sampling && timing.size === size);
+        if (mine.length === 0) continue;
         figures[`${sampling}${size === "full" ? "" : "InRequest"}`] = {
           items: mine[0].items,
           createMs: mine.map((timing) => ms(timing.createMs)),
