@@ -50,7 +50,10 @@ type Props = {
     { name: string; overlap: number; goldShare: number; visibility: PreLabelVisibilityName }
   >;
   changeStatus: Action<z.input<typeof campaignStatusActionSchema>, { status: CampaignStatus; endedLeases: number }>;
-  deleteCampaign: Action<z.input<typeof campaignIdSchema>, { status: "DELETED" } | { status: "DELETING"; items: number }>;
+  deleteCampaign: Action<
+    z.input<typeof campaignIdSchema>,
+    { status: "DELETED" } | { status: "DELETING"; items: number }
+  >;
 };
 
 /** Admin controls on the campaign page: settings, status, delete. */

@@ -91,7 +91,7 @@ export type ReleaseSummary = {
 };
 
 /** Where a release stands: a job stores it while BUILDING; only READY ones are read or downloaded. */
-export type ReleaseStatus = "BUILDING" | "READY" | "FAILED";
+type ReleaseStatus = "BUILDING" | "READY" | "FAILED";
 
 /** One release in a dataset's list: its name, when it was cut, its record counts (0 until READY) and its status. */
 export type ReleaseListEntry = {

@@ -153,7 +153,13 @@ describe("adding records to a large campaign", () => {
     const job = (await listJobs({ actor: admin, query: { kind: "extension", limit: 100 } })).jobs.find(
       (row) => row.id === id,
     );
-    expect(job).toMatchObject({ status: "SUCCEEDED", done: 1380, total: 1380, unit: "items", result: "1,380 items added" });
+    expect(job).toMatchObject({
+      status: "SUCCEEDED",
+      done: 1380,
+      total: 1380,
+      unit: "items",
+      result: "1,380 items added",
+    });
   });
 
   it("keeps a failure with its reason, the campaign as it was; archived meanwhile, it adds nothing and says why", async () => {
@@ -265,13 +271,18 @@ describe("deleting a large campaign", () => {
     expect([first.outcome, second.outcome].sort()).toEqual(["not deleting", "removed"]);
     expect(await prisma().campaign.findUnique({ where: { id: campaign.id } })).toBeNull();
     expect(await prisma().campaignItem.count({ where: { campaignId: campaign.id } })).toBe(0);
-    expect(
-      (await listPendingCampaignDeletions({ actor: admin })).map((deletion) => deletion.campaignId),
-    ).not.toContain(campaign.id);
+    expect((await listPendingCampaignDeletions({ actor: admin })).map((deletion) => deletion.campaignId)).not.toContain(
+      campaign.id,
+    );
     const job = (await listJobs({ actor: admin, query: { kind: "deletion", limit: 100 } })).jobs.find(
       (row) => row.scope === campaign.name,
     );
-    expect(job).toMatchObject({ status: "SUCCEEDED", done: items, total: items, result: `${items.toLocaleString("en")} items removed` });
+    expect(job).toMatchObject({
+      status: "SUCCEEDED",
+      done: items,
+      total: items,
+      result: `${items.toLocaleString("en")} items removed`,
+    });
     expect(await prisma().auditEvent.count({ where: { action: "campaign.delete", targetId: campaign.id } })).toBe(1);
   });
 

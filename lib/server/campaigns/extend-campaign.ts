@@ -6,12 +6,9 @@ import type { ExtendCampaignInput } from "@/lib/validation/campaigns";
 import { queueExtension } from "@/lib/server/campaigns/extension-queue";
 import { type CampaignExtension, extendOrRecordExtension } from "@/lib/server/campaigns/extension-items";
 
-export type { CampaignExtension } from "@/lib/server/campaigns/extension-items";
-
 /** An extension's answer: the items added inside the call, or RUNNING while a job adds them. */
 export type ExtendCampaignResult =
-  | ({ status: "SUCCEEDED" } & CampaignExtension)
-  | { status: "RUNNING"; perLanguage: number | null; total: number };
+  ({ status: "SUCCEEDED" } & CampaignExtension) | { status: "RUNNING"; perLanguage: number | null; total: number };
 
 /**
  * Adds records to a running campaign: a larger sample per language (or all, null) and optionally

@@ -67,7 +67,13 @@ async function insertExtension(
     perLanguage,
     languages,
     actorId,
-  }: { campaignId: string; campaign: LockedCampaign; perLanguage: number | null; languages: string[]; actorId: string | null },
+  }: {
+    campaignId: string;
+    campaign: LockedCampaign;
+    perLanguage: number | null;
+    languages: string[];
+    actorId: string | null;
+  },
 ): Promise<CampaignExtension> {
   const before = await itemsByLanguage(tx, campaignId);
   // SQL rules run by this insert: see insertSample (CampaignItem's note_changes trigger).
@@ -194,7 +200,13 @@ export async function addExtensionItems({ extensionId }: { extensionId: string }
   return prisma().$transaction(
     async (tx) => {
       const [extension] = await tx.$queryRaw<
-        { status: string; campaignId: string; perLanguage: number | null; languages: string[]; createdById: string | null }[]
+        {
+          status: string;
+          campaignId: string;
+          perLanguage: number | null;
+          languages: string[];
+          createdById: string | null;
+        }[]
       >`
         SELECT status, "campaignId", "perLanguage", languages, "createdById"
         FROM "CampaignExtension" WHERE id = ${extensionId} FOR UPDATE`;

@@ -42,7 +42,13 @@ export async function removeCampaign({ campaignId }: { campaignId: string }): Pr
  * and claims), and the campaigns page says so; deleting it again retries. A deletion that ended
  * meanwhile is left as it is.
  */
-export async function failCampaignRemoval({ campaignId, reason }: { campaignId: string; reason: string }): Promise<void> {
+export async function failCampaignRemoval({
+  campaignId,
+  reason,
+}: {
+  campaignId: string;
+  reason: string;
+}): Promise<void> {
   await prisma().campaignDeletion.updateMany({
     where: { campaignId, status: "RUNNING" },
     data: { status: "FAILED", stopReason: reason, finishedAt: new Date() },

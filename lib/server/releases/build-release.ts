@@ -43,8 +43,7 @@ const RELEASE_FILES = ["README.md", "data.jsonl", "excluded.jsonl", "manifest.js
 
 /** What a build found: it stored the entries, or the release was built (a retry) or gone. */
 export type ReleaseBuildOutcome =
-  | { outcome: "built"; records: number; excluded: number; revised: number }
-  | { outcome: "not building" | "no release" };
+  { outcome: "built"; records: number; excluded: number; revised: number } | { outcome: "not building" | "no release" };
 
 /**
  * Builds a BUILDING release (the job half of cutting one, cut-release.ts): gathers the validity table

@@ -213,9 +213,7 @@ export async function storeReleaseEntries({
   campaignIds: string[];
   validity: ReleaseValidity;
   disclosure: ReleaseDisclosure;
-}): Promise<
-  { outcome: "built"; records: number; excluded: number; revised: number } | { outcome: "not building" }
-> {
+}): Promise<{ outcome: "built"; records: number; excluded: number; revised: number } | { outcome: "not building" }> {
   return prisma().$transaction(
     async (tx) => {
       const [release] = await tx.$queryRaw<

@@ -157,8 +157,9 @@ describe("cutting a release of a large dataset", () => {
       entries: 0,
       failureReason: expect.stringMatching(/unexpected error/),
     });
-    expect((await listReleases({ actor: admin, datasetName: dataset })).releases.find((r) => r.name === name))
-      .toMatchObject({ status: "FAILED", failureReason: expect.stringMatching(/unexpected error/) });
+    expect(
+      (await listReleases({ actor: admin, datasetName: dataset })).releases.find((r) => r.name === name),
+    ).toMatchObject({ status: "FAILED", failureReason: expect.stringMatching(/unexpected error/) });
     await expect(findRelease({ actor: admin, datasetName: dataset, name })).rejects.toMatchObject({
       code: "CONFLICT",
       message: expect.stringMatching(/could not be cut: building it stopped on an unexpected error/),
@@ -181,7 +182,12 @@ describe("cutting a release of a large dataset", () => {
       startedBy: { email: admin.email },
     });
     await buildRelease({ releaseId: id });
-    expect(await jobOf()).toMatchObject({ status: "SUCCEEDED", done: RECORDS, total: RECORDS, result: `0 in · ${RECORDS} out` });
+    expect(await jobOf()).toMatchObject({
+      status: "SUCCEEDED",
+      done: RECORDS,
+      total: RECORDS,
+      result: `0 in · ${RECORDS} out`,
+    });
     expect(
       (await listJobs({ actor: SYSTEM_ACTOR.cli, query: { kind: "release", status: "SUCCEEDED", limit: 5 } })).jobs
         .length,
