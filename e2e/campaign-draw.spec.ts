@@ -6,12 +6,15 @@ import { admin, annotator, ensurePeople, importRecords, signedInPage, signIn } f
 
 // A campaign over a dataset above RECORDS_DRAWN_IN_REQUEST records (issue 36): the form answers at
 // once that its items are being drawn, the campaign list and page follow the job without a reload
-// until the items are in, the Jobs page lists the draw, and the annotator can then start.
+// until the items are in, the Jobs page lists the draw, and the annotator can then start. The same
+// dataset's other long work answers at once too and is followed through the pages: records added
+// to a campaign, the campaign deleted, a release cut.
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
 const dataset = `e2e-draw-${run}`;
 const name = `Large ${run}`;
+const grown = `Grown ${run}`;
 const RECORDS = RECORDS_DRAWN_IN_REQUEST + 50;
 const shown = RECORDS.toLocaleString("en-US");
 
@@ -66,4 +69,71 @@ test("the annotator starts the drawn campaign", async ({ page }) => {
   await page.getByRole("link", { name }).click();
   await page.getByRole("link", { name: "Start" }).click();
   await expect(page).toHaveURL(/\/items\/itm_/);
+});
+
+test("records added to a large campaign arrive through a job, and the campaign page follows it", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto("/campaigns");
+  await page.getByLabel("Dataset").selectOption(dataset);
+  await page.getByLabel("Campaign name").fill(grown);
+  await page.getByLabel("Records per language").fill("10");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.getByRole("status").getByRole("link", { name: grown }).click();
+  await expect(page.getByText(`10 items from ${dataset}`)).toBeVisible();
+
+  const form = page.getByRole("form", { name: "Add records" });
+  await form.getByLabel("Records per language").fill("");
+  await form.getByRole("button", { name: "Add records" }).click();
+  // "Adding records…" while the job runs (it may be done already); the page refreshes itself until
+  // the items are in, and the notice goes.
+  await expect(page.getByText(`${shown} items from ${dataset}`)).toBeVisible();
+  await expect(page.getByTestId("extension")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText(`${shown} items from ${dataset}`)).toBeVisible();
+
+  await page.getByRole("link", { name: "Jobs", exact: true }).click();
+  const job = page.getByTestId("job-row").filter({ hasText: `Campaign records added · ${dataset}` });
+  await expect(job.getByTestId("job-status")).toHaveText("succeeded");
+  await expect(job).toContainText(`${(RECORDS - 10).toLocaleString("en-US")} items added`);
+});
+
+test("a large campaign deleted leaves the list at once and is removed by a job", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto("/campaigns");
+  await page.getByRole("link", { name: grown }).click();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Delete campaign" }).click();
+  await expect(page).toHaveURL(/\/campaigns$/);
+  await expect(page.getByRole("link", { name: grown })).toHaveCount(0);
+  // "… is being deleted…" until the job is done (it may be already), then nothing.
+  await expect(page.getByRole("list", { name: "Campaign deletions" }).getByText(grown)).toHaveCount(0);
+  await expect(page.getByRole("link", { name })).toBeVisible();
+
+  await page.getByRole("link", { name: "Jobs", exact: true }).click();
+  const job = page.getByTestId("job-row").filter({ hasText: `Campaign deleted · ${dataset}` });
+  await expect(job.getByTestId("job-status")).toHaveText("succeeded");
+  await expect(job).toContainText(`${shown} items removed`);
+});
+
+test("a release of a large dataset is cut by a job: listed as being cut, then downloadable", async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto(`/datasets/${dataset}`);
+  const cut = page.getByRole("form", { name: "Cut a release" });
+  await cut.getByLabel("Release name").fill("v1");
+  await cut.getByRole("button", { name: "Cut a release" }).click();
+  await expect(cut.getByRole("status")).toHaveText(
+    "Release v1 is being cut in the background: the list below shows it when it is ready.",
+  );
+  // "being cut…" while the job runs (it may be done already); the list refreshes itself until the
+  // archive can be downloaded, and keeps it after a reload.
+  const releases = page.getByRole("table", { name: "Releases" });
+  await expect(releases.getByRole("link", { name: "v1.tar.gz" })).toBeVisible();
+  await page.reload();
+  await expect(releases.getByRole("link", { name: "v1.tar.gz" })).toBeVisible();
+  await expect(releases.getByText("being cut…")).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Jobs", exact: true }).click();
+  const job = page.getByTestId("job-row").filter({ hasText: `Release cut · ${dataset}` });
+  await expect(job.getByTestId("job-status")).toHaveText("succeeded");
+  await expect(job).toContainText(`0 in · ${shown} out`);
 });

@@ -104,7 +104,8 @@ test("an admin pauses, resumes and cancels a critic run from the Jobs page", asy
 });
 
 // An annotator reads the kinds of long work on the datasets and campaigns they see: verification,
-// evidence and solution runs, and the item draws of large campaigns.
+// evidence and solution runs, and the item draws, extensions and deletions of large campaigns (no
+// release cuts: releases are not theirs to read).
 test("an annotator's Jobs page holds no import and no critic run", async ({ page }) => {
   await signIn(page, annotator);
   await page.getByRole("link", { name: "Jobs", exact: true }).click();
@@ -116,5 +117,7 @@ test("an annotator's Jobs page holds no import and no critic run", async ({ page
     "Evidence (mutants, flaky reruns)",
     "Solution run",
     "Campaign items drawn",
+    "Campaign records added",
+    "Campaign deleted",
   ]);
 });

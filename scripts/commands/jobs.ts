@@ -31,7 +31,10 @@ function jobLine(job: JobView): string {
 export function registerJobsCommand(program: Command): void {
   program
     .command("jobs")
-    .option("--kind <kind>", "only this kind: import, verification, evidence, solutions, critic, campaign")
+    .option(
+      "--kind <kind>",
+      "only this kind: import, verification, evidence, solutions, critic, campaign, release, extension, deletion",
+    )
     .option("--status <status>", "only this status: running, paused, cancelled, succeeded, failed")
     .option("--limit <n>", "how many (1–200)", "50")
     .option("--cursor <cursor>", "continue after the previous page (its nextCursor)")

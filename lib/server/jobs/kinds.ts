@@ -505,7 +505,11 @@ const releaseKind: JobKindEntry = {
         dataset: row.dataset.name,
         scope: row.name,
         result: isBuilt
-          ? parts(`${row.records} in`, row.revised > 0 && `${row.revised} revised`, `${row.excluded} out`)
+          ? parts(
+              `${row.records.toLocaleString("en-US")} in`,
+              row.revised > 0 && `${row.revised.toLocaleString("en-US")} revised`,
+              `${row.excluded.toLocaleString("en-US")} out`,
+            )
           : row.status === "BUILDING"
             ? "being cut…"
             : "not cut",

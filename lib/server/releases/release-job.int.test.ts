@@ -186,7 +186,7 @@ describe("cutting a release of a large dataset", () => {
       status: "SUCCEEDED",
       done: RECORDS,
       total: RECORDS,
-      result: `0 in · ${RECORDS} out`,
+      result: `0 in · ${RECORDS.toLocaleString("en-US")} out`,
     });
     expect(
       (await listJobs({ actor: SYSTEM_ACTOR.cli, query: { kind: "release", status: "SUCCEEDED", limit: 5 } })).jobs
