@@ -45,7 +45,7 @@ const { dataDir } = await selectBenchDatabase(options, ".data/bench-release");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+const { createCampaignWithItems } = await import("./campaigns");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");
@@ -94,7 +94,7 @@ async function ensureData(client: pg.Client): Promise<void> {
       languages: [...LANGUAGES],
     })
   ).actor;
-  const campaign = await createCampaign({
+  const campaign = await createCampaignWithItems({
     actor: admin,
     input: {
       dataset: DATASET,
