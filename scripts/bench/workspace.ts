@@ -257,8 +257,14 @@ async function main(): Promise<void> {
       leaseMinutes: 30,
     };
     const loop = await createCampaignWithItems({ actor: admin, input: { ...base, name: "bench-loop", blind: false } });
-    const open = await createCampaignWithItems({ actor: admin, input: { ...base, name: "Screenshots (open)", blind: false } });
-    const blind = await createCampaignWithItems({ actor: admin, input: { ...base, name: "Screenshots (blind)", blind: true } });
+    const open = await createCampaignWithItems({
+      actor: admin,
+      input: { ...base, name: "Screenshots (open)", blind: false },
+    });
+    const blind = await createCampaignWithItems({
+      actor: admin,
+      input: { ...base, name: "Screenshots (blind)", blind: true },
+    });
     await updateCampaignGuidelines({
       actor: admin,
       input: {
