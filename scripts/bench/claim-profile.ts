@@ -29,7 +29,7 @@ await chooseBenchDatabase(options["database-url"], options, ".data/bench-queue-s
 const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+const { createCampaignWithItems } = await import("./campaigns");
 const { listDatasets } = await import("@/lib/server/records/records");
 const { claimNextItem } = await import("@/lib/server/labelling/claim-next-item");
 const { getWorkItem } = await import("@/lib/server/labelling/get-work-item");
@@ -108,7 +108,7 @@ try {
   const [dataset] = await listDatasets({ actor: admin });
   if (!dataset)
     throw new Error("no dataset in this database: run npm run bench:queue:open first, or pass --database-url");
-  const campaign = await createCampaign({
+  const campaign = await createCampaignWithItems({
     actor: admin,
     input: {
       dataset: dataset.name,

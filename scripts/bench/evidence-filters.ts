@@ -41,7 +41,7 @@ const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { exactAgreement } = await import("./review-pages");
 const { browseRecords, listRecords } = await import("@/lib/server/records/records");
 const { countEvidenceQueues, listEvidenceQueue } = await import("@/lib/server/review/evidence-queues");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+const { createCampaignWithItems } = await import("./campaigns");
 const { EVIDENCE_REASONS } = await import("@/lib/evidence/suspicion");
 
 /** Mutation scores, flaky flags and solver results on the benchmark dataset, once. */
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     const suspicion = await measureRequests(
       Math.min(3, requests),
       async (index) => {
-        const created = await createCampaign({
+        const created = await createCampaignWithItems({
           actor: admin,
           input: {
             dataset: DATASET,

@@ -84,7 +84,7 @@ const { openDatabase } = await import("@/lib/server/db/database");
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { createApiToken } = await import("@/lib/server/users/tokens");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+const { createCampaignWithItems } = await import("./campaigns");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { closePgPool } = await import("@/lib/server/db/pool");
 const { LANGUAGES } = await import("@/lib/records/languages");
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
       })
     ).actor;
     const newCampaign = (name: string, overlap: number) =>
-      createCampaign({
+      createCampaignWithItems({
         actor: admin,
         input: {
           dataset,

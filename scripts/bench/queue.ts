@@ -47,7 +47,7 @@ const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { createApiToken } = await import("@/lib/server/users/tokens");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+const { createCampaignWithItems } = await import("./campaigns");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");
 
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     ).actor;
     console.error("Creating the campaign of every record…");
     const created = await time(() =>
-      createCampaign({
+      createCampaignWithItems({
         actor: admin,
         input: {
           dataset,
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
 
     // 300,000 annotations in the database: a second campaign with overlap 3, filled in SQL.
     console.error("Filling a campaign of overlap 3 with 300,000 annotations…");
-    const full = await createCampaign({
+    const full = await createCampaignWithItems({
       actor: admin,
       input: {
         dataset,

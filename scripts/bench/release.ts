@@ -46,8 +46,7 @@ const { dataDir } = await selectBenchDatabase(options, ".data/bench-release");
 
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
-const { drawCampaignItems } = await import("@/lib/server/campaigns/draw-items");
+const { createCampaignWithItems } = await import("./campaigns");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 const { LANGUAGES } = await import("@/lib/records/languages");
@@ -98,7 +97,7 @@ async function ensureData(client: pg.Client): Promise<void> {
       languages: [...LANGUAGES],
     })
   ).actor;
-  const campaign = await createCampaign({
+  const campaign = await createCampaignWithItems({
     actor: admin,
     input: {
       dataset: DATASET,
@@ -110,8 +109,6 @@ async function ensureData(client: pg.Client): Promise<void> {
       leaseMinutes: 30,
     },
   });
-  // A campaign over 100,000 records has its items drawn by a job: drawn here, as a worker would.
-  if (campaign.itemDraw) await drawCampaignItems({ campaignId: campaign.id });
   await client.query(
     `INSERT INTO "Annotation" (id, "itemId", "userId", valid, categories, "preRevealCategories", "activeMs", "updatedAt")
      SELECT 'ann_' || md5(i.id), i.id, $2, (hashtext(i.id) % 5) <> 0, '{}', '{}', 20000, now()

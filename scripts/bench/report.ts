@@ -42,7 +42,7 @@ const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { getCampaignReport } = await import("@/lib/server/reports/reports");
 const { exportCampaign } = await import("@/lib/server/reports/exports");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+const { createCampaignWithItems } = await import("./campaigns");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
 
@@ -77,7 +77,7 @@ async function ensureAllValidCampaign(client: pg.Client, like: string): Promise<
       [like],
     )
   ).rows[0].name;
-  const all = await createCampaign({
+  const all = await createCampaignWithItems({
     actor: admin,
     input: {
       dataset,

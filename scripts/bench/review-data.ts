@@ -25,7 +25,7 @@ const CAMPAIGNS_LISTED = 50;
 export async function ensureReviewData(client: pg.Client): Promise<ReviewData> {
   const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
   const { upsertUserFromCli } = await import("@/lib/server/users/users");
-  const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+  const { createCampaignWithItems } = await import("./campaigns");
   const { LANGUAGES } = await import("@/lib/records/languages");
   const dataset = "bench-queue";
   const admin = (
@@ -56,7 +56,7 @@ export async function ensureReviewData(client: pg.Client): Promise<ReviewData> {
           })
         ).actor.id,
       );
-    const campaign = await createCampaign({
+    const campaign = await createCampaignWithItems({
       actor: admin,
       input: {
         dataset,
@@ -108,7 +108,7 @@ export async function ensureReviewData(client: pg.Client): Promise<ReviewData> {
   const listed = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Campaign"`)).rows[0].n);
   for (let index = listed; index < CAMPAIGNS_LISTED; index++) {
     // 50 records per language: about 1,000 items each, beside the 100,000-item campaign.
-    const small = await createCampaign({
+    const small = await createCampaignWithItems({
       actor: admin,
       input: {
         dataset,

@@ -52,7 +52,7 @@ const isOwnDataDir = !(options["data-dir"] ?? process.env.VERITY_BENCH_DATA_DIR)
 const { SYSTEM_ACTOR } = await import("@/lib/server/auth/permissions");
 const { openDatabase } = await import("@/lib/server/db/database");
 const { upsertUserFromCli } = await import("@/lib/server/users/users");
-const { createCampaign } = await import("@/lib/server/campaigns/create-campaign");
+const { createCampaignWithItems } = await import("./campaigns");
 const { updateCampaignGuidelines } = await import("@/lib/server/campaigns/update-campaign-guidelines");
 const { loadDemoDatasetIfEmpty, DEMO_DATASET } = await import("@/lib/server/imports/demo");
 const { disconnectPrisma } = await import("@/lib/server/db/client");
@@ -256,9 +256,15 @@ async function main(): Promise<void> {
       finalRule: "consensus" as const,
       leaseMinutes: 30,
     };
-    const loop = await createCampaign({ actor: admin, input: { ...base, name: "bench-loop", blind: false } });
-    const open = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (open)", blind: false } });
-    const blind = await createCampaign({ actor: admin, input: { ...base, name: "Screenshots (blind)", blind: true } });
+    const loop = await createCampaignWithItems({ actor: admin, input: { ...base, name: "bench-loop", blind: false } });
+    const open = await createCampaignWithItems({
+      actor: admin,
+      input: { ...base, name: "Screenshots (open)", blind: false },
+    });
+    const blind = await createCampaignWithItems({
+      actor: admin,
+      input: { ...base, name: "Screenshots (blind)", blind: true },
+    });
     await updateCampaignGuidelines({
       actor: admin,
       input: {

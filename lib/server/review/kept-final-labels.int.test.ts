@@ -179,7 +179,8 @@ async function keptAndDefined(campaignId: string) {
         `SELECT "userId", labels FROM "CampaignAnnotator" WHERE "campaignId" = $1 ORDER BY "userId"`,
       ),
       counters: await annotators(
-        `SELECT id, "labelCount" AS labels, "validCount" AS valid FROM "CampaignItem" WHERE "campaignId" = $1 ORDER BY id`,
+        `SELECT id, "labelCount" AS labels, "validCount" AS valid, "labellerIds" AS labellers, "labelValids" AS verdicts
+         FROM "CampaignItem" WHERE "campaignId" = $1 ORDER BY id`,
       ),
     },
     defined: {
@@ -189,7 +190,9 @@ async function keptAndDefined(campaignId: string) {
          WHERE i."campaignId" = $1 AND NOT i.gold GROUP BY 1 ORDER BY 1`,
       ),
       counters: await annotators(
-        `SELECT i.id, count(a.id)::int AS labels, (count(a.id) FILTER (WHERE a.valid))::int AS valid
+        `SELECT i.id, count(a.id)::int AS labels, (count(a.id) FILTER (WHERE a.valid))::int AS valid,
+                coalesce(array_agg(a."userId" ORDER BY a."userId") FILTER (WHERE a.id IS NOT NULL), '{}') AS labellers,
+                coalesce(array_agg(a.valid ORDER BY a."userId") FILTER (WHERE a.id IS NOT NULL), '{}') AS verdicts
          FROM "CampaignItem" i LEFT JOIN "Annotation" a ON a."itemId" = i.id
          WHERE i."campaignId" = $1 GROUP BY i.id ORDER BY i.id`,
       ),
