@@ -47,14 +47,18 @@ const pages = await import("./review-pages");
 
 /**
  * Fills the campaign's change log with rows of transactions that finished before the kept count
- * (below every snapshot's xmin, so visible to the next count), then times the page's read of a kept
- * count that is behind and the exact read that counts and compacts the log.
+ * (below every snapshot's xmin, so visible to the next count), changes one label (so the kept count
+ * is behind: the synthetic rows alone are all seen by it), then times the page's read of the kept
+ * count and the exact read that counts and compacts the log.
  */
 async function measureLongLog(
   client: pg.Client,
   campaignId: string,
-  readPage: () => Promise<unknown>,
-  readExact: () => Promise<unknown>,
+  {
+    change,
+    readPage,
+    readExact,
+  }: { change: () => Promise<unknown>; readPage: () => Promise<unknown>; readExact: () => Promise<unknown> },
 ): Promise<{ rows: number; pageMs: number; countMs: number; rowsAfter: number }> {
   const xminNow = async () =>
     Number(
@@ -85,6 +89,7 @@ async function measureLongLog(
         ])
       ).rows[0].n,
     );
+  await change();
   const rows = await count();
   const timed = async (read: () => Promise<unknown>) => {
     const started = performance.now();
@@ -136,12 +141,11 @@ async function main(): Promise<void> {
       warmUp,
     );
     console.error("A long change log: many changes since the last count…");
-    const longLog = await measureLongLog(
-      client,
-      campaignId,
-      () => pages.agreementPage(reviewer, campaignId),
-      () => pages.exactAgreement(reviewer, campaignId),
-    );
+    const longLog = await measureLongLog(client, campaignId, {
+      change: () => changeOneLabel(2000),
+      readPage: () => pages.agreementPage(reviewer, campaignId),
+      readExact: () => pages.exactAgreement(reviewer, campaignId),
+    });
     const section = [
       SECTION,
       "",

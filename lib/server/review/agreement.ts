@@ -15,7 +15,7 @@ import {
 } from "@/lib/metrics/campaign-agreement";
 import { EXECUTION_HIDING, storedVisibility } from "@/lib/evidence/visibility";
 import { type BlindLabel, revealAnalysis } from "@/lib/metrics/reveal";
-import { signalTrustTable } from "@/lib/metrics/signal-trust";
+import { type SignalCountRow, signalTrustTable } from "@/lib/metrics/signal-trust";
 import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor } from "@/lib/server/auth/permissions";
 
@@ -23,7 +23,7 @@ import { getCampaign } from "@/lib/server/campaigns/get-campaign";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/server/db/client";
 import { finalLabelsOf } from "@/lib/server/review/final-labels";
-import { countSignalTrust } from "@/lib/server/review/signal-trust";
+import { WEAK_TESTS_THRESHOLD } from "@/lib/evidence/suspicion";
 import { campaignGoldAccuracy } from "@/lib/server/gold/gold";
 
 type BlindGroup = Omit<BlindLabel, "signal"> & { criticPass: boolean | null; executableValid: boolean | null };
@@ -61,7 +61,7 @@ const AGREEMENT_WORK_MEM = "96MB";
 
 /**
  * Settings of each counting transaction. The per-label relation of a 300,000-label campaign is tens
- * of MiB: within the default work_mem it spills to temporary files and the pair join runs in batches
+ * of MiB: within the default work_mem it spills to temporary files and its sorts run in batches
  * (12 s at 100,000 items under load), so the count gets the memory to keep it in RAM. Its statements
  * already run side by side on their own connections (countAgreement), so each runs without parallel
  * workers: on a busy machine the workers only repeated each other's hash tables.
@@ -75,13 +75,24 @@ type Table = { language: string } & Confusion2x2;
 type PairRow = { language: string; first: string; second: string } & Confusion2x2;
 
 /**
- * The counts over the campaign's labelled items (finalLabelsOf): the label splits per language, the
- * final label against the critic and execution per language, and per mapped critic rule the matches
- * with the final categories. The items are first grouped by everything these counts read (a few
- * hundred kinds at 100,000 items), and each count sums the kinds: one pass over the items instead of
- * one per count. The relation is read whole and its `n > 0` applied to the kinds, so the planner
- * sees a campaign's worth of rows and hashes the records and verdicts once instead of looking them
- * up item by item (the filter on the label count made it expect a few hundred).
+ * The counts over the campaign's items (finalLabelsOf), in one statement: the label splits per
+ * language, the final label against the critic and execution per language, per mapped critic rule
+ * the matches with the final categories, and the signal-vs-people counts. The items are read once
+ * and grouped by everything these counts read (a few hundred kinds at 100,000 items); each count
+ * then sums the kinds instead of reading the items again (the signals were a second pass over the
+ * items and their records, 40% of this statement's time).
+ *
+ * The signals, per signal and language, against people's final labels (`signalTrustTable` makes
+ * the table): the critic overall and per failed rule, execution (the canonical solution fails a
+ * test), flaky, weak tests (newest mutation score below the threshold) and unsolved (solutions ran,
+ * none passed). An item counts for a signal when it has a final label and the signal has a verdict
+ * on its record. A record's newest mutation score and whether any solution passed are joined once
+ * for all the items (no solution run: unsolved is unknown), not looked up item by item: at 100k
+ * records the per-item lookups were a third of the signals' time (docs/benchmarks.md).
+ *
+ * The relation is read whole and its `n > 0` applied to the kinds, so the planner sees a
+ * campaign's worth of rows and hashes the records and verdicts once instead of looking them up item
+ * by item (the filter on the label count made it expect a few hundred).
  */
 async function queryItemCounts(
   tx: Prisma.TransactionClient,
@@ -94,23 +105,61 @@ async function queryItemCounts(
       critic: Table[] | null;
       execution: (Table & { notRun: number })[] | null;
       rules: { key: string; truePositives: number; falsePositives: number; falseNegatives: number }[] | null;
+      signals: SignalCountRow[] | null;
     }[]
   >(
-    `WITH kinds AS MATERIALIZED (
+    `WITH items AS MATERIALIZED (
+       SELECT f.language, f.n, f.n_valid, f.final_valid, f.critic_pass, f.exec_valid, f.critic_failed_rules,
+              f.final_categories, r.flaky, latest_mutation.score < $4 AS weak, solved.unsolved, count(*)::int AS items
+       FROM ${finalLabelsOf("ARRAY[$1]::text[]")} f
+       JOIN "Record" r ON r.id = f.record_id
+       LEFT JOIN (
+         SELECT DISTINCT ON (m."recordId") m."recordId", m.score FROM "MutationAnalysis" m
+         WHERE m."recordId" IN (SELECT i."recordId" FROM "CampaignItem" i WHERE i."campaignId" = $1)
+         ORDER BY m."recordId", m."createdAt" DESC, m.id DESC
+       ) latest_mutation ON latest_mutation."recordId" = f.record_id
+       LEFT JOIN (
+         SELECT s."recordId", NOT bool_or(s.passed) AS unsolved FROM "Solution" s
+         WHERE s.passed IS NOT NULL AND s."recordId" IN (SELECT i."recordId" FROM "CampaignItem" i WHERE i."campaignId" = $1)
+         GROUP BY 1
+       ) solved ON solved."recordId" = f.record_id
+       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+     ),
+     kinds AS MATERIALIZED (
        SELECT language, n, n_valid, final_valid, critic_pass, exec_valid,
               CASE WHEN judged THEN critic_failed_rules END AS failed_rules,
               CASE WHEN judged THEN final_categories END AS categories,
-              count(*)::int AS items
+              sum(items)::int AS items
        FROM (
-         SELECT language, n, n_valid, final_valid, critic_pass, exec_valid, critic_failed_rules, final_categories,
-                final_valid IS NOT NULL AND critic_pass IS NOT NULL
-                  AND (cardinality(critic_failed_rules) > 0 OR cardinality(final_categories) > 0) AS judged
-         FROM ${finalLabelsOf("ARRAY[$1]::text[]")}
+         SELECT *, final_valid IS NOT NULL AND critic_pass IS NOT NULL
+                     AND (cardinality(critic_failed_rules) > 0 OR cardinality(final_categories) > 0) AS judged
+         FROM items
        ) f
        GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
      ),
      labelled AS (SELECT * FROM kinds WHERE n > 0),
-     mapping AS (SELECT * FROM unnest($2::text[], $3::text[]) AS m(key, rule))
+     mapping AS (SELECT * FROM unnest($2::text[], $3::text[]) AS m(key, rule)),
+     judged AS (
+       SELECT language, final_valid, critic_pass, critic_failed_rules AS failed_rules, exec_valid, flaky, weak,
+              unsolved, sum(items)::int AS items
+       FROM items WHERE final_valid IS NOT NULL
+       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+     ),
+     failed_rules AS (SELECT DISTINCT lower(rule) AS rule FROM judged CROSS JOIN unnest(judged.failed_rules) AS rule),
+     signals AS (
+       SELECT j.language, j.final_valid, v.signal, v.flagged, j.items
+       FROM judged j CROSS JOIN LATERAL (VALUES
+         ('critic', NOT j.critic_pass),
+         ('execution', NOT j.exec_valid),
+         ('flaky', j.flaky),
+         ('weak-tests', j.weak),
+         ('unsolved', j.unsolved)
+       ) AS v(signal, flagged)
+       UNION ALL
+       SELECT j.language, j.final_valid, 'rule:' || failed_rules.rule,
+              EXISTS (SELECT 1 FROM unnest(j.failed_rules) AS failed WHERE lower(failed) = failed_rules.rule), j.items
+       FROM judged j CROSS JOIN failed_rules WHERE j.critic_pass IS NOT NULL
+     )
      SELECT
        (SELECT json_agg(s) FROM (
           SELECT language, n_valid AS "nValid", n - n_valid AS "nInvalid", sum(items)::int AS items
@@ -148,16 +197,29 @@ async function queryItemCounts(
             FROM labelled j WHERE j.failed_rules IS NOT NULL
           ) t ON true
           GROUP BY m.key
-        ) r) AS rules`,
+        ) r) AS rules,
+       (SELECT json_agg(g) FROM (
+          SELECT signal, language,
+                 coalesce(sum(items) FILTER (WHERE flagged AND NOT final_valid), 0)::int AS "truePositives",
+                 coalesce(sum(items) FILTER (WHERE flagged AND final_valid), 0)::int AS "falsePositives",
+                 coalesce(sum(items) FILTER (WHERE NOT flagged AND NOT final_valid), 0)::int AS "falseNegatives",
+                 coalesce(sum(items) FILTER (WHERE NOT flagged AND final_valid), 0)::int AS "trueNegatives"
+          FROM signals WHERE flagged IS NOT NULL
+          GROUP BY signal, language
+        ) g) AS signals`,
     campaignId,
     mapping.map((entry) => entry.key),
     mapping.map((entry) => entry.criticRule),
+    WEAK_TESTS_THRESHOLD,
   );
   return {
-    splits: row.splits ?? [],
-    critic: row.critic ?? [],
-    execution: row.execution ?? [],
-    rules: row.rules ?? [],
+    counts: {
+      splits: row.splits ?? [],
+      critic: row.critic ?? [],
+      execution: row.execution ?? [],
+      rules: row.rules ?? [],
+    },
+    signals: row.signals ?? [],
   };
 }
 
@@ -167,7 +229,9 @@ async function queryItemCounts(
  * labellers and verdicts (verity_annotations_changed keeps them in each label's transaction, in the
  * order of the ids): the items are grouped by language, labellers and verdicts (a few thousand
  * kinds at 100,000 items) and each kind gives its pairs, weighted by its items; the self-join of
- * 300,000 labels this replaces was half of the count. Only items with a label have labels, and the
+ * 300,000 labels this replaces was half of the count. Items with fewer than two labels are left out
+ * of the kinds, not of the items: filtered on the label count, the planner expected a few thousand
+ * items and sorted them by their arrays (485 ms) instead of hashing them (200 ms). Only items with a label have labels, and the
  * label count is kept in each label's transaction, so no `n > 0` is needed for the annotators (it
  * made the planner expect a few hundred labels and sort instead of hash).
  * An annotator's labels are grouped by the annotator's id byte-wise (COLLATE "C"): the groups are
@@ -197,10 +261,13 @@ async function queryLabelCounts(tx: Prisma.TransactionClient, campaignId: string
        FROM ${finalLabelsOf("ARRAY[$1]::text[]")} f JOIN "Annotation" a ON a."itemId" = f.item_id
      ),
      kinds AS (
-       SELECT language, "labellerIds" AS ids, "labelValids" AS valids, count(*)::int AS items
-       FROM "CampaignItem"
-       WHERE "campaignId" = $1 AND NOT gold AND "labelCount" >= 2
-       GROUP BY 1, 2, 3
+       SELECT * FROM (
+         SELECT language, "labellerIds" AS ids, "labelValids" AS valids, count(*)::int AS items
+         FROM "CampaignItem"
+         WHERE "campaignId" = $1 AND NOT gold
+         GROUP BY 1, 2, 3
+       ) k
+       WHERE cardinality(ids) >= 2
      ),
      pairs AS (
        SELECT k.language, k.ids[x] AS first, k.ids[y] AS second,
@@ -315,14 +382,14 @@ async function isBehind(campaignId: string, snapshot: string): Promise<boolean> 
   return row.behind;
 }
 
-/** Counts one process runs at once: each holds up to three of the client's ten connections. */
+/** Counts one process runs at once: each holds up to two of the client's ten connections. */
 const COUNTS_AT_ONCE = 2;
 let countsRunning = 0;
 const countsWaiting: (() => void)[] = [];
 
 /**
  * Runs `count` once fewer than COUNTS_AT_ONCE counts are running. A count's first transaction waits
- * for two more connections; without a limit, counts of many campaigns at once could hold every
+ * for one more connection; without a limit, counts of many campaigns at once could hold every
  * connection while each waits for more.
  */
 async function inCountSlot<T>(count: () => Promise<T>): Promise<T> {
@@ -356,9 +423,10 @@ function inSnapshot<T>(exported: string, read: (tx: Prisma.TransactionClient) =>
  * Counts a campaign's agreement and keeps the count. Repeatable-read transactions that share one
  * snapshot, so the counts and the snapshot they are stored with agree: a write that commits meanwhile
  * leaves a change the snapshot did not see, and the next read counts again. The first transaction
- * exports its snapshot and counts the items and blind labels; two more, on their own connections,
- * import it and count the labels and the signals at the same time (each part is one statement, and
- * the machine's other cores were idle while they ran one after another).
+ * exports its snapshot and counts the items (with the signals) and the blind labels; a second, on
+ * its own connection, imports it and counts the labels at the same time. The two halves take about
+ * as long, so they keep two cores busy to the end (with the signals as a third statement on a third
+ * connection, three statements shared two cores and the labels finished last).
  */
 async function countAgreement(campaignId: string): Promise<CountedAgreement> {
   const started = performance.now();
@@ -369,38 +437,49 @@ async function countAgreement(campaignId: string): Promise<CountedAgreement> {
     const [{ snapshot, exported }] = await tx.$queryRaw<{ snapshot: string; exported: string }[]>`
       SELECT pg_current_snapshot()::text AS snapshot, pg_export_snapshot() AS exported`;
     const labelCounts = inSnapshot(exported, (other) => queryLabelCounts(other, campaignId));
-    const signalCounts = inSnapshot(exported, (other) => countSignalTrust(other, campaignId));
-    // Both are awaited below; until then a failure of one must not go unhandled.
+    // Awaited below; until then its failure must not go unhandled.
     labelCounts.catch(() => undefined);
-    signalCounts.catch(() => undefined);
     const categories = await tx.errorCategory.findMany({
       where: { campaignId },
       orderBy: { position: "asc" },
       select: { key: true, criticRule: true },
     });
     const mapping = categories.flatMap(({ key, criticRule }) => (criticRule ? [{ key, criticRule }] : []));
-    const itemCounts = await queryItemCounts(tx, campaignId, mapping);
+    const { counts: itemCounts, signals } = await queryItemCounts(tx, campaignId, mapping);
     const blindGroups = await tx.$queryRawUnsafe<BlindGroupRow[]>(BLIND_GROUPS_SQL, campaignId);
-    const [{ annotators, pairs }, signals] = await Promise.all([labelCounts, signalCounts]);
+    const { annotators, pairs } = await labelCounts;
     const counts = { ...itemCounts, annotators, pairs };
     const countMs = Math.round(performance.now() - started);
     return { snapshot, countedAt: new Date(), countMs, mapping, counts, blindGroups, signals };
   }, COUNT_TRANSACTION);
   const stored: z.input<typeof storedCountSchema> = { ...counted, countedAt: counted.countedAt.toISOString() };
-  // Two instances may count at once: the count whose snapshot sees more stays. The count that is
-  // stored deletes the log rows it saw, so the log holds only the changes since the kept count.
-  await prisma().$executeRaw`
-    WITH kept AS (
-      INSERT INTO "AgreementCounts" ("campaignId", snapshot, "countedAt", counts)
-      VALUES (${campaignId}, ${counted.snapshot}, ${counted.countedAt}, ${stored})
-      ON CONFLICT ("campaignId") DO UPDATE
-      SET snapshot = EXCLUDED.snapshot, "countedAt" = EXCLUDED."countedAt", counts = EXCLUDED.counts
-      WHERE verity_snapshot_covers(EXCLUDED.snapshot::pg_snapshot, "AgreementCounts".snapshot::pg_snapshot)
-      RETURNING snapshot
-    )
-    DELETE FROM "CampaignChange" change USING kept
-    WHERE change."campaignId" = ${campaignId} AND pg_visible_in_snapshot(change.txid::text::xid8, kept.snapshot::pg_snapshot)`;
+  // Two instances may count at once: the count whose snapshot sees more stays.
+  const kept = await prisma().$queryRaw<{ snapshot: string }[]>`
+    INSERT INTO "AgreementCounts" ("campaignId", snapshot, "countedAt", counts)
+    VALUES (${campaignId}, ${counted.snapshot}, ${counted.countedAt}, ${stored})
+    ON CONFLICT ("campaignId") DO UPDATE
+    SET snapshot = EXCLUDED.snapshot, "countedAt" = EXCLUDED."countedAt", counts = EXCLUDED.counts
+    WHERE verity_snapshot_covers(EXCLUDED.snapshot::pg_snapshot, "AgreementCounts".snapshot::pg_snapshot)
+    RETURNING snapshot`;
+  if (kept.length > 0) void forgetSeenChanges(campaignId, counted.snapshot);
   return counted;
+}
+
+/**
+ * Deletes the log rows a kept count's snapshot saw, so the log holds only the changes since the
+ * kept count. After the count is answered, not before: deleting 300,000 rows takes 0.3–0.5 s, and
+ * rows its snapshot saw never make a kept count behind (isBehind reads only what it did not see),
+ * so until they are gone they cost nothing but space. A later count deletes whatever this one
+ * leaves (a newer kept snapshot sees all this one saw).
+ */
+async function forgetSeenChanges(campaignId: string, snapshot: string): Promise<void> {
+  try {
+    await prisma().$executeRaw`
+      DELETE FROM "CampaignChange"
+      WHERE "campaignId" = ${campaignId} AND pg_visible_in_snapshot(txid::text::xid8, ${snapshot}::pg_snapshot)`;
+  } catch (error) {
+    console.warn(`agreement: the change log of campaign ${campaignId} was not compacted (the next count will):`, error);
+  }
 }
 
 /** Counts under way in this process, by campaign: requests that find a campaign's count stale share one. */
@@ -415,11 +494,19 @@ function countOnce(campaignId: string): Promise<CountedAgreement> {
 }
 
 /**
- * A count that starts after this call. One already under way may have taken its snapshot before the
- * change the caller found, so the caller waits for it to end and then shares the next.
+ * A count that sees every change before this call. One already under way may have taken its
+ * snapshot before the change the caller found, so the caller waits for it to end; if the kept count
+ * is then no longer behind (the count under way saw every change logged), that is the answer, and
+ * otherwise the caller shares the next count. (A page view that started a background count just
+ * before an exact read no longer costs that read two counts.)
  */
 async function countStartingNow(campaignId: string): Promise<CountedAgreement> {
-  await countsUnderWay.get(campaignId)?.catch(() => undefined);
+  const underWay = countsUnderWay.get(campaignId);
+  if (underWay) {
+    await underWay.catch(() => undefined);
+    const { kept, behind } = await keptCount(campaignId);
+    if (kept && !behind) return kept;
+  }
   return countOnce(campaignId);
 }
 
@@ -633,7 +720,7 @@ async function agreementFigures(
     executionReveal: executionReveal
       ? { ...executionReveal, byAnnotator: executionReveal.byAnnotator.map(named) }
       : null,
-    /** How far each automatic signal can be trusted against the final labels (signal-trust.ts). */
+    /** How far each automatic signal can be trusted against the final labels (lib/metrics/signal-trust.ts, from the counts of queryItemCounts). */
     signals: signalTrustTable(signals),
   };
 }
