@@ -22,6 +22,6 @@ export async function createCampaign({
 }): Promise<CampaignSummary & { seed: string }> {
   assertCan(actor, "campaigns:admin");
   const campaign = await insertCampaign({ actor, input });
-  if (campaign.itemDraw) await queueItemDraw({ startedBy: actor, campaignId: campaign.id });
+  if (campaign.itemDraw) await queueItemDraw(actor, { campaignId: campaign.id });
   return campaign;
 }

@@ -20,6 +20,6 @@ export async function deleteCampaign({
   assertCan(actor, "campaigns:admin");
   const deletion = await deleteOrMarkCampaign({ actor, campaignId });
   if (deletion.outcome === "deleted") return { status: "DELETED" };
-  await queueCampaignRemoval({ startedBy: actor, campaignId });
+  await queueCampaignRemoval(actor, { campaignId });
   return { status: "DELETING", items: deletion.items };
 }

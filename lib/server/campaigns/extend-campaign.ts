@@ -33,6 +33,6 @@ export async function extendCampaign({
     const { outcome: _outcome, ...added } = extension;
     return { status: "SUCCEEDED", ...added };
   }
-  await queueExtension({ startedBy: actor, extensionId: extension.extensionId });
+  await queueExtension(actor, { extensionId: extension.extensionId });
   return { status: "RUNNING", perLanguage: extension.perLanguage, total: extension.total };
 }

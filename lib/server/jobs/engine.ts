@@ -1,8 +1,11 @@
 import "server-only";
 
+import { type Actor, type SystemActor } from "@/lib/server/auth/permissions";
+import { databaseFailure } from "@/lib/server/db/failures";
 import { retryWhileDatabaseAway } from "@/lib/server/db/outage";
 import { getBoss } from "@/lib/server/workers/boss";
 import { holdJob, releaseJob } from "@/lib/server/workers/heartbeats";
+import { jobPriority } from "@/lib/server/workers/priority";
 
 // The job engine: the pg-boss plumbing every kind of long work shares, so a kind says only what is
 // its own (which items, what one job runs, how a result is counted: docs/architecture.md, "The job
@@ -66,7 +69,7 @@ async function ensureJobQueue(options: {
  * Queues one job for work that is one job (a campaign's item draw, a release's build), at the
  * priority of whoever started it (lib/server/workers/priority.ts).
  */
-export async function queueJob<Data extends object>({
+async function queueJob<Data extends object>({
   queue,
   data,
   priority,
@@ -152,4 +155,69 @@ export async function workQueue<Data extends object>({
     ids.push(id);
   }
   return ids;
+}
+
+/** Every job of this kind may run this long (the largest at 100,000 records on a loaded machine takes under a minute). */
+const ONE_JOB_EXPIRY_SECONDS = 30 * 60;
+
+/** A kind of work that is one job per request, as defineOneJobKind returns it. */
+type OneJobKind<Data extends object> = {
+  /** Queues the work at the priority of whoever started it; when the queue cannot be reached, records the failure and throws. */
+  queue: (startedBy: Actor | SystemActor, data: Data) => Promise<void>;
+  /** Runs the work here, recording a failure a retry would repeat (the database away throws). */
+  run: (data: Data) => Promise<void>;
+  /** Starts `concurrency` workers running the kind's jobs in this process; returns their ids. */
+  startWorkers: (options: { workerId: string; concurrency: number }) => Promise<string[]>;
+};
+
+/**
+ * A kind of long work that is one job per request — a campaign's item draw, extension or removal, a
+ * release's build: the request records the work (a row that says RUNNING or BUILDING) and queues
+ * it, and a worker does it, held under the worker's id so a dead worker's job is retried. `work`
+ * must be safe to repeat (a retried job finds the work done and writes nothing twice). A failure a
+ * retry would repeat is recorded through `fail` with a reason people read (the kind's row shows
+ * it); the database away throws, and the job is retried.
+ */
+export function defineOneJobKind<Data extends object>({
+  queueName,
+  work,
+  fail,
+  describe,
+  reasons,
+}: {
+  queueName: string;
+  work: (data: Data) => Promise<unknown>;
+  fail: (data: Data, reason: string) => Promise<void>;
+  /** The work in the server's log, e.g. `campaign c1: drawing its items`. */
+  describe: (data: Data) => string;
+  /** What people read when the job could not be queued (what to do) and when it stopped (what stopped). */
+  reasons: { notQueued: string; stopped: string };
+}): OneJobKind<Data> {
+  const queue = defineJobQueue({
+    name: queueName,
+    retryLimit: 3,
+    retryDelay: 5,
+    expireInSeconds: () => ONE_JOB_EXPIRY_SECONDS,
+  });
+  const run = async (data: Data) => {
+    try {
+      await work(data);
+    } catch (error) {
+      if (databaseFailure(error)?.code === "UNAVAILABLE") throw error;
+      console.error(`${describe(data)} stopped on an unexpected error`, error);
+      await fail(data, reasons.stopped);
+    }
+  };
+  return {
+    queue: async (startedBy, data) => {
+      try {
+        await queueJob({ queue, data, priority: jobPriority(startedBy) });
+      } catch (error) {
+        await fail(data, reasons.notQueued);
+        throw error;
+      }
+    },
+    run,
+    startWorkers: ({ workerId, concurrency }) => workQueue<Data>({ queue, workerId, concurrency, run }),
+  };
 }

@@ -54,7 +54,7 @@ export async function cutRelease({
   const records = await countDatasetRecords({ datasetId: dataset.id });
   const { id } = await reserveRelease({ actor, datasetId: dataset.id, name, rule });
   if (records > RECORDS_RELEASED_IN_REQUEST) {
-    await queueReleaseBuild({ startedBy: actor, releaseId: id });
+    await queueReleaseBuild(actor, { releaseId: id });
     return { id, name, status: "BUILDING" };
   }
   await runReleaseBuild({ releaseId: id });
