@@ -47,13 +47,10 @@ describe("critic visibility", () => {
 });
 
 describe("record scope", () => {
-  it("limits annotators to datasets with a campaign in one of their languages, and nobody else", () => {
-    expect(visibleDatasetWhere(annotator)).toEqual({
-      campaigns: { some: { languages: { hasSome: ["python", "cpp"] } } },
-    });
-    expect(visibleRecordWhere(annotator)).toEqual({
-      dataset: { campaigns: { some: { languages: { hasSome: ["python", "cpp"] } } } },
-    });
+  it("limits annotators to datasets with a campaign in one of their languages (not one being deleted), and nobody else", () => {
+    const campaign = { languages: { hasSome: ["python", "cpp"] }, status: { not: "DELETING" } };
+    expect(visibleDatasetWhere(annotator)).toEqual({ campaigns: { some: campaign } });
+    expect(visibleRecordWhere(annotator)).toEqual({ dataset: { campaigns: { some: campaign } } });
     expect(visibleDatasetWhere(reviewer)).toEqual({});
     expect(visibleRecordWhere(admin)).toEqual({});
   });
