@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/server/db/client";
 import { removeEnvironmentFolder } from "@/lib/server/sandbox/environment-build";
 import { uniqueName } from "@/lib/testing/factories";
+import { isSystemPostgresRun, NOT_ABOUT_POSTGRES } from "@/lib/testing/test-postgres";
 
 const dataDir = mkdtempSync(join(tmpdir(), "verity-environment-cli-"));
 
@@ -35,7 +36,7 @@ function environment(args: string[], env: Record<string, string> = {}): Promise<
   });
 }
 
-describe("verity environment", () => {
+describe.skipIf(isSystemPostgresRun)(`verity environment${NOT_ABOUT_POSTGRES}`, () => {
   it("refuses an entry that is not pinned as a usage error naming it, before opening the database", async () => {
     const result = await environment(["--dataset", "anything", "--python", "tabulate==0.9.0", "numpy"], {
       DATABASE_URL: "postgresql://verity@127.0.0.1:9/nowhere",
