@@ -125,7 +125,70 @@ type Sample = {
   readyMs: number;
   codeMs: number;
   requests: { write: boolean; ms: number }[];
+  phases: Phases;
+  /** The next item's language, as its badge shows it. */
+  language: string;
 };
+
+/** Where one label's time went, in the page's own clock, from the Enter key to the next item ready. */
+type Phases = {
+  /** Enter to the write leaving the page, the write's round trip, the page data's round trip. */
+  beforeWrite: number;
+  write: number;
+  betweenRequests: number;
+  pageData: number;
+  /** From the page data's last byte to the next item ready: the browser's rendering. */
+  afterPageData: number;
+  /** Tasks over 50 ms on the main thread in the whole interval, summed. */
+  longTasks: number;
+};
+
+/**
+ * Records, in the page, when Enter went down and the main thread's long tasks, so each label's
+ * time can be split against the requests' own timings (Resource Timing).
+ */
+const PHASE_PROBE = () => {
+  const probe = { enterAt: 0, longTasks: [] as { start: number; duration: number }[] };
+  (window as unknown as { __benchProbe: typeof probe }).__benchProbe = probe;
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key === "Enter") probe.enterAt = performance.now();
+    },
+    { capture: true },
+  );
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: "longtask", buffered: false });
+};
+
+/** The phases of the label whose Enter the probe saw last, up to now (the next item just became ready). */
+async function readPhases(page: Page): Promise<Phases> {
+  return page.evaluate(() => {
+    const probe = (window as unknown as { __benchProbe: { enterAt: number; longTasks: { start: number; duration: number }[] } })
+      .__benchProbe;
+    const now = performance.now();
+    const requests = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+      (entry) => entry.startTime >= probe.enterAt && ["fetch", "xmlhttprequest"].includes(entry.initiatorType),
+    );
+    const [write, pageData] = requests;
+    const longTasks = probe.longTasks
+      .filter((task) => task.start >= probe.enterAt && task.start < now)
+      .reduce((sum, task) => sum + task.duration, 0);
+    performance.clearResourceTimings();
+    probe.longTasks = [];
+    if (!write || !pageData)
+      return { beforeWrite: 0, write: 0, betweenRequests: 0, pageData: 0, afterPageData: now - probe.enterAt, longTasks };
+    return {
+      beforeWrite: write.startTime - probe.enterAt,
+      write: write.responseEnd - write.startTime,
+      betweenRequests: pageData.startTime - write.responseEnd,
+      pageData: pageData.responseEnd - pageData.startTime,
+      afterPageData: now - pageData.responseEnd,
+      longTasks,
+    };
+  });
+}
 
 type AppRequest = import("@playwright/test").Request;
 
@@ -169,6 +232,8 @@ async function labelItems(page: Page, count: number): Promise<Sample[]> {
       await waitForNextItem(page, before);
       readyMs = performance.now() - started;
     });
+    const phases = await readPhases(page);
+    const language = await page.evaluate(() => document.querySelector("h1")?.nextElementSibling?.textContent ?? "?");
     await waitForCode(page);
     samples.push({
       kind: isValid ? "valid" : "invalid",
@@ -176,6 +241,8 @@ async function labelItems(page: Page, count: number): Promise<Sample[]> {
       readyMs,
       codeMs: performance.now() - started,
       requests: requestTimes(requests),
+      phases,
+      language,
     });
   }
   return samples;
@@ -277,6 +344,7 @@ async function main(): Promise<void> {
 
     const context = await browser.newContext({ viewport: LAPTOP });
     const { blocked } = await allowLoopbackOnly(context);
+    await context.addInitScript(PHASE_PROBE);
     const page = await context.newPage();
     await signIn(page, "annotator@bench.test");
     await page.goto(`${BASE}/campaigns/${loop.id}/next`);
@@ -323,9 +391,19 @@ async function main(): Promise<void> {
     if (!options["no-write"]) writeBenchmarkSection(SECTION, section);
     const ready = samples.map((sample) => sample.readyMs);
     const code = samples.map((sample) => sample.codeMs);
+    const phase = (name: keyof Phases) => {
+      const values = samples.map((sample) => sample.phases[name]);
+      return { p50: ms(percentile(values, 50)), p95: ms(percentile(values, 95)) };
+    };
+    const phaseNames: (keyof Phases)[] = ["beforeWrite", "write", "betweenRequests", "pageData", "afterPageData", "longTasks"];
     benchRun.finish({
       nextItemReady: { p50: ms(percentile(ready, 50)), p95: ms(percentile(ready, 95)), n: ready.length },
       codeShown: { p50: ms(percentile(code, 50)), p95: ms(percentile(code, 95)) },
+      phases: Object.fromEntries(phaseNames.map((name) => [name, phase(name)])),
+      each: samples.map(
+        (sample) =>
+          `${sample.language} ${ms(sample.readyMs)} (write ${ms(sample.phases.write)}, page ${ms(sample.phases.pageData)}, after ${ms(sample.phases.afterPageData)})`,
+      ),
       blockedRequests: blocked.length,
     });
   } finally {
