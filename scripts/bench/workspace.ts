@@ -1,7 +1,8 @@
 // Workspace benchmark (issue: the annotator's loop). A real browser (Debian's Chromium through
 // Playwright) labels the demo dataset at 1440×900 against a production build: for each item, the
-// keys pressed and the time from the submitting key to the next item being ready (its heading
-// shown, the form cleared and answering keys; and, separately, its code rendered). Valid labels
+// keys pressed and the time from the submitting key to the next item being ready (its heading,
+// statement, solution and test shown, the form cleared and answering keys; and, separately, the
+// code in the editor). Valid labels
 // take V, Enter; invalid ones I, 1, Enter. With --screenshots it also takes the workspace images of docs/features.md.
 //
 // The browser is started for a quiet run and its pages reach this machine only (browser.ts).
@@ -93,17 +94,25 @@ async function signIn(page: Page, email: string) {
 
 const heading = (page: Page) => page.locator("h1").first().textContent();
 
-/** Resolves when the workspace shows a different record than `previous`, hydrated, with an empty form. */
+/**
+ * Resolves when the workspace shows a different record than `previous`, hydrated, with an empty
+ * form, and its statement, solution and test on screen (as text or in the editor).
+ */
 async function waitForNextItem(page: Page, previous: string | null) {
   await page.waitForFunction(
     (before) => {
       const title = document.querySelector("h1")?.textContent ?? null;
       const workspace = document.querySelector("[data-testid=workspace]");
+      const shows = (selector: string) => Boolean(document.querySelector(selector)?.textContent?.trim());
       return (
         title !== before &&
         title?.startsWith("Record") &&
         workspace?.getAttribute("data-ready") === "true" &&
-        !document.querySelector("input[name=verdict]:checked")
+        !document.querySelector("input[name=verdict]:checked") &&
+        shows("section[aria-label=Statement]") &&
+        // The code as text before the editor takes over, or in the editor ("Loading editor…" is not code).
+        (shows("[data-testid=code-solution-text]") || shows("[data-testid=code-solution] .view-lines")) &&
+        (shows("[data-testid=code-test-text]") || shows("[data-testid=code-test] .view-lines"))
       );
     },
     previous,
@@ -363,7 +372,7 @@ async function main(): Promise<void> {
       SECTION,
       "",
       `Run on ${new Date().toISOString().slice(0, 10)} with \`node scripts/run-ts.mjs scripts/bench/workspace.ts\` against a production build (\`next build\`), the demo dataset (prisma/demo/demo.jsonl) in a campaign of ${loop.itemCount} items, one annotator labelling ${count} items in turn by keyboard alone.`,
-      'Time is from the submitting key (Enter) to the next item being ready: its heading shown, the form empty and answering keys; "code shown" waits further until Monaco has rendered the solution.',
+      'Time is from the submitting key (Enter) to the next item being ready: its heading, statement, solution and test shown, the form empty and answering keys; "code shown" waits further until Monaco has rendered the solution.',
       "",
       "| label | keys | n | ready p50 | ready p95 | ready max |",
       "|---|---:|---:|---:|---:|---:|",
