@@ -94,28 +94,34 @@ async function signIn(page: Page, email: string) {
 
 const heading = (page: Page) => page.locator("h1").first().textContent();
 
+// The statement, and the solution and test as text before the editor takes over or in the editor
+// ("Loading editor…" is not code). The item is ready when each shows some text.
+const SHOWN_WHEN_READY = [
+  "section[aria-label=Statement]",
+  "[data-testid=code-solution-text], [data-testid=code-solution] .view-lines",
+  "[data-testid=code-test-text], [data-testid=code-test] .view-lines",
+];
+
 /**
  * Resolves when the workspace shows a different record than `previous`, hydrated, with an empty
  * form, and its statement, solution and test on screen (as text or in the editor).
  */
 async function waitForNextItem(page: Page, previous: string | null) {
   await page.waitForFunction(
-    (before) => {
+    ({ before, shown }) => {
       const title = document.querySelector("h1")?.textContent ?? null;
       const workspace = document.querySelector("[data-testid=workspace]");
-      const shows = (selector: string) => Boolean(document.querySelector(selector)?.textContent?.trim());
       return (
         title !== before &&
         title?.startsWith("Record") &&
         workspace?.getAttribute("data-ready") === "true" &&
         !document.querySelector("input[name=verdict]:checked") &&
-        shows("section[aria-label=Statement]") &&
-        // The code as text before the editor takes over, or in the editor ("Loading editor…" is not code).
-        (shows("[data-testid=code-solution-text]") || shows("[data-testid=code-solution] .view-lines")) &&
-        (shows("[data-testid=code-test-text]") || shows("[data-testid=code-test] .view-lines"))
+        shown.every((selector) =>
+          Array.from(document.querySelectorAll(selector)).some((node) => node.textContent?.trim()),
+        )
       );
     },
-    previous,
+    { before: previous, shown: SHOWN_WHEN_READY },
     { polling: "raf", timeout: 30_000 },
   );
 }
@@ -174,8 +180,9 @@ const PHASE_PROBE = () => {
 /** The phases of the label whose Enter the probe saw last, up to now (the next item just became ready). */
 async function readPhases(page: Page): Promise<Phases> {
   return page.evaluate(() => {
-    const probe = (window as unknown as { __benchProbe: { enterAt: number; longTasks: { start: number; duration: number }[] } })
-      .__benchProbe;
+    const probe = (
+      window as unknown as { __benchProbe: { enterAt: number; longTasks: { start: number; duration: number }[] } }
+    ).__benchProbe;
     const now = performance.now();
     const requests = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
       (entry) => entry.startTime >= probe.enterAt && ["fetch", "xmlhttprequest"].includes(entry.initiatorType),
@@ -187,7 +194,14 @@ async function readPhases(page: Page): Promise<Phases> {
     performance.clearResourceTimings();
     probe.longTasks = [];
     if (!write || !pageData)
-      return { beforeWrite: 0, write: 0, betweenRequests: 0, pageData: 0, afterPageData: now - probe.enterAt, longTasks };
+      return {
+        beforeWrite: 0,
+        write: 0,
+        betweenRequests: 0,
+        pageData: 0,
+        afterPageData: now - probe.enterAt,
+        longTasks,
+      };
     return {
       beforeWrite: write.startTime - probe.enterAt,
       write: write.responseEnd - write.startTime,
@@ -404,7 +418,14 @@ async function main(): Promise<void> {
       const values = samples.map((sample) => sample.phases[name]);
       return { p50: ms(percentile(values, 50)), p95: ms(percentile(values, 95)) };
     };
-    const phaseNames: (keyof Phases)[] = ["beforeWrite", "write", "betweenRequests", "pageData", "afterPageData", "longTasks"];
+    const phaseNames: (keyof Phases)[] = [
+      "beforeWrite",
+      "write",
+      "betweenRequests",
+      "pageData",
+      "afterPageData",
+      "longTasks",
+    ];
     benchRun.finish({
       nextItemReady: { p50: ms(percentile(ready, 50)), p95: ms(percentile(ready, 95)), n: ready.length },
       codeShown: { p50: ms(percentile(code, 50)), p95: ms(percentile(code, 95)) },
