@@ -167,6 +167,53 @@ test("at 1440×900 the evidence panel is on screen beside the label, without scr
   expect((await pageOverflow(page)).y).toBeLessThanOrEqual(0);
 });
 
+test("the code is on screen as text at once, and the editor takes its place without moving it", async ({ page }) => {
+  await page.setViewportSize(LAPTOP);
+  await signIn(page, annotator);
+  // Monaco's files are held back: the page shows what it shows before an editor is built.
+  let releaseMonaco = () => {};
+  const monacoHeld = new Promise<void>((resolve) => (releaseMonaco = resolve));
+  await page.route("**/monaco/vs/**", async (route) => {
+    await monacoHeld;
+    await route.continue();
+  });
+  await openNext(page, "layout");
+  const solution = page.getByTestId("code-solution");
+  const asText = solution.getByTestId("code-solution-text");
+  await expect(asText).toContainText("def loop_add(a, b):");
+  await expect(page.getByTestId("code-test-text")).toContainText("assert loop_add(2, 2) == 4");
+  await expect(solution.locator(".view-lines")).toHaveCount(0);
+  const textStart = await firstCharacterBox(asText);
+
+  releaseMonaco();
+  await expect(solution.locator(".view-lines")).toContainText("def loop_add(a, b):");
+  await expect(asText).toHaveCount(0);
+  // Monaco lays its lines out again once its font is measured: the place is polled until it settles.
+  const firstLine = solution.locator(".view-line").filter({ hasText: "def loop_add" });
+  await expect
+    .poll(async () => {
+      const editorStart = await firstCharacterBox(firstLine);
+      return Math.max(Math.abs(editorStart.x - textStart.x), Math.abs(editorStart.y - textStart.y));
+    }, "the text starts where the editor's does (px)")
+    .toBeLessThanOrEqual(2);
+});
+
+/** Where the first character of an element's text is drawn. */
+async function firstCharacterBox(locator: Locator): Promise<{ x: number; y: number }> {
+  return locator.evaluate((element) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    let node = walker.nextNode();
+    while (node && !node.textContent?.trim()) node = walker.nextNode();
+    if (!node) throw new Error("no text");
+    const range = document.createRange();
+    const offset = node.textContent!.search(/\S/);
+    range.setStart(node, offset);
+    range.setEnd(node, offset + 1);
+    const box = range.getBoundingClientRect();
+    return { x: box.x, y: box.y };
+  });
+}
+
 test("a 2,000-line solution scrolls inside its editor and opens full screen", async ({ page }) => {
   await page.setViewportSize(LAPTOP);
   await signIn(page, annotator);
