@@ -346,11 +346,13 @@ async function switchedOutcomes(
       for (const position of schema.positions) alone.set(position, reason);
       return new Map();
     }
-    return new Map(
-      schema.positions
-        .map((position, index) => [position, runs[index]] as const)
-        .filter(([, result]) => result && result.outcome !== "TIME_LIMIT_EXCEEDED"),
-    );
+    // A run not judged in the switched program (null) or timed out there runs again on its own.
+    const judged = new Map<number, SandboxResult>();
+    schema.positions.forEach((position, index) => {
+      const result = runs[index];
+      if (result && result.outcome !== "TIME_LIMIT_EXCEEDED") judged.set(position, result);
+    });
+    return judged;
   }
   for (const mutant of mutants)
     if (!alone.has(mutant.position))
