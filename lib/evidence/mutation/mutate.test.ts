@@ -247,3 +247,19 @@ describe("the mutation score", () => {
     expect(mutantStatus("PASSED", "PASSED")).toBe("SURVIVED");
   });
 });
+
+describe("a Scala function's result", () => {
+  it("is returned as a constant where the function is declared to return a number or a Boolean and its body is one line", () => {
+    const source =
+      "def sumOfSquares(xs: List[Int]): Long =\n  xs.map(x => x.toLong * x.toLong).sum\n\n" +
+      "def isEven(n: Int): Boolean = n % 2 == 0\n" +
+      "def name(n: Int): String =\n  n.toString\n" +
+      "def block(n: Int): Int = {\n  n + 1\n}\n" +
+      "def chained(xs: List[Int]): Int =\n  xs\n    .sum\n";
+    const results = generateMutants(source, "scala", 50).filter((mutant) => mutant.operator === "return");
+    expect(results.map((mutant) => [mutant.original, mutant.replacement])).toEqual([
+      ["xs.map(x => x.toLong * x.toLong).sum", "0"],
+      ["n % 2 == 0", "false"],
+    ]);
+  });
+});
