@@ -8,7 +8,12 @@ import { z } from "zod";
 /** The two tests of a record, in the order they run. */
 const EVIDENCE_TESTS = ["demo", "full"] as const;
 
-/** How one test did against the viable mutants: how many it killed, and killed ÷ viable. */
+/**
+ * How one test did against the viable mutants: how many it killed, and killed ÷ viable. A mutant stops
+ * at its first failing test, demo first, so the full test's kills are among the mutants the demo let
+ * through, and the two scores add up to the record's (analyses before that counted the full test's
+ * kills over every viable mutant).
+ */
 const testStrengthSchema = z.object({
   killed: z.number().int().nonnegative(),
   /** killed ÷ viable; null when no mutant was viable (nothing to measure with). */

@@ -195,7 +195,7 @@ describe("choosing mutants", () => {
 describe("the mutation score", () => {
   it("counts killed ÷ viable overall and per test; builds that fail or time out are stillborn", () => {
     const summary = summarizeMutants([
-      { demoOutcome: "WRONG_ANSWER", fullOutcome: "WRONG_ANSWER" },
+      { demoOutcome: "WRONG_ANSWER", fullOutcome: null },
       { demoOutcome: "PASSED", fullOutcome: "RUNTIME_ERROR" },
       { demoOutcome: "PASSED", fullOutcome: "PASSED" },
       { demoOutcome: "COMPILATION_ERROR", fullOutcome: null },
@@ -206,7 +206,7 @@ describe("the mutation score", () => {
       viable: 3,
       killed: 2,
       demoKilled: 1,
-      fullKilled: 2,
+      fullKilled: 1,
       stillborn: 2,
       inconclusive: 0,
       score: 2 / 3,
@@ -216,7 +216,7 @@ describe("the mutation score", () => {
 
   it("keeps a mutant whose time-out a busy machine could explain apart: neither viable nor stillborn", () => {
     const summary = summarizeMutants([
-      { demoOutcome: "WRONG_ANSWER", fullOutcome: "INCONCLUSIVE" },
+      { demoOutcome: "WRONG_ANSWER", fullOutcome: null },
       { demoOutcome: "PASSED", fullOutcome: "INCONCLUSIVE" },
       { demoOutcome: "INCONCLUSIVE", fullOutcome: null },
       { demoOutcome: "PASSED", fullOutcome: "PASSED" },
@@ -236,5 +236,30 @@ describe("the mutation score", () => {
     expect(mutantStatus("WRONG_ANSWER", "INCONCLUSIVE")).toBe("KILLED");
     expect(isFullRunMoot("INCONCLUSIVE")).toBe(true);
     expect(isFullRunMoot("PASSED")).toBe(false);
+  });
+
+  it("stops a mutant at its first failing test, demo first: only a mutant the demo let through runs the full test", () => {
+    expect(isFullRunMoot("WRONG_ANSWER")).toBe(true);
+    expect(isFullRunMoot("RUNTIME_ERROR")).toBe(true);
+    expect(isFullRunMoot("COMPILATION_ERROR")).toBe(true);
+    expect(mutantStatus("RUNTIME_ERROR", null)).toBe("KILLED");
+    expect(mutantStatus("PASSED", "WRONG_ANSWER")).toBe("KILLED");
+    expect(mutantStatus("PASSED", "PASSED")).toBe("SURVIVED");
+  });
+});
+
+describe("a Scala function's result", () => {
+  it("is returned as a constant where the function is declared to return a number or a Boolean and its body is one line", () => {
+    const source =
+      "def sumOfSquares(xs: List[Int]): Long =\n  xs.map(x => x.toLong * x.toLong).sum\n\n" +
+      "def isEven(n: Int): Boolean = n % 2 == 0\n" +
+      "def name(n: Int): String =\n  n.toString\n" +
+      "def block(n: Int): Int = {\n  n + 1\n}\n" +
+      "def chained(xs: List[Int]): Int =\n  xs\n    .sum\n";
+    const results = generateMutants(source, "scala", 50).filter((mutant) => mutant.operator === "return");
+    expect(results.map((mutant) => [mutant.original, mutant.replacement])).toEqual([
+      ["xs.map(x => x.toLong * x.toLong).sum", "0"],
+      ["n % 2 == 0", "false"],
+    ]);
   });
 });

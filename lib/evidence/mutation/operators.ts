@@ -194,10 +194,67 @@ export function mutationCandidates(source: string, language: Language): Mutation
       if (mutation) candidates.push(mutation);
     }
   });
+  if (language === "scala") {
+    candidates.push(...scalaResultCandidates(source, tokens));
+    candidates.sort((a, b) => a.start - b.start);
+  }
   return candidates;
 }
 
 const isWordLike = (token: Token) => token.kind === "word" || token.text === ".";
+
+/** A Scala function header whose declared result a constant can stand for: `def name(…): Long =`. */
+const SCALA_RESULT_HEADER =
+  /\bdef\s+\w+\s*(?:\[[^\]]*\])?\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)*:\s*(Int|Long|Short|Byte|Double|Float|Boolean)\s*=(?!=)/g;
+
+/**
+ * Scala has no `return` in the usual style: a function's result is its body, an expression. For a
+ * function declared to return a number or a Boolean whose body is one line (after `=`, on the same
+ * line or the next, brackets balanced, the line after it no deeper than the `def`), the same "return
+ * a constant" mutant the other languages get from `return <expr>`.
+ */
+function scalaResultCandidates(source: string, tokens: Token[]): MutationCandidate[] {
+  const found: MutationCandidate[] = [];
+  for (const header of source.matchAll(SCALA_RESULT_HEADER)) {
+    const equals = (header.index ?? 0) + header[0].length;
+    let at = tokens.findIndex((token) => token.start >= equals);
+    if (at === -1) continue;
+    let newlines = 0;
+    while (tokens[at] && isBlank(tokens[at])) newlines += tokens[at++].kind === "newline" ? 1 : 0;
+    const first = tokens[at];
+    if (!first || newlines > 1 || first.text === "{" || !isCode(first)) continue;
+    let depth = 0;
+    let end = at;
+    for (; end < tokens.length && tokens[end].kind !== "newline"; end++) {
+      if (["(", "[", "{"].includes(tokens[end].text)) depth++;
+      if ([")", "]", "}"].includes(tokens[end].text)) depth--;
+      if (depth < 0) break;
+    }
+    const body = tokens.slice(at, end).filter((token) => !isBlank(token));
+    const last = body[body.length - 1];
+    if (depth !== 0 || body.length < 2 || body.some((token) => token.kind === "comment") || last.kind === "operator")
+      continue;
+    // The line after the body must not go on with it (deeper than the `def`, or a `.call`).
+    const defLine = source.lastIndexOf("\n", header.index ?? 0) + 1;
+    const defIndent = /^[ \t]*/.exec(source.slice(defLine))![0].length;
+    const rest = source.slice(last.start + last.text.length).replace(/^[^\n]*\n?/, "");
+    const next = /^(?:[ \t]*\n)*([ \t]*)(\S?)/.exec(rest)!;
+    if (next[2] && (next[1].length > defIndent || next[2] === ".")) continue;
+    const replacement = header[1] === "Boolean" ? "false" : "0";
+    const original = source.slice(first.start, last.start + last.text.length);
+    if (original === replacement) continue;
+    found.push({
+      operator: "return",
+      start: first.start,
+      end: last.start + last.text.length,
+      original,
+      replacement,
+      line: first.line,
+      column: first.column,
+    });
+  }
+  return found;
+}
 
 function pushLiteral(candidates: MutationCandidate[], token: Token): void {
   const value = Number(token.text);

@@ -105,3 +105,15 @@ describe("refusedSwitches", () => {
     ]);
   });
 });
+
+describe("a Scala function's result switched", () => {
+  it("chooses the constant or the body, with the body's own switches inside", () => {
+    const source = "def sumOfSquares(xs: List[Int]): Long =\n  xs.map(x => x.toLong * x.toLong).sum\n";
+    const mutants = generateMutants(source, "scala", 8);
+    const schema = mutantSchema(source, "scala", mutants);
+    expect(schema?.unswitched).toEqual([]);
+    expect(schema?.source).toContain(
+      "(if (VerityMutant.on(0)) (0) else (xs.map(x => (if (VerityMutant.on(1)) (x.toLong / x.toLong) else (x.toLong * x.toLong))).sum))",
+    );
+  });
+});

@@ -442,6 +442,13 @@ function switchFor(code: Code, mutant: Mutant, switches: Switches): Switch {
 
   if (mutant.operator === "return") {
     const keyword = skipSpaces(tokens, index - 1, -1);
+    // A Scala function's result expression (operators.ts): the body after `def …: T =`, one line.
+    let header = keyword;
+    while (tokens[header]?.kind === "newline") header = skipSpaces(tokens, header - 1, -1);
+    if (code.language === "scala" && tokens[header]?.text === "=" && switches.choose) {
+      const choose = switches.choose;
+      return { ...changed, make: (render) => choose(on, mutant.replacement, render(mutant.start, mutant.end)) };
+    }
     const after = tokens.findIndex((each) => each.start >= mutant.end);
     if (
       tokens[keyword]?.text !== "return" ||

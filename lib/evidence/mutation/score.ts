@@ -25,8 +25,8 @@ function isKilledBy(outcome: string | null): boolean {
 }
 
 /**
- * A mutant's status from its demo and full outcomes (full is null when the demo run was stillborn or
- * inconclusive). A test that really rejected it kills it; a time-out a busy machine could explain
+ * A mutant's status from its demo and full outcomes (full is null when the demo run did not pass:
+ * killed, stillborn or inconclusive there). A test that really rejected it kills it; a time-out a busy machine could explain
  * leaves it INCONCLUSIVE, neither viable nor stillborn.
  */
 export function mutantStatus(demoOutcome: string, fullOutcome: string | null): MutantStatus {
@@ -36,9 +36,13 @@ export function mutantStatus(demoOutcome: string, fullOutcome: string | null): M
   return fullOutcome === null ? "STILLBORN" : "SURVIVED";
 }
 
-/** Whether the full test need not run: the demo run says the mutant never really ran, or cannot say. */
+/**
+ * Whether the full test need not run: a mutant stops at its first failing test, demo first. Only a
+ * mutant the demo test let through (PASSED) runs the full test; one the demo killed is killed, and
+ * one it says never really ran (or cannot say about) is settled there too.
+ */
 export function isFullRunMoot(demoOutcome: string): boolean {
-  return isStillbornOutcome(demoOutcome) || demoOutcome === INCONCLUSIVE_OUTCOME;
+  return demoOutcome !== "PASSED";
 }
 
 export type MutationSummary = {
@@ -54,7 +58,10 @@ export type MutationSummary = {
   score: number | null;
 };
 
-/** Counts and the score over a record's mutants: killed ÷ viable, overall and per test. */
+/**
+ * Counts and the score over a record's mutants: killed ÷ viable, overall and per test (the full
+ * test's kills are those of the mutants the demo test let through, so the two add up to the score).
+ */
 export function summarizeMutants(mutants: { demoOutcome: string; fullOutcome: string | null }[]): MutationSummary {
   let viable = 0;
   let killed = 0;

@@ -58,6 +58,8 @@ export type JobRunner = {
     shouldContinue: (step: StepRun) => boolean,
     signal?: AbortSignal,
     environmentDir?: string,
+    /** Reads what the steps left in the job folder, before the folder is emptied. */
+    collect?: (jobDir: string) => Promise<void>,
   ): Promise<JobResult>;
   /** The folder job folders go under (created if missing). */
   jobBase(): Promise<string>;
@@ -290,6 +292,7 @@ export function createJobRunner(options: {
     shouldContinue: (step: StepRun) => boolean,
     signal?: AbortSignal,
     environmentDir?: string,
+    collect?: (jobDir: string) => Promise<void>,
   ): Promise<JobResult> {
     // The job root holds the program's files (/job) and its /tmp, so one size cap bounds both.
     const jobRoot = await jobRoots.acquire(status.jobFolder, await jobBase(), status.user);
@@ -325,6 +328,7 @@ export function createJobRunner(options: {
         runs.push(run);
         if (signal?.aborted || !shouldContinue(run)) break;
       }
+      if (collect && !signal?.aborted) await collect(jobDir);
       const stats = cgroup ? await cgroup.stats() : null;
       const isFull = await isJobFolderFull(status.jobFolder, jobRoot);
       return { runs, memoryKb: stats?.memoryPeakKb ?? null, limit: limitFired(runs, stats, isFull) };

@@ -1,20 +1,22 @@
 import "server-only";
 
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { stat } from "node:fs/promises";
 
 import { ENVIRONMENT_MOUNT, type RunEnvironment, withEnvironment } from "./environment";
 import { SandboxError } from "./errors";
 import type { IsolationProbe } from "./local-isolation";
-import { type JobResult, type JobRunner, limitFired, stepLimits } from "./local-job";
+import { type JobResult, type JobRunner, limitFired, stepLimits, stepRlimits } from "./local-job";
 import type { ToolchainProbe } from "./local-toolchain";
 import { type JobFile, type Recipe, stepTimeoutMs, type StepOutcome, type Switched } from "./recipes";
 import { recipeFor } from "./recipes/profiles";
 import { parseRunRequest } from "./request";
+import { LOOP_SCRIPT, loopScript, readLoopRuns } from "./run-loop";
 import type { StepRun } from "./run-step";
 import type { Semaphore } from "./semaphore";
 import {
   DEFAULT_TIMEOUT_MS,
+  OUTPUT_CAP_BYTES,
   type RunOptions,
   type RunRequest,
   type SandboxLanguage,
@@ -179,6 +181,7 @@ async function runInSlot(
     files: readonly JobFile[];
     steps: Parameters<JobRunner["runJob"]>[3];
     shouldContinue: (step: StepRun) => boolean;
+    collect?: (jobDir: string) => Promise<void>;
   },
   runOptions: RunOptions,
 ): Promise<{ job: JobResult; waitMs: number }> {
@@ -198,6 +201,7 @@ async function runInSlot(
           job.shouldContinue,
           signal,
           prepared.environment?.hostDir,
+          job.collect,
         );
       },
       signal,
@@ -239,8 +243,11 @@ export async function runLocally(
 
 /**
  * Compiles one program once and runs it once per entry of `variables`, each run with those variables
- * set (a record's switched mutants), in one job. Null when the language's recipe cannot split its
- * compile from its run. When the compile fails there are no runs: the caller decides what that means.
+ * set (a record's switched mutants), in one job. Under bubblewrap the runs are one sandboxed step,
+ * a loop that starts each run as a process of its own (run-loop.ts); a run the loop cannot judge as
+ * a step of its own would comes back null, for the caller to run alone. Null when the language's
+ * recipe cannot split its compile from its run. When the compile fails there are no runs: the caller
+ * decides what that means.
  */
 export async function runSwitchedLocally(
   parts: LocalRunParts,
@@ -256,34 +263,64 @@ export async function runSwitchedLocally(
   if (!switched) return null;
   const timeoutMs = stepTimeoutMs(request.language, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const limits = stepLimits(timeoutMs, false);
+  const runEnvs = variables.map((env, index) => ({
+    ...(index === 0 ? switched.runEnv?.first : switched.runEnv?.rest),
+    ...env,
+  }));
   // The compile is no mutant's verdict: a slow one (a loaded machine, a long program) only costs time.
-  const steps = [
-    { argv: switched.compile.argv, ...stepLimits(timeoutMs * SWITCHED_COMPILE_FACTOR, false) },
-    ...variables.map((env, index) => ({
-      argv: switched.run.argv,
-      ...limits,
-      env: { ...(index === 0 ? switched.runEnv?.first : switched.runEnv?.rest), ...env },
-    })),
-  ];
+  const compileStep = {
+    argv: switched.compile.argv,
+    ...stepLimits(timeoutMs * SWITCHED_COMPILE_FACTOR, false),
+    ...(switched.compileEnv ? { env: switched.compileEnv } : {}),
+  };
+  const isLooped = prepared.status.mode === "bubblewrap";
+  const cpuSeconds = stepRlimits(timeoutMs, availableParallelism()).cpuSeconds;
+  const runSteps = isLooped
+    ? [
+        {
+          argv: ["sh", LOOP_SCRIPT],
+          // Every run's own wall clock, and a second each for the loop's own work.
+          timeoutMs: variables.length * (timeoutMs + 1_000) + 5_000,
+          // Each process's CPU budget is a run's, as in a step of its own (RLIMIT_CPU is per process).
+          cpuSeconds,
+        },
+      ]
+    : runEnvs.map((env) => ({ argv: switched.run.argv, ...limits, env }));
   let isCompiling = true;
+  let looped: (StepRun | null)[] = [];
   const { job, waitMs } = await runInSlot(
     parts,
     prepared,
     {
-      files: [...spliced.files, ...(switched.files ?? [])],
-      steps,
+      files: [
+        ...spliced.files,
+        ...(switched.files ?? []),
+        ...(isLooped ? [{ path: LOOP_SCRIPT, content: loopScript(switched.run.argv, runEnvs, timeoutMs) }] : []),
+      ],
+      steps: [compileStep, ...runSteps],
       // After the compile, every run goes on whatever the one before did.
       shouldContinue: (step) => {
         const goesOn = !isCompiling || (!step.timedOut && step.exitCode === 0);
         isCompiling = false;
         return goesOn;
       },
+      collect: isLooped
+        ? async (jobDir) => {
+            looped = await readLoopRuns(jobDir, variables.length, {
+              timeoutMs,
+              cpuSeconds,
+              cpuCount: availableParallelism(),
+              outputCapBytes: OUTPUT_CAP_BYTES,
+            });
+          }
+        : undefined,
     },
     runOptions,
   );
-  const [compileRun, ...runs] = job.runs;
+  const [compileRun, ...stepRuns] = job.runs;
   const compileOutput = `${compileRun.stdout}${compileRun.stderr}`;
   const isCompiled = !compileRun.timedOut && compileRun.exitCode === 0;
+  const runs: (StepRun | null)[] = !isCompiled ? [] : isLooped ? looped : stepRuns;
   const toolchain = await parts.toolchains.toolchainVersion(request.language);
   const asCompiled = { ...recipe, compile: switched.compile, run: switched.run };
   return {
@@ -292,12 +329,14 @@ export async function runSwitchedLocally(
     compileMs: compileRun.wallMs,
     program: spliced.program,
     runs: runs.map((run) =>
-      jobResult(
-        prepared.base,
-        asCompiled,
-        { runs: [compileRun, run], memoryKb: job.memoryKb, limit: limitFired([run], null) },
-        { referenceNote: spliced.referenceNote, toolchain, waitMs },
-      ),
+      run
+        ? jobResult(
+            prepared.base,
+            asCompiled,
+            { runs: [compileRun, run], memoryKb: job.memoryKb, limit: limitFired([run], null) },
+            { referenceNote: spliced.referenceNote, toolchain, waitMs },
+          )
+        : null,
     ),
   };
 }

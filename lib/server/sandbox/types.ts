@@ -92,7 +92,8 @@ export type RunOptions = {
 
 /**
  * One program compiled once and run once per set of variables (a record's switched mutants): whether
- * it compiled, the compiler's output, and each run's result, in order (none when it did not compile).
+ * it compiled, the compiler's output, and each run's result, in order (none when it did not compile);
+ * null for a run that could not be judged as a run of its own would be (the caller runs it alone).
  */
 export type SwitchedRun = {
   isCompiled: boolean;
@@ -100,7 +101,7 @@ export type SwitchedRun = {
   compileMs: number;
   /** The spliced program, as the compiler's line numbers count. */
   program: string;
-  runs: SandboxResult[];
+  runs: (SandboxResult | null)[];
 };
 
 export type BackendAvailability = { available: boolean; reason?: string };

@@ -78,13 +78,21 @@ export function checkJUnitSummary(run: StepOutcome): Outcome {
 }
 
 /**
- * A switched Java program's runs share a class-data archive: the first run writes the classes it
- * loaded from jars (JUnit's launcher and engines, the libraries) and the others map it, a third less
- * CPU per start. A missing or unusable archive only means a slower start; CDS's own log stays off.
- * (Not for Kotlin or Scala: their programs are class folders on the JVM's class path, and writing an
- * archive then fails the run at exit.)
+ * A switched JVM program's runs share a class-data archive: the first run writes the classes it
+ * loaded from jars (JUnit's launcher and engines, the libraries, Kotlin's and Scala's runtimes and
+ * the compiled program) and the others map it, a third less CPU per start. A missing or unusable
+ * archive only means a slower start; CDS's own log stays off. The class path must hold jars only (a
+ * class folder on it makes writing the archive fail the run at exit): Kotlin and Scala compile their
+ * switched programs into a jar for it.
  */
-const JVM_CLASS_ARCHIVE = {
+/**
+ * A compiler's JVM for one short compile: the quick JIT tier only and one GC thread, about a third
+ * less time for kotlinc (3.2 s against 4.1–6.8 s for a two-line script here). The compiled program is
+ * the same; only the compiler runs differently.
+ */
+export const SHORT_COMPILE_JVM_OPTIONS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
+
+export const JVM_CLASS_ARCHIVE = {
   first: { JDK_JAVA_OPTIONS: "-XX:ArchiveClassesAtExit=verity.jsa -Xlog:cds*=off" },
   rest: { JDK_JAVA_OPTIONS: "-XX:SharedArchiveFile=verity.jsa -Xlog:cds*=off" },
 };
@@ -125,7 +133,11 @@ export const javaRecipe = defineRecipe({
   },
   compile: JAVA_COMPILE,
   run: JAVA_RUN,
-  switched: { compile: JAVA_COMPILE, run: JAVA_RUN, runEnv: JVM_CLASS_ARCHIVE },
+  switched: {
+    compile: { argv: ["javac", ...SHORT_COMPILE_JVM_OPTIONS.map((option) => `-J${option}`), "test.java"] },
+    run: JAVA_RUN,
+    runEnv: JVM_CLASS_ARCHIVE,
+  },
   env: { CLASSPATH },
   toolchain: { commands: ["javac", "java"], files: [JUNIT_CONSOLE_JAR], version: ["javac", "-version"] },
   hello: {

@@ -2,6 +2,7 @@ import "server-only";
 
 import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 
+import { JVM_CLASS_ARCHIVE, SHORT_COMPILE_JVM_OPTIONS } from "./java";
 import { simpleRecipe } from "./simple";
 
 /** Kotlin 1.9.24's compiler from Maven Central, laid out by the sandbox install as kotlinc's distribution. */
@@ -48,7 +49,11 @@ fun main(args: Array<String>) {
 }
 `;
 
-/** The script compiled once to classes with its launcher, then run on a plain JVM as often as needed. */
+/**
+ * The script compiled once, with its launcher, into a jar, then run on a plain JVM as often as
+ * needed, the runs sharing a class-data archive (a jar, not a class folder, so the archive can be
+ * written).
+ */
 const KOTLIN_SWITCHED = {
   compile: {
     argv: [
@@ -58,11 +63,14 @@ const KOTLIN_SWITCHED = {
       "test.kts",
       "VerityKotlinMain.kt",
       "-d",
-      "classes",
+      "verity.jar",
     ],
   },
-  run: { argv: ["java", "-cp", ["classes", ...KOTLIN_RUNTIME].join(":"), "VerityKotlinMainKt"] },
+  // kotlinc's launcher starts `java`, which reads JDK_JAVA_OPTIONS.
+  compileEnv: { JDK_JAVA_OPTIONS: SHORT_COMPILE_JVM_OPTIONS.join(" ") },
+  run: { argv: ["java", "-cp", ["verity.jar", ...KOTLIN_RUNTIME].join(":"), "VerityKotlinMainKt"] },
   files: [{ path: "VerityKotlinMain.kt", content: KOTLIN_LAUNCHER }],
+  runEnv: JVM_CLASS_ARCHIVE,
 };
 
 export const kotlinRecipe = simpleRecipe({

@@ -3,6 +3,7 @@ import "server-only";
 import { TOOLCHAINS_DIR } from "@/lib/server/sandbox/isolation";
 
 import { defineRecipe } from "./classify";
+import { JVM_CLASS_ARCHIVE } from "./java";
 import { concatSplice } from "./splice-helpers";
 
 /** Scala 3.3.6's compiler and libraries from Maven Central, installed by the sandbox install. */
@@ -27,6 +28,10 @@ const SCALA_BUILD_SCRIPT =
   `mkdir -p classes && java -Xss8m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "${SCALA_LIB}/*" ` +
   "dotty.tools.dotc.Main -usejavacp -d classes -color:never VerityScript.scala";
 const SCALA_START = ["java", "-Xss8m", "-cp", `classes:${SCALA_LIB}/*`, "VerityScriptMain"];
+const SCALA_SWITCHED_BUILD_SCRIPT =
+  `java -Xss8m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "${SCALA_LIB}/*" ` +
+  "dotty.tools.dotc.Main -usejavacp -d verity.jar -color:never VerityScript.scala";
+const SCALA_SWITCHED_START = ["java", "-Xss8m", "-cp", `verity.jar:${SCALA_LIB}/*`, "VerityScriptMain"];
 export const SCALA_RUN_SCRIPT = `${SCALA_BUILD_SCRIPT} && exec ${SCALA_START.map((arg) => (arg.includes("*") ? `"${arg}"` : arg)).join(" ")}`;
 
 export const scalaRecipe = defineRecipe({
@@ -46,9 +51,11 @@ export const scalaRecipe = defineRecipe({
   },
   compile: null,
   run: { argv: ["sh", "-c", SCALA_RUN_SCRIPT] },
+  // Compiled into a jar, so that the runs can share a class-data archive (java.ts).
   switched: {
-    compile: { argv: ["sh", "-c", SCALA_BUILD_SCRIPT] },
-    run: { argv: SCALA_START },
+    compile: { argv: ["sh", "-c", SCALA_SWITCHED_BUILD_SCRIPT] },
+    run: { argv: SCALA_SWITCHED_START },
+    runEnv: JVM_CLASS_ARCHIVE,
   },
   env: {},
   toolchain: {

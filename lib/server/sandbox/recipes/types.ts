@@ -42,6 +42,8 @@ export type ClassifyInput = {
  */
 export type Switched = {
   compile: Step;
+  /** Variables of the compile step alone (a JVM compiler's start-up options). */
+  compileEnv?: Readonly<Record<string, string>>;
   run: Step;
   files?: readonly JobFile[];
   runEnv?: { first: Readonly<Record<string, string>>; rest: Readonly<Record<string, string>> };
