@@ -4,6 +4,8 @@ import { useState } from "react";
 import type { z } from "zod";
 
 import { BatchBar } from "@/components/ui/batch-bar";
+import { BatchControls, type ControlBatch } from "@/components/ui/batch-controls";
+import { batchStateWord } from "@/lib/jobs/batch-state";
 import { Button } from "@/components/ui/primitives";
 import { QueuedAhead } from "@/components/ui/queued-ahead";
 import { useAction } from "@/components/ui/use-action";
@@ -12,7 +14,6 @@ import type { Action } from "@/lib/actions/result";
 import { DEFAULT_MUTANTS, MAX_MUTANTS } from "@/lib/evidence/mutation";
 import { MAX_REPEAT } from "@/lib/evidence/flaky";
 import { startDatasetEvidenceSchema } from "@/lib/validation/evidence";
-import { jobControlSchema } from "@/lib/validation/jobs";
 import { countOf } from "@/lib/format/count";
 
 type Progress = BatchProgress & {
@@ -25,8 +26,6 @@ type Progress = BatchProgress & {
   isCancelled?: boolean;
 };
 
-type Control = z.input<typeof jobControlSchema>;
-
 type Props = {
   dataset: string;
   latest: Progress | null;
@@ -36,7 +35,7 @@ type Props = {
   >;
   readProgress: Action<{ batchId: string }, Progress>;
   /** Pauses, resumes or cancels the batch (the Jobs page's action; datasets:verify). */
-  controlBatch: Action<Control, { status: string }>;
+  controlBatch: ControlBatch;
 };
 
 /**
@@ -45,7 +44,6 @@ type Props = {
  */
 export function EvidenceButton({ dataset, latest, startEvidence, readProgress, controlBatch }: Props) {
   const { submit, isPending, message, fieldErrors } = useAction();
-  const control = useAction();
   const { progress, isRunning, start: showBatch } = useBatchProgress(latest, readProgress, 2000);
   const [mutants, setMutants] = useState(DEFAULT_MUTANTS);
   const [repeat, setRepeat] = useState(0);
@@ -56,15 +54,8 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress, c
     showBatch({ ...startedBatch(result.data), mutants, repeat });
   }
 
-  async function changeBatch(action: Control["action"]) {
-    if (!progress) return;
-    const changed = await control.submit(
-      jobControlSchema,
-      { kind: "evidence", id: progress.batchId, action },
-      controlBatch,
-    );
-    if (!changed.ok) return;
-    const now = await readProgress({ batchId: progress.batchId }).catch(() => null);
+  async function reread(batchId: string) {
+    const now = await readProgress({ batchId }).catch(() => null);
     if (now?.ok) showBatch(now.data);
   }
 
@@ -116,46 +107,20 @@ export function EvidenceButton({ dataset, latest, startEvidence, readProgress, c
         <div className="w-64 max-w-full" aria-live="polite">
           <BatchBar label="Evidence progress" done={progress.done} total={progress.total} />
           <p className="mt-1 text-xs text-slate-600" data-testid="evidence-progress">
-            {progress.done}/{countOf(progress.total, "record task")} ·{" "}
-            {progress.status === "RUNNING"
-              ? progress.isPaused
-                ? "paused"
-                : "running"
-              : progress.isCancelled
-                ? "cancelled"
-                : progress.status.toLowerCase()}
+            {progress.done}/{countOf(progress.total, "record task")} · {batchStateWord(progress)}
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {` · ${countOf(progress.mutants, "mutant")}${progress.repeat ? `, ${countOf(progress.repeat, "run")} per test` : ""}`}
           </p>
           <QueuedAhead count={progress.queuedAhead} />
           {isRunning ? (
-            <div className="mt-1 flex gap-2">
-              <Button
-                variant="secondary"
-                disabled={control.isPending}
-                onClick={() => changeBatch(progress.isPaused ? "resume" : "pause")}
-                title={
-                  progress.isPaused
-                    ? "Queue the records it lacks again"
-                    : "The workers leave its records until you resume; a record being measured finishes"
-                }
-              >
-                {progress.isPaused ? "Resume" : "Pause"}
-              </Button>
-              <Button
-                variant="secondary"
-                disabled={control.isPending}
-                onClick={() => changeBatch("cancel")}
-                title="End it here: a record being measured now is not written"
-              >
-                Cancel
-              </Button>
-            </div>
-          ) : null}
-          {control.message ? (
-            <p role="alert" className="mt-1 text-xs text-red-700">
-              {control.message}
-            </p>
+            <BatchControls
+              kind="evidence"
+              batchId={progress.batchId}
+              isPaused={progress.isPaused ?? false}
+              item="record"
+              controlBatch={controlBatch}
+              onChanged={() => void reread(progress.batchId)}
+            />
           ) : null}
           {progress.stopReason ? <p className="mt-1 text-xs text-red-700">{progress.stopReason}</p> : null}
         </div>

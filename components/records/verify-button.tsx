@@ -5,6 +5,8 @@ import { useState } from "react";
 import type { z } from "zod";
 
 import { BatchBar } from "@/components/ui/batch-bar";
+import { BatchControls, type ControlBatch } from "@/components/ui/batch-controls";
+import { batchStateWord } from "@/lib/jobs/batch-state";
 import { Button } from "@/components/ui/primitives";
 import { QueuedAhead } from "@/components/ui/queued-ahead";
 import { useAction } from "@/components/ui/use-action";
@@ -26,6 +28,9 @@ type Progress = BatchProgress & {
   flaky?: number;
   /** Jobs the workers take before this batch's first one; 0 once it runs. */
   queuedAhead?: number;
+  /** Paused by a person (still RUNNING), or cancelled (FAILED). */
+  isPaused?: boolean;
+  isCancelled?: boolean;
 };
 
 type Props = {
@@ -33,13 +38,23 @@ type Props = {
   latest: Progress | null;
   startVerification: Action<z.input<typeof verifyDatasetSchema>, { batchId: string; total: number }>;
   readProgress: Action<{ batchId: string }, Progress>;
+  /** Pauses, resumes or cancels the batch (the Jobs page's action; datasets:verify). */
+  controlBatch: ControlBatch;
 };
 
-/** Starts batch verification of a dataset and shows its progress, read once a second, until it finishes. */
-export function VerifyButton({ dataset, latest, startVerification, readProgress }: Props) {
+/**
+ * Starts batch verification of a dataset and shows its progress, read once a second, until it
+ * finishes, with Pause (Resume) and Cancel while it runs.
+ */
+export function VerifyButton({ dataset, latest, startVerification, readProgress, controlBatch }: Props) {
   const { progress, isRunning, start: showBatch } = useBatchProgress(latest, readProgress, 1000);
   const { submit, isPending, message: error } = useAction();
   const [isCheckingFlaky, setCheckingFlaky] = useState(false);
+
+  async function reread(batchId: string) {
+    const now = await readProgress({ batchId }).catch(() => null);
+    if (now?.ok) showBatch(now.data);
+  }
 
   async function start(force: boolean) {
     const repeat = isCheckingFlaky ? DEFAULT_REPEAT : undefined;
@@ -63,7 +78,7 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
           disabled={isRunning || isPending}
           title="Run every record's canonical solution against its demo and full tests"
         >
-          {isRunning ? "Verifying…" : "Verify records"}
+          {isRunning ? (progress?.isPaused ? "Paused" : "Verifying…") : "Verify records"}
         </Button>
         {!isRunning && progress ? (
           <Button variant="secondary" onClick={() => start(true)} disabled={isPending}>
@@ -87,15 +102,25 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress 
       {progress ? (
         <div className="w-64" aria-live="polite">
           <BatchBar label="Verification progress" done={progress.done} total={progress.total} />
-          <p className="mt-1 text-xs text-slate-600">
-            {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail ·{" "}
-            {progress.unavailable} unavailable here
+          <p className="mt-1 text-xs text-slate-600" data-testid="verification-progress">
+            {progress.done}/{progress.total} verified · {batchStateWord(progress)} · {progress.executableValid} pass ·{" "}
+            {progress.failed} fail · {progress.unavailable} unavailable here
             {progress.inconclusive ? ` · ${progress.inconclusive} inconclusive` : ""}
             {progress.environmentFailed ? ` · ${progress.environmentFailed} not run: environment` : ""}
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {progress.repeat ? ` · ${progress.flaky ?? 0} flaky` : ""}
           </p>
           <QueuedAhead count={progress.queuedAhead} />
+          {isRunning ? (
+            <BatchControls
+              kind="verification"
+              batchId={progress.batchId}
+              isPaused={progress.isPaused ?? false}
+              item="record"
+              controlBatch={controlBatch}
+              onChanged={() => void reread(progress.batchId)}
+            />
+          ) : null}
           {progress.stopReason ? (
             <p className="mt-1 text-xs text-red-700" data-testid="verification-stopped">
               {progress.stopReason}

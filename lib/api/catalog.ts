@@ -448,7 +448,7 @@ const OPERATIONS = [
     scope: "records:read",
     summary: "An evidence batch's progress: record tasks done of total, errored, and why it stopped.",
     responses: {
-      200: "{batchId, dataset, language, mutants, repeat, status, total, done, errored, stopReason, queuedAhead}",
+      200: "{batchId, dataset, language, mutants, repeat, status, total, done, errored, stopReason, isPaused, isCancelled, queuedAhead}",
       ...errors,
     },
     response: evidenceProgressResponseSchema,
@@ -459,7 +459,7 @@ const OPERATIONS = [
     scope: "records:read",
     summary: "A verification batch's progress.",
     responses: {
-      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, inconclusive, errored, repeat, flaky, stopReason, queuedAhead}",
+      200: "{batchId, dataset, language, status, total, done, executableValid, failed, unavailable, inconclusive, errored, repeat, flaky, stopReason, isPaused, isCancelled, queuedAhead}",
       ...errors,
     },
     response: verificationProgressResponseSchema,

@@ -246,7 +246,11 @@ export const verificationProgressResponseSchema = z.strictObject({
   /** Records whose repeated runs gave different outcomes. */
   flaky: z.number().int().min(0),
   stopReason: z.string().nullable(),
-  /** Jobs the workers take before this batch's first one (other work running, or queued first), at most 10,000 of those queued; 0 once it runs. */
+  /** Paused by a person: still RUNNING, its records left until it resumes. */
+  isPaused: z.boolean(),
+  /** Cancelled by a person (FAILED, with who in stopReason): results in flight were not written. */
+  isCancelled: z.boolean(),
+  /** Jobs the workers take before this batch's first one (other work running, or queued first), at most 10,000 of those queued; 0 once it runs or while paused. */
   queuedAhead: z.number().int().min(0),
 });
 

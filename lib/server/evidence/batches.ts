@@ -11,7 +11,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { prisma } from "@/lib/server/db/client";
 import { AppError } from "@/lib/server/errors";
-import { countFinishedItem } from "@/lib/server/jobs/batch-progress";
+import { countFinishedItem, setBatchPaused, stopBatch } from "@/lib/server/jobs/batch-progress";
 import { EVIDENCE_QUEUE } from "@/lib/server/workers/queue-names";
 import { queuedAheadOf } from "@/lib/server/workers/queue-position";
 
@@ -310,15 +310,8 @@ export async function setEvidenceBatchPaused({
 }): Promise<boolean> {
   assertCan(actor, "datasets:verify");
   return prisma().$transaction(async (tx) => {
-    const changed = await tx.evidenceBatch.updateMany({
-      where: { id: batchId, status: "RUNNING", pausedAt: isPaused ? null : { not: null } },
-      data: { pausedAt: isPaused ? new Date() : null },
-    });
-    if (changed.count === 0) return false;
-    const { datasetId } = await tx.evidenceBatch.findUniqueOrThrow({
-      where: { id: batchId },
-      select: { datasetId: true },
-    });
+    const datasetId = await setBatchPaused(tx.evidenceBatch, { batchId, isPaused });
+    if (!datasetId) return false;
     await writeAudit(tx, {
       actorId: personIdOf(actor),
       action: isPaused ? "dataset.evidence.pause" : "dataset.evidence.resume",
@@ -422,16 +415,8 @@ export async function stopEvidenceBatch({
 }): Promise<boolean> {
   assertCan(actor, "datasets:verify");
   return prisma().$transaction(async (tx) => {
-    const now = new Date();
-    const stopped = await tx.evidenceBatch.updateMany({
-      where: { id: batchId, status: "RUNNING" },
-      data: { status: "FAILED", finishedAt: now, stopReason: reason, ...(isCancel ? { cancelledAt: now } : {}) },
-    });
-    if (stopped.count === 0) return false;
-    const { datasetId } = await tx.evidenceBatch.findUniqueOrThrow({
-      where: { id: batchId },
-      select: { datasetId: true },
-    });
+    const datasetId = await stopBatch(tx.evidenceBatch, { batchId, reason, isCancel });
+    if (!datasetId) return false;
     await writeAudit(tx, {
       actorId: personIdOf(actor),
       action: isCancel ? "dataset.evidence.cancel" : "dataset.evidence.stop",

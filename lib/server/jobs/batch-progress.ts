@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
 
-// A batch's progress as its items finish: the job engine's data side (engine.ts drives the queue,
+// A batch's progress as its items finish, and its pause and stop: the job engine's data side (engine.ts drives the queue,
 // so the layer rule keeps queries out of it). Shared by the batch tables whose lifecycle is RUNNING
 // → SUCCEEDED after the last item: VerificationBatch, EvidenceBatch and SolutionBatch.
 
@@ -53,3 +53,47 @@ export async function countFinishedItem<Batches extends CountedBatches>(
       data: { status: "SUCCEEDED", finishedAt: new Date() },
     });
 }
+
+/** What pausing and stopping need of a batch table's delegate inside a transaction. */
+type ControlledBatches = {
+  updateMany(args: {
+    where: { id: string; status: "RUNNING"; pausedAt?: null | { not: null } };
+    data: { pausedAt: Date | null } | { status: "FAILED"; finishedAt: Date; stopReason: string; cancelledAt?: Date };
+  }): PromiseLike<{ count: number }>;
+  findUniqueOrThrow(args: { where: { id: string }; select: { datasetId: true } }): PromiseLike<{ datasetId: string }>;
+};
+
+/**
+ * Pauses or resumes a RUNNING batch: a conditional update, so a second click changes nothing.
+ * Returns the batch's dataset when it changed (for the caller's audit row), null otherwise. Inside
+ * the caller's transaction; no permission check: the caller checks its scope.
+ */
+export async function setBatchPaused(
+  batches: ControlledBatches,
+  { batchId, isPaused }: { batchId: string; isPaused: boolean },
+): Promise<string | null> {
+  const changed = await batches.updateMany({
+    where: { id: batchId, status: "RUNNING", pausedAt: isPaused ? null : { not: null } },
+    data: { pausedAt: isPaused ? new Date() : null },
+  });
+  return changed.count === 0 ? null : (await batches.findUniqueOrThrow(datasetOf(batchId))).datasetId;
+}
+
+/**
+ * Ends a RUNNING batch FAILED with its reason; a person's cancel also says when, so results still in
+ * flight are dropped. Returns the batch's dataset when it changed, null otherwise. Inside the
+ * caller's transaction; no permission check: the caller checks its scope.
+ */
+export async function stopBatch(
+  batches: ControlledBatches,
+  { batchId, reason, isCancel }: { batchId: string; reason: string; isCancel: boolean },
+): Promise<string | null> {
+  const now = new Date();
+  const stopped = await batches.updateMany({
+    where: { id: batchId, status: "RUNNING" },
+    data: { status: "FAILED", finishedAt: now, stopReason: reason, ...(isCancel ? { cancelledAt: now } : {}) },
+  });
+  return stopped.count === 0 ? null : (await batches.findUniqueOrThrow(datasetOf(batchId))).datasetId;
+}
+
+const datasetOf = (batchId: string) => ({ where: { id: batchId }, select: { datasetId: true } }) as const;

@@ -5,6 +5,7 @@ import { assertCan } from "@/lib/server/auth/guard";
 import type { Actor, SystemActor } from "@/lib/server/auth/permissions";
 import { controlCriticRun } from "@/lib/server/critics/jobs";
 import { controlEvidenceBatch } from "@/lib/server/evidence/jobs";
+import { controlVerification } from "@/lib/server/verification/jobs";
 import { AppError } from "@/lib/server/errors";
 
 import { JOB_KIND_REGISTRY } from "./kinds";
@@ -30,13 +31,14 @@ type Control = (args: { actor: Actor | SystemActor; id: string; action: JobActio
 const CONTROLS: Partial<Record<JobKind, Control>> = {
   critic: ({ actor, id, action }) => controlCriticRun({ actor, runId: id, action }),
   evidence: ({ actor, id, action }) => controlEvidenceBatch({ actor, batchId: id, action }),
+  verification: ({ actor, id, action }) => controlVerification({ actor, batchId: id, action }),
 };
 
 /**
  * Pauses, resumes or cancels a job through its kind's own operation. INVALID_INPUT for an action
  * the kind does not support; FORBIDDEN without the operation's scope; NOT_FOUND and CONFLICT as the
  * operation answers them. Scope: records:read, then the operation's own (critics:admin for critic runs,
- * datasets:verify for evidence batches).
+ * datasets:verify for evidence batches and verifications).
  */
 export async function controlJob({
   actor,

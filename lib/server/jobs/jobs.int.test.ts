@@ -22,7 +22,14 @@ import {
 import { importRecords } from "@/lib/server/imports/imports";
 import { importSolutions } from "@/lib/server/solvers/import-solutions";
 import { createApiToken } from "@/lib/server/users/tokens";
-import { findDatasetToVerify, openVerificationBatch } from "@/lib/server/verification/batches";
+import {
+  findDatasetToVerify,
+  findRecordToVerify,
+  getVerificationProgress,
+  openVerificationBatch,
+} from "@/lib/server/verification/batches";
+import { storeVerification } from "@/lib/server/verification/jobs";
+import type { SandboxResult } from "@/lib/server/sandbox";
 import { stopBoss } from "@/lib/server/workers/boss";
 import { expectResponse } from "@/lib/testing/api-response";
 import { setEnv } from "@/lib/testing/env";
@@ -178,7 +185,7 @@ describe("the jobs read model", () => {
       dataset: seen,
       startedBy,
       href: `/verifications/${ids.verification}`,
-      actions: [],
+      actions: ["pause", "cancel"],
       perMinute: null,
     });
     expect(byKind.verification.scope).toContain("every record again");
@@ -300,10 +307,10 @@ describe("pause, resume and cancel through the kind's own operation", () => {
   it("refuses roles without the operation's scope (403), kinds without the action (422) and bad input (422)", async () => {
     expect((await control("REVIEWER", "critic", ids.critic, { action: "pause" })).status).toBe(403);
     expect((await control("ANNOTATOR", "critic", ids.critic, { action: "pause" })).status).toBe(403);
-    const unsupported = await control("ADMIN", "verification", ids.verification, { action: "pause" });
+    const unsupported = await control("ADMIN", "solutions", ids.solutions, { action: "pause" });
     expect(unsupported.status).toBe(422);
     expect((unsupported.body as { error: { message: string } }).error.message).toBe(
-      'A job of kind "verification" cannot pause: only evidence batches, critic runs can.',
+      'A job of kind "solutions" cannot pause: only verifications, evidence batches, critic runs can.',
     );
     expect((await control("ADMIN", "nope", ids.critic, { action: "pause" })).status).toBe(422);
     expect((await control("ADMIN", "critic", ids.critic, { action: "stop" })).status).toBe(422);
@@ -410,6 +417,94 @@ describe("pause, resume and cancel through the kind's own operation", () => {
       "dataset.evidence.pause",
       "dataset.evidence.resume",
       "dataset.evidence.cancel",
+    ]);
+  });
+
+  it("a verification: paused, the workers leave it; started again or resumed, it runs; cancelled, a result in flight is not written", async () => {
+    const [first, second] = await prisma().record.findMany({
+      where: { dataset: { name: seen } },
+      orderBy: { line: "asc" },
+      select: { id: true },
+      take: 2,
+    });
+    const worker = { actor: SYSTEM_ACTOR.worker, batchId: ids.verification };
+    expect(await findRecordToVerify({ ...worker, recordId: first.id })).not.toBeNull();
+    expect((await control("REVIEWER", "verification", ids.verification, { action: "pause" })).status).toBe(403);
+
+    expect((await control("ADMIN", "verification", ids.verification, { action: "pause" })).body).toMatchObject({
+      status: "PAUSED",
+    });
+    expect((await control("ADMIN", "verification", ids.verification, { action: "pause" })).status).toBe(409);
+    expect(await findRecordToVerify({ ...worker, recordId: first.id })).toBeNull();
+    expect(await getVerificationProgress({ actor: people.ADMIN, batchId: ids.verification })).toMatchObject({
+      status: "RUNNING",
+      isPaused: true,
+      queuedAhead: 0,
+    });
+    const paused = await everyJob("ADMIN", "&kind=verification&status=paused");
+    expect(paused.find((job) => job.id === ids.verification)).toMatchObject({
+      status: "PAUSED",
+      actions: ["resume", "cancel"],
+    });
+    // Verifying the dataset again with the same options resumes the paused batch.
+    const datasetId = await findDatasetToVerify({ actor: people.ADMIN, datasetName: seen });
+    const again = await openVerificationBatch({ actor: people.ADMIN, datasetId, force: true });
+    expect(again).toMatchObject({ batchId: ids.verification, resumed: true });
+    expect(await findRecordToVerify({ ...worker, recordId: first.id })).not.toBeNull();
+
+    await control("ADMIN", "verification", ids.verification, { action: "pause" });
+    expect((await control("ADMIN", "verification", ids.verification, { action: "resume" })).body).toMatchObject({
+      status: "RUNNING",
+    });
+    expect(await findRecordToVerify({ ...worker, recordId: first.id })).not.toBeNull();
+    // A worker finishes the first record; the second is still running when the batch is cancelled.
+    const passed: SandboxResult = {
+      outcome: "PASSED",
+      exitCode: 0,
+      signal: null,
+      stdout: "",
+      stderr: "",
+      compileOutput: null,
+      timeMs: 20,
+      runMs: 20,
+      memoryKb: null,
+      limit: null,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      program: "",
+      backend: "local",
+      language: "python",
+    };
+    const verdict = { kind: "ran" as const, demo: passed, full: passed };
+    await storeVerification({ batchId: ids.verification, recordId: first.id, verdict });
+    expect((await control("ADMIN", "verification", ids.verification, { action: "cancel" })).body).toMatchObject({
+      status: "CANCELLED",
+    });
+    expect((await control("ADMIN", "verification", ids.verification, { action: "resume" })).status).toBe(409);
+    await storeVerification({ batchId: ids.verification, recordId: second.id, verdict });
+    const written = await prisma().runResult.findMany({
+      where: { batchId: ids.verification },
+      select: { recordId: true },
+      distinct: ["recordId"],
+    });
+    expect(written).toEqual([{ recordId: first.id }]);
+    expect(await getVerificationProgress({ actor: people.ADMIN, batchId: ids.verification })).toMatchObject({
+      status: "FAILED",
+      isCancelled: true,
+      stopReason: `Cancelled by ${people.ADMIN.name ?? people.ADMIN.email}.`,
+      done: 1,
+    });
+    const actions = await prisma().auditEvent.findMany({
+      where: { action: { startsWith: "dataset.verify." }, after: { path: ["batchId"], equals: ids.verification } },
+      orderBy: { createdAt: "asc" },
+      select: { action: true },
+    });
+    expect(actions.map((row) => row.action)).toEqual([
+      "dataset.verify.pause",
+      "dataset.verify.resume",
+      "dataset.verify.pause",
+      "dataset.verify.resume",
+      "dataset.verify.cancel",
     ]);
   });
 });

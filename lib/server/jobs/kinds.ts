@@ -64,7 +64,7 @@ function batchStatusWhere(statuses: JobStatus[] | undefined): { status?: { in: B
   };
 }
 
-const EVIDENCE_STATUSES = [
+const PAUSABLE_STATUSES = [
   "RUNNING",
   "PAUSED",
   "CANCELLED",
@@ -72,10 +72,15 @@ const EVIDENCE_STATUSES = [
   "FAILED",
 ] as const satisfies readonly JobStatus[];
 
-/** An evidence batch's status as the list shows it: a paused one is RUNNING and paused, a cancelled one FAILED and cancelled. */
-function evidenceStatusWhere(statuses: JobStatus[] | undefined): Prisma.EvidenceBatchWhereInput {
+/**
+ * The status condition of a batch table that can pause and cancel (EvidenceBatch, VerificationBatch):
+ * a paused batch is RUNNING and paused, a cancelled one FAILED and cancelled.
+ */
+function pausableStatusWhere(
+  statuses: JobStatus[] | undefined,
+): Prisma.EvidenceBatchWhereInput & Prisma.VerificationBatchWhereInput {
   if (!statuses) return {};
-  const each: Record<JobStatus, Prisma.EvidenceBatchWhereInput> = {
+  const each: Record<JobStatus, Prisma.EvidenceBatchWhereInput & Prisma.VerificationBatchWhereInput> = {
     RUNNING: { status: "RUNNING", pausedAt: null },
     PAUSED: { status: "RUNNING", pausedAt: { not: null } },
     CANCELLED: { cancelledAt: { not: null } },
@@ -83,6 +88,12 @@ function evidenceStatusWhere(statuses: JobStatus[] | undefined): Prisma.Evidence
     FAILED: { status: "FAILED", cancelledAt: null },
   };
   return { OR: statuses.map((status) => each[status]) };
+}
+
+/** How the list shows a pausable batch's status (pausableStatusWhere's reading, backwards). */
+function pausableStatus(row: { status: BatchStatus; pausedAt: Date | null; cancelledAt: Date | null }): JobStatus {
+  if (row.cancelledAt) return "CANCELLED";
+  return row.pausedAt && row.status === "RUNNING" ? "PAUSED" : row.status;
 }
 
 /**
@@ -220,11 +231,13 @@ const importKind: JobKindEntry = {
 const verificationKind: JobKindEntry = {
   kind: "verification",
   readScope: "records:read",
-  statuses: BATCH_STATUSES,
-  controls: {},
+  statuses: PAUSABLE_STATUSES,
+  // setVerificationBatchPaused and cancelVerificationBatch through controlVerification
+  // (lib/server/verification/jobs.ts), as the verification page's buttons.
+  controls: { pause: "datasets:verify", resume: "datasets:verify", cancel: "datasets:verify" },
   read: async ({ actor, cursor, statuses, take }) => {
     const rows = await prisma().verificationBatch.findMany({
-      ...newestPage("verification", { cursor, take }, { ...batchStatusWhere(statuses), ...datasetScope(actor) }),
+      ...newestPage("verification", { cursor, take }, { ...pausableStatusWhere(statuses), ...datasetScope(actor) }),
       select: {
         ...BATCH_COLUMNS,
         language: true,
@@ -237,12 +250,14 @@ const verificationKind: JobKindEntry = {
         inconclusive: true,
         errored: true,
         flaky: true,
+        pausedAt: true,
+        cancelledAt: true,
       },
     });
     return rows.map((row) => ({
       ...batchFields(row),
       kind: "verification" as const,
-      status: row.status,
+      status: pausableStatus(row),
       unit: "records" as const,
       scope: parts(
         languageScope(row.language),
@@ -266,13 +281,13 @@ const verificationKind: JobKindEntry = {
 const evidenceKind: JobKindEntry = {
   kind: "evidence",
   readScope: "records:read",
-  statuses: EVIDENCE_STATUSES,
+  statuses: PAUSABLE_STATUSES,
   // setEvidenceBatchPaused and stopEvidenceBatch through controlEvidenceBatch (lib/server/evidence/jobs.ts),
   // as the dataset page's buttons.
   controls: { pause: "datasets:verify", resume: "datasets:verify", cancel: "datasets:verify" },
   read: async ({ actor, cursor, statuses, take }) => {
     const rows = await prisma().evidenceBatch.findMany({
-      ...newestPage("evidence", { cursor, take }, { ...evidenceStatusWhere(statuses), ...datasetScope(actor) }),
+      ...newestPage("evidence", { cursor, take }, { ...pausableStatusWhere(statuses), ...datasetScope(actor) }),
       select: {
         ...BATCH_COLUMNS,
         language: true,
@@ -286,11 +301,7 @@ const evidenceKind: JobKindEntry = {
     return rows.map((row) => ({
       ...batchFields(row),
       kind: "evidence" as const,
-      status: row.cancelledAt
-        ? ("CANCELLED" as const)
-        : row.pausedAt && row.status === "RUNNING"
-          ? ("PAUSED" as const)
-          : row.status,
+      status: pausableStatus(row),
       unit: "record tasks" as const,
       scope: parts(
         languageScope(row.language),

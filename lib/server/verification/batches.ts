@@ -13,12 +13,12 @@ import {
 import { environmentFailure } from "@/lib/runs/environment-failure";
 import { writeAudit } from "@/lib/server/audit/audit";
 import { assertCan } from "@/lib/server/auth/guard";
-import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
+import { type Actor, isSystemActor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 import { AppError } from "@/lib/server/errors";
 import type { SandboxResult } from "@/lib/server/sandbox";
 
 import { prisma } from "@/lib/server/db/client";
-import { countFinishedItem } from "@/lib/server/jobs/batch-progress";
+import { countFinishedItem, setBatchPaused, stopBatch } from "@/lib/server/jobs/batch-progress";
 import { runResultColumns } from "@/lib/server/runs/runs";
 import { queuedAheadOf } from "@/lib/server/workers/queue-position";
 import { VERIFY_QUEUE } from "@/lib/server/workers/queue-names";
@@ -63,7 +63,11 @@ export type VerificationProgress = {
   flaky: number;
   /** Why the batch stopped before its end (status FAILED); null otherwise. */
   stopReason: string | null;
-  /** Jobs the workers take before this batch's first one (other work running, or queued first); 0 once it runs. */
+  /** Paused (still RUNNING): the workers leave its records until it is resumed. */
+  isPaused: boolean;
+  /** A person cancelled it (status FAILED). */
+  isCancelled: boolean;
+  /** Jobs the workers take before this batch's first one (other work running, or queued first); 0 once it runs or while paused. */
   queuedAhead: number;
 };
 
@@ -118,10 +122,14 @@ export async function openVerificationBatch({
   assertCan(actor, "datasets:verify");
   const running = await prisma().verificationBatch.findFirst({
     where: { datasetId, language: language ?? null, force, repeat, status: "RUNNING" },
-    select: { id: true, total: true },
+    select: { id: true, total: true, pausedAt: true },
     orderBy: { createdAt: "desc" },
   });
-  if (running) return { batchId: running.id, total: running.total, resumed: true };
+  if (running) {
+    // Starting a paused batch again is resuming it.
+    if (running.pausedAt) await setVerificationBatchPaused({ actor, batchId: running.id, isPaused: false });
+    return { batchId: running.id, total: running.total, resumed: true };
+  }
   const total = await prisma().record.count({
     where: batchRecordsWhere({ datasetId, language: language ?? null, force }),
   });
@@ -217,12 +225,13 @@ export async function findRecordToVerify({
   recordId: number;
 }) {
   assertCan(actor, "datasets:verify");
-  // A batch that stopped (its sandbox failed) leaves its queued records alone.
+  // A batch that stopped (its sandbox failed, or cancelled) or is paused leaves its queued records
+  // alone; resuming queues again the records it has no result for.
   const batch = await prisma().verificationBatch.findUnique({
     where: { id: batchId },
-    select: { status: true, repeat: true },
+    select: { status: true, pausedAt: true, repeat: true },
   });
-  if (batch?.status !== "RUNNING") return null;
+  if (batch?.status !== "RUNNING" || batch.pausedAt) return null;
   const done = await prisma().runResult.count({ where: { batchId, recordId } });
   if (done > 0) return null;
   const record = await prisma().record.findUnique({
@@ -297,8 +306,11 @@ export async function writeVerification({
         ? "errored"
         : verdict.kind;
   await prisma().$transaction(async (tx) => {
-    // Lock the batch row first: two deliveries of the same job finishing together write once.
-    await tx.$queryRaw`SELECT id FROM "VerificationBatch" WHERE id = ${batchId} FOR UPDATE`;
+    // Lock the batch row first: two deliveries of the same job finishing together write once, and a
+    // result still in flight when a person cancelled the batch is not written.
+    const [locked] = await tx.$queryRaw<{ cancelled: boolean }[]>`
+      SELECT "cancelledAt" IS NOT NULL AS cancelled FROM "VerificationBatch" WHERE id = ${batchId} FOR UPDATE`;
+    if (!locked || locked.cancelled) return;
     if ((await tx.runResult.count({ where: { batchId, recordId } })) > 0) return;
     if (verdict.kind === "ran") {
       for (const [kind, result] of [
@@ -371,15 +383,8 @@ export async function writeVerification({
     // The sandbox cannot run anything: stop here rather than mark every record, and say why.
     if (verdict.kind === "sandbox-error") {
       const reason = sandboxStopReason(verdict.reason);
-      const stopped = await tx.verificationBatch.updateMany({
-        where: { id: batchId, status: "RUNNING" },
-        data: { status: "FAILED", finishedAt: new Date(), stopReason: reason },
-      });
-      if (stopped.count === 1) {
-        const { datasetId } = await tx.verificationBatch.findUniqueOrThrow({
-          where: { id: batchId },
-          select: { datasetId: true },
-        });
+      const datasetId = await stopBatch(tx.verificationBatch, { batchId, reason, isCancel: false });
+      if (datasetId) {
         await writeAudit(tx, {
           actorId: personIdOf(actor),
           action: "dataset.verify.stop",
@@ -418,12 +423,76 @@ export async function getVerificationProgress({
       repeat: true,
       flaky: true,
       stopReason: true,
+      pausedAt: true,
+      cancelledAt: true,
       dataset: { select: { name: true } },
     },
   });
   if (!batch) throw new AppError("NOT_FOUND", "No such verification.");
-  const { id, dataset, ...counters } = batch;
-  return { batchId: id, dataset: dataset.name, ...counters, queuedAhead: await queuedAheadOf(VERIFY_QUEUE, batch) };
+  const { id, dataset, pausedAt, cancelledAt, ...counters } = batch;
+  return {
+    batchId: id,
+    dataset: dataset.name,
+    ...counters,
+    isPaused: pausedAt !== null && batch.status === "RUNNING",
+    isCancelled: cancelledAt !== null,
+    queuedAhead: pausedAt ? 0 : await queuedAheadOf(VERIFY_QUEUE, batch),
+  };
+}
+
+/**
+ * Pauses or resumes a running batch (a conditional update: a second click changes nothing), audited.
+ * Returns whether it changed. Scope: datasets:verify.
+ */
+export async function setVerificationBatchPaused({
+  actor,
+  batchId,
+  isPaused,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  isPaused: boolean;
+}): Promise<boolean> {
+  assertCan(actor, "datasets:verify");
+  return prisma().$transaction(async (tx) => {
+    const datasetId = await setBatchPaused(tx.verificationBatch, { batchId, isPaused });
+    if (!datasetId) return false;
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: isPaused ? "dataset.verify.pause" : "dataset.verify.resume",
+      targetType: "Dataset",
+      targetId: datasetId,
+      after: { batchId },
+    });
+    return true;
+  });
+}
+
+/**
+ * Cancels a running (or paused) batch: it ends FAILED with who cancelled it, and a result still in
+ * flight is not written. Returns whether it changed. Scope: datasets:verify.
+ */
+export async function cancelVerificationBatch({
+  actor,
+  batchId,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+}): Promise<boolean> {
+  assertCan(actor, "datasets:verify");
+  const reason = `Cancelled by ${isSystemActor(actor) ? "Verity" : (actor.name ?? actor.email)}.`;
+  return prisma().$transaction(async (tx) => {
+    const datasetId = await stopBatch(tx.verificationBatch, { batchId, reason, isCancel: true });
+    if (!datasetId) return false;
+    await writeAudit(tx, {
+      actorId: personIdOf(actor),
+      action: "dataset.verify.cancel",
+      targetType: "Dataset",
+      targetId: datasetId,
+      after: { batchId, reason },
+    });
+    return true;
+  });
 }
 
 /** The newest batch of a dataset, for the dataset page. Scope: records:read. */

@@ -5,15 +5,20 @@ import type { Language } from "@/lib/records/languages";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, SYSTEM_ACTOR, type SystemActor } from "@/lib/server/auth/permissions";
 import {
+  cancelVerificationBatch,
   findDatasetToVerify,
   findRecordToVerify,
+  getVerificationProgress,
   openVerificationBatch,
   recordIdsToQueue,
   type Flakiness,
+  setVerificationBatchPaused,
   type VerificationBatchStart,
   type Verdict,
   writeVerification,
 } from "@/lib/server/verification/batches";
+import type { JobAction, JobStatus } from "@/lib/jobs/types";
+import { AppError } from "@/lib/server/errors";
 import { queueItems, workQueue } from "@/lib/server/jobs/engine";
 import { verificationJobExpirySeconds } from "@/lib/server/workers/expiry";
 import { getSandboxRouter } from "@/lib/server/sandbox";
@@ -78,20 +83,65 @@ export async function startVerification({
   // Before the batch is opened: a queue that cannot be reached leaves no batch behind.
   await verifyQueue.ensure();
   const batch = await openVerificationBatch({ actor, datasetId, language, force, repeat });
-  // Resuming a batch whose process died: its unfinished records are queued again. Jobs the dead
-  // process held come back too once their lease expires; verifyRecord writes a record's results
-  // once per batch, so the duplicates do nothing.
+  // Resuming a batch whose process died (or that was paused): its unfinished records are queued
+  // again. Jobs the dead process held come back too once their lease expires; verifyRecord writes a
+  // record's results once per batch, so the duplicates do nothing.
+  await queueRecords({ actor, batchId: batch.batchId, resumed: batch.resumed, repeat });
+  return batch;
+}
+
+/** Queues a batch's records: all it covers for a new batch, those it has no result for when resumed. */
+async function queueRecords({
+  actor,
+  batchId,
+  resumed,
+  repeat,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  resumed: boolean;
+  repeat: number;
+}): Promise<void> {
   await queueItems({
     queue: verifyQueue,
-    pages: (pageSize) => recordIdsToQueue({ batchId: batch.batchId, resumed: batch.resumed, pageSize }),
+    pages: (pageSize) => recordIdsToQueue({ batchId, resumed, pageSize }),
     toJob: (recordId) => ({
-      data: { batchId: batch.batchId, recordId } satisfies VerifyJob,
+      data: { batchId, recordId } satisfies VerifyJob,
       // The flaky option runs both tests `repeat` more times: the job may last that much longer.
       ...(repeat > 0 ? { expireInSeconds: verificationJobExpirySeconds() * (1 + repeat) } : {}),
     }),
     priority: jobPriority(actor),
   });
-  return batch;
+}
+
+/**
+ * Pauses, resumes or cancels a verification (the Jobs page and the verification's own page).
+ * Paused, the workers leave its records (one already running finishes and counts); resumed, the
+ * records it has no result for are queued again; cancelled, it ends FAILED with who cancelled it,
+ * and a result still in flight is not written. CONFLICT when the batch is not in a state the action
+ * applies to. Scope: datasets:verify.
+ */
+export async function controlVerification({
+  actor,
+  batchId,
+  action,
+}: {
+  actor: Actor | SystemActor;
+  batchId: string;
+  action: JobAction;
+}): Promise<JobStatus> {
+  assertCan(actor, "datasets:verify");
+  const progress = await getVerificationProgress({ actor, batchId });
+  const isChanged =
+    action === "cancel"
+      ? await cancelVerificationBatch({ actor, batchId })
+      : await setVerificationBatchPaused({ actor, batchId, isPaused: action === "pause" });
+  if (!isChanged) {
+    const state = progress.isPaused ? "paused" : progress.status.toLowerCase();
+    throw new AppError("CONFLICT", `This verification is ${state}: it cannot ${action} now.`);
+  }
+  if (action === "resume") await queueRecords({ actor, batchId, resumed: true, repeat: progress.repeat });
+  return action === "cancel" ? "CANCELLED" : action === "pause" ? "PAUSED" : "RUNNING";
 }
 
 /**

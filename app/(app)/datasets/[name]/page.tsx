@@ -128,6 +128,7 @@ export default async function DatasetPage({
                 dataset={name}
                 latest={verifying.latestVerification}
                 startVerification={startVerificationAction}
+                controlBatch={controlJobAction}
                 readProgress={verificationProgressAction}
               />
             ) : null}

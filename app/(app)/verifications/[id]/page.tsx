@@ -12,6 +12,7 @@ import { pathSegment } from "@/lib/server/http";
 import { getVerificationProgress } from "@/lib/server/verification/batches";
 import { orNotFound } from "@/lib/server/not-found";
 import { countOf } from "@/lib/format/count";
+import { batchStateWord } from "@/lib/jobs/batch-state";
 
 export const metadata = { title: "Verification" };
 export const dynamic = "force-dynamic";
@@ -36,7 +37,7 @@ export default async function VerificationPage({ params }: { params: Promise<{ i
         / verification
       </nav>
       <PageHeader
-        title={`Verification ${progress.status.toLowerCase()}`}
+        title={`Verification ${batchStateWord(progress)}`}
         description={`${progress.done}/${countOf(progress.total, "record")} · ${progress.executableValid} pass · ${progress.failed} fail · ${progress.environmentFailed} not run: environment · ${progress.unavailable} unavailable here${progress.inconclusive ? ` · ${progress.inconclusive} inconclusive (busy machine)` : ""}${progress.errored ? ` · ${progress.errored} errored` : ""}${progress.repeat ? ` · ${progress.flaky} flaky (tests run ${progress.repeat} times each)` : ""}`}
       />
       {progress.stopReason ? (
