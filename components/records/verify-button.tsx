@@ -6,7 +6,6 @@ import type { z } from "zod";
 
 import { BatchBar } from "@/components/ui/batch-bar";
 import { BatchControls, type ControlBatch } from "@/components/ui/batch-controls";
-import { batchStateWord } from "@/lib/jobs/batch-state";
 import { Button } from "@/components/ui/primitives";
 import { QueuedAhead } from "@/components/ui/queued-ahead";
 import { useAction } from "@/components/ui/use-action";
@@ -103,14 +102,19 @@ export function VerifyButton({ dataset, latest, startVerification, readProgress,
         <div className="w-64" aria-live="polite">
           <BatchBar label="Verification progress" done={progress.done} total={progress.total} />
           <p className="mt-1 text-xs text-slate-600" data-testid="verification-progress">
-            {progress.done}/{progress.total} verified · {batchStateWord(progress)} · {progress.executableValid} pass ·{" "}
-            {progress.failed} fail · {progress.unavailable} unavailable here
+            {progress.done}/{progress.total} verified · {progress.executableValid} pass · {progress.failed} fail ·{" "}
+            {progress.unavailable} unavailable here
             {progress.inconclusive ? ` · ${progress.inconclusive} inconclusive` : ""}
             {progress.environmentFailed ? ` · ${progress.environmentFailed} not run: environment` : ""}
             {progress.errored ? ` · ${progress.errored} errored` : ""}
             {progress.repeat ? ` · ${progress.flaky ?? 0} flaky` : ""}
           </p>
           <QueuedAhead count={progress.queuedAhead} />
+          {progress.isPaused ? (
+            <p className="mt-1 text-xs font-medium text-amber-800" data-testid="verification-paused">
+              Paused: the workers leave its records until you resume it.
+            </p>
+          ) : null}
           {isRunning ? (
             <BatchControls
               kind="verification"

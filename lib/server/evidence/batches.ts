@@ -309,18 +309,9 @@ export async function setEvidenceBatchPaused({
   isPaused: boolean;
 }): Promise<boolean> {
   assertCan(actor, "datasets:verify");
-  return prisma().$transaction(async (tx) => {
-    const datasetId = await setBatchPaused(tx.evidenceBatch, { batchId, isPaused });
-    if (!datasetId) return false;
-    await writeAudit(tx, {
-      actorId: personIdOf(actor),
-      action: isPaused ? "dataset.evidence.pause" : "dataset.evidence.resume",
-      targetType: "Dataset",
-      targetId: datasetId,
-      after: { batchId },
-    });
-    return true;
-  });
+  return prisma().$transaction((tx) =>
+    setBatchPaused(tx.evidenceBatch, { tx, actor, batchId, isPaused, auditAs: "dataset.evidence" }),
+  );
 }
 
 /**
@@ -414,18 +405,9 @@ export async function stopEvidenceBatch({
   isCancel?: boolean;
 }): Promise<boolean> {
   assertCan(actor, "datasets:verify");
-  return prisma().$transaction(async (tx) => {
-    const datasetId = await stopBatch(tx.evidenceBatch, { batchId, reason, isCancel });
-    if (!datasetId) return false;
-    await writeAudit(tx, {
-      actorId: personIdOf(actor),
-      action: isCancel ? "dataset.evidence.cancel" : "dataset.evidence.stop",
-      targetType: "Dataset",
-      targetId: datasetId,
-      after: { batchId, reason },
-    });
-    return true;
-  });
+  return prisma().$transaction((tx) =>
+    stopBatch(tx.evidenceBatch, { tx, actor, batchId, reason, isCancel, auditAs: "dataset.evidence" }),
+  );
 }
 
 /** A batch's counters. Scope: records:read. */

@@ -1,6 +1,12 @@
 import "server-only";
 
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { writeAudit } from "@/lib/server/audit/audit";
+import { assertCan } from "@/lib/server/auth/guard";
+import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
+
+/** The transaction an audit row is written in. */
+type AuditWriter = Parameters<typeof writeAudit>[0];
 
 // A batch's progress as its items finish, and its pause and stop: the job engine's data side (engine.ts drives the queue,
 // so the layer rule keeps queries out of it). Shared by the batch tables whose lifecycle is RUNNING
@@ -63,37 +69,91 @@ type ControlledBatches = {
   findUniqueOrThrow(args: { where: { id: string }; select: { datasetId: true } }): PromiseLike<{ datasetId: string }>;
 };
 
+/** Where a batch's pause, resume, cancel and stop are audited: `<prefix>.pause` and so on. */
+type AuditPrefix = "dataset.evidence" | "dataset.verify";
+
 /**
- * Pauses or resumes a RUNNING batch: a conditional update, so a second click changes nothing.
- * Returns the batch's dataset when it changed (for the caller's audit row), null otherwise. Inside
- * the caller's transaction; no permission check: the caller checks its scope.
+ * Pauses or resumes a RUNNING batch: a conditional update, so a second click changes nothing, with
+ * its audit row. Returns whether it changed. Inside the caller's transaction. Scope: datasets:verify
+ * (evidence batches and verifications both ask it).
  */
 export async function setBatchPaused(
   batches: ControlledBatches,
-  { batchId, isPaused }: { batchId: string; isPaused: boolean },
-): Promise<string | null> {
+  {
+    tx,
+    actor,
+    batchId,
+    isPaused,
+    auditAs,
+  }: { tx: AuditWriter; actor: Actor | SystemActor; batchId: string; isPaused: boolean; auditAs: AuditPrefix },
+): Promise<boolean> {
+  assertCan(actor, "datasets:verify");
   const changed = await batches.updateMany({
     where: { id: batchId, status: "RUNNING", pausedAt: isPaused ? null : { not: null } },
     data: { pausedAt: isPaused ? new Date() : null },
   });
-  return changed.count === 0 ? null : (await batches.findUniqueOrThrow(datasetOf(batchId))).datasetId;
+  if (changed.count === 0) return false;
+  await auditBatch(batches, { tx, actor, batchId, action: `${auditAs}.${isPaused ? "pause" : "resume"}` });
+  return true;
 }
 
 /**
- * Ends a RUNNING batch FAILED with its reason; a person's cancel also says when, so results still in
- * flight are dropped. Returns the batch's dataset when it changed, null otherwise. Inside the
- * caller's transaction; no permission check: the caller checks its scope.
+ * Ends a RUNNING batch FAILED with its reason, audited; a person's cancel also says when, so results
+ * still in flight are dropped. Returns whether it changed. Inside the caller's transaction. Scope:
+ * datasets:verify.
  */
 export async function stopBatch(
   batches: ControlledBatches,
-  { batchId, reason, isCancel }: { batchId: string; reason: string; isCancel: boolean },
-): Promise<string | null> {
+  {
+    tx,
+    actor,
+    batchId,
+    reason,
+    isCancel,
+    auditAs,
+  }: {
+    tx: AuditWriter;
+    actor: Actor | SystemActor;
+    batchId: string;
+    reason: string;
+    isCancel: boolean;
+    auditAs: AuditPrefix;
+  },
+): Promise<boolean> {
+  assertCan(actor, "datasets:verify");
   const now = new Date();
   const stopped = await batches.updateMany({
     where: { id: batchId, status: "RUNNING" },
     data: { status: "FAILED", finishedAt: now, stopReason: reason, ...(isCancel ? { cancelledAt: now } : {}) },
   });
-  return stopped.count === 0 ? null : (await batches.findUniqueOrThrow(datasetOf(batchId))).datasetId;
+  if (stopped.count === 0) return false;
+  await auditBatch(batches, {
+    tx,
+    actor,
+    batchId,
+    action: `${auditAs}.${isCancel ? "cancel" : "stop"}`,
+    after: { reason },
+  });
+  return true;
 }
 
-const datasetOf = (batchId: string) => ({ where: { id: batchId }, select: { datasetId: true } }) as const;
+/** The audit row of a change to a batch, on its dataset. */
+async function auditBatch(
+  batches: ControlledBatches,
+  {
+    tx,
+    actor,
+    batchId,
+    action,
+    after = {},
+  }: { tx: AuditWriter; actor: Actor | SystemActor; batchId: string; action: string; after?: object },
+): Promise<void> {
+  const { datasetId } = await batches.findUniqueOrThrow({ where: { id: batchId }, select: { datasetId: true } });
+  await writeAudit(tx, {
+    actorId: personIdOf(actor),
+    action,
+    targetType: "Dataset",
+    targetId: datasetId,
+    after: { batchId, ...after },
+  });
+}

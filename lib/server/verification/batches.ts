@@ -383,16 +383,7 @@ export async function writeVerification({
     // The sandbox cannot run anything: stop here rather than mark every record, and say why.
     if (verdict.kind === "sandbox-error") {
       const reason = sandboxStopReason(verdict.reason);
-      const datasetId = await stopBatch(tx.verificationBatch, { batchId, reason, isCancel: false });
-      if (datasetId) {
-        await writeAudit(tx, {
-          actorId: personIdOf(actor),
-          action: "dataset.verify.stop",
-          targetType: "Dataset",
-          targetId: datasetId,
-          after: { batchId, reason },
-        });
-      }
+      await stopBatch(tx.verificationBatch, { tx, actor, batchId, reason, isCancel: false, auditAs: "dataset.verify" });
     }
   });
 }
@@ -454,18 +445,9 @@ export async function setVerificationBatchPaused({
   isPaused: boolean;
 }): Promise<boolean> {
   assertCan(actor, "datasets:verify");
-  return prisma().$transaction(async (tx) => {
-    const datasetId = await setBatchPaused(tx.verificationBatch, { batchId, isPaused });
-    if (!datasetId) return false;
-    await writeAudit(tx, {
-      actorId: personIdOf(actor),
-      action: isPaused ? "dataset.verify.pause" : "dataset.verify.resume",
-      targetType: "Dataset",
-      targetId: datasetId,
-      after: { batchId },
-    });
-    return true;
-  });
+  return prisma().$transaction((tx) =>
+    setBatchPaused(tx.verificationBatch, { tx, actor, batchId, isPaused, auditAs: "dataset.verify" }),
+  );
 }
 
 /**
@@ -481,18 +463,9 @@ export async function cancelVerificationBatch({
 }): Promise<boolean> {
   assertCan(actor, "datasets:verify");
   const reason = `Cancelled by ${isSystemActor(actor) ? "Verity" : (actor.name ?? actor.email)}.`;
-  return prisma().$transaction(async (tx) => {
-    const datasetId = await stopBatch(tx.verificationBatch, { batchId, reason, isCancel: true });
-    if (!datasetId) return false;
-    await writeAudit(tx, {
-      actorId: personIdOf(actor),
-      action: "dataset.verify.cancel",
-      targetType: "Dataset",
-      targetId: datasetId,
-      after: { batchId, reason },
-    });
-    return true;
-  });
+  return prisma().$transaction((tx) =>
+    stopBatch(tx.verificationBatch, { tx, actor, batchId, reason, isCancel: true, auditAs: "dataset.verify" }),
+  );
 }
 
 /** The newest batch of a dataset, for the dataset page. Scope: records:read. */
