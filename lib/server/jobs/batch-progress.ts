@@ -5,12 +5,13 @@ import { writeAudit } from "@/lib/server/audit/audit";
 import { assertCan } from "@/lib/server/auth/guard";
 import { type Actor, personIdOf, type SystemActor } from "@/lib/server/auth/permissions";
 
+// A batch's progress as its items finish, and its pause and stop: the job engine's data side
+// (engine.ts drives the queue, so the layer rule keeps queries out of it). Shared by the batch tables
+// whose lifecycle is RUNNING → SUCCEEDED after the last item: VerificationBatch, EvidenceBatch and
+// SolutionBatch; pausing and stopping by the first two.
+
 /** The transaction an audit row is written in. */
 type AuditWriter = Parameters<typeof writeAudit>[0];
-
-// A batch's progress as its items finish, and its pause and stop: the job engine's data side (engine.ts drives the queue,
-// so the layer rule keeps queries out of it). Shared by the batch tables whose lifecycle is RUNNING
-// → SUCCEEDED after the last item: VerificationBatch, EvidenceBatch and SolutionBatch.
 
 /** What counting needs of a batch table's delegate inside a transaction (`tx.evidenceBatch` …). */
 type CountedBatches = {
